@@ -1,0 +1,66 @@
+#!/usr/bin/env bun
+// The composition root (DESIGN.md §1): parses argv, picks the command, and
+// (inside the command modules of src/cli/) builds the real ports. Commands
+// are imported lazily so `--version` and `--json` runs never load ink.
+import { VouchError, EXIT } from "./engine/errors.ts";
+import { COMMAND_HELP, MAIN_HELP } from "./cli/help.ts";
+import { processIO, type CliIO, type Command } from "./cli/io.ts";
+
+declare const VOUCH_VERSION: string | undefined;
+export const version: string = typeof VOUCH_VERSION === "string" ? VOUCH_VERSION : "0.0.0-dev";
+
+const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
+  schema: () => import("./cli/schema-command.ts"),
+};
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    const topic = name === "help" ? rest[0] : undefined;
+    io.out((topic && COMMAND_HELP[topic]) || MAIN_HELP);
+    io.out("\n");
+    return name === undefined ? EXIT.usage : EXIT.passed;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    io.out(`vouch ${version}\n`);
+    return EXIT.passed;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    const known = Object.keys(COMMAND_HELP).join(", ");
+    io.err(`vouch: unknown command "${name}" (commands: ${known})\nsee: vouch --help\n`);
+    return EXIT.usage;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.out(`${COMMAND_HELP[name] ?? MAIN_HELP}\n`);
+    return EXIT.passed;
+  }
+  try {
+    const command = (await load()).default;
+    return await command(rest, io);
+  } catch (e) {
+    return reportError(e, io);
+  }
+}
+
+export function reportError(e: unknown, io: CliIO): number {
+  if (e instanceof VouchError) {
+    io.err(`vouch: ${e.message}\n`);
+    if (e.hint) io.err(`hint: ${e.hint}\n`);
+    return e.exitCode;
+  }
+  const err = e as Error;
+  io.err(`vouch: internal error: ${err?.message ?? String(e)}\n`);
+  if (io.env.VOUCH_DEBUG) io.err(`${err?.stack ?? ""}\n`);
+  else io.err("hint: this is a bug in vouch; run again with VOUCH_DEBUG=1 for the stack and report it\n");
+  return EXIT.error;
+}
+
+if (import.meta.main) {
+  // `vouch --json | head` closes stdout early: leave quietly (TOOLCHAIN.md).
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0);
+  });
+  const code = await main(process.argv.slice(2), processIO());
+  process.exitCode = code;
+}

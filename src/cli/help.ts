@@ -1,0 +1,74 @@
+// Help texts: `vouch --help` and `vouch COMMAND --help`.
+
+export const MAIN_HELP = `vouch — run graphs of coding-agent work; verdicts come from evidence the engine gathered itself.
+
+Usage:
+  vouch run GRAPH [options]        run a graph (live UI on a terminal, plain lines in a pipe, NDJSON with --json)
+  vouch validate GRAPH...          report every problem in graph files as file:line:col: message
+  vouch schema                     print the JSON Schema of graph files (for editors)
+  vouch graph GRAPH [--format F]   draw a graph: text (default), mermaid or dot
+  vouch runs [--json]              list recorded runs, newest first
+  vouch show RUN [--json|--tui]    what happened in a run: nodes, checks, overruns, cost
+  vouch resume RUN [options]       re-run what did not pass; decide a paused approval
+  vouch harnesses [--json]         the harness adapters, their guarantees, and whether each is installed
+
+  vouch COMMAND --help             help for one command
+  vouch --version                  print the version
+
+Exit codes: 0 passed, 1 failed, 2 usage or invalid graph, 3 error (no verdict reached),
+            4 paused at an approval, 130 interrupted.
+Environment: VOUCH_HOME moves the ledger (default ./.vouch); NO_COLOR turns colour off.
+Docs: README.md, docs/graph-language.md, docs/events.md`;
+
+export const COMMAND_HELP: Record<string, string> = {
+  run: `Usage: vouch run GRAPH [options]
+
+Runs GRAPH and decides each node's verdict from evidence: exit status, the output
+contract, and the checks the engine runs itself. A model saying PASS is never enough.
+
+Options:
+  --input, -i NAME=VALUE   set an input (repeatable); NAME=@FILE reads the value from FILE
+  --json                   NDJSON events on stdout, nothing else (docs/events.md)
+  --plain                  plain progress lines, even on a terminal
+  --harness NAME           use this harness for every agent node (claude, codex, gemini, replay, command)
+  --replay-dir DIR         fixtures for the replay harness (default: GRAPH's <name>.replay/ folder)
+  --concurrency N          processes at once for the whole run (default: the graph's, else 4)
+  --budget USD             run-wide budget cap in US dollars
+  --wall DURATION          run-wide wall-clock cap, e.g. 30m
+  --pass-env NAME          pass this environment variable to child processes (repeatable)
+  --dry-run                load, validate and check caps against the harnesses; start nothing
+
+Exit codes: 0 passed, 1 failed, 2 usage or invalid graph, 3 error, 4 paused, 130 interrupted.`,
+  validate: `Usage: vouch validate GRAPH... [--json]
+
+Loads each graph file and reports every problem at once, as file:line:col: message
+(with a hint where one helps). Exit 0 when all are valid, 2 otherwise.
+
+Options:
+  --json   print the problems as a JSON array of {file, line, col, message, hint}`,
+  schema: `Usage: vouch schema
+
+Prints the JSON Schema of graph files. Save it and point your editor at it:
+  vouch schema > vouch.schema.json
+  # yaml-language-server: $schema=./vouch.schema.json`,
+  graph: `Usage: vouch graph GRAPH [--format text|mermaid|dot]
+
+Draws the graph's nodes and edges (needs, routes, fallbacks, feedback loops, map branches).`,
+  runs: `Usage: vouch runs [--json]
+
+Lists recorded runs, newest first: id, graph, status, started, wall time, cost.`,
+  show: `Usage: vouch show RUN [--json | --tui]
+
+Shows one run from the ledger: each node's status and qualifier, stop reason, cost,
+turns, wall time; map branches; failed checks with their output tails; cap overruns.
+RUN is a run id, a unique prefix of one, or "last".`,
+  resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
+
+Re-runs only what did not pass (failed, error, cancelled or never started), keeping
+the outputs of what passed. Refuses (exit 2) when the graph file changed since the
+run started, unless --force. --approve/--reject decide a paused approval.`,
+  harnesses: `Usage: vouch harnesses [--json]
+
+Lists the harness adapters, how each keeps every cap (native, supervised, observed
+or not at all), and whether its program is found on PATH.`,
+};

@@ -1,0 +1,26 @@
+// What a command needs from the process it runs in, so commands can be driven
+// in-process by tests and by the real binary alike.
+
+export interface CliIO {
+  /** Write to stdout (data: NDJSON, tables, schemas). */
+  out(text: string): void;
+  /** Write to stderr (human messages, progress). */
+  err(text: string): void;
+  stdoutIsTTY: boolean;
+  stdinIsTTY: boolean;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export type Command = (args: string[], io: CliIO) => Promise<number>;
+
+export function processIO(): CliIO {
+  return {
+    out: (text) => void process.stdout.write(text),
+    err: (text) => void process.stderr.write(text),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}

@@ -1,0 +1,92 @@
+// Typed errors: one class per kind, each with an explicit name and the exit code
+// the command line ends with when it reaches the top (DESIGN.md §3).
+// The CLI prints `vouch: <message>` (+ hint) for these and never a stack trace.
+
+export const EXIT = {
+  passed: 0,
+  failed: 1,
+  usage: 2,
+  error: 3,
+  paused: 4,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export abstract class VouchError extends Error {
+  abstract override readonly name: string;
+  abstract readonly exitCode: ExitCode;
+  /** One line telling the user what to do, when there is something to do. */
+  readonly hint?: string;
+  constructor(message: string, hint?: string) {
+    super(message);
+    if (hint !== undefined) this.hint = hint;
+  }
+}
+
+/** Bad command line: unknown command or flag, missing argument. */
+export class UsageError extends VouchError {
+  override readonly name = "UsageError";
+  readonly exitCode = EXIT.usage;
+}
+
+export interface GraphProblem {
+  file: string;
+  line: number;
+  col: number;
+  message: string;
+  hint?: string;
+}
+
+/** A graph file that does not load or validate; carries every problem found. */
+export class GraphInvalidError extends VouchError {
+  override readonly name = "GraphInvalidError";
+  readonly exitCode = EXIT.usage;
+  constructor(readonly problems: GraphProblem[]) {
+    super(`${problems.length} problem${problems.length === 1 ? "" : "s"} in graph`);
+  }
+}
+
+/** An input, a graph read error (missing file) or a bad --input value. */
+export class InputError extends VouchError {
+  override readonly name = "InputError";
+  readonly exitCode = EXIT.usage;
+}
+
+/** A cap or field the chosen harness cannot keep: refused before any process starts. */
+export class RefusalError extends VouchError {
+  override readonly name = "RefusalError";
+  readonly exitCode = EXIT.usage;
+  constructor(readonly refusals: { node: string; harness: string; field: string; message: string }[]) {
+    super(refusals.map((r) => `node ${r.node}: ${r.message}`).join("\n"));
+  }
+}
+
+/** A template names something that is not there at run time. */
+export class TemplateError extends VouchError {
+  override readonly name = "TemplateError";
+  readonly exitCode = EXIT.error;
+}
+
+/** A process could not be started: missing binary, missing working directory. */
+export class SpawnError extends VouchError {
+  override readonly name = "SpawnError";
+  readonly exitCode = EXIT.error;
+}
+
+/** The ledger file is unreadable, foreign, corrupt or from a newer vouch. */
+export class LedgerError extends VouchError {
+  override readonly name = "LedgerError";
+  readonly exitCode = EXIT.error;
+}
+
+/** `vouch resume` refused: graph changed, run live, nothing to resume, unknown run. */
+export class ResumeRefusedError extends VouchError {
+  override readonly name = "ResumeRefusedError";
+  readonly exitCode = EXIT.usage;
+}
+
+/** A port that was not injected was used (engine tests must inject fakes). */
+export class PortNotProvidedError extends VouchError {
+  override readonly name = "PortNotProvidedError";
+  readonly exitCode = EXIT.error;
+}

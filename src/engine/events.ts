@@ -1,0 +1,271 @@
+// The one event union (DESIGN.md §1 invariant 4, §5). The TUI, the NDJSON and
+// plain writers and the ledger consume exactly these objects; nothing else
+// describes a run. Every event: { v: 1, type, run, t, seq, ... }.
+import { z } from "zod";
+
+export const NODE_STATUSES = ["passed", "failed", "error", "skipped", "cancelled"] as const;
+export type NodeStatus = (typeof NODE_STATUSES)[number];
+export const QUALIFIERS = ["verified", "self-reported", "exit-only", "approved"] as const;
+export type Qualifier = (typeof QUALIFIERS)[number];
+export const STOP_REASONS = ["complete", "turns", "budget", "wall", "idle", "denied", "crashed", "cancelled", "unavailable"] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+export const RUN_STATUSES = ["passed", "failed", "error", "paused", "interrupted"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** Why a node did not pass. failed: the evidence says no. error: no verdict.
+ *  skipped/cancelled: it did not (fully) run. See docs/events.md. */
+export const CAUSES = [
+  // failed
+  "nonzero_exit",
+  "output_invalid",
+  "result_mismatch",
+  "check_failed",
+  "rejected",
+  "end_failure",
+  "map_failed",
+  // error
+  "cap_stop",
+  "timeout",
+  "harness_error",
+  "unavailable",
+  "template_error",
+  "end_error",
+  "map_error",
+  "run_budget",
+  "run_wall",
+  "budget_insufficient",
+  // skipped
+  "not_chosen",
+  "condition_false",
+  "upstream_not_passed",
+  "fallback_unused",
+  // cancelled
+  "cancelled",
+] as const;
+export type Cause = (typeof CAUSES)[number];
+
+export const CAP_KINDS = ["turns", "budget_usd", "wall", "idle"] as const;
+
+const branchRef = z.strictObject({ map: z.string(), index: z.number().int().min(0) });
+export type BranchRef = z.output<typeof branchRef>;
+
+export const tokensSchema = z.strictObject({
+  input: z.number().int().min(0),
+  output: z.number().int().min(0),
+  cache_read: z.number().int().min(0),
+  cache_creation: z.number().int().min(0),
+});
+export type Tokens = z.output<typeof tokensSchema>;
+
+const base = {
+  v: z.literal(1),
+  run: z.string(),
+  t: z.string(),
+  /** Position in the run's event sequence; continues across resumes. */
+  seq: z.number().int().min(0),
+};
+const nodeRef = { node: z.string(), branch: branchRef.optional() };
+
+export const evidencePartSchema = z.strictObject({
+  part: z.enum(["exit_zero", "output", "result_matches", "checks", "approval"]),
+  outcome: z.enum(["passed", "failed", "not_checked", "not_applicable"]),
+  detail: z.string().optional(),
+});
+export type EvidencePart = z.output<typeof evidencePartSchema>;
+
+export const graphNodeInfoSchema = z.strictObject({
+  id: z.string(),
+  kind: z.string(),
+  needs: z.array(z.string()),
+  /** Set for nodes inside a map branch: the map's id. */
+  map: z.string().optional(),
+  description: z.string().optional(),
+});
+
+export const runStartedSchema = z.strictObject({
+  ...base,
+  type: z.literal("run.started"),
+  graph: z.string(),
+  graph_path: z.string(),
+  graph_digest: z.string(),
+  inputs: z.record(z.string(), z.unknown()),
+  caps: z.strictObject({ budget_usd: z.number().nullable(), wall_ms: z.number().nullable() }),
+  concurrency: z.number().int().positive(),
+  nodes: z.array(graphNodeInfoSchema),
+  /** Names (never values) of environment variables passed through to children. */
+  pass_env: z.array(z.string()),
+  harness: z.string().nullable(),
+  resumed: z.boolean(),
+  version: z.string(),
+});
+
+export const nodeStartedSchema = z.strictObject({
+  ...base,
+  type: z.literal("node.started"),
+  ...nodeRef,
+  kind: z.string(),
+  attempt: z.number().int().min(1),
+  harness: z.string().optional(),
+  /** The rendered prompt (agent) or approval message, bounded. */
+  prompt: z.string().optional(),
+  /** Feedback round (1 on the first pass of a feedback loop's chain). */
+  round: z.number().int().min(1).optional(),
+});
+
+export const nodeProgressSchema = z.strictObject({
+  ...base,
+  type: z.literal("node.progress"),
+  ...nodeRef,
+  attempt: z.number().int().min(1),
+  turns: z.number().int().min(0).optional(),
+  cost_usd: z.number().min(0).optional(),
+  tokens: tokensSchema.optional(),
+  /** Last activity: a tool call or a line of text, bounded. */
+  activity: z.string().optional(),
+});
+
+export const checkFinishedSchema = z.strictObject({
+  ...base,
+  type: z.literal("check.finished"),
+  ...nodeRef,
+  attempt: z.number().int().min(1),
+  name: z.string(),
+  passed: z.boolean(),
+  /** The expectation, as written: exit_zero, empty_output, exit 3, output_matches /re/. */
+  expect: z.string(),
+  /** Why it failed, in one line; absent when passed. */
+  reason: z.string().optional(),
+  exit: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  timed_out: z.boolean(),
+  duration_ms: z.number().min(0),
+  stdout_tail: z.string(),
+  stderr_tail: z.string(),
+  truncated: z.boolean(),
+});
+
+export const capOverrunSchema = z.strictObject({
+  ...base,
+  type: z.literal("cap.overrun"),
+  node: z.string().optional(),
+  branch: branchRef.optional(),
+  attempt: z.number().int().min(1).optional(),
+  scope: z.enum(["node", "run"]),
+  cap: z.enum(CAP_KINDS),
+  limit: z.number(),
+  actual: z.number(),
+});
+
+export const nodeRetryingSchema = z.strictObject({
+  ...base,
+  type: z.literal("node.retrying"),
+  ...nodeRef,
+  /** The attempt that failed; the next one is attempt + 1. */
+  attempt: z.number().int().min(1),
+  cause: z.enum(CAUSES),
+  /** The failure quoted to the next attempt (bounded). */
+  reason: z.string(),
+  backoff_ms: z.number().min(0),
+});
+
+export const nodeFinishedSchema = z.strictObject({
+  ...base,
+  type: z.literal("node.finished"),
+  ...nodeRef,
+  attempt: z.number().int().min(0),
+  status: z.enum(NODE_STATUSES),
+  qualifier: z.enum(QUALIFIERS).nullable(),
+  stop_reason: z.enum(STOP_REASONS).nullable(),
+  cause: z.enum(CAUSES).nullable(),
+  cost_usd: z.number().min(0).nullable(),
+  turns: z.number().int().min(0).nullable(),
+  wall_ms: z.number().min(0),
+  tokens: tokensSchema.nullable().optional(),
+  evidence: z.array(evidencePartSchema).optional(),
+  /** The node's output (what `nodes.<id>.output` reads); resume restores it from here. */
+  output: z.unknown().optional(),
+  /** One line on why it did not pass. */
+  error: z.string().optional(),
+  /** The last part of the agent's result text or the script's stdout. */
+  result_tail: z.string().optional(),
+  /** True when `exhausted:` recorded an output for a node that did not pass. */
+  recovered: z.boolean().optional(),
+  /** The fallback node started because this node did not pass. */
+  fallback: z.string().optional(),
+  session_id: z.string().optional(),
+});
+
+export const branchStartedSchema = z.strictObject({
+  ...base,
+  type: z.literal("branch.started"),
+  branch: branchRef,
+  item: z.unknown(),
+  /** A short label for the item (its id, or its text), bounded. */
+  label: z.string(),
+});
+
+export const branchFinishedSchema = z.strictObject({
+  ...base,
+  type: z.literal("branch.finished"),
+  branch: branchRef,
+  status: z.enum(NODE_STATUSES),
+  /** The value at the map's `verdict` path, or null. */
+  verdict: z.unknown(),
+  output: z.unknown().optional(),
+  error: z.string().optional(),
+});
+
+export const runPausedSchema = z.strictObject({
+  ...base,
+  type: z.literal("run.paused"),
+  approvals: z.array(z.strictObject({ node: z.string(), branch: branchRef.optional(), prompt: z.string().optional() })),
+});
+
+export const runFinishedSchema = z.strictObject({
+  ...base,
+  type: z.literal("run.finished"),
+  status: z.enum(RUN_STATUSES),
+  exit_code: z.number().int(),
+  /** Why the run ended early: budget, wall, cancelled, ... */
+  reason: z.string().optional(),
+  /** Sum of known costs; sittings of unknown cost are counted in cost_unknown. */
+  cost_usd: z.number().min(0),
+  cost_unknown: z.number().int().min(0),
+  wall_ms: z.number().min(0),
+  counts: z.strictObject({
+    passed: z.number().int().min(0),
+    failed: z.number().int().min(0),
+    error: z.number().int().min(0),
+    skipped: z.number().int().min(0),
+    cancelled: z.number().int().min(0),
+  }),
+  /** The output of the end node that decided the run, if one did. */
+  output: z.unknown().optional(),
+});
+
+export const eventSchema = z.discriminatedUnion("type", [
+  runStartedSchema,
+  nodeStartedSchema,
+  nodeProgressSchema,
+  checkFinishedSchema,
+  capOverrunSchema,
+  nodeRetryingSchema,
+  nodeFinishedSchema,
+  branchStartedSchema,
+  branchFinishedSchema,
+  runPausedSchema,
+  runFinishedSchema,
+]);
+
+export type VouchEvent = z.output<typeof eventSchema>;
+export type EventType = VouchEvent["type"];
+export type EventOf<T extends EventType> = Extract<VouchEvent, { type: T }>;
+export const EVENT_TYPES = eventSchema.options.map((o) => o.shape.type.value) as EventType[];
+
+/** An event as the engine builds it, before the envelope (v, run, t, seq) is added. */
+export type EventBody = VouchEvent extends infer E ? (E extends VouchEvent ? Omit<E, "v" | "run" | "t" | "seq"> : never) : never;
+
+/** The JSON Schema of one NDJSON line (for docs/events.md and consumers). */
+export function eventsJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(eventSchema, { unrepresentable: "any" }) as Record<string, unknown>;
+}

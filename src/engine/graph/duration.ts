@@ -1,0 +1,36 @@
+// Durations in graph files are strings with units ("90s", "1h30m", "500ms").
+// A bare number is refused: "10" could mean seconds or minutes, and a cap
+// misread by 60x is worse than an error at load.
+
+const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+export const DURATION_PATTERN = "^(?:\\d+(?:\\.\\d+)?(?:ms|s|m|h))+$";
+const WHOLE = new RegExp(DURATION_PATTERN);
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Milliseconds for a duration string, or null when it is not one. */
+export function parseDuration(text: string): number | null {
+  const trimmed = text.trim();
+  if (!WHOLE.test(trimmed)) return null;
+  let total = 0;
+  for (const match of trimmed.matchAll(PART)) {
+    total += Number(match[1]) * UNIT_MS[match[2]!]!;
+  }
+  return Math.round(total);
+}
+
+/** A short human form: 600000 -> "10m", 90000 -> "1m30s", 250 -> "250ms". */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const parts: string[] = [];
+  let rest = Math.round(ms);
+  for (const [unit, size] of [["h", 3_600_000], ["m", 60_000], ["s", 1000]] as const) {
+    const n = Math.floor(rest / size);
+    if (n > 0) {
+      parts.push(`${n}${unit}`);
+      rest -= n * size;
+    }
+  }
+  if (rest > 0) parts.push(`${rest}ms`);
+  return parts.join("");
+}

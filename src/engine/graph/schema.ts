@@ -1,0 +1,267 @@
+// The graph language, version 1 (DESIGN.md §2), as zod schemas.
+// Field names are fixed by DESIGN.md; every object is strict so an unknown
+// field is reported (with a "did you mean" hint by the validator), never ignored.
+// Cross-field rules (ids that must exist, cycles, templates) live in validate.ts.
+import { z } from "zod";
+import { DURATION_PATTERN, formatDuration, parseDuration } from "./duration.ts";
+import { conditionSchema } from "./condition-schema.ts";
+
+export const CHECK_TIMEOUT_DEFAULT_MS = 120_000;
+export const CHECK_TIMEOUT_CEILING_MS = 600_000;
+export const SCRIPT_TIMEOUT_DEFAULT_MS = 120_000;
+
+export const NODE_ID_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*$";
+export const INPUT_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
+export const ENV_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
+
+export const HARNESS_NAMES = ["claude", "codex", "gemini", "replay", "command"] as const;
+export const RETRY_CAUSES = [
+  "nonzero_exit",
+  "output_invalid",
+  "result_mismatch",
+  "check_failed",
+  "cap_stop",
+  "timeout",
+  "harness_error",
+] as const;
+export type RetryCause = (typeof RETRY_CAUSES)[number];
+/** Causes retried when `retry.on` is omitted. `cap_stop` is left out on purpose:
+ *  retrying a sitting that hit its budget spends the budget again (ADR 0002). */
+export const DEFAULT_RETRY_CAUSES: RetryCause[] = [
+  "nonzero_exit",
+  "output_invalid",
+  "result_mismatch",
+  "check_failed",
+  "timeout",
+  "harness_error",
+];
+
+/** A positive duration string; parses to milliseconds. */
+export const durationSchema = z
+  .string()
+  .regex(new RegExp(DURATION_PATTERN), { message: 'a duration needs a unit, like "90s", "10m" or "1h30m"' })
+  .transform((text) => parseDuration(text)!)
+  .refine((ms) => ms > 0, { message: "a duration must be greater than zero" })
+  .meta({ description: 'A duration with units: "500ms", "90s", "10m", "1h30m".' });
+
+const nodeId = z.string().regex(new RegExp(NODE_ID_PATTERN), {
+  message: "a node id starts with a letter or _ and holds only letters, digits, _ and -",
+});
+const envName = z.string().regex(new RegExp(ENV_NAME_PATTERN), { message: "an environment variable name" });
+
+export const capsSchema = z
+  .strictObject({
+    turns: z.number().int({ message: "turns must be a whole number" }).positive({ message: "turns must be greater than zero" }).optional(),
+    budget_usd: z.number().positive({ message: "budget_usd must be greater than zero" }).optional(),
+    wall: durationSchema.optional(),
+    idle: durationSchema.optional(),
+  })
+  .meta({ description: "Limits. A cap is a threshold: crossing it is reported as cap.overrun." });
+export type Caps = z.output<typeof capsSchema>;
+export const CAP_NAMES = ["turns", "budget_usd", "wall", "idle"] as const;
+export type CapName = (typeof CAP_NAMES)[number];
+
+export const expectSchema = z.union([
+  z.enum(["exit_zero", "empty_output"]),
+  z.strictObject({ exit: z.number().int().min(0).max(255) }),
+  z.strictObject({ output_matches: z.string().min(1) }),
+]);
+export type Expect = z.output<typeof expectSchema>;
+
+const checkTimeout = durationSchema.refine((ms) => ms <= CHECK_TIMEOUT_CEILING_MS, {
+  message: `a check timeout may not exceed ${formatDuration(CHECK_TIMEOUT_CEILING_MS)}`,
+});
+
+/** A check in the graph's library (its name is the key). */
+export const checkDefSchema = z.strictObject({
+  run: z.string().min(1, { message: "run must be a command" }),
+  timeout: checkTimeout.optional(),
+  expect: expectSchema.optional(),
+  description: z.string().optional(),
+});
+export type CheckDef = z.output<typeof checkDefSchema>;
+
+/** Where a node lists a check: a library name, or an inline check with a name. */
+export const checkRefSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    name: z.string().min(1),
+    run: z.string().min(1),
+    timeout: checkTimeout.optional(),
+    expect: expectSchema.optional(),
+    description: z.string().optional(),
+  }),
+]);
+export type CheckRef = z.output<typeof checkRefSchema>;
+
+export const successSchema = z.strictObject({
+  exit_zero: z.boolean().optional(),
+  result_matches: z.string().min(1).optional(),
+  checks: z.array(checkRefSchema).optional(),
+});
+export type Success = z.output<typeof successSchema>;
+
+export const retrySchema = z.strictObject({
+  max: z.number().int().min(1, { message: "retry.max must be at least 1" }),
+  on: z.array(z.enum(RETRY_CAUSES)).min(1).optional(),
+  backoff: durationSchema.optional(),
+});
+export type Retry = z.output<typeof retrySchema>;
+
+export const outputSchema = z.strictObject({
+  format: z.enum(["text", "json"]).optional(),
+  schema: z.record(z.string(), z.unknown()).optional().meta({ description: "A JSON Schema the output must match." }),
+});
+export type OutputContract = z.output<typeof outputSchema>;
+
+export const feedbackSchema = z.strictObject({
+  to: nodeId,
+  max: z.number().int().min(1, { message: "feedback.max must be at least 1" }),
+  when: conditionSchema.optional(),
+});
+export type Feedback = z.output<typeof feedbackSchema>;
+
+const common = {
+  description: z.string().optional(),
+  needs: z.array(nodeId).optional(),
+  when: conditionSchema.optional(),
+};
+
+const agentFields = {
+  harness: z.enum(HARNESS_NAMES).optional(),
+  model: z.string().min(1).optional(),
+  tools: z.array(z.string().min(1)).optional(),
+  permission_mode: z.string().min(1).optional(),
+  cwd: z.string().min(1).optional(),
+  env: z.array(envName).optional(),
+  caps: capsSchema.optional(),
+};
+
+const recovery = {
+  retry: retrySchema.optional(),
+  fallback: nodeId.optional(),
+  exhausted: z.strictObject({ output: z.unknown() }).optional(),
+  feedback: feedbackSchema.optional(),
+};
+
+export const agentNodeSchema = z.strictObject({
+  kind: z.literal("agent"),
+  ...common,
+  ...agentFields,
+  prompt: z.string().min(1, { message: "an agent node needs a prompt" }),
+  output: outputSchema.optional(),
+  success: successSchema.optional(),
+  stamp: z.record(z.string(), z.string()).optional(),
+  ...recovery,
+});
+
+export const scriptNodeSchema = z.strictObject({
+  kind: z.literal("script"),
+  ...common,
+  run: z.string().min(1).optional(),
+  argv: z.array(z.string()).min(1).optional(),
+  cwd: z.string().min(1).optional(),
+  env: z.array(envName).optional(),
+  timeout: durationSchema.optional(),
+  output: outputSchema.optional(),
+  success: successSchema.optional(),
+  stamp: z.record(z.string(), z.string()).optional(),
+  ...recovery,
+});
+
+export const routerNodeSchema = z.strictObject({
+  kind: z.literal("router"),
+  ...common,
+  routes: z.array(z.strictObject({ when: conditionSchema, to: z.array(nodeId).min(1) })).min(1),
+  default: z.array(nodeId).optional(),
+});
+
+export const approvalNodeSchema = z.strictObject({
+  kind: z.literal("approval"),
+  ...common,
+  prompt: z.string().min(1).optional(),
+});
+
+export const endNodeSchema = z.strictObject({
+  kind: z.literal("end"),
+  ...common,
+  status: z.enum(["success", "failure", "error"]).optional(),
+  output: z.unknown().optional(),
+});
+
+/** Nodes allowed inside a map branch: every kind but map (no nested maps in v1, ADR 0002). */
+export const branchNodeSchema = z.discriminatedUnion("kind", [
+  agentNodeSchema,
+  scriptNodeSchema,
+  routerNodeSchema,
+  approvalNodeSchema,
+  endNodeSchema,
+]);
+
+export const mapNodeSchema = z.strictObject({
+  kind: z.literal("map"),
+  ...common,
+  over: z.string().min(1).meta({ description: "A path to a list: inputs.x or nodes.id.output.field" }),
+  as: z.string().regex(new RegExp(INPUT_NAME_PATTERN)).optional(),
+  max_concurrency: z.number().int().positive().optional(),
+  fail_fast: z.boolean().optional(),
+  passes: z.union([z.enum(["all", "any"]), z.strictObject({ min: z.number().int().min(1) })]).optional(),
+  branch: z.record(nodeId, branchNodeSchema),
+  verdict: z.string().min(1).optional(),
+});
+
+export const nodeSchema = z.discriminatedUnion("kind", [
+  agentNodeSchema,
+  scriptNodeSchema,
+  mapNodeSchema,
+  routerNodeSchema,
+  approvalNodeSchema,
+  endNodeSchema,
+]);
+
+export const NODE_KINDS = ["agent", "script", "map", "router", "approval", "end"] as const;
+export type NodeKind = (typeof NODE_KINDS)[number];
+
+export const inputSchema = z.strictObject({
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+  default: z.unknown().optional(),
+});
+
+export const defaultsSchema = z.strictObject({
+  ...agentFields,
+  retry: retrySchema.optional(),
+});
+
+export const graphSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    version: z.literal(1, { message: "version must be 1 (the only graph language version)" }),
+    name: z.string().min(1),
+    description: z.string().optional(),
+    origin: z.enum(["user", "planned"]).optional(),
+    inputs: z.record(z.string().regex(new RegExp(INPUT_NAME_PATTERN)), inputSchema).optional(),
+    defaults: defaultsSchema.optional(),
+    caps: capsSchema.optional(),
+    concurrency: z.number().int().positive().optional(),
+    checks: z.record(z.string().min(1), checkDefSchema).optional(),
+    nodes: z.record(nodeId, nodeSchema).refine((nodes) => Object.keys(nodes).length > 0, { message: "a graph needs at least one node" }),
+  })
+  .meta({ title: "vouch graph", description: "A graph of coding-agent work (vouch graph language, version 1)." });
+
+export type GraphFile = z.output<typeof graphSchema>;
+export type GraphNode = z.output<typeof nodeSchema>;
+export type BranchNode = z.output<typeof branchNodeSchema>;
+export type AgentNode = z.output<typeof agentNodeSchema>;
+export type ScriptNode = z.output<typeof scriptNodeSchema>;
+export type MapNode = z.output<typeof mapNodeSchema>;
+export type RouterNode = z.output<typeof routerNodeSchema>;
+export type ApprovalNode = z.output<typeof approvalNodeSchema>;
+export type EndNode = z.output<typeof endNodeSchema>;
+export type Defaults = z.output<typeof defaultsSchema>;
+export type InputDef = z.output<typeof inputSchema>;
+
+/** The JSON Schema of a graph file, for editors (`vouch schema`). */
+export function graphJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(graphSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+}

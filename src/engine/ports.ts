@@ -1,0 +1,203 @@
+// The ports through which the engine reaches the outside (DESIGN.md §1).
+// The engine spawns nothing: src/cli.ts wires the real implementations
+// (src/spawn, src/ledger); tests inject fakes. The defaults here refuse loudly,
+// so an engine test that forgets a fake fails instead of starting a process.
+import type { Expect, HARNESS_NAMES } from "./graph/schema.ts";
+import type { BranchRef, StopReason, Tokens, VouchEvent } from "./events.ts";
+import { PortNotProvidedError } from "./errors.ts";
+
+export type HarnessName = (typeof HARNESS_NAMES)[number];
+
+/** Caps of one sitting, in engine units. Absent = no limit. */
+export interface SittingCaps {
+  turns?: number;
+  budgetUsd?: number;
+  wallMs?: number;
+  idleMs?: number;
+}
+
+/** What the engine asks of one agent sitting. */
+export interface AgentAssignment {
+  runId: string;
+  node: string;
+  branch?: BranchRef;
+  attempt: number;
+  harness: HarnessName;
+  prompt: string;
+  model?: string;
+  tools?: string[];
+  permissionMode?: string;
+  /** Absolute working directory. */
+  cwd: string;
+  /** Names of environment variables to pass through (values never appear in events). */
+  passEnv: string[];
+  caps: SittingCaps;
+  output: { format: "text" | "json"; schema?: Record<string, unknown> };
+}
+
+/** The static part of an assignment, checked for every agent node before any process starts. */
+export type AgentPlan = Pick<AgentAssignment, "node" | "harness" | "caps" | "model" | "tools" | "permissionMode"> &
+  Partial<Pick<AgentAssignment, "prompt" | "cwd">>;
+
+export interface Refusal {
+  harness: string;
+  /** The field or cap refused: "caps.budget_usd", "tools", "prompt", "cwd", ... */
+  field: string;
+  message: string;
+}
+
+export interface SittingProgress {
+  turns?: number;
+  costUsd?: number;
+  tokens?: Tokens;
+  activity?: string;
+}
+
+/** The result of one agent sitting. Exactly one stop reason decides: only
+ *  `complete` can pass or fail; every other reason is an ERROR (DESIGN.md §3). */
+export interface Sitting {
+  stopReason: StopReason;
+  resultText: string;
+  /** Parsed structured output when the harness returned one (else the engine parses resultText). */
+  structured?: unknown;
+  turns: number | null;
+  /** USD, or null when the harness does not report cost. Never an invented 0. */
+  costUsd: number | null;
+  tokens: Tokens | null;
+  sessionId?: string;
+  wallMs: number;
+  /** Longest silence observed, when the harness supervised idle time. */
+  idleMs?: number;
+  permissionDenials: number;
+  exitCode: number | null;
+  stderrTail: string;
+  /** Why the sitting did not complete, in one line (crash text, API error, missing binary). */
+  error?: string;
+}
+
+export interface AgentHooks {
+  signal: AbortSignal;
+  onProgress(progress: SittingProgress): void;
+}
+
+export interface AgentRunner {
+  /** Everything the harness cannot keep, before any process starts. Empty = accepted. */
+  refuse(plan: AgentPlan): Refusal[];
+  run(assignment: AgentAssignment, hooks: AgentHooks): Promise<Sitting>;
+}
+
+/** Where a command runs and what data it is handed (never on its command line). */
+export interface CommandContext {
+  runId: string;
+  node: string;
+  branch?: BranchRef;
+  attempt: number;
+  /** Absolute working directory. */
+  cwd: string;
+  passEnv: string[];
+  /** Extra variables the engine hands over: VOUCH_INPUT_<NAME>, VOUCH_RUN_ID, ... */
+  vars: Record<string, string>;
+  /** Written to files named by VOUCH_STATE_FILE and VOUCH_ITEM_FILE. */
+  state: unknown;
+  item?: unknown;
+  signal: AbortSignal;
+}
+
+export interface CheckSpec {
+  name: string;
+  run: string;
+  expect: Expect;
+  timeoutMs: number;
+}
+
+export interface CheckOutcome {
+  name: string;
+  passed: boolean;
+  /** The expectation as written: "exit_zero", "empty_output", "exit 3", "output_matches /re/". */
+  expect: string;
+  reason?: string;
+  exit: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  stdoutTail: string;
+  stderrTail: string;
+  truncated: boolean;
+}
+
+export interface ScriptSpec {
+  run?: string;
+  argv?: string[];
+  timeoutMs: number;
+  /** How much of stdout to keep: a script's output is parsed from it. */
+  keepStdoutBytes: number;
+}
+
+export type TerminationReason = "exit" | "wall" | "idle" | "cancelled" | "spawn_failed";
+
+export interface ScriptOutcome {
+  exit: number | null;
+  signal: string | null;
+  terminationReason: TerminationReason;
+  wallMs: number;
+  stdoutTail: string;
+  stderrTail: string;
+  stdoutBytes: number;
+  stderrBytes: number;
+  truncated: boolean;
+  /** Set when terminationReason is spawn_failed: what could not be started and why. */
+  spawnError?: string;
+}
+
+export interface CommandRunner {
+  runCheck(check: CheckSpec, ctx: CommandContext): Promise<CheckOutcome>;
+  runScript(script: ScriptSpec, ctx: CommandContext): Promise<ScriptOutcome>;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after ms, or rejects with the signal's reason when aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Where events go. The real one appends to the SQLite ledger before any consumer sees the event. */
+export interface Ledger {
+  append(event: VouchEvent): void;
+}
+
+export interface ApprovalRequest {
+  node: string;
+  branch?: BranchRef;
+  prompt?: string;
+}
+/** A human gate. Headless runs answer "pause" (the run ends with exit 4); the TUI asks in place. */
+export interface Approvals {
+  decide(request: ApprovalRequest, signal: AbortSignal): Promise<"approve" | "reject" | "pause">;
+}
+
+function refusing(port: string): never {
+  throw new PortNotProvidedError(
+    `the ${port} port was not provided`,
+    "the engine never starts processes by itself: inject a fake in tests, the real port in src/cli.ts",
+  );
+}
+
+export const refusingAgentRunner: AgentRunner = {
+  refuse: () => refusing("AgentRunner"),
+  run: async () => refusing("AgentRunner"),
+};
+export const refusingCommandRunner: CommandRunner = {
+  runCheck: async () => refusing("CommandRunner"),
+  runScript: async () => refusing("CommandRunner"),
+};
+export const refusingClock: Clock = {
+  now: () => refusing("Clock"),
+  sleep: async () => refusing("Clock"),
+};
+export const refusingLedger: Ledger = {
+  append: () => refusing("Ledger"),
+};
+export const refusingApprovals: Approvals = {
+  decide: async () => refusing("Approvals"),
+};

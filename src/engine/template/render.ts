@@ -1,0 +1,77 @@
+// Rendering templates against run data. A missing key is an error, never an
+// empty string (DESIGN.md §2). Rendered text goes into prompts and outputs only:
+// commands never see it (DESIGN.md §6).
+import { parseTemplate, type ExprSegment, type FilterName } from "./parse.ts";
+import { TemplateError } from "../errors.ts";
+
+export type Scope = Record<string, unknown>;
+
+/** Resolve a dotted path in a scope; `found` is false when any step is missing. */
+export function resolvePath(scope: unknown, path: readonly string[]): { found: boolean; value: unknown; missingAt?: string } {
+  let cur: unknown = scope;
+  for (let i = 0; i < path.length; i++) {
+    const key = path[i]!;
+    if (cur === null || typeof cur !== "object" || !Object.hasOwn(cur as object, key)) {
+      return { found: false, value: undefined, missingAt: path.slice(0, i + 1).join(".") };
+    }
+    cur = (cur as Record<string, unknown>)[key];
+    if (cur === undefined) return { found: false, value: undefined, missingAt: path.slice(0, i + 1).join(".") };
+  }
+  return { found: true, value: cur };
+}
+
+export function stringify(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === null || typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value);
+}
+
+function applyFilter(filter: FilterName, value: unknown): string {
+  switch (filter) {
+    case "json":
+      return JSON.stringify(value);
+    case "quote":
+      return JSON.stringify(stringify(value));
+    case "lines":
+      return Array.isArray(value) ? value.map(stringify).join("\n") : stringify(value);
+  }
+}
+
+function evaluate(expr: ExprSegment, scope: Scope): unknown {
+  const r = resolvePath(scope, expr.path);
+  if (!r.found) {
+    throw new TemplateError(`{{ ${expr.source} }}: "${r.missingAt}" is not there`);
+  }
+  let value: unknown = r.value;
+  for (const f of expr.filters) value = applyFilter(f, value);
+  return value;
+}
+
+/** Render a template to text. */
+export function renderText(template: string, scope: Scope): string {
+  const parsed = parseTemplate(template);
+  if (parsed.problems.length > 0) throw new TemplateError(parsed.problems[0]!.message);
+  let out = "";
+  for (const seg of parsed.segments) out += seg.kind === "text" ? seg.text : stringify(evaluate(seg, scope));
+  return out;
+}
+
+/** A template that is exactly one expression keeps the value's type (a list stays a list);
+ *  anything else renders to text. Used for outputs, stamps and `exhausted`. */
+export function renderValue(template: string, scope: Scope): unknown {
+  const parsed = parseTemplate(template);
+  if (parsed.problems.length > 0) throw new TemplateError(parsed.problems[0]!.message);
+  const meaningful = parsed.segments.filter((s) => s.kind === "expr" || s.text.trim() !== "");
+  if (meaningful.length === 1 && meaningful[0]!.kind === "expr") return evaluate(meaningful[0]!, scope);
+  return renderText(template, scope);
+}
+
+/** Render every string inside a JSON-like value. */
+export function renderDeep(value: unknown, scope: Scope): unknown {
+  if (typeof value === "string") return renderValue(value, scope);
+  if (Array.isArray(value)) return value.map((v) => renderDeep(v, scope));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderDeep(v, scope)]));
+  }
+  return value;
+}

@@ -1,0 +1,48 @@
+// The contract of the process seam: what `runProcess` (src/spawn/process.ts,
+// the only file that starts processes) takes and returns. Harness adapters and
+// the check runner code against these types.
+import type { TerminationReason } from "../engine/ports.ts";
+
+export type Command = { argv: string[] } | { shell: string };
+
+export interface ProcessOptions {
+  /** Absolute or relative working directory; must exist (checked before spawning). */
+  cwd: string;
+  /** The complete child environment (build it with buildChildEnv). */
+  env: Record<string, string>;
+  /** Written to stdin, then stdin is closed. Absent: stdin is closed at once. */
+  stdin?: string;
+  /** Wall cap: the whole group is killed when it is crossed. */
+  wallMs?: number;
+  /** Idle cap: killed when neither stream printed anything for this long. */
+  idleMs?: number;
+  /** Cancels the process (terminationReason "cancelled"). */
+  signal?: AbortSignal;
+  /** Time between SIGTERM and SIGKILL to the group. Default 2000 ms. */
+  graceMs?: number;
+  /** Bytes kept of each stream's end. Default 64 KiB. */
+  keepBytes?: number;
+  /** Called for each complete line (and a final partial line) as it arrives. */
+  onStdoutLine?: (line: string) => void;
+  onStderrLine?: (line: string) => void;
+}
+
+export interface ProcessResult {
+  /** Exit status of the group leader, null when it died of a signal or never started. */
+  exit: number | null;
+  signal: string | null;
+  /** Set once: the first cause wins. */
+  terminationReason: TerminationReason;
+  wallMs: number;
+  stdoutTail: string;
+  stderrTail: string;
+  stdoutBytes: number;
+  stderrBytes: number;
+  /** True when either stream printed more than was kept. */
+  truncated: boolean;
+  /** Longest time with no output on either stream. */
+  longestSilenceMs: number;
+  /** When terminationReason is spawn_failed: what could not be started, and why. */
+  spawnError?: string;
+  pid?: number;
+}

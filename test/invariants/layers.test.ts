@@ -1,0 +1,70 @@
+// DESIGN.md §1 invariants 1, 2, 3 and 5, checked on the source text.
+import { describe, expect, test } from "vitest";
+import { dirname, join, normalize } from "node:path";
+import { importsOf, read, sourceFiles } from "./source-scan.ts";
+
+/** The one file allowed to start processes (invariant 1). */
+export const SPAWNING_FILE = "src/spawn/process.ts";
+const SPAWN_API = /Bun\.spawn|Bun\.spawnSync|Bun\.\$|child_process|spawnSync|execSync|execFile/;
+
+function resolved(file: string, spec: string): string {
+  return spec.startsWith(".") ? normalize(join(dirname(file), spec)) : spec;
+}
+
+describe("invariant 1: only one file starts processes", () => {
+  test(`process APIs appear in ${SPAWNING_FILE} and nowhere else in src/`, () => {
+    const offenders = sourceFiles("src").filter((f) => f !== SPAWNING_FILE && SPAWN_API.test(read(f)));
+    expect(offenders).toEqual([]);
+  });
+
+  test("the scan itself detects a spawning file (the pattern can fail)", () => {
+    expect(SPAWN_API.test('const p = Bun.spawn(["ls"])')).toBe(true);
+    expect(SPAWN_API.test('import { spawn } from "node:child_process"')).toBe(true);
+    expect(SPAWN_API.test("await Bun.$`ls`")).toBe(true);
+  });
+});
+
+describe("invariant 2: src/engine imports nothing outward", () => {
+  test("no file in src/engine imports src/spawn, src/tui, src/ledger or src/cli", () => {
+    const offenders: string[] = [];
+    for (const f of sourceFiles("src/engine")) {
+      for (const spec of importsOf(f)) {
+        const target = resolved(f, spec);
+        if (/^src\/(spawn|tui|ledger|cli)(\/|\.ts$)/.test(target)) offenders.push(`${f} -> ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  test("src/engine uses no process or file-system API directly", () => {
+    const offenders = sourceFiles("src/engine").filter((f) => /from\s+["'](node:)?(fs|fs\/promises|child_process|net|http)["']|Bun\.(file|write|spawn)/.test(read(f)));
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe("invariant 3: src/tui reads engine types and events only", () => {
+  const ALLOWED_ENGINE = new Set([
+    "src/engine/events.ts",
+    "src/engine/ports.ts",
+    "src/engine/errors.ts",
+    "src/engine/graph/duration.ts",
+  ]);
+  test("src/tui imports from src/engine only events, port types, errors and duration formatting", () => {
+    const offenders: string[] = [];
+    for (const f of sourceFiles("src/tui")) {
+      for (const spec of importsOf(f)) {
+        const target = resolved(f, spec);
+        if (/^src\/(spawn|ledger|cli)(\/|\.ts$)/.test(target)) offenders.push(`${f} -> ${spec}`);
+        if (target.startsWith("src/engine/") && !ALLOWED_ENGINE.has(target)) offenders.push(`${f} -> ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe("invariant 5: one function builds every child environment", () => {
+  test("process.env is read in src/spawn only by the environment builder", () => {
+    const offenders = sourceFiles("src/spawn").filter((f) => f !== "src/spawn/child-env.ts" && /process\.env/.test(read(f)));
+    expect(offenders).toEqual([]);
+  });
+});
