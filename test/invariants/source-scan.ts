@@ -1,5 +1,5 @@
 // Reads the project's source files for the invariant tests (DESIGN.md §1).
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
@@ -13,7 +13,7 @@ export function sourceFiles(dir: string): string[] {
       else if (/\.(ts|tsx)$/.test(name)) out.push(relative(ROOT, p));
     }
   };
-  walk(join(ROOT, dir));
+  if (existsSync(join(ROOT, dir))) walk(join(ROOT, dir));
   return out.sort();
 }
 
