@@ -1,0 +1,7 @@
+// Turns a title into a URL slug: "Hello, World" -> "hello-world".
+export function slugify(title) {
+  return title
+    .toLowerCase()
+    .replace(/[^a-z]+/g, "-")
+    .replace(/^-|-$/g, "");
+}
