@@ -38,7 +38,7 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
   // A throwing line callback means the consumer is broken: stop the group, then rethrow.
   const callbackFailed = () => terminate("cancelled");
   const stdout = new StreamPump(keepBytes, maxLine, sawBytes, options.onStdoutLine, callbackFailed);
-  const stderr = new StreamPump(keepBytes, maxLine, sawBytes, options.onStderrLine, callbackFailed);
+  const stderr = new StreamPump(options.keepStderrBytes ?? keepBytes, maxLine, sawBytes, options.onStderrLine, callbackFailed);
 
   let proc: Bun.Subprocess<Blob | "ignore", "pipe", "pipe">;
   try {
