@@ -12,6 +12,7 @@ describe("exit_zero", () => {
   });
   test("the shell's 127 is named as command not found", () => {
     expect(judgeCheck("exit_zero", run({ exit: 127 })).reason).toBe("exit 127 (command not found), expected 0");
+    expect(judgeCheck({ exit: 0 }, run({ exit: 126 })).reason).toBe("exit 126 (command not executable), expected 0");
   });
 });
 
