@@ -88,6 +88,7 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
 
   const reading = Promise.all([stdout.run(proc.stdout), stderr.run(proc.stderr)]);
   await proc.exited;
+  const leaderExitedAt = performance.now();
   leaderGone = true;
   clearTimeout(killTimer);
   // Always: grandchildren that kept the pipes open die with their group.
@@ -117,7 +118,7 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
     stdoutBytes: stdout.tail.total,
     stderrBytes: stderr.tail.total,
     truncated: stdout.tail.truncated || stderr.tail.truncated,
-    longestSilenceMs: Math.round(Math.max(longestSilence, performance.now() - lastOutput)),
+    longestSilenceMs: Math.round(Math.max(longestSilence, leaderExitedAt - lastOutput)),
     pid: pgid,
   };
 }
