@@ -7,10 +7,15 @@ import { alive, eventually, groupAlive, killQuietly, readPids, tempDir } from ".
 
 const HOST = join(import.meta.dirname, "fixtures", "shutdown-host.ts");
 const leftovers: number[] = [];
-afterEach(() => killQuietly(leftovers.splice(0)));
+const dirs: { cleanup: () => void }[] = [];
+afterEach(() => {
+  killQuietly(leftovers.splice(0));
+  for (const d of dirs.splice(0)) d.cleanup();
+});
 
 async function startHost(mode: "graceful" | "exit") {
   const dir = tempDir();
+  dirs.push(dir);
   const host = Bun.spawn([process.execPath, HOST, mode, dir.path], { stdout: "inherit", stderr: "inherit" });
   const ready = join(dir.path, "ready");
   expect(await eventually(() => existsSync(ready), 15_000)).toBe(true);
@@ -31,7 +36,6 @@ describe("process registry", () => {
     expect(readFileSync(join(dir.path, "reasons"), "utf8")).toBe("cancelled cancelled");
     expect(await eventually(() => pids.every((p) => !alive(p)))).toBe(true);
     for (const g of groups) expect(groupAlive(g)).toBe(false);
-    dir.cleanup();
   });
 
   test("process.exit with groups still running: the exit hook SIGKILLs them all", async () => {
@@ -39,6 +43,5 @@ describe("process registry", () => {
     expect(await host.exited).toBe(3);
     expect(await eventually(() => pids.every((p) => !alive(p)))).toBe(true);
     for (const g of groups) expect(groupAlive(g)).toBe(false);
-    dir.cleanup();
   });
 });
