@@ -31,6 +31,11 @@ export interface RunLock {
   release(): void;
 }
 
+/** Held locks' connections. Bun closes a Database that is garbage-collected,
+ *  which would drop the lock of a caller that kept no reference to it: this
+ *  set keeps every held lock alive until release() (found by a test). */
+const held = new Set<Database>();
+
 /** How long to retry a busy lock: long enough to outlast a liveness probe's
  *  brief hold, short enough that refusing a live run feels immediate. */
 const ACQUIRE_WAIT_MS = 300;
@@ -80,6 +85,7 @@ export function acquireRunLock(home: string, runId: string): RunLock {
       "wait for that run to finish, or stop it (Ctrl-C in its terminal) and resume it then",
     );
   }
+  held.add(db);
   const holder: LockHolder = { pid: process.pid, since: new Date().toISOString() };
   const hf = holderFile(file);
   try {
@@ -100,6 +106,7 @@ export function acquireRunLock(home: string, runId: string): RunLock {
         db.run("ROLLBACK");
       } finally {
         db.close();
+        held.delete(db);
       }
     },
   };
