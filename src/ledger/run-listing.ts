@@ -56,8 +56,9 @@ export interface Liveness {
   now(): number;
 }
 
-/** Known cost of a session without run.finished: the last attempt of each node
- *  (map nodes left out: their branches' nodes carry the sittings). */
+/** Known cost of a session without run.finished: the last attempt of each node,
+ *  finished or not (an unfinished sitting's last node.progress cost was spent
+ *  all the same); map nodes are left out: their branches' nodes carry the sittings. */
 function partialCost(db: Database, runId: string, session: number, mapIds: Set<string>): { cost: number; unknown: number } {
   const rows = db
     .query("SELECT node, map, branch_index, attempt, kind, status, cost_usd FROM node_results WHERE run_id = ? AND session = ? ORDER BY attempt")
