@@ -109,18 +109,18 @@ export class EventWriter {
     const staged = new Map<string, number>();
     this.db
       .transaction(() => {
-          const last = new Map<string, { seq: number; t: string }>();
-          for (const e of events) {
-            const session = this.apply(e, staged);
-            this.insertEvent.run(e.run, e.seq, session, e.type, e.t, JSON.stringify(e));
-            const prev = last.get(e.run);
-            if (!prev || e.seq >= prev.seq) last.set(e.run, { seq: e.seq, t: e.t });
-          }
-          for (const [run, { seq, t }] of last) {
-            this.touchRun.run(seq, run);
-            this.touchSession.run(t, seq, run, this.sessionOf(run, staged));
-          }
-        })
+        const last = new Map<string, { seq: number; t: string }>();
+        for (const e of events) {
+          const session = this.apply(e, staged);
+          this.insertEvent.run(e.run, e.seq, session, e.type, e.t, JSON.stringify(e));
+          const prev = last.get(e.run);
+          if (!prev || e.seq >= prev.seq) last.set(e.run, { seq: e.seq, t: e.t });
+        }
+        for (const [run, { seq, t }] of last) {
+          this.touchRun.run(seq, run);
+          this.touchSession.run(t, seq, run, this.sessionOf(run, staged));
+        }
+      })
       .immediate();
   }
 

@@ -65,7 +65,7 @@ export class SqliteRunLedger implements RunLedger {
   }
 
   listRuns(): RunListing[] {
-    return guarded(this.file, "listing runs", () => listRuns(this.db, this.liveness));
+    return guarded(this.file, "listing runs", () => this.snapshot(() => listRuns(this.db, this.liveness)));
   }
 
   resolveRun(ref: string): string {
@@ -81,7 +81,7 @@ export class SqliteRunLedger implements RunLedger {
   }
 
   runSummary(runId: string): RunSummary {
-    const summary = guarded(this.file, "reading the run", () => runSummary(this.db, runId, this.liveness));
+    const summary = guarded(this.file, "reading the run", () => this.snapshot(() => runSummary(this.db, runId, this.liveness)));
     if (!summary) throw new UsageError(`no run ${runId} in ${this.file}`, "see the recorded runs with: vouch runs");
     return summary;
   }
@@ -111,5 +111,11 @@ export class SqliteRunLedger implements RunLedger {
 
   close(): void {
     this.db.close();
+  }
+
+  /** One read transaction: every table read from the same WAL snapshot, so a
+   *  run being written meanwhile never shows a node ahead of its run. */
+  private snapshot<T>(read: () => T): T {
+    return this.db.transaction(read)();
   }
 }

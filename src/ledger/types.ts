@@ -15,7 +15,8 @@ export interface RunListing {
   started_at: string;
   /** Sum over sessions; an unfinished session counts up to its last event (or now, while live). */
   wall_ms: number;
-  /** Sum of known costs over sessions (an unfinished session: what its finished nodes reported). */
+  /** Sum of known costs over sessions: a finished session's run.finished cost_usd; an
+   *  unfinished one's nodes so far (last attempt of each, live node.progress included). */
   cost_usd: number;
   /** Sittings whose cost the harness did not report. */
   cost_unknown: number;

@@ -43,6 +43,9 @@ describe("a run held by a live process", () => {
     const ledger = openLedger({ home: t.home });
     expect(ledger.isRunLive("r-live")).toBe(true);
     expect(ledger.listRuns()[0]).toMatchObject({ id: "r-live", status: "running", live: true, exit_code: null });
+    const shown = ledger.runSummary("r-live");
+    expect(shown.sessions[0]!.status).toBe("running");
+    expect(shown.nodes.find((n) => n.node === "build")!.status).toBe("running");
     let refusal: unknown;
     try {
       ledger.acquireRunLock("r-live");
