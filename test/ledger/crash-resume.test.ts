@@ -14,7 +14,8 @@ beforeEach(() => (t = tempHome()));
 afterEach(() => t.cleanup());
 
 const RUNNER = join(import.meta.dirname, "toy-runner.ts");
-const NODES = 200;
+// Enough that 22 kills (each after 1-40 events, ~half of them node.finished) cannot finish the run.
+const NODES = 400;
 const KILLS = 22;
 
 async function start(): Promise<{ child: ReturnType<typeof Bun.spawn>; lines: () => Promise<number> }> {
