@@ -80,3 +80,19 @@ describe("kill -9 of a process writing the ledger", () => {
     }
   }, 120_000);
 });
+
+describe("two processes writing one ledger at once (two runs in one folder)", () => {
+  test("both make progress, neither fails on a busy database, and everything forwarded is stored", async () => {
+    const [a, b] = await Promise.all([
+      runAndKill("r-two-a", "sink", (lines) => lines.length >= 3000),
+      runAndKill("r-two-b", "sink", (lines) => lines.length >= 3000),
+    ]);
+    const ledger = openLedger({ home: t.home });
+    for (const [run, forwarded] of [["r-two-a", a], ["r-two-b", b]] as const) {
+      const stored = new Set(ledger.runEvents(run).map((e) => e.seq));
+      expect(forwarded.map(Number).filter((seq) => !stored.has(seq))).toEqual([]);
+    }
+    ledger.close();
+    expect(integrity()).toBe("ok");
+  }, 120_000);
+});
