@@ -39,6 +39,7 @@ export interface RunLedger {
   /** Resolves ref, takes the run's lock, and refuses (exit 2) a live run, a
    *  passed run, or a changed graph (unless force). The caller releases ticket.lock. */
   resumeCheck(ref: string, currentDigest: string, force: boolean): ResumeTicket;
+  /** Close every sink first (sink.close() commits what is queued). */
   close(): void;
 }
 
