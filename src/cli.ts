@@ -11,6 +11,8 @@ export const version: string = typeof VOUCH_VERSION === "string" ? VOUCH_VERSION
 
 const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   schema: () => import("./cli/schema-command.ts"),
+  runs: () => import("./cli/runs-command.ts"),
+  show: () => import("./cli/show-command.ts"),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

@@ -1,0 +1,223 @@
+// Writes a batch of events in one immediate transaction: each event verbatim
+// into `events` (append-only), and its facts into the projection tables
+// (runs, sessions, node_results, branches, env_names) in the same transaction,
+// so the tables never disagree with the events they came from.
+import type { Database, Statement } from "bun:sqlite";
+import type { EventOf, VouchEvent } from "../engine/events.ts";
+import { statusOfCause } from "./causes.ts";
+
+type Params = (string | number | null)[];
+
+const NODE_KEY = "run_id, session, node, map, branch_index, attempt";
+
+function json(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+/** Prepared once per ledger; `write` is the only entry. */
+export class EventWriter {
+  private readonly insertEvent: Statement;
+  private readonly runSessions: Statement;
+  private readonly insertRun: Statement;
+  private readonly bumpRun: Statement;
+  private readonly insertSession: Statement;
+  private readonly insertEnv: Statement;
+  private readonly nodeStarted: Statement;
+  private readonly nodeProgress: Statement;
+  private readonly nodeCheck: Statement;
+  private readonly nodeOverrun: Statement;
+  private readonly lastAttempt: Statement;
+  private readonly nodeRetrying: Statement;
+  private readonly nodeFinished: Statement;
+  private readonly sessionOverrun: Statement;
+  private readonly branchStarted: Statement;
+  private readonly branchFinished: Statement;
+  private readonly runPaused: Statement;
+  private readonly runFinished: Statement;
+  private readonly touchRun: Statement;
+  private readonly touchSession: Statement;
+
+  constructor(private readonly db: Database) {
+    // db.query caches and finalizes its statements on close (prepare() would
+    // keep the connection open after close: no checkpoint, the WAL left behind).
+    const q = (sql: string) => db.query(sql);
+    this.insertEvent = q("INSERT INTO events (run_id, seq, session, type, t, body) VALUES (?, ?, ?, ?, ?, ?)");
+    this.runSessions = q("SELECT sessions FROM runs WHERE id = ?");
+    this.insertRun = q(
+      `INSERT INTO runs (id, graph, graph_path, graph_digest, inputs, caps, concurrency, harness, version, nodes, started_at, sessions, last_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+    );
+    // A resume may add nodes (--force on a changed graph): the latest list wins.
+    this.bumpRun = q("UPDATE runs SET sessions = sessions + 1, nodes = ? WHERE id = ?");
+    this.insertSession = q(
+      `INSERT INTO sessions (run_id, session, resumed, graph_digest, started_at, started_seq, last_event_at, last_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertEnv = q("INSERT OR IGNORE INTO env_names (run_id, session, name) VALUES (?, ?, ?)");
+    const upsert = (cols: string[], set: string) =>
+      q(
+        `INSERT INTO node_results (${NODE_KEY}, first_seq${cols.map((c) => `, ${c}`).join("")})
+         VALUES (?, ?, ?, ?, ?, ?, ?${cols.map(() => ", ?").join("")})
+         ON CONFLICT (${NODE_KEY}) DO UPDATE SET ${set}`,
+      );
+    this.nodeStarted = upsert(["kind", "started_at"], "kind = excluded.kind, started_at = excluded.started_at");
+    this.nodeProgress = upsert(
+      ["turns", "cost_usd", "tokens"],
+      "turns = coalesce(excluded.turns, turns), cost_usd = coalesce(excluded.cost_usd, cost_usd), tokens = coalesce(excluded.tokens, tokens)",
+    );
+    this.nodeCheck = q(
+      `INSERT INTO node_results (${NODE_KEY}, first_seq, checks) VALUES (?, ?, ?, ?, ?, ?, ?, json_array(json(?)))
+       ON CONFLICT (${NODE_KEY}) DO UPDATE SET checks = json_insert(checks, '$[#]', json(?))`,
+    );
+    this.nodeOverrun = q(
+      `INSERT INTO node_results (${NODE_KEY}, first_seq, overruns) VALUES (?, ?, ?, ?, ?, ?, ?, json_array(json(?)))
+       ON CONFLICT (${NODE_KEY}) DO UPDATE SET overruns = json_insert(overruns, '$[#]', json(?))`,
+    );
+    this.lastAttempt = q("SELECT max(attempt) AS a FROM node_results WHERE run_id = ? AND session = ? AND node = ? AND map = ? AND branch_index = ?");
+    this.nodeRetrying = upsert(
+      ["status", "cause", "retry_cause", "retry_reason"],
+      "status = excluded.status, cause = excluded.cause, retry_cause = excluded.retry_cause, retry_reason = excluded.retry_reason",
+    );
+    const finishedCols = [
+      "status", "qualifier", "stop_reason", "cause", "error", "recovered", "fallback", "cost_usd", "turns",
+      "tokens", "wall_ms", "output", "result_tail", "evidence", "session_id", "finished_at",
+    ];
+    this.nodeFinished = upsert(finishedCols, finishedCols.map((c) => `${c} = excluded.${c}`).join(", "));
+    this.sessionOverrun = q("UPDATE sessions SET overruns = json_insert(overruns, '$[#]', json(?)) WHERE run_id = ? AND session = ?");
+    this.branchStarted = q(
+      `INSERT INTO branches (run_id, session, map, branch_index, label, item, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, session, map, branch_index) DO UPDATE SET label = excluded.label, item = excluded.item, started_at = excluded.started_at`,
+    );
+    this.branchFinished = q(
+      `INSERT INTO branches (run_id, session, map, branch_index, status, verdict, output, error, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, session, map, branch_index) DO UPDATE SET status = excluded.status, verdict = excluded.verdict,
+         output = excluded.output, error = excluded.error, finished_at = excluded.finished_at`,
+    );
+    this.runPaused = q("UPDATE sessions SET paused = ? WHERE run_id = ? AND session = ?");
+    this.runFinished = q(
+      `UPDATE sessions SET finished_at = ?, status = ?, exit_code = ?, reason = ?, cost_usd = ?, cost_unknown = ?,
+         wall_ms = ?, counts = ?, output = ? WHERE run_id = ? AND session = ?`,
+    );
+    this.touchRun = q("UPDATE runs SET last_seq = max(last_seq, ?) WHERE id = ?");
+    this.touchSession = q("UPDATE sessions SET last_event_at = ?, last_seq = max(last_seq, ?) WHERE run_id = ? AND session = ?");
+  }
+
+  /** All events in one transaction: all of them are stored, or none. */
+  write(events: readonly VouchEvent[]): void {
+    if (events.length === 0) return;
+    // The session of each run, read once per batch (a resume in another process bumps it).
+    const staged = new Map<string, number>();
+    this.db
+      .transaction(() => {
+        const last = new Map<string, { seq: number; t: string }>();
+        for (const e of events) {
+          const session = this.apply(e, staged);
+          this.insertEvent.run(e.run, e.seq, session, e.type, e.t, JSON.stringify(e));
+          const prev = last.get(e.run);
+          if (!prev || e.seq >= prev.seq) last.set(e.run, { seq: e.seq, t: e.t });
+        }
+        for (const [run, { seq, t }] of last) {
+          this.touchRun.run(seq, run);
+          this.touchSession.run(t, seq, run, this.sessionOf(run, staged));
+        }
+      })
+      .immediate();
+  }
+
+  private sessionOf(run: string, staged: Map<string, number>): number {
+    const known = staged.get(run);
+    if (known !== undefined) return known;
+    const row = this.runSessions.get(run) as { sessions: number } | null;
+    // Events before any run.started (should not happen) are kept, in session 0.
+    const session = row?.sessions ?? 0;
+    staged.set(run, session);
+    return session;
+  }
+
+  /** Projects one event; returns the session it belongs to. */
+  private apply(e: VouchEvent, staged: Map<string, number>): number {
+    if (e.type === "run.started") return this.started(e, staged);
+    const s = this.sessionOf(e.run, staged);
+    switch (e.type) {
+      case "node.started":
+        this.nodeStarted.run(...this.key(e, s, e.attempt), e.kind, e.t);
+        break;
+      case "node.progress":
+        this.nodeProgress.run(...this.key(e, s, e.attempt), e.turns ?? null, e.cost_usd ?? null, json(e.tokens));
+        break;
+      case "check.finished": {
+        const body = JSON.stringify(e);
+        this.nodeCheck.run(...this.key(e, s, e.attempt), body, body);
+        break;
+      }
+      case "cap.overrun": {
+        const body = JSON.stringify(e);
+        if (e.node === undefined) {
+          this.sessionOverrun.run(body, e.run, s);
+        } else {
+          const attempt = e.attempt ?? this.latestAttempt(e.run, s, e.node, e.branch);
+          this.nodeOverrun.run(...this.key({ ...e, node: e.node }, s, attempt), body, body);
+        }
+        break;
+      }
+      case "node.retrying":
+        this.nodeRetrying.run(...this.key(e, s, e.attempt), statusOfCause(e.cause), e.cause, e.cause, e.reason);
+        break;
+      case "node.finished":
+        this.finished(e, s);
+        break;
+      case "branch.started":
+        this.branchStarted.run(e.run, s, e.branch.map, e.branch.index, e.label, json(e.item), e.t);
+        break;
+      case "branch.finished":
+        this.branchFinished.run(e.run, s, e.branch.map, e.branch.index, e.status, json(e.verdict), json(e.output), e.error ?? null, e.t);
+        break;
+      case "run.paused":
+        this.runPaused.run(JSON.stringify(e.approvals), e.run, s);
+        break;
+      case "run.finished":
+        this.runFinished.run(
+          e.t, e.status, e.exit_code, e.reason ?? null, e.cost_usd, e.cost_unknown, e.wall_ms,
+          JSON.stringify(e.counts), json(e.output), e.run, s,
+        );
+        break;
+    }
+    return s;
+  }
+
+  private started(e: EventOf<"run.started">, staged: Map<string, number>): number {
+    const row = this.runSessions.get(e.run) as { sessions: number } | null;
+    const session = (row?.sessions ?? 0) + 1;
+    if (row) {
+      this.bumpRun.run(JSON.stringify(e.nodes), e.run);
+    } else {
+      this.insertRun.run(
+        e.run, e.graph, e.graph_path, e.graph_digest, JSON.stringify(e.inputs), JSON.stringify(e.caps),
+        e.concurrency, e.harness, e.version, JSON.stringify(e.nodes), e.t, e.seq,
+      );
+    }
+    this.insertSession.run(e.run, session, e.resumed ? 1 : 0, e.graph_digest, e.t, e.seq, e.t, e.seq);
+    for (const name of e.pass_env) this.insertEnv.run(e.run, session, name);
+    staged.set(e.run, session);
+    return session;
+  }
+
+  private finished(e: EventOf<"node.finished">, s: number): void {
+    this.nodeFinished.run(
+      ...this.key(e, s, e.attempt),
+      e.status, e.qualifier, e.stop_reason, e.cause, e.error ?? null,
+      e.recovered === undefined ? null : e.recovered ? 1 : 0, e.fallback ?? null,
+      e.cost_usd, e.turns, json(e.tokens ?? undefined), e.wall_ms, json(e.output), e.result_tail ?? null,
+      json(e.evidence), e.session_id ?? null, e.t,
+    );
+  }
+
+  private latestAttempt(run: string, s: number, node: string, branch?: { map: string; index: number }): number {
+    const row = this.lastAttempt.get(run, s, node, branch?.map ?? "", branch?.index ?? -1) as { a: number | null } | null;
+    return row?.a ?? 0;
+  }
+
+  private key(e: { run: string; seq: number; node: string; branch?: { map: string; index: number } }, s: number, attempt: number): Params {
+    return [e.run, s, e.node, e.branch?.map ?? "", e.branch?.index ?? -1, attempt, e.seq];
+  }
+}

@@ -1,0 +1,9 @@
+// The ledger's public surface, for src/cli and tests.
+export { ledgerHome, ledgerFile, lockFile } from "./home.ts";
+export { openLedger, ledgerExists, type OpenOptions } from "./open.ts";
+export type { RunLedger } from "./ledger.ts";
+export { batchingSink, directSink, type EventSink, type SinkOptions } from "./sink.ts";
+export { acquireRunLock, isRunLive, type RunLock } from "./run-lock.ts";
+export type { ResumeTicket } from "./resume-check.ts";
+export { SCHEMA_VERSION } from "./migrations.ts";
+export type * from "./types.ts";

@@ -1,0 +1,122 @@
+// The run ledger: one SQLite file (see open.ts), written through EventWriter,
+// read by the queries of `vouch runs`, `vouch show` and resume. Every public
+// method turns SQLite failures into a LedgerError naming the file.
+import type { Database } from "bun:sqlite";
+import { UsageError } from "../engine/errors.ts";
+import type { VouchEvent } from "../engine/events.ts";
+import { EventWriter } from "./event-writer.ts";
+import { listRuns, type Liveness } from "./run-listing.ts";
+import { acquireRunLock, isRunLive, type RunLock } from "./run-lock.ts";
+import { lastSeq, runEvents } from "./run-events.ts";
+import { resolveRun } from "./resolve-run.ts";
+import { checkResumable, type ResumeTicket } from "./resume-check.ts";
+import { runSummary } from "./run-summary.ts";
+import { batchingSink, type EventSink, type SinkOptions } from "./sink.ts";
+import { guarded } from "./sqlite-errors.ts";
+import type { RunListing, RunSummary } from "./types.ts";
+
+export interface RunLedger {
+  /** The ledger folder (VOUCH_HOME or <cwd>/.vouch). */
+  readonly home: string;
+  /** <home>/ledger.sqlite */
+  readonly file: string;
+  /** Appends events verbatim, in one transaction (all or none). */
+  write(events: readonly VouchEvent[]): void;
+  /** engine → sink.append → commit (batched) → forward → consumers. */
+  sink(forward: (event: VouchEvent) => void, options?: SinkOptions): EventSink;
+  /** Newest first. */
+  listRuns(): RunListing[];
+  /** A full id, a unique prefix, or `last` → the run id; else UsageError (exit 2). */
+  resolveRun(ref: string): string;
+  /** Every event of the run, in seq order, validated against the event union. */
+  runEvents(runId: string): VouchEvent[];
+  lastSeq(runId: string): number | null;
+  /** Everything `vouch show` prints; UsageError for an unknown run. */
+  runSummary(runId: string): RunSummary;
+  /** Refuses (ResumeRefusedError, exit 2) when another live process holds the run. */
+  acquireRunLock(runId: string): RunLock;
+  isRunLive(runId: string): boolean;
+  /** Resolves ref, takes the run's lock, and refuses (exit 2) a live run, a
+   *  passed run, or a changed graph (unless force). The caller releases ticket.lock. */
+  resumeCheck(ref: string, currentDigest: string, force: boolean): ResumeTicket;
+  /** Close every sink first (sink.close() commits what is queued). */
+  close(): void;
+}
+
+export class SqliteRunLedger implements RunLedger {
+  private readonly writer: EventWriter;
+  private readonly liveness: Liveness;
+
+  constructor(
+    private readonly db: Database,
+    readonly home: string,
+    readonly file: string,
+    now: () => number,
+  ) {
+    this.writer = guarded(file, "preparing the ledger", () => new EventWriter(db));
+    this.liveness = { isLive: (id) => isRunLive(home, id), now };
+  }
+
+  write(events: readonly VouchEvent[]): void {
+    guarded(this.file, "appending events", () => this.writer.write(events));
+  }
+
+  sink(forward: (event: VouchEvent) => void, options?: SinkOptions): EventSink {
+    return batchingSink((events) => this.write(events), forward, options);
+  }
+
+  listRuns(): RunListing[] {
+    return guarded(this.file, "listing runs", () => this.snapshot(() => listRuns(this.db, this.liveness)));
+  }
+
+  resolveRun(ref: string): string {
+    return guarded(this.file, "finding the run", () => resolveRun(this.db, ref, this.file));
+  }
+
+  runEvents(runId: string): VouchEvent[] {
+    return guarded(this.file, "reading the run's events", () => runEvents(this.db, runId, this.file));
+  }
+
+  lastSeq(runId: string): number | null {
+    return guarded(this.file, "reading the run's events", () => lastSeq(this.db, runId));
+  }
+
+  runSummary(runId: string): RunSummary {
+    const summary = guarded(this.file, "reading the run", () => this.snapshot(() => runSummary(this.db, runId, this.liveness)));
+    if (!summary) throw new UsageError(`no run ${runId} in ${this.file}`, "see the recorded runs with: vouch runs");
+    return summary;
+  }
+
+  acquireRunLock(runId: string): RunLock {
+    return acquireRunLock(this.home, runId);
+  }
+
+  isRunLive(runId: string): boolean {
+    return isRunLive(this.home, runId);
+  }
+
+  resumeCheck(ref: string, currentDigest: string, force: boolean): ResumeTicket {
+    const runId = this.resolveRun(ref);
+    const lock = this.acquireRunLock(runId);
+    try {
+      // We hold the lock now, so no other process runs it: read it as not live.
+      const notLive: Liveness = { ...this.liveness, isLive: () => false };
+      const summary = guarded(this.file, "reading the run", () => runSummary(this.db, runId, notLive));
+      if (!summary) throw new UsageError(`no run ${runId} in ${this.file}`);
+      return checkResumable(summary, lock, currentDigest, force);
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** One read transaction: every table read from the same WAL snapshot, so a
+   *  run being written meanwhile never shows a node ahead of its run. */
+  private snapshot<T>(read: () => T): T {
+    return this.db.transaction(read)();
+  }
+}

@@ -1,0 +1,172 @@
+// The ledger's schema, as an ordered list of migrations. A ledger records its
+// version and an application marker in `meta`; opening applies what is missing,
+// and refuses a ledger written by a newer vouch (see ADR 0008).
+import type { Database } from "bun:sqlite";
+
+export const APPLICATION_MARKER = "vouch-ledger";
+/** SQLite header field, so `file`-like tools can tell a vouch ledger too ("vouc"). */
+export const APPLICATION_ID = 0x766f7563;
+
+export interface Migration {
+  version: number;
+  sql: string;
+}
+
+const V1 = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+-- One row per run id; the static facts of its first run.started.
+CREATE TABLE runs (
+  id TEXT PRIMARY KEY,
+  graph TEXT NOT NULL,
+  graph_path TEXT NOT NULL,
+  graph_digest TEXT NOT NULL,
+  inputs TEXT NOT NULL,
+  caps TEXT NOT NULL,
+  concurrency INTEGER NOT NULL,
+  harness TEXT,
+  version TEXT NOT NULL,
+  nodes TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  sessions INTEGER NOT NULL,
+  last_seq INTEGER NOT NULL
+);
+
+-- One row per run.started: the first run and each resume.
+CREATE TABLE sessions (
+  run_id TEXT NOT NULL,
+  session INTEGER NOT NULL,
+  resumed INTEGER NOT NULL,
+  graph_digest TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  started_seq INTEGER NOT NULL,
+  last_event_at TEXT NOT NULL,
+  last_seq INTEGER NOT NULL,
+  finished_at TEXT,
+  status TEXT,
+  exit_code INTEGER,
+  reason TEXT,
+  cost_usd REAL,
+  cost_unknown INTEGER,
+  wall_ms REAL,
+  counts TEXT,
+  output TEXT,
+  paused TEXT,
+  overruns TEXT NOT NULL DEFAULT '[]',
+  PRIMARY KEY (run_id, session)
+) WITHOUT ROWID;
+
+-- Every event, verbatim (body = the JSON text), append-only.
+CREATE TABLE events (
+  run_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  session INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  t TEXT NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX events_by_type ON events (run_id, type);
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'vouch ledger: events are append-only'); END;
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'vouch ledger: events are append-only'); END;
+
+-- Per node, branch and attempt (top-level nodes: map = '', branch_index = -1).
+CREATE TABLE node_results (
+  run_id TEXT NOT NULL,
+  session INTEGER NOT NULL,
+  node TEXT NOT NULL,
+  map TEXT NOT NULL,
+  branch_index INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
+  kind TEXT,
+  status TEXT,
+  qualifier TEXT,
+  stop_reason TEXT,
+  cause TEXT,
+  error TEXT,
+  retry_cause TEXT,
+  retry_reason TEXT,
+  recovered INTEGER,
+  fallback TEXT,
+  cost_usd REAL,
+  turns INTEGER,
+  tokens TEXT,
+  wall_ms REAL,
+  output TEXT,
+  result_tail TEXT,
+  evidence TEXT,
+  session_id TEXT,
+  checks TEXT NOT NULL DEFAULT '[]',
+  overruns TEXT NOT NULL DEFAULT '[]',
+  started_at TEXT,
+  finished_at TEXT,
+  first_seq INTEGER NOT NULL,
+  PRIMARY KEY (run_id, session, node, map, branch_index, attempt)
+) WITHOUT ROWID;
+
+CREATE TABLE branches (
+  run_id TEXT NOT NULL,
+  session INTEGER NOT NULL,
+  map TEXT NOT NULL,
+  branch_index INTEGER NOT NULL,
+  label TEXT,
+  item TEXT,
+  status TEXT,
+  verdict TEXT,
+  output TEXT,
+  error TEXT,
+  started_at TEXT,
+  finished_at TEXT,
+  PRIMARY KEY (run_id, session, map, branch_index)
+) WITHOUT ROWID;
+
+-- Names (never values) of environment variables passed to children.
+CREATE TABLE env_names (
+  run_id TEXT NOT NULL,
+  session INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  PRIMARY KEY (run_id, session, name)
+) WITHOUT ROWID;
+`;
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, sql: V1 }];
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+export type LedgerState =
+  | { kind: "empty" }
+  | { kind: "foreign" }
+  | { kind: "vouch"; version: number };
+
+/** What is in an opened SQLite file, read before anything is written to it. */
+export function inspect(db: Database): LedgerState {
+  const tables = db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
+  if (tables.length === 0) return { kind: "empty" };
+  if (!tables.some((t) => t.name === "meta")) return { kind: "foreign" };
+  const rows = db.query("SELECT key, value FROM meta WHERE key IN ('application', 'schema_version')").all() as { key: string; value: string }[];
+  const meta = new Map(rows.map((r) => [r.key, r.value]));
+  const version = Number(meta.get("schema_version"));
+  if (meta.get("application") !== APPLICATION_MARKER || !Number.isInteger(version) || version < 1) return { kind: "foreign" };
+  return { kind: "vouch", version };
+}
+
+/** Applies every migration above the recorded version, each in its own
+ *  immediate transaction (two processes opening a new ledger at once do not
+ *  both migrate: the second re-reads the version inside its transaction). */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  let version = 0;
+  for (const m of migrations) {
+    db.transaction(() => {
+      const state = inspect(db);
+      const current = state.kind === "vouch" ? state.version : 0;
+      if (current >= m.version) {
+        version = current;
+        return;
+      }
+      db.run(m.sql);
+      if (m.version === 1) db.run("INSERT INTO meta (key, value) VALUES ('application', ?)", [APPLICATION_MARKER]);
+      db.run("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [String(m.version)]);
+      version = m.version;
+    }).immediate();
+  }
+  return version;
+}

@@ -1,0 +1,125 @@
+// `vouch show RUN` as text: a header, the per-node table (map branches
+// indented under their map), failed checks with their tails, cap overruns.
+import { formatDuration } from "../engine/graph/duration.ts";
+import { indentTail, money, oneLine, table, wall, when } from "./format.ts";
+import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, RunSummary } from "./types.ts";
+
+const LABEL_MAX = 32;
+
+function statusCell(n: NodeView): string {
+  return n.qualifier ? `${n.status} (${n.qualifier})` : n.status;
+}
+
+function detail(n: NodeView): string {
+  const parts: string[] = [];
+  const what = [n.cause, n.error === null ? null : oneLine(n.error)].filter((p): p is string => p !== null && p !== "");
+  if (what.length > 0) parts.push(what.join(": "));
+  const last = n.attempts[n.attempts.length - 1];
+  if (last) {
+    const inSession = n.attempts.filter((a) => a.session === last.session).length;
+    if (inSession > 1) parts.push(`after ${inSession} attempts`);
+    if (last.recovered) parts.push("recovered");
+    if (last.fallback) parts.push(`fallback: ${last.fallback}`);
+  }
+  return parts.join("; ");
+}
+
+function nodeRow(n: NodeView, indent: string): string[] {
+  return [
+    indent + n.node,
+    statusCell(n),
+    n.stop_reason ?? "-",
+    money(n.cost_usd),
+    n.turns === null ? "-" : String(n.turns),
+    wall(n.wall_ms),
+    detail(n),
+  ];
+}
+
+function branchRow(b: BranchView): string[] {
+  const label = b.label === null ? "" : b.label.length > LABEL_MAX ? `${b.label.slice(0, LABEL_MAX - 1)}…` : b.label;
+  const parts: string[] = [];
+  if ("verdict" in b && b.verdict !== null) parts.push(`verdict: ${typeof b.verdict === "string" ? b.verdict : JSON.stringify(b.verdict)}`);
+  if (b.error) parts.push(oneLine(b.error));
+  return [`  #${b.index}${label === "" ? "" : ` ${oneLine(label)}`}`, b.status, "", "", "", "", parts.join("; ")];
+}
+
+function header(s: RunSummary): string {
+  const r = s.run;
+  const status = [r.status, r.exit_code === null ? null : `exit ${r.exit_code}`, r.reason].filter(Boolean).join(", ");
+  const lines: [string, string][] = [
+    ["run", r.id],
+    ["graph", `${r.graph} (${r.graph_path})`],
+    ["status", status],
+    ["started", when(r.started_at)],
+    ["wall", wall(r.wall_ms)],
+    ["cost", money(r.cost_usd, r.cost_unknown)],
+  ];
+  if (r.counts) {
+    const c = r.counts;
+    lines.push(["nodes", `${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c.skipped} skipped, ${c.cancelled} cancelled`]);
+  }
+  if (s.sessions.length > 1) {
+    lines.push(["sessions", s.sessions.map((x) => `#${x.session}${x.resumed ? " (resume)" : ""} ${when(x.started_at)} ${x.status}`).join("; ")]);
+  }
+  if (s.pass_env.length > 0) lines.push(["env", `${s.pass_env.join(", ")} (names passed to child processes; values are never recorded)`]);
+  return lines.map(([k, v]) => `${k.padEnd(9)}${v}`).join("\n") + "\n";
+}
+
+/** Every attempt of every node, top-level and in branches, with where it ran. */
+function allAttempts(s: RunSummary): { where: string; attempt: AttemptView }[] {
+  const out: { where: string; attempt: AttemptView }[] = [];
+  const sessions = s.sessions.length > 1;
+  const add = (n: NodeView, where: string) => {
+    for (const a of n.attempts) out.push({ where: `${where} attempt ${a.attempt}${sessions ? ` (session ${a.session})` : ""}`, attempt: a });
+  };
+  for (const n of s.nodes) add(n, n.node);
+  for (const b of s.branches) for (const n of b.nodes) add(n, `${n.node} [${b.map} #${b.index}]`);
+  return out;
+}
+
+function checkBlock(where: string, c: CheckRecord): string {
+  const how = [
+    c.timed_out ? "timed out" : c.signal ? `killed by ${c.signal}` : `exit ${c.exit ?? "?"}`,
+    `expected ${c.expect}`,
+    formatDuration(c.duration_ms),
+  ].join(", ");
+  const lines = [`  ${where}: check ${c.name} failed (${how})${c.reason ? `: ${oneLine(c.reason)}` : ""}`];
+  if (c.stdout_tail.trim() !== "") lines.push("    stdout:", indentTail(c.stdout_tail, "      | "));
+  if (c.stderr_tail.trim() !== "") lines.push("    stderr:", indentTail(c.stderr_tail, "      | "));
+  if (c.truncated) lines.push("    (output truncated: only the tail was kept)");
+  return lines.join("\n");
+}
+
+function capValue(cap: OverrunRecord["cap"], value: number): string {
+  if (cap === "budget_usd") return money(value);
+  if (cap === "wall" || cap === "idle") return formatDuration(value);
+  return String(value);
+}
+
+function overrunLine(where: string, o: OverrunRecord): string {
+  return `  ${where}: ${o.cap} limit ${capValue(o.cap, o.limit)}, actual ${capValue(o.cap, o.actual)}`;
+}
+
+export function renderShow(s: RunSummary): string {
+  const rows: string[][] = [];
+  for (const n of s.nodes) {
+    rows.push(nodeRow(n, ""));
+    for (const b of s.branches.filter((x) => x.map === n.node)) {
+      rows.push(branchRow(b));
+      for (const bn of b.nodes) rows.push(nodeRow(bn, "    "));
+    }
+  }
+  const parts = [header(s), table(["NODE", "STATUS", "STOP", "COST", "TURNS", "WALL", "DETAIL"], rows)];
+
+  const attempts = allAttempts(s);
+  const failed = attempts.flatMap(({ where, attempt }) => attempt.checks.filter((c) => !c.passed).map((c) => checkBlock(where, c)));
+  if (failed.length > 0) parts.push(`Failed checks\n${failed.join("\n")}\n`);
+
+  const overruns = [
+    ...attempts.flatMap(({ where, attempt }) => attempt.overruns.map((o) => overrunLine(where, o))),
+    ...s.overruns.map((o) => overrunLine("run", o)),
+  ];
+  if (overruns.length > 0) parts.push(`Cap overruns\n${overruns.join("\n")}\n`);
+  return parts.join("\n");
+}

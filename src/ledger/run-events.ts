@@ -1,0 +1,34 @@
+// A run's events as they were appended, in seq order: what the engine's
+// priorFromEvents folds for resume. Each is checked against the event union,
+// so a row this vouch cannot understand is an error naming it, not a crash later.
+import type { Database } from "bun:sqlite";
+import { LedgerError } from "../engine/errors.ts";
+import { eventSchema, type VouchEvent } from "../engine/events.ts";
+
+export function runEvents(db: Database, runId: string, file: string): VouchEvent[] {
+  const rows = db.query("SELECT seq, body FROM events WHERE run_id = ? ORDER BY seq").all(runId) as { seq: number; body: string }[];
+  return rows.map(({ seq, body }) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      throw new LedgerError(`${file}: event ${seq} of run ${runId} is not valid JSON`, "the ledger was altered outside vouch; start a new run");
+    }
+    const parsed = eventSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
+      throw new LedgerError(
+        `${file}: event ${seq} of run ${runId} is not an event this vouch understands${where}: ${issue?.message ?? "invalid"}`,
+        "it was written by another vouch version or altered outside vouch",
+      );
+    }
+    return parsed.data;
+  });
+}
+
+/** The highest seq recorded for the run, or null when it has no events. */
+export function lastSeq(db: Database, runId: string): number | null {
+  const row = db.query("SELECT max(seq) AS seq FROM events WHERE run_id = ?").get(runId) as { seq: number | null } | null;
+  return row?.seq ?? null;
+}

@@ -1,0 +1,185 @@
+// `vouch show`: one run from the projection tables — per node (in graph
+// order), per map branch, per attempt, with every check and overrun.
+import type { Database } from "bun:sqlite";
+import type { EventOf, NodeStatus, VouchEvent } from "../engine/events.ts";
+import { listingOf, runRow, sessionViews, type Liveness } from "./run-listing.ts";
+import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, RunSummary, SessionView } from "./types.ts";
+
+interface NodeRow {
+  session: number;
+  node: string;
+  map: string;
+  branch_index: number;
+  attempt: number;
+  kind: string | null;
+  status: NodeStatus | null;
+  qualifier: AttemptView["qualifier"];
+  stop_reason: AttemptView["stop_reason"];
+  cause: AttemptView["cause"];
+  error: string | null;
+  retry_cause: AttemptView["cause"];
+  retry_reason: string | null;
+  recovered: number | null;
+  fallback: string | null;
+  cost_usd: number | null;
+  turns: number | null;
+  tokens: string | null;
+  wall_ms: number | null;
+  output: string | null;
+  result_tail: string | null;
+  checks: string;
+  overruns: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+interface BranchRow {
+  session: number;
+  map: string;
+  branch_index: number;
+  label: string | null;
+  item: string | null;
+  status: NodeStatus | null;
+  verdict: string | null;
+  error: string | null;
+}
+
+/** The stored event minus its envelope fields every record repeats. */
+function record<T extends VouchEvent>(e: T): Omit<T, "v" | "type" | "run"> {
+  const { v: _v, type: _type, run: _run, ...rest } = e;
+  return rest;
+}
+
+function attemptOf(r: NodeRow): AttemptView {
+  return {
+    session: r.session,
+    attempt: r.attempt,
+    status: r.status,
+    qualifier: r.qualifier,
+    stop_reason: r.stop_reason,
+    cause: r.cause,
+    error: r.error,
+    retry_cause: r.retry_cause,
+    retry_reason: r.retry_reason,
+    recovered: r.recovered === 1,
+    fallback: r.fallback,
+    cost_usd: r.cost_usd,
+    turns: r.turns,
+    tokens: r.tokens === null ? null : JSON.parse(r.tokens),
+    wall_ms: r.wall_ms,
+    ...(r.output === null ? {} : { output: JSON.parse(r.output) }),
+    result_tail: r.result_tail,
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+    checks: (JSON.parse(r.checks) as EventOf<"check.finished">[]).map(record) as CheckRecord[],
+    overruns: (JSON.parse(r.overruns) as EventOf<"cap.overrun">[]).map(record) as OverrunRecord[],
+  };
+}
+
+/** Rows of one node (all sessions and attempts, oldest first) as a NodeView. */
+function nodeView(node: string, kind: string | null, rows: NodeRow[], latest: SessionView | undefined, branch?: { map: string; index: number }): NodeView {
+  const attempts = rows.map(attemptOf);
+  const last = attempts[attempts.length - 1];
+  const base = { node, kind: rows.find((r) => r.kind !== null)?.kind ?? kind, ...(branch ? { branch } : {}) };
+  if (!last) {
+    return { ...base, status: "not started", qualifier: null, stop_reason: null, cause: null, error: null, cost_usd: null, turns: null, wall_ms: null, attempts };
+  }
+  const runningNow = latest?.status === "running" && last.session === latest.session;
+  return {
+    ...base,
+    status: last.status ?? (runningNow ? "running" : "unfinished"),
+    qualifier: last.qualifier,
+    stop_reason: last.stop_reason,
+    cause: last.cause,
+    error: last.error ?? last.retry_reason,
+    cost_usd: last.cost_usd,
+    turns: last.turns,
+    wall_ms: last.wall_ms,
+    ...("output" in last ? { output: last.output } : {}),
+    attempts,
+  };
+}
+
+function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+export function runSummary(db: Database, runId: string, liveness: Liveness): RunSummary | null {
+  const run = runRow(db, runId);
+  if (!run) return null;
+  const sessions = sessionViews(db, run, liveness);
+  const latest = sessions[sessions.length - 1];
+  const graphNodes = JSON.parse(run.nodes) as EventOf<"run.started">["nodes"];
+  const kindOf = new Map(graphNodes.map((n) => [`${n.map ?? ""}\u0000${n.id}`, n.kind]));
+  const rows = db
+    .query("SELECT * FROM node_results WHERE run_id = ? ORDER BY session, attempt, first_seq")
+    .all(runId) as NodeRow[];
+  const byNode = groupBy(rows, (r) => `${r.map}\u0000${r.branch_index}\u0000${r.node}`);
+
+  const topIds = [...graphNodes.filter((n) => n.map === undefined).map((n) => n.id)];
+  for (const r of rows) if (r.map === "" && !topIds.includes(r.node)) topIds.push(r.node);
+  const nodes = topIds.map((id) => nodeView(id, kindOf.get(`\u0000${id}`) ?? null, byNode.get(`\u0000-1\u0000${id}`) ?? [], latest));
+
+  const branchRows = db.query("SELECT * FROM branches WHERE run_id = ? ORDER BY map, branch_index, session").all(runId) as BranchRow[];
+  const latestBranch = new Map<string, BranchRow>();
+  for (const b of branchRows) latestBranch.set(`${b.map}\u0000${b.branch_index}`, b);
+  for (const r of rows) {
+    const k = `${r.map}\u0000${r.branch_index}`;
+    if (r.map !== "" && !latestBranch.has(k)) {
+      latestBranch.set(k, { session: r.session, map: r.map, branch_index: r.branch_index, label: null, item: null, status: null, verdict: null, error: null });
+    }
+  }
+  const mapOrder = topIds;
+  const branches: BranchView[] = [...latestBranch.values()]
+    .sort((a, b) => mapOrder.indexOf(a.map) - mapOrder.indexOf(b.map) || a.map.localeCompare(b.map) || a.branch_index - b.branch_index)
+    .map((b) => {
+      const ids = graphNodes.filter((n) => n.map === b.map).map((n) => n.id);
+      for (const r of rows) if (r.map === b.map && r.branch_index === b.branch_index && !ids.includes(r.node)) ids.push(r.node);
+      const ref = { map: b.map, index: b.branch_index };
+      const runningNow = latest?.status === "running" && b.session === latest.session;
+      return {
+        map: b.map,
+        index: b.branch_index,
+        label: b.label,
+        ...(b.item === null ? {} : { item: JSON.parse(b.item) }),
+        status: b.status ?? (runningNow ? "running" : "unfinished"),
+        ...(b.verdict === null ? {} : { verdict: JSON.parse(b.verdict) }),
+        error: b.error,
+        session: b.session,
+        nodes: ids.map((id) => nodeView(id, kindOf.get(`${b.map}\u0000${id}`) ?? null, byNode.get(`${b.map}\u0000${b.branch_index}\u0000${id}`) ?? [], latest, ref)),
+      };
+    });
+
+  const overrunRows = db.query("SELECT overruns FROM sessions WHERE run_id = ? ORDER BY session").all(runId) as { overruns: string }[];
+  const overruns = overrunRows.flatMap((r) => (JSON.parse(r.overruns) as EventOf<"cap.overrun">[]).map(record)) as OverrunRecord[];
+  const passEnv = (db.query("SELECT DISTINCT name FROM env_names WHERE run_id = ? ORDER BY name").all(runId) as { name: string }[]).map((r) => r.name);
+  const listing = listingOf(run, sessions);
+  const finished = latest && latest.finished_at !== null && latest.status !== "abandoned" && latest.status !== "running";
+  return {
+    run: {
+      ...listing,
+      graph_digest: latest?.graph_digest ?? run.graph_digest,
+      inputs: JSON.parse(run.inputs),
+      caps: JSON.parse(run.caps),
+      concurrency: run.concurrency,
+      harness: run.harness,
+      version: run.version,
+      reason: finished ? latest.reason : null,
+      counts: finished ? latest.counts : null,
+      ...(finished && "output" in latest ? { output: latest.output } : {}),
+      last_seq: run.last_seq,
+    },
+    sessions,
+    nodes,
+    branches,
+    overruns,
+    pass_env: passEnv,
+  };
+}

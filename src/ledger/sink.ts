@@ -1,0 +1,128 @@
+// The event sink the CLI puts between the engine and its consumers:
+//   engine → sink.append(e) → (batch committed to SQLite) → forward(e) → TUI / NDJSON / plain.
+// An event reaches a consumer only after the transaction holding it has
+// committed, so whatever was shown survives a kill -9 (DESIGN.md §7).
+// Batching: events queue and are committed together on a short timer, or at
+// once when the queue is full or the event ends a session (ADR 0008).
+import type { Ledger } from "../engine/ports.ts";
+import type { EventType, VouchEvent } from "../engine/events.ts";
+
+export interface EventSink extends Ledger {
+  /** Queue one event; throws the error of an earlier failed flush, if any. */
+  append(event: VouchEvent): void;
+  /** Commit and forward everything queued, now. */
+  flush(): void;
+  /** flush(), then stop: later appends throw. */
+  close(): void;
+  /** Events queued, not yet committed nor forwarded. */
+  readonly pending: number;
+}
+
+export interface SinkOptions {
+  /** Commit when this many events are queued. Default 256. */
+  maxBatch?: number;
+  /** Commit at most this long after the first queued event (0 = on the next
+   *  microtask). Default 4 ms: invisible on screen, enough to batch bursts. */
+  maxDelayMs?: number;
+}
+
+/** Events after which a process may well exit or wait: committed at once. */
+const COMMIT_NOW: ReadonlySet<EventType> = new Set<EventType>(["run.started", "run.paused", "run.finished"]);
+
+export const DEFAULT_MAX_BATCH = 256;
+export const DEFAULT_MAX_DELAY_MS = 4;
+
+/** A sink that commits with `write` (one transaction per call) before forwarding. */
+export function batchingSink(write: (events: readonly VouchEvent[]) => void, forward: (event: VouchEvent) => void, options: SinkOptions = {}): EventSink {
+  const maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH);
+  const maxDelayMs = Math.max(0, options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS);
+  let queue: VouchEvent[] = [];
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let scheduled = false;
+  let failure: unknown = null;
+  let closed = false;
+
+  const flush = (): void => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    scheduled = false;
+    if (queue.length === 0) return;
+    const batch = queue;
+    queue = [];
+    write(batch); // throws: nothing of this batch is forwarded
+    // A consumer that throws must not keep the others from seeing committed events.
+    let consumerError: unknown = null;
+    for (const e of batch) {
+      try {
+        forward(e);
+      } catch (err) {
+        consumerError ??= err;
+      }
+    }
+    if (consumerError !== null) throw consumerError;
+  };
+  // A flush from a timer has no caller to throw to: keep the error for the next append.
+  const flushLater = (): void => {
+    try {
+      flush();
+    } catch (e) {
+      failure ??= e;
+    }
+  };
+  const schedule = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    if (maxDelayMs === 0) queueMicrotask(() => scheduled && flushLater());
+    else timer = setTimeout(flushLater, maxDelayMs);
+  };
+  const rethrow = (): void => {
+    if (failure !== null) {
+      const e = failure;
+      failure = null;
+      throw e;
+    }
+  };
+
+  return {
+    append(event) {
+      rethrow();
+      if (closed) throw new Error("vouch ledger: append after the sink was closed");
+      queue.push(event);
+      if (queue.length >= maxBatch || COMMIT_NOW.has(event.type)) flush();
+      else schedule();
+    },
+    flush() {
+      flush();
+      rethrow();
+    },
+    close() {
+      if (closed) return;
+      try {
+        flush();
+      } finally {
+        closed = true;
+      }
+      rethrow();
+    },
+    get pending() {
+      return queue.length;
+    },
+  };
+}
+
+/** No ledger at all: forwards at once. For measuring what the ledger costs
+ *  (the same run with and without it) and for --dry-run paths. */
+export function directSink(forward: (event: VouchEvent) => void): EventSink {
+  let closed = false;
+  return {
+    append(event) {
+      if (closed) throw new Error("vouch ledger: append after the sink was closed");
+      forward(event);
+    },
+    flush() {},
+    close() {
+      closed = true;
+    },
+    pending: 0,
+  };
+}

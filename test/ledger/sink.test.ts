@@ -1,0 +1,159 @@
+// The sink between the engine and its consumers: an event is forwarded only
+// after the transaction holding it committed; bursts are batched.
+import { Database } from "bun:sqlite";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import type { VouchEvent } from "../../src/engine/events.ts";
+import { LedgerError } from "../../src/engine/errors.ts";
+import { batchingSink, directSink, ledgerFile, openLedger, type RunLedger } from "../../src/ledger/index.ts";
+import { fullRun, RunScript } from "./events-fixture.ts";
+import { tempHome } from "./temp-home.ts";
+
+let t: ReturnType<typeof tempHome>;
+let ledger: RunLedger;
+beforeEach(() => {
+  t = tempHome();
+  ledger = openLedger({ home: t.home });
+});
+afterEach(() => {
+  ledger.close();
+  t.cleanup();
+});
+
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+
+function progressBurst(s: RunScript, n: number): VouchEvent[] {
+  return Array.from({ length: n }, (_, i) => s.ev("node.progress", { node: "review", attempt: 1, turns: i, cost_usd: i / 1000 }, 1));
+}
+
+describe("ledger.sink", () => {
+  test("every event is readable by another connection at the moment a consumer sees it", async () => {
+    const reader = new Database(ledgerFile(t.home), { readonly: true });
+    const stored = reader.query("SELECT count(*) AS n FROM events WHERE run_id = ? AND seq = ?");
+    const seenStored: boolean[] = [];
+    const sink = ledger.sink((e) => seenStored.push((stored.get(e.run, e.seq) as { n: number }).n === 1));
+    const run = fullRun();
+    for (const e of run.events) {
+      sink.append(e);
+      if (e.seq % 4 === 0) await tick(1);
+    }
+    sink.close();
+    reader.close();
+    expect(seenStored).toHaveLength(run.events.length);
+    expect(seenStored.every(Boolean)).toBe(true);
+  });
+
+  test("a synchronous burst is committed in one transaction, then forwarded in order", async () => {
+    const batches: number[] = [];
+    const forwarded: number[] = [];
+    const sink = batchingSink((events) => (batches.push(events.length), ledger.write(events)), (e) => forwarded.push(e.seq));
+    const s = new RunScript("r-burst");
+    sink.append(s.started()); // commits at once
+    for (const e of progressBurst(s, 100)) sink.append(e);
+    expect(forwarded).toEqual([0]);
+    expect(sink.pending).toBe(100);
+    await tick();
+    expect(batches).toEqual([1, 100]);
+    expect(forwarded).toEqual(Array.from({ length: 101 }, (_, i) => i));
+    expect(ledger.runEvents("r-burst")).toHaveLength(101);
+  });
+
+  test("run.started, run.paused and run.finished are committed and forwarded before append returns", () => {
+    const forwarded: string[] = [];
+    const sink = ledger.sink((e) => forwarded.push(e.type));
+    const s = new RunScript("r-now");
+    sink.append(s.started());
+    expect(forwarded).toEqual(["run.started"]);
+    sink.append(s.nodeStarted({ node: "build" }, "script"));
+    expect(forwarded).toEqual(["run.started"]);
+    sink.append(s.ev("run.paused", { approvals: [{ node: "gate" }] }));
+    expect(forwarded).toEqual(["run.started", "node.started", "run.paused"]);
+    sink.append(s.runFinished("paused"));
+    expect(forwarded).toEqual(["run.started", "node.started", "run.paused", "run.finished"]);
+    expect(ledger.listRuns()[0]!.status).toBe("paused");
+  });
+
+  test("a full queue commits at once: maxBatch bounds what can be pending", async () => {
+    const batches: number[] = [];
+    const sink = batchingSink((events) => (batches.push(events.length), ledger.write(events)), () => {}, { maxBatch: 10, maxDelayMs: 1000 });
+    const s = new RunScript("r-max");
+    s.started();
+    ledger.write(s.events.splice(0));
+    for (const e of progressBurst(s, 25)) sink.append(e);
+    expect(batches).toEqual([10, 10]);
+    expect(sink.pending).toBe(5);
+    sink.flush();
+    expect(batches).toEqual([10, 10, 5]);
+  });
+
+  test("maxDelayMs 0 commits on the next microtask", async () => {
+    const forwarded: number[] = [];
+    const sink = ledger.sink((e) => forwarded.push(e.seq), { maxDelayMs: 0 });
+    const s = new RunScript("r-micro");
+    ledger.write([s.started()]);
+    sink.append(s.nodeStarted({ node: "build" }, "script"));
+    expect(forwarded).toEqual([]);
+    await Promise.resolve();
+    expect(forwarded).toEqual([1]);
+  });
+
+  test("a batch that fails to commit is never forwarded, and the error reaches the next append", async () => {
+    const forwarded: number[] = [];
+    let fail = true;
+    const sink = batchingSink(
+      (events) => {
+        if (fail) throw new LedgerError("disk full (simulated)");
+        ledger.write(events);
+      },
+      (e) => forwarded.push(e.seq),
+    );
+    const s = new RunScript("r-fail");
+    ledger.write([s.started()]);
+    sink.append(s.nodeStarted({ node: "build" }, "script"));
+    await tick();
+    expect(forwarded).toEqual([]);
+    fail = false;
+    expect(() => sink.append(s.finished({ node: "build" }, "passed"))).toThrow("disk full (simulated)");
+    expect(forwarded).toEqual([]);
+  });
+
+  test("a consumer that throws does not keep later events from the others; its error surfaces", () => {
+    const seen: number[] = [];
+    const sink = ledger.sink((e) => {
+      seen.push(e.seq);
+      if (e.seq === 1) throw new Error("consumer bug");
+    });
+    const s = new RunScript("r-consumer");
+    ledger.write([s.started()]);
+    s.seq = 1;
+    sink.append(s.nodeStarted({ node: "build" }, "script"));
+    sink.append(s.nodeStarted({ node: "review" }, "agent"));
+    expect(() => sink.flush()).toThrow("consumer bug");
+    expect(seen).toEqual([1, 2]);
+    expect(ledger.runEvents("r-consumer")).toHaveLength(3);
+  });
+
+  test("close() commits what is pending; append after close is refused", () => {
+    const forwarded: number[] = [];
+    const sink = ledger.sink((e) => forwarded.push(e.seq), { maxDelayMs: 10_000 });
+    const s = new RunScript("r-close");
+    ledger.write([s.started()]);
+    sink.append(s.nodeStarted({ node: "build" }, "script"));
+    sink.close();
+    expect(forwarded).toEqual([1]);
+    expect(() => sink.append(s.nodeStarted({ node: "review" }, "agent"))).toThrow(/closed/);
+  });
+});
+
+describe("directSink (no ledger: the baseline for measuring the ledger's cost)", () => {
+  test("forwards at once and stores nothing", () => {
+    const forwarded: number[] = [];
+    const sink = directSink((e) => forwarded.push(e.seq));
+    const s = new RunScript("r-direct");
+    sink.append(s.started());
+    sink.append(s.nodeStarted({ node: "build" }, "script"));
+    expect(forwarded).toEqual([0, 1]);
+    expect(ledger.listRuns()).toEqual([]);
+    sink.close();
+    expect(() => sink.append(s.nodeStarted({ node: "review" }, "agent"))).toThrow(/closed/);
+  });
+});

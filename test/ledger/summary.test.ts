@@ -1,0 +1,140 @@
+// runSummary (what `vouch show` prints): nodes in graph order, branches under
+// their map, attempts, every check tail and overrun, sessions of a resumed run.
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import type { EventOf } from "../../src/engine/events.ts";
+import { openLedger, type RunLedger } from "../../src/ledger/index.ts";
+import { fullRun, RunScript, T0 } from "./events-fixture.ts";
+import { tempHome } from "./temp-home.ts";
+
+let t: ReturnType<typeof tempHome>;
+let ledger: RunLedger;
+let now = T0;
+beforeEach(() => {
+  t = tempHome();
+  ledger = openLedger({ home: t.home, now: () => now });
+});
+afterEach(() => {
+  ledger.close();
+  t.cleanup();
+});
+
+describe("a finished run", () => {
+  test("carries every check.finished and every cap.overrun the events carried, tails included", () => {
+    const run = fullRun();
+    ledger.write(run.events);
+    const s = ledger.runSummary(run.run);
+    const checks = [...s.nodes, ...s.branches.flatMap((b) => b.nodes)].flatMap((n) => n.attempts.flatMap((a) => a.checks));
+    const emitted = run.events.filter((e): e is EventOf<"check.finished"> => e.type === "check.finished");
+    expect(checks.map((c) => c.seq).sort()).toEqual(emitted.map((e) => e.seq).sort());
+    for (const e of emitted) {
+      const c = checks.find((x) => x.seq === e.seq)!;
+      expect(c.stdout_tail).toBe(e.stdout_tail);
+      expect(c.stderr_tail).toBe(e.stderr_tail);
+      expect(c).toMatchObject({ name: e.name, passed: e.passed, exit: e.exit, attempt: e.attempt });
+    }
+    const overruns = [...s.overruns, ...[...s.nodes, ...s.branches.flatMap((b) => b.nodes)].flatMap((n) => n.attempts.flatMap((a) => a.overruns))];
+    const emittedOverruns = run.events.filter((e) => e.type === "cap.overrun");
+    expect(overruns.map((o) => o.seq).sort()).toEqual(emittedOverruns.map((e) => e.seq).sort());
+    expect(s.overruns).toEqual([expect.objectContaining({ scope: "run", cap: "budget_usd", limit: 0.05, actual: 0.07 })]);
+  });
+
+  test("nodes come in graph order with status, qualifier, cause, attempts; branches under their map with verdicts", () => {
+    ledger.write(fullRun().events);
+    const s = ledger.runSummary("r-full-0001");
+    expect(s.nodes.map((n) => [n.node, n.status, n.qualifier, n.cause, n.attempts.length])).toEqual([
+      ["build", "passed", "verified", null, 2],
+      ["review", "passed", "self-reported", null, 1],
+      ["each", "failed", null, "map_failed", 1],
+      ["done", "not started", null, null, 0],
+    ]);
+    expect(s.nodes[0]!.attempts[0]).toMatchObject({ status: "failed", retry_cause: "check_failed", retry_reason: "check tests failed: exit 1" });
+    expect(s.nodes[0]!.output).toEqual({ artifacts: 3 });
+    expect(s.nodes[1]!.attempts[0]!.tokens).toEqual({ input: 10, output: 40, cache_read: 9000, cache_creation: 5 });
+    expect(s.branches.map((b) => [b.map, b.index, b.label, b.status, b.verdict, b.nodes.map((n) => `${n.node}:${n.status}`)])).toEqual([
+      ["each", 0, "F-0", "passed", "CONFIRMED", ["verify:passed"]],
+      ["each", 1, "F-1", "failed", "REFUTED", ["verify:failed"]],
+    ]);
+    expect(s.branches[1]!.item).toEqual({ id: "F-1" });
+    expect(s.run).toMatchObject({
+      status: "failed",
+      exit_code: 1,
+      cost_usd: 0.07,
+      cost_unknown: 1,
+      counts: { passed: 2, failed: 1, error: 0, skipped: 1, cancelled: 0 },
+      output: { verdicts: [] },
+      inputs: { topic: "x" },
+      caps: { budget_usd: 5, wall_ms: null },
+      graph_digest: "sha256:aaaa",
+    });
+    expect(s.sessions).toHaveLength(1);
+    expect(s.sessions[0]!.paused).toEqual([{ node: "gate", prompt: "ship it?" }]);
+  });
+});
+
+describe("a resumed run", () => {
+  function crashedThenResumed(): { first: RunScript; second: RunScript } {
+    const first = new RunScript("r-resumed");
+    first.started();
+    first.nodeStarted({ node: "build" }, "script");
+    first.finished({ node: "build" }, "passed", { cost_usd: 0 });
+    first.nodeStarted({ node: "review" }, "agent");
+    first.ev("node.progress", { node: "review", attempt: 1, cost_usd: 0.03 });
+    // kill -9 here: no run.finished
+    const second = new RunScript("r-resumed", first.seq);
+    second.clock = first.clock + 60_000;
+    second.started({ resumed: true, graph_digest: "sha256:bbbb" });
+    second.nodeStarted({ node: "review" }, "agent");
+    second.finished({ node: "review" }, "passed", { qualifier: "self-reported", cost_usd: 0.04 });
+    second.runFinished("passed", { cost_usd: 0.04, wall_ms: 5000 });
+    return { first, second };
+  }
+
+  test("sessions: the crashed one abandoned, the resume passed; a kept node keeps its first-session result", () => {
+    const { first, second } = crashedThenResumed();
+    ledger.write(first.events);
+    // The killed sitting had already spent 0.03 (its last node.progress): that counts.
+    expect(ledger.listRuns()[0]).toMatchObject({ status: "abandoned", cost_usd: 0.03, sessions: 1 });
+    ledger.write(second.events);
+    const s = ledger.runSummary("r-resumed");
+    expect(s.sessions.map((x) => [x.session, x.resumed, x.status, x.graph_digest])).toEqual([
+      [1, false, "abandoned", "sha256:aaaa"],
+      [2, true, "passed", "sha256:bbbb"],
+    ]);
+    expect(s.run).toMatchObject({ status: "passed", exit_code: 0, sessions: 2, graph_digest: "sha256:bbbb" });
+    const build = s.nodes.find((n) => n.node === "build")!;
+    expect(build.status).toBe("passed");
+    expect(build.attempts.map((a) => a.session)).toEqual([1]);
+    const review = s.nodes.find((n) => n.node === "review")!;
+    expect(review.attempts.map((a) => [a.session, a.status])).toEqual([
+      [1, null],
+      [2, "passed"],
+    ]);
+    expect(review.status).toBe("passed");
+    // Wall: the abandoned session up to its last event, plus the resume's own.
+    expect(s.run.wall_ms).toBe(first.clock - 100 + 5000);
+    // Cost: what the abandoned session spent (finished nodes and live progress), plus the resume's run.finished.
+    expect(s.run.cost_usd).toBeCloseTo(0.04 + 0.03, 10);
+    expect(ledger.lastSeq("r-resumed")).toBe(second.seq - 1);
+    expect(ledger.runEvents("r-resumed").map((e) => e.seq)).toEqual(Array.from({ length: second.seq }, (_, i) => i));
+  });
+
+  test("a node whose attempt never finished shows `unfinished` once the run is abandoned", () => {
+    ledger.write(crashedThenResumed().first.events);
+    const s = ledger.runSummary("r-resumed");
+    expect(s.run.status).toBe("abandoned");
+    expect(s.nodes.map((n) => `${n.node}:${n.status}`)).toEqual(["build:passed", "review:unfinished", "each:not started", "done:not started"]);
+  });
+
+  test("the wall of an unfinished session without a live lock stops at its last event, not at now", () => {
+    const { first } = crashedThenResumed();
+    ledger.write(first.events);
+    now = T0 + 10_000_000;
+    expect(ledger.listRuns()[0]!.wall_ms).toBe(first.clock - 100);
+  });
+});
+
+describe("unknown run", () => {
+  test("is a usage error (exit 2) naming the ledger file", () => {
+    expect(() => ledger.runSummary("nope")).toThrow(`no run nope in ${ledger.file}`);
+  });
+});
