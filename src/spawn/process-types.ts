@@ -22,9 +22,11 @@ export interface ProcessOptions {
   graceMs?: number;
   /** Bytes kept of each stream's end. Default 64 KiB. */
   keepBytes?: number;
-  /** Called for each complete line (and a final partial line) as it arrives. */
-  onStdoutLine?: (line: string) => void;
-  onStderrLine?: (line: string) => void;
+  /** Longest line handed to a callback, in characters; longer lines arrive cut (cut = true). Default 1 Mi. */
+  maxLineLength?: number;
+  /** Called for each complete line (without its "\n"), and a final partial line, as it arrives. */
+  onStdoutLine?: (line: string, cut: boolean) => void;
+  onStderrLine?: (line: string, cut: boolean) => void;
 }
 
 export interface ProcessResult {

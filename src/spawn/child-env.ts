@@ -1,0 +1,59 @@
+// THE one function that builds a child's environment (DESIGN.md §1 invariant 5,
+// §6). A child gets the allowlist, the variables named explicitly, and the
+// engine's own VOUCH_* data variables — never the parent's environment as is.
+// This is the only file in src/spawn that may read process.env.
+
+/** Passed to every child when the parent has them. */
+export const ALLOWED_NAMES: readonly string[] = ["PATH", "HOME", "USER", "LANG", "TERM", "TMPDIR", "TZ", "SHELL"];
+/** Locale variables (LC_ALL, LC_CTYPE, ...) pass as a family. */
+const ALLOWED_PREFIX = "LC_";
+/** Set by Claude Code in its own shells; a nested `claude` then refuses or misbehaves. Never passed. */
+export const ALWAYS_REMOVED: readonly string[] = ["CLAUDECODE"];
+
+export interface ChildEnv {
+  env: Record<string, string>;
+  /** Names from passNames that were found in the parent and passed (never values). */
+  passed: string[];
+  /** Names from passNames that the parent does not have. */
+  missing: string[];
+}
+
+function allowed(name: string): boolean {
+  return ALLOWED_NAMES.includes(name) || name.startsWith(ALLOWED_PREFIX);
+}
+
+/**
+ * The complete environment of a child process.
+ * @param parent   the parent's environment (pass `parentEnv()` in production, a literal in tests)
+ * @param passNames names to pass through although not allowlisted (credentials, model switches, ...)
+ * @param vars     the engine's own data variables (VOUCH_RUN_ID, VOUCH_STATE_FILE, ...); they win over the parent
+ */
+export function buildChildEnv(
+  parent: Record<string, string | undefined>,
+  passNames: string[],
+  vars: Record<string, string> = {},
+): ChildEnv {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parent)) {
+    if (value !== undefined && allowed(name)) env[name] = value;
+  }
+  const passed: string[] = [];
+  const missing: string[] = [];
+  for (const name of new Set(passNames)) {
+    if (ALWAYS_REMOVED.includes(name)) continue;
+    const value = parent[name];
+    if (value === undefined) missing.push(name);
+    else {
+      env[name] = value;
+      passed.push(name);
+    }
+  }
+  for (const [name, value] of Object.entries(vars)) env[name] = value;
+  for (const name of ALWAYS_REMOVED) delete env[name];
+  return { env, passed, missing };
+}
+
+/** A copy of vouch's own environment, to hand to buildChildEnv as `parent`. */
+export function parentEnv(): Record<string, string | undefined> {
+  return { ...process.env };
+}

@@ -1,0 +1,150 @@
+// THE only file that starts processes (DESIGN.md §1 invariant 1; the invariant
+// test names it). A child leads its own process group; on wall cap, idle cap,
+// cancellation or engine shutdown the whole group gets SIGTERM, then SIGKILL
+// after a grace period; once the leader has exited the group is SIGKILLed
+// anyway, so a grandchild holding a pipe can neither hang the read nor outlive
+// the run. A process problem never throws: it is in the result.
+import type { TerminationReason } from "../engine/ports.ts";
+import type { Command, ProcessOptions, ProcessResult } from "./process-types.ts";
+import { registerGroup, signalGroup } from "./process-registry.ts";
+import { resolveCommand } from "./resolve-command.ts";
+import { StreamPump } from "./stream-pump.ts";
+
+export const DEFAULT_GRACE_MS = 2000;
+export const DEFAULT_KEEP_BYTES = 64 * 1024;
+export const DEFAULT_MAX_LINE_LENGTH = 1024 * 1024;
+/** After the leader exits and the group is killed, how long the pipes may take to
+ *  close. Only a process that left the group (setsid) can hold them longer. */
+export const DRAIN_MS = 1000;
+
+export async function runProcess(command: Command, options: ProcessOptions): Promise<ProcessResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const resolved = resolveCommand(command, options.cwd, options.env);
+  if (!resolved.ok) return notStarted("spawn_failed", 0, resolved.error);
+  if (options.signal?.aborted) return notStarted("cancelled", 0);
+
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const keepBytes = options.keepBytes ?? DEFAULT_KEEP_BYTES;
+  const maxLine = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
+
+  let lastOutput = started;
+  let longestSilence = 0;
+  const sawBytes = () => {
+    const now = performance.now();
+    longestSilence = Math.max(longestSilence, now - lastOutput);
+    lastOutput = now;
+  };
+  // A throwing line callback means the consumer is broken: stop the group, then rethrow.
+  const callbackFailed = () => terminate("cancelled");
+  const stdout = new StreamPump(keepBytes, maxLine, sawBytes, options.onStdoutLine, callbackFailed);
+  const stderr = new StreamPump(keepBytes, maxLine, sawBytes, options.onStderrLine, callbackFailed);
+
+  let proc: Bun.Subprocess<Blob | "ignore", "pipe", "pipe">;
+  try {
+    proc = Bun.spawn(resolved.argv, {
+      cwd: resolved.cwd,
+      env: options.env,
+      detached: true,
+      stdin: options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+  } catch (e) {
+    return notStarted("spawn_failed", elapsed(), `could not start ${resolved.argv[0]}: ${(e as Error).message}`);
+  }
+  const pgid = proc.pid;
+
+  // The first cause wins; the leader's own exit only counts if nothing else came first.
+  let reason: TerminationReason | null = null;
+  let leaderGone = false;
+  let killTimer: ReturnType<typeof setTimeout> | undefined;
+  const terminate = (why: TerminationReason) => {
+    if (reason !== null || leaderGone) return;
+    reason = why;
+    signalGroup(pgid, "SIGTERM");
+    killTimer = setTimeout(() => signalGroup(pgid, "SIGKILL"), graceMs);
+  };
+
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  if (options.wallMs !== undefined) timers.push(setTimeout(() => terminate("wall"), options.wallMs));
+  const idleMs = options.idleMs;
+  if (idleMs !== undefined) {
+    // Re-armed from the last output, not on every chunk.
+    const checkIdle = () => {
+      const silent = performance.now() - lastOutput;
+      if (silent >= idleMs) terminate("idle");
+      else timers.push(setTimeout(checkIdle, idleMs - silent + 1));
+    };
+    timers.push(setTimeout(checkIdle, idleMs));
+  }
+  const onAbort = () => terminate("cancelled");
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  let markDone!: () => void;
+  const done = new Promise<void>((resolve) => (markDone = resolve));
+  const unregister = registerGroup({ pgid, cancel: () => terminate("cancelled"), done });
+
+  const reading = Promise.all([stdout.run(proc.stdout), stderr.run(proc.stderr)]);
+  await proc.exited;
+  leaderGone = true;
+  clearTimeout(killTimer);
+  // Always: grandchildren that kept the pipes open die with their group.
+  signalGroup(pgid, "SIGKILL");
+  if (!(await settlesWithin(reading, DRAIN_MS))) {
+    stdout.stop();
+    stderr.stop();
+    await reading;
+  }
+  const wallMs = elapsed();
+  for (const t of timers) clearTimeout(t);
+  options.signal?.removeEventListener("abort", onAbort);
+  unregister();
+  markDone();
+
+  const callbackError = stdout.callbackError ?? stderr.callbackError;
+  if (callbackError !== undefined) throw callbackError;
+
+  return {
+    exit: proc.exitCode,
+    signal: proc.signalCode === null ? null : String(proc.signalCode),
+    terminationReason: reason ?? "exit",
+    wallMs,
+    stdoutTail: stdout.tail.text(),
+    stderrTail: stderr.tail.text(),
+    stdoutBytes: stdout.tail.total,
+    stderrBytes: stderr.tail.total,
+    truncated: stdout.tail.truncated || stderr.tail.truncated,
+    longestSilenceMs: Math.round(Math.max(longestSilence, performance.now() - lastOutput)),
+    pid: pgid,
+  };
+}
+
+function notStarted(reason: TerminationReason, wallMs: number, spawnError?: string): ProcessResult {
+  return {
+    exit: null,
+    signal: null,
+    terminationReason: reason,
+    wallMs,
+    stdoutTail: "",
+    stderrTail: "",
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    truncated: false,
+    longestSilenceMs: 0,
+    ...(spawnError === undefined ? {} : { spawnError }),
+  };
+}
+
+/** True when `promise` settles within `ms`, false when the time runs out first. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
