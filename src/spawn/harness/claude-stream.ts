@@ -12,7 +12,8 @@ import { claudeTokens, sumTokens } from "./tokens.ts";
 type Json = Record<string, unknown>;
 const ACTIVITY_CHARS = 120;
 
-export function createClaudeParser(): StreamParser {
+/** @param source how messages name the output: "claude" for a process, "replay fixture x.jsonl" for a recording. */
+export function createClaudeParser(source = "claude"): StreamParser {
   const reader = new JsonDocumentReader();
   const messageIds = new Set<string>();
   const usageById = new Map<string, Tokens>();
@@ -90,7 +91,7 @@ export function createClaudeParser(): StreamParser {
         tokens: tokens ?? null,
         ...(sessionId ? { sessionId } : {}),
         permissionDenials: 0,
-        error: noResultError(end, reader),
+        error: noResultError(source, end, reader),
       };
     },
   };
@@ -167,11 +168,11 @@ function activityOf(content: unknown): string | undefined {
   return latest;
 }
 
-function noResultError(end: StreamEnd, reader: JsonDocumentReader): string {
-  const how = end.signal ? `killed by ${end.signal}` : `exit ${end.exit ?? "unknown"}`;
+function noResultError(source: string, end: StreamEnd, reader: JsonDocumentReader): string {
+  const how = end.signal ? ` (killed by ${end.signal})` : end.exit !== null ? ` (exit ${end.exit})` : "";
   const stderr = lastLine(end.stderrTail);
   const garbage = reader.garbageLines > 0 ? `; ${reader.garbageLines} line(s) were not JSON, last: ${reader.lastGarbage}` : "";
-  return `claude output ended with no result event (${how})${stderr ? `: ${stderr}` : ""}${garbage}`;
+  return `${source} output ended with no result event${how}${stderr ? `: ${stderr}` : ""}${garbage}`;
 }
 
 function asObject(v: unknown): Json | undefined {

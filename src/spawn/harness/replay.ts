@@ -5,6 +5,7 @@
 // Wall and idle are supervised by timers; turns and cost are what the
 // recording says (observed).
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import type { AgentAssignment, AgentHooks, Sitting } from "../../engine/ports.ts";
 import { createClaudeParser } from "./claude-stream.ts";
 import { findFixture } from "./replay-fixtures.ts";
@@ -48,7 +49,7 @@ export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: Re
     return emptySitting("unavailable", elapsed(), `cannot read replay fixture ${lookup.found}: ${(e as Error).message}`);
   }
 
-  const parser = createClaudeParser();
+  const parser = createClaudeParser(`replay fixture ${basename(lookup.found)}`);
   let longestSilence = 0;
   let stop: Stop | null = null;
   for (const line of text.split("\n")) {
@@ -63,7 +64,7 @@ export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: Re
     if (progress) hooks.onProgress(progress);
   }
 
-  const parsed = parser.finish({ exit: 0, signal: null, stdoutTail: "", stderrTail: "", truncated: false });
+  const parsed = parser.finish({ exit: null, signal: null, stdoutTail: "", stderrTail: "", truncated: false });
   const sitting: Sitting = {
     ...parsed,
     wallMs: elapsed(),
