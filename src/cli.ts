@@ -11,6 +11,7 @@ export const version: string = typeof VOUCH_VERSION === "string" ? VOUCH_VERSION
 
 const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   schema: () => import("./cli/schema-command.ts"),
+  harnesses: () => import("./cli/harnesses-command.ts"),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

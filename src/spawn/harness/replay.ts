@@ -25,6 +25,7 @@ export const replayDescriptor: HarnessDescriptor = {
   binary: null,
   protocol: "json-stream",
   guarantees: REPLAY_GUARANTEES,
+  recorded: true,
 };
 
 export interface ReplayOptions {

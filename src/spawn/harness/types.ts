@@ -79,6 +79,8 @@ export interface HarnessDescriptor {
   guarantees: Guarantees;
   /** The permission modes this harness understands (its own vocabulary); absent = any. */
   permissionModes?: readonly string[];
+  /** Plays recordings: model/tools/permission_mode are accepted but not applied (replay). */
+  recorded?: boolean;
 }
 
 /** An adapter that drives a program through the spawn seam (all but replay). */
