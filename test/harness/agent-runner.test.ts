@@ -1,7 +1,7 @@
 // The agent runner with real processes (stub executables first on PATH):
 // the backstop, the child environment, progress and the Sitting's fields.
 import { describe, expect, test } from "vitest";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAgentRunner } from "../../src/spawn/harness/agent-runner.ts";
@@ -48,6 +48,22 @@ describe("the backstop", () => {
     expect(s.turns).toBe(2);
     expect(s.exitCode).toBe(1);
     expect(s.error).toBe("Reached maximum number of turns (1)");
+  });
+
+  test("a result that reports turns past cap + margin counts as a breach too (the 60 -> 73 report)", async () => {
+    const dir = work();
+    const file = join(dir, "result.json");
+    writeFileSync(file, JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 73, total_cost_usd: 1.2, result: "done" }) + "\n");
+    const replaysFile: HarnessAdapter = { ...claudeAdapter, buildCommand: (a) => ({ argv: ["/bin/cat", file], stdin: a.prompt }) };
+    const runner = createAgentRunner({ parentEnv: { PATH }, adapters: { claude: replaysFile } });
+    const s = await runner.run(assignment({ caps: { turns: 60 } }), hooks());
+    expect(s.stopReason).toBe("turns");
+    expect(s.turns).toBe(73);
+    expect(s.resultText).toBe("done");
+    expect(s.error).toContain("73 turns streamed against a turns cap of 60 (kill threshold 62)");
+    // Within the margin it stays complete (the engine still reports the overrun).
+    const within = await runner.run(assignment({ caps: { turns: 72 } }), hooks());
+    expect(within.stopReason).toBe("complete");
   });
 
   test("a streamed cost past a native budget + margin is killed with a budget stop", async () => {

@@ -91,6 +91,7 @@ describe("gemini --output-format stream-json", () => {
     [52, "unavailable"],
     [53, "turns"],
     [54, "crashed"],
+    [130, "cancelled"],
   ])("exit %i maps to %s, named in the error", (exit, reason) => {
     const { sitting } = parseAll(createGeminiParser(), "", { exit, stderrTail: "details here\n" });
     expect(sitting.stopReason).toBe(reason);
