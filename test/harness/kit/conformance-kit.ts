@@ -4,7 +4,7 @@
 // native must be stopped by the harness's own flag, a supervised cap by the
 // engine, an observed one must at least be reported; what it cannot keep must
 // be refused before anything starts. Never a real model, never a real cost.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CAP_NAMES } from "../../../src/engine/graph/schema.ts";
@@ -230,6 +230,7 @@ export const KIT_CHECKS: readonly KitCheck[] = [
         // An empty fixture folder: the recording is what is missing.
         const empty = mkdtempSync(join(tmpdir(), "vouch-kit-no-fixtures-"));
         const sitting = await kitRunner(s, { replayDir: empty }).run(kitAssignment(s, empty, {}), { signal: new AbortController().signal, onProgress: () => {} });
+        rmSync(empty, { recursive: true, force: true });
         const named = sitting.stopReason === "unavailable" && sitting.error?.includes("kit_node.jsonl");
         return named ? ok(sitting.error ?? "") : no(`expected unavailable naming the fixture files looked for: ${sitting.error}`);
       }

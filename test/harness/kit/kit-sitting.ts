@@ -1,7 +1,7 @@
 // Runs one sitting for the conformance kit: a scenario played by the stub
 // executables (first on PATH) or, for replay, by a fixture written for it.
 // Never a real model: the PATH handed to children starts with the stubs.
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAgentRunner } from "../../../src/spawn/harness/agent-runner.ts";
@@ -54,10 +54,13 @@ export interface SitResult {
 
 export const isProcessHarness = (s: KitSubject) => s.harness !== "replay";
 
+/** One empty folder for the whole kit: a PATH with nothing on it, a replay folder with no fixtures. */
+let emptyDir: string | undefined;
+const empty = () => (emptyDir ??= mkdtempSync(join(tmpdir(), "vouch-kit-empty-")));
+
 export function kitRunner(subject: KitSubject, opts: SitOptions & { replayDir?: string; replayDelayMs?: number; markerFile?: string } = {}): AgentRunner {
-  const empty = mkdtempSync(join(tmpdir(), "vouch-kit-empty-path-"));
   const parentEnv: Record<string, string | undefined> = {
-    PATH: opts.emptyPath ? empty : `${STUBS}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    PATH: opts.emptyPath ? empty() : `${STUBS}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     HOME: process.env.HOME,
     ...(opts.markerFile ? { STUB_MARKER: opts.markerFile } : {}),
     ...opts.stub,
@@ -66,7 +69,7 @@ export function kitRunner(subject: KitSubject, opts: SitOptions & { replayDir?: 
   return createAgentRunner({
     parentEnv,
     commandArgv,
-    replayDir: opts.replayDir ?? empty,
+    replayDir: opts.replayDir ?? empty(),
     replayDelayMs: opts.replayDelayMs ?? 0,
     ...(opts.backstop !== undefined ? { backstop: opts.backstop } : {}),
     graceMs: opts.graceMs ?? 300,
@@ -118,6 +121,7 @@ export async function sit(subject: KitSubject, scenario: Scenario, opts: SitOpti
   } finally {
     clearTimeout(safety);
     if (cancel) clearTimeout(cancel);
+    rmSync(work, { recursive: true, force: true });
   }
 }
 
