@@ -8,6 +8,7 @@ import { createAgentRunner } from "../../src/spawn/harness/agent-runner.ts";
 import { claudeAdapter } from "../../src/spawn/harness/claude.ts";
 import { commandAdapter } from "../../src/spawn/harness/command.ts";
 import type { HarnessAdapter } from "../../src/spawn/harness/types.ts";
+import { detectOverruns } from "../../src/spawn/harness/overruns.ts";
 import type { AgentAssignment, SittingProgress } from "../../src/engine/ports.ts";
 import { STUBS } from "./helpers.ts";
 
@@ -50,20 +51,19 @@ describe("the backstop", () => {
     expect(s.error).toBe("Reached maximum number of turns (1)");
   });
 
-  test("a result that reports turns past cap + margin counts as a breach too (the 60 -> 73 report)", async () => {
+  test("a final result past cap + margin is an overrun of a finished sitting, not a kill (the 60 -> 73 report)", async () => {
     const dir = work();
     const file = join(dir, "result.json");
     writeFileSync(file, JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 73, total_cost_usd: 1.2, result: "done" }) + "\n");
     const replaysFile: HarnessAdapter = { ...claudeAdapter, buildCommand: (a) => ({ argv: ["/bin/cat", file], stdin: a.prompt }) };
     const runner = createAgentRunner({ parentEnv: { PATH }, adapters: { claude: replaysFile } });
-    const s = await runner.run(assignment({ caps: { turns: 60 } }), hooks());
-    expect(s.stopReason).toBe("turns");
-    expect(s.turns).toBe(73);
-    expect(s.resultText).toBe("done");
-    expect(s.error).toContain("73 turns streamed against a turns cap of 60 (kill threshold 62)");
-    // Within the margin it stays complete (the engine still reports the overrun).
-    const within = await runner.run(assignment({ caps: { turns: 72 } }), hooks());
-    expect(within.stopReason).toBe("complete");
+    const s = await runner.run(assignment({ caps: { turns: 60, budgetUsd: 0.5 } }), hooks());
+    expect(s.stopReason).toBe("complete");
+    expect(s.exitCode).toBe(0);
+    expect(detectOverruns({ turns: 60, budgetUsd: 0.5 }, s)).toEqual([
+      { cap: "turns", limit: 60, actual: 73 },
+      { cap: "budget_usd", limit: 0.5, actual: 1.2 },
+    ]);
   });
 
   test("a streamed cost past a native budget + margin is killed with a budget stop", async () => {

@@ -130,7 +130,8 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
       const progress = parser.feed(line);
       if (!progress) return;
       hooks.onProgress(progress);
-      if (breach === null) {
+      // A final report past a cap is an overrun of a finished sitting, not something to kill.
+      if (breach === null && !parser.reported?.()) {
         breach = backstopBreach(a.caps, progress, adapter.guarantees, ctx.margins);
         if (breach) stop.abort();
       }
@@ -163,9 +164,7 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
     stderrTail: tail(result.stderrTail, SITTING_STDERR_BYTES),
   };
   const supervised = supervisionStop(result, breach, adapter, a);
-  // The harness stopped itself for the very cap the backstop saw: its own report stands.
-  const selfStopped = breach !== null && supervised?.stopReason === parsed.stopReason;
-  if (supervised && !selfStopped) {
+  if (supervised) {
     sitting.stopReason = supervised.stopReason;
     sitting.error = supervised.error;
     if (breach) {

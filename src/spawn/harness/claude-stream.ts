@@ -79,6 +79,7 @@ export function createClaudeParser(source = "claude"): StreamParser {
       return changed ? progress() : null;
     },
     progress,
+    reported: () => result !== undefined,
     finish(end: StreamEnd): ParsedSitting {
       reader.finish().forEach(handle);
       if (result) return { ...fromResult(result, liveTurns(), liveTokens()), ...(sessionId ? { sessionId } : {}) };

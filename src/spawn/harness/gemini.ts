@@ -108,6 +108,7 @@ export function createGeminiParser(): StreamParser {
   return {
     feed: (line) => (reader.feed(line).map(handle).some(Boolean) ? progress() : null),
     progress,
+    reported: () => result !== undefined,
     finish(end: StreamEnd): ParsedSitting {
       reader.finish().forEach(handle);
       const base = {

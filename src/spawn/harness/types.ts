@@ -65,6 +65,9 @@ export interface StreamParser {
   feed(line: string): SittingProgress | null;
   /** Progress so far (turns, cost when known, tokens, last activity). */
   progress(): SittingProgress;
+  /** True once the output carried the harness's final report (its result):
+   *  the sitting has ended by itself, so the backstop has nothing left to kill. */
+  reported?(): boolean;
   /** The harness's verdict on the sitting, once the process has ended. */
   finish(end: StreamEnd): ParsedSitting;
 }
