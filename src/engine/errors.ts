@@ -90,3 +90,10 @@ export class PortNotProvidedError extends VouchError {
   override readonly name = "PortNotProvidedError";
   readonly exitCode = EXIT.error;
 }
+
+/** A check or script the engine refuses to start: a timeout over the ceiling or
+ *  not positive, an expectation that cannot be judged, no command to run. */
+export class CommandSpecError extends VouchError {
+  override readonly name = "CommandSpecError";
+  readonly exitCode = EXIT.usage;
+}

@@ -14,14 +14,15 @@ export interface LiveGroup {
 const live = new Map<number, LiveGroup>();
 let exitHookInstalled = false;
 
-/** Sends a signal to a whole process group; false when no such group is left. */
+/** Sends a signal to a whole process group; false when no such group is left.
+ *  Never throws: it runs from timers and exit hooks, where a throw would kill vouch. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   try {
     process.kill(-pgid, signal);
     return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ESRCH") return false;
-    throw e;
+  } catch {
+    // ESRCH: the group is gone. EPERM would mean the id now belongs to someone else's group.
+    return false;
   }
 }
 

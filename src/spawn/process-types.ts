@@ -22,6 +22,8 @@ export interface ProcessOptions {
   graceMs?: number;
   /** Bytes kept of each stream's end. Default 64 KiB. */
   keepBytes?: number;
+  /** Bytes kept of stderr's end when it should differ from stdout's. Default keepBytes. */
+  keepStderrBytes?: number;
   /** Longest line handed to a callback, in characters; longer lines arrive cut (cut = true). Default 1 Mi. */
   maxLineLength?: number;
   /** Called for each complete line (without its "\n"), and a final partial line, as it arrives. */

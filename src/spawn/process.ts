@@ -38,7 +38,7 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
   // A throwing line callback means the consumer is broken: stop the group, then rethrow.
   const callbackFailed = () => terminate("cancelled");
   const stdout = new StreamPump(keepBytes, maxLine, sawBytes, options.onStdoutLine, callbackFailed);
-  const stderr = new StreamPump(keepBytes, maxLine, sawBytes, options.onStderrLine, callbackFailed);
+  const stderr = new StreamPump(options.keepStderrBytes ?? keepBytes, maxLine, sawBytes, options.onStderrLine, callbackFailed);
 
   let proc: Bun.Subprocess<Blob | "ignore", "pipe", "pipe">;
   try {
@@ -51,7 +51,7 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
       stderr: "pipe",
     });
   } catch (e) {
-    return notStarted("spawn_failed", elapsed(), `could not start ${resolved.argv[0]}: ${(e as Error).message}`);
+    return notStarted("spawn_failed", elapsed(), `could not start ${resolved.argv[0]}: ${spawnFailure(e)}`);
   }
   const pgid = proc.pid;
 
@@ -66,17 +66,18 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
     killTimer = setTimeout(() => signalGroup(pgid, "SIGKILL"), graceMs);
   };
 
-  const timers: ReturnType<typeof setTimeout>[] = [];
-  if (options.wallMs !== undefined) timers.push(setTimeout(() => terminate("wall"), options.wallMs));
+  let wallTimer: ReturnType<typeof setTimeout> | undefined;
+  if (options.wallMs !== undefined) wallTimer = setTimeout(() => terminate("wall"), options.wallMs);
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
   const idleMs = options.idleMs;
   if (idleMs !== undefined) {
-    // Re-armed from the last output, not on every chunk.
+    // Re-armed from the last output when it fires, not on every chunk.
     const checkIdle = () => {
       const silent = performance.now() - lastOutput;
       if (silent >= idleMs) terminate("idle");
-      else timers.push(setTimeout(checkIdle, idleMs - silent + 1));
+      else idleTimer = setTimeout(checkIdle, idleMs - silent + 1);
     };
-    timers.push(setTimeout(checkIdle, idleMs));
+    idleTimer = setTimeout(checkIdle, idleMs);
   }
   const onAbort = () => terminate("cancelled");
   options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -87,6 +88,7 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
 
   const reading = Promise.all([stdout.run(proc.stdout), stderr.run(proc.stderr)]);
   await proc.exited;
+  const leaderExitedAt = performance.now();
   leaderGone = true;
   clearTimeout(killTimer);
   // Always: grandchildren that kept the pipes open die with their group.
@@ -97,7 +99,8 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
     await reading;
   }
   const wallMs = elapsed();
-  for (const t of timers) clearTimeout(t);
+  clearTimeout(wallTimer);
+  clearTimeout(idleTimer);
   options.signal?.removeEventListener("abort", onAbort);
   unregister();
   markDone();
@@ -115,9 +118,17 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
     stdoutBytes: stdout.tail.total,
     stderrBytes: stderr.tail.total,
     truncated: stdout.tail.truncated || stderr.tail.truncated,
-    longestSilenceMs: Math.round(Math.max(longestSilence, performance.now() - lastOutput)),
+    longestSilenceMs: Math.round(Math.max(longestSilence, leaderExitedAt - lastOutput)),
     pid: pgid,
   };
+}
+
+/** Bun's spawn errors in words a user can act on. */
+function spawnFailure(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "ENOEXEC") return "not an executable format (a script needs a #! line)";
+  if (code === "EACCES") return "permission denied";
+  return (e as Error).message;
 }
 
 function notStarted(reason: TerminationReason, wallMs: number, spawnError?: string): ProcessResult {

@@ -52,6 +52,12 @@ describe("exit status and output", () => {
     expect(r.stdoutBytes).toBe(6);
   });
 
+  test("invalid UTF-8 decodes to U+FFFD instead of failing", async () => {
+    const r = await runProcess({ shell: "printf '\\377\\376ok'" }, opts);
+    expect(r.stdoutTail).toBe("\uFFFD\uFFFDok");
+    expect(r.stdoutBytes).toBe(4);
+  });
+
   test("the group is registered while it runs and unregistered after", async () => {
     let seen: number[] = [];
     const r = await runProcess({ shell: "echo x; sleep 0.3" }, { ...opts, onStdoutLine: () => (seen = liveGroups()) });
@@ -152,6 +158,15 @@ describe("what cannot start is a clear result, not a throw", () => {
     const r = await runProcess({ argv: ["./script.sh"] }, opts);
     expect(r.terminationReason).toBe("spawn_failed");
     expect(r.spawnError).toBe(`command not found: ./script.sh (${file} is missing or not executable)`);
+  });
+
+  test("an executable file without a #! line is named as such", async () => {
+    const file = join(dir.path, "no-shebang");
+    writeFileSync(file, "echo hi\n");
+    chmodSync(file, 0o755);
+    const r = await runProcess({ argv: [file] }, opts);
+    expect(r.terminationReason).toBe("spawn_failed");
+    expect(r.spawnError).toBe(`could not start ${file}: not an executable format (a script needs a #! line)`);
   });
 
   test("an empty argv is refused", async () => {

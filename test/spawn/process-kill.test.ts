@@ -106,10 +106,18 @@ describe("idle cap and cancellation", () => {
   });
 
   test("steady output keeps an idle cap from firing", async () => {
-    const r = await runProcess({ shell: "for i in 1 2 3 4 5 6; do echo $i; sleep 0.1; done" }, { ...opts, idleMs: 1500 });
+    // Runs ~1 s, twice the idle cap, printing every 0.1 s.
+    const r = await runProcess({ shell: "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i; sleep 0.1; done" }, { ...opts, idleMs: 500 });
     expect(r.terminationReason).toBe("exit");
     expect(r.exit).toBe(0);
-    expect(r.stdoutTail).toBe("1\n2\n3\n4\n5\n6\n");
+    expect(r.stdoutTail).toBe("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n");
+  });
+
+  test("output on stderr alone counts as activity: not idle", async () => {
+    const r = await runProcess({ shell: "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i >&2; sleep 0.1; done" }, { ...opts, idleMs: 500 });
+    expect(r.terminationReason).toBe("exit");
+    expect(r.stdoutBytes).toBe(0);
+    expect(r.stderrTail).toBe("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n");
   });
 
   test("an AbortSignal cancels the group: reason cancelled", async () => {

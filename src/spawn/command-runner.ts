@@ -1,0 +1,128 @@
+// The CommandRunner port (src/engine/ports.ts): shell checks and script nodes,
+// through the same seam as every other process (runProcess), with the child
+// environment from buildChildEnv and the data handed over as files.
+// One call = one check: the engine runs all of a node's checks and aggregates.
+import type { CheckOutcome, CheckSpec, CommandContext, CommandRunner, ScriptOutcome, ScriptSpec } from "../engine/ports.ts";
+import { CHECK_TIMEOUT_CEILING_MS } from "../engine/graph/schema.ts";
+import { formatDuration } from "../engine/graph/duration.ts";
+import { CommandSpecError, SpawnError } from "../engine/errors.ts";
+import { buildChildEnv } from "./child-env.ts";
+import { describeExpect, expectProblem, judgeCheck } from "./expect.ts";
+import { writeHandover } from "./handover-files.ts";
+import { DEFAULT_KEEP_BYTES, runProcess } from "./process.ts";
+import type { Command } from "./process-types.ts";
+
+export interface CommandRunnerOptions {
+  /** vouch's environment (parentEnv()); children get only what buildChildEnv lets through. */
+  parentEnv: Record<string, string | undefined>;
+  /** Where the private handover directories are made. Default: the system temp dir. */
+  tmpRoot?: string;
+  /** Bytes kept of each stream (a script's stdout uses its own keepStdoutBytes). Default 64 KiB. */
+  keepBytes?: number;
+  /** SIGTERM to SIGKILL. Default runProcess's (2 s). */
+  graceMs?: number;
+}
+
+export function createCommandRunner(opts: CommandRunnerOptions): CommandRunner {
+  const { parentEnv, tmpRoot, graceMs } = opts;
+  const keepBytes = opts.keepBytes ?? DEFAULT_KEEP_BYTES;
+
+  /** Runs one command with the handover files in place; removes them after. */
+  async function run(command: Command, ctx: CommandContext, wallMs: number, stdinState: boolean, keepStdout = keepBytes) {
+    const handover = await writeHandover(ctx.state, ctx.item, tmpRoot);
+    try {
+      const { env } = buildChildEnv(parentEnv, ctx.passEnv, { ...ctx.vars, ...handover.vars });
+      return await runProcess(command, {
+        cwd: ctx.cwd,
+        env,
+        wallMs,
+        signal: ctx.signal,
+        ...(stdinState ? { stdin: handover.stateJson } : {}),
+        keepBytes: keepStdout,
+        keepStderrBytes: keepBytes,
+        ...(graceMs === undefined ? {} : { graceMs }),
+      });
+    } finally {
+      await handover.remove();
+    }
+  }
+
+  return {
+    async runCheck(check: CheckSpec, ctx: CommandContext): Promise<CheckOutcome> {
+      requireTimeout(`check "${check.name}"`, check.timeoutMs, CHECK_TIMEOUT_CEILING_MS);
+      const problem = expectProblem(check.expect);
+      if (problem) throw new CommandSpecError(`check "${check.name}": ${problem}`, "fix the expect: field of the check");
+      const r = await run({ shell: check.run }, ctx, check.timeoutMs, false);
+      if (r.terminationReason === "spawn_failed") {
+        // Not evidence either way: the check never ran (ERROR, not FAIL).
+        throw new SpawnError(`check "${check.name}" could not start: ${r.spawnError}`, "check the node's cwd");
+      }
+      const timedOut = r.terminationReason === "wall";
+      const judgement =
+        r.terminationReason === "cancelled"
+          ? { passed: false, reason: "cancelled" }
+          : judgeCheck(check.expect, {
+              exit: r.exit,
+              signal: r.signal,
+              timedOut,
+              timeoutMs: check.timeoutMs,
+              stdout: r.stdoutTail,
+              stderr: r.stderrTail,
+              stdoutBytes: r.stdoutBytes,
+              stdoutTruncated: r.stdoutBytes > keepBytes,
+            });
+      return {
+        name: check.name,
+        passed: judgement.passed,
+        expect: describeExpect(check.expect),
+        ...(judgement.reason === undefined ? {} : { reason: judgement.reason }),
+        exit: r.exit,
+        signal: r.signal,
+        timedOut,
+        durationMs: r.wallMs,
+        stdoutTail: r.stdoutTail,
+        stderrTail: r.stderrTail,
+        truncated: r.truncated,
+      };
+    },
+
+    async runScript(script: ScriptSpec, ctx: CommandContext): Promise<ScriptOutcome> {
+      requireTimeout(`script of node "${ctx.node}"`, script.timeoutMs, Number.POSITIVE_INFINITY);
+      const command = scriptCommand(script, ctx.node);
+      const r = await run(command, ctx, script.timeoutMs, true, script.keepStdoutBytes);
+      return {
+        exit: r.exit,
+        signal: r.signal,
+        terminationReason: r.terminationReason,
+        wallMs: r.wallMs,
+        stdoutTail: r.stdoutTail,
+        stderrTail: r.stderrTail,
+        stdoutBytes: r.stdoutBytes,
+        stderrBytes: r.stderrBytes,
+        truncated: r.truncated,
+        ...(r.spawnError === undefined ? {} : { spawnError: r.spawnError }),
+      };
+    },
+  };
+}
+
+function requireTimeout(what: string, ms: number, ceiling: number): void {
+  if (!Number.isFinite(ms) || ms <= 0) {
+    throw new CommandSpecError(`${what}: timeout must be greater than zero, got ${ms}`, 'write a duration like "90s" or "2m"');
+  }
+  if (ms > ceiling) {
+    throw new CommandSpecError(
+      `${what}: timeout ${formatDuration(ms)} is over the ceiling of ${formatDuration(ceiling)}`,
+      "split the check, or run the long command as a script node",
+    );
+  }
+}
+
+function scriptCommand(script: ScriptSpec, node: string): Command {
+  if (script.run !== undefined && script.argv !== undefined) {
+    throw new CommandSpecError(`script of node "${node}": give run or argv, not both`);
+  }
+  if (script.run !== undefined) return { shell: script.run };
+  if (script.argv !== undefined) return { argv: script.argv };
+  throw new CommandSpecError(`script of node "${node}": nothing to run (no run and no argv)`);
+}

@@ -1,0 +1,36 @@
+// The data a check or script is handed (DESIGN.md §6): the run state, and in a
+// map branch the item, as JSON files in a private temporary directory (mode
+// 0700, files 0600) named by VOUCH_STATE_FILE and VOUCH_ITEM_FILE — never on
+// the command line. The directory is removed when the command has finished.
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface Handover {
+  /** VOUCH_STATE_FILE, and VOUCH_ITEM_FILE when there is an item. */
+  vars: Record<string, string>;
+  /** The state JSON (a script also gets it on stdin). */
+  stateJson: string;
+  dir: string;
+  remove(): Promise<void>;
+}
+
+export async function writeHandover(state: unknown, item: unknown, tmpRoot: string = tmpdir()): Promise<Handover> {
+  const dir = await mkdtemp(join(tmpRoot, "vouch-"));
+  try {
+    await chmod(dir, 0o700);
+    const stateJson = JSON.stringify(state ?? null);
+    const stateFile = join(dir, "state.json");
+    await writeFile(stateFile, stateJson, { mode: 0o600 });
+    const vars: Record<string, string> = { VOUCH_STATE_FILE: stateFile };
+    if (item !== undefined) {
+      const itemFile = join(dir, "item.json");
+      await writeFile(itemFile, JSON.stringify(item), { mode: 0o600 });
+      vars.VOUCH_ITEM_FILE = itemFile;
+    }
+    return { vars, stateJson, dir, remove: () => rm(dir, { recursive: true, force: true }) };
+  } catch (e) {
+    await rm(dir, { recursive: true, force: true });
+    throw e;
+  }
+}

@@ -1,0 +1,47 @@
+// Engine shutdown kills every live process group before vouch exits, tested on
+// a real Bun process (fixtures/shutdown-host.ts) that stands in for vouch.
+import { afterEach, describe, expect, test } from "vitest";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { alive, eventually, groupAlive, killQuietly, readPids, tempDir } from "./helpers.ts";
+
+const HOST = join(import.meta.dirname, "fixtures", "shutdown-host.ts");
+const leftovers: number[] = [];
+const dirs: { cleanup: () => void }[] = [];
+afterEach(() => {
+  killQuietly(leftovers.splice(0));
+  for (const d of dirs.splice(0)) d.cleanup();
+});
+
+async function startHost(mode: "graceful" | "exit") {
+  const dir = tempDir();
+  dirs.push(dir);
+  const host = Bun.spawn([process.execPath, HOST, mode, dir.path], { stdout: "inherit", stderr: "inherit" });
+  const ready = join(dir.path, "ready");
+  expect(await eventually(() => existsSync(ready), 15_000)).toBe(true);
+  const groups = readFileSync(ready, "utf8").trim().split(" ").map(Number);
+  const pids = [...(await readPids(join(dir.path, "a.pids"))), ...(await readPids(join(dir.path, "b.pids")))];
+  leftovers.push(...pids);
+  return { host, dir, groups, pids };
+}
+
+describe("process registry", () => {
+  test("SIGTERM to vouch: every live group is stopped (SIGTERM, then SIGKILL) before it exits", async () => {
+    const { host, dir, groups, pids } = await startHost("graceful");
+    expect(groups).toHaveLength(2);
+    expect(pids.every(alive)).toBe(true);
+    host.kill("SIGTERM");
+    expect(await host.exited).toBe(143);
+    // Both runs ended as cancelled, including the one that ignores SIGTERM.
+    expect(readFileSync(join(dir.path, "reasons"), "utf8")).toBe("cancelled cancelled");
+    expect(await eventually(() => pids.every((p) => !alive(p)))).toBe(true);
+    for (const g of groups) expect(groupAlive(g)).toBe(false);
+  });
+
+  test("process.exit with groups still running: the exit hook SIGKILLs them all", async () => {
+    const { host, dir, groups, pids } = await startHost("exit");
+    expect(await host.exited).toBe(3);
+    expect(await eventually(() => pids.every((p) => !alive(p)))).toBe(true);
+    for (const g of groups) expect(groupAlive(g)).toBe(false);
+  });
+});
