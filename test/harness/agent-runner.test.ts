@@ -126,6 +126,16 @@ describe("the child process", () => {
     expect(progress.at(-1)).toMatchObject({ turns: 3, costUsd: 0.03 });
   });
 
+  test("a result line longer than the spawn seam's default line limit still parses (a 3 MB result)", async () => {
+    const file = join(work(), "big.json");
+    const big = "x".repeat(3 * 1024 * 1024);
+    writeFileSync(file, JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 1, total_cost_usd: 0.1, result: big }) + "\n");
+    const catsFile: HarnessAdapter = { ...claudeAdapter, buildCommand: (a) => ({ argv: ["/bin/cat", file], stdin: a.prompt }) };
+    const s = await createAgentRunner({ parentEnv: { PATH }, adapters: { claude: catsFile } }).run(assignment({}), hooks());
+    expect(s.stopReason).toBe("complete");
+    expect(s.resultText.length).toBe(big.length);
+  });
+
   test("a consumer whose onProgress throws gets the error (the process is stopped, not left running)", async () => {
     const runner = createAgentRunner({ parentEnv: { PATH, STUB_TURNS: "50", STUB_TURN_MS: "50" } });
     const started = performance.now();

@@ -43,6 +43,9 @@ export interface AgentRunnerOptions {
 
 /** Bytes of stderr kept in a Sitting. */
 export const SITTING_STDERR_BYTES = 8 * 1024;
+/** Longest stdout line handed to a parser whole: a Claude result line carries
+ *  the whole result text, which can pass the spawn seam's 1 Mi default. */
+export const MAX_STREAM_LINE = 8 * 1024 * 1024;
 
 export function createAgentRunner(opts: AgentRunnerOptions): AgentRunner {
   const adapters = { ...PROCESS_ADAPTERS, ...opts.adapters };
@@ -126,6 +129,8 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
     cwd: a.cwd,
     env,
     signal: stop.signal,
+    maxLineLength: MAX_STREAM_LINE,
+    keepStderrBytes: SITTING_STDERR_BYTES,
     onStdoutLine: (line) => {
       const progress = parser.feed(line);
       if (!progress) return;
