@@ -13,6 +13,7 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   schema: () => import("./cli/schema-command.ts"),
   runs: () => import("./cli/runs-command.ts"),
   show: () => import("./cli/show-command.ts"),
+  harnesses: () => import("./cli/harnesses-command.ts"),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

@@ -70,5 +70,10 @@ run started, unless --force. --approve/--reject decide a paused approval.`,
   harnesses: `Usage: vouch harnesses [--json]
 
 Lists the harness adapters, how each keeps every cap (native, supervised, observed
-or not at all), and whether its program is found on PATH.`,
+or not at all), and whether its program is found on PATH.
+The command harness runs the program named by VOUCH_COMMAND (a path, or a JSON
+array of argv); the prompt goes to its stdin and its stdout is the result.
+
+Options:
+  --json   print the list as a JSON array`,
 };

@@ -1,0 +1,228 @@
+// The real AgentRunner port (src/engine/ports.ts): picks the adapter by
+// assignment.harness, refuses again at run time (empty prompt, missing cwd:
+// nothing starts), hands the adapter's command to runProcess, feeds stdout
+// to the adapter's parser, reports live progress, and kills a sitting whose
+// streamed turns or cost pass a cap (the backstop). The stop reason comes
+// from the supervision first (backstop, wall, idle, cancel, not startable),
+// then from what the harness itself reported.
+import type { AgentAssignment, AgentHooks, AgentPlan, AgentRunner, Refusal, Sitting } from "../../engine/ports.ts";
+import type { CapName } from "../../engine/graph/schema.ts";
+import { VouchError } from "../../engine/errors.ts";
+import { buildChildEnv } from "../child-env.ts";
+import { runProcess as realRunProcess } from "../process.ts";
+import type { Command, ProcessOptions, ProcessResult } from "../process-types.ts";
+import { existsSync, statSync } from "node:fs";
+import { commandArgvFromEnv } from "./command.ts";
+import { DEFAULT_BACKSTOP, backstopBreach, type BackstopBreach, type BackstopMargins } from "./overruns.ts";
+import { refuse } from "./refuse.ts";
+import { harnessesKeeping, PROCESS_ADAPTERS } from "./registry.ts";
+import { playReplay, replayDescriptor } from "./replay.ts";
+import type { HarnessAdapter, HarnessDescriptor } from "./types.ts";
+
+export type RunProcess = (command: Command, options: ProcessOptions) => Promise<ProcessResult>;
+
+export interface AgentRunnerOptions {
+  /** vouch's own environment; children get buildChildEnv(parentEnv, passEnv). */
+  parentEnv: Record<string, string | undefined>;
+  /** Folder of replay fixtures (the replay harness refuses without one). */
+  replayDir?: string;
+  /** Pause between replayed lines, so a live UI shows progress. Default 0. */
+  replayDelayMs?: number;
+  /** Margins past a native cap before the engine kills; null: no backstop on
+   *  native caps (supervised caps are always kept). Default DEFAULT_BACKSTOP. */
+  backstop?: BackstopMargins | null;
+  /** SIGTERM-to-SIGKILL grace for the process group. */
+  graceMs?: number;
+  /** The program of the `command` harness (default: VOUCH_COMMAND from parentEnv). */
+  commandArgv?: string[];
+  /** Replace adapters (tests, the conformance kit's broken doubles). */
+  adapters?: Partial<Record<Exclude<AgentAssignment["harness"], "replay">, HarnessAdapter>>;
+  /** Replace the spawn seam (tests only). */
+  runProcess?: RunProcess;
+}
+
+/** Bytes of stderr kept in a Sitting. */
+export const SITTING_STDERR_BYTES = 8 * 1024;
+/** Longest stdout line handed to a parser whole: a Claude result line carries
+ *  the whole result text, which can pass the spawn seam's 1 Mi default. */
+export const MAX_STREAM_LINE = 8 * 1024 * 1024;
+
+export function createAgentRunner(opts: AgentRunnerOptions): AgentRunner {
+  const adapters = { ...PROCESS_ADAPTERS, ...opts.adapters };
+  const descriptors: HarnessDescriptor[] = [...Object.values(adapters), replayDescriptor];
+  const commandArgv = opts.commandArgv ?? commandArgvFromEnv(opts.parentEnv);
+  const margins = opts.backstop === undefined ? DEFAULT_BACKSTOP : opts.backstop;
+  const runProcess = opts.runProcess ?? realRunProcess;
+
+  const descriptorFor = (harness: string): HarnessDescriptor | undefined =>
+    harness === "replay" ? replayDescriptor : adapters[harness as keyof typeof adapters];
+
+  const refusePlan = (plan: AgentPlan): Refusal[] => {
+    const harness = descriptorFor(plan.harness);
+    if (!harness) {
+      return [{ harness: plan.harness, field: "harness", message: `unknown harness "${plan.harness}": use one of claude, codex, gemini, replay, command` }];
+    }
+    const alternatives = (cap: CapName) => harnessesKeeping(cap, descriptors).filter((n) => n !== harness.name);
+    const out = refuse(harness, plan, { alternatives });
+    if (harness.name === "command" && (!commandArgv || commandArgv.length === 0)) {
+      out.push({ harness: "command", field: "harness", message: 'harness "command": no program to run: set VOUCH_COMMAND to a program path or a JSON array of argv' });
+    }
+    if (harness.name === "replay" && !isDirectory(opts.replayDir)) {
+      const where = opts.replayDir ? `"${opts.replayDir}" is not a folder` : "no fixture folder was given";
+      out.push({ harness: "replay", field: "harness", message: `harness "replay": ${where}: pass --replay-dir DIR` });
+    }
+    return out;
+  };
+
+  return {
+    refuse: refusePlan,
+    async run(a: AgentAssignment, hooks: AgentHooks): Promise<Sitting> {
+      const refusals = refusalsAtRunTime(refusePlan, a);
+      if (refusals.length > 0) return notRun("unavailable", refusals.map((r) => r.message).join("; "));
+      if (hooks.signal.aborted) return notRun("cancelled", "cancelled before the sitting started");
+      if (a.harness === "replay") {
+        return playReplay(a, hooks, { dir: opts.replayDir!, delayMs: opts.replayDelayMs ?? 0 });
+      }
+      const adapter = adapters[a.harness];
+      return runSitting(adapter, a, hooks, { commandArgv, margins, runProcess, parentEnv: opts.parentEnv, graceMs: opts.graceMs });
+    },
+  };
+}
+
+function refusalsAtRunTime(refusePlan: (p: AgentPlan) => Refusal[], a: AgentAssignment): Refusal[] {
+  return refusePlan({
+    node: a.node,
+    harness: a.harness,
+    caps: a.caps,
+    model: a.model,
+    tools: a.tools,
+    permissionMode: a.permissionMode,
+    prompt: a.prompt,
+    cwd: a.cwd,
+  });
+}
+
+interface SittingContext {
+  commandArgv: string[] | undefined;
+  margins: BackstopMargins | null;
+  runProcess: RunProcess;
+  parentEnv: Record<string, string | undefined>;
+  graceMs: number | undefined;
+}
+
+async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: AgentHooks, ctx: SittingContext): Promise<Sitting> {
+  let command;
+  try {
+    command = adapter.buildCommand(a, { ...(ctx.commandArgv ? { commandArgv: ctx.commandArgv } : {}) });
+  } catch (e) {
+    if (e instanceof VouchError) return notRun("unavailable", e.message);
+    throw e;
+  }
+  const parser = adapter.createParser(a);
+  const { env } = buildChildEnv(ctx.parentEnv, a.passEnv, {});
+  const stop = new AbortController();
+  const onCancel = () => stop.abort();
+  hooks.signal.addEventListener("abort", onCancel, { once: true });
+  let breach: BackstopBreach | null = null;
+
+  const options: ProcessOptions = {
+    cwd: a.cwd,
+    env,
+    signal: stop.signal,
+    maxLineLength: MAX_STREAM_LINE,
+    keepStderrBytes: SITTING_STDERR_BYTES,
+    onStdoutLine: (line) => {
+      const progress = parser.feed(line);
+      if (!progress) return;
+      hooks.onProgress(progress);
+      // A final report past a cap is an overrun of a finished sitting, not something to kill.
+      if (breach === null && !parser.reported?.()) {
+        breach = backstopBreach(a.caps, progress, adapter.guarantees, ctx.margins);
+        if (breach) stop.abort();
+      }
+    },
+  };
+  if (command.stdin !== undefined) options.stdin = command.stdin;
+  if (command.wallMs !== undefined) options.wallMs = command.wallMs;
+  if (command.idleMs !== undefined) options.idleMs = command.idleMs;
+  if (command.keepBytes !== undefined) options.keepBytes = command.keepBytes;
+  if (ctx.graceMs !== undefined) options.graceMs = ctx.graceMs;
+
+  let result: ProcessResult;
+  try {
+    result = await ctx.runProcess({ argv: command.argv }, options);
+  } finally {
+    hooks.signal.removeEventListener("abort", onCancel);
+  }
+  const parsed = parser.finish({
+    exit: result.exit,
+    signal: result.signal,
+    stdoutTail: result.stdoutTail,
+    stderrTail: result.stderrTail,
+    truncated: result.truncated,
+  });
+  const sitting: Sitting = {
+    ...parsed,
+    wallMs: result.wallMs,
+    idleMs: result.longestSilenceMs,
+    exitCode: result.exit,
+    stderrTail: tail(result.stderrTail, SITTING_STDERR_BYTES),
+  };
+  const supervised = supervisionStop(result, breach, adapter, a);
+  if (supervised) {
+    sitting.stopReason = supervised.stopReason;
+    sitting.error = supervised.error;
+    if (breach) {
+      // Report what the stream had shown when the sitting was killed.
+      const b: BackstopBreach = breach;
+      if (b.cap === "turns") sitting.turns = Math.max(sitting.turns ?? 0, b.actual);
+      else sitting.costUsd = Math.max(sitting.costUsd ?? 0, b.actual);
+    }
+  }
+  return sitting;
+}
+
+/** The stop the engine itself caused (or could not avoid), if any. */
+function supervisionStop(
+  result: ProcessResult,
+  breach: BackstopBreach | null,
+  adapter: HarnessAdapter,
+  a: AgentAssignment,
+): { stopReason: Sitting["stopReason"]; error: string } | null {
+  const who = adapter.name;
+  if (breach) {
+    const what = breach.cap === "turns" ? `${breach.actual} turns` : `$${breach.actual}`;
+    const limit = breach.cap === "turns" ? `${breach.limit}` : `$${breach.limit}`;
+    return {
+      stopReason: breach.cap === "turns" ? "turns" : "budget",
+      error: `vouch backstop stopped ${who}: ${what} streamed against a ${breach.cap} cap of ${limit} (kill threshold ${breach.threshold})`,
+    };
+  }
+  switch (result.terminationReason) {
+    case "wall":
+      return { stopReason: "wall", error: `${who} stopped by the wall cap (${a.caps.wallMs} ms); process group killed` };
+    case "idle":
+      return { stopReason: "idle", error: `${who} stopped by the idle cap: no output for ${a.caps.idleMs} ms; process group killed` };
+    case "cancelled":
+      return { stopReason: "cancelled", error: `${who} sitting cancelled` };
+    case "spawn_failed": {
+      const hint = adapter.binary ? ` (is ${adapter.binary} installed and on PATH?)` : "";
+      return { stopReason: "unavailable", error: `${who} could not be started: ${result.spawnError ?? "unknown reason"}${hint}` };
+    }
+    default:
+      return null;
+  }
+}
+
+function notRun(stopReason: Sitting["stopReason"], error: string): Sitting {
+  return { stopReason, resultText: "", turns: null, costUsd: null, tokens: null, wallMs: 0, permissionDenials: 0, exitCode: null, stderrTail: "", error };
+}
+
+function tail(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return text.slice(text.length - max);
+}
+
+function isDirectory(path: string | undefined): boolean {
+  return path !== undefined && existsSync(path) && statSync(path).isDirectory();
+}

@@ -1,0 +1,185 @@
+// Reads Claude Code print-mode output (../shared/reference/README.md): stream-json
+// lines, the JSON array of `--output-format json --verbose`, or one result
+// object (pretty-printed or not). Live progress comes from assistant messages;
+// the verdict on the sitting comes from the result event only — its subtype,
+// is_error, api_error_status and terminal_reason — never from the exit code.
+import type { SittingProgress } from "../../engine/ports.ts";
+import type { StopReason, Tokens } from "../../engine/events.ts";
+import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
+import type { ParsedSitting, StreamEnd, StreamParser } from "./types.ts";
+import { claudeTokens, sumTokens } from "./tokens.ts";
+
+type Json = Record<string, unknown>;
+const ACTIVITY_CHARS = 120;
+
+/** @param source how messages name the output: "claude" for a process, "replay fixture x.jsonl" for a recording. */
+export function createClaudeParser(source = "claude"): StreamParser {
+  const reader = new JsonDocumentReader();
+  const messageIds = new Set<string>();
+  const usageById = new Map<string, Tokens>();
+  let anonymousTurns = 0;
+  let sessionId: string | undefined;
+  let activity: string | undefined;
+  let result: Json | undefined;
+  let eventsSeen = 0;
+
+  const liveTurns = () => messageIds.size + anonymousTurns;
+  const liveTokens = (): Tokens | undefined => (usageById.size === 0 ? undefined : sumTokens([...usageById.values()]));
+
+  const progress = (): SittingProgress => {
+    const p: SittingProgress = {};
+    if (result) {
+      const r = resultNumbers(result);
+      if (r.turns !== null) p.turns = r.turns;
+      if (r.costUsd !== null) p.costUsd = r.costUsd;
+      if (r.tokens) p.tokens = r.tokens;
+    } else {
+      p.turns = liveTurns();
+      const tokens = liveTokens();
+      if (tokens) p.tokens = tokens;
+    }
+    if (activity !== undefined) p.activity = activity;
+    return p;
+  };
+
+  /** Returns true when the event changed the progress. */
+  const handle = (value: unknown): boolean => {
+    if (Array.isArray(value)) return value.map(handle).some(Boolean);
+    const event = typedEvent(value);
+    if (!event) return false;
+    eventsSeen += 1;
+    switch (event.type) {
+      case "system":
+        if (typeof event.session_id === "string") sessionId = event.session_id;
+        return false;
+      case "assistant": {
+        const message = asObject(event.message);
+        const id = typeof message?.id === "string" ? message.id : undefined;
+        if (id === undefined) anonymousTurns += 1;
+        else messageIds.add(id);
+        const usage = asObject(message?.usage);
+        if (usage) usageById.set(id ?? `#${anonymousTurns}`, claudeTokens(usage));
+        const latest = activityOf(message?.content);
+        if (latest !== undefined) activity = latest;
+        return true;
+      }
+      case "result":
+        result = event;
+        if (typeof event.session_id === "string") sessionId = event.session_id;
+        return true;
+      default:
+        // user (tool results), rate_limit_event, stream_event and types not invented yet.
+        return false;
+    }
+  };
+
+  return {
+    feed(line) {
+      const changed = reader.feed(line).map(handle).some(Boolean);
+      return changed ? progress() : null;
+    },
+    progress,
+    reported: () => result !== undefined,
+    finish(end: StreamEnd): ParsedSitting {
+      reader.finish().forEach(handle);
+      if (result) return { ...fromResult(result, liveTurns(), liveTokens()), ...(sessionId ? { sessionId } : {}) };
+      const tokens = liveTokens();
+      return {
+        stopReason: "crashed",
+        resultText: "",
+        turns: eventsSeen > 0 ? liveTurns() : null,
+        costUsd: null,
+        tokens: tokens ?? null,
+        ...(sessionId ? { sessionId } : {}),
+        permissionDenials: 0,
+        error: noResultError(source, end, reader),
+      };
+    },
+  };
+}
+
+/** The verdict a result event carries. Exported for tests: it is the whole mapping. */
+export function classifyClaudeResult(result: Json): { stopReason: StopReason; error?: string } {
+  const subtype = typeof result.subtype === "string" ? result.subtype : "";
+  const terminal = typeof result.terminal_reason === "string" ? result.terminal_reason : "";
+  const errors = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === "string").join("; ") : "";
+  const text = typeof result.result === "string" ? result.result : "";
+  const denials = Array.isArray(result.permission_denials) ? result.permission_denials.length : 0;
+  if (subtype === "error_max_turns" || terminal === "max_turns") {
+    return { stopReason: "turns", error: errors || "claude stopped at its turn limit" };
+  }
+  if (subtype === "error_max_budget_usd" || terminal === "budget_exhausted") {
+    return { stopReason: "budget", error: errors || "claude stopped at its budget limit" };
+  }
+  const apiStatus = result.api_error_status;
+  if (subtype === "success") {
+    if (result.is_error !== true && (apiStatus === null || apiStatus === undefined)) return { stopReason: "complete" };
+    // An API error (rate limit, expired login) arrives as a "success" with is_error.
+    const status = apiStatus !== null && apiStatus !== undefined ? `API error ${String(apiStatus)}: ` : "";
+    return { stopReason: "crashed", error: `claude reported an error: ${status}${lastLine(text) || errors || "no message"}` };
+  }
+  const why = errors || lastLine(text) || "no message";
+  if (subtype === "error_during_execution") {
+    if (denials > 0) return { stopReason: "denied", error: `claude stopped after ${denials} permission denial(s): ${why}` };
+    return { stopReason: "crashed", error: `claude failed during execution: ${why}` };
+  }
+  if (subtype === "error_max_structured_output_retries") {
+    return { stopReason: "crashed", error: `claude could not produce the structured output: ${why}` };
+  }
+  return { stopReason: "crashed", error: `claude ended with an unknown result subtype "${subtype}": ${why}` };
+}
+
+function fromResult(result: Json, liveTurns: number, liveTokens: Tokens | undefined): ParsedSitting {
+  const { stopReason, error } = classifyClaudeResult(result);
+  const numbers = resultNumbers(result);
+  const sitting: ParsedSitting = {
+    stopReason,
+    resultText: typeof result.result === "string" ? result.result : "",
+    turns: numbers.turns ?? liveTurns,
+    costUsd: numbers.costUsd,
+    tokens: numbers.tokens ?? liveTokens ?? null,
+    permissionDenials: Array.isArray(result.permission_denials) ? result.permission_denials.length : 0,
+  };
+  if (result.structured_output !== undefined) sitting.structured = result.structured_output;
+  if (error !== undefined) sitting.error = error;
+  return sitting;
+}
+
+/** turns = num_turns; cost = total_cost_usd (else unknown, never 0); tokens =
+ *  the result's `usage` block, cache fields included. `modelUsage` is not
+ *  summed in: it also lists the internal small model, and `usage` is what
+ *  the reference results report for the sitting (ADR 0005). */
+function resultNumbers(result: Json): { turns: number | null; costUsd: number | null; tokens: Tokens | null } {
+  const turns = typeof result.num_turns === "number" && Number.isFinite(result.num_turns) ? result.num_turns : null;
+  const cost = result.total_cost_usd;
+  const costUsd = typeof cost === "number" && Number.isFinite(cost) && cost >= 0 ? cost : null;
+  const usage = asObject(result.usage);
+  return { turns, costUsd, tokens: usage ? claudeTokens(usage) : null };
+}
+
+/** The last tool call or line of text in a message's content, bounded. */
+function activityOf(content: unknown): string | undefined {
+  if (!Array.isArray(content)) return undefined;
+  let latest: string | undefined;
+  for (const block of content) {
+    const b = asObject(block);
+    if (b?.type === "tool_use" && typeof b.name === "string") latest = `tool ${b.name}`;
+    else if (b?.type === "text" && typeof b.text === "string" && b.text.trim() !== "") latest = bound(lastLine(b.text, ACTIVITY_CHARS));
+  }
+  return latest;
+}
+
+function noResultError(source: string, end: StreamEnd, reader: JsonDocumentReader): string {
+  const how = end.signal ? ` (killed by ${end.signal})` : end.exit !== null ? ` (exit ${end.exit})` : "";
+  const stderr = lastLine(end.stderrTail);
+  const garbage = reader.garbageLines > 0 ? `; ${reader.garbageLines} line(s) were not JSON, last: ${reader.lastGarbage}` : "";
+  return `${source} output ended with no result event${how}${stderr ? `: ${stderr}` : ""}${garbage}`;
+}
+
+function asObject(v: unknown): Json | undefined {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : undefined;
+}
+
+function bound(text: string): string {
+  return text.length > ACTIVITY_CHARS ? `${text.slice(0, ACTIVITY_CHARS)}…` : text;
+}

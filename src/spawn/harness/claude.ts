@@ -1,0 +1,39 @@
+// The Claude Code adapter (DESIGN.md §8): print mode, stream-json with
+// --verbose (required by print mode), the prompt on stdin (flags such as
+// --allowedTools swallow a positional prompt), native turn and budget caps,
+// never --fallback-model (it would change the model a verdict was reached with).
+import type { AgentAssignment } from "../../engine/ports.ts";
+import { createClaudeParser } from "./claude-stream.ts";
+import { flagNumber, supervision } from "./argv-format.ts";
+import type { Guarantees, HarnessAdapter, HarnessCommand } from "./types.ts";
+
+export const CLAUDE_GUARANTEES: Guarantees = {
+  caps: { turns: "native", budget_usd: "native", wall: "supervised", idle: "supervised" },
+  model: true,
+  tools: true,
+  permissionMode: true,
+};
+
+/** `claude --permission-mode` choices. */
+export const CLAUDE_PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const;
+
+export function buildClaudeCommand(a: AgentAssignment): HarnessCommand {
+  const argv = ["claude", "-p", "--output-format", "stream-json", "--verbose"];
+  if (a.model !== undefined) argv.push("--model", a.model);
+  if (a.caps.turns !== undefined) argv.push("--max-turns", flagNumber(a.caps.turns));
+  if (a.caps.budgetUsd !== undefined) argv.push("--max-budget-usd", flagNumber(a.caps.budgetUsd));
+  // The `=` form: a multi-value flag must not swallow what follows it.
+  if (a.tools !== undefined) argv.push(`--allowedTools=${a.tools.join(",")}`);
+  if (a.permissionMode !== undefined) argv.push("--permission-mode", a.permissionMode);
+  return { argv, stdin: a.prompt, ...supervision(CLAUDE_GUARANTEES, a) };
+}
+
+export const claudeAdapter: HarnessAdapter = {
+  name: "claude",
+  binary: "claude",
+  protocol: "json-stream",
+  guarantees: CLAUDE_GUARANTEES,
+  permissionModes: CLAUDE_PERMISSION_MODES,
+  buildCommand: buildClaudeCommand,
+  createParser: () => createClaudeParser(),
+};

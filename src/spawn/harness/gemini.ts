@@ -1,0 +1,159 @@
+// The Gemini CLI adapter: `gemini --output-format stream-json -p TEXT`. The
+// prompt goes on stdin (DESIGN.md §6: prompts may carry model text, so they
+// stay off the command line); `-p` is required for headless mode and its
+// value is appended to stdin, so it carries one fixed sentence. Gemini has no
+// turn or budget flag and reports no cost: turns are counted from the stream
+// (a model turn starts at the first model output after a tool result) and
+// supervised by the runner's backstop; a budget cap is refused.
+import type { AgentAssignment, SittingProgress } from "../../engine/ports.ts";
+import type { StopReason } from "../../engine/events.ts";
+import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
+import { supervision } from "./argv-format.ts";
+import { inclusiveTokens } from "./tokens.ts";
+import type { Guarantees, HarnessAdapter, HarnessCommand, ParsedSitting, StreamEnd, StreamParser } from "./types.ts";
+
+export const GEMINI_GUARANTEES: Guarantees = {
+  caps: { turns: "supervised", budget_usd: "none", wall: "supervised", idle: "supervised" },
+  model: true,
+  tools: false,
+  permissionMode: true,
+};
+
+/** `gemini --approval-mode` choices. */
+export const GEMINI_APPROVAL_MODES = ["default", "auto_edit", "yolo"] as const;
+
+/** The fixed `-p` text; the real prompt comes first, on stdin. */
+export const GEMINI_PROMPT_FLAG_TEXT = "Carry out the task given above.";
+
+/** Documented exit codes of the Gemini CLI and what they mean for a sitting. */
+export const GEMINI_EXIT_CODES: Record<number, { stopReason: StopReason; what: string }> = {
+  41: { stopReason: "unavailable", what: "authentication failed" },
+  42: { stopReason: "crashed", what: "invalid input" },
+  52: { stopReason: "unavailable", what: "configuration error" },
+  53: { stopReason: "turns", what: "turn limit reached" },
+  54: { stopReason: "crashed", what: "fatal tool error" },
+  130: { stopReason: "cancelled", what: "interrupted" },
+};
+
+export function buildGeminiCommand(a: AgentAssignment): HarnessCommand {
+  const argv = ["gemini", "--output-format", "stream-json"];
+  if (a.model !== undefined) argv.push("-m", a.model);
+  if (a.permissionMode !== undefined) argv.push("--approval-mode", a.permissionMode);
+  argv.push("-p", GEMINI_PROMPT_FLAG_TEXT);
+  return { argv, stdin: a.prompt, ...supervision(GEMINI_GUARANTEES, a) };
+}
+
+type Json = Record<string, unknown>;
+
+export function createGeminiParser(): StreamParser {
+  const reader = new JsonDocumentReader();
+  let turns = 0;
+  let inModelTurn = false;
+  let turnText = "";
+  let lastText = "";
+  let sessionId: string | undefined;
+  let activity: string | undefined;
+  let result: Json | undefined;
+  let lastError: string | undefined;
+  let eventsSeen = 0;
+
+  const startModelOutput = () => {
+    if (inModelTurn) return;
+    inModelTurn = true;
+    turns += 1;
+    turnText = "";
+  };
+  const progress = (): SittingProgress => ({
+    turns,
+    ...(result && isObject(result.stats) ? { tokens: statsTokens(result.stats) } : {}),
+    ...(activity !== undefined ? { activity } : {}),
+  });
+
+  const handle = (value: unknown): boolean => {
+    const event = typedEvent(value);
+    if (!event) return false;
+    eventsSeen += 1;
+    switch (event.type) {
+      case "init":
+        if (typeof event.session_id === "string") sessionId = event.session_id;
+        return false;
+      case "message": {
+        if (event.role !== "assistant" && event.role !== "model") return false;
+        const fresh = !inModelTurn;
+        startModelOutput();
+        const content = typeof event.content === "string" ? event.content : "";
+        turnText = event.delta === true ? turnText + content : content;
+        if (turnText.trim() !== "") lastText = turnText;
+        activity = lastLine(turnText, 120) || activity;
+        return fresh || content !== "";
+      }
+      case "tool_use":
+        startModelOutput();
+        activity = `tool ${typeof event.tool_name === "string" ? event.tool_name : "?"}`;
+        return true;
+      case "tool_result":
+        inModelTurn = false;
+        return false;
+      case "error":
+        if (typeof event.message === "string") lastError = event.message;
+        return false;
+      case "result":
+        result = event;
+        return true;
+      default:
+        return false;
+    }
+  };
+
+  return {
+    feed: (line) => (reader.feed(line).map(handle).some(Boolean) ? progress() : null),
+    progress,
+    reported: () => result !== undefined,
+    finish(end: StreamEnd): ParsedSitting {
+      reader.finish().forEach(handle);
+      const base = {
+        resultText: lastText,
+        turns: eventsSeen > 0 ? turns : null,
+        costUsd: null, // Gemini reports no USD figure: unknown, never 0.
+        tokens: result && isObject(result.stats) ? statsTokens(result.stats) : null,
+        permissionDenials: 0,
+        ...(sessionId ? { sessionId } : {}),
+      };
+      const why = lastError ?? resultError(result) ?? lastLine(end.stderrTail);
+      const known = end.exit !== null ? GEMINI_EXIT_CODES[end.exit] : undefined;
+      if (known) return { ...base, stopReason: known.stopReason, error: `gemini: ${known.what} (exit ${end.exit})${why ? `: ${why}` : ""}` };
+      if (result?.status === "success" && end.exit === 0) return { ...base, stopReason: "complete" };
+      if (result?.status === "error") return { ...base, stopReason: "crashed", error: `gemini reported an error: ${why || "no message"}` };
+      const how = end.signal ? `killed by ${end.signal}` : `exit ${end.exit ?? "unknown"}`;
+      const what = result ? `gemini ended with result status "${String(result.status)}" (${how})` : `gemini output ended with no result event (${how})`;
+      const garbage = reader.garbageLines > 0 ? `; ${reader.garbageLines} line(s) were not JSON, last: ${reader.lastGarbage}` : "";
+      return { ...base, stopReason: "crashed", error: `${what}${why ? `: ${why}` : ""}${garbage}` };
+    },
+  };
+}
+
+function resultError(result: Json | undefined): string | undefined {
+  const error = result?.error;
+  if (typeof error === "string") return error;
+  if (isObject(error) && typeof error.message === "string") return error.message;
+  return undefined;
+}
+
+/** stats.input_tokens includes the cached part (`cached`). */
+function statsTokens(stats: Json) {
+  return inclusiveTokens(stats.input_tokens, stats.cached, stats.output_tokens);
+}
+
+function isObject(v: unknown): v is Json {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+export const geminiAdapter: HarnessAdapter = {
+  name: "gemini",
+  binary: "gemini",
+  protocol: "json-stream",
+  guarantees: GEMINI_GUARANTEES,
+  permissionModes: GEMINI_APPROVAL_MODES,
+  buildCommand: buildGeminiCommand,
+  createParser: () => createGeminiParser(),
+};

@@ -1,0 +1,112 @@
+// Turns stdout lines into JSON values. Harnesses print one object per line
+// (stream-json), one array on a line (Claude's `--output-format json --verbose`),
+// or one pretty-printed object over many lines (the reference results). A
+// pretty-printed document opens with a line that is only "{" or "[" and its
+// inner lines are indented; it is collected (bounded) until it parses.
+// Anything else that is not JSON is counted as garbage and never fatal.
+
+/** Largest pretty-printed document kept while waiting for it to close. */
+export const MAX_PENDING_BYTES = 8 * 1024 * 1024;
+const GARBAGE_SAMPLE_CHARS = 200;
+
+export class JsonDocumentReader {
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  garbageLines = 0;
+  /** The last line that was not JSON (bounded), for error messages. */
+  lastGarbage: string | undefined;
+
+  /** The values completed by this line (usually zero or one). */
+  feed(line: string): unknown[] {
+    const text = line.trim();
+    if (text === "") return [];
+    if (this.pending.length > 0) return this.continuePending(line, text);
+    if (text[0] === "{" || text[0] === "[") {
+      const value = tryParse(text);
+      if (value !== undefined) return [value];
+      if (text === "{" || text === "[") {
+        this.pending = [line];
+        this.pendingBytes = line.length;
+        return [];
+      }
+    }
+    this.noteGarbage(text);
+    return [];
+  }
+
+  /** End of output: a document still open is tried once more, else it was cut. */
+  finish(): unknown[] {
+    if (this.pending.length === 0) return [];
+    const value = tryParse(this.pending.join("\n"));
+    const first = this.pending[0]!;
+    this.dropPending();
+    if (value !== undefined) return [value];
+    this.noteGarbage(first);
+    return [];
+  }
+
+  /** True while a multi-line document is open (it may be cut at the end). */
+  get open(): boolean {
+    return this.pending.length > 0;
+  }
+
+  private continuePending(line: string, text: string): unknown[] {
+    // An unindented line that is a whole object means the "{" opener was
+    // garbage and a stream has resumed: keep the stream, drop the opener.
+    if (line[0] === "{" && text.length > 1) {
+      const value = tryParse(text);
+      if (value !== undefined) {
+        this.noteGarbage(this.pending[0]!);
+        this.dropPending();
+        return [value];
+      }
+    }
+    this.pending.push(line);
+    this.pendingBytes += line.length + 1;
+    if (this.pendingBytes > MAX_PENDING_BYTES) {
+      this.noteGarbage(this.pending[0]!);
+      this.dropPending();
+      return [];
+    }
+    if (line[0] === "}" || line[0] === "]") {
+      const value = tryParse(this.pending.join("\n"));
+      if (value !== undefined) {
+        this.dropPending();
+        return [value];
+      }
+    }
+    return [];
+  }
+
+  private dropPending(): void {
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  private noteGarbage(text: string): void {
+    this.garbageLines += 1;
+    this.lastGarbage = text.length > GARBAGE_SAMPLE_CHARS ? `${text.slice(0, GARBAGE_SAMPLE_CHARS)}…` : text;
+  }
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A plain object with a string `type`, or null. */
+export function typedEvent(value: unknown): (Record<string, unknown> & { type: string }) | null {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
+  const type = (value as Record<string, unknown>).type;
+  return typeof type === "string" ? (value as Record<string, unknown> & { type: string }) : null;
+}
+
+/** The last non-empty line of a text, bounded: what a one-line error quotes. */
+export function lastLine(text: string, max = 300): string {
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const last = lines[lines.length - 1] ?? "";
+  return last.length > max ? `${last.slice(0, max)}…` : last;
+}

@@ -1,0 +1,88 @@
+// Caps are thresholds noticed after they are crossed (DESIGN.md §4). Two pure
+// decisions: which caps a sitting has overrun (actual > limit, reported as
+// cap.overrun), and whether the engine's own backstop must kill a live
+// sitting whose streamed turns or cost went past a cap.
+import type { CapName } from "../../engine/graph/schema.ts";
+import type { SittingCaps, SittingProgress } from "../../engine/ports.ts";
+import type { Guarantees } from "./types.ts";
+
+export interface Overrun {
+  cap: CapName;
+  limit: number;
+  actual: number;
+}
+
+/** What a sitting used; null or absent = unknown (an unknown is never an overrun). */
+export interface SittingActuals {
+  turns?: number | null;
+  costUsd?: number | null;
+  wallMs?: number | null;
+  idleMs?: number | null;
+}
+
+/** Every cap whose actual exceeds its limit, in the order turns, budget_usd, wall, idle.
+ *  Units: turns, USD, milliseconds (as in SittingCaps). */
+export function detectOverruns(caps: SittingCaps, actual: SittingActuals): Overrun[] {
+  const pairs: [CapName, number | undefined, number | null | undefined][] = [
+    ["turns", caps.turns, actual.turns],
+    ["budget_usd", caps.budgetUsd, actual.costUsd],
+    ["wall", caps.wallMs, actual.wallMs],
+    ["idle", caps.idleMs, actual.idleMs],
+  ];
+  const out: Overrun[] = [];
+  for (const [cap, limit, value] of pairs) {
+    if (limit === undefined || value === undefined || value === null) continue;
+    if (value > limit) out.push({ cap, limit, actual: value });
+  }
+  return out;
+}
+
+/** How far past a natively kept cap the stream may go before the engine kills
+ *  the sitting: the harness's own cap gets the first chance to stop it cleanly
+ *  (with a proper result); the backstop catches a harness that does not. */
+export interface BackstopMargins {
+  /** Extra turns allowed past a native turns cap. */
+  turnsMargin: number;
+  /** Extra cost allowed past a native budget, as a fraction of it (0.25 = 25 %). */
+  costMarginRatio: number;
+}
+
+export const DEFAULT_BACKSTOP: BackstopMargins = { turnsMargin: 2, costMarginRatio: 0.25 };
+
+export interface BackstopBreach extends Overrun {
+  cap: "turns" | "budget_usd";
+  /** The value the actual passed: limit plus margin (native) or the limit itself (supervised). */
+  threshold: number;
+}
+
+/** Whether the live progress calls for a kill. A `supervised` cap is the
+ *  engine's to keep, so it has no margin; a `native` cap gets the margins, or
+ *  no backstop at all when margins is null; `observed` and `none` never kill. */
+export function backstopBreach(
+  caps: SittingCaps,
+  progress: SittingProgress,
+  guarantees: Guarantees,
+  margins: BackstopMargins | null,
+): BackstopBreach | null {
+  const turnsLimit = caps.turns;
+  if (turnsLimit !== undefined && progress.turns !== undefined) {
+    const threshold = thresholdFor(guarantees.caps.turns, turnsLimit, margins ? turnsLimit + margins.turnsMargin : null);
+    if (threshold !== null && progress.turns > threshold) {
+      return { cap: "turns", limit: turnsLimit, actual: progress.turns, threshold };
+    }
+  }
+  const budget = caps.budgetUsd;
+  if (budget !== undefined && progress.costUsd !== undefined) {
+    const threshold = thresholdFor(guarantees.caps.budget_usd, budget, margins ? budget * (1 + margins.costMarginRatio) : null);
+    if (threshold !== null && progress.costUsd > threshold) {
+      return { cap: "budget_usd", limit: budget, actual: progress.costUsd, threshold };
+    }
+  }
+  return null;
+}
+
+function thresholdFor(guarantee: Guarantees["caps"]["turns"], limit: number, nativeThreshold: number | null): number | null {
+  if (guarantee === "supervised") return limit;
+  if (guarantee === "native") return nativeThreshold;
+  return null;
+}

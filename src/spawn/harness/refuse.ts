@@ -1,0 +1,91 @@
+// The shared refusal (DESIGN.md §4): before any process starts, reject what
+// the chosen harness cannot keep — a cap it has no way to enforce or even
+// notice, a model/tools/permission setting it would ignore — and what no
+// harness can run: a negative cap, an empty prompt, a missing working
+// directory. Every message names the harness and the field.
+import { statSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import type { CapName } from "../../engine/graph/schema.ts";
+import type { AgentPlan, Refusal, SittingCaps } from "../../engine/ports.ts";
+import type { HarnessDescriptor } from "./types.ts";
+
+/** The graph's cap names and where each lives in SittingCaps. */
+export const CAP_FIELDS: readonly { cap: CapName; key: keyof SittingCaps }[] = [
+  { cap: "turns", key: "turns" },
+  { cap: "budget_usd", key: "budgetUsd" },
+  { cap: "wall", key: "wallMs" },
+  { cap: "idle", key: "idleMs" },
+];
+
+const WHY_NOT: Record<CapName, string> = {
+  turns: "it has no turn limit and reports no turn count",
+  budget_usd: "it has no budget limit and reports no cost in US dollars",
+  wall: "its run time cannot be supervised",
+  idle: "its output cannot be supervised",
+};
+
+export interface RefuseOptions {
+  /** Other harnesses that would keep a refused cap, named in the message. */
+  alternatives?: (cap: CapName) => string[];
+  /** Whether to check the working directory on disk (default true). */
+  checkCwd?: boolean;
+}
+
+export function refuse(harness: HarnessDescriptor, plan: AgentPlan, options: RefuseOptions = {}): Refusal[] {
+  const out: Refusal[] = [];
+  const name = harness.name;
+  const no = (field: string, message: string) => out.push({ harness: name, field, message: `harness "${name}": ${message}` });
+
+  for (const { cap, key } of CAP_FIELDS) {
+    const value = plan.caps[key];
+    if (value === undefined) continue;
+    const field = `caps.${cap}`;
+    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+      no(field, `${field} must be a number greater than zero, not ${String(value)}`);
+      continue;
+    }
+    if (cap === "turns" && !Number.isInteger(value)) {
+      no(field, `${field} must be a whole number, not ${value}`);
+      continue;
+    }
+    if (harness.guarantees.caps[cap] === "none") {
+      const others = options.alternatives?.(cap) ?? [];
+      const hint = others.length > 0 ? ` (harnesses that keep it: ${others.join(", ")})` : "";
+      no(field, `cannot keep ${field}: ${WHY_NOT[cap]}; remove the cap or choose another harness${hint}`);
+    }
+  }
+
+  if (plan.model !== undefined && !harness.guarantees.model) {
+    no("model", `does not honour model (got "${plan.model}"): remove it, or choose a harness that does`);
+  }
+  if (plan.tools !== undefined && !harness.guarantees.tools) {
+    no("tools", `cannot restrict tools (got [${plan.tools.join(", ")}]): remove tools, or choose a harness that keeps a tool list`);
+  }
+  if (plan.permissionMode !== undefined) {
+    if (!harness.guarantees.permissionMode) {
+      no("permission_mode", `does not honour permission_mode (got "${plan.permissionMode}"): remove it`);
+    } else if (harness.permissionModes && !harness.permissionModes.includes(plan.permissionMode)) {
+      no("permission_mode", `unknown permission_mode "${plan.permissionMode}": use one of ${harness.permissionModes.join(", ")}`);
+    }
+  }
+
+  if (plan.prompt !== undefined && plan.prompt.trim() === "") {
+    no("prompt", "the prompt is empty: a sitting needs something to do");
+  }
+  if (plan.cwd !== undefined && options.checkCwd !== false) {
+    const problem = cwdProblem(plan.cwd);
+    if (problem) no("cwd", problem);
+  }
+  return out;
+}
+
+function cwdProblem(cwd: string): string | null {
+  if (cwd.trim() === "") return "the working directory (cwd) is empty";
+  if (!isAbsolute(cwd)) return `the working directory "${cwd}" is not an absolute path`;
+  try {
+    if (!statSync(cwd).isDirectory()) return `the working directory "${cwd}" is not a directory`;
+  } catch {
+    return `the working directory "${cwd}" does not exist: create it first or fix cwd`;
+  }
+  return null;
+}

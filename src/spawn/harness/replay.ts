@@ -1,0 +1,111 @@
+// The replay harness: plays a recorded Claude Code sitting (any of the three
+// output shapes) for a node or a map branch, with no process and no model —
+// the offline demo and many tests run on it. Lines are fed to the Claude
+// parser, optionally paced (`replayDelayMs`) so a live UI shows progress.
+// Wall and idle are supervised by timers; turns and cost are what the
+// recording says (observed).
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import type { AgentAssignment, AgentHooks, Sitting } from "../../engine/ports.ts";
+import { createClaudeParser } from "./claude-stream.ts";
+import { findFixture } from "./replay-fixtures.ts";
+import type { Guarantees, HarnessDescriptor } from "./types.ts";
+
+export const REPLAY_GUARANTEES: Guarantees = {
+  caps: { turns: "observed", budget_usd: "observed", wall: "supervised", idle: "supervised" },
+  model: true,
+  tools: true,
+  permissionMode: true,
+};
+
+/** Replay accepts model/tools/permission_mode (a recording of any setting can be
+ *  played) but, like every cap it observes, it only reports what was recorded. */
+export const replayDescriptor: HarnessDescriptor = {
+  name: "replay",
+  binary: null,
+  protocol: "json-stream",
+  guarantees: REPLAY_GUARANTEES,
+  recorded: true,
+};
+
+export interface ReplayOptions {
+  dir: string;
+  delayMs: number;
+}
+
+type Stop = "wall" | "idle" | "cancelled";
+
+export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: ReplayOptions): Promise<Sitting> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const lookup = findFixture(opts.dir, a.node, a.attempt, a.branch?.index);
+  if ("missing" in lookup) {
+    const looked = lookup.lookedFor.length > 0 ? `; looked for ${lookup.lookedFor.join(", ")}` : "";
+    return emptySitting("unavailable", elapsed(), `${lookup.missing}${looked}`);
+  }
+  let text: string;
+  try {
+    text = readFileSync(lookup.found, "utf8");
+  } catch (e) {
+    return emptySitting("unavailable", elapsed(), `cannot read replay fixture ${lookup.found}: ${(e as Error).message}`);
+  }
+
+  const parser = createClaudeParser(`replay fixture ${basename(lookup.found)}`);
+  let longestSilence = 0;
+  let stop: Stop | null = null;
+  for (const line of text.split("\n")) {
+    if (hooks.signal.aborted) stop = "cancelled";
+    else if (opts.delayMs > 0) {
+      stop = await pause(opts.delayMs, a, elapsed(), hooks.signal);
+      longestSilence = Math.max(longestSilence, stop === "idle" ? (a.caps.idleMs ?? 0) : opts.delayMs);
+    }
+    if (a.caps.wallMs !== undefined && elapsed() > a.caps.wallMs && stop === null) stop = "wall";
+    if (stop) break;
+    const progress = parser.feed(line);
+    if (progress) hooks.onProgress(progress);
+  }
+
+  const parsed = parser.finish({ exit: null, signal: null, stdoutTail: "", stderrTail: "", truncated: false });
+  const sitting: Sitting = {
+    ...parsed,
+    wallMs: elapsed(),
+    idleMs: longestSilence,
+    exitCode: parsed.stopReason === "complete" ? 0 : 1,
+    stderrTail: "",
+  };
+  if (stop) {
+    sitting.stopReason = stop;
+    sitting.exitCode = null;
+    sitting.error = stopMessage(stop, a);
+  }
+  return sitting;
+}
+
+/** Waits the pacing delay, unless the wall or idle cap or a cancel comes first. */
+function pause(delayMs: number, a: AgentAssignment, elapsedMs: number, signal: AbortSignal): Promise<Stop | null> {
+  const wallLeft = a.caps.wallMs !== undefined ? Math.max(0, a.caps.wallMs - elapsedMs) : Infinity;
+  const idle = a.caps.idleMs ?? Infinity;
+  const wait = Math.min(delayMs, wallLeft, idle);
+  const outcome: Stop | null = wait === delayMs ? null : wait === wallLeft ? "wall" : "idle";
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(outcome);
+    }, wait);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve("cancelled");
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function stopMessage(stop: Stop, a: AgentAssignment): string {
+  if (stop === "wall") return `replay stopped by the wall cap (${a.caps.wallMs} ms)`;
+  if (stop === "idle") return `replay stopped by the idle cap (${a.caps.idleMs} ms without output)`;
+  return "replay cancelled";
+}
+
+function emptySitting(stopReason: Sitting["stopReason"], wallMs: number, error: string): Sitting {
+  return { stopReason, resultText: "", turns: null, costUsd: null, tokens: null, wallMs, permissionDenials: 0, exitCode: null, stderrTail: "", error };
+}

@@ -1,0 +1,125 @@
+// vouch's own Claude Code fixtures: stream-json, the array form, an API error
+// reported as success, a stream with no result; plus live progress.
+import { describe, expect, test } from "vitest";
+import { classifyClaudeResult, createClaudeParser } from "../../src/spawn/harness/claude-stream.ts";
+import { fixture, parseAll } from "./helpers.ts";
+
+describe("Claude stream-json", () => {
+  test("a streamed success: result, turns, cost, tokens from the result; unknown event types ignored", () => {
+    const { sitting } = parseAll(createClaudeParser(), fixture("stream-success.jsonl"));
+    expect(sitting.stopReason).toBe("complete");
+    expect(sitting.resultText).toBe("PASS: README.md exists");
+    expect(sitting.turns).toBe(2);
+    expect(sitting.costUsd).toBe(0.0213);
+    expect(sitting.tokens).toEqual({ input: 4, output: 43, cache_read: 1400, cache_creation: 1520 });
+    expect(sitting.sessionId).toBe("7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f");
+    expect(sitting.permissionDenials).toBe(0);
+  });
+
+  test("live progress: turns count up per assistant message, tokens sum the messages, activity names the tool", () => {
+    const { progress } = parseAll(createClaudeParser(), fixture("stream-success.jsonl"));
+    expect(progress[0]).toEqual({
+      turns: 1,
+      tokens: { input: 3, output: 31, cache_read: 0, cache_creation: 1400 },
+      activity: "tool Bash",
+    });
+    expect(progress[1]).toEqual({
+      turns: 2,
+      tokens: { input: 4, output: 43, cache_read: 1400, cache_creation: 1520 },
+      activity: "PASS: README.md exists",
+    });
+    // The result line brings the cost; before it, the cost is unknown (absent), never 0.
+    expect(progress[1]!.costUsd).toBeUndefined();
+    expect(progress[2]!.costUsd).toBe(0.0213);
+  });
+
+  test("one assistant message split over several events counts as one turn", () => {
+    const parser = createClaudeParser();
+    const msg = (text: string) => JSON.stringify({ type: "assistant", message: { id: "msg_X", content: [{ type: "text", text }] } });
+    parser.feed(msg("part one"));
+    const p = parser.feed(msg("part two"));
+    expect(p?.turns).toBe(1);
+    expect(p?.activity).toBe("part two");
+  });
+
+  test("the array form (--output-format json --verbose) parses to the same sitting", () => {
+    const stream = parseAll(createClaudeParser(), fixture("stream-success.jsonl")).sitting;
+    const array = parseAll(createClaudeParser(), fixture("array-success.json")).sitting;
+    expect(array).toEqual(stream);
+  });
+
+  test("the array form pretty-printed over many lines parses too", () => {
+    const pretty = JSON.stringify(JSON.parse(fixture("array-success.json")), null, 2);
+    const { sitting } = parseAll(createClaudeParser(), pretty);
+    expect(sitting.stopReason).toBe("complete");
+    expect(sitting.turns).toBe(2);
+  });
+
+  test("success with is_error (an API 429 with exit 0) is crashed, with the result text as the error", () => {
+    const { sitting } = parseAll(createClaudeParser(), fixture("success-is-error.jsonl"), { exit: 0 });
+    expect(sitting.stopReason).toBe("crashed");
+    expect(sitting.error).toContain("API error 429");
+    expect(sitting.error).toContain("rate_limit_error");
+    expect(sitting.costUsd).toBe(0);
+  });
+
+  test("a stream that ends with no result is crashed, quoting the stderr tail; cost stays unknown", () => {
+    const { sitting } = parseAll(createClaudeParser(), fixture("missing-result.jsonl"), {
+      exit: 1,
+      stderrTail: "some warning\nError: connection reset by peer\n",
+    });
+    expect(sitting.stopReason).toBe("crashed");
+    expect(sitting.error).toContain("no result event");
+    expect(sitting.error).toContain("exit 1");
+    expect(sitting.error).toContain("Error: connection reset by peer");
+    expect(sitting.costUsd).toBeNull();
+    expect(sitting.turns).toBe(2);
+    expect(sitting.tokens).toEqual({ input: 4, output: 43, cache_read: 1400, cache_creation: 1520 });
+  });
+
+  test("a streamed turn cap: turns stop with the recorded 2 turns", () => {
+    const { sitting } = parseAll(createClaudeParser(), fixture("stream-max-turns.jsonl"), { exit: 1 });
+    expect(sitting.stopReason).toBe("turns");
+    expect(sitting.turns).toBe(2);
+    expect(sitting.resultText).toBe("");
+  });
+
+  test("error_during_execution after a permission denial is `denied`, with the denial counted", () => {
+    const { sitting } = parseAll(createClaudeParser(), fixture("denied.jsonl"), { exit: 1 });
+    expect(sitting.stopReason).toBe("denied");
+    expect(sitting.permissionDenials).toBe(1);
+    expect(sitting.error).toContain("Permission to use Bash has been denied.");
+  });
+
+  test("garbage output and a stream cut mid-line are crashed, and say what was read", () => {
+    const garbage = parseAll(createClaudeParser(), "Welcome to the CLI!\nnot json at all\n", { exit: 0 }).sitting;
+    expect(garbage.stopReason).toBe("crashed");
+    expect(garbage.turns).toBeNull();
+    expect(garbage.error).toContain("2 line(s) were not JSON");
+    const lines = fixture("stream-success.jsonl").split("\n");
+    const cut = [...lines.slice(0, 4), lines[7]!.slice(0, 40)].join("\n");
+    const s = parseAll(createClaudeParser(), cut, { exit: 1 }).sitting;
+    expect(s.stopReason).toBe("crashed");
+    expect(s.error).toContain('{"type":"result"');
+  });
+});
+
+describe("classifyClaudeResult: the whole stop-reason mapping", () => {
+  const cases: [Record<string, unknown>, string][] = [
+    [{ subtype: "success", is_error: false, api_error_status: null }, "complete"],
+    [{ subtype: "success", is_error: false }, "complete"],
+    [{ subtype: "success", is_error: true, result: "x" }, "crashed"],
+    [{ subtype: "success", is_error: false, api_error_status: 401 }, "crashed"],
+    [{ subtype: "error_max_turns", is_error: true }, "turns"],
+    [{ subtype: "error_max_budget_usd", is_error: true }, "budget"],
+    [{ subtype: "error_during_execution", is_error: true }, "crashed"],
+    [{ subtype: "error_during_execution", is_error: true, permission_denials: [{}] }, "denied"],
+    [{ subtype: "error_max_structured_output_retries", is_error: true }, "crashed"],
+    [{ subtype: "something_new", is_error: true }, "crashed"],
+    [{ subtype: "success", is_error: true, terminal_reason: "max_turns" }, "turns"],
+    [{ subtype: "success", is_error: true, terminal_reason: "budget_exhausted" }, "budget"],
+  ];
+  test.each(cases)("%j -> %s", (result, expected) => {
+    expect(classifyClaudeResult(result).stopReason).toBe(expected);
+  });
+});

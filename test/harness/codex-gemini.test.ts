@@ -1,0 +1,110 @@
+// Codex (`exec --json`) and Gemini (`stream-json`) streams, in the formats of
+// ../shared/reference/README.md.
+import { describe, expect, test } from "vitest";
+import { createCodexParser } from "../../src/spawn/harness/codex.ts";
+import { createGeminiParser, GEMINI_EXIT_CODES } from "../../src/spawn/harness/gemini.ts";
+import { parseAll } from "./helpers.ts";
+
+const lines = (...events: unknown[]) => events.map((e) => JSON.stringify(e)).join("\n");
+
+describe("codex exec --json", () => {
+  // The example from Codex's docs, verbatim.
+  const DOC_EXAMPLE = [
+    '{"type":"thread.started","thread_id":"0199a213-81c0-7800-8aa1-bbab2a035a53"}',
+    '{"type":"turn.started"}',
+    '{"type":"item.completed","item":{"id":"item_3","type":"agent_message","text":"There is a README.md in the repository root."}}',
+    '{"type":"turn.completed","usage":{"input_tokens":24763,"cached_input_tokens":24448,"output_tokens":122}}',
+  ].join("\n");
+
+  test("the documented example: complete, 1 turn, cost unknown (null, not 0), cached tokens split out", () => {
+    const { sitting, progress } = parseAll(createCodexParser(), DOC_EXAMPLE, { exit: 0 });
+    expect(sitting.stopReason).toBe("complete");
+    expect(sitting.resultText).toBe("There is a README.md in the repository root.");
+    expect(sitting.turns).toBe(1);
+    expect(sitting.costUsd).toBeNull();
+    expect(sitting.tokens).toEqual({ input: 315, output: 122, cache_read: 24448, cache_creation: 0 });
+    expect(sitting.sessionId).toBe("0199a213-81c0-7800-8aa1-bbab2a035a53");
+    expect(progress.at(-1)?.turns).toBe(1);
+    expect(progress.some((p) => p.costUsd !== undefined)).toBe(false);
+  });
+
+  test("turns are counted from turn.completed, live", () => {
+    const text = lines(
+      { type: "turn.started" },
+      { type: "item.started", item: { id: "i1", type: "command_execution", command: "bun test", status: "in_progress" } },
+      { type: "turn.completed", usage: { input_tokens: 10, cached_input_tokens: 0, output_tokens: 5 } },
+      { type: "turn.started" },
+      { type: "turn.completed", usage: { input_tokens: 20, cached_input_tokens: 10, output_tokens: 5 } },
+    );
+    const { progress, sitting } = parseAll(createCodexParser(), text, { exit: 0 });
+    expect(progress.map((p) => p.turns)).toEqual([0, 1, 2]);
+    expect(progress[0]!.activity).toBe("command bun test");
+    expect(sitting.turns).toBe(2);
+    expect(sitting.tokens).toEqual({ input: 20, output: 10, cache_read: 10, cache_creation: 0 });
+  });
+
+  test("turn.failed is crashed with its message, whatever the exit status", () => {
+    const text = lines({ type: "turn.started" }, { type: "turn.failed", error: { message: "stream disconnected before completion" } });
+    const { sitting } = parseAll(createCodexParser(), text, { exit: 0 });
+    expect(sitting.stopReason).toBe("crashed");
+    expect(sitting.error).toContain("stream disconnected before completion");
+  });
+
+  test("a non-zero exit with only a retry error is crashed naming the error; exit 0 with no completed turn too", () => {
+    const text = lines({ type: "error", message: "Reconnecting... 1/5" });
+    const failed = parseAll(createCodexParser(), text, { exit: 1, stderrTail: "fatal\n" }).sitting;
+    expect(failed.stopReason).toBe("crashed");
+    expect(failed.error).toContain("codex failed (exit 1): Reconnecting... 1/5");
+    const empty = parseAll(createCodexParser(), "", { exit: 0 }).sitting;
+    expect(empty.stopReason).toBe("crashed");
+    expect(empty.turns).toBeNull();
+    expect(empty.error).toContain("without a completed turn");
+  });
+});
+
+describe("gemini --output-format stream-json", () => {
+  const t = "2025-10-10T12:00:00.000Z";
+  const SUCCESS = lines(
+    { type: "init", timestamp: t, session_id: "g-123", model: "gemini-2.5-pro" },
+    { type: "message", timestamp: t, role: "user", content: "Is there a README?" },
+    { type: "tool_use", timestamp: t, tool_name: "list_directory", tool_id: "t1", parameters: { path: "." } },
+    { type: "tool_result", timestamp: t, tool_id: "t1", status: "success", output: "README.md" },
+    { type: "message", timestamp: t, role: "assistant", content: "Yes, ", delta: true },
+    { type: "message", timestamp: t, role: "assistant", content: "README.md exists.", delta: true },
+    { type: "result", timestamp: t, status: "success", stats: { total_tokens: 1300, input_tokens: 1200, output_tokens: 100, cached: 800, duration_ms: 2100, tool_calls: 1 } },
+  );
+
+  test("success: complete, turns counted per model turn, deltas joined, cost unknown, cached split out", () => {
+    const { sitting, progress } = parseAll(createGeminiParser(), SUCCESS, { exit: 0 });
+    expect(sitting.stopReason).toBe("complete");
+    expect(sitting.resultText).toBe("Yes, README.md exists.");
+    expect(sitting.turns).toBe(2);
+    expect(sitting.costUsd).toBeNull();
+    expect(sitting.tokens).toEqual({ input: 400, output: 100, cache_read: 800, cache_creation: 0 });
+    expect(sitting.sessionId).toBe("g-123");
+    expect(progress[0]).toEqual({ turns: 1, activity: "tool list_directory" });
+  });
+
+  test.each([
+    [41, "unavailable"],
+    [42, "crashed"],
+    [52, "unavailable"],
+    [53, "turns"],
+    [54, "crashed"],
+    [130, "cancelled"],
+  ])("exit %i maps to %s, named in the error", (exit, reason) => {
+    const { sitting } = parseAll(createGeminiParser(), "", { exit, stderrTail: "details here\n" });
+    expect(sitting.stopReason).toBe(reason);
+    expect(sitting.error).toContain(`exit ${exit}`);
+    expect(sitting.error).toContain(GEMINI_EXIT_CODES[exit]!.what);
+    expect(sitting.error).toContain("details here");
+  });
+
+  test("result status error is crashed with its message; no result is crashed", () => {
+    const err = lines({ type: "result", timestamp: t, status: "error", error: { type: "ApiError", message: "quota exceeded" }, stats: {} });
+    expect(parseAll(createGeminiParser(), err, { exit: 1 }).sitting).toMatchObject({ stopReason: "crashed", error: expect.stringContaining("quota exceeded") });
+    const none = parseAll(createGeminiParser(), "Loaded cached credentials.", { exit: 0 }).sitting;
+    expect(none.stopReason).toBe("crashed");
+    expect(none.error).toContain("no result event");
+  });
+});

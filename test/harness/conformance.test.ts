@@ -1,0 +1,91 @@
+// The conformance kit over all five adapters, with stub executables first on
+// PATH (never a real model), and over deliberately broken doubles that the
+// kit must catch.
+import { describe, expect, test } from "vitest";
+import { claudeAdapter } from "../../src/spawn/harness/claude.ts";
+import { codexAdapter } from "../../src/spawn/harness/codex.ts";
+import { geminiAdapter } from "../../src/spawn/harness/gemini.ts";
+import { commandAdapter } from "../../src/spawn/harness/command.ts";
+import { replayDescriptor } from "../../src/spawn/harness/replay.ts";
+import type { HarnessAdapter } from "../../src/spawn/harness/types.ts";
+import { KIT_CHECKS, runKit } from "./kit/conformance-kit.ts";
+import type { KitSubject } from "./kit/kit-sitting.ts";
+
+const SUBJECTS: KitSubject[] = [
+  { label: "claude", harness: "claude", descriptor: claudeAdapter },
+  { label: "codex", harness: "codex", descriptor: codexAdapter },
+  { label: "gemini", harness: "gemini", descriptor: geminiAdapter },
+  { label: "replay", harness: "replay", descriptor: replayDescriptor },
+  { label: "command", harness: "command", descriptor: commandAdapter },
+];
+
+for (const subject of SUBJECTS) {
+  describe(`conformance: ${subject.label}`, () => {
+    for (const check of KIT_CHECKS) {
+      test(check.name, { timeout: 60_000 }, async () => {
+        const [result] = await runKit(subject, [check.name]);
+        expect(result!.status, result!.detail).not.toBe("failed");
+      });
+    }
+  });
+}
+
+describe("the kit catches a broken adapter", () => {
+  test("claude double that drops --max-turns while declaring turns native: the turns check fails", { timeout: 60_000 }, async () => {
+    const dropsTurns: HarnessAdapter = {
+      ...claudeAdapter,
+      buildCommand(a, ctx) {
+        const cmd = claudeAdapter.buildCommand(a, ctx);
+        const i = cmd.argv.indexOf("--max-turns");
+        if (i >= 0) cmd.argv.splice(i, 2);
+        return cmd;
+      },
+    };
+    const report = await runKit({ label: "claude-drops-turns", harness: "claude", descriptor: dropsTurns, adapter: dropsTurns }, [
+      "turns cap is kept as declared",
+      "budget cap is kept as declared",
+    ]);
+    expect(report.find((r) => r.check === "turns cap is kept as declared")).toMatchObject({
+      status: "failed",
+      detail: expect.stringContaining('declares turns native, but a sitting past a turns cap of 1 stopped "complete"'),
+    });
+    // Only the dropped cap is reported: the budget flag is still passed.
+    expect(report.find((r) => r.check === "budget cap is kept as declared")!.status).toBe("passed");
+  });
+
+  test("codex double that claims supervised wall but never asks for it: the wall check fails", { timeout: 60_000 }, async () => {
+    const noWall: HarnessAdapter = {
+      ...codexAdapter,
+      buildCommand(a, ctx) {
+        const { wallMs: _dropped, ...cmd } = codexAdapter.buildCommand(a, ctx);
+        return cmd;
+      },
+    };
+    const [result] = await runKit({ label: "codex-no-wall", harness: "codex", descriptor: noWall, adapter: noWall }, ["wall cap: a hang is stopped on time"]);
+    expect(result!.status).toBe("failed");
+    expect(result!.detail).toContain("declares wall supervised");
+    expect(result!.detail).toContain("the kit had to cancel it");
+  });
+
+  test("a double that declares budget observed while reporting no cost: the budget check fails", { timeout: 60_000 }, async () => {
+    const liar: HarnessAdapter = { ...geminiAdapter, guarantees: { ...geminiAdapter.guarantees, caps: { ...geminiAdapter.guarantees.caps, budget_usd: "observed" } } };
+    const [result] = await runKit({ label: "gemini-claims-cost", harness: "gemini", descriptor: liar, adapter: liar }, ["budget cap is kept as declared"]);
+    expect(result!.status).toBe("failed");
+    expect(result!.detail).toContain("declares budget_usd observed");
+  });
+
+  test("a double that puts the prompt on the command line: the success check fails", { timeout: 60_000 }, async () => {
+    const onArgv: HarnessAdapter = {
+      ...codexAdapter,
+      buildCommand(a, ctx) {
+        const cmd = codexAdapter.buildCommand(a, ctx);
+        cmd.argv[cmd.argv.length - 1] = a.prompt;
+        delete cmd.stdin;
+        return cmd;
+      },
+    };
+    const [result] = await runKit({ label: "codex-prompt-on-argv", harness: "codex", descriptor: onArgv, adapter: onArgv }, ["success: complete, prompt intact on its channel, nothing invented"]);
+    expect(result!.status).toBe("failed");
+    expect(result!.detail).toContain("command line");
+  });
+});

@@ -1,0 +1,52 @@
+// `vouch harnesses [--json]`: in process, and through the compiled binary.
+import { describe, expect, test } from "vitest";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import harnessesCommand from "../../src/cli/harnesses-command.ts";
+import type { CliIO } from "../../src/cli/io.ts";
+import { ROOT, STUBS } from "./helpers.ts";
+
+function io(env: Record<string, string | undefined>) {
+  let out = "";
+  let err = "";
+  const cli: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), stdoutIsTTY: false, stdinIsTTY: false, env, cwd: ROOT };
+  return { cli, out: () => out, err: () => err };
+}
+
+describe("vouch harnesses", () => {
+  test("--json lists all five with their guarantees and where each program was found", async () => {
+    const t = io({ PATH: `/nonexistent:${STUBS}`, VOUCH_COMMAND: '["agent-cmd","--x"]' });
+    expect(await harnessesCommand(["--json"], t.cli)).toBe(0);
+    const reports = JSON.parse(t.out());
+    expect(reports.map((r: { name: string }) => r.name)).toEqual(["claude", "codex", "gemini", "replay", "command"]);
+    expect(reports[0]).toMatchObject({ program: "claude", found: join(STUBS, "claude"), caps: { turns: "native", budget_usd: "native", wall: "supervised", idle: "supervised" }, model: true, tools: true });
+    expect(reports[1]).toMatchObject({ caps: { turns: "supervised", budget_usd: "none" }, tools: false, permission_modes: ["read-only", "workspace-write", "danger-full-access"] });
+    expect(reports[3]).toMatchObject({ program: null, found: null, recorded: true, caps: { turns: "observed" } });
+    expect(reports[4]).toMatchObject({ program: "agent-cmd", found: join(STUBS, "agent-cmd"), caps: { turns: "none", budget_usd: "none" } });
+  });
+
+  test("a program missing from PATH is reported as not found; an unset VOUCH_COMMAND says how to set it", async () => {
+    const t = io({ PATH: "/nonexistent" });
+    await harnessesCommand([], t.cli);
+    const lines = t.out().split("\n");
+    expect(lines[0]).toMatch(/^harness\s+program\s+installed\s+turns\s+budget_usd\s+wall\s+idle\s+model\s+tools\s+permission_mode$/);
+    expect(lines.find((l) => l.startsWith("claude"))).toMatch(/^claude\s+claude\s+not found on PATH\s+native\s+native\s+supervised\s+supervised\s+yes\s+yes\s+yes$/);
+    expect(lines.find((l) => l.startsWith("command"))).toContain("no program: set VOUCH_COMMAND");
+  });
+
+  test("through the compiled binary: exit 0, JSON on stdout only; a stray argument is exit 2", async () => {
+    const bin = join(ROOT, "dist", "vouch");
+    if (!existsSync(bin)) {
+      const build = Bun.spawnSync(["node_modules/.bin/bun", "run", "build.ts"], { cwd: ROOT });
+      expect(build.exitCode, build.stderr.toString()).toBe(0);
+    }
+    const ok = Bun.spawnSync([bin, "harnesses", "--json"], { env: { PATH: `${STUBS}:/usr/bin:/bin` } });
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stderr.toString()).toBe("");
+    expect(JSON.parse(ok.stdout.toString())[2]).toMatchObject({ name: "gemini", found: join(STUBS, "gemini") });
+    const bad = Bun.spawnSync([bin, "harnesses", "extra"], { env: { PATH: "/usr/bin:/bin" } });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr.toString()).toContain('harnesses takes no arguments (got "extra")');
+    expect(bad.stderr.toString()).not.toContain("    at ");
+  });
+});

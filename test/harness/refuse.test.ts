@@ -1,0 +1,91 @@
+// refuse(): what a harness cannot keep is rejected before any process starts,
+// with the harness and the field named.
+import { describe, expect, test } from "vitest";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { refuse } from "../../src/spawn/harness/refuse.ts";
+import { claudeAdapter } from "../../src/spawn/harness/claude.ts";
+import { codexAdapter } from "../../src/spawn/harness/codex.ts";
+import { geminiAdapter } from "../../src/spawn/harness/gemini.ts";
+import { commandAdapter } from "../../src/spawn/harness/command.ts";
+import { replayDescriptor } from "../../src/spawn/harness/replay.ts";
+import { createAgentRunner } from "../../src/spawn/harness/agent-runner.ts";
+import type { AgentPlan } from "../../src/engine/ports.ts";
+
+const plan = (p: Partial<AgentPlan>): AgentPlan => ({ node: "n", harness: "claude", caps: {}, ...p });
+
+describe("refuse", () => {
+  test("codex + budget_usd is refused, naming the harness and the field, and the harnesses that keep it", () => {
+    const refusals = createAgentRunner({ parentEnv: {} }).refuse(plan({ harness: "codex", caps: { budgetUsd: 0.5 } }));
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]!.harness).toBe("codex");
+    expect(refusals[0]!.field).toBe("caps.budget_usd");
+    expect(refusals[0]!.message).toContain('harness "codex"');
+    expect(refusals[0]!.message).toContain("caps.budget_usd");
+    expect(refusals[0]!.message).toContain("claude");
+  });
+
+  test("codex + budget_usd: run() refuses too, and no process is started", async () => {
+    let started = 0;
+    const runner = createAgentRunner({
+      parentEnv: {},
+      runProcess: async () => {
+        started += 1;
+        throw new Error("must not start");
+      },
+    });
+    const sitting = await runner.run(
+      { runId: "r", node: "n", attempt: 1, harness: "codex", prompt: "hi", cwd: tmpdir(), passEnv: [], caps: { budgetUsd: 0.5 }, output: { format: "text" } },
+      { signal: new AbortController().signal, onProgress: () => {} },
+    );
+    expect(started).toBe(0);
+    expect(sitting.stopReason).toBe("unavailable");
+    expect(sitting.error).toContain("caps.budget_usd");
+  });
+
+  test("every cap a harness declares `none` is refused; every other cap is accepted", () => {
+    for (const h of [claudeAdapter, codexAdapter, geminiAdapter, commandAdapter, replayDescriptor]) {
+      for (const [cap, key, value] of [["turns", "turns", 3], ["budget_usd", "budgetUsd", 1], ["wall", "wallMs", 1000], ["idle", "idleMs", 1000]] as const) {
+        const fields = refuse(h, plan({ harness: h.name, caps: { [key]: value } })).map((r) => r.field);
+        expect(fields.includes(`caps.${cap}`), `${h.name} ${cap}`).toBe(h.guarantees.caps[cap] === "none");
+      }
+    }
+  });
+
+  test("negative, zero, non-finite and fractional turn caps are refused on every harness", () => {
+    const r = refuse(claudeAdapter, plan({ caps: { turns: -1, budgetUsd: 0, wallMs: Number.NaN, idleMs: -5 } }));
+    expect(r.map((x) => x.field)).toEqual(["caps.turns", "caps.budget_usd", "caps.wall", "caps.idle"]);
+    expect(refuse(claudeAdapter, plan({ caps: { turns: 1.5 } }))[0]!.message).toContain("whole number");
+  });
+
+  test("model, tools and permission_mode a harness ignores are refused; values outside its vocabulary too", () => {
+    const cmd = refuse(commandAdapter, plan({ harness: "command", model: "m", tools: ["Read"], permissionMode: "plan" }));
+    expect(cmd.map((r) => r.field)).toEqual(["model", "tools", "permission_mode"]);
+    expect(refuse(codexAdapter, plan({ harness: "codex", tools: [] })).map((r) => r.field)).toEqual(["tools"]);
+    const bad = refuse(codexAdapter, plan({ harness: "codex", permissionMode: "acceptEdits" }));
+    expect(bad[0]!.message).toContain("read-only, workspace-write, danger-full-access");
+    expect(refuse(codexAdapter, plan({ harness: "codex", permissionMode: "workspace-write", model: "gpt-5" }))).toEqual([]);
+    expect(refuse(claudeAdapter, plan({ model: "opus", tools: ["Read"], permissionMode: "dontAsk" }))).toEqual([]);
+  });
+
+  test("an empty prompt and a missing or relative working directory are refused", () => {
+    const dir = mkdtempSync(join(tmpdir(), "vouch-refuse-"));
+    writeFileSync(join(dir, "file"), "");
+    expect(refuse(claudeAdapter, plan({ prompt: "  \n" }))[0]!.field).toBe("prompt");
+    expect(refuse(claudeAdapter, plan({ cwd: join(dir, "nope") }))[0]!.message).toContain("does not exist");
+    expect(refuse(claudeAdapter, plan({ cwd: join(dir, "file") }))[0]!.message).toContain("not a directory");
+    expect(refuse(claudeAdapter, plan({ cwd: "relative/dir" }))[0]!.message).toContain("not an absolute path");
+    expect(refuse(claudeAdapter, plan({ prompt: "do it", cwd: dir }))).toEqual([]);
+  });
+
+  test("the runner refuses an unknown harness, a command harness with no program, replay with no folder", () => {
+    const runner = createAgentRunner({ parentEnv: {} });
+    expect(runner.refuse(plan({ harness: "nope" as never }))[0]!.field).toBe("harness");
+    expect(runner.refuse(plan({ harness: "command" }))[0]!.message).toContain("VOUCH_COMMAND");
+    expect(runner.refuse(plan({ harness: "replay" }))[0]!.message).toContain("--replay-dir");
+    const configured = createAgentRunner({ parentEnv: { VOUCH_COMMAND: '["my-agent","--x"]' }, replayDir: tmpdir() });
+    expect(configured.refuse(plan({ harness: "command" }))).toEqual([]);
+    expect(configured.refuse(plan({ harness: "replay" }))).toEqual([]);
+  });
+});

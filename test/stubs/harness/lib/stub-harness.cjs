@@ -1,0 +1,220 @@
+// Stub harness executables for the conformance kit (never a real model).
+// Each stub (claude, codex, gemini, agent-cmd) speaks its harness's command
+// line and output format, and plays a scenario chosen by environment
+// variables the test passes through (passEnv):
+//   STUB_SCENARIO  success | garbage | cut | hang | grandchild | flood
+//   STUB_TURNS     turns to play (default 1);  STUB_TURN_MS  pause per turn (default 20)
+//   STUB_TURN_COST USD per turn (claude only; default 0.01)
+//   STUB_IGNORE_TERM=1  ignore SIGTERM;  STUB_FLOOD_MB  size of the flood (default 30)
+//   STUB_MARKER    a file the stub appends to when it starts (proves a start)
+//   STUB_EXIT      exit status of the command stub's success (default 0)
+// On success the result text is a JSON "echo" of what the stub received:
+// {harness, prompt, model, tools, permissionMode, maxTurns, maxBudgetUsd, argv}.
+"use strict";
+const fs = require("node:fs");
+const { spawn } = require("node:child_process");
+
+const env = process.env;
+const scenario = env.STUB_SCENARIO || "success";
+const turnsWanted = Number(env.STUB_TURNS || 1);
+const turnMs = Number(env.STUB_TURN_MS || 20);
+const turnCost = Number(env.STUB_TURN_COST || 0.01);
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const out = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
+// Writes and waits until the pipe took it, so a following exit loses nothing.
+const flush = () => new Promise((r) => process.stdout.write("", r));
+
+function readStdin() {
+  try {
+    return fs.readFileSync(0, "utf8");
+  } catch {
+    return ""; // stdin closed or absent
+  }
+}
+
+function fail(message, code) {
+  process.stderr.write(message + "\n");
+  process.exit(code);
+}
+
+/** Parses argv by the harness's own flag conventions. */
+function parseArgs(harness, argv) {
+  const got = { argv, positionals: [] };
+  const valueFlags = {
+    claude: { "--model": "model", "--max-turns": "maxTurns", "--max-budget-usd": "maxBudgetUsd", "--permission-mode": "permissionMode", "--output-format": "outputFormat", "--fallback-model": "fallbackModel" },
+    codex: { "-m": "model", "--model": "model", "-s": "permissionMode", "--sandbox": "permissionMode" },
+    gemini: { "-m": "model", "--model": "model", "--approval-mode": "permissionMode", "--output-format": "outputFormat", "-p": "promptFlag", "--prompt": "promptFlag" },
+    command: {},
+  }[harness];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith("--allowedTools=")) got.tools = a.slice("--allowedTools=".length).split(",").filter(Boolean);
+    else if (valueFlags[a]) got[valueFlags[a]] = argv[++i];
+    else if (a === "--allowedTools" || a === "--allowed-tools") fail(`stub ${harness}: ${a} without '=' would swallow the prompt`, 2);
+    else if (a === "-p" || a === "--print" || a === "--verbose" || a === "--json") got[a.replace(/^-+/, "")] = true;
+    else got.positionals.push(a);
+  }
+  return got;
+}
+
+function checkCommandLine(harness, got) {
+  if (harness === "claude") {
+    if (got.fallbackModel !== undefined) fail("stub claude: --fallback-model must never be passed", 2);
+    if (!got.p) fail("stub claude: print mode (-p) is required", 2);
+    if (got.outputFormat !== "stream-json") fail("stub claude: expected --output-format stream-json", 2);
+    if (!got.verbose) fail("Error: When using --print, --output-format=stream-json requires --verbose", 1);
+    if (got.positionals.length > 0) fail(`stub claude: unexpected positional argument ${got.positionals[0]} (the prompt belongs on stdin)`, 2);
+  }
+  if (harness === "codex") {
+    if (got.positionals[0] !== "exec" || !got.json) fail("stub codex: expected `codex exec --json`", 2);
+    if (got.positionals.length !== 2) fail("stub codex: expected exactly one prompt argument", 2);
+  }
+  if (harness === "gemini") {
+    if (got.outputFormat !== "stream-json") fail("stub gemini: expected --output-format stream-json", 42);
+    if (got.promptFlag === undefined) fail("stub gemini: -p is required for headless mode", 42);
+  }
+}
+
+function echo(harness, got, prompt) {
+  return JSON.stringify({
+    harness,
+    prompt,
+    model: got.model ?? null,
+    tools: got.tools ?? null,
+    permissionMode: got.permissionMode ?? null,
+    maxTurns: got.maxTurns !== undefined ? Number(got.maxTurns) : null,
+    maxBudgetUsd: got.maxBudgetUsd !== undefined ? Number(got.maxBudgetUsd) : null,
+    argv: got.argv,
+  });
+}
+
+// ---- one format per harness ----------------------------------------------
+
+const SESSION = "5f0c8a52-2d7e-4b7a-9a51-6c1f3e0b9d27";
+const formats = {
+  claude: {
+    start: () => out({ type: "system", subtype: "init", session_id: SESSION, model: "stub-model", tools: ["Bash", "Read"], cwd: process.cwd() }),
+    turn: (n) => {
+      out({ type: "assistant", message: { id: `msg_${n}`, role: "assistant", content: [{ type: "tool_use", id: `toolu_${n}`, name: "Bash", input: { command: "ls" } }], usage: { input_tokens: 2, output_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 5 } }, session_id: SESSION });
+      out({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: `toolu_${n}`, content: "ok" }] }, session_id: SESSION });
+    },
+    result: (r) =>
+      out({
+        type: "result",
+        subtype: r.subtype,
+        is_error: r.subtype !== "success",
+        num_turns: r.turns,
+        total_cost_usd: r.cost,
+        session_id: SESSION,
+        usage: { input_tokens: 2 * r.turns, output_tokens: 10 * r.turns, cache_read_input_tokens: 100 * r.turns, cache_creation_input_tokens: 5 * r.turns },
+        permission_denials: [],
+        ...(r.text !== undefined ? { result: r.text } : { errors: [r.error] }),
+      }),
+  },
+  codex: {
+    start: () => out({ type: "thread.started", thread_id: "0199a213-stub" }),
+    turn: (n, last, text) => {
+      out({ type: "turn.started" });
+      out({ type: "item.completed", item: { id: `item_${n}`, type: "command_execution", command: "ls", aggregated_output: "ok", exit_code: 0, status: "completed" } });
+      if (last) out({ type: "item.completed", item: { id: `msg_${n}`, type: "agent_message", text } });
+      out({ type: "turn.completed", usage: { input_tokens: 100, cached_input_tokens: 60, output_tokens: 10 } });
+    },
+    result: () => {},
+  },
+  gemini: {
+    start: () => out({ type: "init", timestamp: new Date().toISOString(), session_id: "gemini-stub", model: "stub-model" }),
+    turn: (n) => {
+      const t = new Date().toISOString();
+      out({ type: "tool_use", timestamp: t, tool_name: "list_directory", tool_id: `t${n}`, parameters: { path: "." } });
+      out({ type: "tool_result", timestamp: t, tool_id: `t${n}`, status: "success", output: "README.md" });
+    },
+    result: (r) => {
+      const t = new Date().toISOString();
+      out({ type: "message", timestamp: t, role: "assistant", content: r.text, delta: true });
+      out({ type: "result", timestamp: t, status: "success", stats: { total_tokens: 110, input_tokens: 100, output_tokens: 10, cached: 60, duration_ms: 5, tool_calls: r.turns } });
+    },
+  },
+};
+
+async function playSuccess(harness, got, prompt) {
+  const text = echo(harness, got, prompt);
+  if (harness === "command") {
+    process.stdout.write(text + "\n");
+    await flush();
+    process.exit(Number(env.STUB_EXIT || 0));
+  }
+  const f = formats[harness];
+  f.start();
+  const maxTurns = got.maxTurns !== undefined ? Number(got.maxTurns) : Infinity;
+  const maxBudget = got.maxBudgetUsd !== undefined ? Number(got.maxBudgetUsd) : Infinity;
+  // Gemini's final answer is its own model turn; the others answer in their last turn.
+  const toolTurns = harness === "gemini" ? turnsWanted - 1 : turnsWanted;
+  let cost = 0;
+  for (let n = 1; n <= toolTurns; n++) {
+    if (n > 1) await sleep(turnMs);
+    f.turn(n, n === toolTurns, text);
+    cost += turnCost;
+    // Like Claude Code: a cap is noticed after the turn that crossed it.
+    if (n > maxTurns) {
+      f.result({ subtype: "error_max_turns", turns: n, cost, error: `Reached maximum number of turns (${maxTurns})` });
+      await flush();
+      process.exit(1);
+    }
+    if (cost > maxBudget) {
+      f.result({ subtype: "error_max_budget_usd", turns: n, cost, error: `Reached maximum budget ($${maxBudget})` });
+      await flush();
+      process.exit(1);
+    }
+  }
+  f.result({ subtype: "success", turns: turnsWanted, cost, text });
+  await flush();
+  process.exit(0);
+}
+
+async function main(harness) {
+  const argv = process.argv.slice(2);
+  if (env.STUB_MARKER) fs.appendFileSync(env.STUB_MARKER, `${harness} started\n`);
+  if (env.STUB_IGNORE_TERM === "1") process.on("SIGTERM", () => {});
+  const got = parseArgs(harness, argv);
+  checkCommandLine(harness, got);
+  const stdin = readStdin();
+  const prompt = harness === "codex" && got.positionals[1] !== "-" ? got.positionals[1] : stdin;
+
+  switch (scenario) {
+    case "success":
+      return playSuccess(harness, got, prompt);
+    case "garbage":
+      process.stdout.write("Welcome to the stub CLI!\nthis is not JSON {at all\n");
+      await flush();
+      return process.exit(0);
+    case "cut":
+      if (harness !== "command") formats[harness].start();
+      process.stdout.write('{"type":"assistant","message":{"id":"msg_cut","content":[{"type":"te');
+      await flush();
+      process.stderr.write("stub: connection reset by peer\n");
+      return process.exit(1);
+    case "hang":
+      if (harness === "command") process.stdout.write("working...\n");
+      else formats[harness].start();
+      setTimeout(() => process.exit(0), 30_000); // never outlive a broken test by much
+      return;
+    case "grandchild":
+      // The grandchild inherits stdout and outlives the stub: it holds the pipe open.
+      spawn("sleep", ["30"], { stdio: ["ignore", "inherit", "inherit"] });
+      return playSuccess(harness, got, prompt);
+    case "flood": {
+      const line = "x".repeat(1023) + "\n";
+      const block = line.repeat(1024);
+      for (let i = 0; i < Number(env.STUB_FLOOD_MB || 30); i++) {
+        if (!process.stdout.write(block)) await new Promise((r) => process.stdout.once("drain", r));
+      }
+      await flush();
+      return process.exit(0);
+    }
+    default:
+      fail(`stub ${harness}: unknown STUB_SCENARIO ${scenario}`, 2);
+  }
+}
+
+module.exports = { main };
