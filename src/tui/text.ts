@@ -61,22 +61,26 @@ export function padEnd(text: string, width: number): string {
   return cut + " ".repeat(Math.max(0, width - displayWidth(cut)));
 }
 
-/** Hard-wrap one line into pieces of at most `width` columns. */
+/** Wrap one line into pieces of at most `width` columns, at spaces where possible. */
 export function wrap(text: string, width: number): string[] {
   if (width <= 0) return [];
   const out: string[] = [];
-  let cur = "";
-  let w = 0;
-  for (const ch of text) {
-    const cw = charWidth(ch);
-    if (w + cw > width) {
-      out.push(cur);
-      cur = "";
-      w = 0;
+  let rest = text;
+  while (displayWidth(rest) > width) {
+    let cut = "";
+    let w = 0;
+    for (const ch of rest) {
+      const cw = charWidth(ch);
+      if (w + cw > width) break;
+      cut += ch;
+      w += cw;
     }
-    cur += ch;
-    w += cw;
+    // Break after the last space when it leaves a reasonable first piece; else cut hard.
+    const space = cut.lastIndexOf(" ");
+    const at = space > width / 3 ? space + 1 : cut.length;
+    out.push(rest.slice(0, at).trimEnd());
+    rest = rest.slice(at);
   }
-  if (cur || out.length === 0) out.push(cur);
+  out.push(rest);
   return out;
 }

@@ -64,7 +64,7 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
   const out: Line[] = [line([seg(n.id, undefined, true), seg(`  (${n.kind}${where})`, "muted")])];
   if (n.description) out.push(...field("about", n.description, width));
   out.push(...field("status", statusWords(n), width, statusTone(n.status)));
-  if (n.stopReason) out.push(...field("stop reason", n.stopReason, width));
+  if (n.stopReason && n.stopReason !== "complete") out.push(...field("stop reason", n.stopReason, width));
   if (n.error) out.push(...field(n.status === "error" ? "why" : "error", n.error, width, statusTone(n.status)));
   if (n.fallback) out.push(...field("fallback", `${n.fallback} started because this node did not pass`, width));
   if (n.recovered) out.push(...field("recovered", "exhausted: recorded an output; dependents ran", width));
@@ -87,7 +87,9 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
     out.push(line([seg(`  #${a.attempt} `), seg(a.status, statusTone(a.status), true), seg(bits ? `  ${bits}` : "", "muted")]));
     if (a.retry) out.push(...field("    retried", `${a.retry.cause}: ${a.retry.reason}${a.retry.backoffMs ? ` (backoff ${formatMs(a.retry.backoffMs)})` : ""}`, width, "warn"));
     for (const c of a.checks) {
-      const what = c.passed ? `passed · ${formatMs(c.durationMs)}` : [checkOutcomeText(c), `expect ${c.expect}`, c.reason ?? ""].filter(Boolean).join(" · ");
+      const outcome = checkOutcomeText(c);
+      const reason = c.reason && oneLine(c.reason) !== outcome ? c.reason : "";
+      const what = c.passed ? `passed · ${formatMs(c.durationMs)}` : [outcome, `expect ${c.expect}`, reason, formatMs(c.durationMs)].filter(Boolean).join(" · ");
       out.push(line([seg("    "), seg(c.passed ? "✓ " : "✗ ", c.passed ? "ok" : "bad", true), seg(c.name, undefined, true), seg(`  ${oneLine(what)}`, "muted")]));
       if (!c.passed) {
         out.push(...block("stdout (tail)", c.stdoutTail, width, "      "));

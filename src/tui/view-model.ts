@@ -9,7 +9,7 @@ import type { AttemptView, BranchView, MapView, NodeView, OverrunView, RunView, 
 import { initialState, isFinal, nodeCost, nodeKey, ZERO_COUNTS } from "./view-state.ts";
 
 export * from "./view-state.ts";
-export { selectFrame, selectBodyRows } from "./view-rows.ts";
+export { selectFrame, selectBodyRows, type Frame, type FrameOptions, type PendingApprovalView } from "./view-rows.ts";
 export { selectDetails } from "./view-details.ts";
 
 export function reduce(state: ViewState, event: VouchEvent): ViewState {

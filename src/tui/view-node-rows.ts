@@ -75,9 +75,9 @@ export function nodeRow(n: NodeView, ctx: RowContext, selected: boolean, extra: 
     seg(`${n.kind.padEnd(8)} `, "muted"),
     seg(statusWords(n), tone),
     ...extra,
+    ...markers(n),
   ];
   if (metrics) segments.push(seg(`  ${metrics}`, "muted"));
-  segments.push(...markers(n));
   if ((n.status === "running" || n.status === "waiting") && n.activity) segments.push(seg(`  ${oneLine(n.activity)}`, "muted"));
   return { ...line(segments, n.key), selected };
 }
