@@ -8,7 +8,7 @@
 import { render, type Instance } from "ink";
 import type { Approvals } from "../engine/ports.ts";
 import { AppView } from "./ink/app-view.tsx";
-import type { Effect } from "./keys.ts";
+import { effectHandler } from "./effects.ts";
 import type { EventOutput } from "./output.ts";
 import type { FrameScheduler } from "./throttle.ts";
 import { createTuiStore } from "./tui-store.ts";
@@ -63,26 +63,14 @@ export function startTui(opts: TuiOptions): TuiHandle {
   };
   process.once("exit", teardown);
 
-  const onEffect = (e: Effect) => {
-    switch (e.kind) {
-      case "answer":
-        store.approvals.answer(e.id, e.decision);
-        return;
-      case "pauseApprovals":
-        store.approvals.pauseAll();
-        return;
-      case "cancel":
-        opts.onCancel();
-        return;
-      case "exitNow":
-        teardown();
-        opts.onExitNow();
-        return;
-      case "quit":
-        void finish();
-        return;
-    }
-  };
+  const onEffect = effectHandler(store, {
+    onCancel: () => opts.onCancel(),
+    onExitNow: () => {
+      teardown();
+      opts.onExitNow();
+    },
+    onQuit: () => void finish(),
+  });
 
   const finish = async () => {
     if (gone) return;

@@ -19,9 +19,10 @@ function trimZeros(fixed: string, minDecimals: number): string {
   return f ? `${whole}.${f}` : whole!;
 }
 
+/** A time span: 250ms, 4.2s, 1m30s, 2h5m (whole seconds from a minute up). */
 export function formatMs(ms: number): string {
   if (ms >= 1000 && ms < 60_000) return `${(Math.floor(ms / 100) / 10).toString()}s`;
-  return formatDuration(ms);
+  return formatDuration(ms >= 60_000 ? Math.floor(ms / 1000) * 1000 : ms);
 }
 
 export type CapKind = EventOf<"cap.overrun">["cap"];

@@ -202,7 +202,7 @@ function keysLine(o: FrameOptions, approval: boolean): Segment[] {
     ? [["↑↓", "scroll"], ["esc", "back"]]
     : [["↑↓", "select"], ["⏎", "details"], ["←→", "fold"]];
   if (approval) keys.push(["a", "approve"], ["r", "reject"]);
-  keys.push(["q", o.details ? "back" : "quit"]);
+  if (!o.details) keys.push(["q", "quit"]);
   const out: Segment[] = [];
   keys.forEach(([k, what], i) => out.push(seg(i ? " · " : "", "muted"), seg(k, "accent", true), seg(` ${what}`, "muted")));
   return out;
