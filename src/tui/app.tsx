@@ -1,5 +1,5 @@
-// The live terminal UI. The only entry to ink and React: the CLI loads it with
-// `await import("./tui/app.tsx")` on the TTY path, so `--json` and `--version`
+// The live terminal UI. The only entry to ink and React: the CLI loads this
+// module with a dynamic import on the TTY path, so `--json` and `--version`
 // never evaluate them.
 //
 //   const tui = startTui({ stdout, stdin, color, onCancel, onExitNow });
