@@ -60,6 +60,8 @@ export function startTui(opts: TuiOptions): TuiHandle {
     store.approvals.pauseAll();
     process.off("exit", teardown);
     instance?.unmount();
+    // Ink leaves the cursor at the end of the last frame: start the shell's next line below it.
+    opts.stdout.write("\n");
   };
   process.once("exit", teardown);
 

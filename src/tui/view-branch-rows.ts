@@ -20,6 +20,7 @@ export function foldKey(map: string): string {
 
 /** On the map row: "412/500" (finished of items). */
 export function mapProgress(m: MapView): Segment[] {
+  if (m.items === null && m.started === 0) return []; // not started: nothing to count yet
   return [seg(`  ${m.finished}/${m.items ?? m.started}`, "info", true)];
 }
 

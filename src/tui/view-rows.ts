@@ -69,7 +69,9 @@ export function currentApproval(approvals: readonly PendingApprovalView[], selec
   return approvals.find((a) => nodeKey(a.node, a.branch) === selected) ?? approvals[0];
 }
 
-export function selectFrame(state: ViewState, o: FrameOptions): Frame {
+export function selectFrame(state: ViewState, input: FrameOptions): Frame {
+  // A replay is frozen at its last event: nothing on screen runs on the wall clock.
+  const o = input.replay ? { ...input, now: state.lastEventAt ?? input.now } : input;
   const width = Math.max(20, o.width);
   const header = headerLines(state, o);
   const approval = o.replay ? undefined : currentApproval(o.approvals ?? [], o.selected ?? null);
@@ -149,7 +151,7 @@ function headerLines(state: ViewState, o: FrameOptions): Line[] {
     ? state.end.wallMs
     : started === null
       ? null
-      : Math.max(0, (o.replay ? (state.lastEventAt ?? started) : o.now) - started);
+      : Math.max(0, o.now - started);
   const status = runStatusText(state, Boolean(o.replay));
   const cost = formatUsd(state.costUsd) + (state.end?.costUnknown ? ` +${state.end.costUnknown} unknown` : "");
   const budget = run?.budgetUsd != null ? ` / ${formatUsd(run.budgetUsd)}` : "";

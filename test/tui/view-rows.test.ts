@@ -101,6 +101,15 @@ describe("what the frames show", () => {
     expect(closed.join("\n")).toContain("+ 416 branches folded");
   });
 
+  test("a replay is frozen at its last event; a live run counts on the wall clock", () => {
+    const later = Date.parse("2026-11-29T12:00:00.000Z");
+    const replay = screen("big-map", { now: later, replay: true }).text;
+    expect(replay[0]).toContain("unfinished  2m45s");
+    expect(replay.find((l) => l.includes("verify_each  map"))).toMatch(/412\/500  2m45s$/);
+    const live = screen("big-map", { now: later }).text;
+    expect(live[0]).toContain("running  2h");
+  });
+
   test("scrolling keeps the selected row on screen and says what is above and below", () => {
     const f = screen("big-map", { height: 20, fold: { verify_each: "open" }, selected: "verify_each#300" });
     expect(f.text.some((l) => l.startsWith("›") && l.includes("#300 "))).toBe(true);
