@@ -6,6 +6,7 @@
 //   engine events → tui.push(e); engine approvals → tui.approvals
 //   after run.finished: await tui.close()   (final frame drawn, terminal restored)
 import { render, type Instance } from "ink";
+import type { VouchEvent } from "../engine/events.ts";
 import type { Approvals } from "../engine/ports.ts";
 import { AppView } from "./ink/app-view.tsx";
 import { effectHandler } from "./effects.ts";
@@ -112,4 +113,12 @@ export function startTui(opts: TuiOptions): TuiHandle {
       return store.frames;
     },
   };
+}
+
+/** `vouch show RUN --tui`: a recorded run in the same view; resolves once the user leaves (q or Ctrl-C). */
+export async function replayTui(events: Iterable<VouchEvent>, opts: Pick<TuiOptions, "stdout" | "stdin" | "color" | "debug">): Promise<void> {
+  const tui = startTui({ ...opts, replay: true, onCancel: () => undefined, onExitNow: () => undefined });
+  for (const e of events) tui.push(e);
+  await tui.done;
+  await tui.close();
 }

@@ -1,7 +1,7 @@
 // startTui(): the whole life of the UI on a (fake) terminal — the final frame
 // before exit, the terminal restored on every way out, approvals, Ctrl-C.
 import { describe, expect, test } from "vitest";
-import { startTui, type TuiOptions } from "../../src/tui/app.tsx";
+import { replayTui, startTui, type TuiOptions } from "../../src/tui/app.tsx";
 import { FakeStdin, FakeStdout, KEYS, loadFixture, settle, stripAnsi } from "./helpers/fake-terminal.ts";
 
 const SHOW_CURSOR = "\u001b[?25h";
@@ -89,6 +89,19 @@ describe("startTui", () => {
     stdin.type("q");
     await handle.done;
     expect(calls).toEqual([]);
+  });
+
+  test("replayTui shows a recorded run and resolves when the user presses Ctrl-C", async () => {
+    const stdout = new FakeStdout(100, 40);
+    const stdin = new FakeStdin();
+    let resolved = false;
+    const shown = replayTui(loadFixture("overruns"), { stdout: stdout as never, stdin: stdin as never, color: false }).then(() => (resolved = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(resolved).toBe(false); // it waits for the user
+    expect(stripAnsi(stdout.all())).toContain("cap overrun turns 2/1");
+    stdin.type(KEYS.ctrlC);
+    await shown;
+    expect(stdin.isRaw).toBe(false);
   });
 
   test("approvals: a approves in place; quitting answers pause to waiting and later requests", async () => {
