@@ -48,6 +48,18 @@ describe("startTui", () => {
     expect(stdout.writes.filter((w) => w.includes("vouch fix-and-test")).pop()).toContain("FAILED · exit 1");
   });
 
+  test("a resized terminal gets frames of its new size", async () => {
+    const { handle, stdout } = tui({ debug: true });
+    for (const e of loadFixture("big-map")) handle.push(e);
+    await new Promise((r) => setTimeout(r, 80));
+    stdout.resize(60, 12);
+    await new Promise((r) => setTimeout(r, 80));
+    const last = stdout.writes.filter((w) => w.includes("vouch finding-verifier")).pop()!.split("\n");
+    expect(last).toHaveLength(12);
+    expect(Math.max(...last.map((l) => l.length))).toBeLessThanOrEqual(60);
+    await handle.close();
+  });
+
   test("events after close() are ignored and close() twice is harmless", async () => {
     const { handle } = tui();
     await handle.close();
