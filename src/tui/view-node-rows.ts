@@ -32,7 +32,7 @@ export function statusWords(n: NodeView): string {
       return n.qualifier ? `passed ${n.qualifier}` : "passed";
     default: {
       const stop = n.stopReason && n.stopReason !== "complete" ? ` (${n.stopReason})` : "";
-      return n.cause ? `${n.status} ${n.cause}${stop}` : `${n.status}${stop}`;
+      return n.cause && n.cause !== n.status ? `${n.status} ${n.cause}${stop}` : `${n.status}${stop}`;
     }
   }
 }

@@ -2,6 +2,7 @@
 // header, the nodes in graph order (maps with their branches), the approval
 // being asked, a notice, the keys. Pure: the Ink components only paint it.
 import type { BranchRef } from "../engine/events.ts";
+import { getAt } from "./chunked-list.ts";
 import { countsText, formatMs, formatUsd, overrunText, statusTone } from "./format.ts";
 import { fitLine, line, seg, type Line, type Segment, type Tone } from "./lines.ts";
 import { linesOf } from "./text.ts";
@@ -74,7 +75,9 @@ export function selectFrame(state: ViewState, input: FrameOptions): Frame {
   const o = input.replay ? { ...input, now: state.lastEventAt ?? input.now } : input;
   const width = Math.max(20, o.width);
   const header = headerLines(state, o);
-  const approval = o.replay ? undefined : currentApproval(o.approvals ?? [], o.selected ?? null);
+  const asked = o.replay ? undefined : currentApproval(o.approvals ?? [], o.selected ?? null);
+  // The request may come without its message: node.started carried it.
+  const approval = asked && asked.prompt === undefined ? withPrompt(asked, state) : asked;
   const panel = approval ? approvalLines(approval, (o.approvals ?? []).length) : [];
   const notice = o.notice ? [line([seg(o.notice.text, o.notice.tone ?? "warn", true)])] : [];
   const footer = [rule(width), line(keysLine(o, Boolean(approval)))];
@@ -98,6 +101,12 @@ export function selectFrame(state: ViewState, input: FrameOptions): Frame {
   }
   const lines = [...header, ...body, ...panel, ...notice, ...footer].map((l) => fitLine(l, width));
   return { lines, selectable, selected, scrollTop, detailsScroll, bodyHeight };
+}
+
+function withPrompt(a: PendingApprovalView, state: ViewState): PendingApprovalView {
+  const m = a.branch ? state.maps[a.branch.map] : undefined;
+  const n = a.branch ? (m ? getAt(m.branches, a.branch.index)?.nodes[a.node] : undefined) : state.nodes[a.node];
+  return n?.prompt === undefined ? a : { ...a, prompt: n.prompt };
 }
 
 function markSelected(rows: Line[], selected: string | null): void {

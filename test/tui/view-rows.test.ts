@@ -89,6 +89,12 @@ describe("what the frames show", () => {
     expect(all).toContain("a approve · r reject · q quit");
   });
 
+  test("an approval asked without a message shows the one its node.started carried", () => {
+    const events = loadFixture("approval").filter((e) => e.type !== "run.paused" && e.type !== "run.finished");
+    const f = selectFrame(reduceAll(events), { width: 80, height: 30, now: NOW, approvals: [{ id: 1, node: "ship" }] });
+    expect(f.lines.map(lineText).join("\n")).toContain("│ Ship v2.3.0 to production?");
+  });
+
   test("a big map folds the finished branches that passed and keeps the rest listed", () => {
     const auto = screen("big-map", { height: 200 }).text;
     expect(auto.join("\n")).toContain("verify_each  map      running  412/500");
