@@ -2,7 +2,7 @@
 // before exit, the terminal restored on every way out, approvals, Ctrl-C.
 import { describe, expect, test } from "vitest";
 import { replayTui, startTui, type TuiOptions } from "../../src/tui/app.tsx";
-import { FakeStdin, FakeStdout, KEYS, loadFixture, settle, stripAnsi } from "./helpers/fake-terminal.ts";
+import { FakeStdin, FakeStdout, KEYS, loadFixture, settle, stripAnsi, waitFor } from "./helpers/fake-terminal.ts";
 
 const SHOW_CURSOR = "\u001b[?25h";
 const HIDE_CURSOR = "\u001b[?25l";
@@ -20,6 +20,13 @@ function tui(over: Partial<TuiOptions> = {}) {
     ...over,
   });
   return { handle, stdout, stdin, calls };
+}
+
+/** Wait for the next frame to be published and rendered (the approval is on screen then). */
+async function onScreen(handle: { frames: number }): Promise<void> {
+  const before = handle.frames;
+  await waitFor(() => handle.frames > before, 10_000, "a frame");
+  await settle();
 }
 
 describe("startTui", () => {
@@ -51,10 +58,11 @@ describe("startTui", () => {
   test("a resized terminal gets frames of its new size", async () => {
     const { handle, stdout } = tui({ debug: true });
     for (const e of loadFixture("big-map")) handle.push(e);
-    await new Promise((r) => setTimeout(r, 80));
+    await waitFor(() => stdout.writes.some((w) => w.includes("412/500")), 10_000, "the big map on screen");
     stdout.resize(60, 12);
-    await new Promise((r) => setTimeout(r, 80));
-    const last = stdout.writes.filter((w) => w.includes("vouch finding-verifier")).pop()!.split("\n");
+    const frame = () => stdout.writes.filter((w) => w.includes("vouch finding-verifier")).pop()!.split("\n");
+    await waitFor(() => frame().length === 12, 10_000, "a 12-line frame");
+    const last = frame();
     expect(last).toHaveLength(12);
     expect(Math.max(...last.map((l) => l.length))).toBeLessThanOrEqual(60);
     await handle.close();
@@ -108,9 +116,9 @@ describe("startTui", () => {
     const stdin = new FakeStdin();
     let resolved = false;
     const shown = replayTui(loadFixture("overruns"), { stdout: stdout as never, stdin: stdin as never, color: false }).then(() => (resolved = true));
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => stripAnsi(stdout.all()).includes("cap overrun turns 2/1"), 10_000, "the replayed run on screen");
+    await new Promise((r) => setTimeout(r, 50));
     expect(resolved).toBe(false); // it waits for the user
-    expect(stripAnsi(stdout.all())).toContain("cap overrun turns 2/1");
     stdin.type(KEYS.ctrlC);
     await shown;
     expect(stdin.isRaw).toBe(false);
@@ -120,12 +128,12 @@ describe("startTui", () => {
     const { handle, stdin } = tui();
     for (const e of loadFixture("approval").slice(0, 4)) handle.push(e);
     const first = handle.approvals.decide({ node: "ship", prompt: "Ship it?" }, new AbortController().signal);
-    await new Promise((r) => setTimeout(r, 80));
+    await onScreen(handle);
     stdin.type("a");
     await expect(first).resolves.toBe("approve");
 
     const second = handle.approvals.decide({ node: "ship" }, new AbortController().signal);
-    await new Promise((r) => setTimeout(r, 80));
+    await onScreen(handle);
     stdin.type("q");
     await settle();
     stdin.type("y");

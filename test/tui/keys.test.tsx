@@ -6,7 +6,7 @@ import { effectHandler } from "../../src/tui/effects.ts";
 import { AppView } from "../../src/tui/ink/app-view.tsx";
 import { handleKey, initialUi, type Effect, type KeyContext } from "../../src/tui/keys.ts";
 import { createTuiStore } from "../../src/tui/tui-store.ts";
-import { KEYS, loadFixture, settle } from "./helpers/fake-terminal.ts";
+import { KEYS, loadFixture, settle, waitFor } from "./helpers/fake-terminal.ts";
 
 afterEach(() => cleanup());
 
@@ -96,8 +96,11 @@ async function app(events: VouchEvent[], opts: { replay?: boolean; rows?: number
   await settle();
   const press = async (k: string) => {
     r.stdin.write(k);
-    // A lone ESC is held briefly by Ink (it may start an escape sequence).
-    if (k === KEYS.escape) await new Promise((done) => setTimeout(done, 150));
+    // A lone ESC is held briefly by Ink (it may start an escape sequence): wait for the frame to change.
+    if (k === KEYS.escape) {
+      const before = r.lastFrame();
+      await waitFor(() => r.lastFrame() !== before, 10_000, "Esc to take effect");
+    }
     await settle();
   };
   return { r, store, effects, press, frame: () => r.lastFrame() ?? "" };

@@ -127,3 +127,12 @@ export const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
 export function stripAnsi(text: string): string {
   return text.replace(ANSI, "");
 }
+
+/** Wait until `cond()` holds (checked every 10 ms), failing after `ms` — no fixed sleeps on a busy machine. */
+export async function waitFor(cond: () => boolean, ms = 10_000, what = "condition"): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
