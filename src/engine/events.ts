@@ -110,6 +110,8 @@ export const nodeStartedSchema = z.strictObject({
   prompt: z.string().optional(),
   /** Feedback round (1 on the first pass of a feedback loop's chain). */
   round: z.number().int().min(1).optional(),
+  /** A map: how many items its branches run over (the TUI shows finished/items). */
+  items: z.number().int().min(0).optional(),
 });
 
 export const nodeProgressSchema = z.strictObject({

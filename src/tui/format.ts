@@ -1,0 +1,136 @@
+// How facts read on screen, shared by the TUI and the plain writer so both say the same thing.
+import { formatDuration } from "../engine/graph/duration.ts";
+import type { EventOf, NodeStatus } from "../engine/events.ts";
+import type { Tone } from "./lines.ts";
+import { linesOf, oneLine } from "./text.ts";
+
+/** US dollars with the precision the amount needs: $5.00, $0.42, $0.012, $0.0047, $0.001. */
+export function formatUsd(usd: number): string {
+  if (usd === 0) return "$0";
+  if (usd >= 1) return `$${usd.toFixed(2)}`;
+  if (usd >= 0.01) return `$${trimZeros(usd.toFixed(3), 2)}`;
+  return `$${trimZeros(usd.toPrecision(2), 1)}`;
+}
+
+function trimZeros(fixed: string, minDecimals: number): string {
+  const [whole, frac = ""] = fixed.split(".");
+  let f = frac.replace(/0+$/, "");
+  if (f.length < minDecimals) f = frac.slice(0, minDecimals);
+  return f ? `${whole}.${f}` : whole!;
+}
+
+/** A time span: 250ms, 4.2s, 1m30s, 2h5m (whole seconds from a minute up). */
+export function formatMs(ms: number): string {
+  if (ms >= 1000 && ms < 60_000) return `${(Math.floor(ms / 100) / 10).toString()}s`;
+  return formatDuration(ms >= 60_000 ? Math.floor(ms / 1000) * 1000 : ms);
+}
+
+export type CapKind = EventOf<"cap.overrun">["cap"];
+
+/** A cap value in its unit: turns as a count, budget in dollars, wall and idle (milliseconds) as durations. */
+export function formatCapValue(cap: CapKind, value: number): string {
+  if (cap === "budget_usd") return formatUsd(value);
+  if (cap === "turns") return String(value);
+  return formatDuration(value);
+}
+
+/** "turns 2/1", "budget_usd $0.0047/$0.001", "wall 12s/10s": actual over limit. */
+export function overrunText(o: { cap: CapKind; limit: number; actual: number }): string {
+  return `${o.cap} ${formatCapValue(o.cap, o.actual)}/${formatCapValue(o.cap, o.limit)}`;
+}
+
+/** A branch's verdict as shown: strings upper-cased, other values as compact JSON, none → the status. */
+export function verdictText(verdict: unknown, status: string): string {
+  if (verdict === null || verdict === undefined) return status.toUpperCase();
+  if (typeof verdict === "string") return oneLine(verdict).toUpperCase() || status.toUpperCase();
+  if (typeof verdict === "number" || typeof verdict === "boolean") return String(verdict).toUpperCase();
+  return oneLine(JSON.stringify(verdict) ?? String(verdict));
+}
+
+/** Every state a row can be in: the node statuses plus the live ones. */
+export type RowStatus = NodeStatus | "pending" | "running" | "retrying" | "waiting";
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+export function statusIcon(status: RowStatus, tick = 0): string {
+  switch (status) {
+    case "passed":
+      return "✓";
+    case "failed":
+      return "✗";
+    case "error":
+      return "!";
+    case "skipped":
+      return "-";
+    case "cancelled":
+      return "⊘";
+    case "pending":
+      return "·";
+    case "waiting":
+      return "?";
+    case "retrying":
+      return "↻";
+    case "running":
+      return SPINNER[tick % SPINNER.length]!;
+  }
+}
+
+/** ERROR is never FAIL: failed is red, error is yellow. */
+export function statusTone(status: RowStatus | string): Tone | undefined {
+  switch (status) {
+    case "passed":
+      return "ok";
+    case "failed":
+      return "bad";
+    case "error":
+    case "waiting":
+    case "paused":
+      return "warn";
+    case "running":
+    case "retrying":
+      return "info";
+    case "skipped":
+    case "cancelled":
+    case "pending":
+    case "interrupted":
+      return "muted";
+    default:
+      return undefined;
+  }
+}
+
+export interface TailSource {
+  stdoutTail: string;
+  stderrTail: string;
+}
+
+/** The last `n` non-empty lines of a failed check's output: stdout's tail, then stderr's. */
+export function failureTail(check: TailSource, n: number): string[] {
+  const out = linesOf(check.stdoutTail);
+  const err = linesOf(check.stderrTail);
+  // Keep some of each stream when both have something: a test runner may report on either.
+  const fromOut = Math.min(out.length, n - Math.min(err.length, Math.ceil(n / 2)));
+  const fromErr = Math.min(err.length, n - fromOut);
+  return [...out.slice(out.length - fromOut), ...err.slice(err.length - fromErr)];
+}
+
+/** How a check failed, in a few words: "exit 1", "timed out after 2m", "signal SIGKILL". */
+export function checkOutcomeText(c: { exit: number | null; signal: string | null; timedOut: boolean; durationMs: number }): string {
+  if (c.timedOut) return `timed out after ${formatMs(c.durationMs)}`;
+  if (c.signal) return `signal ${c.signal}`;
+  return c.exit === null ? "no exit status" : `exit ${c.exit}`;
+}
+
+export interface Counts {
+  passed: number;
+  failed: number;
+  error: number;
+  skipped: number;
+  cancelled: number;
+}
+
+/** "5 passed · 2 failed · 1 error · 1 skipped" (zeros left out; "no nodes" when all are zero). */
+export function countsText(c: Counts): string {
+  const parts = (["passed", "failed", "error", "skipped", "cancelled"] as const).filter((k) => c[k] > 0).map((k) => `${c[k]} ${k}`);
+  return parts.length ? parts.join(" · ") : "no nodes";
+}

@@ -1,0 +1,27 @@
+// `--json`: one event per line on stdout and nothing else (docs/events.md).
+// A reader that goes away (`vouch run --json | head`) ends the output quietly.
+import type { EventOutput } from "./output.ts";
+
+function isBrokenPipe(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  return code === "EPIPE" || code === "ERR_STREAM_DESTROYED" || code === "ERR_STREAM_WRITE_AFTER_END";
+}
+
+export function createNdjsonOutput(write: (text: string) => void): EventOutput {
+  let closed = false;
+  return {
+    push(event) {
+      if (closed) return;
+      try {
+        // JSON.stringify escapes newlines inside strings, so one event is always one line.
+        write(`${JSON.stringify(event)}\n`);
+      } catch (e) {
+        if (!isBrokenPipe(e)) throw e;
+        closed = true;
+      }
+    },
+    async close() {
+      closed = true;
+    },
+  };
+}

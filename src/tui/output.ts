@@ -1,0 +1,21 @@
+// What every output mode implements (DESIGN.md §1 invariant 4): the TUI, the
+// plain lines and NDJSON all consume the same VouchEvent stream, pushed by the
+// one run loop. None of them runs anything.
+import type { VouchEvent } from "../engine/events.ts";
+
+export interface EventOutput {
+  /** One event, in order, as soon as the ledger has it. Never throws for a closed consumer. */
+  push(event: VouchEvent): void;
+  /** The run is over: write what is left (the TUI's final frame) and release the terminal. */
+  close(): Promise<void>;
+}
+
+/** Sends every event to several outputs (e.g. the TUI and a log file). */
+export function fanOut(...outputs: EventOutput[]): EventOutput {
+  return {
+    push: (event) => outputs.forEach((o) => o.push(event)),
+    close: async () => {
+      await Promise.all(outputs.map((o) => o.close()));
+    },
+  };
+}

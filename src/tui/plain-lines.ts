@@ -1,0 +1,116 @@
+// What the plain writer prints for each event (ADR 0007): one line per
+// significant event — a node finished, a check failed (its output tail
+// indented below), a cap overrun, a retry, a branch finished with its verdict,
+// a pause, the run's end. Progress and starts are not printed.
+import type { EventOf, VouchEvent } from "../engine/events.ts";
+import { checkOutcomeText, countsText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone } from "./format.ts";
+import { line, seg, type Line, type Segment } from "./lines.ts";
+import { linesOf, oneLine } from "./text.ts";
+import { TAIL_LINES, statusWords } from "./view-node-rows.ts";
+import { getAt } from "./chunked-list.ts";
+import { nodeKey, type BranchView, type NodeView, type ViewState } from "./view-state.ts";
+
+function where(e: { node: string; branch?: { map: string; index: number } }): string {
+  return e.branch ? `${e.branch.map} #${e.branch.index} ${e.node}` : e.node;
+}
+
+function branchAt(s: ViewState, ref: { map: string; index: number }): BranchView | undefined {
+  const m = s.maps[ref.map];
+  return m ? getAt(m.branches, ref.index) : undefined;
+}
+
+function nodeOf(s: ViewState, e: { node: string; branch?: { map: string; index: number } }): NodeView | undefined {
+  return e.branch ? branchAt(s, e.branch)?.nodes[e.node] : s.nodes[e.node];
+}
+
+/** A second line, indented under the first: the error of a node or branch. */
+function because(status: string, text: string): Line {
+  return line([seg("    "), seg(status === "error" ? "why: " : "error: ", statusTone(status)), seg(oneLine(text))]);
+}
+
+/** The lines for `event`, given the view state after it was folded in. */
+export function plainLines(after: ViewState, event: VouchEvent): Line[] {
+  switch (event.type) {
+    case "run.started": {
+      const caps = [event.caps.budget_usd !== null ? `budget ${formatUsd(event.caps.budget_usd)}` : "", event.caps.wall_ms !== null ? `wall ${formatMs(event.caps.wall_ms)}` : ""];
+      const count = event.nodes.filter((n) => n.map === undefined).length;
+      const text = [`${count} nodes`, ...caps].filter(Boolean).join(" · ");
+      return [
+        line([seg("▶ ", "accent", true), seg(event.graph, undefined, true), seg(`  run ${event.run} ${event.resumed ? "resumed" : "started"}`)]),
+        line([seg(`  ${text}`, "muted")]),
+      ];
+    }
+    case "check.finished":
+      return event.passed ? [] : checkFailed(event);
+    case "cap.overrun": {
+      const who = event.scope === "run" || event.node === undefined ? "run" : where({ node: event.node, ...(event.branch ? { branch: event.branch } : {}) });
+      return [line([seg("⚠ ", "bad", true), seg(`${who} `), seg(`cap overrun ${overrunText(event)}`, "bad", true)])];
+    }
+    case "node.retrying": {
+      const backoff = event.backoff_ms > 0 ? ` in ${formatMs(event.backoff_ms)}` : "";
+      return [
+        line([seg("↻ ", "warn", true), seg(`${where(event)} `), seg(`attempt ${event.attempt} ${event.cause}, retrying${backoff}: `, "warn"), seg(oneLine(event.reason), "muted")]),
+      ];
+    }
+    case "node.finished":
+      return nodeFinished(after, event);
+    case "branch.finished": {
+      const b = branchAt(after, event.branch);
+      const tone = statusTone(event.status);
+      const out: Segment[] = [
+        seg(`${statusIcon(event.status)} `, tone, true),
+        seg(`${event.branch.map} #${event.branch.index} `),
+        seg(b?.label ? `${oneLine(b.label)}  ` : "", "muted"),
+        seg(b?.verdictText ?? event.status.toUpperCase(), tone, true),
+      ];
+      // A node that did not pass has already printed its error; say it once.
+      const told = Object.values(b?.nodes ?? {}).some((n) => n.error && (n.status === "failed" || n.status === "error"));
+      return event.error && event.status !== "passed" && !told ? [line(out), because(event.status, event.error)] : [line(out)];
+    }
+    case "run.paused":
+      return event.approvals.flatMap((a) => {
+        const at = a.branch ? `${a.node} (${a.branch.map} #${a.branch.index})` : a.node;
+        const rows = [
+          line([seg("? ", "warn", true), seg(`paused at approval ${at}`, "warn", true)]),
+          line([seg(`    vouch resume ${event.run} --approve ${a.node}`), seg(`  (or --reject ${a.node})`, "muted")]),
+        ];
+        for (const l of linesOf(a.prompt ?? "").slice(0, 3)) rows.push(line([seg("    │ ", "muted"), seg(l)]));
+        return rows;
+      });
+    case "run.finished": {
+      const tone = statusTone(event.status);
+      const reason = event.reason ? ` (${event.reason})` : "";
+      const cost = formatUsd(event.cost_usd) + (event.cost_unknown ? ` + ${event.cost_unknown} of unknown cost` : "");
+      return [
+        line([seg("■ ", tone, true), seg("run "), seg(`${event.status}${reason} · exit ${event.exit_code}`, tone, true), seg(`  ${cost} · ${formatMs(event.wall_ms)}`, "muted")]),
+        line([seg(`  ${countsText(event.counts)}`)]),
+      ];
+    }
+    default:
+      return [];
+  }
+}
+
+function checkFailed(e: EventOf<"check.finished">): Line[] {
+  const outcome = checkOutcomeText({ exit: e.exit, signal: e.signal, timedOut: e.timed_out, durationMs: e.duration_ms });
+  const reason = e.reason && oneLine(e.reason) !== outcome ? ` · ${oneLine(e.reason)}` : "";
+  const rows = [line([seg("✗ ", "bad", true), seg(`${where(e)} `), seg(`check ${e.name} failed`, "bad", true), seg(`: ${outcome} · expect ${e.expect}${reason}`, "muted")])];
+  for (const l of failureTail({ stdoutTail: e.stdout_tail, stderrTail: e.stderr_tail }, TAIL_LINES)) rows.push(line([seg("    │ ", "muted"), seg(l)]));
+  return rows;
+}
+
+function nodeFinished(after: ViewState, e: EventOf<"node.finished">): Line[] {
+  // Inside a map the branch line carries the news; only a node that did not pass adds its own line.
+  if (e.branch && e.status !== "failed" && e.status !== "error") return [];
+  const n = nodeOf(after, e);
+  const tone = statusTone(e.status);
+  const words = n ? statusWords(n) : e.status;
+  const figures = [e.cost_usd !== null ? formatUsd(e.cost_usd) : "", e.turns !== null ? `${e.turns} turn${e.turns === 1 ? "" : "s"}` : "", e.wall_ms > 0 ? formatMs(e.wall_ms) : ""].filter(Boolean);
+  const out: Segment[] = [seg(`${statusIcon(e.status)} `, tone, true), seg(`${where(e)} `, undefined, true), seg(words, tone)];
+  if (figures.length) out.push(seg(`  ${figures.join(" · ")}`, "muted"));
+  if (e.attempt > 1) out.push(seg(`  ↻ ${e.attempt} attempts`, "warn"));
+  if (e.fallback) out.push(seg(`  → fallback ${e.fallback}`, "accent"));
+  if (e.recovered) out.push(seg("  recovered", "accent"));
+  const first: Line = { ...line(out), key: nodeKey(e.node, e.branch) };
+  return e.error && (e.status === "failed" || e.status === "error") ? [first, because(e.status, e.error)] : [first];
+}

@@ -1,0 +1,113 @@
+// The rows of one node: its status row, then what a person must see without
+// asking — retries, cap overruns (limit vs actual), the error, and every check
+// with the tail of each failure. Map nodes add their branches (view-branch-rows.ts).
+import { checkOutcomeText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone } from "./format.ts";
+import { line, seg, type Line, type Segment } from "./lines.ts";
+import { oneLine } from "./text.ts";
+import { nodeCost, type AttemptView, type NodeView } from "./view-state.ts";
+
+/** Lines of output shown under a failed check (the details view shows the whole tail). */
+export const TAIL_LINES = 5;
+
+export interface RowContext {
+  now: number;
+  tick: number;
+  idWidth: number;
+  /** False once the run has ended: nothing ticks any more. */
+  live: boolean;
+}
+
+/** "passed verified", "error cap_stop (turns)", "failed check_failed", "running attempt 2". */
+export function statusWords(n: NodeView): string {
+  switch (n.status) {
+    case "pending":
+      return "pending";
+    case "waiting":
+      return "awaiting approval";
+    case "running":
+      return n.attempt > 1 ? `running (attempt ${n.attempt})` : "running";
+    case "retrying":
+      return `retrying after attempt ${n.attempt}`;
+    case "passed":
+      return n.qualifier ? `passed ${n.qualifier}` : "passed";
+    default: {
+      const stop = n.stopReason && n.stopReason !== "complete" ? ` (${n.stopReason})` : "";
+      return n.cause && n.cause !== n.status ? `${n.status} ${n.cause}${stop}` : `${n.status}${stop}`;
+    }
+  }
+}
+
+function lastAttempt(n: NodeView): AttemptView | undefined {
+  return n.attempts[n.attempts.length - 1];
+}
+
+/** Cost, turns and time: final figures once finished, live ones while running. */
+export function metricsText(n: NodeView, now: number, live = true): string {
+  const parts: string[] = [];
+  const current = lastAttempt(n);
+  const cost = nodeCost(n);
+  if (cost > 0 || n.costUsd !== null) parts.push(formatUsd(cost));
+  const turns = n.turns ?? current?.turns ?? null;
+  if (turns !== null) parts.push(`${turns} turn${turns === 1 ? "" : "s"}`);
+  if (n.wallMs !== null && n.status !== "running") {
+    if (n.wallMs > 0 || (n.status !== "skipped" && n.status !== "cancelled")) parts.push(formatMs(n.wallMs));
+  } else if (live && (n.status === "running" || n.status === "waiting") && n.startedAt !== null) parts.push(formatMs(Math.max(0, now - n.startedAt)));
+  return parts.join(" · ");
+}
+
+/** Markers on a node row: retried, fallback taken, recovered by `exhausted:`. */
+export function markers(n: NodeView): Segment[] {
+  const out: Segment[] = [];
+  const retries = n.attempts.filter((a) => a.retry).length;
+  if (retries > 0 && n.status !== "running" && n.status !== "retrying") out.push(seg(`  ↻ ${n.attempt} attempts`, "warn"));
+  if (n.fallback) out.push(seg(`  → fallback ${n.fallback}`, "accent"));
+  if (n.recovered) out.push(seg("  recovered", "accent"));
+  return out;
+}
+
+export function nodeRow(n: NodeView, ctx: RowContext, selected: boolean, extra: Segment[] = []): Line {
+  const tone = statusTone(n.status);
+  const metrics = metricsText(n, ctx.now, ctx.live);
+  const segments: Segment[] = [
+    seg(selected ? "› " : "  ", "accent", true),
+    seg(`${statusIcon(n.status, ctx.tick)} `, tone, true),
+    seg(`${n.id.padEnd(ctx.idWidth)}  `, undefined, true),
+    seg(`${n.kind.padEnd(8)} `, "muted"),
+    seg(statusWords(n), tone),
+    ...extra,
+    ...markers(n),
+  ];
+  if (metrics) segments.push(seg(`  ${metrics}`, "muted"));
+  if ((n.status === "running" || n.status === "waiting") && n.activity) segments.push(seg(`  ${oneLine(n.activity)}`, "muted"));
+  return { ...line(segments, n.key), selected };
+}
+
+/** The rows under a node: retries, overruns, the error, the checks of the latest attempt. */
+export function detailRows(n: NodeView, indent: string, opts: { passedChecks: boolean } = { passedChecks: true }): Line[] {
+  const rows: Line[] = [];
+  const pad = `  ${indent}    `;
+  for (const a of n.attempts) {
+    if (a.retry) rows.push(line([seg(pad), seg(`↻ attempt ${a.attempt} ${a.retry.cause}: `, "warn"), seg(oneLine(a.retry.reason), "muted")]));
+  }
+  const many = n.attempts.length > 1;
+  for (const o of n.overruns) {
+    const which = many && o.attempt !== null ? ` (attempt ${o.attempt})` : "";
+    rows.push(line([seg(pad), seg(`⚠ cap overrun ${overrunText(o)}`, "bad", true), seg(which, "muted")]));
+  }
+  if (n.error && (n.status === "failed" || n.status === "error")) {
+    rows.push(line([seg(pad), seg(`${n.status === "error" ? "why" : "error"}: `, statusTone(n.status)), seg(oneLine(n.error))]));
+  }
+  const withChecks = [...n.attempts].reverse().find((a) => a.checks.length > 0);
+  for (const c of withChecks?.checks ?? []) {
+    if (c.passed) {
+      if (opts.passedChecks) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(c.name), seg(`  ${formatMs(c.durationMs)}`, "muted")]));
+      continue;
+    }
+    const outcome = checkOutcomeText(c);
+    const reason = c.reason && oneLine(c.reason) !== outcome ? oneLine(c.reason) : "";
+    const why = [outcome, `expect ${c.expect}`, reason].filter(Boolean).join(" · ");
+    rows.push(line([seg(pad), seg("✗ ", "bad", true), seg(c.name, "bad", true), seg(`  ${why}`, "muted")]));
+    for (const l of failureTail(c, TAIL_LINES)) rows.push(line([seg(`${pad}  │ `, "muted"), seg(l)]));
+  }
+  return rows;
+}

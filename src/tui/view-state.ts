@@ -1,0 +1,173 @@
+// The view model's shape: what the screen knows about a run, built only from events.
+import type { BranchRef, Cause, EvidencePart, NodeStatus, Qualifier, RunStatus, StopReason, Tokens } from "../engine/events.ts";
+import type { ChunkedList } from "./chunked-list.ts";
+import type { CapKind, Counts, RowStatus } from "./format.ts";
+
+export interface CheckView {
+  name: string;
+  passed: boolean;
+  expect: string;
+  reason?: string;
+  exit: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  stdoutTail: string;
+  stderrTail: string;
+  truncated: boolean;
+}
+
+export interface OverrunView {
+  cap: CapKind;
+  limit: number;
+  actual: number;
+  attempt: number | null;
+}
+
+export interface AttemptView {
+  attempt: number;
+  startedAt: number | null;
+  status: RowStatus;
+  turns: number | null;
+  costUsd: number | null;
+  tokens: Tokens | null;
+  checks: readonly CheckView[];
+  /** Set when this attempt failed and another one followed. */
+  retry?: { cause: Cause; reason: string; backoffMs: number };
+}
+
+export interface NodeView {
+  key: string;
+  id: string;
+  kind: string;
+  branch?: BranchRef;
+  description?: string;
+  status: RowStatus;
+  attempt: number;
+  round?: number;
+  attempts: readonly AttemptView[];
+  harness?: string;
+  prompt?: string;
+  activity?: string;
+  qualifier: Qualifier | null;
+  stopReason: StopReason | null;
+  cause: Cause | null;
+  costUsd: number | null;
+  turns: number | null;
+  wallMs: number | null;
+  tokens: Tokens | null;
+  evidence?: readonly EvidencePart[];
+  error?: string;
+  resultTail?: string;
+  recovered?: boolean;
+  fallback?: string;
+  sessionId?: string;
+  overruns: readonly OverrunView[];
+  startedAt: number | null;
+}
+
+export interface BranchView {
+  index: number;
+  label: string;
+  status: RowStatus;
+  verdict: unknown;
+  /** The verdict as shown, set when the branch finished. */
+  verdictText: string | null;
+  error?: string;
+  nodes: Readonly<Record<string, NodeView>>;
+  /** The branch node that started last (what the branch is doing now). */
+  current?: string;
+}
+
+export interface MapView {
+  id: string;
+  /** How many items, when the map's node.started said so. */
+  items: number | null;
+  started: number;
+  running: number;
+  finished: number;
+  statusCounts: Counts;
+  /** Finished branches per verdict text, in order of first appearance. */
+  verdictCounts: readonly (readonly [string, number])[];
+  branches: ChunkedList<BranchView>;
+}
+
+export interface RunView {
+  id: string;
+  graph: string;
+  graphPath: string;
+  startedAt: number | null;
+  budgetUsd: number | null;
+  wallMs: number | null;
+  concurrency: number;
+  resumed: boolean;
+  harness: string | null;
+  version: string;
+}
+
+export interface RunEnd {
+  status: RunStatus;
+  exitCode: number;
+  reason?: string;
+  costUsd: number;
+  costUnknown: number;
+  wallMs: number;
+  counts: Counts;
+}
+
+export interface ViewState {
+  /** null until run.started (or any event naming the run) arrives. */
+  run: RunView | null;
+  status: "waiting" | "running" | RunStatus;
+  end: RunEnd | null;
+  /** Top-level node ids in graph order. */
+  order: readonly string[];
+  /** Per map: its branch node ids in graph order. */
+  branchOrder: Readonly<Record<string, readonly string[]>>;
+  nodes: Readonly<Record<string, NodeView>>;
+  maps: Readonly<Record<string, MapView>>;
+  /** Live cost estimate: the sum of every node's cost so far (run.finished's total replaces it). */
+  costUsd: number;
+  runOverruns: readonly OverrunView[];
+  /** Approvals the run paused at (run.paused). */
+  paused: readonly { node: string; branch?: BranchRef; prompt?: string }[] | null;
+  lastEventAt: number | null;
+  events: number;
+}
+
+export const ZERO_COUNTS: Counts = { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 };
+
+export function initialState(): ViewState {
+  return {
+    run: null,
+    status: "waiting",
+    end: null,
+    order: [],
+    branchOrder: {},
+    nodes: {},
+    maps: {},
+    costUsd: 0,
+    runOverruns: [],
+    paused: null,
+    lastEventAt: null,
+    events: 0,
+  };
+}
+
+export function nodeKey(node: string, branch?: BranchRef): string {
+  return branch ? `${branchKey(branch.map, branch.index)}/${node}` : node;
+}
+
+export function branchKey(map: string, index: number): string {
+  return `${map}#${index}`;
+}
+
+export function isFinal(status: RowStatus): status is NodeStatus {
+  return status === "passed" || status === "failed" || status === "error" || status === "skipped" || status === "cancelled";
+}
+
+/** What a node has cost so far: the larger of its reported total and the sum of its attempts' live costs. */
+export function nodeCost(n: NodeView): number {
+  const live = n.attempts.reduce((sum, a) => sum + (a.costUsd ?? 0), 0);
+  return Math.max(live, n.costUsd ?? 0);
+}

@@ -1,0 +1,51 @@
+// `--json`: exactly one JSON line per event, parseable back to the same event; EPIPE is quiet.
+import { describe, expect, test } from "vitest";
+import { eventSchema } from "../../src/engine/events.ts";
+import { createNdjsonOutput } from "../../src/tui/ndjson-output.ts";
+import { loadFixture } from "./helpers/fake-terminal.ts";
+
+describe("NDJSON output", () => {
+  test("one line per event, each parsing back to the event it came from (progress included)", async () => {
+    const events = loadFixture("failed-check");
+    let text = "";
+    const out = createNdjsonOutput((t) => (text += t));
+    for (const e of events) out.push(e);
+    await out.close();
+    const lines = text.split("\n");
+    expect(lines.pop()).toBe(""); // ends with a newline
+    expect(lines).toHaveLength(events.length);
+    expect(lines.map((l) => eventSchema.parse(JSON.parse(l)))).toEqual(events);
+    expect(lines.some((l) => l.includes('"type":"node.progress"'))).toBe(true);
+  });
+
+  test("multi-line text inside an event stays on one line", () => {
+    let text = "";
+    const out = createNdjsonOutput((t) => (text += t));
+    const e = loadFixture("failed-check").find((x) => x.type === "check.finished")!;
+    out.push(e);
+    expect(text.split("\n")).toHaveLength(2);
+    expect(JSON.parse(text)).toEqual(e);
+  });
+
+  test("a closed pipe (EPIPE) stops the output without an error; other errors are not hidden", () => {
+    let calls = 0;
+    const out = createNdjsonOutput(() => {
+      calls++;
+      throw Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
+    });
+    for (const e of loadFixture("map-mixed")) out.push(e);
+    expect(calls).toBe(1);
+    const failing = createNdjsonOutput(() => {
+      throw Object.assign(new Error("no space"), { code: "ENOSPC" });
+    });
+    expect(() => failing.push(loadFixture("map-mixed")[0]!)).toThrow("no space");
+  });
+
+  test("nothing is written after close()", async () => {
+    let text = "";
+    const out = createNdjsonOutput((t) => (text += t));
+    await out.close();
+    out.push(loadFixture("map-mixed")[0]!);
+    expect(text).toBe("");
+  });
+});
