@@ -1,21 +1,29 @@
 // Output schemas are checked with ajv 8 (a maintained JSON Schema validator;
-// DESIGN.md says not to write one). Each schema is compiled once per run.
+// DESIGN.md says not to write one). Making an Ajv instance costs tens of
+// milliseconds, so one is shared, and each distinct schema is compiled once.
 import { Ajv, type ValidateFunction } from "ajv";
 
 export type SchemaCheck = (value: unknown) => string | null;
 
-export class OutputSchemas {
-  private readonly ajv = new Ajv({ allErrors: true, strict: false });
-  private readonly cache = new Map<object, ValidateFunction>();
+let shared: Ajv | undefined;
+const compiled = new Map<string, ValidateFunction>();
+const CACHE_LIMIT = 512;
 
+function ajv(): Ajv {
+  return (shared ??= new Ajv({ allErrors: true, strict: false }));
+}
+
+export class OutputSchemas {
   /** Compiles now; throws with ajv's message when the schema itself is invalid. */
   compile(schema: Record<string, unknown>): SchemaCheck {
-    let validate = this.cache.get(schema);
+    const key = JSON.stringify(schema);
+    let validate = compiled.get(key);
     if (!validate) {
-      validate = this.ajv.compile(schema);
-      this.cache.set(schema, validate);
+      validate = ajv().compile(schema);
+      if (compiled.size >= CACHE_LIMIT) compiled.clear();
+      compiled.set(key, validate);
     }
     const v = validate;
-    return (value) => (v(value) ? null : this.ajv.errorsText(v.errors, { dataVar: "output" }));
+    return (value) => (v(value) ? null : ajv().errorsText(v.errors, { dataVar: "output" }));
   }
 }

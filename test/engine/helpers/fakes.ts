@@ -78,10 +78,13 @@ export class FakeAgentRunner implements AgentRunner {
     if (this.record) this.assignments.push(a);
     this.live++;
     this.maxLive = Math.max(this.maxLive, this.live);
-    hooks.signal.addEventListener("abort", () => this.aborted.push(a.branch ? `${a.node}[${a.branch.index}]` : a.node), { once: true });
+    // Only an abort while the sitting is live counts (the signal is shared by a map's branches).
+    const onAbort = () => this.aborted.push(a.branch ? `${a.node}[${a.branch.index}]` : a.node);
+    hooks.signal.addEventListener("abort", onAbort, { once: true });
     try {
       return sitting(await this.script(a, hooks));
     } finally {
+      hooks.signal.removeEventListener("abort", onAbort);
       this.live--;
     }
   }
