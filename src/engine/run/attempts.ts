@@ -36,6 +36,10 @@ export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: (
     if (e instanceof AbortedWhileWaiting) return stoppedResult(env, 0, ctx.clock.now() - t0);
     throw e;
   }
+  if (env.signal.aborted) {
+    release();
+    return stoppedResult(env, 0, ctx.clock.now() - t0);
+  }
   try {
     let quote: string | undefined;
     // Cost is null when any attempt's cost is unknown: a partial sum would look complete.

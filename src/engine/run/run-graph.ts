@@ -138,7 +138,7 @@ export async function runGraph(options: RunOptions): Promise<RunOutcome> {
 
     if (options.signal) {
       const onAbort = () => ctx.requestStop("interrupted");
-      if (options.signal.aborted) queueMicrotask(onAbort);
+      if (options.signal.aborted) onAbort();
       else {
         options.signal.addEventListener("abort", onAbort, { once: true });
         unlinkSignal = () => options.signal!.removeEventListener("abort", onAbort);
