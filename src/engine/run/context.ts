@@ -8,6 +8,7 @@ import { Slots } from "../scheduler/slots.ts";
 import type { RunStop } from "../verdict/conjunction.ts";
 import { OutputSchemas } from "../verdict/output-schema.ts";
 import type { Emitter } from "./emitter.ts";
+import { inputVars } from "./node-env.ts";
 import type { ResumeState, RunCounts, RunOptions, RunPorts } from "./types.ts";
 
 export interface PausedApproval {
@@ -33,6 +34,8 @@ export class RunContext {
   private runBudgetReported = false;
   private active = 0;
   fatal: unknown = null;
+  /** Computed once: a large input (a 10,000-item list) must not be serialised per command. */
+  readonly inputVars: Record<string, string>;
 
   constructor(
     readonly options: RunOptions,
@@ -47,6 +50,7 @@ export class RunContext {
     this.graph = options.graph;
     this.slots = new Slots(limits.concurrency);
     this.startedAt = ports.clock.now();
+    this.inputVars = inputVars(inputs);
   }
 
   get clock(): Clock {

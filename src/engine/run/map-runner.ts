@@ -10,7 +10,7 @@ import { summarizeBranch, verdictOf, type BranchResult } from "./branch-summary.
 import type { RunContext } from "./context.ts";
 import { simpleResult, stoppedResult, type NodeResult } from "./node-env.ts";
 import { ScopeRunner } from "./scope-runner.ts";
-import { branchKey } from "./types.ts";
+import { branchKey, nodeKey } from "./types.ts";
 
 const branchIndexes = new WeakMap<MapNode, ScopeIndex>();
 function branchIndex(node: MapNode): ScopeIndex {
@@ -104,6 +104,8 @@ export class MapRunner {
     if (kept) {
       this.results[index] = { index, item, status: "passed", verdict: kept.verdict, output: kept.output ?? null, error: null };
       this.finished++;
+      // Its nodes passed in an earlier session: they still count in this run's totals.
+      for (const id of branchIndex(this.node).ids) if (this.ctx.resume?.nodes[nodeKey(id, { map: this.id, index })]) this.ctx.counts.passed++;
       return;
     }
     const branch = { map: this.id, index };

@@ -75,10 +75,16 @@ function inputVar(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
+/** VOUCH_INPUT_<NAME> for every input: strings as is, other values as JSON. */
+export function inputVars(inputs: Record<string, unknown>): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const [name, value] of Object.entries(inputs)) vars[`VOUCH_INPUT_${name.toUpperCase()}`] = inputVar(value);
+  return vars;
+}
+
 /** Data reaches commands only as variables and files, never on the command line (DESIGN.md §6). */
 export function commandContext(env: NodeEnv, attempt: number, cwd: string, passEnv: string[]): CommandContext {
-  const vars: Record<string, string> = { VOUCH_RUN_ID: env.ctx.options.runId, VOUCH_NODE: env.id };
-  for (const [name, value] of Object.entries(env.ctx.inputs)) vars[`VOUCH_INPUT_${name.toUpperCase()}`] = inputVar(value);
+  const vars: Record<string, string> = { VOUCH_RUN_ID: env.ctx.options.runId, VOUCH_NODE: env.id, ...env.ctx.inputVars };
   const c: CommandContext = { runId: env.ctx.options.runId, node: env.id, attempt, cwd, passEnv, vars, state: env.commandState(), signal: env.signal };
   if (env.branch) {
     c.branch = env.branch;

@@ -1,0 +1,147 @@
+// Smaller rules: branch data to commands, exhausted at top level, fallback
+// agents, template errors in ends, defaults, the real clock.
+import { describe, expect, test } from "vitest";
+import { finishedOf, ofType, run } from "./helpers/run-helper.ts";
+import { byNode, FakeCommandRunner } from "./helpers/fakes.ts";
+import { systemClock } from "../../src/engine/clock.ts";
+
+describe("branch data to commands", () => {
+  test("a script in a branch gets the item (VOUCH_ITEM_FILE) and a state with item and index", async () => {
+    const commands = new FakeCommandRunner();
+    await run(
+      `
+version: 1
+name: t
+inputs: { items: { default: [{ id: x1 }, { id: x2 }] } }
+nodes:
+  prep: { kind: script, run: "prep" }
+  each:
+    kind: map
+    needs: [prep]
+    over: inputs.items
+    branch:
+      check_one: { kind: script, run: "check \\"$VOUCH_ITEM_FILE\\"" }
+`,
+      { commands },
+    );
+    const branchRuns = commands.scripts.filter((s) => s.ctx.node === "check_one");
+    expect(branchRuns.map((s) => s.ctx.item)).toEqual([{ id: "x1" }, { id: "x2" }]);
+    expect(branchRuns.map((s) => s.ctx.branch)).toEqual([
+      { map: "each", index: 0 },
+      { map: "each", index: 1 },
+    ]);
+    expect(branchRuns[1]!.ctx.state).toMatchObject({ item: { id: "x2" }, index: 1, nodes: { prep: { status: "passed" } } });
+    expect(branchRuns.every((s) => s.spec.run === 'check "$VOUCH_ITEM_FILE"')).toBe(true);
+    expect(commands.scripts.find((s) => s.ctx.node === "prep")!.ctx.item).toBeUndefined();
+  });
+});
+
+describe("recovery at the top level", () => {
+  test("exhausted: the node stays failed (counts say so) but its dependents run and the run passes", async () => {
+    const r = await run(
+      `
+version: 1
+name: t
+nodes:
+  flaky: { kind: agent, prompt: f, output: { format: json }, exhausted: { output: { items: [], note: "{{ error }}" } } }
+  use: { kind: agent, prompt: "n={{ nodes.flaky.output.items | json }}", needs: [flaky] }
+`,
+      { agents: byNode({ flaky: [{ resultText: "oops" }] }) },
+    );
+    expect(finishedOf(r.events, "flaky")).toMatchObject({ status: "failed", recovered: true, output: { items: [] } });
+    expect(r.agents.prompts("use")).toEqual(["n=[]"]);
+    expect(r.outcome).toMatchObject({ status: "passed", counts: { passed: 1, failed: 1 } });
+  });
+
+  test("a fallback agent that passes speaks for the failed node: the run passes", async () => {
+    const r = await run(
+      `
+version: 1
+name: t
+nodes:
+  fast: { kind: agent, prompt: fast, harness: codex, fallback: careful }
+  careful: { kind: agent, prompt: careful }
+`,
+      { agents: byNode({ fast: [{ stopReason: "crashed", error: "segfault" }] }) },
+    );
+    expect(finishedOf(r.events, "fast")).toMatchObject({ status: "error", cause: "harness_error", fallback: "careful" });
+    expect(finishedOf(r.events, "fast").error).toContain("segfault");
+    expect(finishedOf(r.events, "careful").status).toBe("passed");
+    expect(r.outcome.status).toBe("passed");
+    expect(r.agents.assignments.map((a) => [a.node, a.harness])).toEqual([
+      ["fast", "codex"],
+      ["careful", "claude"],
+    ]);
+  });
+});
+
+describe("templates and defaults", () => {
+  test("an end node naming a missing key errors (template_error) instead of printing an empty value", async () => {
+    const r = await run(`
+version: 1
+name: t
+nodes:
+  a: { kind: agent, prompt: a }
+  done: { kind: end, needs: [a], output: { v: "{{ nodes.a.output.verdict }}" } }
+`);
+    expect(finishedOf(r.events, "done")).toMatchObject({ status: "error", cause: "template_error" });
+    expect(r.outcome.status).toBe("error");
+  });
+
+  test("defaults reach agents (harness, model, tools, caps, env, cwd) and --pass-env adds names", async () => {
+    const r = await run(
+      `
+version: 1
+name: t
+inputs: { project_dir: { default: "repo" } }
+defaults:
+  harness: gemini
+  model: big
+  tools: [Read]
+  permission_mode: plan
+  cwd: "{{ inputs.project_dir }}"
+  env: [ANTHROPIC_API_KEY]
+  caps: { turns: 5, wall: 10m, idle: 2m }
+nodes:
+  a: { kind: agent, prompt: a, model: small, env: [GH_TOKEN] }
+  s: { kind: script, run: "true" }
+`,
+      { options: { passEnv: ["EXTRA"] } },
+    );
+    expect(r.agents.assignments[0]).toMatchObject({
+      harness: "gemini",
+      model: "small",
+      tools: ["Read"],
+      permissionMode: "plan",
+      cwd: "/work/project/repo",
+      passEnv: ["ANTHROPIC_API_KEY", "GH_TOKEN", "EXTRA"],
+      caps: { turns: 5, wallMs: 600_000, idleMs: 120_000 },
+      output: { format: "text" },
+    });
+    expect(r.commands.scripts[0]!.ctx).toMatchObject({ cwd: "/work/project/repo", passEnv: ["ANTHROPIC_API_KEY", "EXTRA"] });
+    expect(ofType(r.events, "run.started")[0]!.pass_env).toEqual(["EXTRA"]);
+  });
+
+  test("a script that exits non-zero fails with its last stderr line; a timeout is an error", async () => {
+    const commands = new FakeCommandRunner(undefined, (spec) =>
+      spec.run === "bad" ? { exit: 2, stderrTail: "warming up\nfatal: no such ref\n" } : { exit: null, signal: "SIGTERM", terminationReason: "wall" },
+    );
+    const r = await run(`version: 1\nname: t\nnodes:\n  bad: { kind: script, run: bad }\n  slow: { kind: script, run: slow, timeout: 1s }\n`, { commands });
+    expect(finishedOf(r.events, "bad")).toMatchObject({ status: "failed", cause: "nonzero_exit", error: "exited with status 2: fatal: no such ref" });
+    expect(finishedOf(r.events, "slow")).toMatchObject({ status: "error", cause: "timeout" });
+    expect(commands.scripts.find((s) => s.spec.run === "slow")!.spec.timeoutMs).toBe(1000);
+    expect(r.outcome.status).toBe("failed"); // failed outranks error
+  });
+});
+
+describe("systemClock", () => {
+  test("sleeps and can be aborted", async () => {
+    const t0 = systemClock.now();
+    await systemClock.sleep(5);
+    expect(systemClock.now() - t0).toBeGreaterThanOrEqual(4);
+    const ctl = new AbortController();
+    const p = systemClock.sleep(60_000, ctl.signal);
+    ctl.abort(new Error("stop"));
+    await expect(p).rejects.toThrow("stop");
+  });
+});
