@@ -5,27 +5,14 @@ import { OverrunOnce, overruns, type Overrun } from "../caps.ts";
 import { TemplateError } from "../errors.ts";
 import type { AgentNode } from "../graph/schema.ts";
 import type { AgentAssignment, Sitting, SittingProgress } from "../ports.ts";
-import { renderText, renderValue } from "../template/render.ts";
+import { renderText } from "../template/render.ts";
 import { judgeBeforeChecks, judgeChecks, judgeStop, type Judgement, type Parts } from "../verdict/conjunction.ts";
+import { judgedParts, renderStamp } from "./judging.ts";
 import { withQuote } from "../verdict/retry.ts";
 import { attemptLoop, type Attempt } from "./attempts.ts";
 import { checkSpec, runChecks } from "./checks.ts";
 import { agentSettings } from "./node-settings.ts";
 import { commandContext, head, isFatal, simpleResult, stoppedResult, tail, type NodeEnv, type NodeResult } from "./node-env.ts";
-
-export function judgedParts(node: { output?: { format?: string; schema?: unknown }; stamp?: unknown; success?: { exit_zero?: boolean; result_matches?: string; checks?: unknown[] } }): Parts {
-  return {
-    exitZero: node.success?.exit_zero ?? true,
-    outputJudged: node.output?.format === "json" || node.output?.schema !== undefined || node.stamp !== undefined,
-    resultMatches: node.success?.result_matches !== undefined,
-    checks: node.success?.checks?.length ?? 0,
-  };
-}
-
-export function renderStamp(stamp: Record<string, string> | undefined, scope: Record<string, unknown>): Record<string, unknown> | undefined {
-  if (!stamp) return undefined;
-  return Object.fromEntries(Object.entries(stamp).map(([k, t]) => [k, renderValue(t, scope)]));
-}
 
 function emitOverruns(env: NodeEnv, attempt: number, list: Overrun[]): void {
   for (const o of list) {

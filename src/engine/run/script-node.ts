@@ -7,7 +7,7 @@ import { SCRIPT_TIMEOUT_DEFAULT_MS, type ScriptNode } from "../graph/schema.ts";
 import type { ScriptOutcome, ScriptSpec } from "../ports.ts";
 import { renderText } from "../template/render.ts";
 import { judgeBeforeChecks, judgeChecks, judgeStop, type Judgement } from "../verdict/conjunction.ts";
-import { judgedParts, renderStamp } from "./agent-node.ts";
+import { judgedParts, renderStamp } from "./judging.ts";
 import { attemptLoop, type Attempt } from "./attempts.ts";
 import { checkSpec, runChecks } from "./checks.ts";
 import { scriptSettings } from "./node-settings.ts";
