@@ -2,7 +2,8 @@
 // agents, template errors in ends, defaults, the real clock.
 import { describe, expect, test } from "vitest";
 import { finishedOf, ofType, run } from "./helpers/run-helper.ts";
-import { byNode, FakeCommandRunner } from "./helpers/fakes.ts";
+import { byNode, FakeAgentRunner, FakeCommandRunner } from "./helpers/fakes.ts";
+import { FakeClock } from "./helpers/fake-clock.ts";
 import { systemClock } from "../../src/engine/clock.ts";
 
 describe("branch data to commands", () => {
@@ -143,5 +144,80 @@ describe("systemClock", () => {
     const p = systemClock.sleep(60_000, ctl.signal);
     ctl.abort(new Error("stop"));
     await expect(p).rejects.toThrow("stop");
+  });
+});
+
+describe("edges", () => {
+  test("a node that needs a node inside a feedback chain waits for the loop to settle and sees the final result", async () => {
+    let rounds = 0;
+    const commands = new FakeCommandRunner(undefined, () => (++rounds < 2 ? { exit: 1 } : {}));
+    const r = await run(
+      `
+version: 1
+name: t
+nodes:
+  impl: { kind: agent, prompt: "impl" }
+  docs: { kind: agent, prompt: "docs for {{ nodes.impl.output }}", needs: [impl] }
+  verify: { kind: script, run: "t", needs: [impl], feedback: { to: impl, max: 3 } }
+`,
+      { commands, agents: (a) => ({ resultText: `${a.node} v${a.prompt.includes("Feedback") ? 2 : 1}` }) },
+    );
+    expect(r.agents.prompts("impl")).toHaveLength(2);
+    expect(r.agents.prompts("docs")).toEqual(["docs for impl v2"]); // ran once, after the loop, on the final output
+    expect(r.outcome.status).toBe("passed");
+  });
+
+  test("a branch with a router and end nodes: the end that ran gives the branch its output and status", async () => {
+    const r = await run(
+      `
+version: 1
+name: t
+inputs: { items: { default: [{ n: 1 }, { n: 7 }] } }
+nodes:
+  each:
+    kind: map
+    over: inputs.items
+    passes: any
+    branch:
+      pick: { kind: router, routes: [{ when: { item.n: { gt: 5 } }, to: [big] }], default: [small] }
+      big: { kind: end, status: failure, output: { verdict: TOO_BIG } }
+      small: { kind: end, output: { verdict: OK } }
+    verdict: output.verdict
+`,
+    );
+    const bf = ofType(r.events, "branch.finished");
+    expect(bf.map((e) => [e.status, e.verdict])).toEqual([
+      ["passed", "OK"],
+      ["failed", "TOO_BIG"],
+    ]);
+    expect(finishedOf(r.events, "big", 0)).toMatchObject({ status: "skipped", cause: "not_chosen" });
+    expect(finishedOf(r.events, "each").status).toBe("passed");
+  });
+
+  test("an approval question that is still open keeps the run going (it is not a pause)", async () => {
+    let answer!: (v: "approve") => void;
+    const approvals = { requests: [] as unknown[], decide: () => new Promise<"approve">((r) => (answer = r)) };
+    const clock = new FakeClock();
+    const agents = new FakeAgentRunner(async (a) => {
+      if (a.node === "other") {
+        await clock.sleep(5000);
+        answer("approve"); // the person answers while other work runs
+      }
+      return {};
+    });
+    const r = await run(
+      `
+version: 1
+name: t
+nodes:
+  gate: { kind: approval }
+  after: { kind: agent, prompt: a, needs: [gate] }
+  other: { kind: agent, prompt: o }
+`,
+      { agents, clock, approvals: approvals as never },
+    );
+    expect(r.outcome.status).toBe("passed");
+    expect(ofType(r.events, "run.paused")).toHaveLength(0);
+    expect(finishedOf(r.events, "after").status).toBe("passed");
   });
 });
