@@ -215,6 +215,8 @@ export const branchFinishedSchema = z.strictObject({
   verdict: z.unknown(),
   output: z.unknown().optional(),
   error: z.string().optional(),
+  /** True when the branch did not pass but `exhausted:` recovered it: it counts for the map (ADR 0006). */
+  recovered: z.boolean().optional(),
 });
 
 export const runPausedSchema = z.strictObject({

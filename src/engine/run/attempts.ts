@@ -1,0 +1,90 @@
+// The attempt loop shared by agent and script nodes: one process slot from the
+// first attempt to the last check, retries by cause with backoff, the failure
+// quoted into the next attempt, spending summed over attempts.
+import type { Retry } from "../graph/schema.ts";
+import type { StopReason, Tokens } from "../events.ts";
+import { AbortedWhileWaiting } from "../scheduler/slots.ts";
+import type { Judgement } from "../verdict/conjunction.ts";
+import { decideRetry, quoteFailure } from "../verdict/retry.ts";
+import { isFatal, simpleResult, stoppedResult, type NodeEnv, type NodeResult } from "./node-env.ts";
+
+export interface Attempt {
+  /** False when the attempt was refused before it started (budget_insufficient). */
+  started: boolean;
+  judgement: Judgement;
+  stopReason: StopReason | null;
+  costUsd: number | null;
+  turns: number | null;
+  tokens: Tokens | null;
+  sessionId?: string;
+  resultTail?: string;
+}
+
+function addTokens(a: Tokens | null, b: Tokens | null): Tokens | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return { input: a.input + b.input, output: a.output + b.output, cache_read: a.cache_read + b.cache_read, cache_creation: a.cache_creation + b.cache_creation };
+}
+
+export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: (attempt: number, quote: string | undefined) => Promise<Attempt>): Promise<NodeResult> {
+  const { ctx } = env;
+  const t0 = ctx.clock.now();
+  let release: () => void;
+  try {
+    release = await ctx.slots.acquire(env.signal);
+  } catch (e) {
+    if (e instanceof AbortedWhileWaiting) return stoppedResult(env, 0, ctx.clock.now() - t0);
+    throw e;
+  }
+  if (env.signal.aborted) {
+    release();
+    return stoppedResult(env, 0, ctx.clock.now() - t0);
+  }
+  try {
+    let quote: string | undefined;
+    // Cost is null when any attempt's cost is unknown: a partial sum would look complete.
+    let cost: number | null = 0;
+    let turns: number | null = null;
+    let tokens: Tokens | null = null;
+    for (let attempt = 1; ; attempt++) {
+      const a = await one(attempt, quote);
+      if (a.started) {
+        cost = cost === null || a.costUsd === null ? null : cost + a.costUsd;
+        if (a.turns !== null) turns = (turns ?? 0) + a.turns;
+        tokens = addTokens(tokens, a.tokens);
+      }
+      const j = a.judgement;
+      const ran = a.started ? attempt : attempt - 1;
+      const d = decideRetry(retry, attempt, j.status, j.cause);
+      if (!a.started || !d.retry || env.signal.aborted) {
+        const r = simpleResult(j.status, j.cause, ran, ctx.clock.now() - t0, {
+          qualifier: j.qualifier,
+          stopReason: a.stopReason,
+          costUsd: ran === 0 ? null : cost,
+          turns,
+          tokens,
+          evidence: j.evidence,
+          failedChecks: j.failedChecks,
+        });
+        if (j.output !== undefined) r.output = j.output;
+        if (j.error !== undefined) r.error = j.error;
+        if (a.resultTail !== undefined) r.resultTail = a.resultTail;
+        if (a.sessionId !== undefined) r.sessionId = a.sessionId;
+        return r;
+      }
+      quote = quoteFailure(attempt, j);
+      const retrying = { type: "node.retrying" as const, node: env.id, attempt, cause: j.cause!, reason: quote, backoff_ms: d.backoffMs };
+      ctx.emitter.emit(env.branch ? { ...retrying, branch: env.branch } : retrying);
+      if (d.backoffMs > 0) {
+        try {
+          await ctx.clock.sleep(d.backoffMs, env.signal);
+        } catch (e) {
+          if (isFatal(e)) throw e;
+          return stoppedResult(env, attempt, ctx.clock.now() - t0, { costUsd: cost, turns, tokens });
+        }
+      }
+    }
+  } finally {
+    release();
+  }
+}

@@ -1,0 +1,145 @@
+// State shared by every scope of one run: ports, the event emitter, process
+// slots, spending, the stop flag, and the count of live tasks that tells a
+// finished run from one waiting at an approval.
+import type { BranchRef } from "../events.ts";
+import type { GraphFile } from "../graph/schema.ts";
+import type { Clock, Sitting } from "../ports.ts";
+import { Slots } from "../scheduler/slots.ts";
+import type { RunStop } from "../verdict/conjunction.ts";
+import { OutputSchemas } from "../verdict/output-schema.ts";
+import type { Emitter } from "./emitter.ts";
+import { inputVars } from "./node-env.ts";
+import type { ResumeState, RunCounts, RunOptions, RunPorts } from "./types.ts";
+
+export interface PausedApproval {
+  node: string;
+  branch?: BranchRef;
+  prompt?: string;
+  /** Ends the approval as cancelled (the run is stopping). */
+  cancel(): void;
+}
+
+export class RunContext {
+  readonly graph: GraphFile;
+  readonly slots: Slots;
+  readonly schemas = new OutputSchemas();
+  readonly controller = new AbortController();
+  readonly counts: RunCounts = { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 };
+  readonly paused = new Set<PausedApproval>();
+  readonly startedAt: number;
+  stop: RunStop | null = null;
+  costDone = 0;
+  costUnknown = 0;
+  private readonly liveCost = new Map<object, number>();
+  private runBudgetReported = false;
+  private active = 0;
+  fatal: unknown = null;
+  /** Computed once: a large input (a 10,000-item list) must not be serialised per command. */
+  readonly inputVars: Record<string, string>;
+
+  constructor(
+    readonly options: RunOptions,
+    readonly ports: RunPorts,
+    readonly emitter: Emitter,
+    readonly inputs: Record<string, unknown>,
+    readonly limits: { concurrency: number; budgetUsd: number | null; wallMs: number | null },
+    /** Called when no task is live any more (the run is done, paused, or stuck). */
+    private readonly onQuiet: () => void,
+    private readonly onFatal: (e: unknown) => void,
+  ) {
+    this.graph = options.graph;
+    this.slots = new Slots(limits.concurrency);
+    this.startedAt = ports.clock.now();
+    this.inputVars = inputVars(inputs);
+  }
+
+  get clock(): Clock {
+    return this.ports.clock;
+  }
+  get resume(): ResumeState | undefined {
+    return this.options.resume;
+  }
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** A task (node attempt loop, approval question, deferred step) is live. */
+  begin(): void {
+    this.active++;
+  }
+  end(): void {
+    this.active--;
+    if (this.active === 0) this.onQuiet();
+  }
+  isQuiet(): boolean {
+    return this.active === 0;
+  }
+
+  /** Run a piece of scheduling later but still count it as live work. */
+  defer(step: () => void): void {
+    this.begin();
+    queueMicrotask(() => {
+      try {
+        step();
+      } catch (e) {
+        this.fail(e);
+      } finally {
+        this.end();
+      }
+    });
+  }
+
+  fail(e: unknown): void {
+    if (this.fatal !== null) return;
+    this.fatal = e;
+    this.controller.abort(e);
+    this.onFatal(e);
+  }
+
+  /** First reason wins. Cancels every live sitting and check; approvals waiting end cancelled. */
+  requestStop(reason: RunStop): void {
+    if (this.stop !== null) return;
+    this.stop = reason;
+    this.controller.abort(new Error(`run stopped: ${reason}`));
+    this.defer(() => {
+      for (const p of [...this.paused]) p.cancel();
+    });
+  }
+
+  // --- spending ---------------------------------------------------------
+
+  spent(): number {
+    let total = this.costDone;
+    for (const v of this.liveCost.values()) total += v;
+    return total;
+  }
+
+  remainingBudget(): number | null {
+    return this.limits.budgetUsd === null ? null : this.limits.budgetUsd - this.spent();
+  }
+
+  /** Live cost of a sitting in progress (cumulative for that sitting). */
+  noteLiveCost(token: object, costUsd: number): void {
+    this.liveCost.set(token, costUsd);
+    this.checkRunBudget();
+  }
+
+  /** A sitting ended: its cost moves from live to done. */
+  settleCost(token: object, sitting: Pick<Sitting, "costUsd">): void {
+    this.liveCost.delete(token);
+    if (sitting.costUsd === null) this.costUnknown++;
+    else this.costDone += sitting.costUsd;
+    this.checkRunBudget();
+  }
+
+  private checkRunBudget(): void {
+    const limit = this.limits.budgetUsd;
+    if (limit === null || this.runBudgetReported) return;
+    const actual = this.spent();
+    if (actual > limit) {
+      this.runBudgetReported = true;
+      this.emitter.emit({ type: "cap.overrun", scope: "run", cap: "budget_usd", limit, actual });
+      this.requestStop("budget");
+    }
+  }
+}

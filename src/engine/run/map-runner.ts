@@ -1,0 +1,193 @@
+// A map node: resolves `over`, runs one branch scope per item with at most
+// `max_concurrency` branches live (default: the run's concurrency, ADR 0006),
+// collects results in input order, and decides by `passes`. Only live branches
+// hold a scope; a finished branch leaves one small result record behind.
+import type { MapNode } from "../graph/schema.ts";
+import { countBranches, decideMap } from "../scheduler/aggregate.ts";
+import { buildScopeIndex, type ScopeIndex } from "../scheduler/graph-index.ts";
+import { resolvePath, stringify } from "../template/render.ts";
+import { summarizeBranch, verdictOf, type BranchResult } from "./branch-summary.ts";
+import type { RunContext } from "./context.ts";
+import { simpleResult, stoppedResult, type NodeResult } from "./node-env.ts";
+import { ScopeRunner } from "./scope-runner.ts";
+import { branchKey, nodeKey } from "./types.ts";
+
+const branchIndexes = new WeakMap<MapNode, ScopeIndex>();
+function branchIndex(node: MapNode): ScopeIndex {
+  let i = branchIndexes.get(node);
+  if (!i) branchIndexes.set(node, (i = buildScopeIndex(node.branch)));
+  return i;
+}
+
+const LABEL_LIMIT = 80;
+export function branchLabel(item: unknown): string {
+  if (item !== null && typeof item === "object" && !Array.isArray(item)) {
+    for (const key of ["id", "name", "title"]) {
+      const v = (item as Record<string, unknown>)[key];
+      if (typeof v === "string" || typeof v === "number") return String(v).slice(0, LABEL_LIMIT);
+    }
+  }
+  const text = stringify(item).replace(/\s+/g, " ");
+  return text.length > LABEL_LIMIT ? `${text.slice(0, LABEL_LIMIT - 1)}…` : text;
+}
+
+export class MapRunner {
+  private readonly controller = new AbortController();
+  private items: unknown[] = [];
+  private results: BranchResult[] = [];
+  private next = 0;
+  private live = 0;
+  private finished = 0;
+  private readonly parked = new Set<number>();
+  private tripped = false;
+  private pumping = false;
+  private completed = false;
+  private t0 = 0;
+  private readonly unlink: () => void;
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly parent: ScopeRunner,
+    private readonly id: string,
+    private readonly node: MapNode,
+    private readonly done: (r: NodeResult) => void,
+  ) {
+    const onRunAbort = () => this.controller.abort(ctx.signal.reason);
+    ctx.signal.addEventListener("abort", onRunAbort, { once: true });
+    this.unlink = () => ctx.signal.removeEventListener("abort", onRunAbort);
+  }
+
+  private get limit(): number {
+    return this.node.max_concurrency ?? this.ctx.limits.concurrency;
+  }
+
+  start(): void {
+    this.t0 = this.ctx.clock.now();
+    this.ctx.emitter.emit({ type: "node.started", node: this.id, kind: "map", attempt: 1 });
+    const over = resolvePath(this.parent.scope(), this.node.over.split("."));
+    if (!over.found || !Array.isArray(over.value)) {
+      const what = over.found ? `a ${over.value === null ? "null" : typeof over.value}` : `missing (at ${over.missingAt})`;
+      return this.finish(simpleResult("error", "map_error", 1, 0, { error: `over: ${this.node.over} is not a list (it is ${what})` }));
+    }
+    this.items = over.value;
+    this.results = new Array(this.items.length);
+    this.pump();
+  }
+
+  /** Starts branches while there is room. Re-entrant calls (a branch that
+   *  completes while it starts) return at once: the outer loop goes on, so the
+   *  stack stays flat however many branches finish synchronously. */
+  private pump(): void {
+    if (this.pumping || this.completed) return;
+    this.pumping = true;
+    try {
+      while (this.next < this.items.length && (this.live < this.limit || this.stopping())) {
+        if (this.stopping()) this.cancelUnstarted(this.next++);
+        else this.startBranch(this.next++);
+      }
+    } finally {
+      this.pumping = false;
+    }
+    if (this.finished === this.items.length) {
+      this.completed = true;
+      this.complete();
+    }
+  }
+
+  private stopping(): boolean {
+    return this.ctx.stop !== null || this.tripped;
+  }
+
+  private startBranch(index: number): void {
+    const item = this.items[index];
+    const kept = this.ctx.resume?.branches[branchKey(this.id, index)];
+    if (kept) {
+      this.results[index] = { index, item, status: "passed", verdict: kept.verdict, output: kept.output ?? null, error: null };
+      this.finished++;
+      // Its nodes passed in an earlier session: they still count in this run's totals.
+      for (const id of branchIndex(this.node).ids) if (this.ctx.resume?.nodes[nodeKey(id, { map: this.id, index })]) this.ctx.counts.passed++;
+      return;
+    }
+    const branch = { map: this.id, index };
+    this.ctx.emitter.emit({ type: "branch.started", branch, item, label: branchLabel(item) });
+    this.live++;
+    const scope: ScopeRunner = new ScopeRunner(
+      this.ctx,
+      branchIndex(this.node),
+      {
+        map: this.id,
+        index,
+        item,
+        ...(this.node.as ? { as: this.node.as } : {}),
+        signal: this.controller.signal,
+        failFastTripped: () => this.tripped,
+        outer: this.parent.view,
+      },
+      {
+        onComplete: () => this.branchDone(index, scope),
+        onParked: () => {
+          this.parked.add(index);
+          this.live--;
+          this.pump();
+        },
+      },
+    );
+    scope.start();
+  }
+
+  private cancelUnstarted(index: number): void {
+    const item = this.items[index];
+    const r = { index, item, status: "cancelled" as const, output: null, error: "cancelled before it started" };
+    this.record({ ...r, verdict: verdictOf(this.node, r) });
+  }
+
+  private branchDone(index: number, scope: ScopeRunner): void {
+    if (this.parked.delete(index)) this.live++;
+    this.live--;
+    const r = summarizeBranch(scope, this.node, index, this.items[index]);
+    this.record(r);
+    if (this.node.fail_fast && !this.tripped && r.status !== "passed" && !r.recovered && this.ctx.stop === null) {
+      this.tripped = true;
+      this.controller.abort(new Error(`fail_fast: branch ${index} of ${this.id} did not pass`));
+      // Branches parked at an approval would never finish: they end cancelled too.
+      this.ctx.defer(() => {
+        for (const p of [...this.ctx.paused]) if (p.branch?.map === this.id) p.cancel();
+      });
+    }
+    this.pump();
+  }
+
+  private record(r: BranchResult): void {
+    this.results[r.index] = r;
+    this.finished++;
+    const ev = {
+      type: "branch.finished" as const,
+      branch: { map: this.id, index: r.index },
+      status: r.status,
+      verdict: r.verdict,
+      ...(r.output !== null && r.output !== undefined ? { output: r.output } : {}),
+      ...(r.error !== null ? { error: r.error } : {}),
+      ...(r.recovered ? { recovered: true } : {}),
+    };
+    this.ctx.emitter.emit(ev);
+  }
+
+  private complete(): void {
+    const counts = countBranches(this.results);
+    const wallMs = this.ctx.clock.now() - this.t0;
+    const output = { results: this.results, counts };
+    if (this.ctx.stop !== null) return this.finish(stoppedResult({ runStop: () => this.ctx.stop }, 1, wallMs, { output, results: this.results }));
+    const d = decideMap(counts, this.items.length, this.node.passes, false);
+    const extra: Partial<NodeResult> = { output, results: this.results };
+    if (d.status !== "passed") {
+      const rule = typeof this.node.passes === "object" ? `min ${this.node.passes.min}` : (this.node.passes ?? "all");
+      extra.error = `${counts.passed} of ${this.items.length} branches passed (${counts.failed} failed, ${counts.error} error, ${counts.cancelled} cancelled; passes: ${rule})`;
+    }
+    this.finish(simpleResult(d.status, d.cause, 1, wallMs, extra));
+  }
+
+  private finish(r: NodeResult): void {
+    this.unlink();
+    this.done(r);
+  }
+}

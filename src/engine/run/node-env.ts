@@ -1,0 +1,99 @@
+// What a node handler gets (its place in the run and a view of run data) and
+// what it returns. Handlers emit node.started, node.progress, check.finished,
+// cap.overrun and node.retrying; the scope emits node.finished.
+import type { BranchRef, Cause, EvidencePart, NodeStatus, Qualifier, StopReason, Tokens } from "../events.ts";
+import type { CheckOutcome, CommandContext } from "../ports.ts";
+import type { RunStop } from "../verdict/conjunction.ts";
+import type { RunContext } from "./context.ts";
+
+export interface NodeEnv {
+  ctx: RunContext;
+  id: string;
+  branch?: BranchRef;
+  item?: unknown;
+  /** Aborts when the run stops (or the map, under fail_fast). */
+  signal: AbortSignal;
+  runStop(): RunStop | null;
+  /** Template and condition data: inputs, nodes, item (and its `as` name), index. */
+  scope(): Record<string, unknown>;
+  /** The JSON handed to commands (VOUCH_STATE_FILE and a script's stdin). */
+  commandState(): unknown;
+  /** Feedback round when the node is on a feedback chain. */
+  round?: number;
+  /** Appended to the prompt of a feedback loop's head on later rounds. */
+  feedbackQuote?: string;
+}
+
+export interface NodeResult {
+  status: NodeStatus;
+  qualifier: Qualifier | null;
+  cause: Cause | null;
+  attempt: number;
+  stopReason: StopReason | null;
+  costUsd: number | null;
+  turns: number | null;
+  tokens?: Tokens | null;
+  wallMs: number;
+  evidence?: EvidencePart[];
+  output?: unknown;
+  error?: string;
+  resultTail?: string;
+  sessionId?: string;
+  failedChecks: CheckOutcome[];
+  /** Router: the targets it chose. */
+  chosen?: string[];
+  /** Map: branch results in input order. */
+  results?: unknown[];
+  /** Approval: waiting for a person. */
+  paused?: { prompt?: string };
+}
+
+export const PROMPT_EVENT_LIMIT = 4000;
+export const TAIL_LIMIT = 2000;
+
+export function tail(text: string, limit = TAIL_LIMIT): string {
+  return text.length <= limit ? text : text.slice(text.length - limit);
+}
+export function head(text: string, limit = PROMPT_EVENT_LIMIT): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}…`;
+}
+
+/** A result for a node that stopped before or without a process. */
+export function simpleResult(status: NodeStatus, cause: Cause | null, attempt: number, wallMs: number, extra: Partial<NodeResult> = {}): NodeResult {
+  return { status, qualifier: null, cause, attempt, stopReason: null, costUsd: null, turns: null, wallMs, failedChecks: [], ...extra };
+}
+
+/** The status of a node whose work was cut off by a stop. */
+export function stoppedResult(env: Pick<NodeEnv, "runStop">, attempt: number, wallMs: number, extra: Partial<NodeResult> = {}): NodeResult {
+  const stop = env.runStop();
+  if (stop === "budget") return simpleResult("error", "run_budget", attempt, wallMs, { error: "stopped: the run budget was crossed", ...extra });
+  if (stop === "wall") return simpleResult("error", "run_wall", attempt, wallMs, { error: "stopped: the run wall time was crossed", ...extra });
+  return simpleResult("cancelled", "cancelled", attempt, wallMs, { error: "cancelled", ...extra });
+}
+
+function inputVar(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** VOUCH_INPUT_<NAME> for every input: strings as is, other values as JSON. */
+export function inputVars(inputs: Record<string, unknown>): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const [name, value] of Object.entries(inputs)) vars[`VOUCH_INPUT_${name.toUpperCase()}`] = inputVar(value);
+  return vars;
+}
+
+/** Data reaches commands only as variables and files, never on the command line (DESIGN.md §6). */
+export function commandContext(env: NodeEnv, attempt: number, cwd: string, passEnv: string[]): CommandContext {
+  const vars: Record<string, string> = { VOUCH_RUN_ID: env.ctx.options.runId, VOUCH_NODE: env.id, ...env.ctx.inputVars };
+  const c: CommandContext = { runId: env.ctx.options.runId, node: env.id, attempt, cwd, passEnv, vars, state: env.commandState(), signal: env.signal };
+  if (env.branch) {
+    c.branch = env.branch;
+    c.item = env.item;
+  }
+  return c;
+}
+
+/** PortNotProvidedError and ledger failures end the run; anything else a port throws is that node's harness error. */
+export function isFatal(e: unknown): boolean {
+  return e instanceof Error && (e.name === "PortNotProvidedError" || e.name === "LedgerError");
+}

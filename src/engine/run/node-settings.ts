@@ -1,0 +1,63 @@
+// What a node runs with once defaults and command-line overrides are applied.
+// `defaults` are inherited by agent nodes (DESIGN.md §2); scripts inherit only
+// `cwd` and `env` (ADR 0006), so a script runs where the agents work.
+import { mergeCaps, toSittingCaps } from "../caps.ts";
+import type { AgentNode, GraphFile, Retry, ScriptNode } from "../graph/schema.ts";
+import type { HarnessName, SittingCaps } from "../ports.ts";
+
+export const DEFAULT_HARNESS: HarnessName = "claude";
+export const DEFAULT_CONCURRENCY = 4;
+
+export interface AgentSettings {
+  harness: HarnessName;
+  caps: SittingCaps;
+  model?: string;
+  tools?: string[];
+  permissionMode?: string;
+  /** A template, rendered per sitting; absent = the base directory. */
+  cwd?: string;
+  passEnv: string[];
+  retry?: Retry;
+}
+
+export interface SettingsOverrides {
+  harness?: HarnessName;
+  passEnv?: string[];
+}
+
+function names(...lists: (string[] | undefined)[]): string[] {
+  return [...new Set(lists.flatMap((l) => l ?? []))];
+}
+
+export function agentSettings(graph: GraphFile, node: AgentNode, o: SettingsOverrides): AgentSettings {
+  const d = graph.defaults ?? {};
+  const s: AgentSettings = {
+    harness: o.harness ?? node.harness ?? d.harness ?? DEFAULT_HARNESS,
+    caps: toSittingCaps(mergeCaps(d.caps, node.caps)),
+    passEnv: names(d.env, node.env, o.passEnv),
+  };
+  const model = node.model ?? d.model;
+  if (model !== undefined) s.model = model;
+  const tools = node.tools ?? d.tools;
+  if (tools !== undefined) s.tools = tools;
+  const pm = node.permission_mode ?? d.permission_mode;
+  if (pm !== undefined) s.permissionMode = pm;
+  const cwd = node.cwd ?? d.cwd;
+  if (cwd !== undefined) s.cwd = cwd;
+  const retry = node.retry ?? d.retry;
+  if (retry !== undefined) s.retry = retry;
+  return s;
+}
+
+export interface ScriptSettings {
+  cwd?: string;
+  passEnv: string[];
+}
+
+export function scriptSettings(graph: GraphFile, node: ScriptNode, o: SettingsOverrides): ScriptSettings {
+  const d = graph.defaults ?? {};
+  const s: ScriptSettings = { passEnv: names(d.env, node.env, o.passEnv) };
+  const cwd = node.cwd ?? d.cwd;
+  if (cwd !== undefined) s.cwd = cwd;
+  return s;
+}

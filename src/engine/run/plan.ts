@@ -1,0 +1,109 @@
+// The plan of a run (`--dry-run`, and the first step of every run): inputs,
+// the order nodes can start in, each agent node's harness and caps, and what
+// the harnesses refuse. Starts nothing.
+import { resolve } from "node:path";
+import { GraphInvalidError, TemplateError, type GraphProblem } from "../errors.ts";
+import type { GraphFile } from "../graph/schema.ts";
+import { refusingAgentRunner, type AgentPlan, type AgentRunner } from "../ports.ts";
+import { buildScopeIndex, type ScopeNode } from "../scheduler/graph-index.ts";
+import { renderText } from "../template/render.ts";
+import { OutputSchemas } from "../verdict/output-schema.ts";
+import { resolveInputs } from "./inputs.ts";
+import { agentSettings, DEFAULT_CONCURRENCY } from "./node-settings.ts";
+import type { PlannedNode, RunOptions, RunPlan } from "./types.ts";
+
+export function runLimits(options: RunOptions): { concurrency: number; budgetUsd: number | null; wallMs: number | null } {
+  return {
+    concurrency: options.concurrency ?? options.graph.concurrency ?? DEFAULT_CONCURRENCY,
+    budgetUsd: options.budgetUsd ?? options.graph.caps?.budget_usd ?? null,
+    wallMs: options.wallMs ?? options.graph.caps?.wall ?? null,
+  };
+}
+
+/** Author mistakes the schema cannot see but a run would trip on: found before anything starts. */
+function contractProblems(options: RunOptions, id: string, node: ScopeNode, schemas: OutputSchemas): GraphProblem[] {
+  const problems: GraphProblem[] = [];
+  const at = (message: string): GraphProblem => ({ file: options.graphPath, line: 1, col: 1, message: `node ${id}: ${message}` });
+  if ((node.kind === "agent" || node.kind === "script") && node.output?.schema) {
+    try {
+      schemas.compile(node.output.schema);
+    } catch (e) {
+      problems.push(at(`output.schema is not a valid JSON Schema: ${(e as Error).message}`));
+    }
+  }
+  if ((node.kind === "agent" || node.kind === "script") && node.success?.result_matches) {
+    try {
+      new RegExp(node.success.result_matches);
+    } catch (e) {
+      problems.push(at(`success.result_matches is not a regular expression: ${(e as Error).message}`));
+    }
+  }
+  if (node.kind === "agent" || node.kind === "script") {
+    for (const ref of node.success?.checks ?? []) {
+      if (typeof ref === "string" && !options.graph.checks?.[ref]) problems.push(at(`check "${ref}" is not in the graph's checks library`));
+    }
+  }
+  return problems;
+}
+
+function staticCwd(template: string | undefined, inputs: Record<string, unknown>, baseDir: string): string | undefined {
+  if (template === undefined) return baseDir;
+  try {
+    return resolve(baseDir, renderText(template, { inputs }));
+  } catch (e) {
+    if (e instanceof TemplateError) return undefined; // depends on run data: known only at run time
+    throw e;
+  }
+}
+
+export function planRun(options: RunOptions): RunPlan {
+  const { graph } = options;
+  const inputs = resolveInputs(graph, options.inputs);
+  const agents: AgentRunner = options.ports.agents ?? refusingAgentRunner;
+  const limits = runLimits(options);
+  const schemas = new OutputSchemas();
+  const problems: GraphProblem[] = [];
+  const nodes: PlannedNode[] = [];
+  const refusals: RunPlan["refusals"] = [];
+  const top = buildScopeIndex(graph.nodes);
+
+  const plan = (id: string, node: ScopeNode, needs: string[], map?: string) => {
+    problems.push(...contractProblems(options, id, node, schemas));
+    const planned: PlannedNode = { id, kind: node.kind, needs, refusals: [] };
+    if (map !== undefined) planned.map = map;
+    if (node.kind === "agent") {
+      const s = agentSettings(graph, node, options);
+      const agentPlan: AgentPlan = { node: id, harness: s.harness, caps: s.caps };
+      if (s.model !== undefined) agentPlan.model = planned.model = s.model;
+      if (s.tools !== undefined) agentPlan.tools = planned.tools = s.tools;
+      if (s.permissionMode !== undefined) agentPlan.permissionMode = s.permissionMode;
+      const cwd = staticCwd(s.cwd, inputs, options.baseDir);
+      if (cwd !== undefined) agentPlan.cwd = planned.cwd = cwd;
+      planned.harness = s.harness;
+      planned.caps = s.caps;
+      planned.refusals = agents.refuse(agentPlan);
+      for (const r of planned.refusals) refusals.push({ node: id, harness: r.harness, field: r.field, message: r.message });
+    }
+    nodes.push(planned);
+  };
+
+  for (const id of top.order) {
+    const node = graph.nodes[id]!;
+    plan(id, node, top.needs.get(id)!);
+    if (node.kind === "map") {
+      const branch = buildScopeIndex(node.branch);
+      for (const bid of branch.order) plan(bid, node.branch[bid]!, branch.needs.get(bid)!, id);
+    }
+  }
+  if (problems.length > 0) throw new GraphInvalidError(problems);
+  return {
+    graph: graph.name,
+    inputs,
+    concurrency: limits.concurrency,
+    caps: { budgetUsd: limits.budgetUsd, wallMs: limits.wallMs },
+    order: top.order,
+    nodes,
+    refusals,
+    passEnv: options.passEnv ?? [],
+  };
+}

@@ -1,0 +1,295 @@
+// Runs one scope (the graph, or one map branch) around the pure DagScheduler:
+// starts what it says, records results, applies feedback, `exhausted` and
+// `fallback`, and reports completion (or, for a branch, that it only waits on
+// approvals). Event-driven: each finished node touches only its dependents.
+import { evaluateCondition } from "../condition.ts";
+import { TemplateError } from "../errors.ts";
+import type { BranchRef, NodeStatus } from "../events.ts";
+import type { MapNode } from "../graph/schema.ts";
+import type { AggregateEntry } from "../scheduler/aggregate.ts";
+import { DagScheduler, type Action, type Finished } from "../scheduler/dag-scheduler.ts";
+import type { ScopeIndex, ScopeNode } from "../scheduler/graph-index.ts";
+import { disposition } from "../scheduler/readiness.ts";
+import { renderDeep } from "../template/render.ts";
+import { quoteFeedback } from "../verdict/retry.ts";
+import { runAgentNode } from "./agent-node.ts";
+import { renderStamp } from "./judging.ts";
+import type { PausedApproval, RunContext } from "./context.ts";
+import { simpleResult, stoppedResult, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { finishedEvent, stateOf, viewOf, type NodeView } from "./node-view.ts";
+import { runScriptNode } from "./script-node.ts";
+import { runApprovalNode, runEndNode, runRouterNode } from "./simple-nodes.ts";
+import { nodeKey } from "./types.ts";
+
+/** Where a branch scope sits: its map, item and the map's stop signal. */
+export interface BranchPlace {
+  map: string;
+  index: number;
+  item: unknown;
+  as?: string;
+  signal: AbortSignal;
+  /** The map's fail_fast tripped: nothing new starts in it. */
+  failFastTripped(): boolean;
+  /** Top-level node views (the map's needs are all finished). */
+  outer: Record<string, NodeView>;
+}
+
+export interface ScopeCallbacks {
+  onComplete(): void;
+  /** A branch has nothing running and waits only on paused approvals. */
+  onParked?(): void;
+  startMap?(scope: ScopeRunner, id: string, node: MapNode, done: (r: NodeResult) => void): void;
+}
+
+interface Meta {
+  kind: string;
+  status: NodeStatus;
+  recovered: boolean;
+  fallback?: string;
+}
+
+export class ScopeRunner {
+  readonly view: Record<string, NodeView> = {};
+  private readonly meta = new Map<string, Meta>();
+  private readonly scheduler: DagScheduler;
+  private readonly branch: BranchRef | undefined;
+  private readonly chainMembers = new Set<string>();
+  private readonly rounds = new Map<string, number>();
+  private readonly roundOf = new Map<string, number>();
+  private readonly feedbackQuotes = new Map<string, string>();
+  private readonly counted = new Set<string>();
+  private running = 0;
+  private pausedHere = 0;
+  private completed = false;
+  private parked = false;
+
+  constructor(
+    private readonly ctx: RunContext,
+    readonly index: ScopeIndex,
+    private readonly place: BranchPlace | undefined,
+    private readonly cb: ScopeCallbacks,
+  ) {
+    this.branch = place ? { map: place.map, index: place.index } : undefined;
+    for (const chain of index.feedbackChains.values()) chain.forEach((id) => this.chainMembers.add(id));
+    this.scheduler = new DagScheduler(index, (id) => this.decide(id), (a) => this.recordSkip(a));
+  }
+
+  start(): void {
+    const kept = new Map<string, Finished>();
+    for (const id of this.index.ids) {
+      const k = this.ctx.resume?.nodes[nodeKey(id, this.branch)];
+      if (!k) continue;
+      const v: NodeView = { status: "passed" };
+      if (k.qualifier !== null) v.qualifier = k.qualifier;
+      if (k.output !== undefined) v.output = k.output;
+      const results = (k.output as { results?: unknown })?.results;
+      if (this.index.nodes.get(id)!.kind === "map" && Array.isArray(results)) v.results = results;
+      this.view[id] = v;
+      this.meta.set(id, { kind: this.index.nodes.get(id)!.kind, status: "passed", recovered: false });
+      this.count(id, "passed");
+      kept.set(id, { status: "passed", recovered: false });
+    }
+    this.launchAll(this.scheduler.start(kept));
+    this.afterChange();
+  }
+
+  /** Template and condition data. */
+  scope(): Record<string, unknown> {
+    const nodes = this.place ? { ...this.place.outer, ...this.view } : this.view;
+    const s: Record<string, unknown> = { inputs: this.ctx.inputs, nodes };
+    if (this.place) {
+      s.item = this.place.item;
+      s.index = this.place.index;
+      if (this.place.as) s[this.place.as] = this.place.item;
+    }
+    return s;
+  }
+
+  entries(): AggregateEntry[] {
+    const out: AggregateEntry[] = [];
+    for (const id of this.index.ids) {
+      const m = this.meta.get(id);
+      if (!m) continue;
+      const fb = m.fallback !== undefined ? this.meta.get(m.fallback) : undefined;
+      out.push({ id, kind: m.kind, status: m.status, recovered: m.recovered, handled: fb !== undefined && fb.status !== "skipped" });
+    }
+    return out;
+  }
+
+  private stopping(): boolean {
+    return this.ctx.stop !== null || (this.place?.failFastTripped() ?? false);
+  }
+
+  private decide(id: string) {
+    const node = this.index.nodes.get(id)!;
+    const needs = this.index.needs.get(id)!.map((n) => this.scheduler.state(n)!);
+    const notChosen = (this.index.routersOf.get(id) ?? []).some((r) => {
+      const s = this.scheduler.state(r);
+      return s?.status === "passed" && s.chosen !== undefined && !s.chosen.includes(id);
+    });
+    const when = node.when ? () => evaluateCondition(node.when!, this.scope()) : undefined;
+    return disposition({ needs, notChosen, stopping: this.stopping(), ...(when ? { when } : {}) });
+  }
+
+  private recordSkip(a: Extract<Action, { type: "skip" }>): void {
+    const r = simpleResult(a.status, a.cause, 0, 0);
+    this.view[a.id] = viewOf(r);
+    this.meta.set(a.id, { kind: this.index.nodes.get(a.id)!.kind, status: a.status, recovered: false });
+    this.count(a.id, a.status);
+    this.ctx.emitter.emit(finishedEvent(a.id, this.branch, r));
+  }
+
+  private count(id: string, status: NodeStatus): void {
+    this.ctx.counts[status]++;
+    this.counted.add(id);
+  }
+
+  private launchAll(actions: Action[]): void {
+    for (const a of actions) if (a.type === "run") this.launch(a.id);
+  }
+
+  private env(id: string): NodeEnv {
+    const e: NodeEnv = {
+      ctx: this.ctx,
+      id,
+      signal: this.place?.signal ?? this.ctx.signal,
+      runStop: () => this.ctx.stop ?? (this.place?.failFastTripped() ? "fail_fast" : null),
+      scope: () => this.scope(),
+      commandState: () => stateOf(this.ctx.inputs, this.scope().nodes as Record<string, NodeView>, this.place),
+    };
+    if (this.branch) {
+      e.branch = this.branch;
+      e.item = this.place!.item;
+    }
+    if (this.chainMembers.has(id)) e.round = this.roundOf.get(id) ?? 1;
+    const quote = this.feedbackQuotes.get(id);
+    if (quote !== undefined) e.feedbackQuote = quote;
+    return e;
+  }
+
+  private launch(id: string): void {
+    const node = this.index.nodes.get(id)!;
+    this.running++;
+    if (node.kind === "map") {
+      this.cb.startMap!(this, id, node, (r) => this.onResult(id, r));
+      return;
+    }
+    this.ctx.begin();
+    handle(this.env(id), node)
+      .then((r) => this.onResult(id, r))
+      .catch((e) => this.ctx.fail(e))
+      .finally(() => this.ctx.end());
+  }
+
+  private onResult(id: string, r: NodeResult): void {
+    this.running--;
+    if (this.ctx.fatal !== null) return;
+    const node = this.index.nodes.get(id)!;
+    if (r.paused) this.pause(id, node, r.paused.prompt);
+    else if (!this.feedback(id, node, r)) this.finalize(id, node, r);
+    this.afterChange();
+  }
+
+  private pause(id: string, node: ScopeNode, prompt: string | undefined): void {
+    this.pausedHere++;
+    const entry: PausedApproval = {
+      node: id,
+      cancel: () => {
+        this.ctx.paused.delete(entry);
+        this.pausedHere--;
+        this.finalize(id, node, stoppedResult(this.env(id), 1, 0));
+        this.afterChange();
+      },
+    };
+    if (this.branch) entry.branch = this.branch;
+    if (prompt !== undefined) entry.prompt = prompt;
+    this.ctx.paused.add(entry);
+  }
+
+  /** Feedback: a loop back to an ancestor, bounded by `max` rounds (ADR 0002). */
+  private feedback(id: string, node: ScopeNode, r: NodeResult): boolean {
+    const fb = "feedback" in node ? node.feedback : undefined;
+    const chain = this.index.feedbackChains.get(id);
+    if (!fb || !chain || this.stopping() || r.status === "cancelled") return false;
+    const done = this.rounds.get(id) ?? 0;
+    if (done >= fb.max) return false;
+    const view = viewOf(r);
+    const holds = fb.when ? evaluateCondition(fb.when, { ...this.scope(), nodes: { ...(this.scope().nodes as object), [id]: view } }) : r.status !== "passed";
+    if (!holds) return false;
+    this.rounds.set(id, done + 1);
+    this.ctx.emitter.emit(finishedEvent(id, this.branch, r));
+    this.view[id] = view; // the head may quote or read this round's result
+    this.feedbackQuotes.set(fb.to, quoteFeedback(id, this.roundOf.get(id) ?? 1, { ...r, failedChecks: r.failedChecks }));
+    for (const c of chain) {
+      const m = this.meta.get(c);
+      if (m && this.counted.delete(c)) this.ctx.counts[m.status]--;
+      this.roundOf.set(c, (this.roundOf.get(c) ?? 1) + 1);
+    }
+    this.launchAll(this.scheduler.reset(chain));
+    return true;
+  }
+
+  private finalize(id: string, node: ScopeNode, r: NodeResult): void {
+    let recovered = false;
+    if (r.status !== "passed" && r.status !== "cancelled" && "exhausted" in node && node.exhausted) {
+      try {
+        const scope = { ...this.scope(), error: r.error ?? r.cause ?? r.status };
+        let output = renderDeep(node.exhausted.output, scope);
+        const stamp = "stamp" in node ? renderStamp(node.stamp, scope) : undefined;
+        if (stamp && output !== null && typeof output === "object" && !Array.isArray(output)) output = { ...output, ...stamp };
+        r = { ...r, output };
+        recovered = true;
+      } catch (e) {
+        if (!(e instanceof TemplateError)) throw e;
+        r = { ...r, error: `${r.error ?? r.cause}; the exhausted output could not be rendered: ${e.message}` };
+      }
+    }
+    let fallback: string | undefined;
+    const target = "fallback" in node ? node.fallback : undefined;
+    if ((r.status === "failed" || r.status === "error") && target && !this.stopping() && this.scheduler.canTrigger(target)) fallback = target;
+    this.view[id] = viewOf(r, recovered);
+    const meta: Meta = { kind: node.kind, status: r.status, recovered };
+    if (fallback !== undefined) meta.fallback = fallback;
+    this.meta.set(id, meta);
+    this.count(id, r.status);
+    this.ctx.emitter.emit(finishedEvent(id, this.branch, r, { recovered, ...(fallback ? { fallback } : {}) }));
+    const f: Finished = { status: r.status, recovered };
+    if (r.chosen) f.chosen = r.chosen;
+    this.launchAll(this.scheduler.finish(id, f, fallback));
+  }
+
+  private afterChange(): void {
+    if (this.completed) return;
+    if (this.scheduler.isComplete()) {
+      this.completed = true;
+      this.cb.onComplete();
+      return;
+    }
+    if (this.place && !this.parked && this.running === 0 && this.pausedHere > 0) {
+      this.parked = true;
+      this.cb.onParked?.();
+    }
+  }
+
+  /** Node views and metadata for the branch summary. */
+  metaOf(id: string): Meta | undefined {
+    return this.meta.get(id);
+  }
+}
+
+function handle(env: NodeEnv, node: ScopeNode): Promise<NodeResult> {
+  switch (node.kind) {
+    case "agent":
+      return runAgentNode(env, node);
+    case "script":
+      return runScriptNode(env, node);
+    case "router":
+      return runRouterNode(env, node);
+    case "approval":
+      return runApprovalNode(env, node);
+    case "end":
+      return runEndNode(env, node);
+    case "map":
+      throw new Error("a map is started by its scope's startMap");
+  }
+}

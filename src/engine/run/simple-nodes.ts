@@ -1,0 +1,87 @@
+// Router, approval and end nodes: no process, no slot, no qualifier (except
+// `approved`). Each emits node.started; the scope emits node.finished.
+import { TemplateError } from "../errors.ts";
+import type { ApprovalNode, EndNode, RouterNode } from "../graph/schema.ts";
+import { evaluateCondition } from "../condition.ts";
+import { renderDeep, renderText } from "../template/render.ts";
+import { head, isFatal, simpleResult, stoppedResult, type NodeEnv, type NodeResult } from "./node-env.ts";
+
+function emitStarted(env: NodeEnv, kind: string, prompt?: string): void {
+  env.ctx.emitter.emit({
+    type: "node.started",
+    node: env.id,
+    kind,
+    attempt: 1,
+    ...(env.branch ? { branch: env.branch } : {}),
+    ...(prompt !== undefined ? { prompt: head(prompt) } : {}),
+    ...(env.round !== undefined ? { round: env.round } : {}),
+  });
+}
+
+/** The first route whose condition holds wins; none: `default` (or nothing). */
+export function chooseRoute(node: RouterNode, scope: Record<string, unknown>): { route: number | "default" | null; to: string[] } {
+  for (let i = 0; i < node.routes.length; i++) {
+    const r = node.routes[i]!;
+    if (evaluateCondition(r.when, scope)) return { route: i, to: r.to };
+  }
+  return node.default ? { route: "default", to: node.default } : { route: null, to: [] };
+}
+
+export async function runRouterNode(env: NodeEnv, node: RouterNode): Promise<NodeResult> {
+  const t0 = env.ctx.clock.now();
+  emitStarted(env, "router");
+  const choice = chooseRoute(node, env.scope());
+  return simpleResult("passed", null, 1, env.ctx.clock.now() - t0, { output: choice, chosen: choice.to });
+}
+
+export async function runEndNode(env: NodeEnv, node: EndNode): Promise<NodeResult> {
+  const t0 = env.ctx.clock.now();
+  emitStarted(env, "end");
+  let output: unknown;
+  try {
+    output = node.output === undefined ? undefined : renderDeep(node.output, env.scope());
+  } catch (e) {
+    if (!(e instanceof TemplateError)) throw e;
+    return simpleResult("error", "template_error", 1, env.ctx.clock.now() - t0, { error: e.message });
+  }
+  const wallMs = env.ctx.clock.now() - t0;
+  const extra = output === undefined ? {} : { output };
+  switch (node.status ?? "success") {
+    case "success":
+      return simpleResult("passed", null, 1, wallMs, extra);
+    case "failure":
+      return simpleResult("failed", "end_failure", 1, wallMs, { ...extra, error: `end node ${env.id} says failure` });
+    case "error":
+      return simpleResult("error", "end_error", 1, wallMs, { ...extra, error: `end node ${env.id} says error` });
+  }
+}
+
+export async function runApprovalNode(env: NodeEnv, node: ApprovalNode): Promise<NodeResult> {
+  const t0 = env.ctx.clock.now();
+  let prompt: string | undefined;
+  try {
+    prompt = node.prompt === undefined ? undefined : renderText(node.prompt, env.scope());
+  } catch (e) {
+    if (!(e instanceof TemplateError)) throw e;
+    emitStarted(env, "approval");
+    return simpleResult("error", "template_error", 1, env.ctx.clock.now() - t0, { error: e.message });
+  }
+  emitStarted(env, "approval", prompt);
+  const request = { node: env.id, ...(env.branch ? { branch: env.branch } : {}), ...(prompt !== undefined ? { prompt: head(prompt) } : {}) };
+  let answer: "approve" | "reject" | "pause";
+  try {
+    answer = await env.ctx.ports.approvals.decide(request, env.signal);
+  } catch (e) {
+    if (isFatal(e)) throw e;
+    if (env.signal.aborted) return stoppedResult(env, 1, env.ctx.clock.now() - t0);
+    return simpleResult("error", "harness_error", 1, env.ctx.clock.now() - t0, { error: `the approval could not be asked: ${(e as Error).message}` });
+  }
+  const wallMs = env.ctx.clock.now() - t0;
+  if (answer === "approve") {
+    return simpleResult("passed", null, 1, wallMs, { qualifier: "approved", evidence: [{ part: "approval", outcome: "passed" }] });
+  }
+  if (answer === "reject") {
+    return simpleResult("failed", "rejected", 1, wallMs, { error: `${env.id} was rejected`, evidence: [{ part: "approval", outcome: "failed" }] });
+  }
+  return simpleResult("passed", null, 1, wallMs, { paused: prompt === undefined ? {} : { prompt: head(prompt) } });
+}

@@ -1,0 +1,116 @@
+// The engine's public API types (src/engine/run.ts re-exports them).
+import type { GraphFile } from "../graph/schema.ts";
+import type { AgentRunner, Approvals, Clock, CommandRunner, HarnessName, Ledger, Refusal, SittingCaps } from "../ports.ts";
+import type { Qualifier, RunStatus } from "../events.ts";
+
+export interface RunPorts {
+  agents: AgentRunner;
+  commands: CommandRunner;
+  clock: Clock;
+  ledger: Ledger;
+  approvals: Approvals;
+}
+
+export interface RunOptions {
+  runId: string;
+  /** Already validated by the loader. */
+  graph: GraphFile;
+  graphPath: string;
+  graphDigest: string;
+  /** From --input (strings), merged with declared defaults. */
+  inputs: Record<string, unknown>;
+  /** Where relative cwd resolves (absolute). */
+  baseDir: string;
+  /** Missing ports default to the refusing ones in ports.ts. */
+  ports: Partial<RunPorts>;
+  concurrency?: number;
+  budgetUsd?: number;
+  wallMs?: number;
+  /** --harness: every agent node uses it. */
+  harness?: HarnessName;
+  /** --pass-env names, added to every node's env names. */
+  passEnv?: string[];
+  /** Ctrl-C / SIGTERM: cancel everything, status interrupted, exit 130. */
+  signal?: AbortSignal;
+  /** From priorFromEvents(events) of the same run. */
+  resume?: ResumeState;
+  version: string;
+}
+
+export interface RunCounts {
+  passed: number;
+  failed: number;
+  error: number;
+  skipped: number;
+  cancelled: number;
+}
+
+export interface RunOutcome {
+  runId: string;
+  status: RunStatus;
+  exitCode: number;
+  /** Why the run ended early: budget, wall, cancelled. */
+  reason?: string;
+  costUsd: number;
+  /** Sittings whose cost the harness did not report. */
+  costUnknown: number;
+  wallMs: number;
+  /** Final status of every node that has one (top-level and branch nodes). */
+  counts: RunCounts;
+  /** The deciding end node's output. */
+  output?: unknown;
+}
+
+export interface PlannedNode {
+  id: string;
+  kind: string;
+  /** Set for branch nodes: the map's id. */
+  map?: string;
+  needs: string[];
+  /** Agent nodes only. */
+  harness?: HarnessName;
+  caps?: SittingCaps;
+  model?: string;
+  tools?: string[];
+  cwd?: string;
+  refusals: Refusal[];
+}
+
+export interface RunPlan {
+  graph: string;
+  inputs: Record<string, unknown>;
+  concurrency: number;
+  caps: { budgetUsd: number | null; wallMs: number | null };
+  /** Top-level node ids in the order they can start (topological). */
+  order: string[];
+  /** Every node, branch nodes right after their map. */
+  nodes: PlannedNode[];
+  refusals: { node: string; harness: string; field: string; message: string }[];
+  passEnv: string[];
+}
+
+/** What a resumed run keeps: passed nodes with their outputs, passed branches. */
+export interface KeptNode {
+  qualifier: Qualifier | null;
+  output?: unknown;
+}
+export interface KeptBranch {
+  item: unknown;
+  verdict: unknown;
+  output?: unknown;
+}
+export interface ResumeState {
+  /** seq of the first new event. */
+  startSeq: number;
+  /** Keyed by nodeKey(): "id" top-level, "map[index].id" inside a branch. */
+  nodes: Record<string, KeptNode>;
+  /** Keyed by branchKey(): "map[index]". */
+  branches: Record<string, KeptBranch>;
+}
+
+export function branchKey(map: string, index: number): string {
+  return `${map}[${index}]`;
+}
+export function nodeKey(node: string, branch?: { map: string; index: number }): string {
+  return branch ? `${branchKey(branch.map, branch.index)}.${node}` : node;
+}

@@ -1,0 +1,89 @@
+// How a run, a branch and a map get their status from their parts
+// (ADR 0002 "Aggregating a run", "Maps"). Pure.
+import type { Cause, NodeStatus } from "../events.ts";
+import type { MapNode } from "../graph/schema.ts";
+
+export interface AggregateEntry {
+  id: string;
+  kind: string;
+  status: NodeStatus;
+  recovered: boolean;
+  /** Its fallback ran: the fallback speaks for it. */
+  handled: boolean;
+}
+
+export type Aggregate = "passed" | "failed" | "error" | "cancelled";
+
+/** Worst first: failed outranks error (the evidence said no; error is no verdict). */
+const RANK: Record<Aggregate, number> = { cancelled: 3, failed: 2, error: 1, passed: 0 };
+
+function asAggregate(status: NodeStatus): Aggregate {
+  return status === "skipped" ? "passed" : status;
+}
+
+export interface AggregateResult {
+  status: Aggregate;
+  /** The end node that decided, when one ran. */
+  decidedBy?: string;
+}
+
+/** Ends that ran decide (the worst of them); otherwise the worst node that ran and
+ *  was neither recovered nor handled by a fallback. Nothing ran: passed. */
+export function aggregate(entries: Iterable<AggregateEntry>): AggregateResult {
+  let endWorst: AggregateResult | undefined;
+  let worst: Aggregate = "passed";
+  for (const e of entries) {
+    if (e.status === "skipped") continue;
+    if (e.kind === "end") {
+      const s = asAggregate(e.status);
+      if (!endWorst || RANK[s] > RANK[endWorst.status]) endWorst = { status: s, decidedBy: e.id };
+      continue;
+    }
+    if (e.recovered || e.handled) continue;
+    const s = asAggregate(e.status);
+    if (RANK[s] > RANK[worst]) worst = s;
+  }
+  // A cancelled node means the run was stopped: that outranks what the ends said.
+  if (endWorst && worst !== "cancelled") return endWorst;
+  return { status: worst };
+}
+
+export interface BranchSummary {
+  status: NodeStatus;
+  recovered?: boolean;
+}
+
+export interface MapCounts {
+  passed: number;
+  failed: number;
+  error: number;
+  skipped: number;
+  cancelled: number;
+  recovered: number;
+}
+
+export function countBranches(results: Iterable<BranchSummary>): MapCounts {
+  const c: MapCounts = { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0, recovered: 0 };
+  for (const r of results) {
+    c[r.status]++;
+    if (r.recovered) c.recovered++;
+  }
+  return c;
+}
+
+export interface MapDecision {
+  status: NodeStatus;
+  cause: Cause | null;
+}
+
+/** The map's own status from its branch counts and `passes` (default all). */
+export function decideMap(counts: MapCounts, total: number, passes: MapNode["passes"], interrupted: boolean): MapDecision {
+  if (interrupted) return { status: "cancelled", cause: "cancelled" };
+  const rule = passes ?? "all";
+  let ok: boolean;
+  if (rule === "all") ok = counts.passed + counts.recovered === total;
+  else if (rule === "any") ok = counts.passed >= 1;
+  else ok = counts.passed >= rule.min;
+  if (ok) return { status: "passed", cause: null };
+  return counts.failed > 0 ? { status: "failed", cause: "map_failed" } : { status: "error", cause: "map_error" };
+}

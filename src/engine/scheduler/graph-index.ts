@@ -1,0 +1,127 @@
+// The static shape of one scope (the top-level graph, or a map's branch),
+// computed once: who waits for whom, router edges, fallback owners, feedback
+// chains and sinks. The scheduler and the run loop only look things up here,
+// so nothing scans every node when one finishes.
+import type { BranchNode, GraphNode } from "../graph/schema.ts";
+
+export type ScopeNode = GraphNode | BranchNode;
+
+export interface ScopeIndex {
+  /** Declaration order. */
+  ids: string[];
+  nodes: Map<string, ScopeNode>;
+  /** Declared needs plus the implicit need of a router target on its router(s). */
+  needs: Map<string, string[]>;
+  /** What a node waits for: its needs plus feedback holds (see `holds`). */
+  waitsFor: Map<string, string[]>;
+  /** Reverse of waitsFor. */
+  dependents: Map<string, string[]>;
+  /** Routers that name a node as a target. */
+  routersOf: Map<string, string[]>;
+  /** Nodes named by some node's `fallback`: started only when triggered. */
+  fallbackOwners: Map<string, string[]>;
+  /** For a node X with `feedback`, every node on a path from `feedback.to` to X (inclusive), in topological order. */
+  feedbackChains: Map<string, string[]>;
+  /** Nodes nothing else in the scope waits for, fallback targets excluded. */
+  sinks: string[];
+  /** Topological order of ids (declaration order breaks ties). */
+  order: string[];
+}
+
+function routeTargets(node: ScopeNode): string[] {
+  if (node.kind !== "router") return [];
+  const out = new Set<string>();
+  for (const r of node.routes) r.to.forEach((t) => out.add(t));
+  node.default?.forEach((t) => out.add(t));
+  return [...out];
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) {
+    if (!list.includes(value)) list.push(value);
+  } else map.set(key, [value]);
+}
+
+/** Kahn's algorithm; the validator refuses cycles, so a leftover is a bug worth naming. */
+function topoOrder(ids: string[], waitsFor: Map<string, string[]>, dependents: Map<string, string[]>): string[] {
+  const pending = new Map(ids.map((id) => [id, waitsFor.get(id)!.length]));
+  const queue = ids.filter((id) => pending.get(id) === 0);
+  const out: string[] = [];
+  for (let i = 0; i < queue.length; i++) {
+    const id = queue[i]!;
+    out.push(id);
+    for (const d of dependents.get(id) ?? []) {
+      const n = pending.get(d)! - 1;
+      pending.set(d, n);
+      if (n === 0) queue.push(d);
+    }
+  }
+  if (out.length !== ids.length) {
+    const stuck = ids.filter((id) => !out.includes(id));
+    throw new Error(`cycle among nodes ${stuck.join(", ")} (the validator should have refused it)`);
+  }
+  return out;
+}
+
+function ancestors(id: string, needs: Map<string, string[]>): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...(needs.get(id) ?? [])];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (seen.has(n)) continue;
+    seen.add(n);
+    stack.push(...(needs.get(n) ?? []));
+  }
+  return seen;
+}
+
+export function buildScopeIndex(nodes: Record<string, ScopeNode>): ScopeIndex {
+  const ids = Object.keys(nodes);
+  const nodeMap = new Map(Object.entries(nodes));
+  const needs = new Map<string, string[]>(ids.map((id) => [id, [...(nodes[id]!.needs ?? [])].filter((n) => nodeMap.has(n))]));
+  const routersOf = new Map<string, string[]>();
+  const fallbackOwners = new Map<string, string[]>();
+  for (const id of ids) {
+    const node = nodes[id]!;
+    for (const t of routeTargets(node)) {
+      if (!nodeMap.has(t)) continue;
+      push(routersOf, t, id);
+      if (!needs.get(t)!.includes(id)) needs.get(t)!.push(id);
+    }
+    if ("fallback" in node && node.fallback && nodeMap.has(node.fallback)) push(fallbackOwners, node.fallback, id);
+  }
+
+  // Feedback chains: the nodes on a path from `to` to X are the ancestors of X
+  // (and X) that descend from `to` (and `to`).
+  const feedbackChains = new Map<string, string[]>();
+  const holds = new Map<string, string[]>();
+  for (const id of ids) {
+    const node = nodes[id]!;
+    if (!("feedback" in node) || !node.feedback || !nodeMap.has(node.feedback.to)) continue;
+    const to = node.feedback.to;
+    const upX = ancestors(id, needs);
+    if (!upX.has(to)) continue;
+    const chain = new Set([id, to]);
+    for (const a of upX) if (ancestors(a, needs).has(to)) chain.add(a);
+    feedbackChains.set(id, [...chain]);
+    // A node outside the chain that needs a chain node would otherwise start on
+    // a result the loop may still replace: it also waits for X to settle.
+    for (const other of ids) {
+      if (chain.has(other)) continue;
+      if (needs.get(other)!.some((n) => chain.has(n) && n !== id)) push(holds, other, id);
+    }
+  }
+
+  const waitsFor = new Map<string, string[]>();
+  const dependents = new Map<string, string[]>(ids.map((id) => [id, []]));
+  for (const id of ids) {
+    const all = [...new Set([...needs.get(id)!, ...(holds.get(id) ?? [])])];
+    waitsFor.set(id, all);
+    for (const n of all) dependents.get(n)!.push(id);
+  }
+  const order = topoOrder(ids, waitsFor, dependents);
+  for (const [x, chain] of feedbackChains) feedbackChains.set(x, order.filter((id) => chain.includes(id)));
+  const sinks = ids.filter((id) => dependents.get(id)!.length === 0 && !fallbackOwners.has(id));
+  return { ids, nodes: nodeMap, needs, waitsFor, dependents, routersOf, fallbackOwners, feedbackChains, sinks, order };
+}

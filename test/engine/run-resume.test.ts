@@ -1,0 +1,106 @@
+// Resume: what passed is kept (not re-run) and feeds the rest; seq continues.
+import { describe, expect, test } from "vitest";
+import { finishedOf, ofType, run } from "./helpers/run-helper.ts";
+import { FakeAgentRunner, FakeApprovals } from "./helpers/fakes.ts";
+import { priorFromEvents } from "../../src/engine/run.ts";
+import type { VouchEvent } from "../../src/engine/events.ts";
+
+const graph = `
+version: 1
+name: t
+nodes:
+  parse: { kind: agent, prompt: "parse", output: { format: json } }
+  fix: { kind: agent, prompt: "fix {{ nodes.parse.output.file }}", needs: [parse] }
+  report: { kind: end, needs: [fix], output: { file: "{{ nodes.parse.output.file }}" } }
+`;
+
+describe("priorFromEvents", () => {
+  test("keeps the last node.finished per node when it passed, with its output; startSeq follows the last seq", async () => {
+    const first = await run(graph, { agents: (a) => (a.node === "parse" ? { resultText: '{"file":"a.ts"}' } : { exitCode: 1 }) });
+    const prior = priorFromEvents(first.events);
+    expect(prior.nodes).toEqual({ parse: { qualifier: "exit-only", output: { file: "a.ts" } } });
+    expect(prior.startSeq).toBe(first.events[first.events.length - 1]!.seq + 1);
+    // a later failure of the same node wins over an earlier pass
+    const later = [...first.events, { ...finishedOf(first.events, "parse"), seq: 999, status: "failed" } as VouchEvent];
+    expect(priorFromEvents(later).nodes).toEqual({});
+  });
+});
+
+describe("resume", () => {
+  test("passed nodes are not re-run, their outputs feed the rest, events continue the sequence", async () => {
+    const first = await run(graph, { agents: (a) => (a.node === "parse" ? { resultText: '{"file":"a.ts"}' } : { exitCode: 1 }) });
+    expect(first.outcome.status).toBe("failed");
+    const prior = priorFromEvents(first.events);
+    const second = await run(graph, { options: { resume: prior, runId: "run-test" } });
+    expect(second.agents.assignments.map((a) => a.node)).toEqual(["fix"]);
+    expect(second.agents.prompts("fix")).toEqual(["fix a.ts"]);
+    expect(second.events[0]).toMatchObject({ type: "run.started", resumed: true, seq: prior.startSeq });
+    expect(ofType(second.events, "node.finished").map((e) => e.node)).toEqual(["fix", "report"]);
+    expect(second.outcome).toMatchObject({ status: "passed", output: { file: "a.ts" } });
+    expect(second.outcome.counts.passed).toBe(3); // the kept node counts as passed
+  });
+
+  test("map branches that passed are not re-run; the map's results still hold every branch in order", async () => {
+    const mapGraph = `
+version: 1
+name: t
+inputs: { items: { default: [a, b, c, d] } }
+nodes:
+  each:
+    kind: map
+    over: inputs.items
+    branch:
+      one: { kind: agent, prompt: "do {{ item }}", output: { format: json } }
+    verdict: output.v
+`;
+    const flaky = new FakeAgentRunner((a) => (a.branch!.index % 2 === 1 ? { stopReason: "crashed", error: "boom" } : { resultText: `{"v":"${a.prompt}"}` }));
+    const first = await run(mapGraph, { agents: flaky });
+    expect(first.outcome.status).toBe("error");
+    const prior = priorFromEvents(first.events);
+    expect(Object.keys(prior.branches).sort()).toEqual(["each[0]", "each[2]"]);
+    const second = await run(mapGraph, { agents: (a) => ({ resultText: `{"v":"again ${a.prompt}"}` }), options: { resume: prior } });
+    expect(second.agents.assignments.map((a) => a.branch!.index).sort()).toEqual([1, 3]);
+    const results = (finishedOf(second.events, "each").output as { results: { index: number; verdict: string; status: string }[] }).results;
+    expect(results.map((r) => [r.index, r.verdict, r.status])).toEqual([
+      [0, "do a", "passed"],
+      [1, "again do b", "passed"],
+      [2, "do c", "passed"],
+      [3, "again do d", "passed"],
+    ]);
+    expect(ofType(second.events, "branch.started").map((e) => e.branch.index)).toEqual([1, 3]);
+    expect(second.outcome.status).toBe("passed");
+  });
+
+  test("a run paused at an approval resumes and continues from the approval", async () => {
+    const g = `
+version: 1
+name: t
+nodes:
+  plan: { kind: agent, prompt: "plan" }
+  gate: { kind: approval, needs: [plan] }
+  apply: { kind: agent, prompt: "apply", needs: [gate] }
+`;
+    const first = await run(g, { approvals: new FakeApprovals({ gate: "pause" }) });
+    expect(first.outcome.exitCode).toBe(4);
+    const second = await run(g, { approvals: new FakeApprovals({ gate: "approve" }), options: { resume: priorFromEvents(first.events) } });
+    expect(second.agents.assignments.map((a) => a.node)).toEqual(["apply"]);
+    expect(finishedOf(second.events, "gate").qualifier).toBe("approved");
+    expect(second.outcome.exitCode).toBe(0);
+  });
+});
+
+describe("resume counts", () => {
+  test("nodes of kept branches still count as passed", async () => {
+    const g = `
+version: 1
+name: t
+inputs: { items: { default: [a, b] } }
+nodes:
+  each: { kind: map, over: inputs.items, branch: { one: { kind: agent, prompt: "{{ item }}" } } }
+`;
+    const first = await run(g, { agents: (a) => (a.branch!.index === 1 ? { exitCode: 1 } : {}) });
+    expect(first.outcome.counts).toMatchObject({ passed: 1, failed: 2 }); // branch node b + the map
+    const second = await run(g, { options: { resume: priorFromEvents(first.events) } });
+    expect(second.outcome.counts).toEqual({ passed: 3, failed: 0, error: 0, skipped: 0, cancelled: 0 });
+  });
+});
