@@ -100,6 +100,9 @@ export interface CommandContext {
   /** Written to files named by VOUCH_STATE_FILE and VOUCH_ITEM_FILE. */
   state: unknown;
   item?: unknown;
+  /** For checks: the node's own output (parsed JSON, or its text), written to VOUCH_OUTPUT_FILE,
+   *  so a check can test what the model claims against the files. */
+  output?: unknown;
   signal: AbortSignal;
 }
 

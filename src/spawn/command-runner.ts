@@ -29,7 +29,7 @@ export function createCommandRunner(opts: CommandRunnerOptions): CommandRunner {
 
   /** Runs one command with the handover files in place; removes them after. */
   async function run(command: Command, ctx: CommandContext, wallMs: number, stdinState: boolean, keepStdout = keepBytes) {
-    const handover = await writeHandover(ctx.state, ctx.item, tmpRoot);
+    const handover = await writeHandover(ctx.state, ctx.item, tmpRoot, ctx.output);
     try {
       const { env } = buildChildEnv(parentEnv, ctx.passEnv, { ...ctx.vars, ...handover.vars });
       return await runProcess(command, {

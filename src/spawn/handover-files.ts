@@ -1,13 +1,14 @@
 // The data a check or script is handed (DESIGN.md §6): the run state, and in a
 // map branch the item, as JSON files in a private temporary directory (mode
-// 0700, files 0600) named by VOUCH_STATE_FILE and VOUCH_ITEM_FILE — never on
+// 0700, files 0600) named by VOUCH_STATE_FILE, VOUCH_ITEM_FILE and (for a check)
+// VOUCH_OUTPUT_FILE — never on
 // the command line. The directory is removed when the command has finished.
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export interface Handover {
-  /** VOUCH_STATE_FILE, and VOUCH_ITEM_FILE when there is an item. */
+  /** VOUCH_STATE_FILE, VOUCH_ITEM_FILE when there is an item, VOUCH_OUTPUT_FILE when there is an output. */
   vars: Record<string, string>;
   /** The state JSON (a script also gets it on stdin). */
   stateJson: string;
@@ -15,7 +16,7 @@ export interface Handover {
   remove(): Promise<void>;
 }
 
-export async function writeHandover(state: unknown, item: unknown, tmpRoot: string = tmpdir()): Promise<Handover> {
+export async function writeHandover(state: unknown, item: unknown, tmpRoot: string = tmpdir(), output?: unknown): Promise<Handover> {
   const dir = await mkdtemp(join(tmpRoot, "vouch-"));
   try {
     await chmod(dir, 0o700);
@@ -27,6 +28,12 @@ export async function writeHandover(state: unknown, item: unknown, tmpRoot: stri
       const itemFile = join(dir, "item.json");
       await writeFile(itemFile, JSON.stringify(item), { mode: 0o600 });
       vars.VOUCH_ITEM_FILE = itemFile;
+    }
+    if (output !== undefined) {
+      // A check sees the node's own output, to test the model's claims against the files.
+      const outputFile = join(dir, "output.json");
+      await writeFile(outputFile, JSON.stringify(output), { mode: 0o600 });
+      vars.VOUCH_OUTPUT_FILE = outputFile;
     }
     return { vars, stateJson, dir, remove: () => rm(dir, { recursive: true, force: true }) };
   } catch (e) {

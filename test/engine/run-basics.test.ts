@@ -243,8 +243,31 @@ nodes:
       expect(c.spec.run).not.toContain("rm -rf");
       expect(Object.values(c.ctx.vars).join("\n")).not.toContain("pwned");
     }
-    expect(script.ctx.vars).toEqual({ VOUCH_RUN_ID: "run-test", VOUCH_NODE: "publish", VOUCH_INPUT_TARGET: "src/app.ts" });
+    expect(script.ctx.vars).toEqual({ VOUCH_RUN_ID: "run-test", VOUCH_NODE: "publish", VOUCH_GRAPH_DIR: "/work", VOUCH_INPUT_TARGET: "src/app.ts" });
+    // A check sees the node's own output (VOUCH_OUTPUT_FILE): here the script's stdout text.
+    expect(commands.checks.every((c) => c.ctx.output !== undefined)).toBe(true);
     expect(script.ctx.cwd).toBe("/work/project");
+  });
+
+  test("an agent's checks get its parsed, stamped output (VOUCH_OUTPUT_FILE), not the raw text", async () => {
+    const commands = new FakeCommandRunner();
+    await run(
+      `
+version: 1
+name: t
+checks: { cites: { run: "sh check.sh" } }
+nodes:
+  verify:
+    kind: agent
+    prompt: "verify"
+    output: { format: json }
+    stamp: { id: "F9" }
+    success: { checks: [cites] }
+`,
+      { agents: byNode({ verify: [{ resultText: '{"id": "model-said", "verdict": "VERIFIED"}' }] }), commands },
+    );
+    expect(commands.checks).toHaveLength(1);
+    expect(commands.checks[0]!.ctx.output).toEqual({ id: "F9", verdict: "VERIFIED" });
   });
 
   test("inputs become VOUCH_INPUT_<NAME> (JSON when not strings); the state holds inputs and node results", async () => {

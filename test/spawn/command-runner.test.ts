@@ -92,6 +92,16 @@ describe("checks", () => {
     expect(o.stdoutTail).toBe('{"inputs":{"n":1},"nodes":{}}\n{"id":"F-1"}\nrun-1/build/[]/[ghp-1]\n');
   });
 
+  test("a check gets the node's own output in VOUCH_OUTPUT_FILE, and no such file without one", async () => {
+    const withOutput = await runner.runCheck(
+      check({ name: "claims", run: 'cat "$VOUCH_OUTPUT_FILE"' }),
+      ctx({ output: { verdict: "VERIFIED", evidence: [{ at: "a.js:1" }] } }),
+    );
+    expect(withOutput.stdoutTail).toBe('{"verdict":"VERIFIED","evidence":[{"at":"a.js:1"}]}');
+    const without = await runner.runCheck(check({ name: "none", run: 'echo "[${VOUCH_OUTPUT_FILE-unset}]"' }), ctx());
+    expect(without.stdoutTail).toBe("[unset]\n");
+  });
+
   test("the handover directory is private (0700) while the check runs and removed after", async () => {
     const o = await runner.runCheck(check({ name: "mode", run: 'stat -c %a "$(dirname "$VOUCH_STATE_FILE")"; stat -c %a "$VOUCH_STATE_FILE"; dirname "$VOUCH_STATE_FILE"' }), ctx());
     const [dirMode, fileMode, handoverDir] = o.stdoutTail.trim().split("\n");

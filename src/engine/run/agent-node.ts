@@ -169,7 +169,7 @@ async function judgeSitting(env: NodeEnv, node: AgentNode, sitting: Sitting, par
   });
   if (!before.ok) return before.judgement;
   const specs = j.specs.filter((x) => x !== null);
-  const outcomes = specs.length === 0 ? [] : await runChecks(env, specs, commandContext(env, j.attempt, j.cwd, j.passEnv), j.attempt);
+  const outcomes = specs.length === 0 ? [] : await runChecks(env, specs, { ...commandContext(env, j.attempt, j.cwd, j.passEnv), output: before.output }, j.attempt);
   if (env.signal.aborted) {
     const r = stoppedResult(env, j.attempt, 0);
     return { status: r.status, qualifier: null, cause: r.cause, error: r.error, evidence: before.evidence, failedChecks: [] };

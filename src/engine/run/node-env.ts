@@ -2,6 +2,7 @@
 // what it returns. Handlers emit node.started, node.progress, check.finished,
 // cap.overrun and node.retrying; the scope emits node.finished.
 import type { BranchRef, Cause, EvidencePart, NodeStatus, Qualifier, StopReason, Tokens } from "../events.ts";
+import { dirname } from "node:path";
 import type { CheckOutcome, CommandContext } from "../ports.ts";
 import type { RunStop } from "../verdict/conjunction.ts";
 import type { RunContext } from "./context.ts";
@@ -84,7 +85,13 @@ export function inputVars(inputs: Record<string, unknown>): Record<string, strin
 
 /** Data reaches commands only as variables and files, never on the command line (DESIGN.md §6). */
 export function commandContext(env: NodeEnv, attempt: number, cwd: string, passEnv: string[]): CommandContext {
-  const vars: Record<string, string> = { VOUCH_RUN_ID: env.ctx.options.runId, VOUCH_NODE: env.id, ...env.ctx.inputVars };
+  const vars: Record<string, string> = {
+    VOUCH_RUN_ID: env.ctx.options.runId,
+    VOUCH_NODE: env.id,
+    // Lets a check run a script shipped beside the graph: run: sh "$VOUCH_GRAPH_DIR/lib/x.sh"
+    VOUCH_GRAPH_DIR: dirname(env.ctx.options.graphPath),
+    ...env.ctx.inputVars,
+  };
   const c: CommandContext = { runId: env.ctx.options.runId, node: env.id, attempt, cwd, passEnv, vars, state: env.commandState(), signal: env.signal };
   if (env.branch) {
     c.branch = env.branch;

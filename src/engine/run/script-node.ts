@@ -82,7 +82,7 @@ export async function runScriptNode(env: NodeEnv, node: ScriptNode): Promise<Nod
       });
       if (!before.ok) judgement = before.judgement;
       else {
-        const outcomes = await runChecks(env, specs, cmd, attempt);
+        const outcomes = await runChecks(env, specs, { ...cmd, output: before.output }, attempt);
         if (env.signal.aborted) {
           const r = stoppedResult(env, attempt, 0);
           judgement = { status: r.status, qualifier: null, cause: r.cause, error: r.error, evidence: before.evidence, failedChecks: [] };
