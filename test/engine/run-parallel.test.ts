@@ -148,12 +148,25 @@ nodes:
     const r = await run(`
 version: 1
 name: t
-inputs: { items: { default: "not a list" } }
+inputs: { items: { default: { a: 1 } } }
 nodes:
   each: { kind: map, over: inputs.items, branch: { one: { kind: agent, prompt: "x" } } }
 `);
     expect(finishedOf(r.events, "each")).toMatchObject({ status: "error", cause: "map_error" });
-    expect(finishedOf(r.events, "each").error).toContain("is not a list");
+    expect(finishedOf(r.events, "each").error).toContain("is not a list (it is a object)");
     expect(r.outcome.status).toBe("error");
+  });
+
+  test("a text runs the map once per non-empty line, trimmed; node.started says how many items", async () => {
+    const r = await run(`
+version: 1
+name: t
+inputs: { files: { default: "src/a.js\\n\\n  src/b.js  \\nsrc/c.js\\n" } }
+nodes:
+  each: { kind: map, over: inputs.files, as: file, branch: { one: { kind: agent, prompt: "review {{ file }}" } } }
+`);
+    expect(r.agents.prompts("one").sort()).toEqual(["review src/a.js", "review src/b.js", "review src/c.js"]);
+    expect(ofType(r.events, "node.started").find((e) => e.node === "each")!.items).toBe(3);
+    expect(r.outcome.status).toBe("passed");
   });
 });

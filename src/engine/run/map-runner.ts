@@ -63,13 +63,14 @@ export class MapRunner {
 
   start(): void {
     this.t0 = this.ctx.clock.now();
-    this.ctx.emitter.emit({ type: "node.started", node: this.id, kind: "map", attempt: 1 });
     const over = resolvePath(this.parent.scope(), this.node.over.split("."));
-    if (!over.found || !Array.isArray(over.value)) {
+    const items = over.found ? listOf(over.value) : null;
+    this.ctx.emitter.emit({ type: "node.started", node: this.id, kind: "map", attempt: 1, ...(items ? { items: items.length } : {}) });
+    if (!items) {
       const what = over.found ? `a ${over.value === null ? "null" : typeof over.value}` : `missing (at ${over.missingAt})`;
       return this.finish(simpleResult("error", "map_error", 1, 0, { error: `over: ${this.node.over} is not a list (it is ${what})` }));
     }
-    this.items = over.value;
+    this.items = items;
     this.results = new Array(this.items.length);
     this.pump();
   }
@@ -190,4 +191,12 @@ export class MapRunner {
     this.unlink();
     this.done(r);
   }
+}
+
+/** What a map runs over: a list as is; a text (an input such as `git diff --name-only`
+ *  output, or a script's stdout) runs once per non-empty line, trimmed. */
+export function listOf(value: unknown): unknown[] | null {
+  if (Array.isArray(value)) return value;
+  if (typeof value === "string") return value.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  return null;
 }
