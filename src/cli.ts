@@ -5,15 +5,17 @@
 import { VouchError, EXIT } from "./engine/errors.ts";
 import { COMMAND_HELP, MAIN_HELP } from "./cli/help.ts";
 import { processIO, type CliIO, type Command } from "./cli/io.ts";
+import { stdoutClosed } from "./cli/stdout-closed.ts";
 
-declare const VOUCH_VERSION: string | undefined;
-export const version: string = typeof VOUCH_VERSION === "string" ? VOUCH_VERSION : "0.0.0-dev";
+import { version } from "./cli/version.ts";
 
 const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   schema: () => import("./cli/schema-command.ts"),
   runs: () => import("./cli/runs-command.ts"),
   show: () => import("./cli/show-command.ts"),
   harnesses: () => import("./cli/harnesses-command.ts"),
+  run: () => import("./cli/run-command.ts"),
+  resume: () => import("./cli/resume-command.ts"),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
@@ -62,7 +64,7 @@ export function reportError(e: unknown, io: CliIO): number {
 if (import.meta.main) {
   // `vouch --json | head` closes stdout early: leave quietly (TOOLCHAIN.md).
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(0);
+    if (e.code === "EPIPE") stdoutClosed();
   });
   const code = await main(process.argv.slice(2), processIO());
   process.exitCode = code;

@@ -95,6 +95,8 @@ export const runStartedSchema = z.strictObject({
   /** Names (never values) of environment variables passed through to children. */
   pass_env: z.array(z.string()),
   harness: z.string().nullable(),
+  /** The directory relative paths resolve against (where the run first started). */
+  base_dir: z.string().optional(),
   resumed: z.boolean(),
   version: z.string(),
 });

@@ -128,6 +128,7 @@ export async function runGraph(options: RunOptions): Promise<RunOutcome> {
         nodes: graphNodes(options),
         pass_env: options.passEnv ?? [],
         harness: options.harness ?? null,
+        base_dir: options.baseDir,
         resumed: options.resume !== undefined,
         version: options.version,
       });

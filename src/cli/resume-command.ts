@@ -1,0 +1,118 @@
+// `vouch resume RUN`: run again only what did not pass, keeping the outputs of
+// what passed (DESIGN.md §7). Refuses a live run, a passed run, and a graph file
+// that changed since (unless --force). --approve/--reject decide an approval.
+import { UsageError, ResumeRefusedError } from "../engine/errors.ts";
+import { priorFromEvents } from "../engine/run.ts";
+import { openLedger, ledgerHome } from "../ledger/index.ts";
+import { parseCommandArgs } from "./args.ts";
+import { readGraphFile } from "./graph-file.ts";
+import { durationFlag, harnessFlag, replayDirFor } from "./run-command.ts";
+import { runSession } from "./run-session.ts";
+import { version } from "./version.ts";
+import type { Decision } from "./cli-approvals.ts";
+import type { GraphFile } from "../engine/graph/schema.ts";
+import type { Command } from "./io.ts";
+
+const OPTIONS = {
+  approve: { type: "string", multiple: true },
+  reject: { type: "string", multiple: true },
+  force: { type: "boolean" },
+  json: { type: "boolean" },
+  plain: { type: "boolean" },
+  "replay-dir": { type: "string" },
+  "replay-delay": { type: "string" },
+} as const;
+
+function approvalNodes(graph: GraphFile): Set<string> {
+  const ids = new Set<string>();
+  for (const [id, node] of Object.entries(graph.nodes)) {
+    if (node.kind === "approval") ids.add(id);
+    if (node.kind === "map") for (const [bid, b] of Object.entries(node.branch)) if (b.kind === "approval") ids.add(bid);
+  }
+  return ids;
+}
+
+export function decisionsFrom(approve: string[], reject: string[], graph: GraphFile): Map<string, Decision> {
+  const approvals = approvalNodes(graph);
+  const decisions = new Map<string, Decision>();
+  for (const [flag, names, decision] of [["--approve", approve, "approve"], ["--reject", reject, "reject"]] as const) {
+    for (const name of names) {
+      if (!approvals.has(name)) {
+        const known = [...approvals].join(", ") || "none";
+        throw new UsageError(`${flag} ${name}: the graph has no approval node "${name}" (approval nodes: ${known})`);
+      }
+      if (decisions.has(name) && decisions.get(name) !== decision) throw new UsageError(`${name} cannot be both approved and rejected`);
+      decisions.set(name, decision);
+    }
+  }
+  return decisions;
+}
+
+const resumeCommand: Command = async (args, io) => {
+  const { values, positionals } = parseCommandArgs("resume", args, OPTIONS);
+  if (positionals.length !== 1) throw new UsageError("resume takes one run: an id, a unique prefix of one, or last", "see: vouch runs");
+  if (values.json && values.plain) throw new UsageError("--json and --plain exclude each other");
+  const replayDelayMs = values["replay-delay"] === undefined ? undefined : durationFlag("--replay-delay", values["replay-delay"]);
+
+  const ledger = openLedger({ home: ledgerHome(io.env, io.cwd) });
+  let released = false;
+  try {
+    const runId = ledger.resolveRun(positionals[0]!);
+    const recorded = ledger.runSummary(runId).run;
+    const graphFile = readGraphFile(recorded.graph_path, io.cwd);
+    const ticket = ledger.resumeCheck(runId, graphFile.digest, values.force === true);
+    try {
+      const decisions = decisionsFrom(values.approve ?? [], values.reject ?? [], graphFile.graph);
+      const events = ledger.runEvents(runId);
+      const resume = priorFromEvents(events);
+      // Relative paths (cwd, inputs such as project_dir) resolve where the run first started.
+      const started = events.find((e) => e.type === "run.started");
+      const baseDir = (started?.type === "run.started" && started.base_dir) || io.cwd;
+      if (resume.startSeq !== ticket.lastSeq + 1) resume.startSeq = ticket.lastSeq + 1;
+      // The run budget is the whole run's, as the first session set it: what earlier
+      // sessions spent counts against it.
+      const caps = started?.type === "run.started" ? started.caps : ticket.caps;
+      let budgetUsd: number | undefined;
+      if (caps.budget_usd !== null) {
+        budgetUsd = caps.budget_usd - recorded.cost_usd;
+        if (budgetUsd <= 0) {
+          throw new ResumeRefusedError(
+            `run ${runId} has spent $${recorded.cost_usd.toFixed(4)} of its $${caps.budget_usd} budget: nothing is left to resume with`,
+            `start a new run with a larger --budget`,
+          );
+        }
+      }
+      const replayDir = replayDirFor(graphFile.path, values["replay-dir"], io.cwd);
+      released = true; // runSession owns the lock and the ledger from here
+      return await runSession({
+        io,
+        flags: { json: values.json, plain: values.plain },
+        ledger,
+        lock: ticket.lock,
+        decisions,
+        options: {
+          runId,
+          graph: graphFile.graph,
+          graphPath: graphFile.path,
+          graphDigest: graphFile.digest,
+          inputs: ticket.inputs,
+          baseDir,
+          concurrency: ticket.concurrency,
+          passEnv: ticket.passEnv,
+          version,
+          resume,
+          ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+          ...(caps.wall_ms !== null ? { wallMs: caps.wall_ms } : {}),
+          ...(ticket.harness !== null ? { harness: harnessFlag(ticket.harness)! } : {}),
+        },
+        ...(replayDir !== undefined ? { replayDir } : {}),
+        ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
+      });
+    } finally {
+      if (!released) ticket.lock.release();
+    }
+  } finally {
+    if (!released) ledger.close();
+  }
+};
+export default resumeCommand;

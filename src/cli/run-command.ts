@@ -1,0 +1,111 @@
+// `vouch run GRAPH`: load and validate the graph, refuse what the harnesses
+// cannot keep, then run it with the real ports, recorded in the ledger.
+import { existsSync, statSync } from "node:fs";
+import { basename, dirname, extname, join } from "node:path";
+import { HARNESS_NAMES } from "../engine/graph/schema.ts";
+import { parseDuration } from "../engine/graph/duration.ts";
+import { UsageError } from "../engine/errors.ts";
+import type { HarnessName } from "../engine/ports.ts";
+import { openLedger, ledgerHome } from "../ledger/index.ts";
+import { parseCommandArgs, positiveInt, positiveNumber } from "./args.ts";
+import { readGraphFile } from "./graph-file.ts";
+import { parseInputs } from "./run-inputs.ts";
+import { newRunId } from "./run-id.ts";
+import { runSession } from "./run-session.ts";
+import { printPlan } from "./dry-run.ts";
+import { version } from "./version.ts";
+import type { Command } from "./io.ts";
+
+export const RUN_OPTIONS = {
+  input: { type: "string", short: "i", multiple: true },
+  json: { type: "boolean" },
+  plain: { type: "boolean" },
+  harness: { type: "string" },
+  "replay-dir": { type: "string" },
+  "replay-delay": { type: "string" },
+  concurrency: { type: "string" },
+  budget: { type: "string" },
+  wall: { type: "string" },
+  "pass-env": { type: "string", multiple: true },
+  "dry-run": { type: "boolean" },
+} as const;
+
+export function harnessFlag(value: string | undefined): HarnessName | undefined {
+  if (value === undefined) return undefined;
+  if (!(HARNESS_NAMES as readonly string[]).includes(value)) {
+    throw new UsageError(`--harness "${value}" is not a harness (harnesses: ${HARNESS_NAMES.join(", ")})`, "see: vouch harnesses");
+  }
+  return value as HarnessName;
+}
+
+export function durationFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = parseDuration(value);
+  if (ms === null || ms <= 0) throw new UsageError(`${flag} takes a duration with a unit, like 90s, 30m or 1h (not "${value}")`);
+  return ms;
+}
+
+/** Fixtures for the replay harness: --replay-dir, else <graph>.replay/ beside the graph when it exists. */
+export function replayDirFor(graphPath: string, flag: string | undefined, cwd: string): string | undefined {
+  if (flag !== undefined) {
+    const dir = join(cwd, flag);
+    const abs = flag.startsWith("/") ? flag : dir;
+    if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new UsageError(`--replay-dir ${flag}: no such folder`);
+    return abs;
+  }
+  const beside = join(dirname(graphPath), `${basename(graphPath, extname(graphPath))}.replay`);
+  return existsSync(beside) ? beside : undefined;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function passEnvFlag(names: string[] | undefined): string[] {
+  for (const n of names ?? []) {
+    if (!ENV_NAME.test(n)) throw new UsageError(`--pass-env "${n}" is not an environment variable name`);
+  }
+  return [...new Set(names ?? [])];
+}
+
+const runCommand: Command = async (args, io) => {
+  const { values, positionals } = parseCommandArgs("run", args, RUN_OPTIONS);
+  if (positionals.length === 0) throw new UsageError("run needs a graph file", "usage: vouch run GRAPH [options]; see: vouch run --help");
+  if (positionals.length > 1) throw new UsageError(`run takes one graph file (got ${positionals.length}: ${positionals.join(", ")})`);
+  if (values.json && values.plain) throw new UsageError("--json and --plain exclude each other");
+  const graphFile = readGraphFile(positionals[0]!, io.cwd);
+  const inputs = parseInputs(values.input ?? [], io.cwd);
+  const harness = harnessFlag(values.harness);
+  const concurrency = positiveInt("--concurrency", values.concurrency);
+  const budgetUsd = positiveNumber("--budget", values.budget);
+  const wallMs = durationFlag("--wall", values.wall);
+  const replayDelayMs = values["replay-delay"] === undefined ? undefined : durationFlag("--replay-delay", values["replay-delay"]);
+  const replayDir = replayDirFor(graphFile.path, values["replay-dir"], io.cwd);
+  const runId = newRunId();
+  const options = {
+    runId,
+    graph: graphFile.graph,
+    graphPath: graphFile.path,
+    graphDigest: graphFile.digest,
+    inputs,
+    baseDir: io.cwd,
+    passEnv: passEnvFlag(values["pass-env"]),
+    version,
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+    ...(wallMs !== undefined ? { wallMs } : {}),
+    ...(harness !== undefined ? { harness } : {}),
+  };
+  if (values["dry-run"]) return printPlan(io, options, { json: values.json === true, ...(replayDir ? { replayDir } : {}) });
+
+  const ledger = openLedger({ home: ledgerHome(io.env, io.cwd) });
+  const lock = ledger.acquireRunLock(runId);
+  return runSession({
+    io,
+    flags: { json: values.json, plain: values.plain },
+    ledger,
+    lock,
+    options,
+    ...(replayDir !== undefined ? { replayDir } : {}),
+    ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
+  });
+};
+export default runCommand;

@@ -1,0 +1,131 @@
+// One session of a run, shared by `vouch run` and `vouch resume`: builds the real
+// ports, the ledger sink and the chosen output, handles Ctrl-C, drives the engine.
+// Data flows one way: engine → ledger (committed) → output (TUI | plain | NDJSON).
+import { planRun, runGraph, systemClock, type RunOptions, type RunOutcome } from "../engine/run.ts";
+import { RefusalError } from "../engine/errors.ts";
+import type { Approvals } from "../engine/ports.ts";
+import { EXIT } from "../engine/errors.ts";
+import type { RunLedger, RunLock } from "../ledger/index.ts";
+import { createAgentRunner } from "../spawn/harness/agent-runner.ts";
+import { createCommandRunner } from "../spawn/command-runner.ts";
+import { parentEnv } from "../spawn/child-env.ts";
+import { killAllGroups, shutdownAllGroups } from "../spawn/process-registry.ts";
+import { chooseOutput, colorEnabled, outputWidth } from "../tui/output-choice.ts";
+import type { EventOutput } from "../tui/output.ts";
+import { createNdjsonOutput } from "../tui/ndjson-output.ts";
+import { createPlainOutput } from "../tui/plain-output.ts";
+import { flagApprovals, type Decision } from "./cli-approvals.ts";
+import { onStdoutClosed } from "./stdout-closed.ts";
+import type { CliIO } from "./io.ts";
+
+export interface SessionSpec {
+  io: CliIO;
+  flags: { json?: boolean; plain?: boolean };
+  ledger: RunLedger;
+  lock: RunLock;
+  /** Everything but the ports and the signal. */
+  options: Omit<RunOptions, "ports" | "signal">;
+  replayDir?: string;
+  replayDelayMs?: number;
+  /** --approve / --reject of `vouch resume`. */
+  decisions?: Map<string, Decision>;
+}
+
+interface Output {
+  output: EventOutput;
+  approvals: Approvals;
+  /** Resolves when the live UI is gone (a quit); never for headless outputs. */
+  gone: Promise<void>;
+}
+
+async function openOutput(spec: SessionSpec, cancel: () => void, exitNow: () => void): Promise<Output> {
+  const { io } = spec;
+  const mode = chooseOutput(spec.flags, io);
+  const color = colorEnabled(io);
+  const decisions = spec.decisions ?? new Map();
+  if (mode === "json") return { output: createNdjsonOutput(io.out), approvals: flagApprovals(decisions), gone: new Promise(() => {}) };
+  if (mode === "plain") {
+    const width = outputWidth(process.stdout.columns, io.env);
+    return { output: createPlainOutput(io.out, { color, width }), approvals: flagApprovals(decisions), gone: new Promise(() => {}) };
+  }
+  // Only the live UI loads ink and React (ADR 0001).
+  const { startTui } = await import("../tui/app.tsx");
+  const tui = startTui({ stdout: process.stdout, stdin: process.stdin, color, onCancel: cancel, onExitNow: exitNow });
+  return { output: tui, approvals: flagApprovals(decisions, tui.approvals), gone: tui.done };
+}
+
+export function realAgentRunner(env: Record<string, string | undefined>, replayDir?: string, replayDelayMs?: number) {
+  return createAgentRunner({
+    parentEnv: env,
+    ...(replayDir !== undefined ? { replayDir } : {}),
+    ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
+  });
+}
+
+/** Throws what the engine would refuse at start (InputError, RefusalError, GraphInvalidError). */
+export function preflight(options: RunOptions): void {
+  const plan = planRun(options);
+  if (plan.refusals.length > 0) throw new RefusalError(plan.refusals);
+}
+
+/** Runs the session to its end and returns the exit code (DESIGN.md §3). */
+export async function runSession(spec: SessionSpec): Promise<number> {
+  const { io, ledger, lock } = spec;
+  const controller = new AbortController();
+  let interrupts = 0;
+  const cancel = () => {
+    if (!controller.signal.aborted) controller.abort(new Error("interrupted"));
+  };
+  let sinkRef: { close(): void } | null = null;
+  const exitNow = () => {
+    // Second Ctrl-C: kill every group at once; what the ledger committed stays.
+    killAllGroups("SIGKILL");
+    try {
+      sinkRef?.close();
+    } catch {
+      // The ledger may be mid-commit; the run is resumable from what it holds.
+    }
+    lock.release();
+    process.exit(EXIT.interrupted);
+  };
+  const onSignal = () => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      io.err("vouch: cancelling the run (children are stopped; Ctrl-C again to stop at once)\n");
+      cancel();
+    } else exitNow();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  // A closed pipe (vouch run --json | head) cancels the run like Ctrl-C: it stays resumable.
+  const restoreStdout = onStdoutClosed(cancel);
+
+  const env = parentEnv();
+  const agents = realAgentRunner(env, spec.replayDir, spec.replayDelayMs);
+  // Refusals and input errors before any output opens or any process starts.
+  preflight({ ...spec.options, ports: { agents } });
+
+  const { output, approvals, gone } = await openOutput(spec, cancel, exitNow);
+  const sink = ledger.sink((event) => output.push(event));
+  sinkRef = sink;
+  const ports = { agents, commands: createCommandRunner({ parentEnv: env }), clock: systemClock, ledger: sink, approvals };
+  // Quitting the live UI while the run goes on (q, then "pause") leaves approvals waiting; nothing else.
+  void gone;
+  let outcome: RunOutcome | undefined;
+  try {
+    outcome = await runGraph({ ...spec.options, ports, signal: controller.signal });
+  } finally {
+    sink.close();
+    await output.close();
+    if (controller.signal.aborted) await shutdownAllGroups();
+    lock.release();
+    ledger.close();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    restoreStdout();
+  }
+  if (!spec.flags.json && chooseOutput(spec.flags, io) === "tui") {
+    io.err(`run ${outcome.runId}: ${outcome.status} (exit ${outcome.exitCode}) — vouch show ${outcome.runId}\n`);
+  }
+  return outcome.exitCode;
+}
