@@ -17,7 +17,7 @@ export function editDistance(a: string, b: string): number {
 }
 
 /** The closest candidate when it is close enough to be a likely typo, else undefined.
- *  Close enough: a case-only difference, or at most a third of the word's length in edits (at least 1). */
+ *  Close enough: a case-only difference, or at most 40% of the word's length in edits (at least 1). */
 export function suggest(word: string, candidates: Iterable<string>): string | undefined {
   if (word.length > 64) return undefined; // long text is not a typo of a short name
   const lower = word.toLowerCase();
@@ -32,7 +32,7 @@ export function suggest(word: string, candidates: Iterable<string>): string | un
       bestDistance = distance;
     }
   }
-  const limit = Math.max(1, Math.floor(word.length / 3));
+  const limit = Math.max(1, Math.round(word.length * 0.4));
   return bestDistance <= limit ? best : undefined;
 }
 

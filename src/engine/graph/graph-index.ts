@@ -20,6 +20,8 @@ export interface IndexedNode {
   kind?: string;
   needs: string[];
   path: Path;
+  /** For a node without `node`: the targets of its routes and its fallback, as far as they could be read. */
+  rawEdges?: { routesTo: string[]; fallback?: string };
 }
 
 export interface Edge {
@@ -76,6 +78,9 @@ export class GraphIndex {
     if ((node?.kind === "agent" || node?.kind === "script") && node.fallback !== undefined) {
       push({ from: node.fallback, to: n.id, via: "fallback", path: [...n.path, "fallback"] });
     }
+    // A node the schema refused still orders the nodes it routes to or falls back to.
+    for (const t of n.rawEdges?.routesTo ?? []) push({ from: t, to: n.id, via: "route", path: n.path });
+    if (n.rawEdges?.fallback !== undefined) push({ from: n.rawEdges.fallback, to: n.id, via: "fallback", path: n.path });
   }
 
   /** The nodes of one scope by id (outer graph: null). */

@@ -29,7 +29,7 @@ function isUnder(path: Path, prefix: Path): boolean {
 
 function load(file: string, text: string): LoadResult {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true, logLevel: "silent" });
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true, logLevel: "error" });
   const place = (offset: number) => positionOf(lineCounter, offset);
   const lineCol = (offset: number) => {
     const p = place(offset);

@@ -30,11 +30,20 @@ function clone(v: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clone(x, depth + 1)]));
 }
 
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+
+/** What can still be read of a node the schema refused: its kind and the edges it makes. */
 function opaqueNode(id: string, scope: string | null, raw: unknown): IndexedNode {
-  const needs = isObj(raw) && Array.isArray(raw.needs) ? raw.needs.filter((x): x is string => typeof x === "string") : [];
-  const kind = isObj(raw) && typeof raw.kind === "string" ? raw.kind : undefined;
+  const node = isObj(raw) ? raw : {};
+  const kind = typeof node.kind === "string" ? node.kind : undefined;
   const path = scope === null ? ["nodes", id] : ["nodes", scope, "branch", id];
-  return { id, scope, needs, path, ...(kind !== undefined ? { kind } : {}) };
+  const routesTo = [...(Array.isArray(node.routes) ? node.routes.flatMap((r) => (isObj(r) ? strings(r.to) : [])) : []), ...strings(node.default)];
+  const fallback = typeof node.fallback === "string" ? node.fallback : undefined;
+  return {
+    id, scope, needs: strings(node.needs), path,
+    rawEdges: { routesTo, ...(fallback !== undefined ? { fallback } : {}) },
+    ...(kind !== undefined ? { kind } : {}),
+  };
 }
 
 /** Delete the deepest existing mapping key along `rest` (stopping before any list index).

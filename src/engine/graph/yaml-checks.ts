@@ -20,7 +20,9 @@ const FRIENDLY: Record<string, string> = {
 
 /** Messages for the yaml library's errors (duplicate keys get the key's name and first place). */
 export function yamlErrorProblem(doc: Document, error: YAMLError, source: string, lineCol: (offset: number) => string): OffsetProblem {
-  const offset = error.pos[0];
+  // The library points at the indentation of a badly indented line; the text after it is what to fix.
+  let offset = error.pos[0];
+  while (source[offset] === " " && offset + 1 < source.length) offset++;
   if (error.code === "DUPLICATE_KEY") {
     const dup = findKeyAt(doc, offset);
     const name = dup?.name ?? source.slice(error.pos[0], error.pos[1]);

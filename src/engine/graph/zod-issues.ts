@@ -30,6 +30,9 @@ interface Tagged extends PathProblem {
   unknown?: { object: string; suggestion?: string };
 }
 
+/** Fields that hold a duration string: a bare number there is a missing unit, not a wrong type. */
+const DURATION_FIELDS = new Set(["wall", "idle", "timeout", "backoff"]);
+
 const ROOT = graphSchema as unknown as Schema;
 const NODE_UNION = nodeSchema as unknown as Schema;
 
@@ -101,6 +104,9 @@ function isDefaultMessage(message: string): boolean {
 function withLabel(path: Path, message: string): string {
   const last = [...path].reverse().find((s) => typeof s === "string");
   if (typeof last === "string" && message.includes(last)) return message;
+  // Inside a condition the keys are data paths: the condition's own message says enough.
+  const when = path.lastIndexOf("when");
+  if (when >= 0) return `${formatPath(path.slice(0, when + 1))}: ${message.replace(/Invalid regular expression: /, "")}`;
   return `${label(path)}: ${message}`;
 }
 
@@ -204,6 +210,9 @@ export function issueProblems(issue: Issue, raw: unknown): Tagged[] {
     case "invalid_type":
       if (value === undefined && path.length > 0 && !Object.hasOwn(Object(at(raw, path.slice(0, -1))), path[path.length - 1]!)) return [missingField(path)];
       if (!isDefaultMessage(issue.message)) return [{ path, message: withLabel(path, issue.message) }];
+      if (typeof value === "number" && DURATION_FIELDS.has(String(path[path.length - 1]))) {
+        return [{ path, message: `${label(path)}: a duration needs a unit, like "90s", "10m" or "1h30m" (got ${describe(value)})` }];
+      }
       return [{ path, message: `${label(path)} must be ${EXPECTED[issue.expected ?? ""] ?? issue.expected}, not ${describe(value)}` }];
     case "invalid_value": {
       if (!isDefaultMessage(issue.message)) return [{ path, message: withLabel(path, issue.message) }];
