@@ -33,7 +33,8 @@ export function suggest(word: string, candidates: Iterable<string>): string | un
     }
   }
   const limit = Math.max(1, Math.round(word.length * 0.4));
-  return bestDistance <= limit ? best : undefined;
+  // A suggestion must share something with the word: "b" is not a typo of "a".
+  return bestDistance <= limit && bestDistance < word.length ? best : undefined;
 }
 
 /** " (did you mean X?)" or "". */

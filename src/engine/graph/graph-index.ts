@@ -75,7 +75,8 @@ export class GraphIndex {
       node.routes.forEach((r, i) => r.to.forEach((t, j) => push({ from: t, to: n.id, via: "route", path: [...n.path, "routes", i, "to", j] })));
       (node.default ?? []).forEach((t, j) => push({ from: t, to: n.id, via: "route", path: [...n.path, "default", j] }));
     }
-    if ((node?.kind === "agent" || node?.kind === "script") && node.fallback !== undefined) {
+    // A node as its own fallback is reported as such, not again as a cycle.
+    if ((node?.kind === "agent" || node?.kind === "script") && node.fallback !== undefined && node.fallback !== n.id) {
       push({ from: node.fallback, to: n.id, via: "fallback", path: [...n.path, "fallback"] });
     }
     // A node the schema refused still orders the nodes it routes to or falls back to.

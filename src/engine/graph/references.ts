@@ -90,7 +90,7 @@ function checkNode(ctx: ValidateContext, site: UseSite, entry: IndexedNode, rest
   }
   const fields = target.kind === "map" ? MAP_FIELDS : NODE_FIELDS;
   if (field === undefined) return { message: `say which part of node "${id}": ${fields.map((f) => `nodes.${id}.${f}`).join(", ")}` };
-  if (!fields.includes(field)) return { message: `node "${id}" has no "${field}"${didYouMean(field, fields)}`, hint: `a ${target.kind ?? ""} node has ${listOr(fields)}` };
+  if (!fields.includes(field)) return { message: `node "${id}" has no "${field}"${didYouMean(field, fields)}`, hint: `${target.kind === "agent" || target.kind === "approval" || target.kind === "end" ? "an" : "a"} ${target.kind ?? ""} node has ${listOr(fields)}` };
   if (field === "results") {
     const f = deeper[1];
     if (deeper[0] !== undefined && !/^\d+$/.test(deeper[0])) return { message: `nodes.${id}.results is a list; index it with a number or use it whole` };

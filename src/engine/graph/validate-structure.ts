@@ -69,7 +69,7 @@ export const references: Rule = (ctx) => {
     const node = n.node;
     if (!node) continue;
     if (node.kind === "router") {
-      node.routes.forEach((r, i) => r.to.forEach((t, j) => checkRef(ctx, n, t, [...n.path, "routes", i, "to", j], "to")));
+      node.routes.forEach((r, i) => r.to.forEach((t, j) => checkRef(ctx, n, t, [...n.path, "routes", i, "to", j], "routes")));
       (node.default ?? []).forEach((t, j) => checkRef(ctx, n, t, [...n.path, "default", j], "default"));
     }
     if (node.kind === "agent" || node.kind === "script") {

@@ -33,10 +33,14 @@ function isMergePair(pair: Pair): boolean {
   return isScalar(pair.key) && typeof pair.key.value === "symbol";
 }
 
-/** The pair for `key` in a mapping: its own keys first, then merged ones ("<<: *base"). */
+/** The pair for `key` in a mapping: its own keys first (the last of duplicates, as the
+ *  value keeps the last), then merged ones ("<<: *base"). */
 function findPair(doc: Document, map: unknown, key: string, depth = 0): Pair | undefined {
   if (!isMap(map) || depth > 16) return undefined;
-  for (const pair of map.items) if (!isMergePair(pair) && keyString(pair.key) === key) return pair;
+  for (let i = map.items.length - 1; i >= 0; i--) {
+    const pair = map.items[i]!;
+    if (!isMergePair(pair) && keyString(pair.key) === key) return pair;
+  }
   for (const pair of map.items) {
     if (!isMergePair(pair)) continue;
     const sources = resolve(doc, pair.value);

@@ -106,7 +106,7 @@ function withLabel(path: Path, message: string): string {
   if (typeof last === "string" && message.includes(last)) return message;
   // Inside a condition the keys are data paths: the condition's own message says enough.
   const when = path.lastIndexOf("when");
-  if (when >= 0) return `${formatPath(path.slice(0, when + 1))}: ${message.replace(/Invalid regular expression: /, "")}`;
+  if (when >= 0) return `${label(path.slice(0, when + 1))}: ${message.replace(/Invalid regular expression: /, "")}`;
   return `${label(path)}: ${message}`;
 }
 
