@@ -3,6 +3,7 @@
 // Prints median, p10 and p90 in milliseconds (wall time around the process).
 //   bun bench/startup.ts [--runs 30] [--warmup 3]
 import { existsSync, readdirSync, statSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -46,11 +47,14 @@ if (!existsSync(BINARY)) {
 const runs = flag("--runs", 30);
 const warmup = flag("--warmup", 3);
 const graph = largestValidGraph();
-console.log(`vouch start-up, ${runs} runs after ${warmup} warm-ups (ms)`);
+// Other processes on the machine slow start-up down: print the load next to the figures.
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+console.log(`vouch start-up, ${runs} runs after ${warmup} warm-ups (ms); load average ${load()}`);
 for (const [label, args] of [
   ["--version", ["--version"]],
   [`validate ${graph.slice(ROOT.length + 1)} (${statSync(graph).size} bytes)`, ["validate", graph]],
 ] as const) {
   const t = measure([...args], runs, warmup);
-  console.log(`${label.padEnd(58)} median ${percentile(t, 0.5).toFixed(1)}  p10 ${percentile(t, 0.1).toFixed(1)}  p90 ${percentile(t, 0.9).toFixed(1)}`);
+  console.log(`${label.padEnd(56)} median ${percentile(t, 0.5).toFixed(1)}  p10 ${percentile(t, 0.1).toFixed(1)}  p90 ${percentile(t, 0.9).toFixed(1)}`);
 }
+console.log(`load average after: ${load()}`);
