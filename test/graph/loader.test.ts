@@ -121,6 +121,11 @@ describe("salvage: semantic rules run beside schema problems", () => {
     expect(lines(text)).toEqual(['5:11 unknown node kind "agnet" (did you mean agent?)']);
   });
 
+  test("even when every node is refused, references between them are still checked", () => {
+    const text = "version: 1\nname: x\nnodes:\n  a:\n    kind: agnet\n  b:\n    kind: agent\n    needs: [c]\n    promt: hi\n";
+    expect(lines(text)).toEqual(['5:11 unknown node kind "agnet" (did you mean agent?)', '8:13 unknown node "c" in needs', '9:5 unknown field "promt" in node "b" (did you mean prompt?)']);
+  });
+
   test("semantic problems elsewhere are reported in the same run", () => {
     const text = "version: 1\nname: x\nnodes:\n  a:\n    kind: agent\n    prompt: hi\n    caps: { turns: 0 }\n  b:\n    kind: agent\n    needs: [zz]\n    prompt: hi\n";
     expect(lines(text)).toEqual(["7:20 turns must be greater than zero", '10:13 unknown node "zz" in needs']);
