@@ -21,6 +21,8 @@ mkdirSync(join(dir, "folder"));
 writeFileSync(join(dir, "folder", "one.yaml"), GOOD);
 writeFileSync(join(dir, "folder", "two.yml"), BAD);
 writeFileSync(join(dir, "folder", "notes.txt"), "not a graph");
+mkdirSync(join(dir, "folder", "nested"));
+writeFileSync(join(dir, "folder", "nested", "deep.yaml"), BAD); // not read: directories are not walked recursively
 writeFileSync(join(dir, "latin1.yaml"), Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3a, 0x20, 0xe9, 0x0a]));
 
 async function run(...args: string[]) {

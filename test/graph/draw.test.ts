@@ -31,7 +31,7 @@ nodes:
     kind: router
     needs: [a-1]
     routes:
-      - when: { nodes.a-1.output: 'say "hi" | <b> \\ end' }
+      - when: { nodes.a-1.output: 'say "hi" | <b> \\ &' }
         to: [z]
   z: { kind: end, status: failure }
 `);
@@ -124,6 +124,6 @@ describe("mermaid", () => {
   test("awkward text is written with Mermaid entity codes, never raw quotes or pipes", () => {
     const m = drawMermaid(AWKWARD);
     checkMermaid(m, AWKWARD);
-    expect(m).toContain('|"nodes.a-1.output = say #quot;hi#quot; #124; #lt;b#gt; \\ end"|');
+    expect(m).toContain('|"nodes.a-1.output = say #quot;hi#quot; #124; #lt;b#gt; \\ #amp;"|');
   });
 });

@@ -164,7 +164,10 @@ describe("map over and verdict", () => {
         map("m4", "nodes.m3.output.counts", ", needs: [m3]") +
         map("m5", "nodes.p.status", ", needs: [p]") +
         map("m6", "nodes.p.output.xs") +
-        map("m7", "index"),
+        map("m7", "index") +
+        "  s: { kind: script, run: ls, output: { format: text } }\n" +
+        map("m8", "nodes.s.output", ", needs: [s]") +
+        map("m9", "inputs.list.0"),
       head,
     );
     expect(msgs(text)).toEqual([
@@ -175,6 +178,8 @@ describe("map over and verdict", () => {
       "over nodes.p.status cannot name a list: nodes.p.status is text",
       'over nodes.p.output.xs: "p" is not upstream of "m6", so its result is not there yet',
       'over must start with inputs. or nodes., not "index"',
+      'over nodes.s.output cannot name a list: the output of script "s" is text (output: { format: text })',
+      "over inputs.list.0: name one input, as inputs.NAME",
     ]);
   });
 
