@@ -41,6 +41,7 @@ export class GraphIndex {
   private readonly scopes = new Map<ScopeKey, Map<string, IndexedNode>>();
   private readonly edgeLists = new Map<ScopeKey, Edge[]>();
   private readonly depMaps = new Map<ScopeKey, Map<string, string[]>>();
+  private readonly ancestorCache = new Map<IndexedNode, Set<string>>();
 
   constructor(graph: GraphFile | null, opaque: readonly IndexedNode[] = []) {
     for (const [id, node] of Object.entries(graph?.nodes ?? {})) {
@@ -105,18 +106,41 @@ export class GraphIndex {
 
   /** Ids whose results are settled before `n` starts: its ancestors in its own scope and,
    *  for a branch node, the ancestors of its map (the map starts after them). */
-  ancestors(n: IndexedNode): Set<string> {
+  ancestors(n: IndexedNode): ReadonlySet<string> {
+    const cached = this.ancestorCache.get(n);
+    if (cached) return cached;
     const own = ancestorsOf(n.id, this.deps(n.scope));
-    if (n.scope === null) return own;
-    const map = this.scope(null).get(n.scope);
-    if (map) for (const a of ancestorsOf(map.id, this.deps(null))) own.add(a);
+    const map = n.scope === null ? undefined : this.scope(null).get(n.scope);
+    if (map) for (const a of this.ancestors(map)) own.add(a);
+    this.ancestorCache.set(n, own);
     return own;
+  }
+
+  /** Whether `id` is among `n`'s ancestors: a search that stops when it finds it,
+   *  cheaper than building the whole set when the answer is a direct need. */
+  isUpstream(n: IndexedNode, id: string): boolean {
+    if (reaches(n.id, id, this.deps(n.scope))) return true;
+    const map = n.scope === null ? undefined : this.scope(null).get(n.scope);
+    return map !== undefined && this.isUpstream(map, id);
   }
 
   /** Outer node by id, or a node of the given branch. */
   find(id: string, scope: string | null = null): IndexedNode | undefined {
     return this.scope(scope).get(id) ?? (scope !== null ? this.scope(null).get(id) : undefined);
   }
+}
+
+function reaches(from: string, target: string, deps: Deps): boolean {
+  const seen = new Set<string>();
+  const stack = [...(deps.get(from) ?? [])];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (next === target) return true;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    for (const d of deps.get(next) ?? []) stack.push(d);
+  }
+  return false;
 }
 
 export interface OrderedNode {
@@ -137,5 +161,5 @@ export function graphOrder(graph: GraphFile): OrderedNode[] {
 export function ancestors(graph: GraphFile, id: string): Set<string> {
   const index = new GraphIndex(graph);
   const n = index.nodes.find((x) => x.id === id);
-  return n ? index.ancestors(n) : new Set();
+  return new Set(n ? index.ancestors(n) : []);
 }

@@ -84,7 +84,7 @@ function checkNode(ctx: ValidateContext, site: UseSite, entry: IndexedNode, rest
   }
   if (target === entry && !site.allowSelf) return { message: `node "${id}" cannot read its own result here` };
   if (target.id === entry.scope) return { message: `the results of map "${id}" are not there while its branch runs`, hint: "read them in a node that needs the map" };
-  if (target !== entry && !ctx.index.ancestors(entry).has(id)) {
+  if (target !== entry && !ctx.index.isUpstream(entry, id)) {
     const needer = target.scope === null && entry.scope !== null ? `map "${entry.scope}"` : `"${entry.id}"`;
     return { message: `"${id}" is not upstream of "${entry.id}", so its result is not there yet`, hint: `add ${id} to the needs of ${needer}` };
   }

@@ -111,7 +111,7 @@ function feedbackTarget(ctx: ValidateContext, n: IndexedNode, to: string): void 
   }
   const target = checkRef(ctx, n, to, path, "feedback.to");
   if (!target) return;
-  if (!ctx.index.ancestors(n).has(to) || target.scope !== n.scope) {
+  if (!ctx.index.isUpstream(n, to) || target.scope !== n.scope) {
     ctx.report({
       path,
       message: `feedback.to "${to}" is not upstream of "${n.id}"; a feedback loop re-runs an ancestor`,
