@@ -88,3 +88,45 @@ describe("valid graphs", () => {
     expect(r.exitCode).toBe(0);
   });
 });
+
+describe("the valid corpus uses every field", () => {
+  test("every field of every object in the schema appears in test/graph/valid/", async () => {
+    const schema = await import("../../src/engine/graph/schema.ts");
+    const YAML = (await import("yaml")).default;
+    const used = new Map<string, Set<string>>();
+    const note = (what: string, obj: unknown) => {
+      if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return;
+      const set = used.get(what) ?? new Set<string>();
+      for (const k of Object.keys(obj)) set.add(k);
+      used.set(what, set);
+    };
+    const nodeFields = (node: Record<string, unknown>) => {
+      note(String(node.kind), node);
+      note("caps", node.caps);
+      note("output", node.output);
+      note("success", node.success);
+      note("retry", node.retry);
+      note("feedback", node.feedback);
+      for (const c of (node.success as { checks?: unknown[] } | undefined)?.checks ?? []) note("check", c);
+      for (const b of Object.values((node.branch as Record<string, Record<string, unknown>>) ?? {})) nodeFields(b);
+    };
+    for (const f of yamlIn(VALID)) {
+      const g = YAML.parse(readFileSync(join(VALID, f), "utf8"), { merge: true });
+      note("graph", g);
+      for (const i of Object.values(g.inputs ?? {})) note("input", i);
+      note("defaults", g.defaults);
+      note("caps", g.caps);
+      note("caps", g.defaults?.caps);
+      for (const c of Object.values(g.checks ?? {})) note("check", c);
+      for (const n of Object.values(g.nodes ?? {})) nodeFields(n as Record<string, unknown>);
+    }
+    const shapes: Record<string, { shape: Record<string, unknown> }> = {
+      graph: schema.graphSchema, input: schema.inputSchema, defaults: schema.defaultsSchema, caps: schema.capsSchema,
+      check: schema.checkDefSchema, success: schema.successSchema, retry: schema.retrySchema, output: schema.outputSchema,
+      feedback: schema.feedbackSchema, agent: schema.agentNodeSchema, script: schema.scriptNodeSchema, map: schema.mapNodeSchema,
+      router: schema.routerNodeSchema, approval: schema.approvalNodeSchema, end: schema.endNodeSchema,
+    };
+    const missing = Object.entries(shapes).flatMap(([what, s]) => Object.keys(s.shape).filter((k) => !used.get(what)?.has(k)).map((k) => `${what}.${k}`));
+    expect(missing).toEqual([]);
+  });
+});

@@ -41,7 +41,7 @@ describe("text", () => {
     const t = drawText(valid("review-loop.yaml"));
     expect(t).toContain("graph review-loop (8 nodes)\n");
     expect(t).toMatch(/\nreview +agent, json output\n  needs write\n  feedback → write \(max 3, when nodes\.review\.output\.verdict in \[dirty, unclear\]\)\n/);
-    expect(t).toMatch(/\ntriage +router\n  needs review\n  when nodes\.review\.output\.verdict = clean and .*→ ship\n/);
+    expect(t).toMatch(/\ntriage +router\n  needs review\n  only if nodes\.review\.status in \[passed, failed\]\n  when nodes\.review\.output\.verdict = clean and .*→ ship\n/);
     expect(t).toContain("  otherwise → ask_human\n");
     expect(t).toMatch(/\nreject +end \(failure\)\n/);
   });

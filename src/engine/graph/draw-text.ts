@@ -30,7 +30,7 @@ function short(text: string, max = 60): string {
 function details(node: AnyNode): string[] {
   const lines: string[] = [];
   if (node.needs?.length) lines.push(`needs ${node.needs.join(", ")}`);
-  if (node.when !== undefined) lines.push(`when ${conditionText(node.when)}`);
+  if (node.when !== undefined) lines.push(`only if ${conditionText(node.when)}`);
   if (node.kind === "router") {
     for (const r of node.routes) lines.push(`when ${conditionText(r.when)} → ${r.to.join(", ")}`);
     if (node.default?.length) lines.push(`otherwise → ${node.default.join(", ")}`);
