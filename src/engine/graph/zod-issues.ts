@@ -51,10 +51,6 @@ const MISSING_HINTS: Record<string, string> = {
   run: "a check needs run: the shell command to run",
 };
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function at(raw: unknown, path: Path): unknown {
   let cur = raw;
   for (const seg of path) {
@@ -257,5 +253,3 @@ export function zodProblems(issues: Issue[], raw: unknown): PathProblem[] {
   const kept = tagged.filter((p) => !(p.missing && typos.has(`${p.missing.object}\u0000${p.missing.field}`)));
   return kept.map(({ missing: _m, unknown: _u, ...p }) => p);
 }
-
-export { isObject };
