@@ -98,6 +98,12 @@ describe("one problem per root cause", () => {
     expect(lines("version: 1\nname: x\nnodes:\n  a:\n    kind: agent\n    promt: hi\n")).toEqual(['6:5 unknown field "promt" in node "a" (did you mean prompt?)']);
   });
 
+  test("text cut off by a comma inside { ... } is an unknown field with a hint to quote", () => {
+    const p = problems("version: 1\nname: x\ninputs:\n  f: { description: a, b c }\nnodes:\n  a: { kind: agent, prompt: hi }\n");
+    expect(p.map((x) => `${x.line}:${x.col} ${x.message}`)).toEqual(['4:24 unknown field "b c" in input "f"']);
+    expect(p[0]!.hint).toMatch(/quote the value/);
+  });
+
   test("a field of another kind says which kind it belongs to", () => {
     expect(lines("version: 1\nname: x\nnodes:\n  a:\n    kind: agent\n    prompt: hi\n    over: inputs.x\n")).toEqual([
       '7:5 "over" is not a field of agent nodes (it belongs to map nodes) in node "a"',

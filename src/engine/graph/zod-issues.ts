@@ -126,7 +126,10 @@ function unknownKey(issuePath: Path, key: string, raw: unknown): Tagged {
     path, at: "key", unknown: { object: formatPath(issuePath), ...(suggestion !== undefined ? { suggestion } : {}) },
     message: `unknown field "${key}" in ${where(issuePath)}${suggestion !== undefined ? ` (did you mean ${suggestion}?)` : ""}`,
   };
-  if (suggestion === undefined && known.length > 0) problem.hint = `known fields here: ${known.join(", ")}`;
+  if (suggestion === undefined && /\s/.test(key.trim())) {
+    // `{ description: a, b, required: true }` splits at the comma: "b" becomes a key.
+    problem.hint = "this looks like text cut off by a comma: inside { ... } a comma ends a value, so quote the value that holds it";
+  } else if (suggestion === undefined && known.length > 0) problem.hint = `known fields here: ${known.join(", ")}`;
   return problem;
 }
 
