@@ -2,7 +2,7 @@
 // The composition root (DESIGN.md §1): parses argv, picks the command, and
 // (inside the command modules of src/cli/) builds the real ports. Commands
 // are imported lazily so `--version` and `--json` runs never load ink.
-import { VouchError, EXIT } from "./engine/errors.ts";
+import { VouchError, EXIT, GraphInvalidError, formatProblem } from "./engine/errors.ts";
 import { COMMAND_HELP, MAIN_HELP } from "./cli/help.ts";
 import { processIO, type CliIO, type Command } from "./cli/io.ts";
 import { stdoutClosed } from "./cli/stdout-closed.ts";
@@ -16,6 +16,8 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   harnesses: () => import("./cli/harnesses-command.ts"),
   run: () => import("./cli/run-command.ts"),
   resume: () => import("./cli/resume-command.ts"),
+  validate: () => import("./cli/validate-command.ts"),
+  graph: () => import("./cli/graph-command.ts"),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
@@ -50,6 +52,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 
 export function reportError(e: unknown, io: CliIO): number {
   if (e instanceof VouchError) {
+    if (e instanceof GraphInvalidError) for (const p of e.problems) io.err(formatProblem(p));
     io.err(`vouch: ${e.message}\n`);
     if (e.hint) io.err(`hint: ${e.hint}\n`);
     return e.exitCode;

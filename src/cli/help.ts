@@ -42,7 +42,8 @@ Exit codes: 0 passed, 1 failed, 2 usage or invalid graph, 3 error, 4 paused, 130
   validate: `Usage: vouch validate GRAPH... [--json]
 
 Loads each graph file and reports every problem at once, as file:line:col: message
-(with a hint where one helps). Exit 0 when all are valid, 2 otherwise.
+(with a hint where one helps) on stdout, and a summary line on stderr. GRAPH may be
+a directory: its *.yaml and *.yml files. Exit 0 when all are valid, 2 otherwise.
 
 Options:
   --json   print the problems as a JSON array of {file, line, col, message, hint}`,

@@ -37,6 +37,11 @@ export interface GraphProblem {
   hint?: string;
 }
 
+/** `file:line:col: message`, then an indented `hint:` line when there is a hint. */
+export function formatProblem(p: GraphProblem): string {
+  return `${p.file}:${p.line}:${p.col}: ${p.message}\n${p.hint ? `    hint: ${p.hint}\n` : ""}`;
+}
+
 /** A graph file that does not load or validate; carries every problem found. */
 export class GraphInvalidError extends VouchError {
   override readonly name = "GraphInvalidError";

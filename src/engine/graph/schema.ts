@@ -47,7 +47,12 @@ export const durationSchema = z
 const nodeId = z.string().regex(new RegExp(NODE_ID_PATTERN), {
   message: "a node id starts with a letter or _ and holds only letters, digits, _ and -",
 });
-const envName = z.string().regex(new RegExp(ENV_NAME_PATTERN), { message: "an environment variable name" });
+const envName = z.string().regex(new RegExp(ENV_NAME_PATTERN), {
+  message: "an environment variable name holds only letters, digits and _, and does not start with a digit",
+});
+const inputName = z.string().regex(new RegExp(INPUT_NAME_PATTERN), {
+  message: "an input name holds only letters, digits and _, and does not start with a digit",
+});
 
 export const capsSchema = z
   .strictObject({
@@ -202,7 +207,10 @@ export const mapNodeSchema = z.strictObject({
   kind: z.literal("map"),
   ...common,
   over: z.string().min(1).meta({ description: "A path to a list: inputs.x or nodes.id.output.field" }),
-  as: z.string().regex(new RegExp(INPUT_NAME_PATTERN)).optional(),
+  as: z
+    .string()
+    .regex(new RegExp(INPUT_NAME_PATTERN), { message: "as names the item: only letters, digits and _, not starting with a digit" })
+    .optional(),
   max_concurrency: z.number().int().positive().optional(),
   fail_fast: z.boolean().optional(),
   passes: z.union([z.enum(["all", "any"]), z.strictObject({ min: z.number().int().min(1) })]).optional(),
@@ -240,7 +248,7 @@ export const graphSchema = z
     name: z.string().min(1),
     description: z.string().optional(),
     origin: z.enum(["user", "planned"]).optional(),
-    inputs: z.record(z.string().regex(new RegExp(INPUT_NAME_PATTERN)), inputSchema).optional(),
+    inputs: z.record(inputName, inputSchema).optional(),
     defaults: defaultsSchema.optional(),
     caps: capsSchema.optional(),
     concurrency: z.number().int().positive().optional(),

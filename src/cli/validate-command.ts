@@ -1,0 +1,43 @@
+// `vouch validate GRAPH...`: every problem of every file, as file:line:col:
+// message (+ an indented hint line) on stdout — the problems are this command's
+// output — and a one-line summary on stderr. --json prints the problems as one
+// JSON array on stdout. Exit 0 when every file is valid, 2 otherwise.
+import { EXIT, InputError, UsageError, formatProblem, type GraphProblem } from "../engine/errors.ts";
+import { loadGraph } from "../engine/graph/loader.ts";
+import { parseCommandArgs } from "./args.ts";
+import { graphFilesIn, readGraphSource } from "./graph-file.ts";
+import type { Command } from "./io.ts";
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** Problems of one file; a file that cannot be read is one problem at 1:1. */
+export function validateFile(file: string, cwd: string): GraphProblem[] {
+  try {
+    const source = readGraphSource(file, cwd);
+    return loadGraph(file, source.text).problems;
+  } catch (e) {
+    if (e instanceof InputError) return [{ file, line: 1, col: 1, message: e.message }];
+    throw e;
+  }
+}
+
+const validateCommand: Command = async (args, io) => {
+  const { values, positionals } = parseCommandArgs("validate", args, { json: { type: "boolean" } });
+  if (positionals.length === 0) throw new UsageError("validate needs at least one graph file", "usage: vouch validate GRAPH... [--json]");
+  const files = positionals.flatMap((p) => graphFilesIn(p, io.cwd));
+  const all: GraphProblem[] = [];
+  let invalid = 0;
+  for (const file of files) {
+    const problems = validateFile(file, io.cwd);
+    if (problems.length > 0) invalid++;
+    all.push(...problems);
+    if (!values.json) for (const p of problems) io.out(formatProblem(p));
+  }
+  if (values.json) io.out(`${JSON.stringify(all, null, 2)}\n`);
+  const summary = invalid === 0 ? `${plural(files.length, "file")} valid` : `${plural(files.length, "file")}, ${plural(invalid, "invalid file")}, ${plural(all.length, "problem")}`;
+  io.err(`${summary}\n`);
+  return invalid === 0 ? EXIT.passed : EXIT.usage;
+};
+export default validateCommand;

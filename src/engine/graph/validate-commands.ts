@@ -1,0 +1,120 @@
+// Rules about commands (DESIGN.md §6) and checks: run:/argv: text is static (no
+// templates), a planned graph runs no commands of its own, check names exist,
+// regular expressions compile.
+import { didYouMean } from "./did-you-mean.ts";
+import type { Path } from "./problem.ts";
+import type { CheckRef, Success } from "./schema.ts";
+import { templateExpressions } from "../template/parse.ts";
+import type { Rule, ValidateContext } from "./validate-context.ts";
+
+interface Command {
+  path: Path;
+  text: string;
+  /** "run" for a run: string, "argv" for one argv item. */
+  form: "run" | "argv";
+}
+
+function commands(ctx: ValidateContext): Command[] {
+  const out: Command[] = [];
+  for (const [name, check] of Object.entries(ctx.graph.checks ?? {})) out.push({ path: ["checks", name, "run"], text: check.run, form: "run" });
+  for (const n of ctx.index.nodes) {
+    const node = n.node;
+    if (node?.kind !== "agent" && node?.kind !== "script") continue;
+    (node.success?.checks ?? []).forEach((c, i) => {
+      if (typeof c !== "string") out.push({ path: [...n.path, "success", "checks", i, "run"], text: c.run, form: "run" });
+    });
+    if (node.kind === "script") {
+      if (node.run !== undefined) out.push({ path: [...n.path, "run"], text: node.run, form: "run" });
+      (node.argv ?? []).forEach((a, i) => out.push({ path: [...n.path, "argv", i], text: a, form: "argv" }));
+    }
+  }
+  return out;
+}
+
+const DATA_HINT = "commands are static: data reaches them only through environment variables (VOUCH_INPUT_<NAME>, VOUCH_ITEM_FILE, VOUCH_STATE_FILE), never through the command text (DESIGN §6)";
+
+function envHint(expr: string | undefined): string {
+  const m = expr?.match(/^inputs\.([A-Za-z_][A-Za-z0-9_]*)$/);
+  return m ? `read "$VOUCH_INPUT_${m[1]!.toUpperCase()}" instead; ${DATA_HINT}` : DATA_HINT;
+}
+
+/** No template in a command; no command at all in a planned graph. */
+export const staticCommands: Rule = (ctx) => {
+  const planned = ctx.graph.origin === "planned";
+  const reportedArgv = new Set<string>();
+  for (const c of commands(ctx)) {
+    if (planned) {
+      // One problem per run: key / argv: list, at the key.
+      const keyPath = c.form === "argv" ? c.path.slice(0, -1) : c.path;
+      const id = keyPath.join("\u0000");
+      if (reportedArgv.has(id)) continue;
+      reportedArgv.add(id);
+      ctx.report({
+        path: keyPath, at: "key",
+        message: `${c.form}: commands are refused in a planned graph (origin: planned)`,
+        hint: "a graph written by a model may not run commands of its own (DESIGN §6); only checks from a graph the user wrote",
+      });
+      continue;
+    }
+    const at = c.text.indexOf("{{");
+    if (at < 0) continue;
+    const expr = templateExpressions(c.text)[0]?.path.join(".");
+    ctx.report({ path: c.path, offset: at, message: `a template in a ${c.form === "run" ? "run:" : "argv:"} command is refused`, hint: envHint(expr) });
+  }
+};
+
+/** A script node has exactly one of run: and argv:. */
+export const scriptCommand: Rule = (ctx) => {
+  for (const n of ctx.index.nodes) {
+    if (n.node?.kind !== "script") continue;
+    const { run, argv } = n.node;
+    if (run === undefined && argv === undefined) ctx.report({ path: n.path, at: "key", message: `script node "${n.id}" has neither run: nor argv:`, hint: 'add run: "a shell command" or argv: [program, arg, ...]' });
+    if (run !== undefined && argv !== undefined) ctx.report({ path: [...n.path, "argv"], at: "key", message: `script node "${n.id}" has both run: and argv:; choose one` });
+  }
+};
+
+function regexProblem(text: string): string | undefined {
+  try {
+    new RegExp(text);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message.replace(/^Invalid regular expression: /, "");
+  }
+}
+
+function checkRegex(ctx: ValidateContext, path: Path, field: string, text: string | undefined): void {
+  if (text === undefined) return;
+  const bad = regexProblem(text);
+  if (bad) ctx.report({ path, message: `${field} is not a valid regular expression: ${bad}` });
+}
+
+function checkExpect(ctx: ValidateContext, path: Path, check: { expect?: unknown }): void {
+  const e = check.expect;
+  if (typeof e === "object" && e !== null && "output_matches" in e) {
+    checkRegex(ctx, [...path, "expect", "output_matches"], "output_matches", (e as { output_matches: string }).output_matches);
+  }
+}
+
+function checkSuccess(ctx: ValidateContext, path: Path, success: Success | undefined): void {
+  if (!success) return;
+  checkRegex(ctx, [...path, "result_matches"], "result_matches", success.result_matches);
+  (success.checks ?? []).forEach((c: CheckRef, i) => {
+    const at = [...path, "checks", i];
+    if (typeof c !== "string") return checkExpect(ctx, at, c);
+    if (ctx.checkNames === "any" || ctx.checkNames.has(c)) return;
+    const names = [...ctx.checkNames];
+    ctx.report({
+      path: at,
+      message: `unknown check "${c}"${didYouMean(c, names)}`,
+      hint: names.length > 0 ? `checks in this graph's library: ${names.join(", ")}` : "define it under checks: at the top of the file, or write it inline: { name, run }",
+    });
+  });
+}
+
+/** Check names used in success.checks exist; every regular expression compiles. */
+export const checks: Rule = (ctx) => {
+  for (const [name, check] of Object.entries(ctx.graph.checks ?? {})) checkExpect(ctx, ["checks", name], check);
+  for (const n of ctx.index.nodes) {
+    if (n.node?.kind === "agent" || n.node?.kind === "script") checkSuccess(ctx, [...n.path, "success"], n.node.success);
+  }
+};
