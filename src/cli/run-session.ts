@@ -45,7 +45,7 @@ async function openOutput(spec: SessionSpec, cancel: () => void, exitNow: () => 
   const decisions = spec.decisions ?? new Map();
   if (mode === "json") return { output: createNdjsonOutput(io.out), approvals: flagApprovals(decisions), gone: new Promise(() => {}) };
   if (mode === "plain") {
-    const width = outputWidth(process.stdout.columns, io.env);
+    const width = outputWidth(io.stdoutIsTTY ? process.stdout.columns : undefined, io.env, io.stdoutIsTTY);
     return { output: createPlainOutput(io.out, { color, width }), approvals: flagApprovals(decisions), gone: new Promise(() => {}) };
   }
   // Only the live UI loads ink and React (ADR 0001).

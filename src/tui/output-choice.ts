@@ -29,9 +29,15 @@ export function colorEnabled(term: Pick<Terminal, "stdoutIsTTY" | "env">): boole
   return term.stdoutIsTTY;
 }
 
-/** Columns for plain lines: the terminal's, else $COLUMNS, else 80. */
-export function outputWidth(columns: number | undefined, env: Record<string, string | undefined>): number {
+/** Lines written to a pipe or a file (CI logs) have no terminal to fit: they are cut
+ *  only at this length, so an error message is never lost to an 80-column guess. */
+export const PIPE_WIDTH = 4000;
+
+/** Columns for plain lines: the terminal's, else $COLUMNS, else 80 on a terminal
+ *  and PIPE_WIDTH when stdout is not one. */
+export function outputWidth(columns: number | undefined, env: Record<string, string | undefined>, isTTY = true): number {
   if (columns && columns > 0) return columns;
   const fromEnv = Number(env.COLUMNS);
-  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 80;
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return isTTY ? 80 : PIPE_WIDTH;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { chooseOutput, colorEnabled, outputWidth } from "../../src/tui/output-choice.ts";
+import { chooseOutput, colorEnabled, outputWidth, PIPE_WIDTH } from "../../src/tui/output-choice.ts";
 
 const tty = { stdoutIsTTY: true, stdinIsTTY: true, env: {} };
 
@@ -24,5 +24,10 @@ describe("output choice", () => {
     expect(outputWidth(132, { COLUMNS: "90" })).toBe(132);
     expect(outputWidth(undefined, { COLUMNS: "90" })).toBe(90);
     expect(outputWidth(0, { COLUMNS: "x" })).toBe(80);
+  });
+
+  test("a pipe is not cut at 80 columns: CI logs keep whole error lines unless COLUMNS says otherwise", () => {
+    expect(outputWidth(undefined, {}, false)).toBe(PIPE_WIDTH);
+    expect(outputWidth(undefined, { COLUMNS: "100" }, false)).toBe(100);
   });
 });
