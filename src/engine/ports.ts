@@ -22,6 +22,8 @@ export interface AgentAssignment {
   node: string;
   branch?: BranchRef;
   attempt: number;
+  /** Feedback round (1 = first pass) when the node is on a feedback loop; attempts restart each round. */
+  round?: number;
   harness: HarnessName;
   prompt: string;
   model?: string;

@@ -150,6 +150,8 @@ nodes:
     expect(prompts[2]).toContain("2 tests failed (round 2)");
     const rounds = ofType(r.events, "node.started").filter((e) => e.node === "implement").map((e) => e.round);
     expect(rounds).toEqual([1, 2, 3]);
+    // The sitting is told its round too (attempts restart each round; replay fixtures are keyed by round).
+    expect(r.agents.assignments.filter((a) => a.node === "implement").map((a) => [a.round, a.attempt])).toEqual([[1, 1], [2, 1], [3, 1]]);
     // ship waited for the loop to settle: it ran once, after the passing round.
     expect(r.agents.prompts("ship")).toHaveLength(1);
     expect(ofType(r.events, "node.finished").filter((e) => e.node === "verify").map((e) => e.status)).toEqual(["failed", "failed", "passed"]);

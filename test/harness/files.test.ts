@@ -18,6 +18,17 @@ describe("replay fixture lookup", () => {
     expect(fixtureCandidates("parse", 1)).toEqual(["parse.a1.jsonl", "parse.a1.json", "parse.jsonl", "parse.json"]);
   });
 
+  test("on a feedback loop the round forms come first: N.rR.aA, N.rR, then N.aA, N", () => {
+    expect(fixtureCandidates("implement", 1, undefined, 2).filter((n) => n.endsWith(".jsonl"))).toEqual([
+      "implement.r2.a1.jsonl", "implement.r2.jsonl", "implement.a1.jsonl", "implement.jsonl",
+    ]);
+    const dir = temp("vouch-replay-");
+    writeFileSync(join(dir, "implement.jsonl"), "{}");
+    writeFileSync(join(dir, "implement.r2.jsonl"), "{}");
+    expect(findFixture(dir, "implement", 1, undefined, 1)).toEqual({ found: join(dir, "implement.jsonl") });
+    expect(findFixture(dir, "implement", 1, undefined, 2)).toEqual({ found: join(dir, "implement.r2.jsonl") });
+  });
+
   test("the most specific existing file wins", () => {
     const dir = temp("vouch-replay-");
     writeFileSync(join(dir, "verify.json"), "{}");

@@ -78,6 +78,7 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
       output: { format: node.output?.format ?? "text", ...(node.output?.schema ? { schema: node.output.schema } : {}) },
     };
     if (env.branch) assignment.branch = env.branch;
+    if (env.round !== undefined) assignment.round = env.round;
     if (s.model !== undefined) assignment.model = s.model;
     if (s.tools !== undefined) assignment.tools = s.tools;
     if (s.permissionMode !== undefined) assignment.permissionMode = s.permissionMode;

@@ -1,23 +1,27 @@
 // Where the replay harness finds a recorded sitting (ADR 0005). For node N,
-// map branch index I and attempt A, the first file that exists wins:
-//   N.I.aA.jsonl  N.I.jsonl  N.aA.jsonl  N.jsonl   (each also as .json)
-// Outside a map the branch forms are skipped.
+// map branch index I, attempt A and feedback round R, the first file that exists wins:
+//   N.I.rR.aA  N.I.rR  N.I.aA  N.I  N.rR.aA  N.rR  N.aA  N   (.jsonl, also .json)
+// Outside a map the branch forms are skipped; off a feedback loop the round forms.
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const SAFE_NAME = /^[A-Za-z0-9_-]+$/;
 
-export function fixtureCandidates(node: string, attempt: number, branchIndex?: number): string[] {
+export function fixtureCandidates(node: string, attempt: number, branchIndex?: number, round?: number): string[] {
   const bases: string[] = [];
-  if (branchIndex !== undefined) bases.push(`${node}.${branchIndex}.a${attempt}`, `${node}.${branchIndex}`);
-  bases.push(`${node}.a${attempt}`, node);
+  const forms = (stem: string) => {
+    if (round !== undefined) bases.push(`${stem}.r${round}.a${attempt}`, `${stem}.r${round}`);
+    bases.push(`${stem}.a${attempt}`, stem);
+  };
+  if (branchIndex !== undefined) forms(`${node}.${branchIndex}`);
+  forms(node);
   return bases.flatMap((b) => [`${b}.jsonl`, `${b}.json`]);
 }
 
 export type FixtureLookup = { found: string } | { missing: string; lookedFor: string[] };
 
-export function findFixture(dir: string, node: string, attempt: number, branchIndex?: number): FixtureLookup {
-  const names = fixtureCandidates(node, attempt, branchIndex);
+export function findFixture(dir: string, node: string, attempt: number, branchIndex?: number, round?: number): FixtureLookup {
+  const names = fixtureCandidates(node, attempt, branchIndex, round);
   // Node ids are validated at load; refuse anything that could leave the folder anyway.
   if (!SAFE_NAME.test(node)) return { missing: `node id "${node}" cannot name a fixture file`, lookedFor: [] };
   for (const name of names) {

@@ -38,7 +38,7 @@ type Stop = "wall" | "idle" | "cancelled";
 export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: ReplayOptions): Promise<Sitting> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const lookup = findFixture(opts.dir, a.node, a.attempt, a.branch?.index);
+  const lookup = findFixture(opts.dir, a.node, a.attempt, a.branch?.index, a.round);
   if ("missing" in lookup) {
     const looked = lookup.lookedFor.length > 0 ? `; looked for ${lookup.lookedFor.join(", ")}` : "";
     return emptySitting("unavailable", elapsed(), `${lookup.missing}${looked}`);
