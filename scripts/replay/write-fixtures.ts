@@ -6,11 +6,13 @@ import { join } from "node:path";
 import { claudeStream, type SittingSpec } from "./claude-stream.ts";
 import { findingVerifierFixtures } from "./finding-verifier.ts";
 import { parallelReviewFixtures } from "./parallel-review.ts";
+import { stepRunnerFixtures } from "./step-runner.ts";
 
 const root = join(import.meta.dirname, "..", "..", "graphs");
 const sets: Record<string, Record<string, SittingSpec>> = {
   "finding-verifier.replay": findingVerifierFixtures,
   "parallel-review.replay": parallelReviewFixtures,
+  "step-runner.replay": stepRunnerFixtures,
 };
 
 for (const [folder, fixtures] of Object.entries(sets)) {
