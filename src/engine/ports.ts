@@ -121,6 +121,9 @@ export interface CheckOutcome {
   /** The expectation as written: "exit_zero", "empty_output", "exit 3", "output_matches /re/". */
   expect: string;
   reason?: string;
+  /** The check could not run at all (its files could not be written, it could
+   *  not start): no evidence either way, so the node is error, not failed. */
+  notRun?: boolean;
   exit: number | null;
   signal: string | null;
   timedOut: boolean;

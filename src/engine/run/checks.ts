@@ -25,6 +25,7 @@ function brokenCheck(spec: CheckSpec, reason: string): CheckOutcome {
     passed: false,
     expect: expectText(spec),
     reason,
+    notRun: true,
     exit: null,
     signal: null,
     timedOut: false,

@@ -174,6 +174,14 @@ export function judgeChecks(before: Extract<BeforeChecks, { ok: true }>, outcome
     evidence.push(part("checks", true, "passed", `${outcomes.length} passed`));
     return { status: "passed", qualifier: "verified", cause: null, evidence, output: before.output, failedChecks };
   }
+  // A check that could not run is no evidence: unless another check ran and
+  // failed (the evidence already says no), the node reached no verdict.
+  if (failedChecks.every((c) => c.notRun)) {
+    const list = failedChecks.map(checkLine).join(", ");
+    const error = `${failedChecks.length} of ${outcomes.length} check${outcomes.length === 1 ? "" : "s"} could not run: ${list}`;
+    evidence.push(part("checks", true, "not_checked", error));
+    return { status: "error", qualifier: null, cause: "harness_error", error, evidence, output: before.output, failedChecks };
+  }
   const list = failedChecks.map(checkLine).join(", ");
   evidence.push(part("checks", true, "failed", `${failedChecks.length} of ${outcomes.length} failed: ${list}`));
   return {
