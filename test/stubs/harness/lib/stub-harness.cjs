@@ -2,12 +2,16 @@
 // Each stub (claude, codex, gemini, agent-cmd) speaks its harness's command
 // line and output format, and plays a scenario chosen by environment
 // variables the test passes through (passEnv):
-//   STUB_SCENARIO  success | garbage | cut | hang | grandchild | flood
+//   STUB_SCENARIO  success | garbage | cut | hang | grandchild | flood |
+//                  api_error | exec_error | fill
 //   STUB_TURNS     turns to play (default 1);  STUB_TURN_MS  pause per turn (default 20)
 //   STUB_TURN_COST USD per turn (claude only; default 0.01)
 //   STUB_IGNORE_TERM=1  ignore SIGTERM;  STUB_FLOOD_MB  size of the flood (default 30)
 //   STUB_MARKER    a file the stub appends to when it starts (proves a start)
 //   STUB_EXIT      exit status of the command stub's success (default 0)
+//   STUB_PIDS      a file the stub appends "pid pgid" to at start, and every
+//                  process it forks (so a test can check the group is gone)
+//   STUB_FILL      a file the stub grows until the disk is full (scenario fill)
 // On success the result text is a JSON "echo" of what the stub received:
 // {harness, prompt, model, tools, permissionMode, maxTurns, maxBudgetUsd, argv}.
 "use strict";
@@ -24,6 +28,21 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
 // Writes and waits until the pipe took it, so a following exit loses nothing.
 const flush = () => new Promise((r) => process.stdout.write("", r));
+
+/** The process group this process is in (field 5 of /proc/self/stat). */
+function ownPgid() {
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+  } catch {
+    return -1;
+  }
+}
+
+/** Appends "pid pgid" to STUB_PIDS: the stub itself, then every process it forks. */
+function recordPid(pid, pgid) {
+  if (env.STUB_PIDS) fs.appendFileSync(env.STUB_PIDS, `${pid} ${pgid}\n`);
+}
 
 function readStdin() {
   try {
@@ -175,6 +194,7 @@ async function playSuccess(harness, got, prompt) {
 async function main(harness) {
   const argv = process.argv.slice(2);
   if (env.STUB_MARKER) fs.appendFileSync(env.STUB_MARKER, `${harness} started\n`);
+  recordPid(process.pid, ownPgid());
   if (env.STUB_IGNORE_TERM === "1") process.on("SIGTERM", () => {});
   const got = parseArgs(harness, argv);
   checkCommandLine(harness, got);
@@ -201,8 +221,39 @@ async function main(harness) {
       return;
     case "grandchild":
       // The grandchild inherits stdout and outlives the stub: it holds the pipe open.
-      spawn("sleep", ["30"], { stdio: ["ignore", "inherit", "inherit"] });
+      recordPid(spawn("sleep", ["30"], { stdio: ["ignore", "inherit", "inherit"] }).pid, ownPgid());
       return playSuccess(harness, got, prompt);
+    case "api_error":
+      // Claude Code reports an API error (rate limit, expired login) as a
+      // "success" with is_error: true, and exits 0.
+      if (harness !== "claude") fail(`stub ${harness}: api_error is a claude scenario`, 2);
+      formats.claude.start();
+      out({ type: "result", subtype: "success", is_error: true, api_error_status: 429, num_turns: 1, total_cost_usd: 0, session_id: SESSION, result: "API Error: 429 rate_limit_error: Number of requests has exceeded your rate limit" });
+      await flush();
+      return process.exit(0);
+    case "exec_error":
+      // error_during_execution, exit 1 (a tool or the runtime broke mid-sitting).
+      if (harness !== "claude") fail(`stub ${harness}: exec_error is a claude scenario`, 2);
+      formats.claude.start();
+      formats.claude.turn(1);
+      formats.claude.result({ subtype: "error_during_execution", turns: 1, cost: turnCost, error: "stub: the tool runtime broke" });
+      await flush();
+      return process.exit(1);
+    case "fill": {
+      // Grows STUB_FILL until the disk is full (ENOSPC or EFBIG), then plays success:
+      // whatever vouch writes next lands on a full disk.
+      if (!env.STUB_FILL) fail("stub: scenario fill needs STUB_FILL", 2);
+      const block = Buffer.alloc(64 * 1024, 120);
+      const fd = fs.openSync(env.STUB_FILL, "a");
+      try {
+        for (;;) fs.writeSync(fd, block);
+      } catch (e) {
+        process.stderr.write(`stub: filled ${env.STUB_FILL}: ${e.code}\n`);
+      } finally {
+        fs.closeSync(fd);
+      }
+      return playSuccess(harness, got, prompt);
+    }
     case "flood": {
       const line = "x".repeat(1023) + "\n";
       const block = line.repeat(1024);
