@@ -106,7 +106,9 @@ export async function runSession(spec: SessionSpec): Promise<number> {
   preflight({ ...spec.options, ports: { agents } });
 
   const { output, approvals, gone } = await openOutput(spec, cancel, exitNow);
-  const sink = ledger.sink((event) => output.push(event));
+  // A commit that fails on the sink's timer (a full disk) stops the run now: the
+  // next append rethrows it and ends the session with the ledger's error (exit 3).
+  const sink = ledger.sink((event) => output.push(event), { onFailure: cancel });
   sinkRef = sink;
   const ports = { agents, commands: createCommandRunner({ parentEnv: env }), clock: systemClock, ledger: sink, approvals };
   // Quitting the live UI while the run goes on (q, then "pause") leaves approvals waiting; nothing else.

@@ -24,6 +24,10 @@ export interface SinkOptions {
   /** Commit at most this long after the first queued event (0 = on the next
    *  microtask). Default 4 ms: invisible on screen, enough to batch bursts. */
   maxDelayMs?: number;
+  /** Called once when a commit on the timer fails (no caller to throw to): the
+   *  owner should stop the run now rather than at the next append, which may be
+   *  minutes away. The error is still thrown by the next append. */
+  onFailure?: (error: unknown) => void;
 }
 
 /** Events after which a process may well exit or wait: committed at once. */
@@ -41,6 +45,7 @@ export function batchingSink(write: (events: readonly VouchEvent[]) => void, for
   let scheduled = false;
   let failure: unknown = null;
   let closed = false;
+  let notified = false;
 
   const flush = (): void => {
     if (timer !== null) clearTimeout(timer);
@@ -66,7 +71,12 @@ export function batchingSink(write: (events: readonly VouchEvent[]) => void, for
     try {
       flush();
     } catch (e) {
+      const first = failure === null && !notified;
       failure ??= e;
+      if (first) {
+        notified = true;
+        options.onFailure?.(e);
+      }
     }
   };
   const schedule = (): void => {

@@ -12,7 +12,7 @@ import { eventually, groupAlive } from "../spawn/helpers.ts";
 
 export const HARNESS_STUBS = join(ROOT, "test", "stubs", "harness");
 /** The stub variables a case may set; each is passed to the harness with --pass-env. */
-const STUB_VARS = ["STUB_SCENARIO", "STUB_TURNS", "STUB_TURN_MS", "STUB_TURN_COST", "STUB_IGNORE_TERM", "STUB_PIDS", "STUB_FILL"] as const;
+const STUB_VARS = ["STUB_SCENARIO", "STUB_TURNS", "STUB_TURN_MS", "STUB_TURN_COST", "STUB_IGNORE_TERM", "STUB_PIDS", "STUB_FILL", "STUB_PLAYED"] as const;
 type StubVar = (typeof STUB_VARS)[number];
 
 export interface Ran {
@@ -51,6 +51,11 @@ export class FaultCase {
     this.graph = join(this.dir, "graph.yaml");
     writeFileSync(this.graph, graphYaml);
     this.stubEnv = { STUB_PIDS: this.pidFile, ...stub };
+  }
+
+  /** Sets a stub variable (passed to the harness with --pass-env from then on). */
+  stub(name: StubVar, value: string): void {
+    this.stubEnv[name] = value;
   }
 
   /** The environment vouch runs with: stubs first on PATH, VOUCH_HOME in the temp folder. */

@@ -12,6 +12,7 @@
 //   STUB_PIDS      a file the stub appends "pid pgid" to at start, and every
 //                  process it forks (so a test can check the group is gone)
 //   STUB_FILL      a file the stub grows until the disk is full (scenario fill)
+//   STUB_PLAYED    a file the stub appends "turn N" to after printing each turn
 // On success the result text is a JSON "echo" of what the stub received:
 // {harness, prompt, model, tools, permissionMode, maxTurns, maxBudgetUsd, argv}.
 "use strict";
@@ -173,6 +174,7 @@ async function playSuccess(harness, got, prompt) {
   for (let n = 1; n <= toolTurns; n++) {
     if (n > 1) await sleep(turnMs);
     f.turn(n, n === toolTurns, text);
+    if (env.STUB_PLAYED) fs.appendFileSync(env.STUB_PLAYED, `turn ${n}\n`);
     cost += turnCost;
     // Like Claude Code: a cap is noticed after the turn that crossed it.
     if (n > maxTurns) {
