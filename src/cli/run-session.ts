@@ -10,6 +10,7 @@ import { createAgentRunner } from "../spawn/harness/agent-runner.ts";
 import { createCommandRunner } from "../spawn/command-runner.ts";
 import { parentEnv } from "../spawn/child-env.ts";
 import { killAllGroups, shutdownAllGroups } from "../spawn/process-registry.ts";
+import { reapGroupJournal, startGroupJournal } from "../spawn/group-journal.ts";
 import { chooseOutput, colorEnabled, outputWidth } from "../tui/output-choice.ts";
 import type { EventOutput } from "../tui/output.ts";
 import { createNdjsonOutput } from "../tui/ndjson-output.ts";
@@ -105,6 +106,15 @@ export async function runSession(spec: SessionSpec): Promise<number> {
   // Refusals and input errors before any output opens or any process starts.
   preflight({ ...spec.options, ports: { agents } });
 
+  // This session holds the run's lock, so an earlier one is dead: if it was
+  // killed -9, its process groups may live on. Kill them, then journal ours.
+  const journalFile = lock.file.replace(/\.lock$/, ".groups");
+  const reaped = reapGroupJournal(journalFile);
+  if (reaped.length > 0) {
+    const n = reaped.length === 1 ? "1 process group" : `${reaped.length} process groups`;
+    io.err(`vouch: killed ${n} left running by an earlier session of this run (pgid ${reaped.join(", ")})\n`);
+  }
+
   const { output, approvals, gone } = await openOutput(spec, cancel, exitNow);
   // A commit that fails on the sink's timer (a full disk) stops the run now: the
   // next append rethrows it and ends the session with the ledger's error (exit 3).
@@ -114,12 +124,14 @@ export async function runSession(spec: SessionSpec): Promise<number> {
   // Quitting the live UI while the run goes on (q, then "pause") leaves approvals waiting; nothing else.
   void gone;
   let outcome: RunOutcome | undefined;
+  const journal = startGroupJournal(journalFile);
   try {
     outcome = await runGraph({ ...spec.options, ports, signal: controller.signal });
   } finally {
     sink.close();
     await output.close();
     if (controller.signal.aborted) await shutdownAllGroups();
+    journal.stop();
     lock.release();
     ledger.close();
     process.off("SIGINT", onSignal);

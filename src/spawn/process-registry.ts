@@ -14,6 +14,19 @@ export interface LiveGroup {
 const live = new Map<number, LiveGroup>();
 let exitHookInstalled = false;
 
+/** Told of every group as it starts and ends (the CLI keeps a journal of live
+ *  groups, so a session killed with -9 can be cleaned up by the next one). */
+export interface GroupObserver {
+  added(pgid: number): void;
+  removed(pgid: number): void;
+}
+let observer: GroupObserver | null = null;
+
+/** Installs (or, with null, removes) the one observer. */
+export function observeGroups(o: GroupObserver | null): void {
+  observer = o;
+}
+
 /** Sends a signal to a whole process group; false when no such group is left.
  *  Never throws: it runs from timers and exit hooks, where a throw would kill vouch. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
@@ -35,8 +48,12 @@ export function registerGroup(group: LiveGroup): () => void {
     exitHookInstalled = true;
   }
   live.set(group.pgid, group);
+  observer?.added(group.pgid);
   return () => {
-    if (live.get(group.pgid) === group) live.delete(group.pgid);
+    if (live.get(group.pgid) === group) {
+      live.delete(group.pgid);
+      observer?.removed(group.pgid);
+    }
   };
 }
 
