@@ -10,6 +10,18 @@ import { expect, test } from "vitest";
 import { agentGraph, FaultCase } from "./fault-run.ts";
 import { groupAlive } from "../spawn/helpers.ts";
 
+/** A small seeded PRNG (mulberry32): the same seed replays the same kills. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /** Reads vouch's NDJSON until a node.started of `node` arrived (the sitting is live or about to be). */
 async function waitForStart(stdout: ReadableStream<Uint8Array>, node: string): Promise<void> {
   const reader = stdout.getReader();
@@ -48,3 +60,76 @@ test("kill -9 during a sitting whose grandchild holds the pipe: resume kills the
     c.cleanup();
   }
 });
+
+// Three claude nodes (a, then b and c at once), each sitting ~1 s and forking a
+// grandchild that holds the pipe. Sessions are killed at seeded random moments
+// with SIGKILL or SIGTERM, then resumed, until one is let finish.
+const THREE = `version: 1
+name: three
+defaults: { harness: claude, caps: { wall: 60s } }
+nodes:
+  a: { kind: agent, prompt: first }
+  b: { kind: agent, prompt: second, needs: [a] }
+  c: { kind: agent, prompt: third, needs: [a] }
+`;
+const KILLS = 6;
+
+test(`${KILLS} kills at seeded random moments (SIGKILL or SIGTERM), each resumed: no orphan, ledger sound, nothing passed twice`, async () => {
+  const seed = Number(process.env.FAULT_SEED ?? Math.floor(Math.random() * 2 ** 31));
+  console.log(`[faults] kill-resume seed ${seed} (FAULT_SEED=${seed} replays it)`);
+  const random = prng(seed);
+  const c = new FaultCase(THREE, { STUB_SCENARIO: "grandchild", STUB_TURNS: "8", STUB_TURN_MS: "100" });
+  const expected: { signal: string; session: number }[] = [];
+  try {
+    let session = 0;
+    let finished = false;
+    for (let k = 0; k < KILLS; k++) {
+      const args = session === 0 ? ["run", c.graph, "--json", ...c.passEnv()] : ["resume", "last", "--json"];
+      const p = c.spawn(args);
+      session++;
+      // After run.started (vouch's signal handlers are in place), a random moment.
+      const reader = p.stdout.getReader();
+      await reader.read();
+      reader.releaseLock();
+      const signal = random() < 0.5 ? "SIGKILL" : "SIGTERM";
+      const delay = Math.floor(random() * 1500);
+      const ended = await Promise.race([p.exited.then(() => true), Bun.sleep(delay).then(() => false)]);
+      if (ended) {
+        console.log(`[faults] session ${session} finished before its kill (${delay} ms)`);
+        finished = true;
+        break;
+      }
+      p.kill(signal);
+      const code = await p.exited;
+      const status = (await c.show()).sessions[session - 1]!.status;
+      console.log(`[faults] session ${session}: ${signal} after ${delay} ms -> exit ${code}, ${status}`);
+      if (status === "passed") {
+        finished = true; // the kill came after the run finished
+        break;
+      }
+      if (signal === "SIGTERM") {
+        // Handled: interrupted, and vouch stopped every group before exiting.
+        expect([code, status]).toEqual([130, "interrupted"]);
+        expect(await c.liveGroups()).toEqual([]);
+      } else expect([code, status]).toEqual([137, "abandoned"]);
+      expect(c.integrity()).toBe("ok");
+      expected.push({ signal, session });
+    }
+    if (!finished) {
+      const last = await c.vouch(["resume", "last", "--json"]);
+      expect(last.code, last.stderr).toBe(0);
+    }
+    expect(await c.liveGroups()).toEqual([]);
+    expect(c.integrity()).toBe("ok");
+    const shown = await c.show();
+    expect(shown.run.status).toBe("passed");
+    for (const { signal, session: n } of expected) {
+      expect(shown.sessions[n - 1]!.status).toBe(signal === "SIGTERM" ? "interrupted" : "abandoned");
+    }
+    // Nothing that passed ran again: each node has exactly one passed attempt.
+    const full = JSON.parse((await c.vouch(["show", "last", "--json"])).stdout) as { nodes: { node: string; attempts: { status: string }[] }[] };
+    for (const n of full.nodes) expect(n.attempts.filter((a) => a.status === "passed"), n.node).toHaveLength(1);
+  } finally {
+    c.cleanup();
+  }
+}, 90_000);
