@@ -1,0 +1,49 @@
+// What `vouch --version` loads: the binary is built with code splitting
+// (build.ts BUNDLE_OPTIONS), so the entry chunk and the chunks it imports
+// statically are small and hold none of zod, yaml, ink/React or bun:sqlite —
+// those are loaded by the command that needs them. Without splitting the
+// whole 1.1 MB bundle was loaded to print a version (bench/results.md has
+// the start-up figures).
+import { afterAll, expect, test } from "vitest";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { BUNDLE_OPTIONS } from "../../build.ts";
+
+const out = mkdtempSync(join(tmpdir(), "vouch-chunks-"));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+/** Markers that survive minification: zod, yaml, React, the ledger. */
+const HEAVY: [string, string][] = [
+  ["zod", "invalid_type"],
+  ["yaml", "YAMLParseError"],
+  ["react", "react.element"],
+  ["bun:sqlite", "bun:sqlite"],
+];
+
+test("the entry chunk and its static imports are small and load no heavy library", async () => {
+  const built = await Bun.build({ ...BUNDLE_OPTIONS, bytecode: false, target: "bun", outdir: out });
+  expect(built.success).toBe(true);
+  const entry = built.outputs.find((o) => o.kind === "entry-point")!;
+  const chunks = built.outputs.filter((o) => o.kind === "chunk");
+  expect(chunks.length).toBeGreaterThan(5); // split at all
+
+  // Chunks reachable from the entry by static imports only.
+  const loaded = new Map<string, string>();
+  const visit = (file: string) => {
+    if (loaded.has(file)) return;
+    const text = readFileSync(file, "utf8");
+    loaded.set(file, text);
+    for (const m of text.matchAll(/(?:from|import)\s*"\.\/(chunk-[\w-]+\.js)"/g)) visit(join(dirname(file), m[1]!));
+  };
+  visit(entry.path);
+  const bytes = [...loaded.values()].reduce((n, t) => n + t.length, 0);
+  const total = built.outputs.reduce((n, o) => n + o.size, 0);
+  console.log(`[startup] --version loads ${loaded.size} chunk(s), ${bytes} bytes of ${total}`);
+  expect(bytes).toBeLessThan(64 * 1024);
+  for (const [name, marker] of HEAVY) {
+    expect([...loaded].filter(([, t]) => t.includes(marker)).map(([f]) => basename(f)), name).toEqual([]);
+    // ...and the marker is in the bundle somewhere (the check can fail).
+    expect(built.outputs.some((o) => readFileSync(o.path, "utf8").includes(marker)), name).toBe(true);
+  }
+});
