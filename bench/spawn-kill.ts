@@ -4,11 +4,11 @@
 //   2. the same with a leader that ignores SIGTERM (cap + grace + SIGKILL);
 //   3. RSS growth of this process while a child prints N MiB (default 1024).
 // Run: node_modules/.bin/bun bench/spawn-kill.ts [runs=20] [MiB,MiB,...=1024]
+// bench/run.ts calls killLatency() for its table.
 import { runProcess } from "../src/spawn/process.ts";
 import { groupAlive } from "../test/spawn/helpers.ts";
+import { summarize, type Summary } from "./lib/measure.ts";
 
-const RUNS = Number(process.argv[2] ?? 20);
-const SIZES_MIB = (process.argv[3] ?? "1024").split(",").map(Number);
 const WALL = 200;
 const env = { PATH: "/usr/bin:/bin" };
 const stubs = `${import.meta.dirname}/../test/stubs`;
@@ -16,16 +16,19 @@ const stubs = `${import.meta.dirname}/../test/stubs`;
 /** No live member left (zombies waiting for init to reap them are dead already). */
 const groupGone = (pgid: number) => !groupAlive(pgid);
 
-function stats(xs: number[]): string {
-  const s = [...xs].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!.toFixed(1);
-  return `median ${q(0.5)} ms, p90 ${q(0.9)} ms, max ${s[s.length - 1]!.toFixed(1)} ms (n=${s.length})`;
+export interface KillLatency {
+  wallCapMs: number;
+  /** From the cap firing to runProcess returning. */
+  toReturnMs: Summary;
+  /** From the cap firing to no live process left in the group. */
+  toGoneMs: Summary;
 }
 
-async function killLatency(label: string, argv: string[] | null, graceMs: number) {
+/** Wall cap on a shell whose grandchild holds the pipe (argv null), or on the given argv. */
+export async function killLatency(runs: number, argv: string[] | null = null, graceMs = 2000): Promise<KillLatency> {
   const toReturn: number[] = [];
   const toGone: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
     const command = argv ? { argv } : { shell: "sleep 30 & echo hi; wait" };
     const r = await runProcess(command, { cwd: "/tmp", env, wallMs: WALL, graceMs });
@@ -34,7 +37,7 @@ async function killLatency(label: string, argv: string[] | null, graceMs: number
     toGone.push(performance.now() - t0 - WALL);
     if (r.terminationReason !== "wall") throw new Error(`unexpected ${r.terminationReason}`);
   }
-  console.log(`${label}\n  cap -> runProcess returned: ${stats(toReturn)}\n  cap -> no process of the group left: ${stats(toGone)}`);
+  return { wallCapMs: WALL, toReturnMs: summarize(toReturn), toGoneMs: summarize(toGone) };
 }
 
 async function rssGrowth(mibToPrint: number) {
@@ -48,6 +51,14 @@ async function rssGrowth(mibToPrint: number) {
   console.log(`${mibToPrint} MiB on stdout: ${r.stdoutBytes} bytes in ${r.wallMs} ms; RSS before ${mib(before)} MiB, peak ${mib(peak)} MiB, growth ${mib(peak - before)} MiB`);
 }
 
-await killLatency(`wall cap ${WALL} ms, grandchild holding the pipe (sh -c 'sleep 30 & echo hi; wait'):`, null, 2000);
-await killLatency(`wall cap ${WALL} ms, leader ignores SIGTERM, grace 300 ms:`, [`${stubs}/ignore-sigterm.sh`, "/tmp/vouch-bench-ignore.pids", "30"], 300);
-for (const size of SIZES_MIB) await rssGrowth(size);
+if (import.meta.main) {
+  const RUNS = Number(process.argv[2] ?? 20);
+  const SIZES_MIB = (process.argv[3] ?? "1024").split(",").map(Number);
+  const show = (label: string, k: KillLatency) => {
+    const f = (s: Summary) => `median ${s.median.toFixed(1)} ms, min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)} (n=${s.n})`;
+    console.log(`${label}\n  cap -> runProcess returned: ${f(k.toReturnMs)}\n  cap -> no process of the group left: ${f(k.toGoneMs)}`);
+  };
+  show(`wall cap ${WALL} ms, grandchild holding the pipe (sh -c 'sleep 30 & echo hi; wait'):`, await killLatency(RUNS));
+  show(`wall cap ${WALL} ms, leader ignores SIGTERM, grace 300 ms:`, await killLatency(RUNS, [`${stubs}/ignore-sigterm.sh`, "/tmp/vouch-bench-ignore.pids", "30"], 300));
+  for (const size of SIZES_MIB) await rssGrowth(size);
+}

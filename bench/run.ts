@@ -1,0 +1,130 @@
+// `npm run bench`: every benchmark of issue 9 in one run, side by side, each
+// repeated; prints one table of medians, spreads (min–max) and ratios, and
+// writes it to bench/results.md with the machine and the commit measured.
+//   bun bench/run.ts [--quick] [--reps N]
+// --quick: 3 repetitions, 256 MiB instead of 1 GiB, fewer start-ups; prints
+// the table but does not write results.md.
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describeMachine, loadAverage } from "./lib/machine.ts";
+import { ROOT, VOUCH } from "./lib/measure.ts";
+import { fmt, markdown, row, verdict, type Row } from "./lib/table.ts";
+import { overhead } from "./overhead.ts";
+import { outputBound } from "./output-bound.ts";
+import { scheduling } from "./scheduling.ts";
+import { killLatency } from "./spawn-kill.ts";
+import { startup } from "./startup.ts";
+import { tmuxAvailable, tuiCost } from "./tui-cost.ts";
+
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const repsFlag = args.indexOf("--reps");
+const REPS = repsFlag >= 0 ? Math.max(1, Number(args[repsFlag + 1]) || 1) : quick ? 3 : 5;
+const CFG = {
+  overheadItems: 500,
+  schedSizes: [1000, 10_000] as [number, number],
+  startupRuns: quick ? 10 : 30,
+  killRuns: quick ? 10 : 20,
+  outputBytes: quick ? 256 * 2 ** 20 : 2 ** 30,
+  tuiItems: 1000,
+};
+
+if (!existsSync(VOUCH)) {
+  console.error("vouch bench: dist/vouch is missing: run `bun run build.ts` first (npm run bench does)");
+  process.exit(2);
+}
+
+const started = performance.now();
+const log = (what: string) => console.error(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${what}`);
+const machine = describeMachine();
+const loadBefore = loadAverage();
+const rows: Row[] = [];
+
+log(`start-up: ${CFG.startupRuns} runs each`);
+const st = startup(CFG.startupRuns);
+rows.push(row("Start-up: `vouch --version`", st.versionMs, "ms", verdict(st.versionMs, 50, "< 50 ms")));
+rows.push(row(`Start-up: \`vouch validate ${st.graph}\` (largest shipped graph)`, st.validateMs, "ms", verdict(st.validateMs, 100, "< 100 ms")));
+
+log(`engine overhead: ${CFG.overheadItems} items, ${REPS} pairs`);
+const ov = await overhead(CFG.overheadItems, REPS);
+rows.push(row(`Overhead: \`vouch run --json\`, map of ${ov.items} \`true\` scripts, concurrency 8`, ov.vouchMs, "s"));
+rows.push(row(`Overhead: \`xargs -P 8\`, ${ov.items} × \`sh -c true\``, ov.xargsMs, "s"));
+rows.push(row("**Overhead ratio vouch / xargs** (per pair)", ov.ratio, "x", `≤ 1.5 (stretch ≤ 1.2): ${ov.ratio.median <= 1.2 ? "stretch met" : ov.ratio.median <= 1.5 ? "met" : "missed"}`));
+rows.push(row("Overhead run: vouch peak RSS", ov.vouchPeakRssMb, "MiB"));
+
+log(`pure scheduling: ${CFG.schedSizes.join(" and ")} replayed sittings, ${REPS} each`);
+const sc = await scheduling(CFG.schedSizes[0], CFG.schedSizes[1], REPS);
+for (const i of [0, 1] as const) {
+  const n = sc.sizes[i].toLocaleString("en-US");
+  rows.push(row(`Scheduling: map of ${n} replayed sittings: wall time`, sc.ms[i], "s", `${sc.events[i].toLocaleString("en-US")} events`));
+  rows.push(row(`Scheduling: map of ${n}: vouch peak RSS`, sc.peakRssMb[i], "MiB"));
+}
+const linear = sc.sizes[1] / sc.sizes[0];
+rows.push(row(`**Scheduling growth ${sc.sizes[0] / 1000}k → ${sc.sizes[1] / 1000}k: time**`, sc.timeGrowth, "x", `linear = ${linear}× (${sc.timeGrowth.median <= linear * 1.1 ? "linear or better" : "worse than linear"})`));
+rows.push(row(`**Scheduling growth ${sc.sizes[0] / 1000}k → ${sc.sizes[1] / 1000}k: peak RSS**`, sc.rssGrowth, "x"));
+
+log(`kill latency: ${CFG.killRuns} wall caps`);
+const kl = await killLatency(CFG.killRuns);
+rows.push(row(`Kill latency: wall cap (${kl.wallCapMs} ms) → runProcess returned, grandchild holding the pipe`, kl.toReturnMs, "ms"));
+rows.push(row("Kill latency: wall cap → no live process left in the group", kl.toGoneMs, "ms"));
+
+const mib = CFG.outputBytes / 2 ** 20;
+log(`output bound: a check printing ${mib} MiB, ${REPS} pairs`);
+const ob = await outputBound(CFG.outputBytes, REPS);
+rows.push(row("Output bound: vouch peak RSS, the check prints nothing", ob.baselineRssMb, "MiB"));
+rows.push(row(`Output bound: vouch peak RSS, the check prints ${mib >= 1024 ? `${mib / 1024} GiB` : `${mib} MiB`}`, ob.floodRssMb, "MiB", `took ${fmt(ob.floodMs.median, "s")}`));
+rows.push(row("**Output bound: peak RSS growth** (per pair)", ob.growthMb, "MiB", "bounded tail: does not grow with the output"));
+
+if (tmuxAvailable()) {
+  log(`TUI cost: ${CFG.tuiItems} replayed sittings, ${REPS} pairs (tmux)`);
+  const tc = await tuiCost(CFG.tuiItems, REPS);
+  rows.push(row(`TUI cost: CPU of the run in the live UI (tmux), map of ${tc.items} replayed sittings`, tc.tuiCpuMs, "ms"));
+  rows.push(row("TUI cost: CPU of the same run with `--json`", tc.jsonCpuMs, "ms"));
+  rows.push(row("**TUI cost ratio live UI / --json** (per pair)", tc.ratio, "x"));
+} else {
+  log("TUI cost skipped: tmux is not installed");
+  rows.push({ measure: "TUI cost", median: "-", spread: "-", target: "skipped: tmux is not installed" });
+}
+
+const loadAfter = loadAverage();
+const totalS = ((performance.now() - started) / 1000).toFixed(0);
+const table = markdown(rows);
+console.log(table);
+console.log(`\n${REPS} repetitions${quick ? " (--quick)" : ""}; commit ${machine.commit}; load average ${loadBefore} before, ${loadAfter} after; ${totalS} s in all`);
+
+if (!quick) {
+  const md = `# vouch benchmarks
+
+Measured by \`npm run bench\` (\`bench/run.ts\`) on ${machine.date.slice(0, 10)}, commit
+\`${machine.commit}\`, ${REPS} repetitions of each measure (${totalS} s in all).
+Paired measures ran side by side: each repetition runs both commands, in
+alternating order, and a ratio is taken per pair.
+
+Machine: \`${machine.uname}\`; ${machine.cpu}; ${machine.cores} cores; ${machine.memoryGiB.toFixed(1)} GiB of memory;
+Bun ${machine.bun}. Load average (1, 5, 15 min) ${loadBefore} before and ${loadAfter} after: the
+machine is shared (other test runs), so absolute times vary from run to run; ratios of
+pairs measured side by side vary much less, and are what the README quotes.
+
+${table}
+
+How each figure is measured (code in \`bench/\`):
+- **Start-up** (\`startup.ts\`): wall time around \`dist/vouch --version\` and \`dist/vouch validate\`
+  on the largest graph in \`graphs/\`, ${CFG.startupRuns} runs each after 3 warm-ups, interleaved in blocks of 5.
+- **Overhead** (\`overhead.ts\`, \`graphs/overhead.yaml\`): wall time from spawn to exit of
+  \`dist/vouch run --json\` on a map of ${CFG.overheadItems} script nodes \`true\` (each one \`/bin/sh -c true\`,
+  concurrency 8, ledger on), and of \`xargs -P 8 -n 1 sh -c true\` over the same ${CFG.overheadItems} lines.
+- **Scheduling** (\`scheduling.ts\`, \`graphs/sched.yaml\`): \`dist/vouch run --json\` on maps of
+  ${CFG.schedSizes[0]} and ${CFG.schedSizes[1]} items whose branch is one replayed agent sitting (no process per
+  item; default concurrency 4); wall time and vouch's own peak RSS (VmHWM, sampled every 10 ms).
+- **Kill latency** (\`spawn-kill.ts\`): the spawn seam in-process (\`runProcess\`, what vouch runs)
+  on \`sh -c 'sleep 30 & echo hi; wait'\` with a 200 ms wall cap; from the cap to \`runProcess\`
+  returning, and to no live (non-zombie) process left in the group.
+- **Output bound** (\`output-bound.ts\`, \`graphs/output.yaml\`): vouch's own peak RSS (VmHWM) for a
+  run whose check prints ${mib} MiB of 64-byte lines, against the same run whose check prints nothing.
+- **TUI cost** (\`tui-cost.ts\`): CPU time (user + sys, \`/usr/bin/time\`) of \`dist/vouch run\` on a map of
+  ${CFG.tuiItems} replayed sittings drawn by the live UI in a 120×40 tmux pane, against the same run with
+  \`--json\` written to a file.
+`;
+  writeFileSync(join(ROOT, "bench", "results.md"), md);
+  log("wrote bench/results.md");
+} else log("--quick: bench/results.md not written");
