@@ -1,14 +1,18 @@
 // Engine overhead against the process limit: a map of N `true` scripts at
 // concurrency 8 under `dist/vouch run --json`, against `xargs -P 8` running the
-// same N `sh -c true` — side by side, alternating, each repetition a pair.
+// same N `sh -c true`, and against the Bun spawn floor (bench/spawn-floor.ts) —
+// side by side, the order rotating, each repetition a triple.
 import { join } from "node:path";
-import { expectExit, measure, ratios, summarize, tempFolder, VOUCH, vouchEnv, type Summary } from "./lib/measure.ts";
+import { expectExit, measure, ratios, summarize, tempFolder, VOUCH, vouchEnv, type Measured, type Summary } from "./lib/measure.ts";
 
 export interface OverheadResult {
   items: number;
   vouchMs: Summary;
   xargsMs: Summary;
+  floorMs: Summary;
   ratio: Summary;
+  /** vouch / the Bun spawn floor, per repetition. */
+  floorRatio: Summary;
   vouchPeakRssMb: Summary;
 }
 
@@ -23,26 +27,29 @@ export async function overhead(items: number, reps: number): Promise<OverheadRes
     const vouch = async () =>
       expectExit(await measure([VOUCH, "run", graph, "--json", "-i", `items=@${itemsFile}`], { cwd: dir.path, env }), 0, "vouch run (overhead)");
     const xargs = async () => expectExit(await measure(["xargs", "-P", "8", "-n", "1", "sh", "-c", "true"], { stdin: lines, env }), 0, "xargs");
-    await vouch(); // warm-up: page cache, ledger file
-    await xargs();
-    const v: number[] = [];
-    const x: number[] = [];
-    const rss: number[] = [];
+    const floorScript = join(import.meta.dirname, "spawn-floor.ts");
+    const floor = async () => expectExit(await measure([process.execPath, floorScript, String(items), "8"], { env }), 0, "spawn floor");
+    const runs = { vouch, xargs, floor };
+    for (const f of Object.values(runs)) await f(); // warm-up: page cache, ledger file
+    const got: Record<keyof typeof runs, Measured[]> = { vouch: [], xargs: [], floor: [] };
+    const order = Object.keys(runs) as (keyof typeof runs)[];
     for (let i = 0; i < reps; i++) {
-      // Alternate which goes first, so a drift in the machine's load hits both.
-      let a, b;
-      if (i % 2 === 0) {
-        a = await vouch();
-        b = await xargs();
-      } else {
-        b = await xargs();
-        a = await vouch();
+      // Rotate which goes first, so a drift in the machine's load hits all three.
+      for (let k = 0; k < order.length; k++) {
+        const key = order[(i + k) % order.length]!;
+        got[key].push(await runs[key]());
       }
-      v.push(a.wallMs);
-      x.push(b.wallMs);
-      rss.push(a.peakRssBytes / 2 ** 20);
     }
-    return { items, vouchMs: summarize(v), xargsMs: summarize(x), ratio: ratios(v, x), vouchPeakRssMb: summarize(rss) };
+    const ms = (k: keyof typeof runs) => got[k].map((m) => m.wallMs);
+    return {
+      items,
+      vouchMs: summarize(ms("vouch")),
+      xargsMs: summarize(ms("xargs")),
+      floorMs: summarize(ms("floor")),
+      ratio: ratios(ms("vouch"), ms("xargs")),
+      floorRatio: ratios(ms("vouch"), ms("floor")),
+      vouchPeakRssMb: summarize(got.vouch.map((m) => m.peakRssBytes / 2 ** 20)),
+    };
   } finally {
     dir.remove();
   }

@@ -1,12 +1,13 @@
 // Start-up time of the real binary: `dist/vouch --version` and `dist/vouch
-// validate <the largest shipped graph>`, each run N times after warm-ups.
-// Wall time around the process, in milliseconds.
+// validate <the largest shipped graph>`, each run N times after warm-ups, next
+// to the floor: a compiled Bun binary that prints one line. Wall time around
+// the process and its CPU time (user + sys, from wait4's rusage), in ms.
 //   bun bench/startup.ts [--runs 30] [--warmup 3]      (standalone)
 // bench/run.ts calls startup() and puts the figures in its table.
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { ROOT, summarize, VOUCH, type Summary } from "./lib/measure.ts";
+import { ROOT, summarize, tempFolder, VOUCH, type Summary } from "./lib/measure.ts";
 
 /** The largest graph shipped in graphs/ (by bytes). */
 export function largestShippedGraph(): string {
@@ -15,16 +16,31 @@ export function largestShippedGraph(): string {
   return files.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
 }
 
-function times(args: string[], runs: number, warmup: number): number[] {
-  const out: number[] = [];
+interface Sample {
+  wallMs: number;
+  cpuMs: number;
+}
+
+function times(argv: string[], runs: number, warmup: number): Sample[] {
+  const out: Sample[] = [];
   for (let i = 0; i < warmup + runs; i++) {
     const start = performance.now();
-    const r = Bun.spawnSync([VOUCH, ...args], { stdout: "ignore", stderr: "ignore", cwd: ROOT });
-    const ms = performance.now() - start;
-    if (r.exitCode !== 0) throw new Error(`vouch ${args.join(" ")} exited ${r.exitCode}`);
-    if (i >= warmup) out.push(ms);
+    const r = Bun.spawnSync(argv, { stdout: "ignore", stderr: "ignore", cwd: ROOT });
+    const wallMs = performance.now() - start;
+    if (r.exitCode !== 0) throw new Error(`${argv.join(" ")} exited ${r.exitCode}`);
+    if (i >= warmup) out.push({ wallMs, cpuMs: Number(r.resourceUsage.cpuTime.total) / 1000 });
   }
   return out;
+}
+
+/** A compiled Bun binary that prints one line: the floor any `bun build --compile` program pays. */
+async function buildFloor(dir: string): Promise<string> {
+  const src = join(dir, "hello.ts");
+  writeFileSync(src, 'console.log("hello");\n');
+  const outfile = join(dir, "hello");
+  const r = await Bun.build({ entrypoints: [src], compile: { outfile }, bytecode: true, format: "esm", minify: true });
+  if (!r.success) throw new Error(`could not build the start-up floor: ${r.logs.join("\n")}`);
+  return outfile;
 }
 
 export interface StartupResult {
@@ -32,21 +48,49 @@ export interface StartupResult {
   graphBytes: number;
   versionMs: Summary;
   validateMs: Summary;
+  floorMs: Summary;
+  versionCpuMs: Summary;
+  validateCpuMs: Summary;
+  floorCpuMs: Summary;
+  /** Per block: median --version wall / median floor wall. */
+  versionOverFloor: Summary;
 }
 
-export function startup(runs: number, warmup = 3): StartupResult {
+export async function startup(runs: number, warmup = 3): Promise<StartupResult> {
   const graph = largestShippedGraph();
-  // Interleaved in blocks of 5, so a burst of load hits both commands.
-  const version: number[] = [];
-  const validate: number[] = [];
-  times(["--version"], 0, warmup);
-  times(["validate", graph], 0, warmup);
-  for (let done = 0; done < runs; done += 5) {
-    const n = Math.min(5, runs - done);
-    version.push(...times(["--version"], n, 0));
-    validate.push(...times(["validate", graph], n, 0));
+  const dir = tempFolder("vouch-bench-startup-");
+  try {
+    const floor = await buildFloor(dir.path);
+    const cmds = { floor: [floor], version: [VOUCH, "--version"], validate: [VOUCH, "validate", graph] };
+    const got: Record<keyof typeof cmds, Sample[]> = { floor: [], version: [], validate: [] };
+    const blockRatios: number[] = [];
+    for (const argv of Object.values(cmds)) times(argv, 0, warmup);
+    // Interleaved in blocks of 5, so a burst of load hits every command.
+    for (let done = 0; done < runs; done += 5) {
+      const n = Math.min(5, runs - done);
+      const block: Partial<Record<keyof typeof cmds, Sample[]>> = {};
+      for (const key of Object.keys(cmds) as (keyof typeof cmds)[]) {
+        block[key] = times(cmds[key], n, 0);
+        got[key].push(...block[key]!);
+      }
+      blockRatios.push(summarize(block.version!.map((x) => x.wallMs)).median / summarize(block.floor!.map((x) => x.wallMs)).median);
+    }
+    const wall = (k: keyof typeof cmds) => summarize(got[k].map((x) => x.wallMs));
+    const cpu = (k: keyof typeof cmds) => summarize(got[k].map((x) => x.cpuMs));
+    return {
+      graph: graph.slice(ROOT.length + 1),
+      graphBytes: statSync(graph).size,
+      versionMs: wall("version"),
+      validateMs: wall("validate"),
+      floorMs: wall("floor"),
+      versionCpuMs: cpu("version"),
+      validateCpuMs: cpu("validate"),
+      floorCpuMs: cpu("floor"),
+      versionOverFloor: summarize(blockRatios),
+    };
+  } finally {
+    dir.remove();
   }
-  return { graph: graph.slice(ROOT.length + 1), graphBytes: statSync(graph).size, versionMs: summarize(version), validateMs: summarize(validate) };
 }
 
 if (import.meta.main) {
@@ -62,9 +106,13 @@ if (import.meta.main) {
   const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
   const runs = flag("--runs", 30);
   console.log(`vouch start-up, ${runs} runs after warm-ups (ms); load average ${load()}`);
-  const r = startup(runs, flag("--warmup", 3));
+  const r = await startup(runs, flag("--warmup", 3));
   const line = (label: string, s: Summary) => console.log(`${label.padEnd(56)} median ${s.median.toFixed(1)}  min ${s.min.toFixed(1)}  max ${s.max.toFixed(1)}`);
-  line("--version", r.versionMs);
-  line(`validate ${r.graph} (${r.graphBytes} bytes)`, r.validateMs);
+  line("compiled hello world (the floor), wall", r.floorMs);
+  line("--version, wall", r.versionMs);
+  line(`validate ${r.graph} (${r.graphBytes} bytes), wall`, r.validateMs);
+  line("compiled hello world, CPU", r.floorCpuMs);
+  line("--version, CPU", r.versionCpuMs);
+  line("validate, CPU", r.validateCpuMs);
   console.log(`load average after: ${load()}`);
 }

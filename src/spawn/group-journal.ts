@@ -5,27 +5,46 @@
 // pipe for as long as it likes. The next session of the same run reads the
 // journal and SIGKILLs what the dead session left.
 //
-// Lines: "+ PGID START" when a group starts (START: the leader's start time,
-// field 22 of /proc/PGID/stat, so a recycled pid is never taken for it) and
-// "- PGID" when it ends. A group is killed only if its leader is the same
-// process (same start time), or if the leader is gone and members remain (a
-// pid cannot be reused while a process group of that id exists).
+// Lines: "+ PGID T" when a group starts, T = the time since boot in clock ticks
+// (1/100 s, the unit of /proc/PID/stat's start time) as vouch saw it right after
+// the spawn; "- PGID" when it ends. Reading the child's own start time at spawn
+// would block until its exec is done (~1 ms each, measured: it doubled the main
+// thread's cost of a spawn), so the reaper compares instead: the leader is ours
+// if its start time is within 1 s of T. A recycled pid would need the whole pid
+// space to wrap within that second. A group whose leader is gone is killed if
+// members remain (a pid is not reused while a process group of that id exists).
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { observeGroups, signalGroup } from "./process-registry.ts";
+
+/** Start times within this many clock ticks of the journal's T are the same process. */
+const SAME_PROCESS_TICKS = 100;
 
 export interface GroupJournal {
   /** Stops journaling and removes the file (every group has ended by then). */
   stop(): void;
 }
 
-/** Field 22 (starttime) of /proc/PID/stat, or null when there is no such process. */
-export function processStartTime(pid: number): string | null {
+/** Field 22 (starttime, clock ticks since boot) of /proc/PID/stat, or null when there is no such process. */
+export function processStartTime(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+    const start = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    return Number.isFinite(start) ? start : null;
   } catch {
     return null;
   }
+}
+
+/** A clock in ticks since boot: /proc/uptime once, then the monotonic clock. */
+function bootClock(): () => number {
+  let uptimeMs = 0;
+  try {
+    uptimeMs = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]) * 1000;
+  } catch {
+    // Not Linux: no /proc, nothing to compare with either.
+  }
+  const at = performance.now();
+  return () => Math.round((uptimeMs + performance.now() - at) / 10);
 }
 
 /** Journals every group started from now on into `file`. */
@@ -44,8 +63,9 @@ export function startGroupJournal(file: string): GroupJournal {
       // A journal that cannot be written only loses the clean-up after a kill -9.
     }
   };
+  const ticks = bootClock();
   observeGroups({
-    added: (pgid) => write(`+ ${pgid} ${processStartTime(pgid) ?? "?"}\n`),
+    added: (pgid) => write(`+ ${pgid} ${ticks()}\n`),
     removed: (pgid) => write(`- ${pgid}\n`),
   });
   return {
@@ -58,14 +78,14 @@ export function startGroupJournal(file: string): GroupJournal {
   };
 }
 
-/** Groups a journal lists as started and never ended, with the leader's start time. */
-export function unendedGroups(text: string): Map<number, string> {
-  const open = new Map<number, string>();
+/** Groups a journal lists as started and never ended, with T (ticks since boot at the start). */
+export function unendedGroups(text: string): Map<number, number> {
+  const open = new Map<number, number>();
   for (const line of text.split("\n")) {
     const [sign, id, start] = line.split(" ");
     const pgid = Number(id);
     if (!Number.isInteger(pgid) || pgid <= 1) continue;
-    if (sign === "+") open.set(pgid, start ?? "?");
+    if (sign === "+" && Number.isFinite(Number(start))) open.set(pgid, Number(start));
     else if (sign === "-") open.delete(pgid);
   }
   return open;
@@ -84,7 +104,7 @@ export function reapGroupJournal(file: string): number[] {
   const killed: number[] = [];
   for (const [pgid, start] of unendedGroups(text)) {
     const now = processStartTime(pgid);
-    if (now !== null && now !== start) continue; // that pid is another process now
+    if (now !== null && Math.abs(now - start) > SAME_PROCESS_TICKS) continue; // that pid is another process now
     if (signalGroup(pgid, "SIGKILL")) killed.push(pgid);
   }
   rmSync(file, { force: true });

@@ -23,20 +23,26 @@ function groupLeader(): number {
 }
 
 test("unendedGroups: started and never ended, last word wins", () => {
-  expect([...unendedGroups("+ 100 5\n+ 200 6\n- 100\n+ 300 7\ngarbage\n+ 1 1\n- 999\n")]).toEqual([
-    [200, "6"],
-    [300, "7"],
+  expect([...unendedGroups("+ 100 5\n+ 200 6\n- 100\n+ 300 7\ngarbage\n+ 1 1\n- 999\n+ 400 ?\n")]).toEqual([
+    [200, 6],
+    [300, 7],
   ]);
 });
 
-test("a session journals each group it starts and ends; stop() removes the file", async () => {
+test("a session journals each group it starts, with a time within a tick or two of the leader's start time, and its end; stop() removes the file", async () => {
   const d = tempDir();
   dirs.push(d);
   const file = join(d.path, "r.groups");
   const journal = startGroupJournal(file);
-  const r = await runProcess({ shell: "true" }, { cwd: d.path, env: TEST_ENV });
-  const text = readFileSync(file, "utf8");
-  expect(text).toMatch(new RegExp(`^\\+ ${r.pid} \\d+\\n- ${r.pid}\\n$`));
+  const running = runProcess({ shell: "sleep 0.3" }, { cwd: d.path, env: TEST_ENV });
+  expect(await eventually(() => /^\+ \d+ \d+\n$/.test(readFileSync(file, "utf8")))).toBe(true);
+  const [, pid, t] = readFileSync(file, "utf8").trim().split(" ").map(Number);
+  const start = processStartTime(pid!);
+  const r = await running;
+  expect(r.pid).toBe(pid);
+  console.log(`[journal] leader start ${start} ticks since boot, journal says ${t}`);
+  expect(Math.abs(start! - t!)).toBeLessThanOrEqual(5);
+  expect(readFileSync(file, "utf8")).toBe(`+ ${pid} ${t}\n- ${pid}\n`);
   journal.stop();
   expect(() => readFileSync(file)).toThrow();
 });
@@ -58,7 +64,8 @@ test("reap spares a live process whose start time differs (a recycled pid) and g
   const other = groupLeader();
   const ended = groupLeader();
   const file = join(d.path, "r.groups");
-  writeFileSync(file, `+ ${other} 1\n+ ${ended} ${processStartTime(ended)}\n- ${ended}\n`);
+  // `other` started long after the journal's time for it: another process has that pid now.
+  writeFileSync(file, `+ ${other} ${processStartTime(other)! - 500}\n+ ${ended} ${processStartTime(ended)}\n- ${ended}\n`);
   expect(reapGroupJournal(file)).toEqual([]);
   await Bun.sleep(100);
   expect(alive(other)).toBe(true);
