@@ -66,7 +66,9 @@ function load(file: string, text: string): LoadResult {
       .filter((p) => !hidden.some((h) => isUnder(p.path, h)))
       .map((p): GraphProblem => ({ file, ...place(offsetOf(doc as Document, text, p)), message: p.message, ...(p.hint ? { hint: p.hint } : {}) }));
 
-  const parsed = graphSchema.safeParse(raw);
+  // One-shot parse: zod's eval-compiled fast path costs more than it saves here
+  // (test/graph/loader-no-eval.test.ts).
+  const parsed = graphSchema.safeParse(raw, { jitless: true });
   if (parsed.success) {
     problems.push(...located(validateGraph(parsed.data)));
     return problems.length === 0 ? { graph: parsed.data, problems: [] } : finish(problems);
