@@ -1,20 +1,21 @@
 // The output bound: vouch's own peak RSS while a check prints BYTES on stdout
-// (64-byte lines), against the same run with a check that prints nothing.
-// vouch keeps a bounded tail (64 KiB per stream, ADR 0004), so the peak should
-// not grow with the size printed.
+// (64-byte lines), for two sizes, against the same run with a check that
+// prints nothing. vouch keeps a bounded tail (64 KiB per stream, ADR 0004), so
+// the peak should not grow with the size printed.
 import { join } from "node:path";
 import { expectExit, measure, MiB, summarize, tempFolder, VOUCH, vouchEnv, type Summary } from "./lib/measure.ts";
 
 export interface OutputBoundResult {
-  bytes: number;
+  sizes: number[];
   baselineRssMb: Summary;
-  floodRssMb: Summary;
-  /** Per repetition: flood peak − baseline peak. */
-  growthMb: Summary;
-  floodMs: Summary;
+  /** Per size. */
+  floodRssMb: Summary[];
+  /** Per size, per repetition: flood peak − baseline peak of the same repetition. */
+  growthMb: Summary[];
+  floodMs: Summary[];
 }
 
-export async function outputBound(bytes: number, reps: number): Promise<OutputBoundResult> {
+export async function outputBound(sizes: number[], reps: number): Promise<OutputBoundResult> {
   const dir = tempFolder("vouch-bench-output-");
   try {
     const graph = join(import.meta.dirname, "graphs", "output.yaml");
@@ -28,16 +29,23 @@ export async function outputBound(bytes: number, reps: number): Promise<OutputBo
     };
     await run(0); // warm-up
     const base: number[] = [];
-    const flood: number[] = [];
-    const floodMs: number[] = [];
+    const flood = sizes.map(() => [] as number[]);
+    const floodMs = sizes.map(() => [] as number[]);
     for (let r = 0; r < reps; r++) {
-      const b = await run(0);
-      const f = await run(bytes);
-      base.push(b.peakRssBytes / MiB);
-      flood.push(f.peakRssBytes / MiB);
-      floodMs.push(f.wallMs);
+      base.push((await run(0)).peakRssBytes / MiB);
+      for (const [i, size] of sizes.entries()) {
+        const f = await run(size);
+        flood[i]!.push(f.peakRssBytes / MiB);
+        floodMs[i]!.push(f.wallMs);
+      }
     }
-    return { bytes, baselineRssMb: summarize(base), floodRssMb: summarize(flood), growthMb: summarize(flood.map((x, i) => x - base[i]!)), floodMs: summarize(floodMs) };
+    return {
+      sizes,
+      baselineRssMb: summarize(base),
+      floodRssMb: flood.map(summarize),
+      growthMb: flood.map((xs) => summarize(xs.map((x, r) => x - base[r]!))),
+      floodMs: floodMs.map(summarize),
+    };
   } finally {
     dir.remove();
   }

@@ -25,7 +25,7 @@ const CFG = {
   schedSizes: [1000, 10_000] as [number, number],
   startupRuns: quick ? 10 : 30,
   killRuns: quick ? 10 : 20,
-  outputBytes: quick ? 256 * 2 ** 20 : 2 ** 30,
+  outputBytes: quick ? [64 * 2 ** 20, 256 * 2 ** 20] : [256 * 2 ** 20, 2 ** 30],
   tuiItems: 1000,
 };
 
@@ -68,18 +68,24 @@ for (const i of [0, 1] as const) {
 const linear = sc.sizes[1] / sc.sizes[0];
 rows.push(row(`**Scheduling growth ${sc.sizes[0] / 1000}k → ${sc.sizes[1] / 1000}k: time**`, sc.timeGrowth, "x", `linear = ${linear}× (${sc.timeGrowth.median <= linear * 1.1 ? "linear or better" : "worse than linear"})`));
 rows.push(row(`**Scheduling growth ${sc.sizes[0] / 1000}k → ${sc.sizes[1] / 1000}k: peak RSS**`, sc.rssGrowth, "x"));
+rows.push(row("Scheduling: time per extra item, (10k − 1k) / 9,000", sc.marginalMsPerItem, "ms", "fixed costs removed"));
+rows.push(row("Scheduling: peak RSS per extra item", sc.marginalKibPerItem, "KiB"));
 
 log(`kill latency: ${CFG.killRuns} wall caps`);
 const kl = await killLatency(CFG.killRuns);
 rows.push(row(`Kill latency: wall cap (${kl.wallCapMs} ms) → runProcess returned, grandchild holding the pipe`, kl.toReturnMs, "ms"));
 rows.push(row("Kill latency: wall cap → no live process left in the group", kl.toGoneMs, "ms"));
 
-const mib = CFG.outputBytes / 2 ** 20;
-log(`output bound: a check printing ${mib} MiB, ${REPS} pairs`);
+const size = (bytes: number) => (bytes >= 2 ** 30 ? `${bytes / 2 ** 30} GiB` : `${bytes / 2 ** 20} MiB`);
+log(`output bound: a check printing ${CFG.outputBytes.map(size).join(" and ")}, ${REPS} each`);
 const ob = await outputBound(CFG.outputBytes, REPS);
 rows.push(row("Output bound: vouch peak RSS, the check prints nothing", ob.baselineRssMb, "MiB"));
-rows.push(row(`Output bound: vouch peak RSS, the check prints ${mib >= 1024 ? `${mib / 1024} GiB` : `${mib} MiB`}`, ob.floodRssMb, "MiB", `took ${fmt(ob.floodMs.median, "s")}`));
-rows.push(row("**Output bound: peak RSS growth** (per pair)", ob.growthMb, "MiB", "bounded tail: does not grow with the output"));
+for (const [i, bytes] of ob.sizes.entries()) {
+  rows.push(row(`Output bound: vouch peak RSS, the check prints ${size(bytes)}`, ob.floodRssMb[i]!, "MiB", `took ${fmt(ob.floodMs[i]!.median, "s")}`));
+}
+for (const [i, bytes] of ob.sizes.entries()) {
+  rows.push(row(`**Output bound: peak RSS growth, ${size(bytes)}** (per repetition)`, ob.growthMb[i]!, "MiB", i === 0 ? "" : `vs ${fmt(ob.growthMb[0]!.median, "MiB")} for ${size(ob.sizes[0]!)}: bounded tail`));
+}
 
 if (tmuxAvailable()) {
   log(`TUI cost: ${CFG.tuiItems} replayed sittings, ${REPS} pairs (tmux)`);
@@ -126,7 +132,8 @@ How each figure is measured (code in \`bench/\`):
   on \`sh -c 'sleep 30 & echo hi; wait'\` with a 200 ms wall cap; from the cap to \`runProcess\`
   returning, and to no live (non-zombie) process left in the group.
 - **Output bound** (\`output-bound.ts\`, \`graphs/output.yaml\`): vouch's own peak RSS (VmHWM) for a
-  run whose check prints ${mib} MiB of 64-byte lines, against the same run whose check prints nothing.
+  run whose check prints ${CFG.outputBytes.map(size).join(" or ")} of 64-byte lines, against the same run whose
+  check prints nothing.
 - **TUI cost** (\`tui-cost.ts\`): CPU time (user + sys, \`/usr/bin/time\`) of \`dist/vouch run\` on a map of
   ${CFG.tuiItems} replayed sittings drawn by the live UI in a 120×40 tmux pane, against the same run with
   \`--json\` written to a file.

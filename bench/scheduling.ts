@@ -11,6 +11,9 @@ export interface SchedulingResult {
   /** Per repetition: large / small. Linear growth is sizes[1] / sizes[0]. */
   timeGrowth: Summary;
   rssGrowth: Summary;
+  /** Per repetition: (large − small) / (sizes[1] − sizes[0]): the cost of one more item, fixed costs removed. */
+  marginalMsPerItem: Summary;
+  marginalKibPerItem: Summary;
   /** Events per run (from the NDJSON), to show the work is proportional. */
   events: [number, number];
 }
@@ -51,6 +54,8 @@ export async function scheduling(small: number, large: number, reps: number): Pr
       peakRssMb: [summarize(rss[0]), summarize(rss[1])],
       timeGrowth: summarize(ms[1].map((x, i) => x / ms[0][i]!)),
       rssGrowth: summarize(rss[1].map((x, i) => x / rss[0][i]!)),
+      marginalMsPerItem: summarize(ms[1].map((x, i) => (x - ms[0][i]!) / (large - small))),
+      marginalKibPerItem: summarize(rss[1].map((x, i) => ((x - rss[0][i]!) * 1024) / (large - small))),
       events,
     };
   } finally {

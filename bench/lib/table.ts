@@ -10,16 +10,18 @@ export interface Row {
   target: string;
 }
 
-export type Unit = "ms" | "s" | "MiB" | "x";
+export type Unit = "ms" | "s" | "MiB" | "KiB" | "x";
 
 export function fmt(value: number, unit: Unit): string {
   switch (unit) {
     case "ms":
-      return value >= 100 ? `${value.toFixed(0)} ms` : `${value.toFixed(1)} ms`;
+      return value >= 100 ? `${value.toFixed(0)} ms` : value >= 1 ? `${value.toFixed(1)} ms` : `${value.toFixed(3)} ms`;
     case "s":
       return `${(value / 1000).toFixed(2)} s`;
     case "MiB":
       return `${value.toFixed(1)} MiB`;
+    case "KiB":
+      return `${value.toFixed(2)} KiB`;
     case "x":
       return `${value.toFixed(2)}×`;
   }
