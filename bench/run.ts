@@ -87,9 +87,10 @@ for (const [i, bytes] of ob.sizes.entries()) {
   rows.push(row(`**Output bound: peak RSS growth, ${size(bytes)}** (per repetition)`, ob.growthMb[i]!, "MiB", i === 0 ? "" : `vs ${fmt(ob.growthMb[0]!.median, "MiB")} for ${size(ob.sizes[0]!)}: bounded tail`));
 }
 
+let tc: Awaited<ReturnType<typeof tuiCost>> | null = null;
 if (tmuxAvailable()) {
   log(`TUI cost: ${CFG.tuiItems} replayed sittings, ${REPS} pairs (tmux)`);
-  const tc = await tuiCost(CFG.tuiItems, REPS);
+  tc = await tuiCost(CFG.tuiItems, REPS);
   rows.push(row(`TUI cost: CPU of the run in the live UI (tmux), map of ${tc.items} replayed sittings`, tc.tuiCpuMs, "ms"));
   rows.push(row("TUI cost: CPU of the same run with `--json`", tc.jsonCpuMs, "ms"));
   rows.push(row("**TUI cost ratio live UI / --json** (per pair)", tc.ratio, "x"));
@@ -104,27 +105,47 @@ const table = markdown(rows);
 console.log(table);
 console.log(`\n${REPS} repetitions${quick ? " (--quick)" : ""}; commit ${machine.commit}; load average ${loadBefore} before, ${loadAfter} after; ${totalS} s in all`);
 
+// Ratios only, for the README (absolute times depend on the machine and its load).
+const x = (v: number) => `${v.toFixed(2)}×`;
+const last = ob.sizes.length - 1;
+const quotes = [
+  `- A map of ${ov.items} \`true\` scripts at concurrency 8 runs in ${x(ov.ratio.median)} the time of \`xargs -P 8\` over the same commands, and ${x(ov.floorRatio.median)} the time of a bare Bun spawn loop (engine, ledger and events included).`,
+  `- Scheduling grows no faster than linearly: ${sc.sizes[1] / sc.sizes[0]}× the items (${sc.sizes[1].toLocaleString("en-US")} replayed sittings against ${sc.sizes[0].toLocaleString("en-US")}) takes ${x(sc.timeGrowth.median)} the time, fixed start-up included, and ${x(sc.rssGrowth.median)} the peak memory.`,
+  `- \`vouch --version\` takes ${x(st.versionOverFloor.median)} the start-up of a compiled Bun hello world.`,
+  `- A wall cap stops a process tree whose grandchild holds the pipe: every process of the group is gone at ${x((kl.wallCapMs + kl.toGoneMs.median) / kl.wallCapMs)} the cap (${kl.wallCapMs} ms).`,
+  `- A check printing ${size(ob.sizes[last]!)} raises vouch's peak memory ${x(ob.growthMb[last]!.median / ob.growthMb[0]!.median)} as much as one printing ${size(ob.sizes[0]!)}: the output kept is a bounded tail.`,
+  ...(tc ? [`- The live terminal UI costs ${x(tc.ratio.median)} the CPU time of \`--json\` on a run of ${tc.items.toLocaleString("en-US")} branches.`] : []),
+].join("\n");
+
+console.log(`\nFor the README (ratios only):\n${quotes}`);
+
 if (!quick) {
   const md = `# vouch benchmarks
 
 Measured by \`npm run bench\` (\`bench/run.ts\`) on ${machine.date.slice(0, 10)}, commit
 \`${machine.commit}\`, ${REPS} repetitions of each measure (${totalS} s in all).
-Paired measures ran side by side: each repetition runs both commands, in
-alternating order, and a ratio is taken per pair.
+Compared measures ran side by side: each repetition runs every command of the
+comparison, the order rotating, and a ratio is taken per repetition.
 
 Machine: \`${machine.uname}\`; ${machine.cpu}; ${machine.cores} cores; ${machine.memoryGiB.toFixed(1)} GiB of memory;
 Bun ${machine.bun}. Load average (1, 5, 15 min) ${loadBefore} before and ${loadAfter} after: the
 machine is shared (other test runs), so absolute times vary from run to run; ratios of
-pairs measured side by side vary much less, and are what the README quotes.
+measures taken side by side vary much less, and are what should be quoted.
 
 ${table}
 
+For the README (ratios only):
+${quotes}
+
 How each figure is measured (code in \`bench/\`):
 - **Start-up** (\`startup.ts\`): wall time around \`dist/vouch --version\` and \`dist/vouch validate\`
-  on the largest graph in \`graphs/\`, ${CFG.startupRuns} runs each after 3 warm-ups, interleaved in blocks of 5.
+  on the largest graph in \`graphs/\`, ${CFG.startupRuns} runs each after 3 warm-ups, interleaved in blocks of 5
+  with the floor: a one-line program compiled by \`bun build --compile\` with the same bytecode, ESM and
+  minify options. CPU time is user + sys from the kernel's rusage of each process.
 - **Overhead** (\`overhead.ts\`, \`graphs/overhead.yaml\`): wall time from spawn to exit of
   \`dist/vouch run --json\` on a map of ${CFG.overheadItems} script nodes \`true\` (each one \`/bin/sh -c true\`,
-  concurrency 8, ledger on), and of \`xargs -P 8 -n 1 sh -c true\` over the same ${CFG.overheadItems} lines.
+  concurrency 8, ledger on), of \`xargs -P 8 -n 1 sh -c true\` over the same ${CFG.overheadItems} lines, and of
+  \`spawn-floor.ts\` (Bun.spawn of \`/bin/sh -c true\`, 8 at once, own process groups, pipes read to the end).
 - **Scheduling** (\`scheduling.ts\`, \`graphs/sched.yaml\`): \`dist/vouch run --json\` on maps of
   ${CFG.schedSizes[0]} and ${CFG.schedSizes[1]} items whose branch is one replayed agent sitting (no process per
   item; default concurrency 4); wall time and vouch's own peak RSS (VmHWM, sampled every 10 ms).
