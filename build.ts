@@ -19,7 +19,7 @@ const CROSS_TARGETS = ["bun-linux-x64", "bun-linux-arm64", "bun-darwin-arm64"] a
 /** Everything but the output: test/invariants/startup-chunk.test.ts bundles with it too.
  *  `splitting`: each lazily imported command is its own chunk inside the binary, so
  *  `--version` loads a small entry chunk instead of the whole 1.1 MB bundle
- *  (CPU per `--version` about 70-85 ms -> 55-65 ms on the 2-core build machine). */
+ *  (`--version` median 55 -> 38 ms wall on the 2-core build machine, ADR 0001). */
 export const BUNDLE_OPTIONS = {
   entrypoints: [`${import.meta.dirname}/src/cli.ts`],
   bytecode: true,
