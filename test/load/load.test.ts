@@ -4,7 +4,7 @@
 // measures itself before (after a warm-up run), during and after; this test
 // also looks at the host from outside while it runs. Asserted: no leaked file
 // descriptor, bounded memory, no zombie left, no handover folder left.
-// Measured (2-core machine, others' tests running): 2,000 processes in 14-17 s;
+// Measured (2-core machine, others' tests running): 2,000 processes in 14-17 s alone, 27-30 s inside the full suite;
 // peak fds 145-223 — Bun keeps a `memfd:spawn_stdio_stdin` per spawned script
 // (its stdin Blob) until the garbage collector runs, so the peak depends on GC,
 // not on the run's length (300, 1,000 and 2,000 items gave 145, 156, 177-223);
