@@ -68,6 +68,12 @@ export function preflight(options: RunOptions): void {
   if (plan.refusals.length > 0) throw new RefusalError(plan.refusals);
 }
 
+/** preflight() with the real agent runner, for a caller that has no ledger open yet:
+ *  a usage error must not leave a ledger (or a .vouch folder) behind. */
+export function preflightRun(options: Omit<RunOptions, "ports" | "signal">, replayDir?: string): void {
+  preflight({ ...options, ports: { agents: realAgentRunner(parentEnv(), replayDir) } });
+}
+
 /** Runs the session to its end and returns the exit code (DESIGN.md §3). */
 export async function runSession(spec: SessionSpec): Promise<number> {
   const { io, ledger, lock } = spec;
@@ -103,7 +109,16 @@ export async function runSession(spec: SessionSpec): Promise<number> {
   const env = parentEnv();
   const agents = realAgentRunner(env, spec.replayDir, spec.replayDelayMs);
   // Refusals and input errors before any output opens or any process starts.
-  preflight({ ...spec.options, ports: { agents } });
+  try {
+    preflight({ ...spec.options, ports: { agents } });
+  } catch (e) {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    restoreStdout();
+    lock.release();
+    ledger.close();
+    throw e;
+  }
 
   const { output, approvals, gone } = await openOutput(spec, cancel, exitNow);
   const sink = ledger.sink((event) => output.push(event));
