@@ -49,7 +49,7 @@ export function plainLines(after: ViewState, event: VouchEvent): Line[] {
     case "node.retrying": {
       const backoff = event.backoff_ms > 0 ? ` in ${formatMs(event.backoff_ms)}` : "";
       return [
-        line([seg("↻ ", "warn", true), seg(`${where(event)} `), seg(`attempt ${event.attempt} ${event.cause}, retrying${backoff}: `, "warn"), seg(oneLine(event.reason), "muted")]),
+        line([seg("↻ ", "warn", true), seg(`${where(event)} `), seg(`attempt ${event.attempt} ${event.cause}, retrying${backoff}: `, "warn"), seg(oneLine(event.error ?? event.reason), "muted")]),
       ];
     }
     case "node.finished":

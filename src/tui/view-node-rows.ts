@@ -87,7 +87,7 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
   const rows: Line[] = [];
   const pad = `  ${indent}    `;
   for (const a of n.attempts) {
-    if (a.retry) rows.push(line([seg(pad), seg(`↻ attempt ${a.attempt} ${a.retry.cause}: `, "warn"), seg(oneLine(a.retry.reason), "muted")]));
+    if (a.retry) rows.push(line([seg(pad), seg(`↻ attempt ${a.attempt} ${a.retry.cause}: `, "warn"), seg(oneLine(a.retry.error ?? a.retry.reason), "muted")]));
   }
   const many = n.attempts.length > 1;
   for (const o of n.overruns) {

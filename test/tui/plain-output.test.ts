@@ -63,6 +63,17 @@ describe("plain lines", () => {
     expect(lines).toContain("✗ parse failed output_invalid  $0.013 · 1 turn · 7s  ↻ 2 attempts  → fallback parse_fault");
   });
 
+  test("a retry shows its one-line error, not the whole message quoted to the model", async () => {
+    const events = loadFixture("retry-fallback").map((e) =>
+      e.type === "node.retrying"
+        ? { ...e, reason: "Your previous attempt (attempt 1) did not pass. vouch checked it and found:\ncause: output_invalid\nerror: output is not JSON: Unexpected token 'H'\nFix this and answer again.", error: "output is not JSON: Unexpected token 'H'" }
+        : e,
+    );
+    const lines = await plain(events);
+    expect(lines).toContain("↻ parse attempt 1 output_invalid, retrying in 2s: output is not JSON: Unexpected token 'H'");
+    expect(lines.join("\n")).not.toContain("Your previous attempt");
+  });
+
   test.each(FIXTURES)("%s at 80 columns: no line is longer than 80", async (name) => {
     const lines = await plain(loadFixture(name), { color: false, width: 80 });
     expect(lines.length).toBeGreaterThan(0);
