@@ -55,9 +55,16 @@ export function metricsText(n: NodeView, now: number, live = true): string {
   return parts.join(" · ");
 }
 
-/** Markers on a node row: retried, fallback taken, recovered by `exhausted:`. */
+/** "round 2" on a node a feedback loop runs again (nothing on the first pass). */
+export function roundText(n: Pick<NodeView, "round">): string {
+  return n.round !== undefined && n.round > 1 ? `round ${n.round}` : "";
+}
+
+/** Markers on a node row: feedback round, retried, fallback taken, recovered by `exhausted:`. */
 export function markers(n: NodeView): Segment[] {
   const out: Segment[] = [];
+  const round = roundText(n);
+  if (round) out.push(seg(`  ↺ ${round}`, "accent"));
   const retries = n.attempts.filter((a) => a.retry).length;
   if (retries > 0 && n.status !== "running" && n.status !== "retrying") out.push(seg(`  ↻ ${n.attempt} attempts`, "warn"));
   if (n.fallback) out.push(seg(`  → fallback ${n.fallback}`, "accent"));
