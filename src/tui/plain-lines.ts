@@ -34,7 +34,7 @@ export function plainLines(after: ViewState, event: VouchEvent): Line[] {
     case "run.started": {
       const caps = [event.caps.budget_usd !== null ? `budget ${formatUsd(event.caps.budget_usd)}` : "", event.caps.wall_ms !== null ? `wall ${formatMs(event.caps.wall_ms)}` : ""];
       const count = event.nodes.filter((n) => n.map === undefined).length;
-      const text = [`${count} nodes`, ...caps].filter(Boolean).join(" · ");
+      const text = [`${count} node${count === 1 ? "" : "s"}`, ...caps].filter(Boolean).join(" · ");
       return [
         line([seg("▶ ", "accent", true), seg(event.graph, undefined, true), seg(`  run ${event.run} ${event.resumed ? "resumed" : "started"}`)]),
         line([seg(`  ${text}`, "muted")]),
@@ -117,7 +117,9 @@ function nodeFinished(after: ViewState, e: EventOf<"node.finished">): Line[] {
   const n = nodeOf(after, e);
   const tone = statusTone(e.status);
   const words = n ? statusWords(n) : e.status;
-  const figures = [e.cost_usd !== null ? formatUsd(e.cost_usd) : "", e.turns !== null ? `${e.turns} turn${e.turns === 1 ? "" : "s"}` : "", e.wall_ms > 0 ? formatMs(e.wall_ms) : ""].filter(Boolean);
+  // A script or check costs nothing: "$0" is shown only for what could have cost something (an agent).
+  const costly = e.cost_usd !== null && (e.cost_usd > 0 || n?.kind === "agent");
+  const figures = [costly ? formatUsd(e.cost_usd!) : "", e.turns !== null ? `${e.turns} turn${e.turns === 1 ? "" : "s"}` : "", e.wall_ms > 0 ? formatMs(e.wall_ms) : ""].filter(Boolean);
   const out: Segment[] = [seg(`${statusIcon(e.status)} `, tone, true), seg(`${where(e)} `, undefined, true), seg(words, tone)];
   if (figures.length) out.push(seg(`  ${figures.join(" · ")}`, "muted"));
   const round = n ? roundText(n) : "";

@@ -46,7 +46,8 @@ export function metricsText(n: NodeView, now: number, live = true): string {
   const parts: string[] = [];
   const current = lastAttempt(n);
   const cost = nodeCost(n);
-  if (cost > 0 || n.costUsd !== null) parts.push(formatUsd(cost));
+  // "$0" only where something could have cost (an agent), not on scripts.
+  if (cost > 0 || (n.costUsd !== null && n.kind === "agent")) parts.push(formatUsd(cost));
   const turns = n.turns ?? current?.turns ?? null;
   if (turns !== null) parts.push(`${turns} turn${turns === 1 ? "" : "s"}`);
   if (n.wallMs !== null && n.status !== "running") {
