@@ -38,6 +38,9 @@ Options:
   --pass-env NAME          pass this environment variable to child processes (repeatable)
   --dry-run                load, validate and check caps against the harnesses; start nothing
 
+On a terminal the live UI shows the run; after it ends the final frame stays until
+you press q (q during the run asks to cancel it). In a pipe, plain lines; --json, NDJSON.
+
 Exit codes: 0 passed, 1 failed, 2 usage or invalid graph, 3 error, 4 paused, 130 interrupted.`,
   validate: `Usage: vouch validate GRAPH... [--json]
 

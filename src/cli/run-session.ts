@@ -34,8 +34,8 @@ export interface SessionSpec {
 interface Output {
   output: EventOutput;
   approvals: Approvals;
-  /** Resolves when the live UI is gone (a quit); never for headless outputs. */
-  gone: Promise<void>;
+  /** The live UI only: after the run, resolves when the person leaves the final frame. */
+  held?: () => Promise<void>;
 }
 
 async function openOutput(spec: SessionSpec, cancel: () => void, exitNow: () => void): Promise<Output> {
@@ -43,15 +43,15 @@ async function openOutput(spec: SessionSpec, cancel: () => void, exitNow: () => 
   const mode = chooseOutput(spec.flags, io);
   const color = colorEnabled(io);
   const decisions = spec.decisions ?? new Map();
-  if (mode === "json") return { output: createNdjsonOutput(io.out), approvals: flagApprovals(decisions), gone: new Promise(() => {}) };
+  if (mode === "json") return { output: createNdjsonOutput(io.out), approvals: flagApprovals(decisions) };
   if (mode === "plain") {
     const width = outputWidth(io.stdoutIsTTY ? process.stdout.columns : undefined, io.env, io.stdoutIsTTY);
-    return { output: createPlainOutput(io.out, { color, width }), approvals: flagApprovals(decisions), gone: new Promise(() => {}) };
+    return { output: createPlainOutput(io.out, { color, width }), approvals: flagApprovals(decisions) };
   }
   // Only the live UI loads ink and React (ADR 0001).
   const { startTui } = await import("../tui/app.tsx");
   const tui = startTui({ stdout: process.stdout, stdin: process.stdin, color, onCancel: cancel, onExitNow: exitNow });
-  return { output: tui, approvals: flagApprovals(decisions, tui.approvals), gone: tui.done };
+  return { output: tui, approvals: flagApprovals(decisions, tui.approvals), held: () => tui.held() };
 }
 
 export function realAgentRunner(env: Record<string, string | undefined>, replayDir?: string, replayDelayMs?: number) {
@@ -83,6 +83,10 @@ export async function runSession(spec: SessionSpec): Promise<number> {
     if (!controller.signal.aborted) controller.abort(new Error("interrupted"));
   };
   let sinkRef: { close(): void } | null = null;
+  // Once the run is over, the live UI waits for the person; a signal then just leaves.
+  let runOver = false;
+  let leave = () => {};
+  const left = new Promise<void>((resolve) => (leave = resolve));
   const exitNow = () => {
     // Second Ctrl-C: kill every group at once; what the ledger committed stays.
     killAllGroups("SIGKILL");
@@ -95,6 +99,7 @@ export async function runSession(spec: SessionSpec): Promise<number> {
     process.exit(EXIT.interrupted);
   };
   const onSignal = () => {
+    if (runOver) return leave();
     interrupts += 1;
     if (interrupts === 1) {
       io.err("vouch: cancelling the run (children are stopped; Ctrl-C again to stop at once)\n");
@@ -120,21 +125,23 @@ export async function runSession(spec: SessionSpec): Promise<number> {
     throw e;
   }
 
-  const { output, approvals, gone } = await openOutput(spec, cancel, exitNow);
+  const { output, approvals, held } = await openOutput(spec, cancel, exitNow);
   const sink = ledger.sink((event) => output.push(event));
   sinkRef = sink;
   const ports = { agents, commands: createCommandRunner({ parentEnv: env }), clock: systemClock, ledger: sink, approvals };
-  // Quitting the live UI while the run goes on (q, then "pause") leaves approvals waiting; nothing else.
-  void gone;
   let outcome: RunOutcome | undefined;
   try {
     outcome = await runGraph({ ...spec.options, ports, signal: controller.signal });
   } finally {
     sink.close();
-    await output.close();
     if (controller.signal.aborted) await shutdownAllGroups();
     lock.release();
     ledger.close();
+    // The live UI keeps the final frame up until the person leaves it (q, Ctrl-C): the run
+    // is recorded and unlocked by now. A run the person (or a signal) cancelled leaves at once.
+    runOver = true;
+    if (outcome && held && !controller.signal.aborted) await Promise.race([held(), left]);
+    await output.close();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     restoreStdout();

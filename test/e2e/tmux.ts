@@ -1,0 +1,83 @@
+// A real terminal for end-to-end tests of the live UI: tmux on its own socket
+// (`tmux -L NAME`, so parallel tests never share a server), a shell script that
+// runs the binary and then records its exit status and the terminal modes, and
+// polling reads of the pane (what a person would see). No timing assertions:
+// waits poll until a screen appears or a generous deadline passes.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export const TMUX = Bun.which("tmux");
+
+export interface ScreenOptions {
+  width?: number;
+  height?: number;
+}
+
+export class TmuxScreen {
+  readonly socket = `vouch-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  private started = false;
+
+  constructor(private readonly dir: string) {}
+
+  private tmux(...args: string[]): string {
+    const r = Bun.spawnSync([TMUX!, "-u", "-L", this.socket, ...args], { stdout: "pipe", stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(`tmux ${args[0]}: exit ${r.exitCode}: ${r.stderr.toString()}`);
+    return r.stdout.toString();
+  }
+
+  /** Runs `argv` in a fresh terminal; after it exits the pane prints `vouch exited N` and stays open. */
+  start(argv: string[], env: Record<string, string>, o: ScreenOptions = {}): void {
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const script = join(this.dir, `screen-${this.socket}.sh`);
+    const exports = Object.entries(env).map(([k, v]) => `export ${k}=${q(v)}`);
+    writeFileSync(
+      script,
+      [...exports, argv.map(q).join(" "), "code=$?", `stty -a > ${q(this.sttyFile)}`, 'echo "vouch exited $code"', "exec sleep 600", ""].join("\n"),
+    );
+    this.tmux("new-session", "-d", "-x", String(o.width ?? 100), "-y", String(o.height ?? 30), "-s", "e2e", `sh ${q(script)}`);
+    this.started = true;
+  }
+
+  /** `stty -a` as it was right after the program exited. */
+  get sttyFile(): string {
+    return join(this.dir, `stty-${this.socket}.txt`);
+  }
+
+  /** The visible pane as text, one string per row, trailing spaces and empty rows at the bottom trimmed. */
+  capture(): string[] {
+    const rows = this.tmux("capture-pane", "-p", "-t", "e2e").split("\n").map((l) => l.trimEnd());
+    while (rows.length > 0 && rows.at(-1) === "") rows.pop();
+    return rows;
+  }
+
+  keys(...keys: string[]): void {
+    this.tmux("send-keys", "-t", "e2e", ...keys);
+  }
+
+  /** Polls the pane until `test` holds; throws with the last screen after `timeoutMs`. */
+  async waitFor(what: string, test: (screen: string[]) => boolean, timeoutMs = 30_000): Promise<string[]> {
+    const deadline = Date.now() + timeoutMs;
+    let screen: string[] = [];
+    while (Date.now() < deadline) {
+      screen = this.capture();
+      if (test(screen)) return screen;
+      await Bun.sleep(50);
+    }
+    throw new Error(`waited ${timeoutMs} ms for ${what}; the screen was:\n${screen.join("\n")}`);
+  }
+
+  kill(): void {
+    if (!this.started) return;
+    this.started = false;
+    Bun.spawnSync([TMUX!, "-L", this.socket, "kill-server"], { stdout: "ignore", stderr: "ignore" });
+  }
+}
+
+/** The status of the program, once the pane says it exited. */
+export function exitedWith(screen: string[]): number | null {
+  for (const l of screen) {
+    const m = /^vouch exited (\d+)$/.exec(l);
+    if (m) return Number(m[1]);
+  }
+  return null;
+}
