@@ -50,6 +50,11 @@ export class TmuxScreen {
     return rows;
   }
 
+  /** The pane with its colours and attributes as escape sequences (capture-pane -e). */
+  captureEscapes(): string {
+    return this.tmux("capture-pane", "-p", "-e", "-t", "e2e");
+  }
+
   keys(...keys: string[]): void {
     this.tmux("send-keys", "-t", "e2e", ...keys);
   }
