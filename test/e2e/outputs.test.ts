@@ -99,8 +99,34 @@ describe("plain and --json from the same graph carry the same facts", () => {
   });
 });
 
-describe("a reader that goes away", () => {
-  test("vouch run --json | head -1: one event, no EPIPE noise, the run interrupted (130) and resumable", async () => {
+describe("interrupting a --json run", () => {
+  test("Ctrl-C (SIGINT): the human message goes to stderr, stdout stays NDJSON and ends interrupted (130)", async () => {
+    const home = join(dir.path, "sigint");
+    const p = Bun.spawn([BINARY, "run", ...DEMO_ARGS, "--json", "--replay-delay", "120ms"], { env: cleanEnv({ home }), cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    const reader = p.stdout.getReader();
+    const decoder = new TextDecoder();
+    let stdout = "";
+    // Interrupt once the map's branches are under way.
+    while (!stdout.includes('"type":"branch.started"')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      stdout += decoder.decode(value, { stream: true });
+    }
+    p.kill("SIGINT");
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      stdout += decoder.decode(value, { stream: true });
+    }
+    const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+    expect(code).toBe(130);
+    expect(stderr).toBe("vouch: cancelling the run (children are stopped; Ctrl-C again to stop at once)\n");
+    const events = parseNdjson(stdout);
+    expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "interrupted", exit_code: 130 });
+    expect(events.some((e) => e.type === "node.finished" && e.status === "cancelled")).toBe(true);
+  });
+
+  test("a reader that goes away — vouch run --json | head -1: one event, no EPIPE noise, the run interrupted (130) and resumable", async () => {
     const home = join(dir.path, "epipe");
     const script = '{ "$0" "$@"; echo "vouch exited $?" >&2; } | head -1';
     const p = Bun.spawn(["sh", "-c", script, BINARY, "run", ...DEMO_ARGS, "--json", "--replay-delay", "120ms"], { env: cleanEnv({ home }), cwd: ROOT, stdout: "pipe", stderr: "pipe" });

@@ -67,7 +67,8 @@ const CASES: Case[] = [
 ];
 
 describe("vouch run: usage errors exit 2 with one clear line", () => {
-  test.each(CASES)("$name", async (c) => {
+  // Each case is its own process: run them side by side (a usage error exits early).
+  test.concurrent.for(CASES)("$name", async (c, { expect }) => {
     const home = join(dir.path, "home");
     const r = await vouch(["run", "--json", ...c.args], { home, cwd: dir.path });
     expect(r.code).toBe(2);
