@@ -68,10 +68,10 @@ export function parseNdjson(stdout: string): VouchEvent[] {
 }
 
 /** The ledger's view of the runs in a home (`vouch runs --json`). */
-export async function runsOf(home: string): Promise<{ id: string; status: string; exit_code: number | null }[]> {
+export async function runsOf(home: string): Promise<{ id: string; status: string; exit_code: number | null; live: boolean }[]> {
   const r = await vouch(["runs", "--json"], { home });
   if (r.code !== 0) throw new Error(`vouch runs --json: exit ${r.code}: ${r.stderr}`);
-  return JSON.parse(r.stdout) as { id: string; status: string; exit_code: number | null }[];
+  return JSON.parse(r.stdout) as { id: string; status: string; exit_code: number | null; live: boolean }[];
 }
 
 /** A stack trace printed by Bun or Node ("    at fn (file:1:2)"), which a user must never see. */

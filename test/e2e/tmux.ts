@@ -3,7 +3,7 @@
 // runs the binary and then records its exit status and the terminal modes, and
 // polling reads of the pane (what a person would see). No timing assertions:
 // waits poll until a screen appears or a generous deadline passes.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const TMUX = Bun.which("tmux");
@@ -20,7 +20,7 @@ export class TmuxScreen {
   constructor(private readonly dir: string) {}
 
   private tmux(...args: string[]): string {
-    const r = Bun.spawnSync([TMUX!, "-u", "-L", this.socket, ...args], { stdout: "pipe", stderr: "pipe" });
+    const r = Bun.spawnSync([TMUX!, "-u", "-L", this.socket, ...args], { stdout: "pipe", stderr: "pipe", env: outsideTmux() });
     if (r.exitCode !== 0) throw new Error(`tmux ${args[0]}: exit ${r.exitCode}: ${r.stderr.toString()}`);
     return r.stdout.toString();
   }
@@ -36,6 +36,14 @@ export class TmuxScreen {
     );
     this.tmux("new-session", "-d", "-x", String(o.width ?? 100), "-y", String(o.height ?? 30), "-s", "e2e", `sh ${q(script)}`);
     this.started = true;
+  }
+
+  /** The pid of the program the pane's shell is running (its only child). */
+  programPid(): number {
+    const shell = this.tmux("display-message", "-p", "-t", "e2e", "#{pane_pid}").trim();
+    const children = readFileSync(`/proc/${shell}/task/${shell}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    if (children.length !== 1) throw new Error(`expected one program under the pane's shell ${shell}, found: ${children.join(", ") || "none"}`);
+    return Number(children[0]);
   }
 
   /** `stty -a` as it was right after the program exited. */
@@ -74,8 +82,15 @@ export class TmuxScreen {
   kill(): void {
     if (!this.started) return;
     this.started = false;
-    Bun.spawnSync([TMUX!, "-L", this.socket, "kill-server"], { stdout: "ignore", stderr: "ignore" });
+    Bun.spawnSync([TMUX!, "-L", this.socket, "kill-server"], { stdout: "ignore", stderr: "ignore", env: outsideTmux() });
   }
+}
+
+/** The test runner's environment without TMUX (a test run inside tmux must not talk to that server). */
+function outsideTmux(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "TMUX" && k !== "TMUX_PANE") env[k] = v;
+  return env;
 }
 
 /** The status of the program, once the pane says it exited. */

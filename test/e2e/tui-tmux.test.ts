@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, DEMO_ARGS, ensureBinary, runsOf, tempDir, type TempDir } from "./helpers.ts";
+import { BINARY, DEMO_ARGS, ROOT, SAMPLE_REPO, ensureBinary, runsOf, tempDir, type TempDir } from "./helpers.ts";
 import { TMUX, TmuxScreen, exitedWith } from "./tmux.ts";
 
 if (!TMUX) console.warn("test/e2e/tui-tmux.test.ts skipped: tmux is not installed (apt-get install tmux)");
@@ -68,6 +68,8 @@ describe.skipIf(!TMUX)("the live UI in tmux", () => {
     screen.keys("Down");
     const moved = await screen.waitFor("the selection to move", (s) => s.some((l) => /^› - parse_fault /.test(l)));
     expect(exitedWith(moved)).toBeNull();
+    // Meanwhile the run is recorded and no longer live (its lock released): other commands can use it.
+    expect((await runsOf(home)).map((r) => [r.status, r.exit_code, r.live])).toEqual([["passed", 0, false]]);
 
     screen.keys("q");
     const after = await screen.waitFor("the program to exit", (s) => exitedWith(s) !== null);
@@ -77,6 +79,21 @@ describe.skipIf(!TMUX)("the live UI in tmux", () => {
     expect(after.some((l) => /^run \S+: passed \(exit 0\) — vouch show \S+$/.test(l))).toBe(true);
     expectTerminalRestored(screen);
     expect((await runsOf(home)).map((r) => [r.status, r.exit_code])).toEqual([["passed", 0]]);
+  });
+
+  test("SIGTERM while the final frame is up: the UI leaves, the terminal is restored, the exit code is the run's", async () => {
+    const screen = new TmuxScreen(dir.path);
+    screens.push(screen);
+    const home = join(dir.path, "term");
+    const args = [join(ROOT, "graphs", "step-runner.yaml"), "--harness", "replay", "-i", "task=t", "-i", `project_dir=${SAMPLE_REPO}`];
+    screen.start([BINARY, "run", ...args], { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir.path, LANG: "C.UTF-8", VOUCH_HOME: home });
+    const end = await screen.waitFor("the final frame", (s) => s.some((l) => l.includes("PASSED · exit 0")));
+    expect(exitedWith(end)).toBeNull();
+    process.kill(screen.programPid(), "SIGTERM");
+    const gone = await screen.waitFor("the program to exit", (s) => exitedWith(s) !== null);
+    expect(exitedWith(gone)).toBe(0);
+    expect(gone.join("\n")).not.toContain("cancelling");
+    expectTerminalRestored(screen);
   });
 
   test("q on a live run asks first: n keeps it running, y cancels it (exit 130, interrupted)", async () => {
