@@ -63,6 +63,7 @@ const CASES: Case[] = [
     name: "a cap the harness refuses (codex + budget_usd)",
     args: [AGENT, "--harness", "codex"],
     error: /^vouch: node ask: harness "codex": cannot keep caps\.budget_usd: .*remove the cap or choose another harness \(harnesses that keep it: claude\)$/,
+    hint: /^hint: see: vouch harnesses \(what each harness keeps\); vouch run GRAPH --dry-run \(every refusal\)$/,
   },
 ];
 
