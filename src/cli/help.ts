@@ -32,6 +32,7 @@ Options:
   --plain                  plain progress lines, even on a terminal
   --harness NAME           use this harness for every agent node (claude, codex, gemini, replay, command)
   --replay-dir DIR         fixtures for the replay harness (default: GRAPH's <name>.replay/ folder)
+  --replay-delay DURATION  pause between replayed lines, so the live view has time to show them (e.g. 120ms)
   --concurrency N          processes at once for the whole run (default: the graph's, else 4)
   --budget USD             run-wide budget cap in US dollars
   --wall DURATION          run-wide wall-clock cap, e.g. 30m
@@ -67,6 +68,7 @@ Shows one run from the ledger: each node's status and qualifier, stop reason, co
 turns, wall time; map branches; failed checks with their output tails; cap overruns.
 RUN is a run id, a unique prefix of one, or "last".`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
+                        [--replay-dir DIR] [--replay-delay DURATION]
 
 Re-runs only what did not pass (failed, error, cancelled or never started), keeping
 the outputs of what passed. Refuses (exit 2) when the graph file changed since the
