@@ -3,7 +3,7 @@
 // runs the binary and then records its exit status and the terminal modes, and
 // polling reads of the pane (what a person would see). No timing assertions:
 // waits poll until a screen appears or a generous deadline passes.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const TMUX = Bun.which("tmux");
@@ -83,6 +83,8 @@ export class TmuxScreen {
     if (!this.started) return;
     this.started = false;
     Bun.spawnSync([TMUX!, "-L", this.socket, "kill-server"], { stdout: "ignore", stderr: "ignore", env: outsideTmux() });
+    // The server is gone; its socket file may stay behind.
+    rmSync(join(process.env.TMUX_TMPDIR ?? "/tmp", `tmux-${process.getuid?.() ?? 0}`, this.socket), { force: true });
   }
 }
 
