@@ -26,8 +26,12 @@ export interface SinkOptions {
   maxDelayMs?: number;
 }
 
-/** Events after which a process may well exit or wait: committed at once. */
-const COMMIT_NOW: ReadonlySet<EventType> = new Set<EventType>(["run.started", "run.paused", "run.finished"]);
+/** Committed at once (ADR 0009): after run.started, run.paused and run.finished
+ *  the process may well exit or wait; node.started comes right before a process
+ *  starts (so the ledger knows of every command that ran, write-ahead), and
+ *  node.finished right after one ended (so a kill -9 cannot make a resume run
+ *  a node again that had passed). Everything else (progress, checks) batches. */
+const COMMIT_NOW: ReadonlySet<EventType> = new Set<EventType>(["run.started", "node.started", "node.finished", "run.paused", "run.finished"]);
 
 export const DEFAULT_MAX_BATCH = 256;
 export const DEFAULT_MAX_DELAY_MS = 4;
