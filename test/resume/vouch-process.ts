@@ -74,7 +74,7 @@ export function startVouch(p: Project, args: string[], env: Record<string, strin
   const done = (async () => {
     const [stderr] = await Promise.all([readErr, readOut, proc.exited]);
     settle();
-    return { code: proc.exitCode ?? -1, signal: proc.signalCode, stdout, stderr };
+    return { code: proc.exitCode ?? -1, signal: proc.signalCode === null ? null : String(proc.signalCode), stdout, stderr };
   })();
   return {
     proc,
