@@ -46,7 +46,8 @@ function branchRow(b: BranchView): string[] {
 
 function header(s: RunSummary): string {
   const r = s.run;
-  const status = [r.status, r.exit_code === null ? null : `exit ${r.exit_code}`, r.reason].filter(Boolean).join(", ");
+  // The reason only when it says more than the status ("error, exit 3, budget"; not "interrupted, exit 130, interrupted").
+  const status = [r.status, r.exit_code === null ? null : `exit ${r.exit_code}`, r.reason === r.status ? null : r.reason].filter(Boolean).join(", ");
   const lines: [string, string][] = [
     ["run", r.id],
     ["graph", `${r.graph} (${r.graph_path})`],

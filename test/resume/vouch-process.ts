@@ -45,8 +45,8 @@ export interface Ran {
 
 export interface Started {
   proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
-  /** Resolves when stdout has contained `text` (rejects if vouch ends first). */
-  waitFor(text: string | RegExp): Promise<void>;
+  /** Resolves when stdout (or stderr) has contained `match`; rejects if vouch ends first. */
+  waitFor(match: string | RegExp, stream?: "stdout" | "stderr"): Promise<void>;
   done: Promise<Ran>;
 }
 
@@ -54,38 +54,48 @@ export function vouchEnv(p: Project, extra: Record<string, string> = {}): Record
   return { PATH: process.env.PATH ?? "/usr/bin:/bin", VOUCH_HOME: p.home, TZ: "UTC", ...extra };
 }
 
+interface Waiter {
+  match: string | RegExp;
+  stream: "stdout" | "stderr";
+  resolve: () => void;
+  reject: (e: Error) => void;
+}
+
 /** Starts dist/vouch in the project folder (stdin closed, stdout/stderr piped). */
 export function startVouch(p: Project, args: string[], env: Record<string, string> = {}): Started {
   const proc = Bun.spawn([BINARY, ...args], { cwd: p.dir, env: vouchEnv(p, env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  let stdout = "";
-  const waiters: { match: string | RegExp; resolve: () => void; reject: (e: Error) => void }[] = [];
-  const seen = (m: string | RegExp) => (typeof m === "string" ? stdout.includes(m) : m.test(stdout));
-  const settle = () => {
-    for (const w of waiters.splice(0)) (seen(w.match) ? w.resolve : () => w.reject(new Error(`vouch ended before printing ${w.match}; stdout:\n${stdout}`)))();
-  };
-  const readOut = (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of proc.stdout) {
-      stdout += decoder.decode(chunk, { stream: true });
-      for (let i = waiters.length - 1; i >= 0; i--) if (seen(waiters[i]!.match)) waiters.splice(i, 1)[0]!.resolve();
+  const text = { stdout: "", stderr: "" };
+  let ended = false;
+  const waiters: Waiter[] = [];
+  const seen = (w: Pick<Waiter, "match" | "stream">) => (typeof w.match === "string" ? text[w.stream].includes(w.match) : w.match.test(text[w.stream]));
+  const wake = () => {
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      const w = waiters[i]!;
+      if (seen(w)) waiters.splice(i, 1)[0]!.resolve();
+      else if (ended) waiters.splice(i, 1)[0]!.reject(new Error(`vouch ended before printing ${w.match} on ${w.stream}:\n${text[w.stream]}`));
     }
-  })();
-  const readErr = new Response(proc.stderr).text();
+  };
+  const read = async (stream: "stdout" | "stderr") => {
+    const decoder = new TextDecoder();
+    for await (const chunk of proc[stream]) {
+      text[stream] += decoder.decode(chunk, { stream: true });
+      wake();
+    }
+  };
   const done = (async () => {
-    const [stderr] = await Promise.all([readErr, readOut, proc.exited]);
-    settle();
-    return { code: proc.exitCode ?? -1, signal: proc.signalCode === null ? null : String(proc.signalCode), stdout, stderr };
+    await Promise.all([read("stdout"), read("stderr"), proc.exited]);
+    ended = true;
+    wake();
+    return { code: proc.exitCode ?? -1, signal: proc.signalCode === null ? null : String(proc.signalCode), stdout: text.stdout, stderr: text.stderr };
   })();
   return {
     proc,
     done,
-    waitFor: (match) =>
-      seen(match)
-        ? Promise.resolve()
-        : new Promise((resolve, reject) => {
-            waiters.push({ match, resolve, reject });
-            if (proc.exitCode !== null || proc.signalCode !== null) void done.then(settle);
-          }),
+    waitFor: (match, stream = "stdout") =>
+      new Promise((resolve, reject) => {
+        waiters.push({ match, stream, resolve, reject });
+        wake();
+      }),
   };
 }
 
