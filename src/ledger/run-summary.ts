@@ -84,10 +84,12 @@ function nodeView(node: string, kind: string | null, rows: NodeRow[], latest: Se
   if (!last) {
     return { ...base, status: "not started", qualifier: null, stop_reason: null, cause: null, error: null, cost_usd: null, turns: null, wall_ms: null, attempts };
   }
-  const runningNow = latest?.status === "running" && last.session === latest.session;
+  const inLatest = latest !== undefined && last.session === latest.session;
+  const runningNow = inLatest && latest.status === "running";
+  const waiting = inLatest && latest.status === "paused" && (latest.paused ?? []).some((a) => a.node === node && a.branch?.map === branch?.map && a.branch?.index === branch?.index);
   return {
     ...base,
-    status: last.status ?? (runningNow ? "running" : "unfinished"),
+    status: last.status ?? (runningNow ? "running" : waiting ? "waiting" : "unfinished"),
     qualifier: last.qualifier,
     stop_reason: last.stop_reason,
     cause: last.cause,

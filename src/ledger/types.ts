@@ -79,8 +79,9 @@ export interface AttemptView {
   overruns: OverrunRecord[];
 }
 
-/** Shown status of a node: its status, or what became of it. */
-export type NodeShownStatus = NodeStatus | "running" | "unfinished" | "not started";
+/** Shown status of a node: its status, or what became of it. `waiting`: an
+ *  approval node the run is paused at (decide it with vouch resume --approve/--reject). */
+export type NodeShownStatus = NodeStatus | "running" | "waiting" | "unfinished" | "not started";
 
 export interface NodeView {
   node: string;
