@@ -47,6 +47,8 @@ export interface Started {
   proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   /** Resolves when stdout (or stderr) has contained `match`; rejects if vouch ends first. */
   waitFor(match: string | RegExp, stream?: "stdout" | "stderr"): Promise<void>;
+  /** What vouch printed so far. */
+  printed(): { stdout: string; stderr: string };
   done: Promise<Ran>;
 }
 
@@ -91,6 +93,7 @@ export function startVouch(p: Project, args: string[], env: Record<string, strin
   return {
     proc,
     done,
+    printed: () => ({ ...text }),
     waitFor: (match, stream = "stdout") =>
       new Promise((resolve, reject) => {
         waiters.push({ match, stream, resolve, reject });
