@@ -27,6 +27,7 @@ interface NodeRow {
   wall_ms: number | null;
   output: string | null;
   result_tail: string | null;
+  session_id: string | null;
   checks: string;
   overruns: string;
   started_at: string | null;
@@ -69,6 +70,7 @@ function attemptOf(r: NodeRow): AttemptView {
     wall_ms: r.wall_ms,
     ...(r.output === null ? {} : { output: JSON.parse(r.output) }),
     result_tail: r.result_tail,
+    session_id: r.session_id,
     started_at: r.started_at,
     finished_at: r.finished_at,
     checks: (JSON.parse(r.checks) as EventOf<"check.finished">[]).map(record) as CheckRecord[],

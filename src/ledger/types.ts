@@ -73,6 +73,8 @@ export interface AttemptView {
   wall_ms: number | null;
   output?: unknown;
   result_tail: string | null;
+  /** The harness's session id (node.finished.session_id), when it reported one. */
+  session_id: string | null;
   started_at: string | null;
   finished_at: string | null;
   checks: CheckRecord[];
