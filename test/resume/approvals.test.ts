@@ -77,3 +77,30 @@ test("a resume without a decision pauses again (exit 4); --approve of a node tha
   expect([lines("build"), lines("ship")]).toEqual([1, 0]);
   expect((await vouch(p, ["show", id])).stdout).toMatch(/\ngate +waiting/);
 }, 30_000);
+
+test("approvals inside a map: show lists each branch's; --approve NODE decides them all", async () => {
+  p.write(
+    "each.yaml",
+    `version: 1
+name: gated-each
+inputs:
+  items: { default: [1, 2] }
+nodes:
+  each:
+    kind: map
+    over: inputs.items
+    branch:
+      ask: { kind: approval, prompt: "Ship {{ item }}?" }
+      go: { kind: script, needs: [ask], run: 'echo "$(cat "$VOUCH_ITEM_FILE")" >> effect-go' }
+`,
+  );
+  const r = await vouch(p, ["run", "each.yaml"]);
+  expect(r.code).toBe(4);
+  const shown = (await vouch(p, ["show", "last"])).stdout;
+  expect(shown).toContain("\nWaiting for approval\n  ask [each #0]: Ship 1?\n");
+  expect(shown).toContain("\n  ask [each #1]: Ship 2?\n");
+  expect(shown).toMatch(/\n {4}ask +waiting/);
+  const approved = await vouch(p, ["resume", "last", "--approve", "ask"]);
+  expect(approved.code, approved.stderr).toBe(0);
+  expect(readFileSync(join(p.dir, "effect-go"), "utf8").split("\n").filter(Boolean).sort()).toEqual(["1", "2"]);
+}, 30_000);
