@@ -189,9 +189,8 @@ export async function checkRun(p: Project, runId: string, seed: number): Promise
 
   // Side effects: every execution that wrote a line had its node.started committed
   // first (write-ahead), and the passed one wrote: 1 <= lines <= starts. A start
-  // without a line is a kill between the commit and the process start (at most one
-  // per killed session: vouch starts one process at a time) or, under "reboot", a
-  // process killed before it wrote.
+  // without a line is a kill between the commit and the process start (vouch writes
+  // the handover files in between) or, under "reboot", a process killed before it wrote.
   const dir = join(p.dir, "effects", runId);
   expect(readdirSync(dir).sort(), where).toEqual(EFFECT_NAMES);
   for (const name of EFFECT_NAMES) {
