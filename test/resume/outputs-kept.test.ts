@@ -1,7 +1,7 @@
 // A resumed run keeps the outputs of what passed and hands them to what runs
 // again (DESIGN §7), through dist/vouch: each output carries the pid of the
 // process that printed it, so a re-run would show a different one.
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, expect, test } from "vitest";
 import type { EventOf } from "../../src/engine/events.ts";
@@ -72,4 +72,17 @@ test("resume re-runs only b and the failed branch; both see the outputs recorded
     [2, "passed", branchTokens(2, before)],
   ]);
   expect(branchTokens(1, all)).toMatch(/^2-\d+$/);
+}, 30_000);
+
+test("resumed from another folder: commands still run where the run started, and see its outputs", async () => {
+  const first = await vouch(p, ["run", "graph.yaml", "--json"]);
+  expect(first.code).toBe(1);
+  const elsewhere = join(p.dir, "elsewhere");
+  mkdirSync(elsewhere);
+  writeFileSync(join(p.dir, "ok"), "");
+  const resumed = await vouch(p, ["resume", "last"], {}, elsewhere);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  // b ran in the run's folder (it found `ok` there and wrote its state there).
+  expect(state("b").nodes.a.status).toBe("passed");
+  expect(readdirSync(elsewhere)).toEqual([]);
 }, 30_000);

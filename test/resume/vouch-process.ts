@@ -64,8 +64,8 @@ interface Waiter {
 }
 
 /** Starts dist/vouch in the project folder (stdin closed, stdout/stderr piped). */
-export function startVouch(p: Project, args: string[], env: Record<string, string> = {}): Started {
-  const proc = Bun.spawn([BINARY, ...args], { cwd: p.dir, env: vouchEnv(p, env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+export function startVouch(p: Project, args: string[], env: Record<string, string> = {}, cwd = p.dir): Started {
+  const proc = Bun.spawn([BINARY, ...args], { cwd, env: vouchEnv(p, env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const text = { stdout: "", stderr: "" };
   let ended = false;
   const waiters: Waiter[] = [];
@@ -103,8 +103,8 @@ export function startVouch(p: Project, args: string[], env: Record<string, strin
 }
 
 /** Runs dist/vouch to its end. */
-export function vouch(p: Project, args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  return startVouch(p, args, env).done;
+export function vouch(p: Project, args: string[], env: Record<string, string> = {}, cwd = p.dir): Promise<Ran> {
+  return startVouch(p, args, env, cwd).done;
 }
 
 /** Every event of the run, read through the ledger's own API. */
