@@ -26,7 +26,7 @@ if [ -n "$VOUCH_ITEM_FILE" ]; then name="$name-$(cat "$VOUCH_ITEM_FILE")"; fi
 mkdir -p "pids" "effects/$VOUCH_RUN_ID"
 echo $$ >> "pids/$VOUCH_RUN_ID"
 echo $$ >> "effects/$VOUCH_RUN_ID/$name"
-sleep 0.1
+sleep 0.05
 [ -n "$1" ] && echo "$1"
 exit 0
 `;
@@ -89,17 +89,17 @@ function readPids(p: Project, runId: string): number[] {
   return existsSync(f) ? readFileSync(f, "utf8").split("\n").filter(Boolean).map(Number) : [];
 }
 
-function newestRun(p: Project, known: Set<string>): string | null {
+function newestRun(p: Project, known: Set<string>): { id: string; status: string } | null {
   if (!existsSync(join(p.home, "ledger.sqlite"))) return null;
   const ledger = openLedger({ home: p.home });
   try {
-    return ledger.listRuns().find((r) => !known.has(r.id))?.id ?? null;
+    return ledger.listRuns().find((r) => !known.has(r.id)) ?? null;
   } finally {
     ledger.close();
   }
 }
 
-/** Kills -9 at random moments (up to maxDelayMs after each start) until `kills`
+/** Kills -9 at random moments (see below) until `kills`
  *  kills have landed; a session that ends by itself must exit 0 and closes its
  *  cycle (the next cycle starts a new run). The last cycle is finished unkilled. */
 export async function crashLoop(p: Project, opts: { seed: number; kills: number; maxDelayMs: number; crash: "vouch" | "reboot" }): Promise<LoopResult> {
@@ -113,14 +113,21 @@ export async function crashLoop(p: Project, opts: { seed: number; kills: number;
     const args = current === null ? ["run", "graph.yaml", "--json"] : ["resume", "last", "--json"];
     const s = startVouch(p, args);
     result.sessions++;
+    // One kill in five lands in start-up (up to 300 ms after the spawn, often before
+    // run.started); the others up to maxDelayMs after run.started, among the nodes.
+    const early = rnd() < 0.2;
+    const delay = Math.floor(rnd() * (early ? 300 : opts.maxDelayMs));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    if (killing) timer = setTimeout(() => s.proc.kill("SIGKILL"), Math.floor(rnd() * opts.maxDelayMs));
+    const kill = () => s.proc.kill("SIGKILL");
+    if (killing && early) timer = setTimeout(kill, delay);
+    else if (killing) s.waitFor('"run.started"').then(() => (timer = setTimeout(kill, delay)), () => undefined);
     const r = await s.done;
     clearTimeout(timer);
     if (r.signal === "SIGKILL") {
       result.kills++;
       if (!r.stdout.includes('"run.started"')) result.killsBeforeStart++;
-      current ??= newestRun(p, known);
+      const run = newestRun(p, known);
+      current = run?.id ?? null;
       if (opts.crash === "reboot" && current !== null) {
         for (const pid of readPids(p, current)) {
           try {
@@ -130,14 +137,14 @@ export async function crashLoop(p: Project, opts: { seed: number; kills: number;
           }
         }
       }
-      continue;
-    }
-    if (r.code !== 0) throw new Error(`seed ${opts.seed}: vouch ${args.join(" ")} exited ${r.code}\n${r.stderr}`);
-    current ??= newestRun(p, known);
-    result.runs.push(current!);
-    known.add(current!);
+      // Killed after its run.finished was committed: that run is done.
+      if (run?.status !== "passed") continue;
+    } else if (r.code !== 0) throw new Error(`seed ${opts.seed}: vouch ${args.join(" ")} exited ${r.code}\n${r.stderr}`);
+    current ??= newestRun(p, known)!.id;
+    result.runs.push(current);
+    known.add(current);
     current = null;
-    if (!killing) return result;
+    if (result.kills >= opts.kills) return result;
   }
 }
 

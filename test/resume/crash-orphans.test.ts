@@ -19,7 +19,7 @@ const KILLS = 11;
 test(`kill -9 vouch ${KILLS} times (children left running), resume last until exit 0: each node passed once, none re-run`, async () => {
   const seed = seedFromEnv();
   console.log(`crash-orphans seed ${seed} (replay: VOUCH_CRASH_SEED=${seed})`);
-  const r = await crashLoop(p, { seed, kills: KILLS, maxDelayMs: 900, crash: "vouch" });
+  const r = await crashLoop(p, { seed, kills: KILLS, maxDelayMs: 700, crash: "vouch" });
   console.log(`${r.kills} kills (${r.killsBeforeStart} before run.started), ${r.runs.length} run(s) finished, ${r.sessions} sessions`);
   expect(r.kills).toBe(KILLS);
   expect(r.runs.length).toBeGreaterThanOrEqual(1);

@@ -35,7 +35,8 @@ test.skipIf(!hasTmux)("replays a finished run in a terminal: header, nodes, the 
   const id = (JSON.parse(run.stdout.split("\n")[0]!) as { run: string }).run;
   const command = `cd '${p.dir}' && env VOUCH_HOME='${p.home}' TERM=xterm-256color NO_COLOR=1 '${BINARY}' show ${id} --tui; echo "EXIT=$?"; sleep 60`;
   expect(tmux("new-session", "-d", "-s", "show", "-x", "100", "-y", "30", command).exitCode).toBe(0);
-  expect(await eventually(() => screen().includes("q quit"), 15_000)).toBe(true);
+  // The first frame (drawn before the events are folded in) is empty: wait for the last row.
+  expect(await eventually(() => /✗ lint/.test(screen()), 15_000)).toBe(true);
   const shown = screen();
   expect(shown).toContain(`run ${id}`);
   expect(shown).toMatch(/replayed +FAILED · exit 1/);
