@@ -65,8 +65,14 @@ Lists recorded runs, newest first: id, graph, status, started, wall time, cost.`
   show: `Usage: vouch show RUN [--json | --tui]
 
 Shows one run from the ledger: each node's status and qualifier, stop reason, cost,
-turns, wall time; map branches; failed checks with their output tails; cap overruns.
-RUN is a run id, a unique prefix of one, or "last".`,
+turns, wall time; map branches; failed checks with their output tails; cap overruns;
+an approval the run waits for; where each agent sitting's transcript is (Claude
+Code sessions found under $CLAUDE_CONFIG_DIR or ~/.claude).
+RUN is a run id, a unique prefix of one, or "last".
+
+Options:
+  --json   the same facts as one JSON object
+  --tui    replay the run's recorded events in the live view (needs a terminal; q leaves)`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
                         [--replay-dir DIR] [--replay-delay DURATION]
 

@@ -2,10 +2,10 @@
 // ports, the ledger sink and the chosen output, handles Ctrl-C, drives the engine.
 // Data flows one way: engine → ledger (committed) → output (TUI | plain | NDJSON).
 import { planRun, runGraph, systemClock, type RunOptions, type RunOutcome } from "../engine/run.ts";
-import { RefusalError } from "../engine/errors.ts";
+import { RefusalError, UsageError } from "../engine/errors.ts";
 import type { Approvals } from "../engine/ports.ts";
 import { EXIT } from "../engine/errors.ts";
-import type { RunLedger, RunLock } from "../ledger/index.ts";
+import { directSink, type RunLedger, type RunLock } from "../ledger/index.ts";
 import { createAgentRunner } from "../spawn/harness/agent-runner.ts";
 import { createCommandRunner } from "../spawn/command-runner.ts";
 import { parentEnv } from "../spawn/child-env.ts";
@@ -74,9 +74,29 @@ export function preflightRun(options: Omit<RunOptions, "ports" | "signal">, repl
   preflight({ ...options, ports: { agents: realAgentRunner(parentEnv(), replayDir) } });
 }
 
+/** VOUCH_LEDGER=off: a benchmark switch, not a feature (ADR 0009). The run takes
+ *  its lock as usual but its events go straight to the output (directSink): nothing
+ *  is recorded, so the run cannot be shown or resumed. The same 1,000-node graph
+ *  with and without it is bench/ledger-overhead.ts. */
+function ledgerSwitch(spec: SessionSpec): "on" | "off" {
+  const value = spec.io.env.VOUCH_LEDGER;
+  if (value === undefined || value === "") return "on";
+  if (value !== "off") throw new UsageError(`VOUCH_LEDGER="${value}": the only value it takes is "off" (a benchmark switch)`, "unset VOUCH_LEDGER to record the run");
+  if (spec.options.resume) throw new UsageError("VOUCH_LEDGER=off cannot resume a run: a resumed session must be recorded", "unset VOUCH_LEDGER");
+  return "off";
+}
+
 /** Runs the session to its end and returns the exit code (DESIGN.md §3). */
 export async function runSession(spec: SessionSpec): Promise<number> {
   const { io, ledger, lock } = spec;
+  let recording: "on" | "off";
+  try {
+    recording = ledgerSwitch(spec);
+  } catch (e) {
+    lock.release();
+    ledger.close();
+    throw e;
+  }
   const controller = new AbortController();
   let interrupts = 0;
   const cancel = () => {
@@ -126,7 +146,9 @@ export async function runSession(spec: SessionSpec): Promise<number> {
   }
 
   const { output, approvals, held } = await openOutput(spec, cancel, exitNow);
-  const sink = ledger.sink((event) => output.push(event));
+  if (recording === "off") io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
+  const forward = (event: Parameters<EventOutput["push"]>[0]) => output.push(event);
+  const sink = recording === "off" ? directSink(forward) : ledger.sink(forward);
   sinkRef = sink;
   const ports = { agents, commands: createCommandRunner({ parentEnv: env }), clock: systemClock, ledger: sink, approvals };
   let outcome: RunOutcome | undefined;
