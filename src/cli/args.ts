@@ -9,9 +9,21 @@ export function parseCommandArgs<O extends Options>(command: string, args: strin
   try {
     return parseArgs({ args, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
   } catch (e) {
-    const message = (e as Error).message.replace(/\. To specify a positional argument.*$/s, "");
-    throw new UsageError(`${command}: ${message}`, `see: vouch ${command} --help`);
+    throw new UsageError(`${command}: ${parseArgsMessage((e as Error).message, args)}`, `see: vouch ${command} --help`);
   }
+}
+
+/** node:util's messages in one line each: a value that looks like a flag, a flag missing its value. */
+export function parseArgsMessage(raw: string, args: readonly string[]): string {
+  const ambiguous = /^Option '([^']+)' argument is ambiguous\..*use '(--[\w-]+)=-XYZ'/s.exec(raw);
+  if (ambiguous) {
+    const [, flag, long] = ambiguous;
+    const value = args[args.indexOf(flag!) + 1] ?? "-…";
+    return `${flag} ${value}: a value that starts with "-" is written ${long}=${value}`;
+  }
+  const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing$/.exec(raw);
+  if (missing) return `${missing[1]} needs a value`;
+  return raw.replace(/\. To specify a positional argument.*$/s, "").replace(/\s*\n\s*/g, " ");
 }
 
 /** A positive integer option, or a UsageError naming the flag. */

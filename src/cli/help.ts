@@ -32,11 +32,15 @@ Options:
   --plain                  plain progress lines, even on a terminal
   --harness NAME           use this harness for every agent node (claude, codex, gemini, replay, command)
   --replay-dir DIR         fixtures for the replay harness (default: GRAPH's <name>.replay/ folder)
+  --replay-delay DURATION  pause between replayed lines, so the live view has time to show them (e.g. 120ms)
   --concurrency N          processes at once for the whole run (default: the graph's, else 4)
   --budget USD             run-wide budget cap in US dollars
   --wall DURATION          run-wide wall-clock cap, e.g. 30m
   --pass-env NAME          pass this environment variable to child processes (repeatable)
   --dry-run                load, validate and check caps against the harnesses; start nothing
+
+On a terminal the live UI shows the run; after it ends the final frame stays until
+you press q (q during the run asks to cancel it). In a pipe, plain lines; --json, NDJSON.
 
 Exit codes: 0 passed, 1 failed, 2 usage or invalid graph, 3 error, 4 paused, 130 interrupted.`,
   validate: `Usage: vouch validate GRAPH... [--json]
@@ -61,9 +65,16 @@ Lists recorded runs, newest first: id, graph, status, started, wall time, cost.`
   show: `Usage: vouch show RUN [--json | --tui]
 
 Shows one run from the ledger: each node's status and qualifier, stop reason, cost,
-turns, wall time; map branches; failed checks with their output tails; cap overruns.
-RUN is a run id, a unique prefix of one, or "last".`,
+turns, wall time; map branches; failed checks with their output tails; cap overruns;
+an approval the run waits for; where each agent sitting's transcript is (Claude
+Code sessions found under $CLAUDE_CONFIG_DIR or ~/.claude).
+RUN is a run id, a unique prefix of one, or "last".
+
+Options:
+  --json   the same facts as one JSON object
+  --tui    replay the run's recorded events in the live view (needs a terminal; q leaves)`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
+                        [--replay-dir DIR] [--replay-delay DURATION]
 
 Re-runs only what did not pass (failed, error, cancelled or never started), keeping
 the outputs of what passed. Refuses (exit 2) when the graph file changed since the

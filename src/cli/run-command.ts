@@ -11,7 +11,7 @@ import { parseCommandArgs, positiveInt, positiveNumber } from "./args.ts";
 import { readGraphFile } from "./graph-file.ts";
 import { parseInputs } from "./run-inputs.ts";
 import { newRunId } from "./run-id.ts";
-import { runSession } from "./run-session.ts";
+import { preflightRun, runSession } from "./run-session.ts";
 import { printPlan } from "./dry-run.ts";
 import { version } from "./version.ts";
 import type { Command } from "./io.ts";
@@ -41,7 +41,8 @@ export function harnessFlag(value: string | undefined): HarnessName | undefined 
 export function durationFlag(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const ms = parseDuration(value);
-  if (ms === null || ms <= 0) throw new UsageError(`${flag} takes a duration with a unit, like 90s, 30m or 1h (not "${value}")`);
+  if (ms === null) throw new UsageError(`${flag} takes a duration with a unit, like 90s, 30m or 1h (not "${value}")`);
+  if (ms <= 0) throw new UsageError(`${flag} takes a duration greater than zero, like 90s, 30m or 1h (not "${value}")`);
   return ms;
 }
 
@@ -96,6 +97,7 @@ const runCommand: Command = async (args, io) => {
   };
   if (values["dry-run"]) return printPlan(io, options, { json: values.json === true, ...(replayDir ? { replayDir } : {}) });
 
+  preflightRun(options, replayDir);
   const ledger = openLedger({ home: ledgerHome(io.env, io.cwd) });
   const lock = ledger.acquireRunLock(runId);
   return runSession({

@@ -2,10 +2,10 @@
 // ports, the ledger sink and the chosen output, handles Ctrl-C, drives the engine.
 // Data flows one way: engine → ledger (committed) → output (TUI | plain | NDJSON).
 import { planRun, runGraph, systemClock, type RunOptions, type RunOutcome } from "../engine/run.ts";
-import { RefusalError } from "../engine/errors.ts";
+import { RefusalError, UsageError } from "../engine/errors.ts";
 import type { Approvals } from "../engine/ports.ts";
 import { EXIT } from "../engine/errors.ts";
-import type { RunLedger, RunLock } from "../ledger/index.ts";
+import { directSink, type RunLedger, type RunLock } from "../ledger/index.ts";
 import { createAgentRunner } from "../spawn/harness/agent-runner.ts";
 import { createCommandRunner } from "../spawn/command-runner.ts";
 import { parentEnv } from "../spawn/child-env.ts";
@@ -35,8 +35,8 @@ export interface SessionSpec {
 interface Output {
   output: EventOutput;
   approvals: Approvals;
-  /** Resolves when the live UI is gone (a quit); never for headless outputs. */
-  gone: Promise<void>;
+  /** The live UI only: after the run, resolves when the person leaves the final frame. */
+  held?: () => Promise<void>;
 }
 
 async function openOutput(spec: SessionSpec, cancel: () => void, exitNow: () => void): Promise<Output> {
@@ -44,15 +44,15 @@ async function openOutput(spec: SessionSpec, cancel: () => void, exitNow: () => 
   const mode = chooseOutput(spec.flags, io);
   const color = colorEnabled(io);
   const decisions = spec.decisions ?? new Map();
-  if (mode === "json") return { output: createNdjsonOutput(io.out), approvals: flagApprovals(decisions), gone: new Promise(() => {}) };
+  if (mode === "json") return { output: createNdjsonOutput(io.out), approvals: flagApprovals(decisions) };
   if (mode === "plain") {
     const width = outputWidth(io.stdoutIsTTY ? process.stdout.columns : undefined, io.env, io.stdoutIsTTY);
-    return { output: createPlainOutput(io.out, { color, width }), approvals: flagApprovals(decisions), gone: new Promise(() => {}) };
+    return { output: createPlainOutput(io.out, { color, width }), approvals: flagApprovals(decisions) };
   }
   // Only the live UI loads ink and React (ADR 0001).
   const { startTui } = await import("../tui/app.tsx");
   const tui = startTui({ stdout: process.stdout, stdin: process.stdin, color, onCancel: cancel, onExitNow: exitNow });
-  return { output: tui, approvals: flagApprovals(decisions, tui.approvals), gone: tui.done };
+  return { output: tui, approvals: flagApprovals(decisions, tui.approvals), held: () => tui.held() };
 }
 
 export function realAgentRunner(env: Record<string, string | undefined>, replayDir?: string, replayDelayMs?: number) {
@@ -69,15 +69,45 @@ export function preflight(options: RunOptions): void {
   if (plan.refusals.length > 0) throw new RefusalError(plan.refusals);
 }
 
+/** preflight() with the real agent runner, for a caller that has no ledger open yet:
+ *  a usage error must not leave a ledger (or a .vouch folder) behind. */
+export function preflightRun(options: Omit<RunOptions, "ports" | "signal">, replayDir?: string): void {
+  preflight({ ...options, ports: { agents: realAgentRunner(parentEnv(), replayDir) } });
+}
+
+/** VOUCH_LEDGER=off: a benchmark switch, not a feature (ADR 0009). The run takes
+ *  its lock as usual but its events go straight to the output (directSink): nothing
+ *  is recorded, so the run cannot be shown or resumed. The same 1,000-node graph
+ *  with and without it is bench/ledger-overhead.ts. */
+function ledgerSwitch(spec: SessionSpec): "on" | "off" {
+  const value = spec.io.env.VOUCH_LEDGER;
+  if (value === undefined || value === "") return "on";
+  if (value !== "off") throw new UsageError(`VOUCH_LEDGER="${value}": the only value it takes is "off" (a benchmark switch)`, "unset VOUCH_LEDGER to record the run");
+  if (spec.options.resume) throw new UsageError("VOUCH_LEDGER=off cannot resume a run: a resumed session must be recorded", "unset VOUCH_LEDGER");
+  return "off";
+}
+
 /** Runs the session to its end and returns the exit code (DESIGN.md §3). */
 export async function runSession(spec: SessionSpec): Promise<number> {
   const { io, ledger, lock } = spec;
+  let recording: "on" | "off";
+  try {
+    recording = ledgerSwitch(spec);
+  } catch (e) {
+    lock.release();
+    ledger.close();
+    throw e;
+  }
   const controller = new AbortController();
   let interrupts = 0;
   const cancel = () => {
     if (!controller.signal.aborted) controller.abort(new Error("interrupted"));
   };
   let sinkRef: { close(): void } | null = null;
+  // Once the run is over, the live UI waits for the person; a signal then just leaves.
+  let runOver = false;
+  let leave = () => {};
+  const left = new Promise<void>((resolve) => (leave = resolve));
   const exitNow = () => {
     // Second Ctrl-C: kill every group at once; what the ledger committed stays.
     killAllGroups("SIGKILL");
@@ -90,6 +120,7 @@ export async function runSession(spec: SessionSpec): Promise<number> {
     process.exit(EXIT.interrupted);
   };
   const onSignal = () => {
+    if (runOver) return leave();
     interrupts += 1;
     if (interrupts === 1) {
       io.err("vouch: cancelling the run (children are stopped; Ctrl-C again to stop at once)\n");
@@ -104,7 +135,16 @@ export async function runSession(spec: SessionSpec): Promise<number> {
   const env = parentEnv();
   const agents = realAgentRunner(env, spec.replayDir, spec.replayDelayMs);
   // Refusals and input errors before any output opens or any process starts.
-  preflight({ ...spec.options, ports: { agents } });
+  try {
+    preflight({ ...spec.options, ports: { agents } });
+  } catch (e) {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    restoreStdout();
+    lock.release();
+    ledger.close();
+    throw e;
+  }
 
   // This session holds the run's lock, so an earlier one is dead: if it was
   // killed -9, its process groups may live on. Kill them, then journal ours.
@@ -115,25 +155,29 @@ export async function runSession(spec: SessionSpec): Promise<number> {
     io.err(`vouch: killed ${n} left running by an earlier session of this run (pgid ${reaped.join(", ")})\n`);
   }
 
-  const { output, approvals, gone } = await openOutput(spec, cancel, exitNow);
+  const { output, approvals, held } = await openOutput(spec, cancel, exitNow);
+  if (recording === "off") io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
+  const forward = (event: Parameters<EventOutput["push"]>[0]) => output.push(event);
   // A commit that fails on the sink's timer (a full disk) stops the run now: the
   // next append rethrows it and ends the session with the ledger's error (exit 3).
-  const sink = ledger.sink((event) => output.push(event), { onFailure: cancel });
+  const sink = recording === "off" ? directSink(forward) : ledger.sink(forward, { onFailure: cancel });
   sinkRef = sink;
   const ports = { agents, commands: createCommandRunner({ parentEnv: env }), clock: systemClock, ledger: sink, approvals };
-  // Quitting the live UI while the run goes on (q, then "pause") leaves approvals waiting; nothing else.
-  void gone;
   let outcome: RunOutcome | undefined;
   const journal = startGroupJournal(journalFile);
   try {
     outcome = await runGraph({ ...spec.options, ports, signal: controller.signal });
   } finally {
     sink.close();
-    await output.close();
     if (controller.signal.aborted) await shutdownAllGroups();
     journal.stop();
     lock.release();
     ledger.close();
+    // The live UI keeps the final frame up until the person leaves it (q, Ctrl-C): the run
+    // is recorded and unlocked by now. A run the person (or a signal) cancelled leaves at once.
+    runOver = true;
+    if (outcome && held && !controller.signal.aborted) await Promise.race([held(), left]);
+    await output.close();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     restoreStdout();

@@ -1,10 +1,29 @@
-// `vouch show RUN [--json]`: one run from the ledger (DESIGN.md §7, §9).
-// RUN is a run id, a unique prefix of one, or `last`.
+// `vouch show RUN [--json | --tui]`: one run from the ledger (DESIGN.md §7, §9).
+// RUN is a run id, a unique prefix of one, or `last`. --tui replays the run's
+// recorded events into the live view (ADR 0009); q or Ctrl-C leaves it.
 import { UsageError } from "../engine/errors.ts";
+import type { VouchEvent } from "../engine/events.ts";
 import { ledgerExists, ledgerHome, openLedger } from "../ledger/index.ts";
 import { renderShow } from "../ledger/render-show.ts";
+import { colorEnabled } from "../tui/output-choice.ts";
 import { parseCommandArgs } from "./args.ts";
-import type { Command } from "./io.ts";
+import { attachTranscripts, renderTranscripts } from "./show-transcripts.ts";
+import type { CliIO, Command } from "./io.ts";
+
+function checkTerminal(io: CliIO, json: boolean): void {
+  if (json) throw new UsageError("--json and --tui exclude each other");
+  if (!io.stdoutIsTTY || !io.stdinIsTTY) {
+    const which = !io.stdoutIsTTY && !io.stdinIsTTY ? "stdin and stdout are not terminals" : !io.stdoutIsTTY ? "stdout is not a terminal" : "stdin is not a terminal";
+    throw new UsageError(`show --tui needs a terminal to draw in and read keys from (${which})`, "use vouch show RUN for text, or vouch show RUN --json");
+  }
+  if (io.env.TERM === "dumb") throw new UsageError("show --tui cannot draw on TERM=dumb", "use vouch show RUN for text, or vouch show RUN --json");
+}
+
+async function replay(events: VouchEvent[], io: CliIO): Promise<number> {
+  const { replayTui } = await import("../tui/app.tsx");
+  await replayTui(events, { stdout: process.stdout, stdin: process.stdin, color: colorEnabled(io) });
+  return 0;
+}
 
 const showCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("show", args, { json: { type: "boolean" }, tui: { type: "boolean" } });
@@ -14,20 +33,25 @@ const showCommand: Command = async (args, io) => {
       "see the recorded runs with: vouch runs",
     );
   }
-  if (values.tui) {
-    throw new UsageError("show --tui is not available in this build", "use vouch show RUN for text, or --json");
-  }
+  if (values.tui) checkTerminal(io, values.json === true);
   const home = ledgerHome(io.env, io.cwd);
   if (!ledgerExists(home)) {
     throw new UsageError(`no run "${positionals[0]}": no runs are recorded in ${home}`, "run a graph first (vouch run GRAPH), or set VOUCH_HOME to the folder that holds its ledger");
   }
   const ledger = openLedger({ home });
+  let events: VouchEvent[];
   try {
-    const summary = ledger.runSummary(ledger.resolveRun(positionals[0]!));
-    io.out(values.json ? `${JSON.stringify(summary, null, 2)}\n` : renderShow(summary));
-    return 0;
+    const runId = ledger.resolveRun(positionals[0]!);
+    if (!values.tui) {
+      const summary = ledger.runSummary(runId);
+      const transcripts = attachTranscripts(summary, io.env);
+      io.out(values.json ? `${JSON.stringify(summary, null, 2)}\n` : renderShow(summary) + renderTranscripts(transcripts));
+      return 0;
+    }
+    events = ledger.runEvents(runId);
   } finally {
     ledger.close();
   }
+  return replay(events, io);
 };
 export default showCommand;

@@ -62,7 +62,7 @@ export class RefusalError extends VouchError {
   override readonly name = "RefusalError";
   readonly exitCode = EXIT.usage;
   constructor(readonly refusals: { node: string; harness: string; field: string; message: string }[]) {
-    super(refusals.map((r) => `node ${r.node}: ${r.message}`).join("\n"));
+    super(refusals.map((r) => `node ${r.node}: ${r.message}`).join("\n"), "see: vouch harnesses (what each harness keeps); vouch run GRAPH --dry-run (every refusal)");
   }
 }
 

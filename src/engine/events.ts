@@ -169,6 +169,8 @@ export const nodeRetryingSchema = z.strictObject({
   cause: z.enum(CAUSES),
   /** The failure quoted to the next attempt (bounded). */
   reason: z.string(),
+  /** One line on why the attempt did not pass (what the outputs show). */
+  error: z.string().optional(),
   backoff_ms: z.number().min(0),
 });
 

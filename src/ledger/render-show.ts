@@ -46,7 +46,8 @@ function branchRow(b: BranchView): string[] {
 
 function header(s: RunSummary): string {
   const r = s.run;
-  const status = [r.status, r.exit_code === null ? null : `exit ${r.exit_code}`, r.reason].filter(Boolean).join(", ");
+  // The reason only when it says more than the status ("error, exit 3, budget"; not "interrupted, exit 130, interrupted").
+  const status = [r.status, r.exit_code === null ? null : `exit ${r.exit_code}`, r.reason === r.status ? null : r.reason].filter(Boolean).join(", ");
   const lines: [string, string][] = [
     ["run", r.id],
     ["graph", `${r.graph} (${r.graph_path})`],
@@ -101,6 +102,17 @@ function overrunLine(where: string, o: OverrunRecord): string {
   return `  ${where}: ${o.cap} limit ${capValue(o.cap, o.limit)}, actual ${capValue(o.cap, o.actual)}`;
 }
 
+/** The approvals a paused run waits for, each with the command that decides it. */
+function waitingBlock(runId: string, approvals: NonNullable<RunSummary["sessions"][number]["paused"]>): string {
+  const lines = ["Waiting for approval"];
+  for (const a of approvals) {
+    const where = a.branch ? `${a.node} [${a.branch.map} #${a.branch.index}]` : a.node;
+    lines.push(`  ${where}${a.prompt ? `: ${oneLine(a.prompt)}` : ""}`);
+    lines.push(`    decide with: vouch resume ${runId} --approve ${a.node}   (or --reject ${a.node})`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
 export function renderShow(s: RunSummary): string {
   const rows: string[][] = [];
   for (const n of s.nodes) {
@@ -111,6 +123,9 @@ export function renderShow(s: RunSummary): string {
     }
   }
   const parts = [header(s), table(["NODE", "STATUS", "STOP", "COST", "TURNS", "WALL", "DETAIL"], rows)];
+
+  const waiting = s.sessions[s.sessions.length - 1]?.status === "paused" ? (s.sessions[s.sessions.length - 1]!.paused ?? []) : [];
+  if (waiting.length > 0) parts.push(waitingBlock(s.run.id, waiting));
 
   const attempts = allAttempts(s);
   const failed = attempts.flatMap(({ where, attempt }) => attempt.checks.filter((c) => !c.passed).map((c) => checkBlock(where, c)));

@@ -27,6 +27,7 @@ interface NodeRow {
   wall_ms: number | null;
   output: string | null;
   result_tail: string | null;
+  session_id: string | null;
   checks: string;
   overruns: string;
   started_at: string | null;
@@ -69,6 +70,7 @@ function attemptOf(r: NodeRow): AttemptView {
     wall_ms: r.wall_ms,
     ...(r.output === null ? {} : { output: JSON.parse(r.output) }),
     result_tail: r.result_tail,
+    session_id: r.session_id,
     started_at: r.started_at,
     finished_at: r.finished_at,
     checks: (JSON.parse(r.checks) as EventOf<"check.finished">[]).map(record) as CheckRecord[],
@@ -84,10 +86,12 @@ function nodeView(node: string, kind: string | null, rows: NodeRow[], latest: Se
   if (!last) {
     return { ...base, status: "not started", qualifier: null, stop_reason: null, cause: null, error: null, cost_usd: null, turns: null, wall_ms: null, attempts };
   }
-  const runningNow = latest?.status === "running" && last.session === latest.session;
+  const inLatest = latest !== undefined && last.session === latest.session;
+  const runningNow = inLatest && latest.status === "running";
+  const waiting = inLatest && latest.status === "paused" && (latest.paused ?? []).some((a) => a.node === node && a.branch?.map === branch?.map && a.branch?.index === branch?.index);
   return {
     ...base,
-    status: last.status ?? (runningNow ? "running" : "unfinished"),
+    status: last.status ?? (runningNow ? "running" : waiting ? "waiting" : "unfinished"),
     qualifier: last.qualifier,
     stop_reason: last.stop_reason,
     cause: last.cause,

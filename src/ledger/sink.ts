@@ -30,8 +30,12 @@ export interface SinkOptions {
   onFailure?: (error: unknown) => void;
 }
 
-/** Events after which a process may well exit or wait: committed at once. */
-const COMMIT_NOW: ReadonlySet<EventType> = new Set<EventType>(["run.started", "run.paused", "run.finished"]);
+/** Committed at once (ADR 0009): after run.started, run.paused and run.finished
+ *  the process may well exit or wait; node.started comes right before a node's
+ *  process starts (write-ahead: the ledger knows of every node process that ran),
+ *  and node.finished as soon as a node is decided (a resume after a kill -9 sees
+ *  the pass, instead of losing it in a queued batch). Progress and checks batch. */
+const COMMIT_NOW: ReadonlySet<EventType> = new Set<EventType>(["run.started", "node.started", "node.finished", "run.paused", "run.finished"]);
 
 export const DEFAULT_MAX_BATCH = 256;
 export const DEFAULT_MAX_DELAY_MS = 4;

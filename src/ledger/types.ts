@@ -73,14 +73,17 @@ export interface AttemptView {
   wall_ms: number | null;
   output?: unknown;
   result_tail: string | null;
+  /** The harness's session id (node.finished.session_id), when it reported one. */
+  session_id: string | null;
   started_at: string | null;
   finished_at: string | null;
   checks: CheckRecord[];
   overruns: OverrunRecord[];
 }
 
-/** Shown status of a node: its status, or what became of it. */
-export type NodeShownStatus = NodeStatus | "running" | "unfinished" | "not started";
+/** Shown status of a node: its status, or what became of it. `waiting`: an
+ *  approval node the run is paused at (decide it with vouch resume --approve/--reject). */
+export type NodeShownStatus = NodeStatus | "running" | "waiting" | "unfinished" | "not started";
 
 export interface NodeView {
   node: string;

@@ -37,6 +37,9 @@ export interface TuiHandle extends EventOutput {
   approvals: Approvals;
   /** Settles when the UI is gone: close(), q on a finished run or a replay, or the second Ctrl-C. */
   done: Promise<void>;
+  /** After the run's end: settles when the person leaves the final frame (q, Ctrl-C) — at once
+   *  if they already chose to quit (q, then y to leave approvals for later). */
+  held(): Promise<void>;
   /** Frames published to React so far (bounded by the throttle). */
   readonly frames: number;
 }
@@ -66,7 +69,8 @@ export function startTui(opts: TuiOptions): TuiHandle {
   };
   process.once("exit", teardown);
 
-  const onEffect = effectHandler(store, {
+  let quitChosen = false;
+  const carryOut = effectHandler(store, {
     onCancel: () => opts.onCancel(),
     onExitNow: () => {
       teardown();
@@ -74,6 +78,10 @@ export function startTui(opts: TuiOptions): TuiHandle {
     },
     onQuit: () => void finish(),
   });
+  const onEffect = (e: Parameters<typeof carryOut>[0]) => {
+    if (e.kind === "pauseApprovals") quitChosen = true;
+    carryOut(e);
+  };
 
   const finish = async () => {
     if (gone) return;
@@ -109,6 +117,7 @@ export function startTui(opts: TuiOptions): TuiHandle {
     },
     approvals: store.approvals,
     done,
+    held: () => (quitChosen ? Promise.resolve() : done),
     get frames() {
       return store.frames;
     },

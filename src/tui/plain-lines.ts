@@ -6,7 +6,7 @@ import type { EventOf, VouchEvent } from "../engine/events.ts";
 import { checkOutcomeText, countsText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone } from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
 import { linesOf, oneLine } from "./text.ts";
-import { TAIL_LINES, statusWords } from "./view-node-rows.ts";
+import { TAIL_LINES, roundText, statusWords } from "./view-node-rows.ts";
 import { getAt } from "./chunked-list.ts";
 import { nodeKey, type BranchView, type NodeView, type ViewState } from "./view-state.ts";
 
@@ -34,7 +34,7 @@ export function plainLines(after: ViewState, event: VouchEvent): Line[] {
     case "run.started": {
       const caps = [event.caps.budget_usd !== null ? `budget ${formatUsd(event.caps.budget_usd)}` : "", event.caps.wall_ms !== null ? `wall ${formatMs(event.caps.wall_ms)}` : ""];
       const count = event.nodes.filter((n) => n.map === undefined).length;
-      const text = [`${count} nodes`, ...caps].filter(Boolean).join(" · ");
+      const text = [`${count} node${count === 1 ? "" : "s"}`, ...caps].filter(Boolean).join(" · ");
       return [
         line([seg("▶ ", "accent", true), seg(event.graph, undefined, true), seg(`  run ${event.run} ${event.resumed ? "resumed" : "started"}`)]),
         line([seg(`  ${text}`, "muted")]),
@@ -49,9 +49,11 @@ export function plainLines(after: ViewState, event: VouchEvent): Line[] {
     case "node.retrying": {
       const backoff = event.backoff_ms > 0 ? ` in ${formatMs(event.backoff_ms)}` : "";
       return [
-        line([seg("↻ ", "warn", true), seg(`${where(event)} `), seg(`attempt ${event.attempt} ${event.cause}, retrying${backoff}: `, "warn"), seg(oneLine(event.reason), "muted")]),
+        line([seg("↻ ", "warn", true), seg(`${where(event)} `), seg(`attempt ${event.attempt} ${event.cause}, retrying${backoff}: `, "warn"), seg(oneLine(event.error ?? event.reason), "muted")]),
       ];
     }
+    case "node.started":
+      return newRound(after, event);
     case "node.finished":
       return nodeFinished(after, event);
     case "branch.finished": {
@@ -91,6 +93,16 @@ export function plainLines(after: ViewState, event: VouchEvent): Line[] {
   }
 }
 
+/** A feedback loop sends the work back: one line when the first node of a new round starts
+ *  (the loop's head; the rest of its chain follows with the same round). */
+function newRound(after: ViewState, e: EventOf<"node.started">): Line[] {
+  if (e.round === undefined || e.round < 2) return [];
+  const scope = e.branch ? branchAt(after, e.branch)?.nodes : after.nodes;
+  const others = Object.values(scope ?? {}).filter((n) => n.id !== e.node && (n.round ?? 0) >= e.round!);
+  if (others.length > 0) return [];
+  return [line([seg("↺ ", "accent", true), seg(`${where(e)} `), seg(`round ${e.round}`, "accent", true), seg(": a feedback loop runs it again", "muted")])];
+}
+
 function checkFailed(e: EventOf<"check.finished">): Line[] {
   const outcome = checkOutcomeText({ exit: e.exit, signal: e.signal, timedOut: e.timed_out, durationMs: e.duration_ms });
   const reason = e.reason && oneLine(e.reason) !== outcome ? ` · ${oneLine(e.reason)}` : "";
@@ -105,9 +117,13 @@ function nodeFinished(after: ViewState, e: EventOf<"node.finished">): Line[] {
   const n = nodeOf(after, e);
   const tone = statusTone(e.status);
   const words = n ? statusWords(n) : e.status;
-  const figures = [e.cost_usd !== null ? formatUsd(e.cost_usd) : "", e.turns !== null ? `${e.turns} turn${e.turns === 1 ? "" : "s"}` : "", e.wall_ms > 0 ? formatMs(e.wall_ms) : ""].filter(Boolean);
+  // A script or check costs nothing: "$0" is shown only for what could have cost something (an agent).
+  const costly = e.cost_usd !== null && (e.cost_usd > 0 || n?.kind === "agent");
+  const figures = [costly ? formatUsd(e.cost_usd!) : "", e.turns !== null ? `${e.turns} turn${e.turns === 1 ? "" : "s"}` : "", e.wall_ms > 0 ? formatMs(e.wall_ms) : ""].filter(Boolean);
   const out: Segment[] = [seg(`${statusIcon(e.status)} `, tone, true), seg(`${where(e)} `, undefined, true), seg(words, tone)];
   if (figures.length) out.push(seg(`  ${figures.join(" · ")}`, "muted"));
+  const round = n ? roundText(n) : "";
+  if (round) out.push(seg(`  ↺ ${round}`, "accent"));
   if (e.attempt > 1) out.push(seg(`  ↻ ${e.attempt} attempts`, "warn"));
   if (e.fallback) out.push(seg(`  → fallback ${e.fallback}`, "accent"));
   if (e.recovered) out.push(seg("  recovered", "accent"));

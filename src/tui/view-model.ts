@@ -59,7 +59,7 @@ export function reduce(state: ViewState, event: VouchEvent): ViewState {
     }
     case "node.retrying":
       return updateNode(s, event.node, event.branch, (n) => ({
-        ...withAttempt(n, event.attempt, (a) => ({ ...a, status: "retrying", retry: { cause: event.cause, reason: event.reason, backoffMs: event.backoff_ms } })),
+        ...withAttempt(n, event.attempt, (a) => ({ ...a, status: "retrying", retry: { cause: event.cause, reason: event.reason, backoffMs: event.backoff_ms, ...(event.error !== undefined ? { error: event.error } : {}) } })),
         status: "retrying",
       }));
     case "node.finished":

@@ -46,7 +46,8 @@ export function metricsText(n: NodeView, now: number, live = true): string {
   const parts: string[] = [];
   const current = lastAttempt(n);
   const cost = nodeCost(n);
-  if (cost > 0 || n.costUsd !== null) parts.push(formatUsd(cost));
+  // "$0" only where something could have cost (an agent), not on scripts.
+  if (cost > 0 || (n.costUsd !== null && n.kind === "agent")) parts.push(formatUsd(cost));
   const turns = n.turns ?? current?.turns ?? null;
   if (turns !== null) parts.push(`${turns} turn${turns === 1 ? "" : "s"}`);
   if (n.wallMs !== null && n.status !== "running") {
@@ -55,9 +56,16 @@ export function metricsText(n: NodeView, now: number, live = true): string {
   return parts.join(" · ");
 }
 
-/** Markers on a node row: retried, fallback taken, recovered by `exhausted:`. */
+/** "round 2" on a node a feedback loop runs again (nothing on the first pass). */
+export function roundText(n: Pick<NodeView, "round">): string {
+  return n.round !== undefined && n.round > 1 ? `round ${n.round}` : "";
+}
+
+/** Markers on a node row: feedback round, retried, fallback taken, recovered by `exhausted:`. */
 export function markers(n: NodeView): Segment[] {
   const out: Segment[] = [];
+  const round = roundText(n);
+  if (round) out.push(seg(`  ↺ ${round}`, "accent"));
   const retries = n.attempts.filter((a) => a.retry).length;
   if (retries > 0 && n.status !== "running" && n.status !== "retrying") out.push(seg(`  ↻ ${n.attempt} attempts`, "warn"));
   if (n.fallback) out.push(seg(`  → fallback ${n.fallback}`, "accent"));
@@ -87,7 +95,7 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
   const rows: Line[] = [];
   const pad = `  ${indent}    `;
   for (const a of n.attempts) {
-    if (a.retry) rows.push(line([seg(pad), seg(`↻ attempt ${a.attempt} ${a.retry.cause}: `, "warn"), seg(oneLine(a.retry.reason), "muted")]));
+    if (a.retry) rows.push(line([seg(pad), seg(`↻ attempt ${a.attempt} ${a.retry.cause}: `, "warn"), seg(oneLine(a.retry.error ?? a.retry.reason), "muted")]));
   }
   const many = n.attempts.length > 1;
   for (const o of n.overruns) {

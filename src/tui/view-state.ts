@@ -33,7 +33,7 @@ export interface AttemptView {
   tokens: Tokens | null;
   checks: readonly CheckView[];
   /** Set when this attempt failed and another one followed. */
-  retry?: { cause: Cause; reason: string; backoffMs: number };
+  retry?: { cause: Cause; reason: string; backoffMs: number; error?: string };
 }
 
 export interface NodeView {

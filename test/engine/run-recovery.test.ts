@@ -35,6 +35,9 @@ nodes:
     expect(retrying).toHaveLength(1);
     expect(retrying[0]).toMatchObject({ node: "parse", attempt: 1, cause: "output_invalid", backoff_ms: 30_000 });
     expect(retrying[0]!.reason).toContain("must have required property 'findings'");
+    // The one-line why, for the outputs (the quoted reason is the whole message to the model).
+    expect(retrying[0]!.error).toMatch(/^output does not match the schema: .*must have required property 'findings'/);
+    expect(retrying[0]!.error).not.toContain("\n");
     expect(ofType(r.events, "node.started").map((e) => e.attempt)).toEqual([1, 2]);
     expect(finishedOf(r.events, "parse")).toMatchObject({ attempt: 2, status: "passed", qualifier: "exit-only", cost_usd: 0.02, turns: 2 });
   });

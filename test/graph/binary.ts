@@ -1,6 +1,6 @@
 // The real compiled binary for end-to-end tests: built when missing or older
 // than any source file, so a test never judges a stale build.
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
@@ -16,11 +16,29 @@ function newestSource(dir: string): number {
   return newest;
 }
 
+const stale = () => !existsSync(BINARY) || statSync(BINARY).mtimeMs < newestSource(join(ROOT, "src"));
+
+/** Test files run in parallel workers: one builds (holding a lock folder), the others wait for it. */
 export function ensureBinary(): string {
-  const stale = !existsSync(BINARY) || statSync(BINARY).mtimeMs < newestSource(join(ROOT, "src"));
-  if (stale) {
-    const build = Bun.spawnSync([process.execPath, "run", join(ROOT, "build.ts")], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
-    if (build.exitCode !== 0) throw new Error(`build failed:\n${build.stderr.toString()}`);
+  const lock = join(ROOT, "dist", ".build-lock");
+  const deadline = Date.now() + 180_000;
+  while (stale()) {
+    mkdirSync(join(ROOT, "dist"), { recursive: true });
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Another worker is building; a lock older than the deadline is left from a crash.
+      if (Date.now() > deadline) rmSync(lock, { recursive: true, force: true });
+      Bun.sleepSync(200);
+      continue;
+    }
+    try {
+      if (!stale()) break;
+      const build = Bun.spawnSync([process.execPath, "run", join(ROOT, "build.ts")], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+      if (build.exitCode !== 0) throw new Error(`build failed:\n${build.stderr.toString()}`);
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
   }
   return BINARY;
 }

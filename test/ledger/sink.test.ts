@@ -63,12 +63,12 @@ describe("ledger.sink", () => {
     const s = new RunScript("r-now");
     sink.append(s.started());
     expect(forwarded).toEqual(["run.started"]);
-    sink.append(s.nodeStarted({ node: "build" }, "script"));
+    sink.append(s.ev("node.progress", { node: "build", attempt: 1, turns: 1 }));
     expect(forwarded).toEqual(["run.started"]);
     sink.append(s.ev("run.paused", { approvals: [{ node: "gate" }] }));
-    expect(forwarded).toEqual(["run.started", "node.started", "run.paused"]);
+    expect(forwarded).toEqual(["run.started", "node.progress", "run.paused"]);
     sink.append(s.runFinished("paused"));
-    expect(forwarded).toEqual(["run.started", "node.started", "run.paused", "run.finished"]);
+    expect(forwarded).toEqual(["run.started", "node.progress", "run.paused", "run.finished"]);
     expect(ledger.listRuns()[0]!.status).toBe("paused");
   });
 
@@ -90,7 +90,7 @@ describe("ledger.sink", () => {
     const sink = ledger.sink((e) => forwarded.push(e.seq), { maxDelayMs: 0 });
     const s = new RunScript("r-micro");
     ledger.write([s.started()]);
-    sink.append(s.nodeStarted({ node: "build" }, "script"));
+    sink.append(s.ev("node.progress", { node: "build", attempt: 1, turns: 1 }));
     expect(forwarded).toEqual([]);
     await Promise.resolve();
     expect(forwarded).toEqual([1]);
@@ -108,11 +108,11 @@ describe("ledger.sink", () => {
     );
     const s = new RunScript("r-fail");
     ledger.write([s.started()]);
-    sink.append(s.nodeStarted({ node: "build" }, "script"));
+    sink.append(s.ev("node.progress", { node: "build", attempt: 1, turns: 1 }));
     await tick();
     expect(forwarded).toEqual([]);
     fail = false;
-    expect(() => sink.append(s.finished({ node: "build" }, "passed"))).toThrow("disk full (simulated)");
+    expect(() => sink.append(s.ev("node.progress", { node: "build", attempt: 1, turns: 2 }))).toThrow("disk full (simulated)");
     expect(forwarded).toEqual([]);
   });
 
@@ -125,8 +125,8 @@ describe("ledger.sink", () => {
     const s = new RunScript("r-consumer");
     ledger.write([s.started()]);
     s.seq = 1;
-    sink.append(s.nodeStarted({ node: "build" }, "script"));
-    sink.append(s.nodeStarted({ node: "review" }, "agent"));
+    sink.append(s.ev("node.progress", { node: "build", attempt: 1, turns: 1 }));
+    sink.append(s.ev("node.progress", { node: "build", attempt: 1, turns: 2 }));
     expect(() => sink.flush()).toThrow("consumer bug");
     expect(seen).toEqual([1, 2]);
     expect(ledger.runEvents("r-consumer")).toHaveLength(3);
@@ -137,7 +137,8 @@ describe("ledger.sink", () => {
     const sink = ledger.sink((e) => forwarded.push(e.seq), { maxDelayMs: 10_000 });
     const s = new RunScript("r-close");
     ledger.write([s.started()]);
-    sink.append(s.nodeStarted({ node: "build" }, "script"));
+    sink.append(s.ev("node.progress", { node: "build", attempt: 1, turns: 1 }));
+    expect(forwarded).toEqual([]);
     sink.close();
     expect(forwarded).toEqual([1]);
     expect(() => sink.append(s.nodeStarted({ node: "review" }, "agent"))).toThrow(/closed/);

@@ -142,6 +142,33 @@ describe("startTui", () => {
     await handle.close();
   });
 
+  test("held(): after the run the final frame waits for q; a finished run's q leaves without cancelling", async () => {
+    const { handle, stdin, calls } = tui();
+    for (const e of loadFixture("map-mixed")) handle.push(e);
+    await onScreen(handle);
+    let left = false;
+    const held = handle.held().then(() => (left = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(left).toBe(false); // it waits for the person
+    stdin.type("q");
+    await held;
+    expect(calls).toEqual([]);
+    await handle.close();
+  });
+
+  test("held(): settles at once when the person already chose to quit (q, y to leave approvals for later)", async () => {
+    const { handle, stdin } = tui();
+    for (const e of loadFixture("approval").slice(0, 4)) handle.push(e);
+    const asked = handle.approvals.decide({ node: "ship", prompt: "Ship it?" }, new AbortController().signal);
+    await onScreen(handle);
+    stdin.type("q");
+    await settle();
+    stdin.type("y");
+    await expect(asked).resolves.toBe("pause");
+    await handle.held();
+    await handle.close();
+  });
+
   test("an aborted approval request is withdrawn with the signal's reason", async () => {
     const { handle } = tui();
     const ctl = new AbortController();

@@ -4,6 +4,7 @@ import type { VouchEvent } from "../../src/engine/events.ts";
 import { createPlainOutput } from "../../src/tui/plain-output.ts";
 import { displayWidth } from "../../src/tui/text.ts";
 import { loadFixture } from "./helpers/fake-terminal.ts";
+import { RunRecorder, ZERO } from "./helpers/event-builder.ts";
 
 const FIXTURES = ["map-mixed", "failed-check", "overruns", "approval", "retry-fallback", "big-map"];
 
@@ -61,6 +62,26 @@ describe("plain lines", () => {
     const lines = await plain(loadFixture("retry-fallback"));
     expect(lines).toContain("↻ parse attempt 1 output_invalid, retrying in 2s: output is not JSON: Unexpected token 'H'");
     expect(lines).toContain("✗ parse failed output_invalid  $0.013 · 1 turn · 7s  ↻ 2 attempts  → fallback parse_fault");
+  });
+
+  test("one script node: '1 node', and no '$0' on a script (it cannot cost anything)", async () => {
+    const r = new RunRecorder();
+    r.emit({ type: "run.started", graph: "checks", graph_path: "c.yaml", graph_digest: "d", inputs: {}, caps: { budget_usd: null, wall_ms: null }, concurrency: 1, nodes: [{ id: "build", kind: "script", needs: [] }], pass_env: [], harness: null, resumed: false, version: "0" });
+    r.emit({ type: "node.started", node: "build", kind: "script", attempt: 1 });
+    r.emit({ type: "node.finished", node: "build", attempt: 1, status: "passed", qualifier: "verified", stop_reason: null, cause: null, cost_usd: 0, turns: null, wall_ms: 157 });
+    r.emit({ type: "run.finished", status: "passed", exit_code: 0, cost_usd: 0, cost_unknown: 0, wall_ms: 165, counts: { ...ZERO, passed: 1 } });
+    expect((await plain(r.events)).slice(1)).toEqual(["  1 node", "✓ build passed verified  157ms", "■ run passed · exit 0  $0 · 165ms", "  1 passed"]);
+  });
+
+  test("a retry shows its one-line error, not the whole message quoted to the model", async () => {
+    const events = loadFixture("retry-fallback").map((e) =>
+      e.type === "node.retrying"
+        ? { ...e, reason: "Your previous attempt (attempt 1) did not pass. vouch checked it and found:\ncause: output_invalid\nerror: output is not JSON: Unexpected token 'H'\nFix this and answer again.", error: "output is not JSON: Unexpected token 'H'" }
+        : e,
+    );
+    const lines = await plain(events);
+    expect(lines).toContain("↻ parse attempt 1 output_invalid, retrying in 2s: output is not JSON: Unexpected token 'H'");
+    expect(lines.join("\n")).not.toContain("Your previous attempt");
   });
 
   test.each(FIXTURES)("%s at 80 columns: no line is longer than 80", async (name) => {

@@ -3,69 +3,13 @@
 // end. The JSON side is read back from the NDJSON text, the plain side is
 // parsed from the printed lines, so a fact dropped by either writer fails here.
 import { describe, expect, test } from "vitest";
-import { eventSchema, type VouchEvent } from "../../src/engine/events.ts";
-import { overrunText, verdictText } from "../../src/tui/format.ts";
+import type { VouchEvent } from "../../src/engine/events.ts";
 import { createNdjsonOutput } from "../../src/tui/ndjson-output.ts";
 import { createPlainOutput } from "../../src/tui/plain-output.ts";
 import { loadFixture } from "./helpers/fake-terminal.ts";
+import { factsFromJson, factsFromPlain } from "./helpers/facts.ts";
 
 const FIXTURES = ["map-mixed", "failed-check", "overruns", "approval", "retry-fallback", "big-map"];
-
-function where(e: { node?: string; branch?: { map: string; index: number } }): string {
-  return e.branch ? `${e.branch.map} #${e.branch.index} ${e.node}` : (e.node ?? "run");
-}
-
-function factsFromJson(ndjson: string): string[] {
-  const facts: string[] = [];
-  for (const l of ndjson.split("\n").filter(Boolean)) {
-    const e = eventSchema.parse(JSON.parse(l));
-    switch (e.type) {
-      case "node.finished":
-        if (!e.branch || e.status === "failed" || e.status === "error") facts.push(`node ${where(e)} ${e.status}`);
-        break;
-      case "branch.finished":
-        facts.push(`branch ${e.branch.map} #${e.branch.index} ${verdictText(e.verdict, e.status)}`);
-        break;
-      case "check.finished":
-        if (!e.passed) facts.push(`check ${where(e)} ${e.name} failed`);
-        break;
-      case "cap.overrun":
-        facts.push(`overrun ${e.scope === "run" ? "run" : where(e)} ${overrunText(e)}`);
-        break;
-      case "node.retrying":
-        facts.push(`retry ${where(e)} ${e.attempt} ${e.cause}`);
-        break;
-      case "run.paused":
-        for (const a of e.approvals) facts.push(`paused ${a.node}`);
-        break;
-      case "run.finished":
-        facts.push(`run ${e.status} exit ${e.exit_code}`);
-        facts.push(`counts ${JSON.stringify(e.counts)}`);
-        break;
-    }
-  }
-  return facts;
-}
-
-function factsFromPlain(lines: string[]): string[] {
-  const facts: string[] = [];
-  let m: RegExpMatchArray | null;
-  for (const l of lines) {
-    if ((m = l.match(/^[✓✗!\-⊘] (\S+(?: #\d+ \S+)?) (passed|failed|error|skipped|cancelled)\b/))) facts.push(`node ${m[1]} ${m[2]}`);
-    else if ((m = l.match(/^[✓✗!\-⊘] (\S+) #(\d+) .*  (\S+)$/))) facts.push(`branch ${m[1]} #${m[2]} ${m[3]}`);
-    else if ((m = l.match(/^✗ (.+) check (\S+) failed:/))) facts.push(`check ${m[1]} ${m[2]} failed`);
-    else if ((m = l.match(/^⚠ (.+) cap overrun (.+)$/))) facts.push(`overrun ${m[1]} ${m[2]}`);
-    else if ((m = l.match(/^↻ (.+) attempt (\d+) (\S+), retrying/))) facts.push(`retry ${m[1]} ${m[2]} ${m[3]}`);
-    else if ((m = l.match(/^\? paused at approval (\S+)/))) facts.push(`paused ${m[1]}`);
-    else if ((m = l.match(/^■ run (\S+)(?: \(.+\))? · exit (\d+)/))) facts.push(`run ${m[1]} exit ${m[2]}`);
-    else if ((m = l.match(/^  ((?:\d+ (?:passed|failed|error|skipped|cancelled)(?: · )?)+|no nodes)$/))) {
-      const counts: Record<string, number> = { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 };
-      for (const [, n, k] of m[1]!.matchAll(/(\d+) (\w+)/g)) counts[k!] = Number(n);
-      facts.push(`counts ${JSON.stringify(counts)}`);
-    }
-  }
-  return facts;
-}
 
 async function both(events: VouchEvent[]): Promise<{ json: string[]; plain: string[] }> {
   let ndjson = "";

@@ -72,6 +72,17 @@ describe("what the frames show", () => {
     expect(all).toContain("↻ 2 attempts");
   });
 
+  test("a retry row shows the one-line error; the details keep the whole quoted message", () => {
+    const events = loadFixture("retry-fallback").map((e) =>
+      e.type === "node.retrying" ? { ...e, reason: "Your previous attempt (attempt 1) did not pass. vouch checked it and found: ...", error: "output is not JSON: Unexpected token 'H'" } : e,
+    );
+    const s = reduceAll(events);
+    const all = selectFrame(s, { width: 100, height: 60, now: NOW }).lines.map(lineText).join("\n");
+    expect(all).toContain("↻ attempt 1 output_invalid: output is not JSON: Unexpected token 'H'");
+    expect(all).not.toContain("Your previous attempt");
+    expect(selectDetails(s, "parse", { now: NOW, width: 200 }).map(lineText).join("\n")).toContain("Your previous attempt (attempt 1) did not pass.");
+  });
+
   test("a paused approval says how to resume", () => {
     const all = screen("approval").text.join("\n");
     expect(all).toContain("PAUSED · exit 4");

@@ -7,7 +7,7 @@ import type { Path, PathProblem } from "./problem.ts";
 import { salvage } from "./salvage.ts";
 import { graphSchema, type GraphFile } from "./schema.ts";
 import { validateGraph } from "./validate.ts";
-import { unquotedTemplates, badAliases, yamlErrorProblem, type OffsetProblem } from "./yaml-checks.ts";
+import { unquotedTemplates, badAliases, shoutedBooleans, yamlErrorProblem, type OffsetProblem } from "./yaml-checks.ts";
 import { offsetOf, positionOf } from "./yaml-positions.ts";
 import { zodProblems, type Issue } from "./zod-issues.ts";
 
@@ -51,6 +51,7 @@ function load(file: string, text: string): LoadResult {
   }
   const templates = unquotedTemplates(doc);
   problems.push(...templates.map(fromOffset));
+  problems.push(...shoutedBooleans(doc).map(fromOffset));
   const hidden = templates.map((t) => t.path ?? []);
 
   let raw: unknown;

@@ -104,3 +104,28 @@ export function unquotedTemplates(doc: Document): OffsetProblem[] {
   }
   return out;
 }
+
+const SHOUTED_BOOLEAN = /^(TRUE|True|FALSE|False)$/;
+
+/** `enum: [VERIFIED, FALSE]`: YAML reads an unquoted FALSE as the boolean false, so a list of
+ *  words silently holds a boolean and a model answering "FALSE" breaks its own contract.
+ *  Flagged only in a list that also holds text, where a boolean is almost surely a mistake. */
+export function shoutedBooleans(doc: Document): OffsetProblem[] {
+  const out: OffsetProblem[] = [];
+  for (const { node } of nodes(doc)) {
+    if (!isSeq(node)) continue;
+    const hasText = node.items.some((i) => isScalar(i) && typeof i.value === "string");
+    if (!hasText) continue;
+    for (const item of node.items) {
+      if (!isScalar(item) || typeof item.value !== "boolean" || item.type !== "PLAIN") continue;
+      const source = typeof item.source === "string" ? item.source : String(item.value);
+      if (!SHOUTED_BOOLEAN.test(source) || !item.range) continue;
+      out.push({
+        offset: item.range[0],
+        message: `${source} in this list is read as the boolean ${item.value}, not the text "${source}"`,
+        hint: `quote it: "${source}"`,
+      });
+    }
+  }
+  return out;
+}

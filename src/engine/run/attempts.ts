@@ -73,7 +73,15 @@ export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: (
         return r;
       }
       quote = quoteFailure(attempt, j);
-      const retrying = { type: "node.retrying" as const, node: env.id, attempt, cause: j.cause!, reason: quote, backoff_ms: d.backoffMs };
+      const retrying = {
+        type: "node.retrying" as const,
+        node: env.id,
+        attempt,
+        cause: j.cause!,
+        reason: quote,
+        ...(j.error !== undefined ? { error: j.error } : {}),
+        backoff_ms: d.backoffMs,
+      };
       ctx.emitter.emit(env.branch ? { ...retrying, branch: env.branch } : retrying);
       if (d.backoffMs > 0) {
         try {

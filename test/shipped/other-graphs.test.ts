@@ -1,0 +1,84 @@
+// The other shipped graphs end to end through the real binary: step-runner (with
+// a feedback round, and its failure path), parallel-review, checks-only.
+import { appendFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import { ensureBinary } from "../graph/binary.ts";
+import { finished, GRAPHS, ofType, SAMPLE_REPO, sampleCopy, vouch } from "./run-shipped.ts";
+
+beforeAll(() => {
+  ensureBinary();
+}, 60_000);
+
+const TASK = "task=Make TtlCache.get honour ttlMs";
+
+describe("step-runner", () => {
+  test("implement → checks → review asks for a fix → one feedback round → clean → handoff", () => {
+    const r = vouch(["run", join(GRAPHS, "step-runner.yaml"), "--harness", "replay", "-i", TASK, "--json"], { cwd: SAMPLE_REPO });
+    expect(r.exitCode).toBe(0);
+    const started = ofType(r.events, "node.started");
+    expect(started.filter((e) => e.node === "implement").map((e) => e.round)).toEqual([1, 2]);
+    expect(started.filter((e) => e.node === "review").map((e) => e.round)).toEqual([1, 2]);
+    // The second implement sitting is told what the review found.
+    expect(started.filter((e) => e.node === "implement")[1]!.prompt).toContain("delete the entry when it has expired");
+    // Each round's implement is judged by the project's three checks, run for real.
+    const checks = ofType(r.events, "check.finished").filter((c) => c.node === "implement");
+    expect(checks.map((c) => `${c.name}:${c.passed}`)).toEqual(["build:true", "tests:true", "fmt:true", "build:true", "tests:true", "fmt:true"]);
+    expect(checks.find((c) => c.name === "build")!.stdout_tail).toContain("build ok: 3 files");
+    const end = finished(r.events);
+    expect(end.status).toBe("passed");
+    expect(end.output).toMatchObject({ handoff: "STEP_RUNNER", status: "done", review: { decision: "clean" } });
+    const skipped = ofType(r.events, "node.finished").filter((e) => e.status === "skipped").map((e) => `${e.node}:${e.cause}`);
+    expect(skipped.sort()).toEqual(["gave_up:not_chosen", "implement_failed:fallback_unused", "review_failed:fallback_unused", "stop_critical:not_chosen"]);
+  });
+
+  test("when the project's checks fail, implement is retried once, then the failure path ends the run failed (exit 1)", () => {
+    const repo = sampleCopy();
+    appendFileSync(join(repo, "src", "slug.js"), "export const x = 1;   \n"); // trailing spaces: fmt-check lists the file
+    const r = vouch(["run", join(GRAPHS, "step-runner.yaml"), "--harness", "replay", "-i", TASK, "--json"], { cwd: repo });
+    expect(r.exitCode).toBe(1);
+    const implement = ofType(r.events, "node.finished").filter((e) => e.node === "implement");
+    expect(implement.at(-1)).toMatchObject({ status: "failed", cause: "check_failed", attempt: 2, fallback: "implement_failed" });
+    const fmt = ofType(r.events, "check.finished").filter((c) => c.name === "fmt");
+    expect(fmt).toHaveLength(2);
+    expect(fmt.every((c) => !c.passed && c.stdout_tail.includes("src/slug.js"))).toBe(true);
+    expect(finished(r.events).output).toMatchObject({ handoff: "STEP_RUNNER", status: "failed", stage: "implement" });
+    expect(ofType(r.events, "node.finished").find((e) => e.node === "review")).toMatchObject({ status: "skipped", cause: "upstream_not_passed" });
+  });
+});
+
+describe("parallel-review", () => {
+  test("one reviewer per changed line of input, verdicts in input order, files stamped from the item", () => {
+    const r = vouch(["run", join(GRAPHS, "parallel-review.yaml"), "--harness", "replay", "-i", "files=src/cache.js\nsrc/duration.js\n\nsrc/slug.js\n", "--json"], { cwd: SAMPLE_REPO });
+    expect(r.exitCode).toBe(0);
+    const branches = ofType(r.events, "branch.finished").sort((a, b) => a.branch.index - b.branch.index);
+    expect(branches.map((b) => b.verdict)).toEqual(["ISSUES", "CLEAN", "ISSUES"]);
+    const reviews = (finished(r.events).output as { reviews: { output: { file: string } }[] }).reviews;
+    expect(reviews.map((x) => x.output.file)).toEqual(["src/cache.js", "src/duration.js", "src/slug.js"]);
+    expect(ofType(r.events, "run.started")[0]!.caps.budget_usd).toBe(3);
+  });
+});
+
+describe("checks-only (no agent, no model)", () => {
+  test("the sample project passes: every check ran and the node is verified", () => {
+    const r = vouch(["run", join(GRAPHS, "checks-only.yaml"), "--json"], { cwd: SAMPLE_REPO });
+    expect(r.exitCode).toBe(0);
+    expect(ofType(r.events, "check.finished").map((c) => `${c.name}:${c.passed}`)).toEqual(["build:true", "tests:true", "fmt:true"]);
+    expect(ofType(r.events, "node.finished")[0]).toMatchObject({ status: "passed", qualifier: "verified" });
+  });
+
+  test("a broken project: every check still runs and every failure is reported (exit 1)", () => {
+    const repo = sampleCopy();
+    writeFileSync(join(repo, "src", "empty-export.js"), "const notExported = 1;\t\n");
+    const r = vouch(["run", join(GRAPHS, "checks-only.yaml"), "-i", `project_dir=${repo}`, "--json"]);
+    expect(r.exitCode).toBe(1);
+    const checks = ofType(r.events, "check.finished");
+    expect(checks.map((c) => `${c.name}:${c.passed}`)).toEqual(["build:true", "tests:false", "fmt:false"]);
+    expect(checks[1]!.stdout_tail).toContain("FAIL src/empty-export.js exports nothing");
+    expect(checks[2]!.stdout_tail).toContain("src/empty-export.js");
+    expect(checks[2]!.reason).toMatch(/expected no output/);
+    const node = ofType(r.events, "node.finished")[0]!;
+    expect(node).toMatchObject({ status: "failed", cause: "check_failed" });
+    expect(node.error).toContain("2 of 3 checks failed");
+  });
+});

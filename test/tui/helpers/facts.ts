@@ -1,0 +1,73 @@
+// The facts a run's outputs must agree on, read back from each: every node
+// verdict, branch verdict, failed check, overrun, retry, feedback round, pause
+// and the run's end. The JSON side is read from the NDJSON text, the plain side
+// is parsed from the printed lines, so a fact dropped by either writer shows.
+import { eventSchema } from "../../../src/engine/events.ts";
+import { overrunText, verdictText } from "../../../src/tui/format.ts";
+import { oneLine } from "../../../src/tui/text.ts";
+
+function where(e: { node?: string; branch?: { map: string; index: number } }): string {
+  return e.branch ? `${e.branch.map} #${e.branch.index} ${e.node}` : (e.node ?? "run");
+}
+
+export function factsFromJson(ndjson: string): string[] {
+  const facts: string[] = [];
+  // The highest feedback round seen in each scope (the top level, or one branch).
+  const rounds = new Map<string, number>();
+  for (const l of ndjson.split("\n").filter(Boolean)) {
+    const e = eventSchema.parse(JSON.parse(l));
+    switch (e.type) {
+      case "node.started": {
+        const scope = e.branch ? `${e.branch.map}#${e.branch.index}` : "";
+        if (e.round !== undefined && e.round > (rounds.get(scope) ?? 1)) facts.push(`round ${where(e)} ${e.round}`);
+        if (e.round !== undefined) rounds.set(scope, Math.max(e.round, rounds.get(scope) ?? 1));
+        break;
+      }
+      case "node.finished":
+        if (!e.branch || e.status === "failed" || e.status === "error") facts.push(`node ${where(e)} ${e.status}`);
+        break;
+      case "branch.finished":
+        facts.push(`branch ${e.branch.map} #${e.branch.index} ${verdictText(e.verdict, e.status)}`);
+        break;
+      case "check.finished":
+        if (!e.passed) facts.push(`check ${where(e)} ${e.name} failed`);
+        break;
+      case "cap.overrun":
+        facts.push(`overrun ${e.scope === "run" ? "run" : where(e)} ${overrunText(e)}`);
+        break;
+      case "node.retrying":
+        facts.push(`retry ${where(e)} ${e.attempt} ${e.cause}: ${oneLine(e.error ?? e.reason)}`);
+        break;
+      case "run.paused":
+        for (const a of e.approvals) facts.push(`paused ${a.node}`);
+        break;
+      case "run.finished":
+        facts.push(`run ${e.status} exit ${e.exit_code}`);
+        facts.push(`counts ${JSON.stringify(e.counts)}`);
+        break;
+    }
+  }
+  return facts;
+}
+
+export function factsFromPlain(lines: string[]): string[] {
+  const facts: string[] = [];
+  let m: RegExpMatchArray | null;
+  for (const l of lines) {
+    if ((m = l.match(/^[✓✗!\-⊘] (\S+(?: #\d+ \S+)?) (passed|failed|error|skipped|cancelled)\b/))) facts.push(`node ${m[1]} ${m[2]}`);
+    else if ((m = l.match(/^[✓✗!\-⊘] (\S+) #(\d+) .*  (\S+)$/))) facts.push(`branch ${m[1]} #${m[2]} ${m[3]}`);
+    else if ((m = l.match(/^✗ (.+) check (\S+) failed:/))) facts.push(`check ${m[1]} ${m[2]} failed`);
+    else if ((m = l.match(/^⚠ (.+) cap overrun (.+)$/))) facts.push(`overrun ${m[1]} ${m[2]}`);
+    else if ((m = l.match(/^↻ (.+) attempt (\d+) (\S+), retrying(?: in \S+)?: (.*)$/))) facts.push(`retry ${m[1]} ${m[2]} ${m[3]}: ${m[4]}`);
+    else if ((m = l.match(/^↺ (.+) round (\d+): /))) facts.push(`round ${m[1]} ${m[2]}`);
+    else if ((m = l.match(/^\? paused at approval (\S+)/))) facts.push(`paused ${m[1]}`);
+    else if ((m = l.match(/^■ run (\S+)(?: \(.+\))? · exit (\d+)/))) facts.push(`run ${m[1]} exit ${m[2]}`);
+    else if ((m = l.match(/^  ((?:\d+ (?:passed|failed|error|skipped|cancelled)(?: · )?)+|no nodes)$/))) {
+      const counts: Record<string, number> = { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 };
+      for (const [, n, k] of m[1]!.matchAll(/(\d+) (\w+)/g)) counts[k!] = Number(n);
+      facts.push(`counts ${JSON.stringify(counts)}`);
+    }
+  }
+  return facts;
+}
+
