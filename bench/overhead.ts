@@ -1,7 +1,8 @@
 // Engine overhead against the process limit: a map of N `true` scripts at
 // concurrency 8 under `dist/vouch run --json`, against `xargs -P 8` running the
-// same N `sh -c true`, and against the Bun spawn floor (bench/spawn-floor.ts) —
-// side by side, the order rotating, each repetition a triple.
+// same N `sh -c true`, against the Bun spawn floor (bench/spawn-floor.ts), and
+// against itself with VOUCH_LEDGER=off (ADR 0009's benchmark switch: what the
+// ledger costs) — side by side, the order rotating, each repetition all four.
 import { join } from "node:path";
 import { expectExit, measure, ratios, summarize, tempFolder, VOUCH, vouchEnv, type Measured, type Summary } from "./lib/measure.ts";
 
@@ -13,6 +14,9 @@ export interface OverheadResult {
   ratio: Summary;
   /** vouch / the Bun spawn floor, per repetition. */
   floorRatio: Summary;
+  noLedgerMs: Summary;
+  /** vouch / vouch with VOUCH_LEDGER=off, per repetition. */
+  ledgerRatio: Summary;
   vouchPeakRssMb: Summary;
 }
 
@@ -29,12 +33,14 @@ export async function overhead(items: number, reps: number): Promise<OverheadRes
     const xargs = async () => expectExit(await measure(["xargs", "-P", "8", "-n", "1", "sh", "-c", "true"], { stdin: lines, env }), 0, "xargs");
     const floorScript = join(import.meta.dirname, "spawn-floor.ts");
     const floor = async () => expectExit(await measure([process.execPath, floorScript, String(items), "8"], { env }), 0, "spawn floor");
-    const runs = { vouch, xargs, floor };
+    const noLedger = async () =>
+      expectExit(await measure([VOUCH, "run", graph, "--json", "-i", `items=@${itemsFile}`], { cwd: dir.path, env: { ...env, VOUCH_LEDGER: "off" } }), 0, "vouch run (overhead, VOUCH_LEDGER=off)");
+    const runs = { vouch, xargs, floor, noLedger };
     for (const f of Object.values(runs)) await f(); // warm-up: page cache, ledger file
-    const got: Record<keyof typeof runs, Measured[]> = { vouch: [], xargs: [], floor: [] };
+    const got: Record<keyof typeof runs, Measured[]> = { vouch: [], xargs: [], floor: [], noLedger: [] };
     const order = Object.keys(runs) as (keyof typeof runs)[];
     for (let i = 0; i < reps; i++) {
-      // Rotate which goes first, so a drift in the machine's load hits all three.
+      // Rotate which goes first, so a drift in the machine's load hits all of them.
       for (let k = 0; k < order.length; k++) {
         const key = order[(i + k) % order.length]!;
         got[key].push(await runs[key]());
@@ -48,6 +54,8 @@ export async function overhead(items: number, reps: number): Promise<OverheadRes
       floorMs: summarize(ms("floor")),
       ratio: ratios(ms("vouch"), ms("xargs")),
       floorRatio: ratios(ms("vouch"), ms("floor")),
+      noLedgerMs: summarize(ms("noLedger")),
+      ledgerRatio: ratios(ms("vouch"), ms("noLedger")),
       vouchPeakRssMb: summarize(got.vouch.map((m) => m.peakRssBytes / 2 ** 20)),
     };
   } finally {

@@ -2,7 +2,10 @@
 // /usr/bin/time) of one run rendered by the live UI inside tmux, against the
 // same run with --json (NDJSON to a file). The run: a map of N replayed agent
 // sittings (graphs/sched.yaml) — many events in a short time, the UI's worst case.
-// The live UI closes by itself when the run ends, so both are whole runs.
+// The live UI keeps the final screen until `q`: the bench watches the ledger
+// for run.finished, lets the last frame draw, then sends `q` at once (the idle
+// wait costs next to no CPU).
+import { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ratios, summarize, tempFolder, VOUCH, vouchEnv, type Summary } from "./lib/measure.ts";
@@ -22,6 +25,19 @@ function cpuFromTimeFile(file: string): number {
 
 function tmux(socket: string, ...args: string[]) {
   return Bun.spawnSync(["tmux", "-L", socket, ...args], { stdout: "pipe", stderr: "pipe" });
+}
+
+function runFinished(ledgerFile: string): boolean {
+  if (!existsSync(ledgerFile)) return false;
+  let db: Database | undefined;
+  try {
+    db = new Database(ledgerFile, { readonly: true });
+    return db.query("SELECT 1 FROM events WHERE type = 'run.finished' LIMIT 1").get() !== null;
+  } catch {
+    return false; // not created yet
+  } finally {
+    db?.close();
+  }
 }
 
 async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
@@ -54,8 +70,11 @@ export async function tuiCost(items: number, reps: number): Promise<TuiCostResul
       const started = tmux(socket, "new-session", "-d", "-s", `b${n}`, "-x", "120", "-y", "40", cmd);
       if (started.exitCode !== 0) throw new Error(`tmux: ${started.stderr.toString()}`);
       try {
-        // The live UI closes when the run ends; time(1) writes its file when vouch has exited.
-        await until(() => existsSync(timeFile) && readFileSync(timeFile, "utf8").trim() !== "", 120_000, "the TUI run to end");
+        await until(() => runFinished(join(home, "ledger", "ledger.sqlite")), 120_000, "the TUI run to finish");
+        await Bun.sleep(100); // the last frame
+        tmux(socket, "send-keys", "-t", `b${n}`, "q");
+        // time(1) writes its file when vouch has exited.
+        await until(() => existsSync(timeFile) && readFileSync(timeFile, "utf8").trim() !== "", 20_000, "the TUI to quit on q");
         // Only the live UI prints this closing line (on stderr): the run was drawn by the TUI.
         const err = readFileSync(errFile, "utf8");
         if (!/: passed \(exit 0\) — vouch show /.test(err)) throw new Error(`the run under tmux did not end in the live UI:\n${err}`);
