@@ -5,9 +5,9 @@
 // also looks at the host from outside while it runs. Asserted: no leaked file
 // descriptor, bounded memory, no zombie left, no handover folder left.
 // Measured (2-core machine, others' tests running): 2,000 processes in 14-17 s alone, 27-30 s inside the full suite;
-// peak fds 145-223 — Bun keeps a `memfd:spawn_stdio_stdin` per spawned script
+// peak fds 145-276 — Bun keeps a `memfd:spawn_stdio_stdin` per spawned script
 // (its stdin Blob) until the garbage collector runs, so the peak depends on GC,
-// not on the run's length (300, 1,000 and 2,000 items gave 145, 156, 177-223);
+// not on the run's length (300, 1,000 and 2,000 items gave 145, 156, 160-276);
 // after the run, the count is back to its baseline.
 import { expect, test } from "vitest";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
