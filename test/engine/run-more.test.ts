@@ -133,6 +133,15 @@ nodes:
     expect(commands.scripts.find((s) => s.spec.run === "slow")!.spec.timeoutMs).toBe(1000);
     expect(r.outcome.status).toBe("failed"); // failed outranks error
   });
+
+  test("a script killed by a signal vouch did not send never passes: it crashed, an error", async () => {
+    // exit is null when a signal ended the process: exit_zero must not read that as "no non-zero exit".
+    const commands = new FakeCommandRunner(undefined, () => ({ exit: null, signal: "SIGSEGV", terminationReason: "exit", stdoutTail: "partial\n", stderrTail: "Segmentation fault\n" }));
+    const r = await run(`version: 1\nname: t\nnodes:\n  crash: { kind: script, run: crash }\n`, { commands });
+    expect(finishedOf(r.events, "crash")).toMatchObject({ status: "error", cause: "harness_error", qualifier: null });
+    expect(finishedOf(r.events, "crash").error).toMatch(/SIGSEGV/);
+    expect(r.outcome).toMatchObject({ status: "error", exitCode: 3 });
+  });
 });
 
 describe("systemClock", () => {
