@@ -104,3 +104,45 @@ nodes:
     expect(second.outcome.counts).toEqual({ passed: 3, failed: 0, error: 0, skipped: 0, cancelled: 0 });
   });
 });
+
+describe("resume inside a feedback loop (kill -9 during a later round)", () => {
+  const loop = `
+version: 1
+name: t
+nodes:
+  write: { kind: agent, prompt: "write" }
+  review:
+    kind: agent
+    needs: [write]
+    prompt: review
+    output: { format: json }
+    feedback: { to: write, max: 2, when: { nodes.review.output.decision: fix } }
+  decide:
+    kind: router
+    needs: [review]
+    routes: [{ when: { nodes.review.output.decision: clean }, to: [ok] }]
+    default: [gave_up]
+  ok: { kind: end, status: success }
+  gave_up: { kind: end, status: failure }
+`;
+  // The review asks for a fix on its first round and is clean on the next.
+  const reviewer = () => {
+    let reviews = 0;
+    return (a: { node: string }) => (a.node === "review" ? { resultText: reviews++ === 0 ? '{"decision":"fix"}' : '{"decision":"clean"}' } : {});
+  };
+
+  test("the round the loop was replacing is not kept: the resumed run ends as the uninterrupted one", async () => {
+    const whole = await run(loop, { agents: reviewer() });
+    expect(whole.outcome.status).toBe("passed");
+    // vouch is killed -9 while write runs its second round: the ledger holds round 1's
+    // node.finished of write and of review (decision: fix), then write's second node.started.
+    const cut = whole.events.findIndex((e) => e.type === "node.started" && e.node === "write" && e.round === 2);
+    expect(cut).toBeGreaterThan(0);
+    const prior = priorFromEvents(whole.events.slice(0, cut + 1));
+    expect(Object.keys(prior.nodes)).not.toContain("write");
+    const resumed = await run(loop, { agents: reviewer(), options: { resume: prior } });
+    expect(resumed.agents.assignments.map((a) => a.node)).toContain("review"); // review's round-1 "fix" is not a final result
+    expect(finishedOf(resumed.events, "gave_up")).toMatchObject({ status: "skipped" });
+    expect(resumed.outcome).toMatchObject({ status: "passed", exitCode: 0 });
+  });
+});

@@ -76,9 +76,15 @@ export class ScopeRunner {
 
   start(): void {
     const kept = new Map<string, Finished>();
+    const keep = new Set(this.index.ids.filter((id) => this.ctx.resume?.nodes[nodeKey(id, this.branch)] !== undefined));
+    // A feedback chain is kept whole or not at all: a round of it that did not finish
+    // leaves earlier rounds' results behind that the loop was replacing.
+    for (const chain of this.index.feedbackChains.values()) {
+      if (!chain.every((id) => keep.has(id))) chain.forEach((id) => keep.delete(id));
+    }
     for (const id of this.index.ids) {
       const k = this.ctx.resume?.nodes[nodeKey(id, this.branch)];
-      if (!k) continue;
+      if (!k || !keep.has(id)) continue;
       const v: NodeView = { status: "passed" };
       if (k.qualifier !== null) v.qualifier = k.qualifier;
       if (k.output !== undefined) v.output = k.output;
