@@ -134,6 +134,13 @@ nodes:
     expect(r.outcome.status).toBe("failed"); // failed outranks error
   });
 
+  test("an agent result cut to the kept tail cannot be read as JSON: an error, never a FAIL", async () => {
+    const agents = new FakeAgentRunner(() => ({ resultText: 'xxxx"}', resultTruncated: true }));
+    const r = await run(`version: 1\nname: t\nnodes:\n  a: { kind: agent, prompt: hi, output: { format: json } }\n`, { agents });
+    expect(finishedOf(r.events, "a")).toMatchObject({ status: "error", cause: "harness_error" });
+    expect(r.outcome.exitCode).toBe(3);
+  });
+
   test("a script killed by a signal vouch did not send never passes: it crashed, an error", async () => {
     // exit is null when a signal ended the process: exit_zero must not read that as "no non-zero exit".
     const commands = new FakeCommandRunner(undefined, () => ({ exit: null, signal: "SIGSEGV", terminationReason: "exit", stdoutTail: "partial\n", stderrTail: "Segmentation fault\n" }));
