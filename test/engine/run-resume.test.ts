@@ -146,3 +146,26 @@ nodes:
     expect(resumed.outcome).toMatchObject({ status: "passed", exitCode: 0 });
   });
 });
+
+describe("resume after a router", () => {
+  test("a kept router keeps its choice: the targets it did not choose stay skipped", async () => {
+    const g = `
+version: 1
+name: t
+inputs: { mode: { default: b } }
+nodes:
+  pick:
+    kind: router
+    routes: [{ when: { inputs.mode: a }, to: [path_a] }]
+    default: [path_b]
+  path_a: { kind: agent, prompt: "a" }
+  path_b: { kind: agent, prompt: "b" }
+`;
+    const first = await run(g, { agents: (a) => (a.node === "path_b" ? { exitCode: 1 } : {}) });
+    expect(first.outcome.status).toBe("failed");
+    const second = await run(g, { options: { resume: priorFromEvents(first.events) } });
+    expect(second.agents.assignments.map((a) => a.node)).toEqual(["path_b"]);
+    expect(finishedOf(second.events, "path_a")).toMatchObject({ status: "skipped", cause: "not_chosen" });
+    expect(second.outcome.status).toBe("passed");
+  });
+});

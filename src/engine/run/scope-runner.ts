@@ -93,7 +93,11 @@ export class ScopeRunner {
       this.view[id] = v;
       this.meta.set(id, { kind: this.index.nodes.get(id)!.kind, status: "passed", recovered: false });
       this.count(id, "passed");
-      kept.set(id, { status: "passed", recovered: false });
+      const f: Finished = { status: "passed", recovered: false };
+      // A kept router keeps its choice (its output `to`): what it did not choose stays skipped.
+      const to = (k.output as { to?: unknown } | undefined)?.to;
+      if (this.index.nodes.get(id)!.kind === "router" && Array.isArray(to)) f.chosen = to.filter((t): t is string => typeof t === "string");
+      kept.set(id, f);
     }
     this.launchAll(this.scheduler.start(kept));
     this.afterChange();
