@@ -169,3 +169,28 @@ nodes:
     expect(second.outcome.status).toBe("passed");
   });
 });
+
+describe("resume after a fallback", () => {
+  test("a fallback that ran is decided again when its owner runs again: it is not kept", async () => {
+    const g = `
+version: 1
+name: t
+nodes:
+  work: { kind: agent, prompt: "work", fallback: triage }
+  triage:
+    kind: router
+    routes: [{ when: { nodes.work.status: failed }, to: [failed_end] }]
+    default: [error_end]
+  failed_end: { kind: end, status: failure, output: { why: "{{ nodes.work.error }}" } }
+  error_end: { kind: end, status: error, output: { why: "{{ nodes.work.error }}" } }
+  done: { kind: end, needs: [work], output: { ok: true } }
+`;
+    const first = await run(g, { agents: () => ({ stopReason: "turns", error: "turn cap" }) });
+    expect(first.outcome.status).toBe("error");
+    // The sitting passes when the run is resumed: no trace of the first session's fallback path.
+    const second = await run(g, { options: { resume: priorFromEvents(first.events) } });
+    expect(finishedOf(second.events, "triage")).toMatchObject({ status: "skipped", cause: "fallback_unused" });
+    expect(ofType(second.events, "node.started").map((e) => e.node)).toEqual(["work", "done"]);
+    expect(second.outcome).toMatchObject({ status: "passed", output: { ok: true } });
+  });
+});
