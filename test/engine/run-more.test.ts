@@ -152,6 +152,15 @@ nodes:
 });
 
 describe("systemClock", () => {
+  test("a sleep longer than a timer can hold (over ~24.8 days) does not end at once", async () => {
+    const ctl = new AbortController();
+    let ended = false;
+    const p = systemClock.sleep(700 * 3_600_000, ctl.signal).then(() => (ended = true), () => {});
+    await systemClock.sleep(50);
+    expect(ended).toBe(false);
+    ctl.abort(new Error("stop"));
+    await p;
+  });
   test("sleeps and can be aborted", async () => {
     const t0 = systemClock.now();
     await systemClock.sleep(5);
