@@ -75,6 +75,8 @@ export interface Sitting {
   stderrTail: string;
   /** Why the sitting did not complete, in one line (crash text, API error, missing binary). */
   error?: string;
+  /** The result text is only the kept tail of a longer output (the `command` harness's stdout). */
+  resultTruncated?: boolean;
 }
 
 export interface AgentHooks {

@@ -56,21 +56,33 @@ export interface Liveness {
   now(): number;
 }
 
-/** Known cost of a session without run.finished: the last attempt of each node,
- *  finished or not (an unfinished sitting's last node.progress cost was spent
- *  all the same); map nodes are left out: their branches' nodes carry the sittings. */
+/** Known cost of a session without run.finished. A node that finished: its
+ *  node.finished cost (already the sum over its attempts). A node that did not:
+ *  every attempt's last node.progress cost, summed (an earlier attempt, and an
+ *  unfinished sitting, spent its money all the same). Map nodes are left out:
+ *  their branches' nodes carry the sittings. */
 function partialCost(db: Database, runId: string, session: number, mapIds: Set<string>): { cost: number; unknown: number } {
   const rows = db
     .query("SELECT node, map, branch_index, attempt, kind, status, cost_usd FROM node_results WHERE run_id = ? AND session = ? ORDER BY attempt")
     .all(runId, session) as CostRow[];
-  const last = new Map<string, CostRow>();
-  for (const r of rows) last.set(`${r.map}\u0000${r.branch_index}\u0000${r.node}`, r);
+  const byNode = new Map<string, CostRow[]>();
+  for (const r of rows) {
+    const k = `${r.map}\u0000${r.branch_index}\u0000${r.node}`;
+    const list = byNode.get(k);
+    if (list) list.push(r);
+    else byNode.set(k, [r]);
+  }
   let cost = 0;
   let unknown = 0;
-  for (const r of last.values()) {
-    if (r.map === "" && (mapIds.has(r.node) || r.kind === "map")) continue;
-    if (r.cost_usd !== null) cost += r.cost_usd;
-    else if (r.kind === "agent" && r.status !== null) unknown += 1;
+  for (const attempts of byNode.values()) {
+    const last = attempts[attempts.length - 1]!;
+    if (last.map === "" && (mapIds.has(last.node) || attempts.some((r) => r.kind === "map"))) continue;
+    if (last.status !== null) {
+      if (last.cost_usd !== null) cost += last.cost_usd;
+      else if (last.kind === "agent") unknown += 1;
+      continue;
+    }
+    for (const r of attempts) if (r.cost_usd !== null) cost += r.cost_usd;
   }
   return { cost, unknown };
 }

@@ -17,6 +17,9 @@ export const DEFAULT_MAX_LINE_LENGTH = 1024 * 1024;
  *  close. Only a process that left the group (setsid) can hold them longer. */
 export const DRAIN_MS = 1000;
 
+/** setTimeout fires after 1 ms when given more than this (2^31-1 ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export async function runProcess(command: Command, options: ProcessOptions): Promise<ProcessResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -67,7 +70,17 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
   };
 
   let wallTimer: ReturnType<typeof setTimeout> | undefined;
-  if (options.wallMs !== undefined) wallTimer = setTimeout(() => terminate("wall"), options.wallMs);
+  const wallCap = options.wallMs;
+  if (wallCap !== undefined) {
+    // Chained: setTimeout fires at once when given more than MAX_TIMER_MS (~24.8 days).
+    const wallStart = performance.now();
+    const checkWall = () => {
+      const left = wallCap - (performance.now() - wallStart);
+      if (left <= 0) terminate("wall");
+      else wallTimer = setTimeout(checkWall, Math.min(left, MAX_TIMER_MS));
+    };
+    wallTimer = setTimeout(checkWall, Math.min(wallCap, MAX_TIMER_MS));
+  }
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   const idleMs = options.idleMs;
   if (idleMs !== undefined) {
@@ -75,9 +88,9 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
     const checkIdle = () => {
       const silent = performance.now() - lastOutput;
       if (silent >= idleMs) terminate("idle");
-      else idleTimer = setTimeout(checkIdle, idleMs - silent + 1);
+      else idleTimer = setTimeout(checkIdle, Math.min(idleMs - silent + 1, MAX_TIMER_MS));
     };
-    idleTimer = setTimeout(checkIdle, idleMs);
+    idleTimer = setTimeout(checkIdle, Math.min(idleMs, MAX_TIMER_MS));
   }
   const onAbort = () => terminate("cancelled");
   options.signal?.addEventListener("abort", onAbort, { once: true });

@@ -21,12 +21,15 @@ export function reduce(state: ViewState, event: VouchEvent): ViewState {
     case "node.started":
       return updateNode(s, event.node, event.branch, (n) => {
         const attempt: AttemptView = { attempt: event.attempt, startedAt: time(at), status: "running", turns: null, costUsd: null, tokens: null, checks: [] };
+        // A later feedback round numbers its attempts from 1 again: what the earlier rounds cost is carried.
+        const newRound = event.round !== undefined && n.round !== undefined && event.round > n.round;
         const next: NodeView = {
           ...n,
+          ...(newRound ? { carriedCostUsd: nodeCost(n), costUsd: null } : {}),
           kind: event.kind,
           status: event.kind === "approval" ? "waiting" : "running",
           attempt: event.attempt,
-          attempts: [...n.attempts.filter((a) => a.attempt !== event.attempt), attempt],
+          attempts: newRound ? [attempt] : [...n.attempts.filter((a) => a.attempt !== event.attempt), attempt],
           startedAt: time(at),
           qualifier: null,
           stopReason: null,

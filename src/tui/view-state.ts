@@ -53,6 +53,8 @@ export interface NodeView {
   stopReason: StopReason | null;
   cause: Cause | null;
   costUsd: number | null;
+  /** What earlier feedback rounds of this node cost (a new round numbers its attempts from 1 again). */
+  carriedCostUsd?: number;
   turns: number | null;
   wallMs: number | null;
   tokens: Tokens | null;
@@ -169,5 +171,5 @@ export function isFinal(status: RowStatus): status is NodeStatus {
 /** What a node has cost so far: the larger of its reported total and the sum of its attempts' live costs. */
 export function nodeCost(n: NodeView): number {
   const live = n.attempts.reduce((sum, a) => sum + (a.costUsd ?? 0), 0);
-  return Math.max(live, n.costUsd ?? 0);
+  return (n.carriedCostUsd ?? 0) + Math.max(live, n.costUsd ?? 0);
 }

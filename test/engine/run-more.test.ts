@@ -133,9 +133,34 @@ nodes:
     expect(commands.scripts.find((s) => s.spec.run === "slow")!.spec.timeoutMs).toBe(1000);
     expect(r.outcome.status).toBe("failed"); // failed outranks error
   });
+
+  test("an agent result cut to the kept tail cannot be read as JSON: an error, never a FAIL", async () => {
+    const agents = new FakeAgentRunner(() => ({ resultText: 'xxxx"}', resultTruncated: true }));
+    const r = await run(`version: 1\nname: t\nnodes:\n  a: { kind: agent, prompt: hi, output: { format: json } }\n`, { agents });
+    expect(finishedOf(r.events, "a")).toMatchObject({ status: "error", cause: "harness_error" });
+    expect(r.outcome.exitCode).toBe(3);
+  });
+
+  test("a script killed by a signal vouch did not send never passes: it crashed, an error", async () => {
+    // exit is null when a signal ended the process: exit_zero must not read that as "no non-zero exit".
+    const commands = new FakeCommandRunner(undefined, () => ({ exit: null, signal: "SIGSEGV", terminationReason: "exit", stdoutTail: "partial\n", stderrTail: "Segmentation fault\n" }));
+    const r = await run(`version: 1\nname: t\nnodes:\n  crash: { kind: script, run: crash }\n`, { commands });
+    expect(finishedOf(r.events, "crash")).toMatchObject({ status: "error", cause: "harness_error", qualifier: null });
+    expect(finishedOf(r.events, "crash").error).toMatch(/SIGSEGV/);
+    expect(r.outcome).toMatchObject({ status: "error", exitCode: 3 });
+  });
 });
 
 describe("systemClock", () => {
+  test("a sleep longer than a timer can hold (over ~24.8 days) does not end at once", async () => {
+    const ctl = new AbortController();
+    let ended = false;
+    const p = systemClock.sleep(700 * 3_600_000, ctl.signal).then(() => (ended = true), () => {});
+    await systemClock.sleep(50);
+    expect(ended).toBe(false);
+    ctl.abort(new Error("stop"));
+    await p;
+  });
   test("sleeps and can be aborted", async () => {
     const t0 = systemClock.now();
     await systemClock.sleep(5);

@@ -104,3 +104,93 @@ nodes:
     expect(second.outcome.counts).toEqual({ passed: 3, failed: 0, error: 0, skipped: 0, cancelled: 0 });
   });
 });
+
+describe("resume inside a feedback loop (kill -9 during a later round)", () => {
+  const loop = `
+version: 1
+name: t
+nodes:
+  write: { kind: agent, prompt: "write" }
+  review:
+    kind: agent
+    needs: [write]
+    prompt: review
+    output: { format: json }
+    feedback: { to: write, max: 2, when: { nodes.review.output.decision: fix } }
+  decide:
+    kind: router
+    needs: [review]
+    routes: [{ when: { nodes.review.output.decision: clean }, to: [ok] }]
+    default: [gave_up]
+  ok: { kind: end, status: success }
+  gave_up: { kind: end, status: failure }
+`;
+  // The review asks for a fix on its first round and is clean on the next.
+  const reviewer = () => {
+    let reviews = 0;
+    return (a: { node: string }) => (a.node === "review" ? { resultText: reviews++ === 0 ? '{"decision":"fix"}' : '{"decision":"clean"}' } : {});
+  };
+
+  test("the round the loop was replacing is not kept: the resumed run ends as the uninterrupted one", async () => {
+    const whole = await run(loop, { agents: reviewer() });
+    expect(whole.outcome.status).toBe("passed");
+    // vouch is killed -9 while write runs its second round: the ledger holds round 1's
+    // node.finished of write and of review (decision: fix), then write's second node.started.
+    const cut = whole.events.findIndex((e) => e.type === "node.started" && e.node === "write" && e.round === 2);
+    expect(cut).toBeGreaterThan(0);
+    const prior = priorFromEvents(whole.events.slice(0, cut + 1));
+    expect(Object.keys(prior.nodes)).not.toContain("write");
+    const resumed = await run(loop, { agents: reviewer(), options: { resume: prior } });
+    expect(resumed.agents.assignments.map((a) => a.node)).toContain("review"); // review's round-1 "fix" is not a final result
+    expect(finishedOf(resumed.events, "gave_up")).toMatchObject({ status: "skipped" });
+    expect(resumed.outcome).toMatchObject({ status: "passed", exitCode: 0 });
+  });
+});
+
+describe("resume after a router", () => {
+  test("a kept router keeps its choice: the targets it did not choose stay skipped", async () => {
+    const g = `
+version: 1
+name: t
+inputs: { mode: { default: b } }
+nodes:
+  pick:
+    kind: router
+    routes: [{ when: { inputs.mode: a }, to: [path_a] }]
+    default: [path_b]
+  path_a: { kind: agent, prompt: "a" }
+  path_b: { kind: agent, prompt: "b" }
+`;
+    const first = await run(g, { agents: (a) => (a.node === "path_b" ? { exitCode: 1 } : {}) });
+    expect(first.outcome.status).toBe("failed");
+    const second = await run(g, { options: { resume: priorFromEvents(first.events) } });
+    expect(second.agents.assignments.map((a) => a.node)).toEqual(["path_b"]);
+    expect(finishedOf(second.events, "path_a")).toMatchObject({ status: "skipped", cause: "not_chosen" });
+    expect(second.outcome.status).toBe("passed");
+  });
+});
+
+describe("resume after a fallback", () => {
+  test("a fallback that ran is decided again when its owner runs again: it is not kept", async () => {
+    const g = `
+version: 1
+name: t
+nodes:
+  work: { kind: agent, prompt: "work", fallback: triage }
+  triage:
+    kind: router
+    routes: [{ when: { nodes.work.status: failed }, to: [failed_end] }]
+    default: [error_end]
+  failed_end: { kind: end, status: failure, output: { why: "{{ nodes.work.error }}" } }
+  error_end: { kind: end, status: error, output: { why: "{{ nodes.work.error }}" } }
+  done: { kind: end, needs: [work], output: { ok: true } }
+`;
+    const first = await run(g, { agents: () => ({ stopReason: "turns", error: "turn cap" }) });
+    expect(first.outcome.status).toBe("error");
+    // The sitting passes when the run is resumed: no trace of the first session's fallback path.
+    const second = await run(g, { options: { resume: priorFromEvents(first.events) } });
+    expect(finishedOf(second.events, "triage")).toMatchObject({ status: "skipped", cause: "fallback_unused" });
+    expect(ofType(second.events, "node.started").map((e) => e.node)).toEqual(["work", "done"]);
+    expect(second.outcome).toMatchObject({ status: "passed", output: { ok: true } });
+  });
+});

@@ -81,9 +81,10 @@ describe("judgeBeforeChecks", () => {
     const t = judgeBeforeChecks({ parts: { ...parts, outputJudged: false, resultMatches: false }, exitCode: 0, isScript: true, text: "plain\n" });
     expect(t.ok && t.output).toBe("plain\n");
   });
-  test("a truncated stdout is never read as JSON", () => {
+  test("a truncated stdout is never read as JSON, and that is an error (output unreadable), never a FAIL", () => {
     const r = judgeBeforeChecks({ ...base, isScript: true, text: '{"verdict":"CONFIRMED"}', truncated: true, resultMatches: undefined });
-    expect(r.ok || r.judgement.cause).toBe("output_invalid");
+    // The script may well have printed valid JSON: vouch could not keep it, so no verdict was reached (DESIGN §3).
+    expect(r.ok ? null : { status: r.judgement.status, cause: r.judgement.cause }).toEqual({ status: "error", cause: "harness_error" });
   });
 });
 

@@ -101,6 +101,15 @@ describe("the child process", () => {
     expect(vars.sort()).toEqual(["ANTHROPIC_API_KEY", "HOME", "PATH"]);
   });
 
+  test("the command harness says when its result (stdout) was longer than it keeps", async () => {
+    const runner = createAgentRunner({ parentEnv: { PATH }, commandArgv: ["/bin/sh", "-c", "head -c 1100000 /dev/zero | tr '\\0' x"] });
+    const big = await runner.run(assignment({ harness: "command" }), hooks());
+    expect(big.stopReason).toBe("complete");
+    expect(big.resultTruncated).toBe(true);
+    const small = await createAgentRunner({ parentEnv: { PATH }, commandArgv: ["/bin/echo", "hi"] }).run(assignment({ harness: "command" }), hooks());
+    expect(small.resultTruncated ?? false).toBe(false);
+  });
+
   test("a sitting cancelled before it starts, or with a missing cwd, starts nothing", async () => {
     const dir = work();
     const marker = join(dir, "marker");

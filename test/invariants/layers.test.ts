@@ -62,6 +62,30 @@ describe("invariant 3: src/tui reads engine types and events only", () => {
   });
 });
 
+describe("invariant 4: the outputs and the ledger consume the one event union, never the run loop", () => {
+  // The TUI, the NDJSON and plain writers (src/tui) and the ledger (src/ledger) may read
+  // the event union and port types from the engine, nothing that runs or schedules.
+  const ALLOWED_ENGINE = new Set(["src/engine/events.ts", "src/engine/ports.ts", "src/engine/errors.ts", "src/engine/graph/duration.ts"]);
+  const offendersIn = (dir: string) => {
+    const offenders: string[] = [];
+    for (const f of sourceFiles(dir)) {
+      for (const spec of importsOf(f)) {
+        const target = resolved(f, spec);
+        if (target.startsWith("src/engine/") && !ALLOWED_ENGINE.has(target)) offenders.push(`${f} -> ${spec}`);
+        if (/^src\/(spawn|cli)(\/|\.ts$)/.test(target)) offenders.push(`${f} -> ${spec}`);
+      }
+    }
+    return offenders;
+  };
+  test("src/ledger imports from src/engine only events, port types, errors and duration formatting", () => {
+    expect(offendersIn("src/ledger")).toEqual([]);
+  });
+  test("the scan can fail: a consumer importing the run loop is caught", () => {
+    expect(resolved("src/ledger/x.ts", "../engine/run.ts").startsWith("src/engine/")).toBe(true);
+    expect(ALLOWED_ENGINE.has(resolved("src/ledger/x.ts", "../engine/run.ts"))).toBe(false);
+  });
+});
+
 describe("invariant 5: one function builds every child environment", () => {
   test("process.env is read in src/spawn only by the environment builder", () => {
     const offenders = sourceFiles("src/spawn").filter((f) => f !== "src/spawn/child-env.ts" && /process\.env/.test(read(f)));

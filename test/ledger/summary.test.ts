@@ -118,6 +118,28 @@ describe("a resumed run", () => {
     expect(ledger.runEvents("r-resumed").map((e) => e.seq)).toEqual(Array.from({ length: second.seq }, (_, i) => i));
   });
 
+  test("an abandoned session counts what every attempt spent, not only the attempt it died in", () => {
+    const s = new RunScript("r-retry-killed");
+    s.started();
+    s.nodeStarted({ node: "review" }, "agent");
+    s.ev("node.progress", { node: "review", attempt: 1, turns: 3, cost_usd: 0.25 });
+    s.ev("node.retrying", { node: "review", attempt: 1, cause: "output_invalid", reason: "output is not JSON", backoff_ms: 0 });
+    s.nodeStarted({ node: "review" }, "agent", 2);
+    s.ev("node.progress", { node: "review", attempt: 2, turns: 1, cost_usd: 0.01 });
+    // kill -9 here: attempt 1's $0.25 was spent all the same
+    ledger.write(s.events);
+    expect(ledger.listRuns()[0]!.cost_usd).toBeCloseTo(0.26, 10);
+    const dead = new RunScript("r-retry-killed-2");
+    dead.started();
+    dead.nodeStarted({ node: "review" }, "agent");
+    dead.ev("node.progress", { node: "review", attempt: 1, cost_usd: 0.25 });
+    dead.ev("node.retrying", { node: "review", attempt: 1, cause: "output_invalid", reason: "output is not JSON", backoff_ms: 0 });
+    dead.nodeStarted({ node: "review" }, "agent", 2);
+    // killed before attempt 2 reported anything
+    ledger.write(dead.events);
+    expect(ledger.runSummary("r-retry-killed-2").run.cost_usd).toBeCloseTo(0.25, 10);
+  });
+
   test("a node whose attempt never finished shows `unfinished` once the run is abandoned", () => {
     ledger.write(crashedThenResumed().first.events);
     const s = ledger.runSummary("r-resumed");

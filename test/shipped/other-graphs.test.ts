@@ -1,6 +1,7 @@
 // The other shipped graphs end to end through the real binary: step-runner (with
 // a feedback round, and its failure path), parallel-review, checks-only.
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { ensureBinary } from "../graph/binary.ts";
@@ -29,7 +30,7 @@ describe("step-runner", () => {
     expect(end.status).toBe("passed");
     expect(end.output).toMatchObject({ handoff: "STEP_RUNNER", status: "done", review: { decision: "clean" } });
     const skipped = ofType(r.events, "node.finished").filter((e) => e.status === "skipped").map((e) => `${e.node}:${e.cause}`);
-    expect(skipped.sort()).toEqual(["gave_up:not_chosen", "implement_failed:fallback_unused", "review_failed:fallback_unused", "stop_critical:not_chosen"]);
+    expect(skipped.sort()).toEqual(["gave_up:not_chosen", "implement_error:upstream_not_passed", "implement_failed:upstream_not_passed", "implement_stopped:fallback_unused", "review_failed:fallback_unused", "stop_critical:not_chosen"]);
   });
 
   test("when the project's checks fail, implement is retried once, then the failure path ends the run failed (exit 1)", () => {
@@ -38,12 +39,23 @@ describe("step-runner", () => {
     const r = vouch(["run", join(GRAPHS, "step-runner.yaml"), "--harness", "replay", "-i", TASK, "--json"], { cwd: repo });
     expect(r.exitCode).toBe(1);
     const implement = ofType(r.events, "node.finished").filter((e) => e.node === "implement");
-    expect(implement.at(-1)).toMatchObject({ status: "failed", cause: "check_failed", attempt: 2, fallback: "implement_failed" });
+    expect(implement.at(-1)).toMatchObject({ status: "failed", cause: "check_failed", attempt: 2, fallback: "implement_stopped" });
     const fmt = ofType(r.events, "check.finished").filter((c) => c.name === "fmt");
     expect(fmt).toHaveLength(2);
     expect(fmt.every((c) => !c.passed && c.stdout_tail.includes("src/slug.js"))).toBe(true);
     expect(finished(r.events).output).toMatchObject({ handoff: "STEP_RUNNER", status: "failed", stage: "implement" });
     expect(ofType(r.events, "node.finished").find((e) => e.node === "review")).toMatchObject({ status: "skipped", cause: "upstream_not_passed" });
+  });
+
+  test("when implement stops at a cap (no verdict), the run ends error (exit 3), never failed: ERROR is never FAIL", () => {
+    const dir = mkdtempSync(join(tmpdir(), "vouch-step-cap-"));
+    // A recorded sitting that hit its turns cap (error_max_turns), played for implement.
+    copyFileSync(join(GRAPHS, "finding-verifier.replay", "verify_one.5.jsonl"), join(dir, "implement.jsonl"));
+    const r = vouch(["run", join(GRAPHS, "step-runner.yaml"), "--harness", "replay", "--replay-dir", dir, "-i", TASK, "--json"], { cwd: sampleCopy() });
+    expect(ofType(r.events, "node.finished").find((e) => e.node === "implement")).toMatchObject({ status: "error", cause: "cap_stop" });
+    expect(finished(r.events)).toMatchObject({ status: "error", exit_code: 3 });
+    expect(finished(r.events).output).toMatchObject({ handoff: "STEP_RUNNER", status: "error", stage: "implement" });
+    expect(r.exitCode).toBe(3);
   });
 });
 

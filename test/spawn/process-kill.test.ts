@@ -14,6 +14,13 @@ const opts = { cwd: dir.path, env: TEST_ENV };
 const pidFile = (name: string) => join(dir.path, `${name}-${Math.random().toString(36).slice(2)}.pids`);
 
 describe("wall cap", () => {
+  test("a cap longer than a timer can hold (over ~24.8 days) does not fire at once", async () => {
+    // setTimeout fires after 1 ms when given more than 2^31-1 ms.
+    const r = await runProcess({ shell: "sleep 0.3; echo done" }, { ...opts, wallMs: 700 * 3_600_000, idleMs: 700 * 3_600_000 });
+    expect(r.terminationReason).toBe("exit");
+    expect(r.stdoutTail).toBe("done\n");
+  });
+
   test("`sh -c 'sleep 30 & echo hi; wait'` under a 300 ms cap: back fast, hi read, whole group gone", async () => {
     const t0 = performance.now();
     const r = await runProcess({ shell: "sleep 30 & echo hi; wait" }, { ...opts, wallMs: 300 });

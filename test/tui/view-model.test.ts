@@ -159,6 +159,22 @@ describe("live figures and odd sequences", () => {
     expect(s.costUsd).toBe(0.07);
   });
 
+  test("a feedback round starting again keeps the earlier rounds' cost in the header", () => {
+    const r = new RunRecorder();
+    r.emit({ type: "run.started", graph: "g", graph_path: "g.yaml", graph_digest: "d", inputs: {}, caps: { budget_usd: 1, wall_ms: null }, concurrency: 2, nodes: [{ id: "a", kind: "agent", needs: [] }], pass_env: [], harness: null, resumed: false, version: "0" });
+    r.emit({ type: "node.started", node: "a", kind: "agent", attempt: 1, round: 1 });
+    r.emit({ type: "node.progress", node: "a", attempt: 1, cost_usd: 0.1 });
+    r.emit({ type: "node.finished", node: "a", attempt: 1, status: "passed", qualifier: "exit-only", stop_reason: "complete", cause: null, cost_usd: 0.1, turns: 1, wall_ms: 10 });
+    // The loop runs `a` again: attempt numbers start at 1 again, the first round's $0.10 was spent all the same.
+    r.emit({ type: "node.started", node: "a", kind: "agent", attempt: 1, round: 2 });
+    r.emit({ type: "node.progress", node: "a", attempt: 1, cost_usd: 0.02 });
+    r.emit({ type: "node.finished", node: "a", attempt: 1, status: "passed", qualifier: "exit-only", stop_reason: "complete", cause: null, cost_usd: 0.03, turns: 1, wall_ms: 10 });
+    const costs: number[] = [];
+    let s = initialState();
+    for (const e of r.events) costs.push((s = reduce(s, e)).costUsd);
+    expect(costs.slice(2).map((c) => Math.round(c * 1000) / 1000)).toEqual([0.1, 0.1, 0.1, 0.12, 0.13]);
+  });
+
   test("a resumed run keeps what passed and recounts a branch that runs again", () => {
     const first = loadFixture("map-mixed").filter((e) => e.type !== "run.finished");
     let s = reduceAll(first);

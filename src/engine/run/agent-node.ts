@@ -164,6 +164,7 @@ async function judgeSitting(env: NodeEnv, node: AgentNode, sitting: Sitting, par
     structured: sitting.structured,
     format: node.output?.format,
     isScript: false,
+    truncated: sitting.resultTruncated === true,
     schema: j.schema,
     stamp: j.stamp,
     resultMatches: j.matches,

@@ -1,23 +1,30 @@
 // What a resumed run keeps, derived from the run's own events (ADR 0002
 // "Resume"): the last node.finished of each node decides; passed ones keep
-// their output. Passed branches are kept whole.
+// their output, unless the node had started again since (a feedback round).
+// Passed branches are kept whole.
 import type { VouchEvent } from "../events.ts";
 import { branchKey, nodeKey, type KeptBranch, type KeptNode, type ResumeState } from "./types.ts";
 
 export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
   const lastNode = new Map<string, Extract<VouchEvent, { type: "node.finished" }>>();
+  // A node started again after its last node.finished (a feedback loop's next round)
+  // was replacing that result when the session died: the result is not final.
+  const restarted = new Set<string>();
   const lastBranch = new Map<string, Extract<VouchEvent, { type: "branch.finished" }>>();
   const items = new Map<string, unknown>();
   let lastSeq = -1;
   for (const e of events) {
     if (e.seq > lastSeq) lastSeq = e.seq;
-    if (e.type === "node.finished") lastNode.set(nodeKey(e.node, e.branch), e);
+    if (e.type === "node.finished") {
+      lastNode.set(nodeKey(e.node, e.branch), e);
+      restarted.delete(nodeKey(e.node, e.branch));
+    } else if (e.type === "node.started") restarted.add(nodeKey(e.node, e.branch));
     else if (e.type === "branch.finished") lastBranch.set(branchKey(e.branch.map, e.branch.index), e);
     else if (e.type === "branch.started") items.set(branchKey(e.branch.map, e.branch.index), e.item);
   }
   const nodes: Record<string, KeptNode> = {};
   for (const [key, e] of lastNode) {
-    if (e.status !== "passed") continue;
+    if (e.status !== "passed" || restarted.has(key)) continue;
     const kept: KeptNode = { qualifier: e.qualifier };
     if (e.output !== undefined) kept.output = e.output;
     nodes[key] = kept;

@@ -76,9 +76,10 @@ export class ScopeRunner {
 
   start(): void {
     const kept = new Map<string, Finished>();
+    const keep = this.keptIds();
     for (const id of this.index.ids) {
       const k = this.ctx.resume?.nodes[nodeKey(id, this.branch)];
-      if (!k) continue;
+      if (!k || !keep.has(id)) continue;
       const v: NodeView = { status: "passed" };
       if (k.qualifier !== null) v.qualifier = k.qualifier;
       if (k.output !== undefined) v.output = k.output;
@@ -87,10 +88,37 @@ export class ScopeRunner {
       this.view[id] = v;
       this.meta.set(id, { kind: this.index.nodes.get(id)!.kind, status: "passed", recovered: false });
       this.count(id, "passed");
-      kept.set(id, { status: "passed", recovered: false });
+      const f: Finished = { status: "passed", recovered: false };
+      // A kept router keeps its choice (its output `to`): what it did not choose stays skipped.
+      const to = (k.output as { to?: unknown } | undefined)?.to;
+      if (this.index.nodes.get(id)!.kind === "router" && Array.isArray(to)) f.chosen = to.filter((t): t is string => typeof t === "string");
+      kept.set(id, f);
     }
     this.launchAll(this.scheduler.start(kept));
     this.afterChange();
+  }
+
+  /** What a resumed scope keeps: the passed results, less those that were consequences
+   *  of work that runs again (so they would be stale). */
+  private keptIds(): Set<string> {
+    const keep = new Set(this.index.ids.filter((id) => this.ctx.resume?.nodes[nodeKey(id, this.branch)] !== undefined));
+    if (keep.size === 0) return keep;
+    const dropped = new Set<string>();
+    const drop = (id: string) => {
+      if (keep.delete(id)) dropped.add(id);
+    };
+    // A feedback chain is kept whole or not at all: a round of it that did not finish
+    // leaves earlier rounds' results behind that the loop was replacing.
+    for (const chain of this.index.feedbackChains.values()) if (!chain.every((id) => keep.has(id))) chain.forEach(drop);
+    for (let changed = true; changed; ) {
+      const before = dropped.size;
+      // A fallback ran because its owner did not pass; the owner runs again, so the fallback is decided again.
+      for (const [target, owners] of this.index.fallbackOwners) if (keep.has(target) && owners.some((o) => !keep.has(o))) drop(target);
+      // What was computed from a dropped result is dropped too (router targets need their router).
+      for (const id of this.index.order) if (keep.has(id) && this.index.needs.get(id)!.some((n) => dropped.has(n))) drop(id);
+      changed = dropped.size > before;
+    }
+    return keep;
   }
 
   /** Template and condition data. */

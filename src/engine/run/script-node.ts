@@ -68,6 +68,12 @@ export async function runScriptNode(env: NodeEnv, node: ScriptNode): Promise<Nod
     }
     const detail = outcome.spawnError ?? (outcome.stderrTail.trim() ? tail(outcome.stderrTail.trim().split("\n").pop()!, 300) : undefined);
     let judgement: Judgement | null = judgeStop("script", outcome.terminationReason, parts, detail, env.runStop());
+    if (!judgement && outcome.exit === null) {
+      // Ended by a signal vouch did not send (a crash, the OOM killer): no exit status, so no verdict.
+      const how = `the script was killed by ${outcome.signal ?? "a signal"}`;
+      judgement = judgeStop("script", "crashed", parts, undefined, null)!;
+      judgement = { ...judgement, error: detail ? `${how}: ${detail}` : how };
+    }
     if (!judgement) {
       const before = judgeBeforeChecks({
         parts,

@@ -98,10 +98,10 @@ function fail(cause: Cause, error: string, evidence: EvidencePart[], output?: un
   return { ok: false, judgement: j };
 }
 
-function readOutput(input: OutputInput): { ok: true; value: unknown } | { ok: false; message: string } {
+function readOutput(input: OutputInput): { ok: true; value: unknown } | { ok: false; message: string; unreadable?: true } {
   if (input.format === "json") {
     if (input.structured !== undefined) return { ok: true, value: input.structured };
-    if (input.truncated) return { ok: false, message: "the output was longer than vouch keeps, so it cannot be read as JSON" };
+    if (input.truncated) return { ok: false, unreadable: true, message: "the output was longer than vouch keeps, so it cannot be read as JSON" };
     const r = extractJson(input.text);
     return r.ok ? r : { ok: false, message: `output is not JSON: ${r.message}` };
   }
@@ -121,6 +121,11 @@ export function judgeBeforeChecks(input: OutputInput): BeforeChecks {
   evidence.push(part("exit_zero", parts.exitZero, "passed"));
 
   const read = readOutput(input);
+  if (!read.ok && read.unreadable) {
+    // vouch could not keep the output: no verdict on it was reached (DESIGN §3: output unreadable is an error).
+    evidence.push(part("output", true, "not_checked", read.message), ...allNotChecked(parts).slice(2));
+    return { ok: false, judgement: { status: "error", qualifier: null, cause: "harness_error", error: read.message, evidence, failedChecks: [] } };
+  }
   if (!read.ok) {
     evidence.push(part("output", true, "failed", read.message), ...allNotChecked(parts).slice(2));
     return fail("output_invalid", read.message, evidence);

@@ -163,6 +163,8 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
   });
   const sitting: Sitting = {
     ...parsed,
+    // A text-protocol harness's result is its stdout: say when only its tail was kept.
+    ...(adapter.protocol === "text" && result.stdoutBytes > Buffer.byteLength(result.stdoutTail) ? { resultTruncated: true } : {}),
     wallMs: result.wallMs,
     idleMs: result.longestSilenceMs,
     exitCode: result.exit,
