@@ -63,6 +63,15 @@ export const capsSchema = z
   })
   .meta({ description: "Limits. A cap is a threshold: crossing it is reported as cap.overrun." });
 export type Caps = z.output<typeof capsSchema>;
+
+/** The whole run's caps: a budget and a wall clock. Turns and idle limit one sitting
+ *  (defaults.caps or a node's caps), so they are refused here rather than ignored. */
+export const runCapsSchema = z
+  .strictObject({
+    budget_usd: z.number().positive({ message: "budget_usd must be greater than zero" }).optional(),
+    wall: durationSchema.optional(),
+  })
+  .meta({ description: "Whole-run limits: budget_usd and wall. Crossing one stops the run as error." });
 export const CAP_NAMES = ["turns", "budget_usd", "wall", "idle"] as const;
 export type CapName = (typeof CAP_NAMES)[number];
 
@@ -250,7 +259,7 @@ export const graphSchema = z
     origin: z.enum(["user", "planned"]).optional(),
     inputs: z.record(inputName, inputSchema).optional(),
     defaults: defaultsSchema.optional(),
-    caps: capsSchema.optional(),
+    caps: runCapsSchema.optional(),
     concurrency: z.number().int().positive().optional(),
     checks: z.record(z.string().min(1), checkDefSchema).optional(),
     nodes: z.record(nodeId, nodeSchema).refine((nodes) => Object.keys(nodes).length > 0, { message: "a graph needs at least one node" }),

@@ -110,6 +110,13 @@ function unknownKey(issuePath: Path, key: string, raw: unknown): Tagged {
   const known = knownKeysAt(ROOT, raw, issuePath);
   const suggestion = suggest(key, known);
   const path = [...issuePath, key];
+  if (issuePath.length === 1 && issuePath[0] === "caps" && (key === "turns" || key === "idle")) {
+    return {
+      path, at: "key", unknown: { object: formatPath(issuePath) },
+      message: `${key} is not a whole-run cap (the run's caps are budget_usd and wall)`,
+      hint: `${key} limits one sitting: put it in defaults.caps (every agent node) or a node's caps`,
+    };
+  }
   const isNode = issuePath[0] === "nodes" && (issuePath.length === 2 || (issuePath.length === 4 && issuePath[2] === "branch"));
   if (isNode && suggestion === undefined) {
     const kinds = kindsWithField(NODE_UNION, key);
