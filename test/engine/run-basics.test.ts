@@ -4,6 +4,7 @@ import { describe, expect, test } from "vitest";
 import { finishedOf, ofType, run, runFinished, setup } from "./helpers/run-helper.ts";
 import { FakeAgentRunner, FakeCommandRunner, byNode } from "./helpers/fakes.ts";
 import { planRun, runGraph } from "../../src/engine/run.ts";
+import type { AgentPlan } from "../../src/engine/ports.ts";
 import { InputError, PortNotProvidedError, RefusalError } from "../../src/engine/errors.ts";
 
 describe("events", () => {
@@ -194,6 +195,28 @@ nodes:
     expect(plan.caps).toEqual({ budgetUsd: 3, wallMs: null });
     expect(plan.refusals).toEqual([]);
     expect(x.ledger.count).toBe(0);
+  });
+
+  test("a run budget is refused for a node whose harness cannot count cost (its spending would be unseen)", async () => {
+    const noCost = (plan: AgentPlan) =>
+      plan.harness === "codex" && plan.caps.budgetUsd !== undefined ? [{ harness: "codex", field: "caps.budget_usd", message: "codex cannot keep caps.budget_usd" }] : [];
+    const graph = `
+version: 1
+name: t
+caps: { budget_usd: 2 }
+nodes:
+  a: { kind: agent, prompt: "x", harness: claude }
+  b: { kind: agent, prompt: "y", harness: codex }
+`;
+    const agents = new FakeAgentRunner(undefined, noCost);
+    const err = await runGraph(setup(graph, { agents }).options).catch((e) => e);
+    expect(err).toBeInstanceOf(RefusalError);
+    expect(err.refusals).toEqual([expect.objectContaining({ node: "b", harness: "codex", field: "run caps.budget_usd" })]);
+    expect(err.message).toContain("cannot keep the run's budget_usd ($2)");
+    // Without a run budget the same graph is accepted; a node's own budget cap is refused once, not twice.
+    expect(planRun(setup(graph.replace("caps: { budget_usd: 2 }\n", ""), { agents: new FakeAgentRunner(undefined, noCost) }).options).refusals).toEqual([]);
+    const own = graph.replace('harness: codex }', 'harness: codex, caps: { budget_usd: 1 } }');
+    expect(planRun(setup(own, { agents: new FakeAgentRunner(undefined, noCost) }).options).refusals.map((r) => r.field)).toEqual(["caps.budget_usd"]);
   });
 
   test("a port that was not injected fails loudly", async () => {

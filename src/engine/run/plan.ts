@@ -4,7 +4,7 @@
 import { resolve } from "node:path";
 import { GraphInvalidError, TemplateError, type GraphProblem } from "../errors.ts";
 import type { GraphFile } from "../graph/schema.ts";
-import { refusingAgentRunner, type AgentPlan, type AgentRunner } from "../ports.ts";
+import { refusingAgentRunner, type AgentPlan, type AgentRunner, type Refusal } from "../ports.ts";
 import { buildScopeIndex, type ScopeNode } from "../scheduler/graph-index.ts";
 import { renderText } from "../template/render.ts";
 import { OutputSchemas } from "../verdict/output-schema.ts";
@@ -56,6 +56,19 @@ function staticCwd(template: string | undefined, inputs: Record<string, unknown>
   }
 }
 
+/** A run budget counts every sitting's cost: a node on a harness that reports no cost
+ *  would spend outside it unseen, so the run budget is refused for it (DESIGN.md §4),
+ *  unless the node's own budget_usd was already refused. */
+function runBudgetRefusals(agents: AgentRunner, plan: AgentPlan, runBudget: number | null): Refusal[] {
+  if (runBudget === null || plan.caps.budgetUsd !== undefined) return [];
+  const asked = agents.refuse({ ...plan, caps: { budgetUsd: runBudget } }).filter((r) => r.field === "caps.budget_usd");
+  return asked.map((r) => ({
+    harness: r.harness,
+    field: "run caps.budget_usd",
+    message: `harness "${r.harness}" cannot keep the run's budget_usd ($${runBudget}): it reports no cost in US dollars, so its spending would not count; remove the run budget (caps.budget_usd, --budget) or choose another harness for this node`,
+  }));
+}
+
 export function planRun(options: RunOptions): RunPlan {
   const { graph } = options;
   const inputs = resolveInputs(graph, options.inputs);
@@ -82,6 +95,7 @@ export function planRun(options: RunOptions): RunPlan {
       planned.harness = s.harness;
       planned.caps = s.caps;
       planned.refusals = agents.refuse(agentPlan);
+      planned.refusals.push(...runBudgetRefusals(agents, agentPlan, limits.budgetUsd));
       for (const r of planned.refusals) refusals.push({ node: id, harness: r.harness, field: r.field, message: r.message });
     }
     nodes.push(planned);
