@@ -94,6 +94,8 @@ export const runStartedSchema = z.strictObject({
   nodes: z.array(graphNodeInfoSchema),
   /** Names (never values) of environment variables passed through to children. */
   pass_env: z.array(z.string()),
+  /** Names (never values) the graph's own `env:` lists pass to some of its nodes. */
+  graph_env: z.array(z.string()).optional(),
   harness: z.string().nullable(),
   /** The directory relative paths resolve against (where the run first started). */
   base_dir: z.string().optional(),

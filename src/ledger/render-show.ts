@@ -63,7 +63,8 @@ function header(s: RunSummary): string {
   if (s.sessions.length > 1) {
     lines.push(["sessions", s.sessions.map((x) => `#${x.session}${x.resumed ? " (resume)" : ""} ${when(x.started_at)} ${x.status}`).join("; ")]);
   }
-  if (s.pass_env.length > 0) lines.push(["env", `${s.pass_env.join(", ")} (names passed to child processes; values are never recorded)`]);
+  if (s.pass_env.length > 0) lines.push(["env", `${s.pass_env.join(", ")} (--pass-env: names passed to child processes; values are never recorded)`]);
+  if (s.graph_env.length > 0) lines.push(["env", `${s.graph_env.join(", ")} (the graph's env: lists; names only, values are never recorded)`]);
   return lines.map(([k, v]) => `${k.padEnd(9)}${v}`).join("\n") + "\n";
 }
 

@@ -164,6 +164,11 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
   const overrunRows = db.query("SELECT overruns FROM sessions WHERE run_id = ? ORDER BY session").all(runId) as { overruns: string }[];
   const overruns = overrunRows.flatMap((r) => (JSON.parse(r.overruns) as EventOf<"cap.overrun">[]).map(record)) as OverrunRecord[];
   const passEnv = (db.query("SELECT DISTINCT name FROM env_names WHERE run_id = ? ORDER BY name").all(runId) as { name: string }[]).map((r) => r.name);
+  // The graph's own env: names, from the run.started of every session (names only, never values).
+  const graphEnv = new Set<string>();
+  for (const { body } of db.query("SELECT body FROM events WHERE run_id = ? AND type = 'run.started'").all(runId) as { body: string }[]) {
+    for (const name of (JSON.parse(body) as EventOf<"run.started">).graph_env ?? []) graphEnv.add(name);
+  }
   const listing = listingOf(run, sessions);
   const finished = latest && latest.finished_at !== null && latest.status !== "abandoned" && latest.status !== "running";
   return {
@@ -185,5 +190,6 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
     branches,
     overruns,
     pass_env: passEnv,
+    graph_env: [...graphEnv].sort(),
   };
 }

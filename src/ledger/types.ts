@@ -136,4 +136,6 @@ export interface RunSummary {
   overruns: OverrunRecord[];
   /** Names of environment variables passed to children, over all sessions. */
   pass_env: string[];
+  /** Names the graph's own env: lists passed to some nodes (never values). */
+  graph_env: string[];
 }

@@ -115,7 +115,7 @@ describe("vouch show", () => {
         "wall     2s500ms",
         "cost     $0.07 (+1 unknown)",
         "nodes    2 passed, 1 failed, 0 error, 1 skipped, 0 cancelled",
-        "env      ANTHROPIC_API_KEY, GH_TOKEN (names passed to child processes; values are never recorded)",
+        "env      ANTHROPIC_API_KEY, GH_TOKEN (--pass-env: names passed to child processes; values are never recorded)",
         "",
         "NODE        STATUS                  STOP      COST   TURNS  WALL  DETAIL",
         "build       passed (verified)       -         -      -      1s    after 2 attempts",

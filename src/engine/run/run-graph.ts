@@ -2,6 +2,7 @@
 // the top scope, the run wall timer and Ctrl-C, and exactly one run.finished.
 import { EXIT, RefusalError } from "../errors.ts";
 import type { RunStatus } from "../events.ts";
+import type { GraphFile } from "../graph/schema.ts";
 import { refusingAgentRunner, refusingApprovals, refusingClock, refusingCommandRunner, refusingLedger } from "../ports.ts";
 import { aggregate } from "../scheduler/aggregate.ts";
 import { buildScopeIndex } from "../scheduler/graph-index.ts";
@@ -127,6 +128,7 @@ export async function runGraph(options: RunOptions): Promise<RunOutcome> {
         concurrency: limits.concurrency,
         nodes: graphNodes(options),
         pass_env: options.passEnv ?? [],
+        graph_env: graphEnvNames(options.graph),
         harness: options.harness ?? null,
         base_dir: options.baseDir,
         resumed: options.resume !== undefined,
@@ -165,4 +167,15 @@ export async function runGraph(options: RunOptions): Promise<RunOutcome> {
       ctx.end();
     }
   });
+}
+
+/** Every name the graph's `env:` lists hand to children (defaults and nodes, branches included). */
+export function graphEnvNames(graph: GraphFile): string[] {
+  const names = new Set<string>(graph.defaults?.env ?? []);
+  const add = (node: { env?: string[] }) => node.env?.forEach((n) => names.add(n));
+  for (const node of Object.values(graph.nodes)) {
+    if (node.kind === "agent" || node.kind === "script") add(node);
+    if (node.kind === "map") for (const b of Object.values(node.branch)) if (b.kind === "agent" || b.kind === "script") add(b);
+  }
+  return [...names].sort();
 }
