@@ -8,13 +8,13 @@ import type { EventOf } from "../../src/engine/events.ts";
 import { ledgerFile, openLedger } from "../../src/ledger/index.ts";
 import { fullRun, RunScript } from "./events-fixture.ts";
 import { tempHome } from "./temp-home.ts";
+import { BINARY, ensureBinary } from "../graph/binary.ts";
 
-const VOUCH = join(import.meta.dirname, "..", "..", "dist", "vouch");
 let t: ReturnType<typeof tempHome>;
 
-beforeAll(() => {
-  if (!existsSync(VOUCH)) throw new Error(`${VOUCH} is missing: build it with node_modules/.bin/bun run build.ts`);
-});
+// Built when missing or older than src/ (a test must never judge a stale build).
+const VOUCH = BINARY;
+beforeAll(() => void ensureBinary(), 120_000);
 beforeEach(() => (t = tempHome()));
 afterEach(() => t.cleanup());
 
