@@ -2,6 +2,7 @@
 import { UsageError } from "../engine/errors.ts";
 import { ledgerExists, ledgerHome, openLedger } from "../ledger/index.ts";
 import { renderRuns } from "../ledger/render-runs.ts";
+import { sanitize } from "../tui/text.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./io.ts";
 
@@ -19,7 +20,7 @@ const runsCommand: Command = async (args, io) => {
     const runs = ledger.listRuns();
     if (values.json) io.out(`${JSON.stringify(runs, null, 2)}\n`);
     else if (runs.length === 0) io.out(`no runs recorded in ${home}\n`);
-    else io.out(renderRuns(runs));
+    else io.out(sanitize(renderRuns(runs))); // a graph name may hold escape sequences
     return 0;
   } finally {
     ledger.close();

@@ -6,6 +6,7 @@ import type { VouchEvent } from "../engine/events.ts";
 import { ledgerExists, ledgerHome, openLedger } from "../ledger/index.ts";
 import { renderShow } from "../ledger/render-show.ts";
 import { colorEnabled } from "../tui/output-choice.ts";
+import { sanitize } from "../tui/text.ts";
 import { parseCommandArgs } from "./args.ts";
 import { attachTranscripts, renderTranscripts } from "./show-transcripts.ts";
 import type { CliIO, Command } from "./io.ts";
@@ -45,7 +46,9 @@ const showCommand: Command = async (args, io) => {
     if (!values.tui) {
       const summary = ledger.runSummary(runId);
       const transcripts = attachTranscripts(summary, io.env);
-      io.out(values.json ? `${JSON.stringify(summary, null, 2)}\n` : renderShow(summary) + renderTranscripts(transcripts));
+      // Tails, errors and prompts come from outside (check output, models): no escape
+      // sequence of theirs reaches the terminal, as in the plain lines and the live UI.
+      io.out(values.json ? `${JSON.stringify(summary, null, 2)}\n` : sanitize(renderShow(summary) + renderTranscripts(transcripts)));
       return 0;
     }
     events = ledger.runEvents(runId);

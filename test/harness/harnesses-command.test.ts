@@ -1,10 +1,10 @@
 // `vouch harnesses [--json]`: in process, and through the compiled binary.
 import { describe, expect, test } from "vitest";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import harnessesCommand from "../../src/cli/harnesses-command.ts";
 import type { CliIO } from "../../src/cli/io.ts";
 import { ROOT, STUBS } from "./helpers.ts";
+import { ensureBinary } from "../graph/binary.ts";
 
 function io(env: Record<string, string | undefined>) {
   let out = "";
@@ -35,11 +35,7 @@ describe("vouch harnesses", () => {
   });
 
   test("through the compiled binary: exit 0, JSON on stdout only; a stray argument is exit 2", async () => {
-    const bin = join(ROOT, "dist", "vouch");
-    if (!existsSync(bin)) {
-      const build = Bun.spawnSync(["node_modules/.bin/bun", "run", "build.ts"], { cwd: ROOT });
-      expect(build.exitCode, build.stderr.toString()).toBe(0);
-    }
+    const bin = ensureBinary(); // built when missing or older than src/: never a stale binary
     const ok = Bun.spawnSync([bin, "harnesses", "--json"], { env: { PATH: `${STUBS}:/usr/bin:/bin` } });
     expect(ok.exitCode).toBe(0);
     expect(ok.stderr.toString()).toBe("");

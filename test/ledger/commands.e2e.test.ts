@@ -8,13 +8,13 @@ import type { EventOf } from "../../src/engine/events.ts";
 import { ledgerFile, openLedger } from "../../src/ledger/index.ts";
 import { fullRun, RunScript } from "./events-fixture.ts";
 import { tempHome } from "./temp-home.ts";
+import { BINARY, ensureBinary } from "../graph/binary.ts";
 
-const VOUCH = join(import.meta.dirname, "..", "..", "dist", "vouch");
 let t: ReturnType<typeof tempHome>;
 
-beforeAll(() => {
-  if (!existsSync(VOUCH)) throw new Error(`${VOUCH} is missing: build it with node_modules/.bin/bun run build.ts`);
-});
+// Built when missing or older than src/ (a test must never judge a stale build).
+const VOUCH = BINARY;
+beforeAll(() => void ensureBinary(), 120_000);
 beforeEach(() => (t = tempHome()));
 afterEach(() => t.cleanup());
 
@@ -198,5 +198,32 @@ describe("a ledger vouch cannot read, through the binary", () => {
     const r = await vouch(["runs"]);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("has ledger schema version 7, newer than this vouch reads (version 1)");
+  });
+});
+
+describe("text from outside reaches the terminal without escape sequences", () => {
+  // A check's output is written by whatever the project runs (tests a model may
+  // have edited): `vouch show` must not replay its escape codes (clear screen,
+  // window title, colours) to the person's terminal, as the plain lines and the
+  // live UI do not. --json keeps the bytes (JSON escapes them).
+  test("vouch show and vouch runs print no ESC or other control character from the events", async () => {
+    const hostile = "\u001b]0;PWNED\u0007\u001b[31mred\u001b[0m\u001b[2J boom\r\n\u009b2J";
+    const s = new RunScript("r-esc-0001");
+    s.started({ graph: `demo\u001b[2J`, nodes: [{ id: "build", kind: "script", needs: [] }] });
+    s.nodeStarted({ node: "build" }, "script");
+    s.check({ node: "build" }, "tests", false, { stdout_tail: `${hostile}\n`, stderr_tail: `${hostile}\n`, reason: `exit 1 ${hostile}` });
+    s.finished({ node: "build" }, "failed", { cause: "check_failed", error: `1 of 1 check failed ${hostile}`, stop_reason: null });
+    s.runFinished("failed");
+    const ledger = openLedger({ home: t.home });
+    ledger.write(s.events);
+    ledger.close();
+    for (const args of [["show", "r-esc-0001"], ["runs"]]) {
+      const r = await vouch(args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(args[0] === "show" ? "boom" : "r-esc-0001");
+      expect(r.stdout, args.join(" ")).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    }
+    const json = await vouch(["show", "r-esc-0001", "--json"]);
+    expect(JSON.stringify(JSON.parse(json.stdout))).toContain("\\u001b]0;PWNED");
   });
 });

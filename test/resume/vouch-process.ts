@@ -22,6 +22,9 @@ export interface Project {
 export function tempProject(prefix = "vouch-resume-"): Project {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const home = join(dir, ".vouch");
+  // vouch's handover folders go here (vouchEnv sets TMPDIR): a session killed -9
+  // leaves its live commands' folders behind, and cleanup() must take them too.
+  mkdirSync(join(dir, "tmp"));
   return {
     dir,
     home,
@@ -53,7 +56,7 @@ export interface Started {
 }
 
 export function vouchEnv(p: Project, extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? "/usr/bin:/bin", VOUCH_HOME: p.home, TZ: "UTC", ...extra };
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", VOUCH_HOME: p.home, TZ: "UTC", TMPDIR: join(p.dir, "tmp"), ...extra };
 }
 
 interface Waiter {
