@@ -71,11 +71,15 @@ export function createCommandRunner(opts: CommandRunnerOptions): CommandRunner {
               stdoutBytes: r.stdoutBytes,
               stdoutTruncated: r.stdoutBytes > keepBytes,
             });
+      // The shell's own 126/127 (not executable, not found): the check's command never ran,
+      // so it is no evidence either way (ERROR, not FAIL) — unless that status was expected.
+      const notRun = !judgement.passed && !timedOut && (r.exit === 126 || r.exit === 127);
       return {
         name: check.name,
         passed: judgement.passed,
         expect: describeExpect(check.expect),
         ...(judgement.reason === undefined ? {} : { reason: judgement.reason }),
+        ...(notRun ? { notRun: true } : {}),
         exit: r.exit,
         signal: r.signal,
         timedOut,

@@ -79,6 +79,17 @@ describe("checks-only (no agent, no model)", () => {
     expect(ofType(r.events, "node.finished")[0]).toMatchObject({ status: "passed", qualifier: "verified" });
   });
 
+  test("a folder without the project's check scripts: the checks could not run, an ERROR (exit 3), never a FAIL", () => {
+    const empty = sampleCopy();
+    Bun.spawnSync(["rm", "-rf", join(empty, "scripts")]);
+    const r = vouch(["run", join(GRAPHS, "checks-only.yaml"), "-i", `project_dir=${empty}`, "--json"]);
+    expect(r.exitCode).toBe(3);
+    const checks = ofType(r.events, "check.finished");
+    expect(checks.map((c) => `${c.name}:${c.exit}`)).toEqual(["build:127", "tests:127", "fmt:127"]);
+    expect(ofType(r.events, "node.finished")[0]).toMatchObject({ status: "error", cause: "harness_error" });
+    expect(ofType(r.events, "node.finished")[0]!.error).toContain("3 of 3 checks could not run");
+  });
+
   test("a broken project: every check still runs and every failure is reported (exit 1)", () => {
     const repo = sampleCopy();
     writeFileSync(join(repo, "src", "empty-export.js"), "const notExported = 1;\t\n");

@@ -117,9 +117,12 @@ describe("checks", () => {
     expect(o.stdoutTail).toBe(`${project}\n`);
   });
 
-  test("a missing command inside the shell is a failed check with the shell's message", async () => {
+  test("a missing command inside the shell: not passed, marked notRun (no evidence), with the shell's message", async () => {
     const o = await runner.runCheck(check({ name: "lint", run: "no-such-linter-xyz --all" }), ctx());
-    expect(o).toMatchObject({ passed: false, exit: 127, reason: "exit 127 (command not found), expected 0" });
+    expect(o).toMatchObject({ passed: false, exit: 127, reason: "exit 127 (command not found), expected 0", notRun: true });
+    // A check that ran and failed is evidence; one that expected 127 passes and is no "not run".
+    expect((await runner.runCheck(check({ name: "lint", run: "exit 1" }), ctx())).notRun).toBeUndefined();
+    expect(await runner.runCheck(check({ name: "probe", run: "no-such-linter-xyz", expect: { exit: 127 } }), ctx())).toMatchObject({ passed: true });
     expect(o.stderrTail).toContain("no-such-linter-xyz");
   });
 
