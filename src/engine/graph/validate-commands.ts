@@ -118,3 +118,38 @@ export const checks: Rule = (ctx) => {
     if (n.node?.kind === "agent" || n.node?.kind === "script") checkSuccess(ctx, [...n.path, "success"], n.node.success);
   }
 };
+
+/** Permission modes that switch every safety prompt off, per harness (claude, codex, gemini). */
+export const UNGUARDED_MODES = ["bypassPermissions", "danger-full-access", "yolo"];
+
+/** A planned graph (written by a model) may not hand itself credentials or switch off
+ *  its harness's permission checks: env: names and unguarded permission modes are the
+ *  user's to grant, from a graph they wrote or the command line (--pass-env). */
+export const plannedPowers: Rule = (ctx) => {
+  if (ctx.graph.origin !== "planned") return;
+  const hint = "a graph written by a model may not grant itself credentials or unguarded tools; pass names with --pass-env if you mean it";
+  const look = (path: Path, holder: { env?: string[]; permission_mode?: string } | undefined) => {
+    if (!holder) return;
+    if (holder.env !== undefined) ctx.report({ path: [...path, "env"], at: "key", message: "env: is refused in a planned graph (origin: planned)", hint });
+    if (holder.permission_mode !== undefined && UNGUARDED_MODES.includes(holder.permission_mode)) {
+      ctx.report({ path: [...path, "permission_mode"], message: `permission_mode ${holder.permission_mode} is refused in a planned graph (origin: planned)`, hint });
+    }
+  };
+  look(["defaults"], ctx.graph.defaults);
+  for (const n of ctx.index.nodes) {
+    if (n.node?.kind === "agent" || n.node?.kind === "script") look(n.path, n.node as { env?: string[]; permission_mode?: string });
+  }
+};
+
+/** stamp: writes fields into the model's JSON object: an agent whose output is text has none. */
+export const stampNeedsJson: Rule = (ctx) => {
+  for (const n of ctx.index.nodes) {
+    if (n.node?.kind !== "agent" || n.node.stamp === undefined) continue;
+    if (n.node.output?.format === "json") continue;
+    ctx.report({
+      path: [...n.path, "stamp"], at: "key",
+      message: `stamp needs a JSON object output, but node "${n.id}" answers in text`,
+      hint: "add output: { format: json } (with a schema if you can), or remove stamp",
+    });
+  }
+};
