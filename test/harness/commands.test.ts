@@ -19,12 +19,20 @@ describe("claude command", () => {
     expect(cmd.argv).toEqual([
       "claude", "-p", "--output-format", "stream-json", "--verbose",
       "--model", "opus", "--max-turns", "8", "--max-budget-usd", "0.5",
-      "--allowedTools=Read,Bash(git diff:*)", "--permission-mode", "dontAsk",
+      "--tools=Read,Bash", "--allowedTools=Read,Bash(git diff:*)", "--permission-mode", "dontAsk",
     ]);
     expect(cmd.stdin).toBe(PROMPT);
     expect(cmd.wallMs).toBe(60_000);
     expect(cmd.idleMs).toBe(5000);
     expect(cmd.argv.join(" ")).not.toContain("rm -rf");
+  });
+
+  test("tools: [] means no tools at all (--tools= empty, nothing pre-approved); no tools key means Claude's own defaults", () => {
+    const none = buildClaudeCommand(a({ tools: [] }));
+    expect(none.argv).toContain("--tools=");
+    expect(none.argv.some((x) => x.startsWith("--allowedTools"))).toBe(false);
+    const unset = buildClaudeCommand(a());
+    expect(unset.argv.some((x) => x.startsWith("--tools") || x.startsWith("--allowedTools"))).toBe(false);
   });
 
   test("never --fallback-model; no cap flags when no caps", () => {

@@ -1,7 +1,9 @@
 // The Claude Code adapter (DESIGN.md §8): print mode, stream-json with
 // --verbose (required by print mode), the prompt on stdin (flags such as
 // --allowedTools swallow a positional prompt), native turn and budget caps,
-// never --fallback-model (it would change the model a verdict was reached with).
+// a tools list as both --tools (what exists) and --allowedTools (what is
+// pre-approved), never --fallback-model (it would change the model a verdict
+// was reached with).
 import type { AgentAssignment } from "../../engine/ports.ts";
 import { createClaudeParser } from "./claude-stream.ts";
 import { flagNumber, supervision } from "./argv-format.ts";
@@ -23,9 +25,20 @@ export function buildClaudeCommand(a: AgentAssignment): HarnessCommand {
   if (a.caps.turns !== undefined) argv.push("--max-turns", flagNumber(a.caps.turns));
   if (a.caps.budgetUsd !== undefined) argv.push("--max-budget-usd", flagNumber(a.caps.budgetUsd));
   // The `=` form: a multi-value flag must not swallow what follows it.
-  if (a.tools !== undefined) argv.push(`--allowedTools=${a.tools.join(",")}`);
+  // --tools restricts which built-in tools exist at all (base names; [] = none);
+  // --allowedTools only pre-approves them (rules such as Bash(git diff:*) kept whole).
+  if (a.tools !== undefined) {
+    argv.push(`--tools=${[...new Set(a.tools.map(baseToolName))].join(",")}`);
+    if (a.tools.length > 0) argv.push(`--allowedTools=${a.tools.join(",")}`);
+  }
   if (a.permissionMode !== undefined) argv.push("--permission-mode", a.permissionMode);
   return { argv, stdin: a.prompt, ...supervision(CLAUDE_GUARANTEES, a) };
+}
+
+/** "Bash(git diff:*)" → "Bash": a permission rule names its tool before the parenthesis. */
+export function baseToolName(rule: string): string {
+  const open = rule.indexOf("(");
+  return (open < 0 ? rule : rule.slice(0, open)).trim();
 }
 
 export const claudeAdapter: HarnessAdapter = {

@@ -126,6 +126,8 @@ export const KIT_CHECKS: readonly KitCheck[] = [
       const problems: string[] = [];
       if (g.model && echo.model !== "kit-model") problems.push(`model arrived as ${echo.model}`);
       if (g.tools && JSON.stringify(echo.tools) !== JSON.stringify(["Read", "Grep"])) problems.push(`tools arrived as ${JSON.stringify(echo.tools)}`);
+      // Pre-approving is not restricting: a harness that honours tools must also make the others unavailable.
+      if (g.tools && JSON.stringify(echo.available) !== JSON.stringify(["Read", "Grep"])) problems.push(`the available tools arrived as ${JSON.stringify(echo.available)} (pre-approved is not restricted)`);
       if (g.permissionMode && echo.permissionMode !== mode) problems.push(`permission mode arrived as ${echo.permissionMode}`);
       return problems.length === 0 ? ok() : no(`declared honoured but ${problems.join("; ")}`);
     },

@@ -17,7 +17,7 @@ export function writeReplayScenario(dir: string, node: string, scenario: Scenari
   mkdirSync(dir, { recursive: true });
   const turns = Number(stub.STUB_TURNS ?? 1);
   const cost = Number(stub.STUB_TURN_COST ?? 0.01) * turns;
-  const echo = JSON.stringify({ harness: "replay", prompt, model: null, tools: null, permissionMode: null, argv: [] });
+  const echo = JSON.stringify({ harness: "replay", prompt, model: null, tools: null, available: null, permissionMode: null, argv: [] });
   let lines: string[] = [];
   let delay = 0;
   switch (scenario) {

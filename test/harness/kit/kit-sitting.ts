@@ -131,6 +131,8 @@ export interface StubEcho {
   prompt: string;
   model: string | null;
   tools: string[] | null;
+  /** The tools that exist at all (--tools), when the harness restricts them. */
+  available: string[] | null;
   permissionMode: string | null;
   argv: string[];
 }

@@ -70,6 +70,8 @@ function parseArgs(harness, argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a.startsWith("--allowedTools=")) got.tools = a.slice("--allowedTools=".length).split(",").filter(Boolean);
+    else if (a.startsWith("--tools=")) got.available = a.slice("--tools=".length).split(",").filter(Boolean);
+    else if (a === "--tools") fail(`stub ${harness}: --tools without '=' would swallow the prompt`, 2);
     else if (valueFlags[a]) got[valueFlags[a]] = argv[++i];
     else if (a === "--allowedTools" || a === "--allowed-tools") fail(`stub ${harness}: ${a} without '=' would swallow the prompt`, 2);
     else if (a === "-p" || a === "--print" || a === "--verbose" || a === "--json") got[a.replace(/^-+/, "")] = true;
@@ -102,6 +104,7 @@ function echo(harness, got, prompt) {
     prompt,
     model: got.model ?? null,
     tools: got.tools ?? null,
+    available: got.available ?? null,
     permissionMode: got.permissionMode ?? null,
     maxTurns: got.maxTurns !== undefined ? Number(got.maxTurns) : null,
     maxBudgetUsd: got.maxBudgetUsd !== undefined ? Number(got.maxBudgetUsd) : null,
