@@ -22,11 +22,15 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+  if (name === undefined) {
+    // No command is a usage error: the help goes where errors go, so `vouch | cmd` reads nothing.
+    io.err(`${MAIN_HELP}\n`);
+    return EXIT.usage;
+  }
+  if (name === "--help" || name === "-h" || name === "help") {
     const topic = name === "help" ? rest[0] : undefined;
-    io.out((topic && COMMAND_HELP[topic]) || MAIN_HELP);
-    io.out("\n");
-    return name === undefined ? EXIT.usage : EXIT.passed;
+    io.out(`${(topic && COMMAND_HELP[topic]) || MAIN_HELP}\n`);
+    return EXIT.passed;
   }
   if (name === "--version" || name === "-V" || name === "version") {
     io.out(`vouch ${version}\n`);
