@@ -87,6 +87,9 @@ function ledgerSwitch(spec: SessionSpec): "on" | "off" {
   return "off";
 }
 
+/** The signals that cancel a live run (a second one exits at once). */
+const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
 /** Runs the session to its end and returns the exit code (DESIGN.md §3). */
 export async function runSession(spec: SessionSpec): Promise<number> {
   const { io, ledger, lock } = spec;
@@ -127,8 +130,11 @@ export async function runSession(spec: SessionSpec): Promise<number> {
       cancel();
     } else exitNow();
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  // SIGHUP too: a closed terminal (or ssh session, or tmux) signals only vouch,
+  // never its children (they lead their own groups), so vouch must stop them.
+  const onSignals = () => STOP_SIGNALS.forEach((s) => process.on(s, onSignal));
+  const offSignals = () => STOP_SIGNALS.forEach((s) => process.off(s, onSignal));
+  onSignals();
   // A closed pipe (vouch run --json | head) cancels the run like Ctrl-C: it stays resumable.
   const restoreStdout = onStdoutClosed(cancel);
 
@@ -138,8 +144,7 @@ export async function runSession(spec: SessionSpec): Promise<number> {
   try {
     preflight({ ...spec.options, ports: { agents } });
   } catch (e) {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    offSignals();
     restoreStdout();
     lock.release();
     ledger.close();
@@ -178,8 +183,7 @@ export async function runSession(spec: SessionSpec): Promise<number> {
     runOver = true;
     if (outcome && held && !controller.signal.aborted) await Promise.race([held(), left]);
     await output.close();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    offSignals();
     restoreStdout();
   }
   if (!spec.flags.json && chooseOutput(spec.flags, io) === "tui") {

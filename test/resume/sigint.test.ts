@@ -107,3 +107,17 @@ test("a second SIGINT exits 130 at once: the child that ignores SIGTERM is kille
   expect(resumed.code, resumed.stderr).toBe(0);
   expect(lines("fast")).toBe(1);
 }, 60_000);
+
+test("SIGHUP (the terminal closed, ssh dropped, tmux killed) stops the children like Ctrl-C: none outlives vouch", async () => {
+  // Children lead their own process groups, so the kernel's hang-up reaches only
+  // vouch: unless vouch stops them, they run on with nobody to see them.
+  setUp(false);
+  const s = startVouch(p, ["run", "graph.yaml"]);
+  expect(await bothSlowStarted()).toBe(true);
+  leftovers = [pidOf("slow1"), pidOf("slow2")];
+  s.proc.kill("SIGHUP");
+  await s.done;
+  expect(leftovers.map((pid) => groupAlive(pid))).toEqual([false, false]);
+  const [run] = await runs();
+  expect(run).toMatchObject({ status: "interrupted" });
+}, 60_000);
