@@ -169,25 +169,40 @@ export async function runSession(spec: SessionSpec): Promise<number> {
   sinkRef = sink;
   const ports = { agents, commands: createCommandRunner({ parentEnv: env }), clock: systemClock, ledger: sink, approvals };
   let outcome: RunOutcome | undefined;
+  let failure: { error: unknown } | null = null;
   const journal = startGroupJournal(journalFile);
   try {
     outcome = await runGraph({ ...spec.options, ports, signal: controller.signal });
-  } finally {
-    sink.close();
-    if (controller.signal.aborted) await shutdownAllGroups();
-    journal.stop();
-    lock.release();
-    ledger.close();
-    // The live UI keeps the final frame up until the person leaves it (q, Ctrl-C): the run
-    // is recorded and unlocked by now. A run the person (or a signal) cancelled leaves at once.
-    runOver = true;
-    if (outcome && held && !controller.signal.aborted) await Promise.race([held(), left]);
-    await output.close();
-    offSignals();
-    restoreStdout();
+  } catch (error) {
+    failure = { error };
   }
+  // Every step below runs whatever an earlier one threw (a full disk makes
+  // sink.close() throw): the groups, the lock, the ledger, the live UI and the
+  // signal handlers are let go on every path, and the first error is rethrown.
+  const step = async (fn: () => unknown) => {
+    try {
+      await fn();
+    } catch (error) {
+      failure ??= { error };
+    }
+  };
+  await step(() => sink.close());
+  // A cancelled run, or one the engine gave up on (its groups were told to stop): wait for them.
+  await step(() => (controller.signal.aborted || outcome === undefined ? shutdownAllGroups() : undefined));
+  await step(() => journal.stop());
+  await step(() => lock.release());
+  await step(() => ledger.close());
+  // The live UI keeps the final frame up until the person leaves it (q, Ctrl-C): the run
+  // is recorded and unlocked by now. A run the person (or a signal) cancelled leaves at once.
+  runOver = true;
+  if (outcome && failure === null && held && !controller.signal.aborted) await step(() => Promise.race([held(), left]));
+  await step(() => output.close());
+  offSignals();
+  restoreStdout();
+  if (failure !== null) throw failure.error;
+  const ended = outcome!; // runGraph resolved: nothing failed
   if (!spec.flags.json && chooseOutput(spec.flags, io) === "tui") {
-    io.err(`run ${outcome.runId}: ${outcome.status} (exit ${outcome.exitCode}) — vouch show ${outcome.runId}\n`);
+    io.err(`run ${ended.runId}: ${ended.status} (exit ${ended.exitCode}) — vouch show ${ended.runId}\n`);
   }
-  return outcome.exitCode;
+  return ended.exitCode;
 }
