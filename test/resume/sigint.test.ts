@@ -2,7 +2,7 @@
 // children die, the run is recorded interrupted, exit 130, and `vouch resume`
 // finishes it without running again what had passed. A second Ctrl-C exits
 // at once, even while a child ignores SIGTERM.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, expect, test } from "vitest";
 import { eventually, groupAlive, killQuietly } from "../spawn/helpers.ts";
@@ -120,4 +120,19 @@ test("SIGHUP (the terminal closed, ssh dropped, tmux killed) stops the children 
   expect(leftovers.map((pid) => groupAlive(pid))).toEqual([false, false]);
   const [run] = await runs();
   expect(run).toMatchObject({ status: "interrupted" });
+}, 60_000);
+
+test("a second SIGINT leaves no handover folder (the run state as files) behind in TMPDIR", async () => {
+  setUp(true);
+  const tmp = join(p.dir, "tmp");
+  mkdirSync(tmp);
+  const s = startVouch(p, ["run", "graph.yaml"], { TMPDIR: tmp });
+  expect(await bothSlowStarted()).toBe(true);
+  leftovers = [pidOf("slow1"), pidOf("slow2")];
+  expect(readdirSync(tmp).length).toBeGreaterThan(0); // the live scripts' state files
+  s.proc.kill("SIGINT");
+  await s.waitFor("cancelling the run", "stderr");
+  s.proc.kill("SIGINT");
+  expect((await s.done).code).toBe(130);
+  expect(readdirSync(tmp)).toEqual([]);
 }, 60_000);
