@@ -73,6 +73,9 @@ if (import.meta.main) {
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code === "EPIPE") stdoutClosed();
   });
+  // stderr carries messages for people: a reader that went away must not change
+  // the exit code (Bun ends an unhandled EPIPE with exit 1, "failed").
+  process.stderr.on("error", () => {});
   const code = await main(process.argv.slice(2), processIO());
   process.exitCode = code;
 }

@@ -87,6 +87,9 @@ function ledgerSwitch(spec: SessionSpec): "on" | "off" {
   return "off";
 }
 
+/** The signals that cancel a live run (a second one exits at once). */
+const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
 /** Runs the session to its end and returns the exit code (DESIGN.md §3). */
 export async function runSession(spec: SessionSpec): Promise<number> {
   const { io, ledger, lock } = spec;
@@ -127,8 +130,11 @@ export async function runSession(spec: SessionSpec): Promise<number> {
       cancel();
     } else exitNow();
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  // SIGHUP too: a closed terminal (or ssh session, or tmux) signals only vouch,
+  // never its children (they lead their own groups), so vouch must stop them.
+  const onSignals = () => STOP_SIGNALS.forEach((s) => process.on(s, onSignal));
+  const offSignals = () => STOP_SIGNALS.forEach((s) => process.off(s, onSignal));
+  onSignals();
   // A closed pipe (vouch run --json | head) cancels the run like Ctrl-C: it stays resumable.
   const restoreStdout = onStdoutClosed(cancel);
 
@@ -138,8 +144,7 @@ export async function runSession(spec: SessionSpec): Promise<number> {
   try {
     preflight({ ...spec.options, ports: { agents } });
   } catch (e) {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    offSignals();
     restoreStdout();
     lock.release();
     ledger.close();
@@ -164,26 +169,40 @@ export async function runSession(spec: SessionSpec): Promise<number> {
   sinkRef = sink;
   const ports = { agents, commands: createCommandRunner({ parentEnv: env }), clock: systemClock, ledger: sink, approvals };
   let outcome: RunOutcome | undefined;
+  let failure: { error: unknown } | null = null;
   const journal = startGroupJournal(journalFile);
   try {
     outcome = await runGraph({ ...spec.options, ports, signal: controller.signal });
-  } finally {
-    sink.close();
-    if (controller.signal.aborted) await shutdownAllGroups();
-    journal.stop();
-    lock.release();
-    ledger.close();
-    // The live UI keeps the final frame up until the person leaves it (q, Ctrl-C): the run
-    // is recorded and unlocked by now. A run the person (or a signal) cancelled leaves at once.
-    runOver = true;
-    if (outcome && held && !controller.signal.aborted) await Promise.race([held(), left]);
-    await output.close();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    restoreStdout();
+  } catch (error) {
+    failure = { error };
   }
+  // Every step below runs whatever an earlier one threw (a full disk makes
+  // sink.close() throw): the groups, the lock, the ledger, the live UI and the
+  // signal handlers are let go on every path, and the first error is rethrown.
+  const step = async (fn: () => unknown) => {
+    try {
+      await fn();
+    } catch (error) {
+      failure ??= { error };
+    }
+  };
+  await step(() => sink.close());
+  // A cancelled run, or one the engine gave up on (its groups were told to stop): wait for them.
+  await step(() => (controller.signal.aborted || outcome === undefined ? shutdownAllGroups() : undefined));
+  await step(() => journal.stop());
+  await step(() => lock.release());
+  await step(() => ledger.close());
+  // The live UI keeps the final frame up until the person leaves it (q, Ctrl-C): the run
+  // is recorded and unlocked by now. A run the person (or a signal) cancelled leaves at once.
+  runOver = true;
+  if (outcome && failure === null && held && !controller.signal.aborted) await step(() => Promise.race([held(), left]));
+  await step(() => output.close());
+  offSignals();
+  restoreStdout();
+  if (failure !== null) throw failure.error;
+  const ended = outcome!; // runGraph resolved: nothing failed
   if (!spec.flags.json && chooseOutput(spec.flags, io) === "tui") {
-    io.err(`run ${outcome.runId}: ${outcome.status} (exit ${outcome.exitCode}) — vouch show ${outcome.runId}\n`);
+    io.err(`run ${ended.runId}: ${ended.status} (exit ${ended.exitCode}) — vouch show ${ended.runId}\n`);
   }
-  return outcome.exitCode;
+  return ended.exitCode;
 }

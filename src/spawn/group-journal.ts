@@ -14,7 +14,7 @@
 // space to wrap within that second. A group whose leader is gone is killed if
 // members remain (a pid is not reused while a process group of that id exists).
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
-import { observeGroups, signalGroup } from "./process-registry.ts";
+import { observeGroups, signalGroup, signalSessions } from "./process-registry.ts";
 
 /** Start times within this many clock ticks of the journal's T are the same process. */
 const SAME_PROCESS_TICKS = 100;
@@ -102,11 +102,15 @@ export function reapGroupJournal(file: string): number[] {
     return [];
   }
   const killed: number[] = [];
+  const ours = new Set<number>();
   for (const [pgid, start] of unendedGroups(text)) {
     const now = processStartTime(pgid);
     if (now !== null && Math.abs(now - start) > SAME_PROCESS_TICKS) continue; // that pid is another process now
+    ours.add(pgid);
     if (signalGroup(pgid, "SIGKILL")) killed.push(pgid);
   }
+  // What left those groups for its own (setpgid) is still in their sessions (sid = pgid).
+  signalSessions(ours, "SIGKILL");
   rmSync(file, { force: true });
   return killed;
 }

@@ -3,6 +3,7 @@
 // 0700, files 0600) named by VOUCH_STATE_FILE, VOUCH_ITEM_FILE and (for a check)
 // VOUCH_OUTPUT_FILE — never on
 // the command line. The directory is removed when the command has finished.
+import { rmSync } from "node:fs";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,8 +17,27 @@ export interface Handover {
   remove(): Promise<void>;
 }
 
+/** Handover folders not removed yet: whatever path ends vouch (a second Ctrl-C,
+ *  process.exit, an uncaught error), none of them is left in TMPDIR. */
+const live = new Set<string>();
+let exitHookInstalled = false;
+function track(dir: string): () => Promise<void> {
+  if (!exitHookInstalled) {
+    process.once("exit", () => {
+      for (const d of live) rmSync(d, { recursive: true, force: true });
+    });
+    exitHookInstalled = true;
+  }
+  live.add(dir);
+  return async () => {
+    await rm(dir, { recursive: true, force: true });
+    live.delete(dir);
+  };
+}
+
 export async function writeHandover(state: unknown, item: unknown, tmpRoot: string = tmpdir(), output?: unknown): Promise<Handover> {
   const dir = await mkdtemp(join(tmpRoot, "vouch-"));
+  const remove = track(dir);
   try {
     await chmod(dir, 0o700);
     const stateJson = JSON.stringify(state ?? null);
@@ -35,9 +55,9 @@ export async function writeHandover(state: unknown, item: unknown, tmpRoot: stri
       await writeFile(outputFile, JSON.stringify(output), { mode: 0o600 });
       vars.VOUCH_OUTPUT_FILE = outputFile;
     }
-    return { vars, stateJson, dir, remove: () => rm(dir, { recursive: true, force: true }) };
+    return { vars, stateJson, dir, remove };
   } catch (e) {
-    await rm(dir, { recursive: true, force: true });
+    await remove();
     throw e;
   }
 }

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+
 // Every live process group started by runProcess, so that vouch's own
 // shutdown (Ctrl-C, SIGTERM, process.exit) kills them all: a detached child
 // no longer gets the terminal's Ctrl-C, so nobody else would (TOOLCHAIN.md).
@@ -39,6 +41,47 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
+/**
+ * Sends a signal to every process left in the given sessions (a child started
+ * detached leads a new session: sid = pgid = its pid). A descendant that moved
+ * to a process group of its own with setpgid — GNU `timeout` does, and so does
+ * a shell's job control — is out of reach of signalGroup but still in the
+ * session. One scan of /proc (Linux; elsewhere nothing is found). Never throws.
+ * Returns how many processes were signalled.
+ */
+export function signalSessions(sids: ReadonlySet<number>, signal: NodeJS.Signals): number {
+  if (sids.size === 0) return 0;
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return 0;
+  }
+  let count = 0;
+  for (const name of names) {
+    const first = name.charCodeAt(0);
+    if (first < 48 || first > 57) continue;
+    const pid = Number(name);
+    if (pid === process.pid) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // Fields after "(comm) ": state ppid pgrp session ...
+    const sid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ", 4)[3]);
+    if (!sids.has(sid)) continue;
+    try {
+      process.kill(pid, signal);
+      count++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return count;
+}
+
 /** Called by runProcess once the group exists; the returned function unregisters it. */
 export function registerGroup(group: LiveGroup): () => void {
   if (!exitHookInstalled) {
@@ -73,6 +116,8 @@ export function killAllGroups(signal: NodeJS.Signals = "SIGKILL"): number {
     group.cancel();
     if (signalGroup(group.pgid, signal)) count++;
   }
+  // And what left a group for one of its own inside the child's session.
+  signalSessions(new Set(live.keys()), signal);
   return count;
 }
 

@@ -6,7 +6,7 @@
 // the run. A process problem never throws: it is in the result.
 import type { TerminationReason } from "../engine/ports.ts";
 import type { Command, ProcessOptions, ProcessResult } from "./process-types.ts";
-import { registerGroup, signalGroup } from "./process-registry.ts";
+import { registerGroup, signalGroup, signalSessions } from "./process-registry.ts";
 import { resolveCommand } from "./resolve-command.ts";
 import { StreamPump } from "./stream-pump.ts";
 
@@ -106,7 +106,16 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
   clearTimeout(killTimer);
   // Always: grandchildren that kept the pipes open die with their group.
   signalGroup(pgid, "SIGKILL");
-  if (!(await settlesWithin(reading, DRAIN_MS))) {
+  // A descendant that left the group with setpgid (GNU `timeout`, job control) is
+  // still in the child's session: when vouch stopped the child it dies too, and so
+  // it does when it holds the pipes after the leader exited. A /proc scan each,
+  // so only then, not after every ordinary exit.
+  const session = new Set([pgid]);
+  if (reason !== null) signalSessions(session, "SIGKILL");
+  let drained = await settlesWithin(reading, DRAIN_MS);
+  if (!drained && reason === null && signalSessions(session, "SIGKILL") > 0) drained = await settlesWithin(reading, DRAIN_MS);
+  if (!drained) {
+    // Only a process that left the session (its own setsid) can hold the pipes now.
     stdout.stop();
     stderr.stop();
     await reading;

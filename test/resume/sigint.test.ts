@@ -2,7 +2,7 @@
 // children die, the run is recorded interrupted, exit 130, and `vouch resume`
 // finishes it without running again what had passed. A second Ctrl-C exits
 // at once, even while a child ignores SIGTERM.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, expect, test } from "vitest";
 import { eventually, groupAlive, killQuietly } from "../spawn/helpers.ts";
@@ -106,4 +106,33 @@ test("a second SIGINT exits 130 at once: the child that ignores SIGTERM is kille
   const resumed = await vouch(p, ["resume", "last"]);
   expect(resumed.code, resumed.stderr).toBe(0);
   expect(lines("fast")).toBe(1);
+}, 60_000);
+
+test("SIGHUP (the terminal closed, ssh dropped, tmux killed) stops the children like Ctrl-C: none outlives vouch", async () => {
+  // Children lead their own process groups, so the kernel's hang-up reaches only
+  // vouch: unless vouch stops them, they run on with nobody to see them.
+  setUp(false);
+  const s = startVouch(p, ["run", "graph.yaml"]);
+  expect(await bothSlowStarted()).toBe(true);
+  leftovers = [pidOf("slow1"), pidOf("slow2")];
+  s.proc.kill("SIGHUP");
+  await s.done;
+  expect(leftovers.map((pid) => groupAlive(pid))).toEqual([false, false]);
+  const [run] = await runs();
+  expect(run).toMatchObject({ status: "interrupted" });
+}, 60_000);
+
+test("a second SIGINT leaves no handover folder (the run state as files) behind in TMPDIR", async () => {
+  setUp(true);
+  const tmp = join(p.dir, "tmp");
+  mkdirSync(tmp);
+  const s = startVouch(p, ["run", "graph.yaml"], { TMPDIR: tmp });
+  expect(await bothSlowStarted()).toBe(true);
+  leftovers = [pidOf("slow1"), pidOf("slow2")];
+  expect(readdirSync(tmp).length).toBeGreaterThan(0); // the live scripts' state files
+  s.proc.kill("SIGINT");
+  await s.waitFor("cancelling the run", "stderr");
+  s.proc.kill("SIGINT");
+  expect((await s.done).code).toBe(130);
+  expect(readdirSync(tmp)).toEqual([]);
 }, 60_000);
