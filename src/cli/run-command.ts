@@ -67,6 +67,12 @@ export function passEnvFlag(names: string[] | undefined): string[] {
   return [...new Set(names ?? [])];
 }
 
+/** A --pass-env name that is not set passes nothing: say so, the run may be relying on it. */
+function warnUnset(names: string[], io: { env: Record<string, string | undefined>; err(text: string): void }): string[] {
+  for (const n of names) if (io.env[n] === undefined) io.err(`vouch: --pass-env ${n}: not set in this environment, so no child gets it\n`);
+  return names;
+}
+
 const runCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("run", args, RUN_OPTIONS);
   if (positionals.length === 0) throw new UsageError("run needs a graph file", "usage: vouch run GRAPH [options]; see: vouch run --help");
@@ -88,7 +94,7 @@ const runCommand: Command = async (args, io) => {
     graphDigest: graphFile.digest,
     inputs,
     baseDir: io.cwd,
-    passEnv: passEnvFlag(values["pass-env"]),
+    passEnv: warnUnset(passEnvFlag(values["pass-env"]), io),
     version,
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(budgetUsd !== undefined ? { budgetUsd } : {}),

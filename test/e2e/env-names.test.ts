@@ -51,3 +51,11 @@ nodes:
     expect(readFileSync(join(home, f)).includes(`${SECRET}-unnamed`)).toBe(false);
   }
 });
+
+test("a --pass-env name that is not set is said on stderr (the run may rely on it), and the run goes on", async () => {
+  const graph = join(dir.path, "plain.yaml");
+  writeFileSync(graph, "version: 1\nname: p\nnodes:\n  a: { kind: script, run: \"true\" }\n");
+  const run = await vouch(["run", graph, "--pass-env", "NOT_SET_ANYWHERE_42", "--json"], { home: join(dir.path, "home2") });
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain("--pass-env NOT_SET_ANYWHERE_42: not set in this environment, so no child gets it");
+});
