@@ -200,6 +200,8 @@ export const nodeFinishedSchema = z.strictObject({
   recovered: z.boolean().optional(),
   /** The fallback node started because this node did not pass. */
   fallback: z.string().optional(),
+  /** Feedback round, on a node of a feedback loop's chain (as on its node.started). */
+  round: z.number().int().min(1).optional(),
   session_id: z.string().optional(),
 });
 

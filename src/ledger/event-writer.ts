@@ -8,7 +8,7 @@ import { statusOfCause } from "./causes.ts";
 
 type Params = (string | number | null)[];
 
-const NODE_KEY = "run_id, session, node, map, branch_index, attempt";
+const NODE_KEY = "run_id, session, node, map, branch_index, round, attempt";
 
 function json(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
@@ -36,6 +36,8 @@ export class EventWriter {
   private readonly runFinished: Statement;
   private readonly touchRun: Statement;
   private readonly touchSession: Statement;
+  /** The current feedback round of each node seen starting (attempts restart each round). */
+  private readonly rounds = new Map<string, number>();
 
   constructor(private readonly db: Database) {
     // db.query caches and finalizes its statements on close (prepare() would
@@ -57,7 +59,7 @@ export class EventWriter {
     const upsert = (cols: string[], set: string) =>
       q(
         `INSERT INTO node_results (${NODE_KEY}, first_seq${cols.map((c) => `, ${c}`).join("")})
-         VALUES (?, ?, ?, ?, ?, ?, ?${cols.map(() => ", ?").join("")})
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?${cols.map(() => ", ?").join("")})
          ON CONFLICT (${NODE_KEY}) DO UPDATE SET ${set}`,
       );
     this.nodeStarted = upsert(["kind", "started_at"], "kind = excluded.kind, started_at = excluded.started_at");
@@ -66,14 +68,16 @@ export class EventWriter {
       "turns = coalesce(excluded.turns, turns), cost_usd = coalesce(excluded.cost_usd, cost_usd), tokens = coalesce(excluded.tokens, tokens)",
     );
     this.nodeCheck = q(
-      `INSERT INTO node_results (${NODE_KEY}, first_seq, checks) VALUES (?, ?, ?, ?, ?, ?, ?, json_array(json(?)))
+      `INSERT INTO node_results (${NODE_KEY}, first_seq, checks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, json_array(json(?)))
        ON CONFLICT (${NODE_KEY}) DO UPDATE SET checks = json_insert(checks, '$[#]', json(?))`,
     );
     this.nodeOverrun = q(
-      `INSERT INTO node_results (${NODE_KEY}, first_seq, overruns) VALUES (?, ?, ?, ?, ?, ?, ?, json_array(json(?)))
+      `INSERT INTO node_results (${NODE_KEY}, first_seq, overruns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, json_array(json(?)))
        ON CONFLICT (${NODE_KEY}) DO UPDATE SET overruns = json_insert(overruns, '$[#]', json(?))`,
     );
-    this.lastAttempt = q("SELECT max(attempt) AS a FROM node_results WHERE run_id = ? AND session = ? AND node = ? AND map = ? AND branch_index = ?");
+    this.lastAttempt = q(
+      "SELECT round AS r, attempt AS a FROM node_results WHERE run_id = ? AND session = ? AND node = ? AND map = ? AND branch_index = ? ORDER BY round DESC, attempt DESC LIMIT 1",
+    );
     this.nodeRetrying = upsert(
       ["status", "cause", "retry_cause", "retry_reason"],
       "status = excluded.status, cause = excluded.cause, retry_cause = excluded.retry_cause, retry_reason = excluded.retry_reason",
@@ -140,7 +144,8 @@ export class EventWriter {
     const s = this.sessionOf(e.run, staged);
     switch (e.type) {
       case "node.started":
-        this.nodeStarted.run(...this.key(e, s, e.attempt), e.kind, e.t);
+        this.rounds.set(this.nodeId(e, s), e.round ?? 1);
+        this.nodeStarted.run(...this.key(e, s, e.attempt, e.round ?? 1), e.kind, e.t);
         break;
       case "node.progress":
         this.nodeProgress.run(...this.key(e, s, e.attempt), e.turns ?? null, e.cost_usd ?? null, json(e.tokens));
@@ -155,8 +160,9 @@ export class EventWriter {
         if (e.node === undefined) {
           this.sessionOverrun.run(body, e.run, s);
         } else {
-          const attempt = e.attempt ?? this.latestAttempt(e.run, s, e.node, e.branch);
-          this.nodeOverrun.run(...this.key({ ...e, node: e.node }, s, attempt), body, body);
+          const node = { ...e, node: e.node };
+          const latest = e.attempt === undefined ? this.latest(e.run, s, e.node, e.branch) : null;
+          this.nodeOverrun.run(...this.key(node, s, e.attempt ?? latest!.attempt, latest?.round), body, body);
         }
         break;
       }
@@ -204,7 +210,7 @@ export class EventWriter {
 
   private finished(e: EventOf<"node.finished">, s: number): void {
     this.nodeFinished.run(
-      ...this.key(e, s, e.attempt),
+      ...this.key(e, s, e.attempt, e.round ?? this.rounds.get(this.nodeId(e, s)) ?? 1),
       e.status, e.qualifier, e.stop_reason, e.cause, e.error ?? null,
       e.recovered === undefined ? null : e.recovered ? 1 : 0, e.fallback ?? null,
       e.cost_usd, e.turns, json(e.tokens ?? undefined), e.wall_ms, json(e.output), e.result_tail ?? null,
@@ -212,12 +218,19 @@ export class EventWriter {
     );
   }
 
-  private latestAttempt(run: string, s: number, node: string, branch?: { map: string; index: number }): number {
-    const row = this.lastAttempt.get(run, s, node, branch?.map ?? "", branch?.index ?? -1) as { a: number | null } | null;
-    return row?.a ?? 0;
+  private latest(run: string, s: number, node: string, branch?: { map: string; index: number }): { round: number; attempt: number } {
+    const row = this.lastAttempt.get(run, s, node, branch?.map ?? "", branch?.index ?? -1) as { r: number; a: number } | null;
+    return row ? { round: row.r, attempt: row.a } : { round: 1, attempt: 0 };
   }
 
-  private key(e: { run: string; seq: number; node: string; branch?: { map: string; index: number } }, s: number, attempt: number): Params {
-    return [e.run, s, e.node, e.branch?.map ?? "", e.branch?.index ?? -1, attempt, e.seq];
+  private nodeId(e: { run: string; node: string; branch?: { map: string; index: number } }, s: number): string {
+    return `${e.run}\u0000${s}\u0000${e.branch?.map ?? ""}\u0000${e.branch?.index ?? -1}\u0000${e.node}`;
+  }
+
+  /** The row key. Events without a round (progress, checks, overruns, retries) belong to the
+   *  node's current round: the last node.started seen, else the latest row in the ledger. */
+  private key(e: { run: string; seq: number; node: string; branch?: { map: string; index: number } }, s: number, attempt: number, round?: number): Params {
+    const r = round ?? this.rounds.get(this.nodeId(e, s)) ?? this.latest(e.run, s, e.node, e.branch).round;
+    return [e.run, s, e.node, e.branch?.map ?? "", e.branch?.index ?? -1, r, attempt, e.seq];
   }
 }

@@ -129,7 +129,56 @@ CREATE TABLE env_names (
 ) WITHOUT ROWID;
 `;
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, sql: V1 }];
+// Version 2: a node on a feedback loop runs once per round, and attempts restart
+// each round, so the round joins the key (round 1 for every node off a loop).
+const V2 = `
+CREATE TABLE node_results_v2 (
+  run_id TEXT NOT NULL,
+  session INTEGER NOT NULL,
+  node TEXT NOT NULL,
+  map TEXT NOT NULL,
+  branch_index INTEGER NOT NULL,
+  round INTEGER NOT NULL DEFAULT 1,
+  attempt INTEGER NOT NULL,
+  kind TEXT,
+  status TEXT,
+  qualifier TEXT,
+  stop_reason TEXT,
+  cause TEXT,
+  error TEXT,
+  retry_cause TEXT,
+  retry_reason TEXT,
+  recovered INTEGER,
+  fallback TEXT,
+  cost_usd REAL,
+  turns INTEGER,
+  tokens TEXT,
+  wall_ms REAL,
+  output TEXT,
+  result_tail TEXT,
+  evidence TEXT,
+  session_id TEXT,
+  checks TEXT NOT NULL DEFAULT '[]',
+  overruns TEXT NOT NULL DEFAULT '[]',
+  started_at TEXT,
+  finished_at TEXT,
+  first_seq INTEGER NOT NULL,
+  PRIMARY KEY (run_id, session, node, map, branch_index, round, attempt)
+) WITHOUT ROWID;
+INSERT INTO node_results_v2 (run_id, session, node, map, branch_index, round, attempt, kind, status, qualifier, stop_reason,
+  cause, error, retry_cause, retry_reason, recovered, fallback, cost_usd, turns, tokens, wall_ms, output, result_tail,
+  evidence, session_id, checks, overruns, started_at, finished_at, first_seq)
+SELECT run_id, session, node, map, branch_index, 1, attempt, kind, status, qualifier, stop_reason,
+  cause, error, retry_cause, retry_reason, recovered, fallback, cost_usd, turns, tokens, wall_ms, output, result_tail,
+  evidence, session_id, checks, overruns, started_at, finished_at, first_seq FROM node_results;
+DROP TABLE node_results;
+ALTER TABLE node_results_v2 RENAME TO node_results;
+`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, sql: V1 },
+  { version: 2, sql: V2 },
+];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export type LedgerState =

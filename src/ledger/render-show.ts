@@ -16,8 +16,11 @@ function detail(n: NodeView): string {
   if (what.length > 0) parts.push(what.join(": "));
   const last = n.attempts[n.attempts.length - 1];
   if (last) {
-    const inSession = n.attempts.filter((a) => a.session === last.session).length;
-    if (inSession > 1) parts.push(`after ${inSession} attempts`);
+    const inSession = n.attempts.filter((a) => a.session === last.session);
+    const rounds = new Set(inSession.map((a) => a.round)).size;
+    const inRound = inSession.filter((a) => a.round === last.round).length;
+    if (rounds > 1) parts.push(`${rounds} feedback rounds`);
+    if (inRound > 1) parts.push(`after ${inRound} attempts`);
     if (last.recovered) parts.push("recovered");
     if (last.fallback) parts.push(`fallback: ${last.fallback}`);
   }

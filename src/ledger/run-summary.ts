@@ -10,6 +10,7 @@ interface NodeRow {
   node: string;
   map: string;
   branch_index: number;
+  round: number;
   attempt: number;
   kind: string | null;
   status: NodeStatus | null;
@@ -54,6 +55,7 @@ function record<T extends VouchEvent>(e: T): Omit<T, "v" | "type" | "run"> {
 function attemptOf(r: NodeRow): AttemptView {
   return {
     session: r.session,
+    round: r.round,
     attempt: r.attempt,
     status: r.status,
     qualifier: r.qualifier,
@@ -96,12 +98,27 @@ function nodeView(node: string, kind: string | null, rows: NodeRow[], latest: Se
     stop_reason: last.stop_reason,
     cause: last.cause,
     error: last.error ?? last.retry_reason,
-    cost_usd: last.cost_usd,
+    cost_usd: nodeCost(attempts),
     turns: last.turns,
     wall_ms: last.wall_ms,
     ...("output" in last ? { output: last.output } : {}),
     attempts,
   };
+}
+
+/** What a node cost over every session and feedback round: each finished round's
+ *  node.finished cost (the sum of its attempts), or, for a round that never finished,
+ *  what its attempts had spent. Null when a finished round's cost is unknown. */
+function nodeCost(attempts: AttemptView[]): number | null {
+  let total = 0;
+  for (const group of groupBy(attempts, (a) => `${a.session}\u0000${a.round}`).values()) {
+    const done = group.filter((a) => a.finished_at !== null).at(-1);
+    if (done) {
+      if (done.cost_usd === null) return null;
+      total += done.cost_usd;
+    } else total += group.reduce((sum, a) => sum + (a.cost_usd ?? 0), 0);
+  }
+  return total;
 }
 
 function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
@@ -123,7 +140,7 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
   const graphNodes = JSON.parse(run.nodes) as EventOf<"run.started">["nodes"];
   const kindOf = new Map(graphNodes.map((n) => [`${n.map ?? ""}\u0000${n.id}`, n.kind]));
   const rows = db
-    .query("SELECT * FROM node_results WHERE run_id = ? ORDER BY session, attempt, first_seq")
+    .query("SELECT * FROM node_results WHERE run_id = ? ORDER BY session, round, attempt, first_seq")
     .all(runId) as NodeRow[];
   const byNode = groupBy(rows, (r) => `${r.map}\u0000${r.branch_index}\u0000${r.node}`);
 

@@ -55,6 +55,8 @@ export type OverrunRecord = Omit<EventOf<"cap.overrun">, "v" | "type" | "run">;
 /** One attempt of one node (in one session): what the ledger's node_results row holds. */
 export interface AttemptView {
   session: number;
+  /** Feedback round (1 off a feedback loop); attempts restart each round. */
+  round: number;
   attempt: number;
   /** null while the attempt has no node.finished (or node.retrying). */
   status: NodeStatus | null;

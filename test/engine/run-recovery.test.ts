@@ -158,6 +158,10 @@ nodes:
     // ship waited for the loop to settle: it ran once, after the passing round.
     expect(r.agents.prompts("ship")).toHaveLength(1);
     expect(ofType(r.events, "node.finished").filter((e) => e.node === "verify").map((e) => e.status)).toEqual(["failed", "failed", "passed"]);
+    // node.finished says its round too, so a reader can tell round 2's attempt 1 from round 1's.
+    expect(ofType(r.events, "node.finished").filter((e) => e.node === "verify").map((e) => e.round)).toEqual([1, 2, 3]);
+    expect(ofType(r.events, "node.finished").filter((e) => e.node === "implement").map((e) => e.round)).toEqual([1, 2, 3]);
+    expect(ofType(r.events, "node.finished").find((e) => e.node === "ship")!.round).toBeUndefined();
     expect(r.outcome.status).toBe("passed");
     expect(r.outcome.counts).toEqual({ passed: 3, failed: 0, error: 0, skipped: 0, cancelled: 0 });
   });

@@ -2,11 +2,11 @@
 // file can be wrong (newer, foreign, corrupt) giving a LedgerError that names it.
 import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { LedgerError } from "../../src/engine/errors.ts";
 import { ledgerFile, ledgerHome, openLedger, SCHEMA_VERSION } from "../../src/ledger/index.ts";
-import { APPLICATION_ID, MIGRATIONS } from "../../src/ledger/migrations.ts";
+import { APPLICATION_ID, MIGRATIONS, migrate } from "../../src/ledger/migrations.ts";
 import { fullRun } from "./events-fixture.ts";
 import { tempHome } from "./temp-home.ts";
 
@@ -69,9 +69,9 @@ describe("a new ledger", () => {
   });
 
   test("an older ledger is migrated forward, keeping its data", () => {
-    const v1 = openLedger({ home: t.home, migrations: MIGRATIONS.slice(0, 1) });
-    v1.write(fullRun().events);
-    v1.close();
+    const current = openLedger({ home: t.home });
+    current.write(fullRun().events);
+    current.close();
     const next = [...MIGRATIONS, { version: SCHEMA_VERSION + 1, sql: "ALTER TABLE runs ADD COLUMN note TEXT" }];
     const upgraded = openLedger({ home: t.home, migrations: next });
     expect(upgraded.runEvents("r-full-0001")).toHaveLength(fullRun().events.length);
@@ -79,6 +79,25 @@ describe("a new ledger", () => {
     const db = new Database(ledgerFile(t.home), { readonly: true });
     expect(db.query("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: String(SCHEMA_VERSION + 1) });
     expect(db.query("SELECT count(*) AS n FROM pragma_table_info('runs') WHERE name = 'note'").get()).toEqual({ n: 1 });
+    db.close();
+  });
+
+  test("version 1 → 2: node results gain a feedback round (1 for what was there), every row kept", () => {
+    // A ledger as vouch 0.1 with schema 1 left it (this vouch's writer needs version 2 to open).
+    mkdirSync(dirname(ledgerFile(t.home)), { recursive: true });
+    const raw = new Database(ledgerFile(t.home), { create: true });
+    migrate(raw, MIGRATIONS.slice(0, 1));
+    raw.run("INSERT INTO node_results (run_id, session, node, map, branch_index, attempt, status, cost_usd, first_seq) VALUES ('r1', 1, 'a', '', -1, 1, 'failed', 0.5, 3)");
+    raw.run("INSERT INTO node_results (run_id, session, node, map, branch_index, attempt, status, cost_usd, first_seq) VALUES ('r1', 1, 'a', '', -1, 2, 'passed', 0.25, 9)");
+    raw.close();
+    openLedger({ home: t.home }).close();
+    const db = new Database(ledgerFile(t.home), { readonly: true });
+    expect(db.query("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: String(SCHEMA_VERSION) });
+    expect(db.query("SELECT round, attempt, status, cost_usd FROM node_results ORDER BY attempt").all()).toEqual([
+      { round: 1, attempt: 1, status: "failed", cost_usd: 0.5 },
+      { round: 1, attempt: 2, status: "passed", cost_usd: 0.25 },
+    ]);
+    expect(db.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
     db.close();
   });
 });

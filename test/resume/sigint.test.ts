@@ -125,7 +125,7 @@ test("SIGHUP (the terminal closed, ssh dropped, tmux killed) stops the children 
 test("a second SIGINT leaves no handover folder (the run state as files) behind in TMPDIR", async () => {
   setUp(true);
   const tmp = join(p.dir, "tmp");
-  mkdirSync(tmp);
+  mkdirSync(tmp, { recursive: true });
   const s = startVouch(p, ["run", "graph.yaml"], { TMPDIR: tmp });
   expect(await bothSlowStarted()).toBe(true);
   leftovers = [pidOf("slow1"), pidOf("slow2")];

@@ -29,6 +29,12 @@ describe("step-runner", () => {
     const end = finished(r.events);
     expect(end.status).toBe("passed");
     expect(end.output).toMatchObject({ handoff: "STEP_RUNNER", status: "done", review: { decision: "clean" } });
+    // vouch show keeps both rounds: each round's attempt, and the node's cost is both rounds' sum.
+    const show = JSON.parse(vouch(["show", "last", "--json"], { home: r.home }).stdout) as { nodes: { node: string; cost_usd: number; attempts: { round: number; attempt: number; cost_usd: number }[] }[] };
+    const implement = show.nodes.find((n) => n.node === "implement")!;
+    expect(implement.attempts.map((a) => [a.round, a.attempt])).toEqual([[1, 1], [2, 1]]);
+    expect(implement.cost_usd).toBeCloseTo(0.1124 + 0.0876, 6);
+    expect(vouch(["show", "last"], { home: r.home }).stdout).toMatch(/implement .*2 feedback rounds/);
     const skipped = ofType(r.events, "node.finished").filter((e) => e.status === "skipped").map((e) => `${e.node}:${e.cause}`);
     expect(skipped.sort()).toEqual(["gave_up:not_chosen", "implement_error:upstream_not_passed", "implement_failed:upstream_not_passed", "implement_stopped:fallback_unused", "review_failed:fallback_unused", "stop_critical:not_chosen"]);
   });

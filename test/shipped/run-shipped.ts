@@ -38,7 +38,7 @@ export function vouch(args: string[], opts: { cwd?: string; home?: string; env?:
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", VOUCH_HOME: home, ...opts.env },
   });
   const stdout = r.stdout.toString();
-  const events = args.includes("--json")
+  const events = args.includes("--json") && (args[0] === "run" || args[0] === "resume")
     ? stdout
         .split("\n")
         .filter((l) => l.trim() !== "")

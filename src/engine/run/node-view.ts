@@ -40,6 +40,7 @@ export function stateOf(inputs: Record<string, unknown>, nodes: Record<string, N
 export interface FinishExtras {
   recovered?: boolean;
   fallback?: string;
+  round?: number;
 }
 
 export function finishedEvent(node: string, branch: BranchRef | undefined, r: NodeResult, x: FinishExtras = {}): Omit<EventOf<"node.finished">, "v" | "run" | "t" | "seq"> {
@@ -63,6 +64,7 @@ export function finishedEvent(node: string, branch: BranchRef | undefined, r: No
   if (r.resultTail !== undefined) e.result_tail = r.resultTail;
   if (x.recovered) e.recovered = true;
   if (x.fallback !== undefined) e.fallback = x.fallback;
+  if (x.round !== undefined) e.round = x.round;
   if (r.sessionId !== undefined) e.session_id = r.sessionId;
   return e;
 }

@@ -167,6 +167,11 @@ export class ScopeRunner {
     this.ctx.emitter.emit(finishedEvent(a.id, this.branch, r));
   }
 
+  /** The feedback round of a chain node, for its node.finished (as its node.started has it). */
+  private roundExtra(id: string): { round?: number } {
+    return this.chainMembers.has(id) ? { round: this.roundOf.get(id) ?? 1 } : {};
+  }
+
   private count(id: string, status: NodeStatus): void {
     this.ctx.counts[status]++;
     this.counted.add(id);
@@ -245,7 +250,7 @@ export class ScopeRunner {
     const holds = fb.when ? evaluateCondition(fb.when, { ...this.scope(), nodes: { ...(this.scope().nodes as object), [id]: view } }) : r.status !== "passed";
     if (!holds) return false;
     this.rounds.set(id, done + 1);
-    this.ctx.emitter.emit(finishedEvent(id, this.branch, r));
+    this.ctx.emitter.emit(finishedEvent(id, this.branch, r, this.roundExtra(id)));
     this.view[id] = view; // the head may quote or read this round's result
     this.feedbackQuotes.set(fb.to, quoteFeedback(id, this.roundOf.get(id) ?? 1, { ...r, failedChecks: r.failedChecks }));
     for (const c of chain) {
@@ -280,7 +285,7 @@ export class ScopeRunner {
     if (fallback !== undefined) meta.fallback = fallback;
     this.meta.set(id, meta);
     this.count(id, r.status);
-    this.ctx.emitter.emit(finishedEvent(id, this.branch, r, { recovered, ...(fallback ? { fallback } : {}) }));
+    this.ctx.emitter.emit(finishedEvent(id, this.branch, r, { recovered, ...(fallback ? { fallback } : {}), ...this.roundExtra(id) }));
     const f: Finished = { status: r.status, recovered };
     if (r.chosen) f.chosen = r.chosen;
     this.launchAll(this.scheduler.finish(id, f, fallback));
