@@ -68,7 +68,6 @@ const resumeCommand: Command = async (args, io) => {
       // Relative paths (cwd, inputs such as project_dir) resolve where the run first started.
       const started = events.find((e) => e.type === "run.started");
       const baseDir = (started?.type === "run.started" && started.base_dir) || io.cwd;
-      if (resume.startSeq !== ticket.lastSeq + 1) resume.startSeq = ticket.lastSeq + 1;
       // The run budget is the whole run's, as the first session set it: what earlier
       // sessions spent counts against it.
       const caps = started?.type === "run.started" ? started.caps : ticket.caps;

@@ -1,21 +1,11 @@
 // The view model's shape: what the screen knows about a run, built only from events.
 import type { BranchRef, Cause, EvidencePart, NodeStatus, Qualifier, RunStatus, StopReason, Tokens } from "../engine/events.ts";
+import type { CheckOutcome } from "../engine/ports.ts";
 import type { ChunkedList } from "./chunked-list.ts";
 import type { CapKind, Counts, RowStatus } from "./format.ts";
 
-export interface CheckView {
-  name: string;
-  passed: boolean;
-  expect: string;
-  reason?: string;
-  exit: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  durationMs: number;
-  stdoutTail: string;
-  stderrTail: string;
-  truncated: boolean;
-}
+/** A check as the screen shows it: the fields of a check.finished, in the port's shape. */
+export type CheckView = Omit<CheckOutcome, "notRun">;
 
 export interface OverrunView {
   cap: CapKind;

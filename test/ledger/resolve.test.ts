@@ -1,20 +1,13 @@
 // RUN on the command line: a full id, a unique prefix, or `last`.
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { UsageError } from "../../src/engine/errors.ts";
-import { openLedger, type RunLedger } from "../../src/ledger/index.ts";
+import type { RunLedger } from "../../src/ledger/index.ts";
 import { RunScript } from "./events-fixture.ts";
-import { tempHome } from "./temp-home.ts";
+import { eachFreshLedger, type TempHome } from "./temp-home.ts";
 
-let t: ReturnType<typeof tempHome>;
+let t: TempHome;
 let ledger: RunLedger;
-beforeEach(() => {
-  t = tempHome();
-  ledger = openLedger({ home: t.home });
-});
-afterEach(() => {
-  ledger.close();
-  t.cleanup();
-});
+eachFreshLedger((home, opened) => ((t = home), (ledger = opened)));
 
 function record(...ids: string[]) {
   for (const id of ids) {

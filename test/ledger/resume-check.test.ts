@@ -1,22 +1,15 @@
 // The ledger side of `vouch resume`: refusals (exit 2) for a live run, a
 // changed graph without --force, a run that passed; the ticket otherwise.
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { join } from "node:path";
 import { ResumeRefusedError, UsageError } from "../../src/engine/errors.ts";
-import { openLedger, type RunLedger } from "../../src/ledger/index.ts";
+import type { RunLedger } from "../../src/ledger/index.ts";
 import { RunScript } from "./events-fixture.ts";
-import { tempHome } from "./temp-home.ts";
+import { eachFreshLedger, type TempHome } from "./temp-home.ts";
 
-let t: ReturnType<typeof tempHome>;
+let t: TempHome;
 let ledger: RunLedger;
-beforeEach(() => {
-  t = tempHome();
-  ledger = openLedger({ home: t.home });
-});
-afterEach(() => {
-  ledger.close();
-  t.cleanup();
-});
+eachFreshLedger((home, opened) => ((t = home), (ledger = opened)));
 
 function crashed(id = "r-crashed-01"): RunScript {
   const s = new RunScript(id);

@@ -1,23 +1,16 @@
 // Every event type goes in and comes back verbatim, in seq order; the events
 // table refuses updates and deletes; a batch is stored whole or not at all.
 import { Database } from "bun:sqlite";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { EVENT_TYPES, type VouchEvent } from "../../src/engine/events.ts";
 import { LedgerError } from "../../src/engine/errors.ts";
-import { ledgerFile, openLedger, type RunLedger } from "../../src/ledger/index.ts";
+import { ledgerFile, type RunLedger } from "../../src/ledger/index.ts";
 import { fullRun, RunScript } from "./events-fixture.ts";
-import { tempHome } from "./temp-home.ts";
+import { eachFreshLedger, type TempHome } from "./temp-home.ts";
 
-let t: ReturnType<typeof tempHome>;
+let t: TempHome;
 let ledger: RunLedger;
-beforeEach(() => {
-  t = tempHome();
-  ledger = openLedger({ home: t.home });
-});
-afterEach(() => {
-  ledger.close();
-  t.cleanup();
-});
+eachFreshLedger((home, opened) => ((t = home), (ledger = opened)));
 
 describe("append and read back", () => {
   test("the fixture run uses every event type of the union", () => {

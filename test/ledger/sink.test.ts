@@ -1,23 +1,16 @@
 // The sink between the engine and its consumers: an event is forwarded only
 // after the transaction holding it committed; bursts are batched.
 import { Database } from "bun:sqlite";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { VouchEvent } from "../../src/engine/events.ts";
 import { LedgerError } from "../../src/engine/errors.ts";
-import { batchingSink, directSink, ledgerFile, openLedger, type RunLedger } from "../../src/ledger/index.ts";
+import { batchingSink, directSink, ledgerFile, type RunLedger } from "../../src/ledger/index.ts";
 import { fullRun, RunScript } from "./events-fixture.ts";
-import { tempHome } from "./temp-home.ts";
+import { eachFreshLedger, type TempHome } from "./temp-home.ts";
 
-let t: ReturnType<typeof tempHome>;
+let t: TempHome;
 let ledger: RunLedger;
-beforeEach(() => {
-  t = tempHome();
-  ledger = openLedger({ home: t.home });
-});
-afterEach(() => {
-  ledger.close();
-  t.cleanup();
-});
+eachFreshLedger((home, opened) => ((t = home), (ledger = opened)));
 
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 

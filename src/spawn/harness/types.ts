@@ -3,8 +3,7 @@
 // Adapters never start processes: the agent runner hands their command to
 // runProcess (src/spawn/process.ts) and feeds stdout lines to their parser.
 import type { CapName } from "../../engine/graph/schema.ts";
-import type { AgentAssignment, HarnessName, SittingProgress } from "../../engine/ports.ts";
-import type { StopReason, Tokens } from "../../engine/events.ts";
+import type { AgentAssignment, HarnessName, Sitting, SittingProgress } from "../../engine/ports.ts";
 
 /** How a cap is kept: the harness's own flag, the engine killing the process
  *  group, only noticed afterwards from the harness's report, or not at all. */
@@ -46,18 +45,9 @@ export interface StreamEnd {
   truncated: boolean;
 }
 
-/** The part of a Sitting that comes from the harness's own output. */
-export interface ParsedSitting {
-  stopReason: StopReason;
-  resultText: string;
-  structured?: unknown;
-  turns: number | null;
-  costUsd: number | null;
-  tokens: Tokens | null;
-  sessionId?: string;
-  permissionDenials: number;
-  error?: string;
-}
+/** The part of a Sitting that comes from the harness's own output (the runner adds
+ *  what the process seam measured: wall, idle, exit code, stderr, truncation). */
+export type ParsedSitting = Omit<Sitting, "wallMs" | "idleMs" | "exitCode" | "stderrTail" | "resultTruncated">;
 
 /** Reads one sitting's stdout, line by line. One parser per sitting. */
 export interface StreamParser {
