@@ -7,7 +7,7 @@ import { openLedger, ledgerHome } from "../ledger/index.ts";
 import { parseCommandArgs } from "./args.ts";
 import { readGraphFile } from "./graph-file.ts";
 import { durationFlag, harnessFlag, replayDirFor } from "./run-command.ts";
-import { runSession } from "./run-session.ts";
+import { preflightRun, runSession } from "./run-session.ts";
 import { version } from "./version.ts";
 import type { Decision } from "./cli-approvals.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
@@ -82,6 +82,22 @@ const resumeCommand: Command = async (args, io) => {
         }
       }
       const replayDir = replayDirFor(graphFile.path, values["replay-dir"], io.cwd);
+      const options = {
+        runId,
+        graph: graphFile.graph,
+        graphPath: graphFile.path,
+        graphDigest: graphFile.digest,
+        inputs: ticket.inputs,
+        baseDir,
+        concurrency: ticket.concurrency,
+        passEnv: ticket.passEnv,
+        version,
+        resume,
+        ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+        ...(caps.wall_ms !== null ? { wallMs: caps.wall_ms } : {}),
+        ...(ticket.harness !== null ? { harness: harnessFlag(ticket.harness)! } : {}),
+      };
+      preflightRun(options, replayDir); // refusals and input errors: nothing starts, the lock is let go below
       released = true; // runSession owns the lock and the ledger from here
       return await runSession({
         io,
@@ -89,21 +105,7 @@ const resumeCommand: Command = async (args, io) => {
         ledger,
         lock: ticket.lock,
         decisions,
-        options: {
-          runId,
-          graph: graphFile.graph,
-          graphPath: graphFile.path,
-          graphDigest: graphFile.digest,
-          inputs: ticket.inputs,
-          baseDir,
-          concurrency: ticket.concurrency,
-          passEnv: ticket.passEnv,
-          version,
-          resume,
-          ...(budgetUsd !== undefined ? { budgetUsd } : {}),
-          ...(caps.wall_ms !== null ? { wallMs: caps.wall_ms } : {}),
-          ...(ticket.harness !== null ? { harness: harnessFlag(ticket.harness)! } : {}),
-        },
+        options,
         ...(replayDir !== undefined ? { replayDir } : {}),
         ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
       });

@@ -2,16 +2,15 @@
 // ports, the ledger sink and the chosen output, handles Ctrl-C, drives the engine.
 // Data flows one way: engine → ledger (committed) → output (TUI | plain | NDJSON).
 import { planRun, runGraph, systemClock, type RunOptions, type RunOutcome } from "../engine/run.ts";
-import { RefusalError, UsageError } from "../engine/errors.ts";
+import { EXIT, RefusalError, UsageError } from "../engine/errors.ts";
 import type { Approvals } from "../engine/ports.ts";
-import { EXIT } from "../engine/errors.ts";
 import { directSink, type RunLedger, type RunLock } from "../ledger/index.ts";
 import { createAgentRunner } from "../spawn/harness/agent-runner.ts";
 import { createCommandRunner } from "../spawn/command-runner.ts";
 import { parentEnv } from "../spawn/child-env.ts";
 import { killAllGroups, shutdownAllGroups } from "../spawn/process-registry.ts";
 import { reapGroupJournal, startGroupJournal } from "../spawn/group-journal.ts";
-import { chooseOutput, colorEnabled, outputWidth } from "../tui/output-choice.ts";
+import { chooseOutput, colorEnabled, outputWidth, type OutputMode } from "../tui/output-choice.ts";
 import type { EventOutput } from "../tui/output.ts";
 import { createNdjsonOutput } from "../tui/ndjson-output.ts";
 import { createPlainOutput } from "../tui/plain-output.ts";
@@ -39,9 +38,8 @@ interface Output {
   held?: () => Promise<void>;
 }
 
-async function openOutput(spec: SessionSpec, cancel: () => void, exitNow: () => void): Promise<Output> {
+async function openOutput(spec: SessionSpec, mode: OutputMode, cancel: () => void, exitNow: () => void): Promise<Output> {
   const { io } = spec;
-  const mode = chooseOutput(spec.flags, io);
   const color = colorEnabled(io);
   const decisions = spec.decisions ?? new Map();
   if (mode === "json") return { output: createNdjsonOutput(io.out), approvals: flagApprovals(decisions) };
@@ -69,8 +67,9 @@ export function preflight(options: RunOptions): void {
   if (plan.refusals.length > 0) throw new RefusalError(plan.refusals);
 }
 
-/** preflight() with the real agent runner, for a caller that has no ledger open yet:
- *  a usage error must not leave a ledger (or a .vouch folder) behind. */
+/** preflight() with the real agent runner. Callers run it before runSession — before
+ *  the ledger opens for a new run — so a usage error leaves no ledger (or .vouch folder)
+ *  behind and no live UI flashes up. */
 export function preflightRun(options: Omit<RunOptions, "ports" | "signal">, replayDir?: string): void {
   preflight({ ...options, ports: { agents: realAgentRunner(parentEnv(), replayDir) } });
 }
@@ -92,7 +91,7 @@ const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /** Runs the session to its end and returns the exit code (DESIGN.md §3). */
 export async function runSession(spec: SessionSpec): Promise<number> {
-  const { io, ledger, lock } = spec;
+  const { io, ledger, lock } = spec; // preflightRun() has passed
   let recording: "on" | "off";
   try {
     recording = ledgerSwitch(spec);
@@ -140,17 +139,6 @@ export async function runSession(spec: SessionSpec): Promise<number> {
 
   const env = parentEnv();
   const agents = realAgentRunner(env, spec.replayDir, spec.replayDelayMs);
-  // Refusals and input errors before any output opens or any process starts.
-  try {
-    preflight({ ...spec.options, ports: { agents } });
-  } catch (e) {
-    offSignals();
-    restoreStdout();
-    lock.release();
-    ledger.close();
-    throw e;
-  }
-
   // This session holds the run's lock, so an earlier one is dead: if it was
   // killed -9, its process groups may live on. Kill them, then journal ours.
   const journalFile = lock.file.replace(/\.lock$/, ".groups");
@@ -160,7 +148,8 @@ export async function runSession(spec: SessionSpec): Promise<number> {
     io.err(`vouch: killed ${n} left running by an earlier session of this run (pgid ${reaped.join(", ")})\n`);
   }
 
-  const { output, approvals, held } = await openOutput(spec, cancel, exitNow);
+  const mode = chooseOutput(spec.flags, io);
+  const { output, approvals, held } = await openOutput(spec, mode, cancel, exitNow);
   if (recording === "off") io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
   const forward = (event: Parameters<EventOutput["push"]>[0]) => output.push(event);
   // A commit that fails on the sink's timer (a full disk) stops the run now: the
@@ -201,7 +190,7 @@ export async function runSession(spec: SessionSpec): Promise<number> {
   restoreStdout();
   if (failure !== null) throw failure.error;
   const ended = outcome!; // runGraph resolved: nothing failed
-  if (!spec.flags.json && chooseOutput(spec.flags, io) === "tui") {
+  if (mode === "tui") {
     io.err(`run ${ended.runId}: ${ended.status} (exit ${ended.exitCode}) — vouch show ${ended.runId}\n`);
   }
   return ended.exitCode;
