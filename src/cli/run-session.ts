@@ -86,8 +86,10 @@ function ledgerSwitch(spec: SessionSpec): "on" | "off" {
   return "off";
 }
 
-/** The signals that cancel a live run (a second one exits at once). */
-const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+/** The signals that cancel a live run (a second one exits at once). SIGQUIT
+ *  (Ctrl-\\ outside the live UI) too: its default action would end vouch at once
+ *  and leave every child, each leading its own group, running on unstopped. */
+const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];
 
 /** Runs the session to its end and returns the exit code (DESIGN.md §3). */
 export async function runSession(spec: SessionSpec): Promise<number> {

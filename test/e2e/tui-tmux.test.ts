@@ -116,4 +116,16 @@ describe.skipIf(!TMUX)("the live UI in tmux", () => {
     expectTerminalRestored(screen);
     expect((await runsOf(home)).map((r) => [r.status, r.exit_code])).toEqual([["interrupted", 130]]);
   });
+
+  test("Ctrl-\\ on a live run cancels it like Ctrl-C (exit 130, interrupted): the live UI reads the key, no signal comes", async () => {
+    // In the live UI the terminal is raw, so Ctrl-\\ arrives as a byte (0x1c), not as SIGQUIT.
+    const { screen, home } = open("quit-key", "400ms");
+    await screen.waitFor("the run to be seen running", running);
+    screen.keys("C-\\");
+    await screen.waitFor("the cancel notice", (s) => s.some((l) => l.startsWith("cancelling…")));
+    const gone = await screen.waitFor("the program to exit", (s) => exitedWith(s) !== null);
+    expect(exitedWith(gone)).toBe(130);
+    expectTerminalRestored(screen);
+    expect((await runsOf(home)).map((r) => [r.status, r.exit_code])).toEqual([["interrupted", 130]]);
+  });
 });

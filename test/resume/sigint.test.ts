@@ -1,7 +1,7 @@
 // Ctrl-C (SIGINT) mid-run through dist/vouch in plain mode (DESIGN §9): the
 // children die, the run is recorded interrupted, exit 130, and `vouch resume`
 // finishes it without running again what had passed. A second Ctrl-C exits
-// at once, even while a child ignores SIGTERM.
+// at once, even while a child ignores SIGTERM. SIGHUP and SIGQUIT stop it the same way.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, expect, test } from "vitest";
@@ -120,6 +120,22 @@ test("SIGHUP (the terminal closed, ssh dropped, tmux killed) stops the children 
   expect(leftovers.map((pid) => groupAlive(pid))).toEqual([false, false]);
   const [run] = await runs();
   expect(run).toMatchObject({ status: "interrupted" });
+}, 60_000);
+
+test("SIGQUIT (Ctrl-\\ in a plain terminal) stops the run like SIGTERM: children dead, exit 130, recorded interrupted", async () => {
+  // SIGQUIT's default action ends vouch at once (exit 131, a core dump) and leaves
+  // its children, who lead their own groups, running with nobody to stop them.
+  setUp(false);
+  const s = startVouch(p, ["run", "graph.yaml"]);
+  expect(await bothSlowStarted()).toBe(true);
+  leftovers = [pidOf("slow1"), pidOf("slow2")];
+  s.proc.kill("SIGQUIT");
+  const r = await s.done;
+  expect([r.code, r.signal]).toEqual([130, null]);
+  expect(r.stderr).toContain("vouch: cancelling the run");
+  expect(leftovers.map((pid) => groupAlive(pid))).toEqual([false, false]);
+  const [run] = await runs();
+  expect(run).toMatchObject({ status: "interrupted", exit_code: 130 });
 }, 60_000);
 
 test("a second SIGINT leaves no handover folder (the run state as files) behind in TMPDIR", async () => {

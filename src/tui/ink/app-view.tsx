@@ -18,7 +18,9 @@ export interface AppViewProps {
 }
 
 export function toKey(input: string, key: InkKey): Key | null {
-  if (key.ctrl && input === "c") return "ctrlC";
+  // Ctrl-\ too: in the raw terminal it is a key (0x1c), not SIGQUIT, and it
+  // means what SIGQUIT means outside the live UI: stop the run (run-session.ts).
+  if (key.ctrl && (input === "c" || input === "\\")) return "ctrlC";
   if (key.upArrow) return "up";
   if (key.downArrow) return "down";
   if (key.leftArrow) return "left";
