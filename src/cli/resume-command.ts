@@ -3,7 +3,7 @@
 // that changed since (unless --force). --approve/--reject decide an approval.
 import { UsageError, ResumeRefusedError } from "../engine/errors.ts";
 import { priorFromEvents } from "../engine/run.ts";
-import { openLedger, ledgerHome } from "../ledger/index.ts";
+import { checkedLedgerHome, openLedger } from "../ledger/index.ts";
 import { parseCommandArgs } from "./args.ts";
 import { readGraphFile } from "./graph-file.ts";
 import { durationFlag, harnessFlag, replayDirFor } from "./run-command.ts";
@@ -54,7 +54,7 @@ const resumeCommand: Command = async (args, io) => {
   if (values.json && values.plain) throw new UsageError("--json and --plain exclude each other");
   const replayDelayMs = values["replay-delay"] === undefined ? undefined : durationFlag("--replay-delay", values["replay-delay"]);
 
-  const ledger = openLedger({ home: ledgerHome(io.env, io.cwd) });
+  const ledger = openLedger({ home: checkedLedgerHome(io.env, io.cwd), onNotice: io.err });
   let released = false;
   try {
     const runId = ledger.resolveRun(positionals[0]!);

@@ -6,7 +6,7 @@ import { HARNESS_NAMES } from "../engine/graph/schema.ts";
 import { parseDuration } from "../engine/graph/duration.ts";
 import { UsageError } from "../engine/errors.ts";
 import type { HarnessName } from "../engine/ports.ts";
-import { openLedger, ledgerHome } from "../ledger/index.ts";
+import { checkedLedgerHome, openLedger } from "../ledger/index.ts";
 import { parseCommandArgs, positiveInt, positiveNumber } from "./args.ts";
 import { readGraphFile } from "./graph-file.ts";
 import { parseInputs } from "./run-inputs.ts";
@@ -104,7 +104,7 @@ const runCommand: Command = async (args, io) => {
   if (values["dry-run"]) return printPlan(io, options, { json: values.json === true, ...(replayDir ? { replayDir } : {}) });
 
   preflightRun(options, replayDir);
-  const ledger = openLedger({ home: ledgerHome(io.env, io.cwd) });
+  const ledger = openLedger({ home: checkedLedgerHome(io.env, io.cwd), onNotice: io.err });
   const lock = ledger.acquireRunLock(runId);
   return runSession({
     io,

@@ -1,6 +1,6 @@
 // `vouch runs [--json]`: recorded runs, newest first (DESIGN.md §7, §9).
 import { UsageError } from "../engine/errors.ts";
-import { ledgerExists, ledgerHome, openLedger } from "../ledger/index.ts";
+import { checkedLedgerHome, ledgerExists, openLedgerForReading } from "../ledger/index.ts";
 import { renderRuns } from "../ledger/render-runs.ts";
 import { sanitize } from "../tui/text.ts";
 import { parseCommandArgs } from "./args.ts";
@@ -9,13 +9,13 @@ import type { Command } from "./io.ts";
 const runsCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("runs", args, { json: { type: "boolean" } });
   if (positionals.length > 0) throw new UsageError(`runs takes no arguments (got "${positionals[0]}")`, "to see one run: vouch show RUN");
-  const home = ledgerHome(io.env, io.cwd);
+  const home = checkedLedgerHome(io.env, io.cwd);
   if (!ledgerExists(home)) {
     if (values.json) io.out("[]\n");
     else io.out(`no runs recorded in ${home}\n`);
     return 0;
   }
-  const ledger = openLedger({ home });
+  const ledger = openLedgerForReading({ home });
   try {
     const runs = ledger.listRuns();
     if (values.json) io.out(`${JSON.stringify(runs, null, 2)}\n`);

@@ -3,7 +3,7 @@
 // recorded events into the live view (ADR 0009); q or Ctrl-C leaves it.
 import { UsageError } from "../engine/errors.ts";
 import type { VouchEvent } from "../engine/events.ts";
-import { ledgerExists, ledgerHome, openLedger } from "../ledger/index.ts";
+import { checkedLedgerHome, ledgerExists, openLedgerForReading } from "../ledger/index.ts";
 import { renderShow } from "../ledger/render-show.ts";
 import { colorEnabled } from "../tui/output-choice.ts";
 import { sanitize } from "../tui/text.ts";
@@ -35,11 +35,11 @@ const showCommand: Command = async (args, io) => {
     );
   }
   if (values.tui) checkTerminal(io, values.json === true);
-  const home = ledgerHome(io.env, io.cwd);
+  const home = checkedLedgerHome(io.env, io.cwd);
   if (!ledgerExists(home)) {
     throw new UsageError(`no run "${positionals[0]}": no runs are recorded in ${home}`, "run a graph first (vouch run GRAPH), or set VOUCH_HOME to the folder that holds its ledger");
   }
-  const ledger = openLedger({ home });
+  const ledger = openLedgerForReading({ home });
   let events: VouchEvent[];
   try {
     const runId = ledger.resolveRun(positionals[0]!);

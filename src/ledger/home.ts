@@ -1,6 +1,8 @@
 // Where the ledger lives (DESIGN.md §7): <cwd>/.vouch, or VOUCH_HOME when set.
 import { createHash } from "node:crypto";
-import { isAbsolute, join, resolve } from "node:path";
+import { statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { UsageError } from "../engine/errors.ts";
 
 export const LEDGER_FILE = "ledger.sqlite";
 export const LOCKS_DIR = "locks";
@@ -10,6 +12,26 @@ export function ledgerHome(env: Record<string, string | undefined>, cwd: string)
   const home = env.VOUCH_HOME?.trim();
   if (home) return isAbsolute(home) ? home : resolve(cwd, home);
   return join(cwd, ".vouch");
+}
+
+/** The ledger folder, refused (UsageError, exit 2) when it, or a folder on its
+ *  path, is a file: without this, reading commands said "no runs recorded"
+ *  and writing ones failed with a bare EEXIST. */
+export function checkedLedgerHome(env: Record<string, string | undefined>, cwd: string): string {
+  const home = ledgerHome(env, cwd);
+  for (let p = home; ; p = dirname(p)) {
+    let isFolder: boolean;
+    try {
+      isFolder = statSync(p).isDirectory();
+    } catch {
+      if (dirname(p) === p) return home;
+      continue; // not there (yet): vouch creates it
+    }
+    if (isFolder) return home;
+    const set = env.VOUCH_HOME?.trim() ? "VOUCH_HOME" : "the ledger folder";
+    const what = p === home ? `${set} is a file, not a folder: ${home}` : `${set} (${home}) is inside a file, not a folder: ${p}`;
+    throw new UsageError(what, "set VOUCH_HOME to a folder (vouch creates it when missing), or move the file away");
+  }
 }
 
 export function ledgerFile(home: string): string {

@@ -1,6 +1,6 @@
 // The ledger's public surface, for src/cli and tests.
-export { ledgerHome, ledgerFile, lockFile } from "./home.ts";
-export { openLedger, ledgerExists, type OpenOptions } from "./open.ts";
+export { checkedLedgerHome, ledgerHome, ledgerFile, lockFile } from "./home.ts";
+export { openLedger, openLedgerForReading, ledgerExists, type OpenOptions } from "./open.ts";
 export type { RunLedger } from "./ledger.ts";
 export { batchingSink, directSink, type EventSink, type SinkOptions } from "./sink.ts";
 export { acquireRunLock, isRunLive, type RunLock } from "./run-lock.ts";

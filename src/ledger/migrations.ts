@@ -2,6 +2,7 @@
 // version and an application marker in `meta`; opening applies what is missing,
 // and refuses a ledger written by a newer vouch (see ADR 0008).
 import type { Database } from "bun:sqlite";
+import { LedgerError } from "../engine/errors.ts";
 
 export const APPLICATION_MARKER = "vouch-ledger";
 /** SQLite header field, so `file`-like tools can tell a vouch ledger too ("vouc"). */
@@ -218,4 +219,20 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
     }).immediate();
   }
   return version;
+}
+
+/** Refuses what no vouch may write into, or this one cannot read. */
+export function refuseForeign(file: string, state: LedgerState, newest: number): void {
+  if (state.kind === "foreign") {
+    throw new LedgerError(
+      `${file} is not a vouch ledger: it is a SQLite database without vouch's marker`,
+      "move the file away or set VOUCH_HOME to another folder; vouch will not write into it",
+    );
+  }
+  if (state.kind === "vouch" && state.version > newest) {
+    throw new LedgerError(
+      `${file} has ledger schema version ${state.version}, newer than this vouch reads (version ${newest})`,
+      "use the newer vouch that wrote it, or set VOUCH_HOME to another folder",
+    );
+  }
 }

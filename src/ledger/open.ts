@@ -1,11 +1,14 @@
 // Opening the ledger: <home>/ledger.sqlite, WAL, migrated to this vouch's
 // schema. A foreign, corrupt or newer file is refused with a LedgerError that
 // names it; nothing is written to a file before it is known to be a ledger.
+// Writers (run, resume) make the files private first (permissions.ts); readers
+// (runs, show) need no write access (open-readonly.ts).
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync } from "node:fs";
-import { LedgerError } from "../engine/errors.ts";
+import { accessSync, constants, existsSync } from "node:fs";
 import { ledgerFile } from "./home.ts";
-import { APPLICATION_ID, inspect, migrate, MIGRATIONS, type Migration } from "./migrations.ts";
+import { APPLICATION_ID, inspect, migrate, MIGRATIONS, refuseForeign, type Migration } from "./migrations.ts";
+import { openReadOnly } from "./open-readonly.ts";
+import { makeLedgerPrivate } from "./permissions.ts";
 import { guarded } from "./sqlite-errors.ts";
 import { SqliteRunLedger, type RunLedger } from "./ledger.ts";
 
@@ -16,6 +19,8 @@ export interface OpenOptions {
   now?: () => number;
   /** The migration list (tests of upgrades); default: this vouch's. */
   migrations?: readonly Migration[];
+  /** Told (one line) when an older, looser ledger's permissions were tightened. */
+  onNotice?: (line: string) => void;
 }
 
 /** How long a writer waits for another process's write transaction. */
@@ -25,30 +30,25 @@ export function ledgerExists(home: string): boolean {
   return existsSync(ledgerFile(home));
 }
 
+/** The ledger for writing (run, resume): created private when missing, migrated. */
 export function openLedger(opts: OpenOptions): RunLedger {
+  const file = ledgerFile(opts.home);
+  const tightened = guarded(file, "opening the ledger", () => makeLedgerPrivate(opts.home, file));
+  if (tightened.length > 0) {
+    opts.onNotice?.(`vouch: tightened the ledger's permissions (it holds inputs, outputs and model answers): ${tightened.join(", ")}\n`);
+  }
+  return openExisting(opts, true);
+}
+
+function openExisting(opts: OpenOptions, create: boolean): RunLedger {
   const file = ledgerFile(opts.home);
   const migrations = opts.migrations ?? MIGRATIONS;
   const newest = migrations[migrations.length - 1]!.version;
-  const db = guarded(file, "opening the ledger", () => {
-    mkdirSync(opts.home, { recursive: true });
-    return new Database(file, { create: true, readwrite: true, strict: true });
-  });
+  const db = guarded(file, "opening the ledger", () => new Database(file, { create, readwrite: true, strict: true }));
   try {
     guarded(file, "opening the ledger", () => {
       db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      const state = inspect(db);
-      if (state.kind === "foreign") {
-        throw new LedgerError(
-          `${file} is not a vouch ledger: it is a SQLite database without vouch's marker`,
-          "move the file away or set VOUCH_HOME to another folder; vouch will not write into it",
-        );
-      }
-      if (state.kind === "vouch" && state.version > newest) {
-        throw new LedgerError(
-          `${file} has ledger schema version ${state.version}, newer than this vouch reads (version ${newest})`,
-          "use the newer vouch that wrote it, or set VOUCH_HOME to another folder",
-        );
-      }
+      refuseForeign(file, inspect(db), newest);
       // WAL: readers never block the writer, and a kill -9 loses no committed
       // transaction. synchronous=NORMAL: commits survive a crash of the process
       // (not a power cut), without an fsync per commit (ADR 0008).
@@ -64,4 +64,24 @@ export function openLedger(opts: OpenOptions): RunLedger {
     db.close();
     throw e;
   }
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The ledger for reading (runs, show), which must exist. Where vouch may write
+ *  the folder and the file it opens as a writer would (no permission is changed;
+ *  its last close folds the -wal in), else read-only: reading needs no write access. */
+export function openLedgerForReading(opts: OpenOptions): RunLedger {
+  const file = ledgerFile(opts.home);
+  if (writable(opts.home) && writable(file)) return openExisting(opts, false);
+  const migrations = opts.migrations ?? MIGRATIONS;
+  const db = openReadOnly(file, migrations[migrations.length - 1]!.version);
+  return new SqliteRunLedger(db, opts.home, file, opts.now ?? Date.now);
 }

@@ -13,10 +13,11 @@
 // Lock files are left in place after release: deleting one while another
 // process is opening it would let two processes lock different files.
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ResumeRefusedError } from "../engine/errors.ts";
 import { lockFile } from "./home.ts";
+import { createPrivateFolder, FILE_MODE } from "./permissions.ts";
 import { ledgerErrorFrom } from "./sqlite-errors.ts";
 
 export interface LockHolder {
@@ -69,7 +70,7 @@ export function acquireRunLock(home: string, runId: string): RunLock {
   const file = lockFile(home, runId);
   let db: Database;
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    createPrivateFolder(dirname(file));
     db = new Database(file, { create: true, readwrite: true });
     db.run(`PRAGMA busy_timeout = ${ACQUIRE_WAIT_MS}`);
   } catch (e) {
@@ -89,7 +90,7 @@ export function acquireRunLock(home: string, runId: string): RunLock {
   const holder: LockHolder = { pid: process.pid, since: new Date().toISOString() };
   const hf = holderFile(file);
   try {
-    writeFileSync(`${hf}.${process.pid}`, JSON.stringify(holder));
+    writeFileSync(`${hf}.${process.pid}`, JSON.stringify(holder), { mode: FILE_MODE });
     renameSync(`${hf}.${process.pid}`, hf);
   } catch {
     // The holder file only improves messages; the lock itself is held.
