@@ -7,6 +7,7 @@ import { loadGraph } from "../engine/graph/loader.ts";
 import { parseCommandArgs } from "./args.ts";
 import { graphFilesIn, readGraphSource } from "./graph-file.ts";
 import type { Command } from "./io.ts";
+import { isAbsolute, resolve } from "node:path";
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -26,7 +27,15 @@ export function validateFile(file: string, cwd: string): GraphProblem[] {
 const validateCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("validate", args, { json: { type: "boolean" } });
   if (positionals.length === 0) throw new UsageError("validate needs at least one graph file", "usage: vouch validate GRAPH... [--json]");
-  const files = positionals.flatMap((p) => graphFilesIn(p, io.cwd));
+  const files = positionals.flatMap((p) => {
+    const found = graphFilesIn(p, io.cwd);
+    // Only a folder gives no file: "0 files valid" (exit 0) would pass a typo'd or empty folder.
+    if (found.length === 0) {
+      const where = isAbsolute(p) ? p : `${p} (${resolve(io.cwd, p)})`;
+      throw new UsageError(`nothing to validate: the folder ${where} holds no graph file (*.yaml or *.yml; folders inside it are not read)`, "name graph files, or a folder that holds some");
+    }
+    return found;
+  });
   const all: GraphProblem[] = [];
   let invalid = 0;
   for (const file of files) {

@@ -60,13 +60,36 @@ function at(raw: unknown, path: Path): unknown {
   return cur;
 }
 
-/** A value as it reads in a message. */
+/** A number as it reads in a message: YAML's own words for the ones that are not finite. */
+function describeNumber(v: number): string {
+  if (Number.isFinite(v)) return `a number (${v})`;
+  if (Number.isNaN(v)) return ".nan (not a number)";
+  return v > 0 ? ".inf (infinite, or a number too large to hold)" : "-.inf (infinite, or a number too large to hold)";
+}
+
+/** A value as it reads in a message. Never the phrase of a kind the value is
+ *  not: a YAML tag (!!set, !!omap, !!binary, !!timestamp) gives a Set, a Map,
+ *  bytes or a Date, none of which is the mapping a message would call it. */
 export function describe(v: unknown): string {
   if (v === undefined) return "nothing";
   if (v === null) return "empty";
   if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
-  if (typeof v === "number" || typeof v === "boolean") return `${typeof v === "number" ? "a number" : "a boolean"} (${v})`;
-  return Array.isArray(v) ? "a list" : "a mapping";
+  if (typeof v === "number") return describeNumber(v);
+  if (typeof v === "bigint") return `a number (${v})`;
+  if (typeof v === "boolean") return `a boolean (${v})`;
+  if (Array.isArray(v)) return "a list";
+  if (v instanceof Set) return "a set (!!set)";
+  if (v instanceof Map) return "an ordered map (!!omap)";
+  if (v instanceof Uint8Array) return "binary data (!!binary)";
+  if (v instanceof Date) return "a timestamp (!!timestamp)";
+  const proto = typeof v === "object" ? Object.getPrototypeOf(v) : undefined;
+  return proto === Object.prototype || proto === null ? "a mapping" : `a value of another kind (${typeof v})`;
+}
+
+/** "a number" → "a finite number" when the value is a number that is not finite. */
+function expectedPhrase(expected: string | undefined, value: unknown): string {
+  const phrase = EXPECTED[expected ?? ""] ?? expected ?? "something else";
+  return phrase === "a number" && typeof value === "number" && !Number.isFinite(value) ? "a finite number" : phrase;
 }
 
 const EXPECTED: Record<string, string> = {
@@ -168,11 +191,11 @@ function kindProblem(issue: Issue, path: Path, raw: unknown): Tagged {
 }
 
 /** What one option of a union expects, for "must be A, B or C" messages. */
-function expectation(option: Schema, branch: Issue[]): string[] {
+function expectation(option: Schema, branch: Issue[], value: unknown): string[] {
   const first = branch[0];
   if (first?.code === "invalid_value" && first.values) return first.values.map(String);
   if (option.def.type === "object") return [`{ ${requiredKeys(option).map((k) => `${k}: …`).join(", ")} }`];
-  return [EXPECTED[first?.expected ?? ""] ?? first?.expected ?? "something else"];
+  return [expectedPhrase(first?.expected, value)];
 }
 
 function isRootMismatch(branch: Issue[]): boolean {
@@ -197,7 +220,7 @@ function unionProblems(issue: Issue, path: Path, raw: unknown): Tagged[] {
   }
   const value = at(raw, path);
   const options = declaredOptions(ROOT, raw, path);
-  const wanted = branches.flatMap((b, i) => expectation(options[i] ?? { def: { type: "?" } }, b));
+  const wanted = branches.flatMap((b, i) => expectation(options[i] ?? { def: { type: "?" } }, b, value));
   const words = branches.flatMap((b) => (b[0]?.code === "invalid_value" ? (b[0].values ?? []).map(String) : []));
   const hint = typeof value === "string" ? didYouMean(value, words).replace(/^ \((.*)\)$/, "$1") : "";
   return [{ path, message: `${label(path)} must be ${listOr([...new Set(wanted)])}, not ${describe(value)}`, ...(hint ? { hint } : {}) }];
@@ -219,7 +242,7 @@ export function issueProblems(issue: Issue, raw: unknown): Tagged[] {
       if (typeof value === "number" && DURATION_FIELDS.has(String(path[path.length - 1]))) {
         return [{ path, message: `${label(path)}: a duration needs a unit, like "90s", "10m" or "1h30m" (got ${describe(value)})` }];
       }
-      return [{ path, message: `${label(path)} must be ${EXPECTED[issue.expected ?? ""] ?? issue.expected}, not ${describe(value)}` }];
+      return [{ path, message: `${label(path)} must be ${expectedPhrase(issue.expected, value)}, not ${describe(value)}` }];
     case "invalid_value": {
       if (!isDefaultMessage(issue.message)) return [{ path, message: withLabel(path, issue.message) }];
       const values = (issue.values ?? []).map(String);
