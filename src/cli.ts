@@ -8,6 +8,7 @@ import { processIO, type CliIO, type Command } from "./cli/io.ts";
 import { stdoutClosed } from "./cli/stdout-closed.ts";
 
 import { version } from "./cli/version.ts";
+import { sanitize } from "./tui/text.ts";
 
 const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   schema: () => import("./cli/schema-command.ts"),
@@ -56,9 +57,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 
 export function reportError(e: unknown, io: CliIO): number {
   if (e instanceof VouchError) {
-    if (e instanceof GraphInvalidError) for (const p of e.problems) io.err(formatProblem(p));
-    io.err(`vouch: ${e.message}\n`);
-    if (e.hint) io.err(`hint: ${e.hint}\n`);
+    // Messages quote what the user gave (keys, values, paths, run ids): no control character of theirs is printed.
+    if (e instanceof GraphInvalidError) for (const p of e.problems) io.err(sanitize(formatProblem(p)));
+    io.err(sanitize(`vouch: ${e.message}\n`));
+    if (e.hint) io.err(sanitize(`hint: ${e.hint}\n`));
     return e.exitCode;
   }
   const err = e as Error;

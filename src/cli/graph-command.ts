@@ -6,6 +6,7 @@ import type { GraphFile } from "../engine/graph/schema.ts";
 import { parseCommandArgs } from "./args.ts";
 import { readGraphFile } from "./graph-file.ts";
 import type { Command } from "./io.ts";
+import { sanitize } from "../tui/text.ts";
 
 const FORMATS: Record<string, (g: GraphFile) => string> = { text: drawText, mermaid: drawMermaid, dot: drawDot };
 
@@ -16,7 +17,7 @@ const graphCommand: Command = async (args, io) => {
   if (!draw) throw new UsageError(`graph: unknown format "${format}" (formats: ${Object.keys(FORMATS).join(", ")})`);
   if (positionals.length !== 1) throw new UsageError(`graph takes one graph file${positionals.length > 1 ? `, not ${positionals.length}` : ""}`, "usage: vouch graph GRAPH [--format text|mermaid|dot]");
   const { graph } = readGraphFile(positionals[0]!, io.cwd);
-  io.out(draw(graph));
+  io.out(sanitize(draw(graph))); // names from the file may hold control characters
   return 0;
 };
 export default graphCommand;

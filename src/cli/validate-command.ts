@@ -8,6 +8,7 @@ import { parseCommandArgs } from "./args.ts";
 import { graphFilesIn, readGraphSource } from "./graph-file.ts";
 import type { Command } from "./io.ts";
 import { isAbsolute, resolve } from "node:path";
+import { sanitize } from "../tui/text.ts";
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -42,7 +43,8 @@ const validateCommand: Command = async (args, io) => {
     const problems = validateFile(file, io.cwd);
     if (problems.length > 0) invalid++;
     all.push(...problems);
-    if (!values.json) for (const p of problems) io.out(formatProblem(p));
+    // A problem may quote a key or value of the file: its control characters stay out of the terminal.
+    if (!values.json) for (const p of problems) io.out(sanitize(formatProblem(p)));
   }
   if (values.json) io.out(`${JSON.stringify(all, null, 2)}\n`);
   const summary = invalid === 0 ? `${plural(files.length, "file")} valid` : `${plural(files.length, "file")}, ${plural(invalid, "invalid file")}, ${plural(all.length, "problem")}`;

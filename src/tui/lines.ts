@@ -1,6 +1,6 @@
 // A screen line as styled segments. Views build lines; the Ink components and
 // the plain writer only paint them, so width and colour rules live in one place.
-import { displayWidth, truncate } from "./text.ts";
+import { displayWidth, sanitizeInline, truncate } from "./text.ts";
 
 /** What a segment means; each output maps tones to colours (or to nothing under NO_COLOR). */
 export type Tone = "ok" | "bad" | "warn" | "info" | "muted" | "accent";
@@ -18,8 +18,11 @@ export interface Line {
   selected?: boolean;
 }
 
+/** Every piece of text on a screen line, in the live UI and the plain lines, passes
+ *  here: whatever it came from (a graph name, a node id, a model's words), no
+ *  control character or escape sequence of its own reaches the terminal. */
 export function seg(text: string, tone?: Tone, bold?: boolean): Segment {
-  const s: Segment = { text };
+  const s: Segment = { text: sanitizeInline(text) };
   if (tone) s.tone = tone;
   if (bold) s.bold = true;
   return s;
