@@ -48,3 +48,19 @@ describe("type messages say what the value is", () => {
     expect(r.stdout).toBe(said);
   });
 });
+
+describe("an unclosed quote is reported where it opens", () => {
+  test.each([
+    ['a " in a flow list, more nodes after', "version: 1\nname: t\nnodes:\n  a: { kind: script, argv: [\"true] }\n  b: { kind: script, argv: [\"true\"] }\n  c: { kind: end, needs: [a] }\n", "g.yaml:4:29: YAML: this \" quote is never closed"],
+    ["a ' in a flow list", "version: 1\nname: t\nnodes:\n  a: { kind: script, argv: ['true] }\n  b: { kind: script, argv: [\"true\"] }\n", "g.yaml:4:29: YAML: this ' quote is never closed"],
+    ['a " in a block value', "version: 1\nname: t\nnodes:\n  a:\n    kind: script\n    run: \"echo hi\n  b: { kind: script, argv: [\"true\"] }\n", 'g.yaml:6:10: YAML: this " quote is never closed'],
+  ])("%s", (_name, text, first) => {
+    writeFileSync(join(dir.path, "g.yaml"), text);
+    const r = runVouch(["validate", "g.yaml"], dir.path);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout.split("\n")[0]).toMatch(new RegExp(`^${first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+    expect(r.stdout).toContain("    hint: close it on its line (a value that holds this quote can be written in the other kind: ");
+    // The syntax errors the open quote caused further down are not reported as causes of their own.
+    expect(r.stderr).toBe("1 file, 1 invalid file, 1 problem\n");
+  });
+});

@@ -9,6 +9,7 @@ import { graphSchema, type GraphFile } from "./schema.ts";
 import { validateGraph } from "./validate.ts";
 import { unquotedTemplates, badAliases, shoutedBooleans, yamlErrorProblem, type OffsetProblem } from "./yaml-checks.ts";
 import { offsetOf, positionOf } from "./yaml-positions.ts";
+import { withoutQuoteFallout } from "./unclosed-quote.ts";
 import { zodProblems, type Issue } from "./zod-issues.ts";
 
 export type LoadResult = { graph: GraphFile; problems: [] } | { graph: null; problems: GraphProblem[] };
@@ -38,7 +39,7 @@ function load(file: string, text: string): LoadResult {
   const fromOffset = (p: OffsetProblem): GraphProblem => ({ file, ...place(p.offset), message: p.message, ...(p.hint ? { hint: p.hint } : {}) });
 
   const problems: GraphProblem[] = [];
-  for (const e of [...doc.errors, ...doc.warnings]) problems.push(fromOffset(yamlErrorProblem(doc, e, text, lineCol)));
+  for (const e of [...withoutQuoteFallout(doc.errors, text), ...doc.warnings]) problems.push(fromOffset(yamlErrorProblem(doc, e, text, lineCol)));
   const aliases = badAliases(doc);
   problems.push(...aliases.map(fromOffset));
   // A syntax error leaves a guessed structure: schema problems on it would mislead.

@@ -3,6 +3,7 @@
 // value (YAML reads it as a mapping inside a mapping, silently).
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type YAMLError } from "yaml";
 import { keyString } from "./yaml-positions.ts";
+import { isMissingQuote, unclosedQuoteBefore } from "./unclosed-quote.ts";
 import type { Path } from "./problem.ts";
 
 export interface OffsetProblem {
@@ -30,6 +31,15 @@ export function yamlErrorProblem(doc: Document, error: YAMLError, source: string
       offset,
       message: `duplicate key "${name}"`,
       hint: dup?.firstOffset !== undefined ? `"${name}" is first written at ${lineCol(dup.firstOffset)}; keep one of them` : "keep one of them",
+    };
+  }
+  const quote = isMissingQuote(error) ? unclosedQuoteBefore(source, error.pos[0]) : null;
+  if (quote) {
+    const example = quote.quote === '"' ? `'say "hi"'` : `"it's"`;
+    return {
+      offset: quote.offset,
+      message: `YAML: this ${quote.quote} quote is never closed (YAML read on to ${lineCol(error.pos[0])} looking for its end)`,
+      hint: `close it on its line (a value that holds this quote can be written in the other kind: ${example})`,
     };
   }
   const base = FRIENDLY[error.code] ?? error.message.replace(/\s+/g, " ").replace(/^./, (c) => c.toLowerCase());
