@@ -80,3 +80,12 @@ test("describeExpect writes the expectation as the graph does", () => {
   expect(describeExpect({ exit: 3 })).toBe("exit 3");
   expect(describeExpect({ output_matches: "^ok" })).toBe("output_matches /^ok/");
 });
+
+test("docs/graph-language.md says what empty_output and output_matches read, and the judge does that", async () => {
+  const { readFileSync } = await import("node:fs");
+  const doc = readFileSync(new URL("../../docs/graph-language.md", import.meta.url), "utf8").replace(/\s+/g, " ");
+  expect(doc).toContain("`empty_output`: exit 0 and nothing on stdout but whitespace (spaces, tabs and newlines count as empty); stderr is not judged");
+  expect(judgeCheck("empty_output", run({ stdout: " \t\n\n", stdoutBytes: 4, stderr: "a warning" }))).toEqual({ passed: true });
+  expect(doc).toContain("`output_matches`: the expression is searched in stdout **and in stderr** (a match in either passes), with `^` and `$` matching at each line; the exit status is not judged");
+  expect(judgeCheck({ output_matches: "^ok$" }, run({ stdout: "nothing here", stderr: "first\nok\nlast", exit: 7 }))).toEqual({ passed: true });
+});
