@@ -4,3 +4,4 @@ export * from "./home.ts";
 export * from "./run.ts";
 export * from "./shape.ts";
 export { describeCli } from "./skip.ts";
+export * from "./claude.ts";

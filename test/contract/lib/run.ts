@@ -99,3 +99,12 @@ export async function runCli(cli: CliName, r: CliRun): Promise<CliResult> {
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   return { code, stdout, stderr };
 }
+
+/** Another vouch command (show, runs) against the same throwaway home's ledger. */
+export async function vouchIn(home: ThrowawayHome, args: string[]): Promise<CliResult> {
+  ensureBinary();
+  const env = { PATH: contractPath(), HOME: home.home, TZ: "UTC", VOUCH_HOME: home.vouchHome };
+  const p = Bun.spawn([BINARY, ...args], { cwd: home.work, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code, stdout, stderr };
+}
