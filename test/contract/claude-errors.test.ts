@@ -30,10 +30,10 @@ describeCli("claude", "claude API errors", () => {
         expect(r.progress("ask").at(-1)!.api_retries).toBe(retries);
         expect(f.api_retries).toBe(retries);
         // The ledger keeps the count: vouch show prints it.
-        const show = await vouchIn(r.home, ["show", "--json"]);
+        const show = await vouchIn(r.home, ["show", "last", "--json"]);
         expect(show.code).toBe(0);
         expect(JSON.stringify(JSON.parse(show.stdout))).toContain(`"api_retries":${retries}`);
-        const text = await vouchIn(r.home, ["show"]);
+        const text = await vouchIn(r.home, ["show", "last"]);
         expect(text.stdout).toMatch(new RegExp(`api retries\\s*${retries}|${retries} API retr`, "i"));
       } finally {
         r.home.cleanup();
@@ -50,13 +50,14 @@ describeCli("claude", "claude API errors", () => {
     expect(r.server.requests).toHaveLength(2);
   });
 
-  it("401: no retry, error harness_error naming the API error", { timeout: CONTRACT_TIMEOUT }, async () => {
+  it("401: claude retries it too (2.1.332 does, with an API key), then error harness_error naming the API error", { timeout: CONTRACT_TIMEOUT }, async () => {
     const r = await runClaudeScenario({ script: always(apiError(401)), graph });
     const f = r.finished("ask");
     expect([r.code, f.status, f.stop_reason, f.cause]).toEqual([3, "error", "crashed", "harness_error"]);
     expect(f.error).toMatch(/401|authentication|API key/i);
     expect(f.turns).toBe(0);
-    expect(f.api_retries ?? 0).toBe(0);
+    expect(f.api_retries).toBe(retries);
+    expect(r.server.requests).toHaveLength(retries + 1);
   });
 
   it("a stream cut in the middle of a message: error harness_error, never a pass on half an answer", { timeout: CONTRACT_TIMEOUT }, async () => {

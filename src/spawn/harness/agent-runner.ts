@@ -41,6 +41,8 @@ export interface AgentRunnerOptions {
   runProcess?: RunProcess;
 }
 
+/** How long a sitting that has already reported its result may take to exit after a cancel. */
+export const REPORTED_EXIT_GRACE_MS = 5_000;
 /** Bytes of stderr kept in a Sitting. */
 export const SITTING_STDERR_BYTES = 8 * 1024;
 /** Longest stdout line handed to a parser whole: a Claude result line carries
@@ -121,7 +123,19 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
   const parser = adapter.createParser(a);
   const { env } = buildChildEnv(ctx.parentEnv, a.passEnv, {});
   const stop = new AbortController();
-  const onCancel = () => stop.abort();
+  // A sitting whose final report is already in has stopped by itself: a run
+  // stop it caused (its cost crossed the run budget) must not turn its own
+  // stop (claude's budget or turns stop) into a kill it never needed.
+  // It gets a moment to exit by itself; only one that hangs on is killed, and
+  // its reported stop still stands.
+  let reportedAtCancel = false;
+  let lateKill: ReturnType<typeof setTimeout> | undefined;
+  const onCancel = () => {
+    reportedAtCancel = parser.reported?.() === true;
+    if (!reportedAtCancel) return stop.abort();
+    lateKill = setTimeout(() => stop.abort(), REPORTED_EXIT_GRACE_MS);
+    lateKill.unref?.();
+  };
   hooks.signal.addEventListener("abort", onCancel, { once: true });
   let breach: BackstopBreach | null = null;
 
@@ -153,6 +167,7 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
     result = await ctx.runProcess({ argv: command.argv }, options);
   } finally {
     hooks.signal.removeEventListener("abort", onCancel);
+    if (lateKill !== undefined) clearTimeout(lateKill);
   }
   const parsed = parser.finish({
     exit: result.exit,
@@ -170,7 +185,7 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
     exitCode: result.exit,
     stderrTail: tail(result.stderrTail, SITTING_STDERR_BYTES),
   };
-  const supervised = supervisionStop(result, breach, adapter, a);
+  const supervised = reportedAtCancel && result.terminationReason === "cancelled" ? null : supervisionStop(result, breach, adapter, a);
   if (supervised) {
     sitting.stopReason = supervised.stopReason;
     sitting.error = supervised.error;
