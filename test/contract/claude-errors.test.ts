@@ -66,5 +66,8 @@ describeCli("claude", "claude API errors", () => {
     expect([r.code, f.status, f.stop_reason, f.cause]).toEqual([3, "error", "crashed", "harness_error"]);
     expect(f.error).toMatch(/connection|ECONNRESET|dropped/i);
     expect(f.turns).toBe(0);
+    // claude retries a dropped connection like an overload.
+    expect(f.api_retries).toBe(retries);
+    expect(r.server.requests).toHaveLength(retries + 1);
   });
 });
