@@ -128,6 +128,8 @@ export const nodeProgressSchema = z.strictObject({
   tokens: tokensSchema.optional(),
   /** Last activity: a tool call or a line of text, bounded. */
   activity: z.string().optional(),
+  /** API requests the harness has retried so far in this attempt (429, 5xx, overloaded). */
+  api_retries: z.number().int().min(0).optional(),
 });
 
 export const checkFinishedSchema = z.strictObject({
@@ -203,6 +205,8 @@ export const nodeFinishedSchema = z.strictObject({
   /** Feedback round, on a node of a feedback loop's chain (as on its node.started). */
   round: z.number().int().min(1).optional(),
   session_id: z.string().optional(),
+  /** API requests the harness retried, summed over the node's attempts; absent when none were reported. */
+  api_retries: z.number().int().min(0).optional(),
 });
 
 export const branchStartedSchema = z.strictObject({

@@ -34,6 +34,10 @@ export interface AgentAssignment {
   /** Names of environment variables to pass through (values never appear in events). */
   passEnv: string[];
   caps: SittingCaps;
+  /** What is left of the run budget when the sitting starts (absent: the run has none).
+   *  A harness that keeps a budget natively is given the smaller of this and
+   *  caps.budgetUsd; it is never a refusal reason (ADR 0012). */
+  runBudgetLeftUsd?: number;
   output: { format: "text" | "json"; schema?: Record<string, unknown> };
 }
 
@@ -53,6 +57,8 @@ export interface SittingProgress {
   costUsd?: number;
   tokens?: Tokens;
   activity?: string;
+  /** API requests the harness has retried so far in this sitting (429, 5xx). */
+  apiRetries?: number;
 }
 
 /** The result of one agent sitting. Exactly one stop reason decides: only
@@ -77,6 +83,8 @@ export interface Sitting {
   error?: string;
   /** The result text is only the kept tail of a longer output (the `command` harness's stdout). */
   resultTruncated?: boolean;
+  /** API requests the harness retried (absent: none, or a harness that does not say). */
+  apiRetries?: number;
 }
 
 export interface AgentHooks {

@@ -64,8 +64,9 @@ export class EventWriter {
       );
     this.nodeStarted = upsert(["kind", "started_at"], "kind = excluded.kind, started_at = excluded.started_at");
     this.nodeProgress = upsert(
-      ["turns", "cost_usd", "tokens"],
-      "turns = coalesce(excluded.turns, turns), cost_usd = coalesce(excluded.cost_usd, cost_usd), tokens = coalesce(excluded.tokens, tokens)",
+      ["turns", "cost_usd", "tokens", "api_retries"],
+      "turns = coalesce(excluded.turns, turns), cost_usd = coalesce(excluded.cost_usd, cost_usd), tokens = coalesce(excluded.tokens, tokens), " +
+        "api_retries = coalesce(excluded.api_retries, api_retries)",
     );
     this.nodeCheck = q(
       `INSERT INTO node_results (${NODE_KEY}, first_seq, checks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, json_array(json(?)))
@@ -148,7 +149,7 @@ export class EventWriter {
         this.nodeStarted.run(...this.key(e, s, e.attempt, e.round ?? 1), e.kind, e.t);
         break;
       case "node.progress":
-        this.nodeProgress.run(...this.key(e, s, e.attempt), e.turns ?? null, e.cost_usd ?? null, json(e.tokens));
+        this.nodeProgress.run(...this.key(e, s, e.attempt), e.turns ?? null, e.cost_usd ?? null, json(e.tokens), e.api_retries ?? null);
         break;
       case "check.finished": {
         const body = JSON.stringify(e);

@@ -176,9 +176,13 @@ DROP TABLE node_results;
 ALTER TABLE node_results_v2 RENAME TO node_results;
 `;
 
+// Version 3: how many API requests the harness retried in each attempt (node.progress.api_retries).
+const V3 = `ALTER TABLE node_results ADD COLUMN api_retries INTEGER;`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
+  { version: 3, sql: V3 },
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

@@ -22,6 +22,8 @@ function detail(n: NodeView): string {
     if (rounds > 1) parts.push(`${rounds} feedback rounds`);
     if (inRound > 1) parts.push(`after ${inRound} attempts`);
     if (last.recovered) parts.push("recovered");
+    const retries = inSession.reduce((sum, a) => sum + (a.api_retries ?? 0), 0);
+    if (retries > 0) parts.push(`${retries} API ${retries === 1 ? "retry" : "retries"}`);
     if (last.fallback) parts.push(`fallback: ${last.fallback}`);
   }
   return parts.join("; ");

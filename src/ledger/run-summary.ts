@@ -29,6 +29,7 @@ interface NodeRow {
   output: string | null;
   result_tail: string | null;
   session_id: string | null;
+  api_retries: number | null;
   checks: string;
   overruns: string;
   started_at: string | null;
@@ -73,6 +74,7 @@ function attemptOf(r: NodeRow): AttemptView {
     ...(r.output === null ? {} : { output: JSON.parse(r.output) }),
     result_tail: r.result_tail,
     session_id: r.session_id,
+    api_retries: r.api_retries ?? null,
     started_at: r.started_at,
     finished_at: r.finished_at,
     checks: (JSON.parse(r.checks) as EventOf<"check.finished">[]).map(record) as CheckRecord[],

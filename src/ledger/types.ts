@@ -77,6 +77,8 @@ export interface AttemptView {
   result_tail: string | null;
   /** The harness's session id (node.finished.session_id), when it reported one. */
   session_id: string | null;
+  /** API requests the harness retried in this attempt (node.progress.api_retries); null: none reported. */
+  api_retries: number | null;
   started_at: string | null;
   finished_at: string | null;
   checks: CheckRecord[];

@@ -1,7 +1,9 @@
 // What the plain writer prints for each event (ADR 0007): one line per
 // significant event — a node finished, a check failed (its output tail
 // indented below), a cap overrun, a retry, a branch finished with its verdict,
-// a pause, the run's end. Progress and starts are not printed.
+// a pause, the run's end, and each API retry a harness reports (a rate-limited
+// sitting can wait minutes: the log must say why it is quiet). Other progress
+// and starts are not printed.
 import type { EventOf, VouchEvent } from "../engine/events.ts";
 import { checkOutcomeText, countsText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone } from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
@@ -28,9 +30,11 @@ function because(status: string, text: string): Line {
   return line([seg("    "), seg(status === "error" ? "why: " : "error: ", statusTone(status)), seg(oneLine(text))]);
 }
 
-/** The lines for `event`, given the view state after it was folded in. */
-export function plainLines(after: ViewState, event: VouchEvent): Line[] {
+/** The lines for `event`, given the view state after it was folded in (and before, for what changed). */
+export function plainLines(after: ViewState, event: VouchEvent, before?: ViewState): Line[] {
   switch (event.type) {
+    case "node.progress":
+      return apiRetry(before, event);
     case "run.started": {
       const caps = [event.caps.budget_usd !== null ? `budget ${formatUsd(event.caps.budget_usd)}` : "", event.caps.wall_ms !== null ? `wall ${formatMs(event.caps.wall_ms)}` : ""];
       const count = event.nodes.filter((n) => n.map === undefined).length;
@@ -101,6 +105,15 @@ function newRound(after: ViewState, e: EventOf<"node.started">): Line[] {
   const others = Object.values(scope ?? {}).filter((n) => n.id !== e.node && (n.round ?? 0) >= e.round!);
   if (others.length > 0) return [];
   return [line([seg("↺ ", "accent", true), seg(`${where(e)} `), seg(`round ${e.round}`, "accent", true), seg(": a feedback loop runs it again", "muted")])];
+}
+
+/** "↻ ask API retry 2/10, 429", once per retry: only when the attempt's count went up. */
+function apiRetry(before: ViewState | undefined, e: EventOf<"node.progress">): Line[] {
+  if (e.api_retries === undefined) return [];
+  const prior = before ? nodeOf(before, e)?.attempts.find((a) => a.attempt === e.attempt)?.apiRetries ?? 0 : 0;
+  if (e.api_retries <= prior) return [];
+  const what = e.activity?.startsWith("API retry") ? e.activity : `API retry ${e.api_retries}`;
+  return [line([seg("↻ ", "warn", true), seg(`${where(e)} `), seg(oneLine(what), "warn")])];
 }
 
 function checkFailed(e: EventOf<"check.finished">): Line[] {

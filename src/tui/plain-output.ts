@@ -14,8 +14,9 @@ export function createPlainOutput(write: (text: string) => void, opts: { color: 
   return {
     push(event) {
       if (closed) return;
+      const before = state;
       state = reduce(state, event);
-      const lines = plainLines(state, event);
+      const lines = plainLines(state, event, before);
       if (lines.length === 0) return;
       try {
         write(lines.map((l) => `${paint(fitLine(l, width), opts.color)}\n`).join(""));

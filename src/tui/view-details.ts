@@ -83,7 +83,8 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
   if (n.sessionId) out.push(...field("session", n.sessionId, width));
   if (n.attempts.length) out.push(line([seg("attempts", "muted", true)]));
   for (const a of n.attempts) {
-    const bits = [a.costUsd !== null ? formatUsd(a.costUsd) : "", a.turns !== null ? `${a.turns} turns` : ""].filter(Boolean).join(" · ");
+    const retries = a.apiRetries ? `${a.apiRetries} API ${a.apiRetries === 1 ? "retry" : "retries"}` : "";
+    const bits = [a.costUsd !== null ? formatUsd(a.costUsd) : "", a.turns !== null ? `${a.turns} turns` : "", retries].filter(Boolean).join(" · ");
     out.push(line([seg(`  #${a.attempt} `), seg(a.status, statusTone(a.status), true), seg(bits ? `  ${bits}` : "", "muted")]));
     if (a.retry) out.push(...field("    retried", `${a.retry.cause}: ${a.retry.reason}${a.retry.backoffMs ? ` (backoff ${formatMs(a.retry.backoffMs)})` : ""}`, width, "warn"));
     for (const c of a.checks) {

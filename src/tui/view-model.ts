@@ -47,6 +47,7 @@ export function reduce(state: ViewState, event: VouchEvent): ViewState {
           turns: event.turns ?? a.turns,
           costUsd: event.cost_usd ?? a.costUsd,
           tokens: event.tokens ?? a.tokens,
+          ...(event.api_retries !== undefined ? { apiRetries: event.api_retries } : a.apiRetries !== undefined ? { apiRetries: a.apiRetries } : {}),
         }));
         if (event.activity !== undefined) next.activity = event.activity;
         return next;

@@ -21,6 +21,8 @@ export interface AttemptView {
   turns: number | null;
   costUsd: number | null;
   tokens: Tokens | null;
+  /** API requests the harness has retried in this attempt (node.progress.api_retries). */
+  apiRetries?: number;
   checks: readonly CheckView[];
   /** Set when this attempt failed and another one followed. */
   retry?: { cause: Cause; reason: string; backoffMs: number; error?: string };

@@ -18,19 +18,23 @@ describe("Claude stream-json", () => {
 
   test("live progress: turns count up per assistant message, tokens sum the messages, activity names the tool", () => {
     const { progress } = parseAll(createClaudeParser(), fixture("stream-success.jsonl"));
-    expect(progress[0]).toEqual({
+    // The api_retry line first: shown live, counted, no turn.
+    expect(progress[0]).toEqual({ turns: 0, activity: "API retry 1/10, 529", apiRetries: 1 });
+    expect(progress[1]).toEqual({
       turns: 1,
       tokens: { input: 3, output: 31, cache_read: 0, cache_creation: 1400 },
       activity: "tool Bash",
+      apiRetries: 1,
     });
-    expect(progress[1]).toEqual({
+    expect(progress[2]).toEqual({
       turns: 2,
       tokens: { input: 4, output: 43, cache_read: 1400, cache_creation: 1520 },
       activity: "PASS: README.md exists",
+      apiRetries: 1,
     });
     // The result line brings the cost; before it, the cost is unknown (absent), never 0.
-    expect(progress[1]!.costUsd).toBeUndefined();
-    expect(progress[2]!.costUsd).toBe(0.0213);
+    expect(progress[2]!.costUsd).toBeUndefined();
+    expect(progress[3]!.costUsd).toBe(0.0213);
   });
 
   test("one assistant message split over several events counts as one turn", () => {
@@ -45,7 +49,10 @@ describe("Claude stream-json", () => {
   test("the array form (--output-format json --verbose) parses to the same sitting", () => {
     const stream = parseAll(createClaudeParser(), fixture("stream-success.jsonl")).sitting;
     const array = parseAll(createClaudeParser(), fixture("array-success.json")).sitting;
-    expect(array).toEqual(stream);
+    // The array fixture carries no api_retry line; everything else is the same.
+    const { apiRetries, ...rest } = stream;
+    expect(apiRetries).toBe(1);
+    expect(array).toEqual(rest);
   });
 
   test("the array form pretty-printed over many lines parses too", () => {

@@ -49,7 +49,8 @@ describe("replay", () => {
     copyFileSync(join(FIXTURES, "stream-success.jsonl"), join(dir, "verify.jsonl"));
     const progress: SittingProgress[] = [];
     const s = await createAgentRunner({ parentEnv: {}, replayDir: dir, replayDelayMs: 30 }).run(a({}), hooks(progress));
-    expect(progress.map((p) => p.turns)).toEqual([1, 2, 2]);
+    // The api_retry line (no turn yet), then each assistant message, then the result.
+    expect(progress.map((p) => p.turns)).toEqual([0, 1, 2, 2]);
     expect(s.wallMs).toBeGreaterThanOrEqual(8 * 30 - 10); // 8 lines (+ the final empty one)
   });
 

@@ -160,3 +160,22 @@ describe("unknown run", () => {
     expect(() => ledger.runSummary("nope")).toThrow(`no run nope in ${ledger.file}`);
   });
 });
+
+describe("API retries", () => {
+  test("each attempt keeps the count of its last node.progress; show adds them up in the node's detail", async () => {
+    const s = new RunScript("r-retry-0001");
+    s.started({ nodes: [{ id: "ask", kind: "agent", needs: [] }] });
+    s.nodeStarted({ node: "ask" }, "agent");
+    s.ev("node.progress", { node: "ask", attempt: 1, turns: 0, api_retries: 1, activity: "API retry 1/10, 429" });
+    s.ev("node.progress", { node: "ask", attempt: 1, turns: 0, api_retries: 2, activity: "API retry 2/10, 429" });
+    // A later progress without the field keeps the count.
+    s.ev("node.progress", { node: "ask", attempt: 1, turns: 1, activity: "Hello" });
+    s.finished({ node: "ask" }, "error", { cause: "harness_error", stop_reason: "crashed", api_retries: 2 });
+    ledger.write(s.events);
+    const summary = ledger.runSummary("r-retry-0001");
+    const ask = summary.nodes.find((n) => n.node === "ask")!;
+    expect(ask.attempts.map((a) => a.api_retries)).toEqual([2]);
+    const { renderShow } = await import("../../src/ledger/render-show.ts");
+    expect(renderShow(summary)).toContain("2 API retries");
+  });
+});

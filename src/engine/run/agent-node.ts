@@ -60,10 +60,8 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
 
   const one = async (attempt: number, quote: string | undefined): Promise<Attempt> => {
     const remaining = ctx.remainingBudget();
-    if (s.caps.budgetUsd !== undefined && remaining !== null && remaining < s.caps.budgetUsd) {
-      const error = `not started: the run has $${remaining.toFixed(4)} left, less than this node's budget_usd cap of $${s.caps.budgetUsd}`;
-      return notStarted({ status: "error", qualifier: null, cause: "budget_insufficient", error, evidence: [], failedChecks: [] });
-    }
+    const short = budgetShortfall(remaining, s.caps.budgetUsd);
+    if (short !== null) return notStarted({ status: "error", qualifier: null, cause: "budget_insufficient", error: short, evidence: [], failedChecks: [] });
     const fullPrompt = withQuote(prompt, quote);
     emitStarted(env, attempt, s.harness, fullPrompt);
     const assignment: AgentAssignment = {
@@ -75,6 +73,7 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
       cwd,
       passEnv: s.passEnv,
       caps: s.caps,
+      ...(remaining !== null ? { runBudgetLeftUsd: remaining } : {}),
       output: { format: node.output?.format ?? "text", ...(node.output?.schema ? { schema: node.output.schema } : {}) },
     };
     if (env.branch) assignment.branch = env.branch;
@@ -94,6 +93,7 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
         ...(p.costUsd !== undefined ? { cost_usd: p.costUsd } : {}),
         ...(p.tokens !== undefined ? { tokens: p.tokens } : {}),
         ...(p.activity !== undefined ? { activity: head(p.activity, 200) } : {}),
+        ...(p.apiRetries !== undefined ? { api_retries: p.apiRetries } : {}),
       };
       ctx.emitter.emit(body);
       emitOverruns(env, attempt, once.fresh(overruns(s.caps, { turns: p.turns, costUsd: p.costUsd })));
@@ -120,9 +120,22 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
       resultTail: tail(sitting.resultText),
     };
     if (sitting.sessionId !== undefined) a.sessionId = sitting.sessionId;
+    if (sitting.apiRetries !== undefined) a.apiRetries = sitting.apiRetries;
     return a;
   };
   return attemptLoop(env, s.retry, one);
+}
+
+/** Why an attempt may not start for lack of run budget, or null. A node with
+ *  its own budget_usd needs that much left; one without needs something left
+ *  (it is handed what is left, ADR 0012). */
+export function budgetShortfall(remaining: number | null, nodeBudget: number | undefined): string | null {
+  if (remaining === null) return null;
+  if (nodeBudget !== undefined && remaining < nodeBudget) {
+    return `not started: the run has $${remaining.toFixed(4)} left, less than this node's budget_usd cap of $${nodeBudget}`;
+  }
+  if (remaining <= 0) return `not started: nothing is left of the run budget ($${remaining.toFixed(4)})`;
+  return null;
 }
 
 function notStarted(judgement: Judgement): Attempt {

@@ -18,6 +18,7 @@ export interface Attempt {
   tokens: Tokens | null;
   sessionId?: string;
   resultTail?: string;
+  apiRetries?: number;
 }
 
 function addTokens(a: Tokens | null, b: Tokens | null): Tokens | null {
@@ -46,12 +47,14 @@ export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: (
     let cost: number | null = 0;
     let turns: number | null = null;
     let tokens: Tokens | null = null;
+    let apiRetries: number | undefined;
     for (let attempt = 1; ; attempt++) {
       const a = await one(attempt, quote);
       if (a.started) {
         cost = cost === null || a.costUsd === null ? null : cost + a.costUsd;
         if (a.turns !== null) turns = (turns ?? 0) + a.turns;
         tokens = addTokens(tokens, a.tokens);
+        if (a.apiRetries !== undefined) apiRetries = (apiRetries ?? 0) + a.apiRetries;
       }
       const j = a.judgement;
       const ran = a.started ? attempt : attempt - 1;
@@ -70,6 +73,7 @@ export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: (
         if (j.error !== undefined) r.error = j.error;
         if (a.resultTail !== undefined) r.resultTail = a.resultTail;
         if (a.sessionId !== undefined) r.sessionId = a.sessionId;
+        if (apiRetries !== undefined) r.apiRetries = apiRetries;
         return r;
       }
       quote = quoteFailure(attempt, j);

@@ -40,6 +40,8 @@ export interface NodeResult {
   error?: string;
   resultTail?: string;
   sessionId?: string;
+  /** API requests the harness retried, summed over attempts (absent: none reported). */
+  apiRetries?: number;
   failedChecks: CheckOutcome[];
   /** Router: the targets it chose. */
   chosen?: string[];

@@ -66,5 +66,6 @@ export function finishedEvent(node: string, branch: BranchRef | undefined, r: No
   if (x.fallback !== undefined) e.fallback = x.fallback;
   if (x.round !== undefined) e.round = x.round;
   if (r.sessionId !== undefined) e.session_id = r.sessionId;
+  if (r.apiRetries !== undefined) e.api_retries = r.apiRetries;
   return e;
 }

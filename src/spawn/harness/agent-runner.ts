@@ -41,6 +41,8 @@ export interface AgentRunnerOptions {
   runProcess?: RunProcess;
 }
 
+/** How long a sitting that has already reported its result may take to exit after a cancel. */
+export const REPORTED_EXIT_GRACE_MS = 5_000;
 /** Bytes of stderr kept in a Sitting. */
 export const SITTING_STDERR_BYTES = 8 * 1024;
 /** Longest stdout line handed to a parser whole: a Claude result line carries
@@ -121,8 +123,8 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
   const parser = adapter.createParser(a);
   const { env } = buildChildEnv(ctx.parentEnv, a.passEnv, {});
   const stop = new AbortController();
-  const onCancel = () => stop.abort();
-  hooks.signal.addEventListener("abort", onCancel, { once: true });
+  const cancel = cancelGuard(stop, () => parser.reported?.() === true);
+  hooks.signal.addEventListener("abort", cancel.onCancel, { once: true });
   let breach: BackstopBreach | null = null;
 
   const options: ProcessOptions = {
@@ -152,7 +154,8 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
   try {
     result = await ctx.runProcess({ argv: command.argv }, options);
   } finally {
-    hooks.signal.removeEventListener("abort", onCancel);
+    hooks.signal.removeEventListener("abort", cancel.onCancel);
+    cancel.dispose();
   }
   const parsed = parser.finish({
     exit: result.exit,
@@ -170,7 +173,7 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
     exitCode: result.exit,
     stderrTail: tail(result.stderrTail, SITTING_STDERR_BYTES),
   };
-  const supervised = supervisionStop(result, breach, adapter, a);
+  const supervised = cancel.reportedFirst() && result.terminationReason === "cancelled" ? null : supervisionStop(result, breach, adapter, a);
   if (supervised) {
     sitting.stopReason = supervised.stopReason;
     sitting.error = supervised.error;
@@ -182,6 +185,28 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
     }
   }
   return sitting;
+}
+
+/** A cancel (the run stopping) for a sitting whose final report is already in:
+ *  it has stopped by itself, and a run stop its own cost caused (claude's cost
+ *  arrives with its result) must not turn its own stop — claude's budget or
+ *  turns stop — into a kill it never needed. It gets a moment to exit; only
+ *  one that hangs on is killed, and its reported stop still stands. */
+function cancelGuard(stop: AbortController, reported: () => boolean) {
+  let reportedFirst = false;
+  let lateKill: ReturnType<typeof setTimeout> | undefined;
+  return {
+    onCancel() {
+      reportedFirst = reported();
+      if (!reportedFirst) return stop.abort();
+      lateKill = setTimeout(() => stop.abort(), REPORTED_EXIT_GRACE_MS);
+      lateKill.unref?.();
+    },
+    reportedFirst: () => reportedFirst,
+    dispose() {
+      if (lateKill !== undefined) clearTimeout(lateKill);
+    },
+  };
 }
 
 /** The stop the engine itself caused (or could not avoid), if any. */

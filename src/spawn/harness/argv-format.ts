@@ -16,3 +16,12 @@ export function supervision(guarantees: Guarantees, a: AgentAssignment): Pick<Ha
   if (guarantees.caps.idle === "supervised" && a.caps.idleMs !== undefined) out.idleMs = a.caps.idleMs;
   return out;
 }
+
+/** The budget a harness that keeps one natively is given: the smaller of the
+ *  node's budget_usd and what is left of the run budget (ADR 0012), so a run
+ *  cap reaches a node that has none of its own. Never below zero. */
+export function budgetToKeep(a: Pick<AgentAssignment, "caps" | "runBudgetLeftUsd">): number | undefined {
+  const left = a.runBudgetLeftUsd === undefined ? undefined : Math.max(0, a.runBudgetLeftUsd);
+  if (a.caps.budgetUsd === undefined) return left;
+  return left === undefined ? a.caps.budgetUsd : Math.min(a.caps.budgetUsd, left);
+}

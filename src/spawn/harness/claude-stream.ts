@@ -1,8 +1,15 @@
 // Reads Claude Code print-mode output (../shared/reference/README.md): stream-json
 // lines, the JSON array of `--output-format json --verbose`, or one result
-// object (pretty-printed or not). Live progress comes from assistant messages;
-// the verdict on the sitting comes from the result event only — its subtype,
-// is_error, api_error_status and terminal_reason — never from the exit code.
+// object (pretty-printed or not). Live progress comes from assistant messages
+// and api_retry system lines; the verdict on the sitting comes from the result
+// event only — its subtype, is_error, api_error_status and terminal_reason —
+// never from the exit code.
+//
+// Turns are the model responses really made (ADR 0012): distinct assistant
+// message ids, not claude's num_turns, which at a turns stop is one more than
+// the responses made. An assistant message claude writes itself for an API
+// error (model "<synthetic>") is no response. Only a lone result object (no
+// assistant lines to count) falls back to num_turns.
 import type { SittingProgress } from "../../engine/ports.ts";
 import type { StopReason, Tokens } from "../../engine/events.ts";
 import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
@@ -18,6 +25,8 @@ export function createClaudeParser(source = "claude"): StreamParser {
   const messageIds = new Set<string>();
   const usageById = new Map<string, Tokens>();
   let anonymousTurns = 0;
+  let assistantLines = 0;
+  let apiRetries = 0;
   let sessionId: string | undefined;
   let activity: string | undefined;
   let result: Json | undefined;
@@ -30,7 +39,8 @@ export function createClaudeParser(source = "claude"): StreamParser {
     const p: SittingProgress = {};
     if (result) {
       const r = resultNumbers(result);
-      if (r.turns !== null) p.turns = r.turns;
+      const turns = assistantLines > 0 ? liveTurns() : r.turns;
+      if (turns !== null) p.turns = turns;
       if (r.costUsd !== null) p.costUsd = r.costUsd;
       if (r.tokens) p.tokens = r.tokens;
     } else {
@@ -39,6 +49,7 @@ export function createClaudeParser(source = "claude"): StreamParser {
       if (tokens) p.tokens = tokens;
     }
     if (activity !== undefined) p.activity = activity;
+    if (apiRetries > 0) p.apiRetries = apiRetries;
     return p;
   };
 
@@ -51,9 +62,15 @@ export function createClaudeParser(source = "claude"): StreamParser {
     switch (event.type) {
       case "system":
         if (typeof event.session_id === "string") sessionId = event.session_id;
-        return false;
+        if (event.subtype !== "api_retry") return false;
+        apiRetries += 1;
+        activity = retryActivity(event, apiRetries);
+        return true;
       case "assistant": {
+        assistantLines += 1;
         const message = asObject(event.message);
+        // claude's own stand-in for a failed request: no model response, no turn.
+        if (message?.model === SYNTHETIC_MODEL) return false;
         const id = typeof message?.id === "string" ? message.id : undefined;
         if (id === undefined) anonymousTurns += 1;
         else messageIds.add(id);
@@ -82,9 +99,14 @@ export function createClaudeParser(source = "claude"): StreamParser {
     reported: () => result !== undefined,
     finish(end: StreamEnd): ParsedSitting {
       reader.finish().forEach(handle);
-      if (result) return { ...fromResult(result, liveTurns(), liveTokens()), ...(sessionId ? { sessionId } : {}) };
+      const retries = apiRetries > 0 ? { apiRetries } : {};
+      if (result) {
+        const counted = assistantLines > 0 ? liveTurns() : null;
+        return { ...fromResult(result, counted, liveTurns(), liveTokens()), ...(sessionId ? { sessionId } : {}), ...retries };
+      }
       const tokens = liveTokens();
       return {
+        ...retries,
         stopReason: "crashed",
         resultText: "",
         turns: eventsSeen > 0 ? liveTurns() : null,
@@ -129,13 +151,14 @@ export function classifyClaudeResult(result: Json): { stopReason: StopReason; er
   return { stopReason: "crashed", error: `claude ended with an unknown result subtype "${subtype}": ${why}` };
 }
 
-function fromResult(result: Json, liveTurns: number, liveTokens: Tokens | undefined): ParsedSitting {
+/** @param counted the responses counted in the stream, or null when there was no stream to count (a lone result). */
+function fromResult(result: Json, counted: number | null, liveTurns: number, liveTokens: Tokens | undefined): ParsedSitting {
   const { stopReason, error } = classifyClaudeResult(result);
   const numbers = resultNumbers(result);
   const sitting: ParsedSitting = {
     stopReason,
     resultText: typeof result.result === "string" ? result.result : "",
-    turns: numbers.turns ?? liveTurns,
+    turns: counted ?? numbers.turns ?? liveTurns,
     costUsd: numbers.costUsd,
     tokens: numbers.tokens ?? liveTokens ?? null,
     permissionDenials: Array.isArray(result.permission_denials) ? result.permission_denials.length : 0,
@@ -145,7 +168,7 @@ function fromResult(result: Json, liveTurns: number, liveTokens: Tokens | undefi
   return sitting;
 }
 
-/** turns = num_turns; cost = total_cost_usd (else unknown, never 0); tokens =
+/** turns = num_turns (used only without a stream to count); cost = total_cost_usd (else unknown, never 0); tokens =
  *  the result's `usage` block, cache fields included. `modelUsage` is not
  *  summed in: it also lists the internal small model, and `usage` is what
  *  the reference results report for the sitting (ADR 0005). */
@@ -167,6 +190,17 @@ function activityOf(content: unknown): string | undefined {
     else if (b?.type === "text" && typeof b.text === "string" && b.text.trim() !== "") latest = bound(lastLine(b.text, ACTIVITY_CHARS));
   }
   return latest;
+}
+
+/** What claude names the model of an assistant message it made up itself (an API error's text). */
+const SYNTHETIC_MODEL = "<synthetic>";
+
+/** "API retry 2/10, 429": an api_retry system line, for the live view. */
+function retryActivity(event: Json, seen: number): string {
+  const attempt = typeof event.attempt === "number" ? event.attempt : seen;
+  const max = typeof event.max_retries === "number" ? `/${event.max_retries}` : "";
+  const status = typeof event.error_status === "number" ? `, ${event.error_status}` : typeof event.error === "string" ? `, ${event.error}` : "";
+  return bound(`API retry ${attempt}${max}${status}`);
 }
 
 function noResultError(source: string, end: StreamEnd, reader: JsonDocumentReader): string {

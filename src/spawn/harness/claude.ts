@@ -6,7 +6,7 @@
 // was reached with).
 import type { AgentAssignment } from "../../engine/ports.ts";
 import { createClaudeParser } from "./claude-stream.ts";
-import { flagNumber, supervision } from "./argv-format.ts";
+import { budgetToKeep, flagNumber, supervision } from "./argv-format.ts";
 import type { Guarantees, HarnessAdapter, HarnessCommand } from "./types.ts";
 
 export const CLAUDE_GUARANTEES: Guarantees = {
@@ -16,14 +16,15 @@ export const CLAUDE_GUARANTEES: Guarantees = {
   permissionMode: true,
 };
 
-/** `claude --permission-mode` choices. */
-export const CLAUDE_PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const;
+/** `claude --permission-mode` choices, as the pinned claude (clis/package.json) lists them, plus `default`, which it still accepts. */
+export const CLAUDE_PERMISSION_MODES = ["default", "acceptEdits", "auto", "bypassPermissions", "manual", "dontAsk", "plan"] as const;
 
 export function buildClaudeCommand(a: AgentAssignment): HarnessCommand {
   const argv = ["claude", "-p", "--output-format", "stream-json", "--verbose"];
   if (a.model !== undefined) argv.push("--model", a.model);
   if (a.caps.turns !== undefined) argv.push("--max-turns", flagNumber(a.caps.turns));
-  if (a.caps.budgetUsd !== undefined) argv.push("--max-budget-usd", flagNumber(a.caps.budgetUsd));
+  const budget = budgetToKeep(a);
+  if (budget !== undefined) argv.push("--max-budget-usd", flagNumber(budget));
   // The `=` form: a multi-value flag must not swallow what follows it.
   // --tools restricts which built-in tools exist at all (base names; [] = none);
   // --allowedTools only pre-approves them (rules such as Bash(git diff:*) kept whole).

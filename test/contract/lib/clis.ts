@@ -1,0 +1,51 @@
+// Where the pinned real agent CLIs live (clis/package.json, installed by
+// `npm run clis` into the ignored clis/node_modules) and whether they are there.
+// The contract suite runs each CLI only when it is installed; otherwise its
+// tests skip and the summary (skip-reporter.ts) says how to install them.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+export const ROOT = join(import.meta.dirname, "..", "..", "..");
+export const CLIS_DIR = join(ROOT, "clis");
+/** Put first on PATH so `claude`, `codex` and `gemini` resolve to the pinned copies. */
+export const CLIS_BIN = join(CLIS_DIR, "node_modules", ".bin");
+export const INSTALL_COMMAND = "npm run clis";
+
+export const CLI_NAMES = ["claude", "codex", "gemini"] as const;
+export type CliName = (typeof CLI_NAMES)[number];
+
+/** The npm package each CLI comes from (as pinned in clis/package.json). */
+export const CLI_PACKAGES: Record<CliName, string> = {
+  claude: "@anthropic-ai/claude-code",
+  codex: "@openai/codex",
+  gemini: "@google/gemini-cli",
+};
+
+export function cliPath(name: CliName): string {
+  return join(CLIS_BIN, name);
+}
+
+/** True when the pinned CLI is installed (its launcher resolves to an existing file). */
+export function cliInstalled(name: CliName): boolean {
+  return existsSync(cliPath(name));
+}
+
+/** The version clis/package.json pins, e.g. "2.1.332". */
+export function pinnedVersion(name: CliName): string {
+  const manifest = JSON.parse(readFileSync(join(CLIS_DIR, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+  const v = manifest.dependencies[CLI_PACKAGES[name]];
+  if (v === undefined) throw new Error(`clis/package.json does not pin ${CLI_PACKAGES[name]}`);
+  return v;
+}
+
+/** The version actually installed in clis/node_modules, or null when it is not installed. */
+export function installedVersion(name: CliName): string | null {
+  const p = join(CLIS_DIR, "node_modules", ...CLI_PACKAGES[name].split("/"), "package.json");
+  if (!existsSync(p)) return null;
+  return (JSON.parse(readFileSync(p, "utf8")) as { version: string }).version;
+}
+
+/** The CLIs that are not installed (the ones whose contract tests skip). */
+export function missingClis(): CliName[] {
+  return CLI_NAMES.filter((n) => !cliInstalled(n));
+}
