@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   schema: () => import("./cli/schema-command.ts"),
   runs: () => import("./cli/runs-command.ts"),
   show: () => import("./cli/show-command.ts"),
+  report: () => import("./cli/report-command.ts"),
   harnesses: () => import("./cli/harnesses-command.ts"),
   run: () => import("./cli/run-command.ts"),
   resume: () => import("./cli/resume-command.ts"),

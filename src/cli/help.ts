@@ -9,6 +9,7 @@ Usage:
   vouch graph GRAPH [--format F]   draw a graph: text (default), mermaid or dot
   vouch runs [--json]              list recorded runs, newest first
   vouch show RUN [--json|--tui]    what happened in a run: nodes, checks, overruns, cost
+  vouch report RUN [--format F]    a run as an HTML page, JUnit XML or a Markdown summary
   vouch resume RUN [options]       re-run what did not pass; decide a paused approval
   vouch harnesses [--json]         the harness adapters, their guarantees, and whether each is installed
 
@@ -38,6 +39,8 @@ Options:
   --wall DURATION          run-wide wall-clock cap, e.g. 30m
   --pass-env NAME          pass this environment variable to child processes (repeatable)
   --dry-run                load, validate and check caps against the harnesses; start nothing
+  --report FORMAT:FILE     write a report when the run ends, however it ends (repeatable;
+                           FORMAT html, junit or markdown), e.g. --report junit:junit.xml
 
 On a terminal the live UI shows the run; after it ends the final frame stays until
 you press q (q during the run asks to cancel it). In a pipe, plain lines; --json, NDJSON.
@@ -74,11 +77,30 @@ Options:
   --json   the same facts as one JSON object
   --tui    replay the run's recorded events in the live view (needs a terminal; q leaves)`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
-                        [--replay-dir DIR] [--replay-delay DURATION]
+                        [--replay-dir DIR] [--replay-delay DURATION] [--report FORMAT:FILE]
 
 Re-runs only what did not pass (failed, error, cancelled or never started), keeping
 the outputs of what passed. Refuses (exit 2) when the graph file changed since the
-run started, unless --force. --approve/--reject decide a paused approval.`,
+run started, unless --force. --approve/--reject decide a paused approval.
+--report FORMAT:FILE writes a report of the whole run when the session ends (as for run).`,
+  report: `Usage: vouch report RUN [--format html|junit|markdown] [-o FILE]
+
+Writes one recorded run as a report, from the ledger (the facts vouch show --json prints):
+  html      one self-contained page (default): the graph drawn by Graphviz, coloured by
+            status; every node's checks with their output tails; map branches as a
+            filterable table; a timeline of sittings and checks; cost by node. Opens from
+            disk, loads nothing from the network.
+  junit     JUnit XML for CI test reporters: a testcase per node (map branches as
+            map[i].node), failure/error/skipped from the verdicts.
+  markdown  a summary for $GITHUB_STEP_SUMMARY or a pull-request comment.
+RUN is a run id, a unique prefix of one, or "last".
+
+Options:
+  --format, -f F   html (default), junit or markdown
+  -o, --output FILE  write to FILE instead of stdout
+
+Exit codes: 0 written; 2 unknown run or format, or FILE cannot be written; 3 the ledger
+could not be read.`,
   harnesses: `Usage: vouch harnesses [--json]
 
 Lists the harness adapters, how each keeps every cap (native, supervised, observed

@@ -9,6 +9,8 @@ import { readGraphFile } from "./graph-file.ts";
 import { durationFlag, harnessFlag, replayDirFor } from "./run-command.ts";
 import { preflightRun, runSession } from "./run-session.ts";
 import { version } from "./version.ts";
+import { reportTargets } from "../report/write-report.ts";
+import { withReports } from "../report/run-reports.ts";
 import type { Decision } from "./cli-approvals.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import type { Command } from "./io.ts";
@@ -21,6 +23,7 @@ const OPTIONS = {
   plain: { type: "boolean" },
   "replay-dir": { type: "string" },
   "replay-delay": { type: "string" },
+  report: { type: "string", multiple: true },
 } as const;
 
 function approvalNodes(graph: GraphFile): Set<string> {
@@ -53,6 +56,7 @@ const resumeCommand: Command = async (args, io) => {
   if (positionals.length !== 1) throw new UsageError("resume takes one run: an id, a unique prefix of one, or last", "see: vouch runs");
   if (values.json && values.plain) throw new UsageError("--json and --plain exclude each other");
   const replayDelayMs = values["replay-delay"] === undefined ? undefined : durationFlag("--replay-delay", values["replay-delay"]);
+  const reports = reportTargets(values.report, io.cwd);
 
   const ledger = openLedger({ home: checkedLedgerHome(io.env, io.cwd), onNotice: io.err });
   let released = false;
@@ -99,16 +103,18 @@ const resumeCommand: Command = async (args, io) => {
       };
       preflightRun(options, replayDir); // refusals and input errors: nothing starts, the lock is let go below
       released = true; // runSession owns the lock and the ledger from here
-      return await runSession({
-        io,
-        flags: { json: values.json, plain: values.plain },
-        ledger,
-        lock: ticket.lock,
-        decisions,
-        options,
-        ...(replayDir !== undefined ? { replayDir } : {}),
-        ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
-      });
+      return await withReports(io, runId, reports, () =>
+        runSession({
+          io,
+          flags: { json: values.json, plain: values.plain },
+          ledger,
+          lock: ticket.lock,
+          decisions,
+          options,
+          ...(replayDir !== undefined ? { replayDir } : {}),
+          ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
+        }),
+      );
     } finally {
       if (!released) ticket.lock.release();
     }

@@ -14,6 +14,8 @@ import { newRunId } from "./run-id.ts";
 import { preflightRun, runSession } from "./run-session.ts";
 import { printPlan } from "./dry-run.ts";
 import { version } from "./version.ts";
+import { reportTargets } from "../report/write-report.ts";
+import { withReports } from "../report/run-reports.ts";
 import type { Command } from "./io.ts";
 
 export const RUN_OPTIONS = {
@@ -28,6 +30,7 @@ export const RUN_OPTIONS = {
   wall: { type: "string" },
   "pass-env": { type: "string", multiple: true },
   "dry-run": { type: "boolean" },
+  report: { type: "string", multiple: true },
 } as const;
 
 export function harnessFlag(value: string | undefined): HarnessName | undefined {
@@ -86,6 +89,7 @@ const runCommand: Command = async (args, io) => {
   const wallMs = durationFlag("--wall", values.wall);
   const replayDelayMs = values["replay-delay"] === undefined ? undefined : durationFlag("--replay-delay", values["replay-delay"]);
   const replayDir = replayDirFor(graphFile.path, values["replay-dir"], io.cwd);
+  const reports = reportTargets(values.report, io.cwd);
   const runId = newRunId();
   const options = {
     runId,
@@ -106,14 +110,16 @@ const runCommand: Command = async (args, io) => {
   preflightRun(options, replayDir);
   const ledger = openLedger({ home: checkedLedgerHome(io.env, io.cwd), onNotice: io.err });
   const lock = ledger.acquireRunLock(runId);
-  return runSession({
-    io,
-    flags: { json: values.json, plain: values.plain },
-    ledger,
-    lock,
-    options,
-    ...(replayDir !== undefined ? { replayDir } : {}),
-    ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
-  });
+  return withReports(io, runId, reports, () =>
+    runSession({
+      io,
+      flags: { json: values.json, plain: values.plain },
+      ledger,
+      lock,
+      options,
+      ...(replayDir !== undefined ? { replayDir } : {}),
+      ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
+    }),
+  );
 };
 export default runCommand;

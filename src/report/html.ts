@@ -1,0 +1,99 @@
+// `vouch report --format html`: one self-contained page. No external src or
+// href; a Content-Security-Policy that lets only the page's own script (by its
+// hash) run and forbids every fetch, so even text that escaped escaping could
+// neither run nor call out.
+import { createHash } from "node:crypto";
+import { html } from "./escape.ts";
+import { costHtml, timelineHtml } from "./html-charts.ts";
+import { badge, branchTables, nodeSection } from "./html-nodes.ts";
+import { allOverruns, seconds, usd, type ReportModel } from "./model.ts";
+import { REPORT_CSS } from "./html-style.ts";
+
+/** The branch filter: text and status, per map table. */
+const SCRIPT = `document.querySelectorAll("section.map").forEach(function (sec) {
+  var text = sec.querySelector(".f-text"), status = sec.querySelector(".f-status"), count = sec.querySelector(".f-count");
+  var rows = sec.querySelectorAll("tr.branch");
+  function apply() {
+    var q = text.value.trim().toLowerCase(), s = status.value, n = 0;
+    rows.forEach(function (r) {
+      var show = (s === "all" || r.dataset.status === s) && (q === "" || r.dataset.text.indexOf(q) >= 0);
+      r.hidden = !show;
+      if (show) n++;
+    });
+    count.textContent = n + " shown";
+  }
+  text.addEventListener("input", apply);
+  status.addEventListener("change", apply);
+});`;
+
+function csp(): string {
+  const hash = createHash("sha256").update(SCRIPT).digest("base64");
+  return `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; img-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'`;
+}
+
+function capsText(model: ReportModel): string {
+  const { caps } = model.summary.run;
+  const parts = [caps.budget_usd === null ? "no budget cap" : `budget ${usd(caps.budget_usd)}`, caps.wall_ms === null ? "no wall cap" : `wall ${seconds(caps.wall_ms)}`];
+  return parts.join(", ");
+}
+
+function overrunsHtml(model: ReportModel): string {
+  const list = allOverruns(model);
+  if (list.length === 0) return "none";
+  return `<ul>${list.map((o) => `<li>${html(o.path ?? "run")}: ${html(o.cap)} ${html(o.actual)} over limit ${html(o.limit)} (${html(o.scope)})</li>`).join("")}</ul>`;
+}
+
+function headerHtml(model: ReportModel): string {
+  const r = model.summary.run;
+  const counts = r.counts ? Object.entries(r.counts).map(([k, v]) => `${v} ${k}`).join(", ") : "–";
+  const rows: [string, string][] = [
+    ["status", `${badge(r.status)}${r.reason ? ` ${html(r.reason)}` : ""}`],
+    ["exit code", html(r.exit_code ?? "–")],
+    ["cost", `${html(usd(r.cost_usd))}${r.cost_unknown ? ` (+ ${r.cost_unknown} sitting(s) of unknown cost)` : ""}`],
+    ["wall", html(seconds(r.wall_ms))],
+    ["caps", html(capsText(model))],
+    ["overruns", overrunsHtml(model)],
+    ["nodes", html(counts)],
+    ["run", `<code>${html(r.id)}</code> · started ${html(r.started_at)} · ${r.sessions} session(s) · harness ${html(r.harness ?? "per node")} · vouch ${html(r.version)}`],
+    ["graph", `<code>${html(r.graph_path)}</code>`],
+    ["inputs", inputsHtml(r.inputs)],
+  ];
+  return `<table class="header">${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join("")}</table>`;
+}
+
+const SHOWN_INPUT = 2000;
+
+function inputsHtml(inputs: Record<string, unknown>): string {
+  const entries = Object.entries(inputs);
+  if (entries.length === 0) return "none";
+  return entries
+    .map(([k, v]) => {
+      const text = typeof v === "string" ? v : JSON.stringify(v);
+      const cut = text.length > SHOWN_INPUT ? `${text.slice(0, SHOWN_INPUT)}… (${text.length} characters)` : text;
+      return `<details><summary><code>${html(k)}</code></summary><pre class="tail">${html(cut)}</pre></details>`;
+    })
+    .join("");
+}
+
+export function renderHtml(model: ReportModel, svg: string): string {
+  const r = model.summary.run;
+  const top = model.nodes.filter((n) => !n.branch);
+  const maps = model.summary.branches.length ? `<h2>Map branches</h2>${branchTables(model)}` : "";
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp()}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>vouch: ${html(r.graph)} ${html(r.status)} (${html(r.id)})</title>
+<style>${REPORT_CSS}</style></head>
+<body>
+<h1>vouch run of <code>${html(r.graph)}</code>: ${badge(r.status)}</h1>
+${headerHtml(model)}
+<h2>Graph</h2><div class="graph">${svg}</div>
+<h2>Nodes</h2>${top.map(nodeSection).join("\n")}
+${maps}
+<h2>Timeline</h2>${timelineHtml(model)}
+<h2>Cost by node</h2>${costHtml(model)}
+<script>${SCRIPT}</script>
+</body></html>
+`;
+}

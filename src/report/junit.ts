@@ -1,0 +1,84 @@
+// `vouch report --format junit`: JUnit XML as Jenkins, GitLab and GitHub test
+// reporters read it, valid against the common junit-10.xsd (test/fixtures/junit).
+// One testsuite for the run's top-level nodes and one per map; a testcase per
+// node path. That schema has no properties on a testcase, so each node's cost
+// and qualifier are suite properties named `<path>.cost_usd` / `<path>.qualifier`
+// (ADR 0016).
+import { xml, xmlBody } from "./escape.ts";
+import { allOverruns, checkTail, failedChecks, usd, type ReportModel, type ReportNode } from "./model.ts";
+
+const secs = (ms: number | null | undefined) => ((ms ?? 0) / 1000).toFixed(3);
+
+function attrs(pairs: Record<string, string | number>): string {
+  return Object.entries(pairs)
+    .map(([k, v]) => ` ${k}="${xml(v)}"`)
+    .join("");
+}
+
+type Outcome = "passed" | "failure" | "error" | "skipped";
+
+/** How a node's shown status reads in JUnit; a node that never finished is an error. */
+export function outcomeOf(status: string): Outcome {
+  if (status === "passed") return "passed";
+  if (status === "failed") return "failure";
+  if (status === "skipped" || status === "cancelled" || status === "not started") return "skipped";
+  return "error";
+}
+
+function failureBody(n: ReportNode): { message: string; body: string } {
+  const failed = failedChecks(n.view);
+  const first = failed[0];
+  const message = first ? `check ${first.name} failed: ${first.reason ?? `expected ${first.expect}`}` : `${n.view.cause ?? "failed"}${n.view.error ? `: ${n.view.error}` : ""}`;
+  const parts = failed.map((c) => `check ${c.name}: expected ${c.expect}${c.reason ? ` (${c.reason})` : ""}\n${checkTail(c)}`);
+  if (parts.length === 0 && n.view.error) parts.push(n.view.error);
+  return { message, body: parts.join("\n\n") };
+}
+
+function testcase(n: ReportNode, classname: string, overruns: string[]): string {
+  const open = `<testcase${attrs({ classname, name: n.path, time: secs(n.view.wall_ms) })}`;
+  const outcome = outcomeOf(n.view.status);
+  const out = `<system-out>${xmlBody(`status ${n.view.status}; qualifier ${n.view.qualifier ?? "none"}; cost ${usd(n.view.cost_usd)}; attempts ${n.view.attempts.length}`)}</system-out>`;
+  if (outcome === "passed") return `    ${open}>${out}</testcase>`;
+  if (outcome === "skipped") return `    ${open}><skipped${attrs({ message: `${n.view.status}${n.view.cause ? `: ${n.view.cause}` : ""}` })}/>${out}</testcase>`;
+  if (outcome === "failure") {
+    const { message, body } = failureBody(n);
+    return `    ${open}><failure${attrs({ type: n.view.cause ?? "failed", message })}>${xmlBody(body)}</failure>${out}</testcase>`;
+  }
+  const reason = [n.view.stop_reason ? `stop reason ${n.view.stop_reason}` : null, n.view.error, ...overruns].filter(Boolean).join("; ");
+  const message = `${n.view.status}${n.view.cause ? ` (${n.view.cause})` : ""}${reason ? `: ${reason}` : ""}`;
+  return `    ${open}><error${attrs({ type: n.view.cause ?? n.view.status, message })}>${xmlBody(reason)}</error>${out}</testcase>`;
+}
+
+function suite(name: string, classname: string, nodes: ReportNode[], model: ReportModel, extra: Record<string, string>): string {
+  const overrunsOf = new Map<string, string[]>();
+  for (const o of allOverruns(model)) {
+    const k = o.path ?? "";
+    overrunsOf.set(k, [...(overrunsOf.get(k) ?? []), `overran ${o.cap}: ${o.actual} > ${o.limit}`]);
+  }
+  const count = (o: Outcome) => nodes.filter((n) => outcomeOf(n.view.status) === o).length;
+  const props = { ...extra };
+  for (const n of nodes) {
+    props[`${n.path}.cost_usd`] = n.view.cost_usd === null ? "unknown" : String(n.view.cost_usd);
+    props[`${n.path}.qualifier`] = n.view.qualifier ?? "none";
+  }
+  const wall = nodes.reduce((s, n) => s + (n.view.wall_ms ?? 0), 0);
+  const head = attrs({ name, tests: nodes.length, failures: count("failure"), errors: count("error"), skipped: count("skipped"), time: secs(wall), timestamp: model.summary.run.started_at.replace(/Z$/, ""), id: model.summary.run.id });
+  const properties = Object.entries(props).map(([k, v]) => `      <property${attrs({ name: k, value: v })}/>`);
+  const cases = nodes.map((n) => testcase(n, classname, overrunsOf.get(n.path) ?? []));
+  return [`  <testsuite${head}>`, "    <properties>", ...properties, "    </properties>", ...cases, "  </testsuite>"].join("\n");
+}
+
+export function renderJunit(model: ReportModel): string {
+  const r = model.summary.run;
+  const runProps: Record<string, string> = { run: r.id, status: r.status, exit_code: String(r.exit_code ?? ""), cost_usd: String(r.cost_usd), cost_unknown: String(r.cost_unknown) };
+  for (const o of model.summary.overruns) runProps[`overrun.${o.cap}`] = `${o.actual} > ${o.limit}`;
+  const top = model.nodes.filter((n) => !n.branch);
+  const suites = [suite(r.graph, r.graph, top, model, runProps)];
+  for (const map of [...new Set(model.nodes.filter((n) => n.branch).map((n) => n.branch!.map))]) {
+    suites.push(suite(`${r.graph}.${map}`, r.graph, model.nodes.filter((n) => n.branch?.map === map), model, {}));
+  }
+  const all = model.nodes;
+  const count = (o: Outcome) => all.filter((n) => outcomeOf(n.view.status) === o).length;
+  const head = attrs({ name: `vouch ${r.graph} ${r.id}`, tests: all.length, failures: count("failure"), errors: count("error"), time: secs(r.wall_ms) });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${head}>\n${suites.join("\n")}\n</testsuites>\n`;
+}

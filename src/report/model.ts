@@ -1,0 +1,64 @@
+// What every report format reads: the run as `vouch show --json` sees it (the
+// ledger's runSummary), flattened into one list of node paths, plus the graph's
+// shape and a timeline folded from the run's events. Pure: no I/O here.
+import type { EventOf, VouchEvent } from "../engine/events.ts";
+import type { BranchView, CheckRecord, NodeView, RunSummary } from "../ledger/types.ts";
+import { timelineOf, type Timeline } from "./timeline.ts";
+
+/** One node of the run: a top-level node, or a node inside one map branch. */
+export interface ReportNode {
+  /** `verify` or `verify_each[4].verify_one`. */
+  path: string;
+  view: NodeView;
+  branch?: BranchView;
+}
+
+export interface ReportModel {
+  summary: RunSummary;
+  nodes: ReportNode[];
+  /** The graph's nodes as the latest session's run.started listed them. */
+  graph: EventOf<"run.started">["nodes"];
+  timeline: Timeline;
+}
+
+export function branchPath(map: string, index: number, node: string): string {
+  return `${map}[${index}].${node}`;
+}
+
+export function reportModel(summary: RunSummary, events: VouchEvent[]): ReportModel {
+  const nodes: ReportNode[] = summary.nodes.map((view) => ({ path: view.node, view }));
+  for (const branch of summary.branches) {
+    for (const view of branch.nodes) nodes.push({ path: branchPath(branch.map, branch.index, view.node), view, branch });
+  }
+  const started = events.filter((e): e is EventOf<"run.started"> => e.type === "run.started").at(-1);
+  return { summary, nodes, graph: started?.nodes ?? [], timeline: timelineOf(events) };
+}
+
+/** The checks of a node's last attempt (what decided its verdict). */
+export function lastChecks(view: NodeView): CheckRecord[] {
+  return view.attempts.at(-1)?.checks ?? [];
+}
+
+export function failedChecks(view: NodeView): CheckRecord[] {
+  return lastChecks(view).filter((c) => !c.passed);
+}
+
+/** A check's output tail: stderr after stdout, as `vouch show` prints it. */
+export function checkTail(c: CheckRecord): string {
+  return [c.stdout_tail, c.stderr_tail].filter((t) => t.trim() !== "").join("\n");
+}
+
+/** Every overrun of the run: run-wide ones and those on node attempts. */
+export function allOverruns(model: ReportModel) {
+  const onNodes = model.nodes.flatMap((n) => n.view.attempts.flatMap((a) => a.overruns.map((o) => ({ ...o, path: n.path }))));
+  return [...model.summary.overruns.map((o) => ({ ...o, path: null as string | null })), ...onNodes];
+}
+
+export function usd(n: number | null | undefined): string {
+  return n === null || n === undefined ? "unknown" : `$${n.toFixed(4)}`;
+}
+
+export function seconds(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return "–";
+  return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`;
+}

@@ -1,0 +1,48 @@
+// `--report FORMAT:FILE` of `vouch run` and `vouch resume`: the reports are
+// written when the session ends however it ends (passed, failed, error, paused,
+// interrupted), from what the ledger recorded. A report that cannot be written
+// then is said on stderr and turns exit 0 into 3: CI that asked for it must not
+// pass without it.
+import { EXIT } from "../engine/errors.ts";
+import { ledgerHome, openLedger } from "../ledger/index.ts";
+import type { CliIO } from "../cli/io.ts";
+import { renderReport } from "./render.ts";
+import { writeReport, type ReportTarget } from "./write-report.ts";
+
+async function writeAll(io: CliIO, runId: string, targets: ReportTarget[]): Promise<boolean> {
+  let ok = true;
+  try {
+    const ledger = openLedger({ home: ledgerHome(io.env, io.cwd) });
+    try {
+      for (const t of targets) {
+        try {
+          writeReport(t.file, await renderReport(ledger, runId, t.format), "--report");
+          io.err(`vouch: wrote the ${t.format} report to ${t.file}\n`);
+        } catch (e) {
+          ok = false;
+          io.err(`vouch: ${(e as Error).message}\n`);
+        }
+      }
+    } finally {
+      ledger.close();
+    }
+  } catch (e) {
+    io.err(`vouch: no report written: ${(e as Error).message}\n`);
+    return false;
+  }
+  return ok;
+}
+
+/** Runs the session, then writes the reports, also when the session threw. */
+export async function withReports(io: CliIO, runId: string, targets: ReportTarget[], session: () => Promise<number>): Promise<number> {
+  if (targets.length === 0 || io.env.VOUCH_LEDGER === "off") return session();
+  let code: number;
+  try {
+    code = await session();
+  } catch (e) {
+    await writeAll(io, runId, targets);
+    throw e;
+  }
+  const ok = await writeAll(io, runId, targets);
+  return !ok && code === EXIT.passed ? EXIT.error : code;
+}
