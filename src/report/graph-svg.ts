@@ -19,10 +19,10 @@ export const STATUS_COLORS: Record<string, string> = {
 
 const SEVERITY = ["failed", "error", "cancelled", "unfinished", "running", "waiting", "not started", "skipped", "passed"];
 
-/** A DOT double-quoted string: backslashes and quotes escaped, controls dropped. */
+/** A DOT double-quoted string: backslashes and quotes escaped, newlines as DOT's \n, other controls dropped. */
 export function dotString(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
-  return `"${clean.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  const clean = text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, " ");
+  return `"${clean.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
 }
 
 /** Status of each graph node: a top-level node's own; a branch node's worst over its branches, with counts. */

@@ -1,0 +1,69 @@
+// The HTML page as a file: self-contained (no external src or href, a CSP that
+// forbids fetches), every hostile string escaped, and the graph's SVG inlined
+// with one node shape per graph node. The browser test opens it for real.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import fc from "fast-check";
+import { ensureBinary, tempDir, type TempDir } from "../e2e/helpers.ts";
+import { html } from "../../src/report/escape.ts";
+import { dotString } from "../../src/report/graph-svg.ts";
+import { hostileRun, reportOf } from "./helpers.ts";
+
+let home: TempDir;
+let page: string;
+
+beforeAll(async () => {
+  ensureBinary();
+  home = tempDir("html");
+  expect((await hostileRun(home.path)).code).toBe(1);
+  page = await reportOf(home.path, "html");
+}, 60_000);
+afterAll(() => home.cleanup());
+
+/** Every element's attribute names (quoted values blanked, so text in them is not read as markup). */
+function attributeNames(markup: string): string[] {
+  return [...markup.matchAll(/<[a-zA-Z][^>]*>/g)].flatMap((m) => [...m[0].replace(/"[^"]*"/g, '""').matchAll(/\s([a-zA-Z:-]+)(?==|\s|>|\/)/g)].map((a) => a[1]!.toLowerCase()));
+}
+
+describe("vouch report --format html (the file)", () => {
+  test("holds exactly one script element (its own) and no event-handler attribute", () => {
+    expect(page.match(/<script/gi)).toHaveLength(1);
+    const names = attributeNames(page);
+    expect(names).toContain("class"); // the attribute reader reads
+    expect(names.filter((n) => n.startsWith("on"))).toEqual([]);
+    expect(page).toContain("&lt;script&gt;window.__pwned=2&lt;/script&gt;");
+    expect(page).toContain("&lt;img src=x onerror=window.__pwned=4&gt; bad");
+    expect(page).not.toMatch(/[\u0000-\u0008\u001b]/);
+  });
+
+  test("loads nothing: no src or href attribute, and a CSP with default-src 'none'", () => {
+    expect(attributeNames(page).filter((n) => /^(src|href|xlink:href|action|formaction|srcset|poster|data)$/.test(n))).toEqual([]);
+    expect(page).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none';[^"]*script-src 'sha256-/);
+  });
+
+  test("the graph is inline SVG from Graphviz: one node shape per graph node, coloured by status", () => {
+    const svg = page.slice(page.indexOf("<svg"), page.indexOf("</svg>"));
+    expect(svg.match(/<g id="node\d+" class="node">/g)).toHaveLength(5); // evil, after_evil, slow, each, each/one
+    expect(svg).toContain('fill="#c62828"'); // failed
+    expect(svg).toContain('fill="#ef6c00"'); // error
+    expect(svg).toContain(">script · 2/3 passed<");
+  });
+});
+
+describe("escaping for the page and the graph", () => {
+  test("html(): no markup survives, for any string", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom("<", ">", "&", '"', "'", "a", "\u001b", "=") }), (s) => {
+        expect(html(s)).not.toMatch(/[<>"']|&(?!amp;|lt;|gt;|quot;|#39;)/);
+      }),
+    );
+  });
+  test("dotString(): a quoted DOT string no node name can leave", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('"', "\\", "a", "\n", ";", "]") }), (s) => {
+        const q = dotString(s);
+        // Drop escaped pairs: what is left holds no quote but the two delimiters.
+        expect(q.slice(1, -1).replace(/\\./g, "")).not.toMatch(/["\\\n]/);
+      }),
+    );
+  });
+});

@@ -1,0 +1,77 @@
+// The Markdown summary (for $GITHUB_STEP_SUMMARY and PR comments): hostile
+// tails stay inside their fenced blocks, table cells cannot break the table,
+// and HTML from the run never reaches the page as markup.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import fc from "fast-check";
+import { ensureBinary, tempDir, type TempDir } from "../e2e/helpers.ts";
+import { mdFence, mdInline } from "../../src/report/escape.ts";
+import { hostileRun, reportOf } from "./helpers.ts";
+
+let home: TempDir;
+let md: string;
+
+beforeAll(async () => {
+  ensureBinary();
+  home = tempDir("markdown");
+  expect((await hostileRun(home.path)).code).toBe(1);
+  md = await reportOf(home.path, "markdown");
+}, 60_000);
+afterAll(() => home.cleanup());
+
+/** The text outside fenced code blocks (what GitHub renders as Markdown/HTML). */
+function outsideFences(text: string): string {
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const line of text.split("\n")) {
+    const m = /^(`{3,})/.exec(line);
+    if (fence === null && m) fence = m[1]!;
+    else if (fence !== null && line.startsWith(fence) && line.slice(fence.length).trim() === "") fence = null;
+    else if (fence === null) out.push(line);
+  }
+  expect(fence).toBeNull(); // every fence closed
+  return out.join("\n");
+}
+
+describe("vouch report --format markdown", () => {
+  test("a status line, a node table, failed checks with tails in <details>", () => {
+    expect(md.split("\n")[0]).toBe("### ❌ vouch: `hostile-report` failed (exit 1)");
+    expect(md).toContain("| node | status | qualifier | cost | wall |");
+    expect(md).toMatch(/^\| each\\\[1\\\]\.one \| ❌ failed \| – \| \$0\.0000 \| \d+ms \|$/m);
+    expect(md).toMatch(/^\| slow \| ⚠️ error \|/m);
+    expect(md).toContain("<details><summary>evil: check <code>xss</code> expected <code>exit_zero</code>");
+    expect(md).toContain("TAIL-MARKER");
+  });
+
+  test("the hostile tail sits in a fence longer than its own backtick run; nothing of it renders as HTML", () => {
+    expect(md).toContain("`````text\n<script>window.__pwned=2</script>\nred | a|b ```` fence");
+    const rendered = outsideFences(md);
+    expect(rendered).not.toContain("<script");
+    expect(rendered).not.toContain("<img");
+    expect(rendered).not.toContain("TAIL-MARKER");
+    expect(md).not.toMatch(/[\u0000-\u0008\u001b]/);
+    // Each table row has exactly its five cells: no pipe of a label or tail split one.
+    for (const row of rendered.split("\n").filter((l) => l.startsWith("| "))) expect(row.replace(/\\\|/g, "").split("|")).toHaveLength(7);
+  });
+});
+
+describe("Markdown escaping", () => {
+  test("mdFence: no line of the text can close the fence", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom("`", "`", "a", "\n", " ", "~") }), (s) => {
+        const block = mdFence(s);
+        const fence = /^`+/.exec(block)![0];
+        const inner = block.split("\n").slice(1, -1);
+        expect(inner.some((l) => l.trimEnd().startsWith(fence))).toBe(false);
+        expect(block.endsWith(`\n${fence}`)).toBe(true);
+      }),
+    );
+  });
+  test("mdInline: no pipe, angle bracket, backtick or newline gets through unescaped", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom("|", "<", ">", "`", "\n", "\\", "*", "a", "[", "]") }), (s) => {
+        const out = mdInline(s).replace(/\\[\\`*_[\]|~#!()]/g, "");
+        expect(out).not.toMatch(/[|<>`\n\\]/);
+      }),
+    );
+  });
+});
