@@ -1,0 +1,85 @@
+// The demo run's three reports say what `vouch show --json` says for the same
+// run: the same status of every node (top-level and in every branch), the same
+// costs, the same run status, exit code and total cost.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { parse, type TestSuite } from "junit2json";
+import { ensureBinary, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
+import type { RunSummary } from "../../src/ledger/types.ts";
+import { demoRun, reportOf } from "./helpers.ts";
+
+let home: TempDir;
+let show: RunSummary;
+const reports: Record<"html" | "junit" | "markdown", string> = { html: "", junit: "", markdown: "" };
+
+beforeAll(async () => {
+  ensureBinary();
+  home = tempDir("demo-reports");
+  expect((await demoRun(home.path)).code).toBe(0);
+  show = JSON.parse((await vouch(["show", "last", "--json"], { home: home.path })).stdout) as RunSummary;
+  for (const f of ["html", "junit", "markdown"] as const) reports[f] = await reportOf(home.path, f);
+}, 60_000);
+afterAll(() => home.cleanup());
+
+/** Every node of the run as show --json has it: path, status, cost. */
+function fromShow() {
+  const top = show.nodes.map((n) => ({ path: n.node, status: n.status, cost: n.cost_usd, qualifier: n.qualifier }));
+  const branch = show.branches.flatMap((b) => b.nodes.map((n) => ({ path: `${b.map}[${b.index}].${n.node}`, status: n.status, cost: n.cost_usd, qualifier: n.qualifier })));
+  return [...top, ...branch];
+}
+const usd = (n: number | null) => (n === null ? "unknown" : `$${n.toFixed(4)}`);
+const JUNIT: Record<string, string> = { failed: "failure", error: "error", skipped: "skipped", cancelled: "skipped" };
+
+describe("the demo run's reports agree with vouch show --json", () => {
+  test("the run has what the demo shows: a failed and an error branch, costs known", () => {
+    expect(show.run).toMatchObject({ status: "passed", exit_code: 0 });
+    expect(fromShow().map((n) => n.status)).toContain("failed");
+    expect(fromShow().map((n) => n.status)).toContain("error");
+    expect(show.run.cost_usd).toBeGreaterThan(0);
+  });
+
+  test("JUnit: one testcase per node path with the same outcome, cost and qualifier", async () => {
+    const parsed = (await parse(reports.junit)) as { testsuite: TestSuite[] };
+    const cases = parsed.testsuite.flatMap((s) => s.testcase ?? []);
+    const props = new Map(parsed.testsuite.flatMap((s) => s.properties ?? []).map((p) => [p.name, String(p.value)]));
+    expect(cases.map((c) => c.name)).toEqual(fromShow().map((n) => n.path));
+    for (const n of fromShow()) {
+      const c = cases.find((x) => x.name === n.path)!;
+      const outcome = c.failure ? "failure" : c.error ? "error" : c.skipped ? "skipped" : "passed";
+      expect(outcome, n.path).toBe(JUNIT[n.status] ?? "passed");
+      expect(props.get(`${n.path}.cost_usd`), n.path).toBe(n.cost === null ? "unknown" : String(n.cost));
+      expect(props.get(`${n.path}.qualifier`), n.path).toBe(n.qualifier ?? "none");
+    }
+    expect(props.get("cost_usd")).toBe(String(show.run.cost_usd));
+    expect(props.get("status")).toBe(show.run.status);
+  });
+
+  test("Markdown: the status line's cost, and a row for every top-level and every non-passed node", () => {
+    expect(reports.markdown).toContain(`\`finding-verifier\` ${show.run.status} (exit ${show.run.exit_code})`);
+    expect(reports.markdown).toContain(`cost ${usd(show.run.cost_usd)}`);
+    for (const n of fromShow().filter((x) => !x.path.includes("[") || x.status !== "passed")) {
+      const cell = n.path.replace(/[_[\]]/g, (c) => `\\${c}`);
+      expect(reports.markdown, n.path).toMatch(new RegExp(`^\\| ${cell.replace(/[\\[\].$]/g, "\\$&")} \\| \\S+ ${n.status} \\| [^|]+ \\| ${usd(n.cost).replace("$", "\\$")} \\|`, "m"));
+    }
+  });
+
+  test("HTML: every node's section or branch row with its status and cost; the run's total", () => {
+    const page = reports.html;
+    expect(page).toContain(`<span class="badge s-${show.run.status}">${show.run.status}</span>`);
+    expect(page).toContain(`<th>cost</th><td>${usd(show.run.cost_usd)}`);
+    const section = (id: string) => page.slice(page.indexOf(`<details class="node" id="node-${id}"`)).split("</details>")[0]!;
+    for (const n of show.nodes) {
+      expect(section(n.node), n.node).toContain(`<summary><span class="badge s-${n.status}">${n.status}</span> <b>${n.node}</b>`);
+      expect(section(n.node), n.node).toContain(`cost <b>${usd(n.cost_usd)}</b>`);
+    }
+    const rows = page.split('<tr class="branch"').slice(1);
+    expect(rows).toHaveLength(show.branches.length);
+    show.branches.forEach((b, i) => {
+      expect(rows[i]!.startsWith(` data-status="${b.status}"`), `branch ${b.index}`).toBe(true);
+      expect(rows[i]).toContain(`<td>${b.index}</td><td>${b.label}</td>`);
+      for (const n of b.nodes) {
+        expect(rows[i]).toContain(`<span class="badge s-${n.status}">${n.status}</span> ${n.node}`);
+        expect(rows[i]).toContain(`cost <b>${usd(n.cost_usd)}</b>`);
+      }
+    });
+  });
+});
