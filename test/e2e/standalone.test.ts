@@ -56,6 +56,15 @@ describe("the binary alone, under env -i, in a folder with no node_modules", () 
     expect(bare(["runs"], env).out.split("\n").filter((l) => l.includes("passed"))).toHaveLength(2);
   });
 
+  test("report draws the graph with the Graphviz WebAssembly inside the binary", () => {
+    const env = { PATH: "/usr/bin:/bin" };
+    const html = bare(["report", "last"], env);
+    expect(html.err).toBe("");
+    expect(html.code).toBe(0);
+    expect(html.out.match(/<g id="node\d+" class="node">/g)).toHaveLength(5);
+    expect(bare(["report", "last", "--format", "junit"], env).out).toContain('name="verify_each[4].verify_one"');
+  });
+
   test.skipIf(!TMUX)("the live UI starts and draws from the binary alone (ink is inside it)", async () => {
     const screen = new TmuxScreen(dir);
     try {

@@ -13,12 +13,14 @@ import { BUNDLE_OPTIONS } from "../../build.ts";
 const out = mkdtempSync(join(tmpdir(), "vouch-chunks-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-/** Markers that survive minification: zod, yaml, React, the ledger. */
+/** Markers that survive minification: zod, yaml, React, the ledger, Graphviz. */
 const HEAVY: [string, string][] = [
   ["zod", "invalid_type"],
   ["yaml", "YAMLParseError"],
   ["react", "react.element"],
   ["bun:sqlite", "bun:sqlite"],
+  // Graphviz compiled to WebAssembly (about 1 MB), for `vouch report` only.
+  ["@hpcc-js/wasm-graphviz", "gradientangle"],
 ];
 
 test("the entry chunk and its static imports are small and load no heavy library", async () => {
