@@ -46,7 +46,9 @@ describe.skipIf(!CHROMIUM)("the HTML report in headless Chromium", () => {
       expect(await page.locator(".graph svg g.node text").allTextContents()).toContain("verify_one");
 
       const rows = page.locator("section.map tr.branch");
-      const visible = async () => (await rows.evaluateAll((rs) => rs.filter((r) => !(r as HTMLElement).hidden).map((r) => r.querySelector("td:nth-child(2)")!.textContent)));
+      // Runs in the page: typed loosely, the project's tsconfig has no DOM library.
+      type Row = { hidden: boolean; querySelector(s: string): { textContent: string } | null };
+      const visible = async () => rows.evaluateAll((rs) => (rs as unknown as Row[]).filter((r) => !r.hidden).map((r) => r.querySelector("td:nth-child(2)")!.textContent));
       expect(await visible()).toEqual(["F1", "F2", "F3", "F4", "F5", "F6"]);
       await page.locator("section.map .f-status").selectOption("failed");
       expect(await visible()).toEqual(["F5"]);
@@ -72,7 +74,7 @@ describe.skipIf(!CHROMIUM)("the HTML report in headless Chromium", () => {
     const o = await open("html", "hostile.html");
     try {
       const { page } = o;
-      expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+      expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
       expect(await page.locator("img, iframe, object, embed").count()).toBe(0);
       expect(await page.locator("script").count()).toBe(1); // the page's own filter
       const text = await page.locator("body").innerText();
