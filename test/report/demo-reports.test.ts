@@ -2,8 +2,10 @@
 // run: the same status of every node (top-level and in every branch), the same
 // costs, the same run status, exit code and total cost.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { parse, type TestSuite } from "junit2json";
-import { ensureBinary, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
+import { BINARY, ensureBinary, ROOT, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import type { RunSummary } from "../../src/ledger/types.ts";
 import { demoRun, reportOf } from "./helpers.ts";
 
@@ -82,4 +84,22 @@ describe("the demo run's reports agree with vouch show --json", () => {
       }
     });
   });
+});
+
+describe("npm run demo", () => {
+  test("ends by writing demo-report.html and says where it is", async () => {
+    const script = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { demo: string } }).scripts.demo;
+    const [build, run] = script.split(" && ");
+    expect(build).toBe("bun run build.ts");
+    const argv = run!.split(" ");
+    expect(argv[0]).toBe("./dist/vouch");
+    expect(argv.slice(-2)).toEqual(["--report", "html:demo-report.html"]);
+    // The run as the script gives it (the binary already built), in the repository, in a pipe.
+    const r = await vouch(["run", ...argv.slice(2).filter((a, i, all) => a !== "--replay-delay" && all[i - 1] !== "--replay-delay")], { home: home.path, cwd: ROOT });
+    expect(r.code).toBe(0);
+    const file = join(ROOT, "demo-report.html");
+    expect(r.stderr).toContain(`vouch: wrote the html report to ${file}\n`);
+    expect(readFileSync(file, "utf8")).toContain("<title>vouch: finding-verifier passed");
+    expect(readFileSync(join(ROOT, ".gitignore"), "utf8").split("\n")).toContain("demo-report.html");
+  }, 60_000);
 });
