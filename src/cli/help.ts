@@ -40,7 +40,9 @@ Options:
   --pass-env NAME          pass this environment variable to child processes (repeatable)
   --dry-run                load, validate and check caps against the harnesses; start nothing
   --report FORMAT:FILE     write a report when the run ends, however it ends (repeatable;
-                           FORMAT html, junit or markdown), e.g. --report junit:junit.xml
+                           FORMAT html, junit or markdown), e.g. --report junit:junit.xml;
+                           an unwritable FILE is refused first (exit 2); one that fails
+                           at the end turns exit 0 into 3 (docs/ci.md)
 
 On a terminal the live UI shows the run; after it ends the final frame stays until
 you press q (q during the run asks to cancel it). In a pipe, plain lines; --json, NDJSON.

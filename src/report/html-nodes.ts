@@ -56,7 +56,7 @@ function branchRow(b: BranchView): string {
   const verdict = b.verdict === undefined || b.verdict === null ? "" : typeof b.verdict === "string" ? b.verdict : JSON.stringify(b.verdict);
   const nodes = b.nodes.map((n) => `<details${n.status === "passed" || n.status === "skipped" ? "" : " open"}><summary>${badge(n.status)} ${html(n.node)}</summary>${nodeBody(n)}</details>`).join("");
   const search = `${b.index} ${label} ${verdict} ${b.status}`.toLowerCase();
-  return `<tr class="branch" data-status="${html(b.status)}" data-text="${html(search)}"><td>${b.index}</td><td>${html(label)}</td><td>${badge(b.status)}</td><td>${html(verdict)}</td><td>${nodes}${b.error ? `<div class="why">${html(b.error)}</div>` : ""}</td></tr>`;
+  return `<tr class="branch" data-status="${html(b.status)}" data-text="${html(search)}"><td>${b.index}</td><td>${html(label)}</td><td>${badge(b.status)}</td><td>${html(verdict)}</td><td>${nodes}${b.error && !b.nodes.some((n) => b.error!.includes(n.error ?? "\u0000")) ? `<div class="why">${html(b.error)}</div>` : ""}</td></tr>`;
 }
 
 /** One filterable table per map: a text filter and a status filter (the page's script). */

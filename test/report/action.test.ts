@@ -45,6 +45,16 @@ describe("GitHub's workflow parser accepts the action and the example workflow",
     expect(parseWorkflow({ name: "bad.yml", content: block.replace("runs-on:", "runs_on:") }, trace).context.errors.getErrors().length).toBeGreaterThan(0);
   });
 
+  test("the README's Action step, put in a job, is valid and names only declared inputs", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const snippet = /```yml\n([\s\S]*?)```/.exec(readme)![1]!;
+    const workflow = `on: push\njobs:\n  vouch:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n${snippet}`;
+    expect(errorsOf(parseWorkflow({ name: "readme.yml", content: workflow }, trace))).toEqual([]);
+    const step = (parseYaml(workflow) as { jobs: { vouch: { steps: { with?: Record<string, string> }[] } } }).jobs.vouch.steps[1]!;
+    const declared = Object.keys((parseYaml(ACTION) as { inputs: Record<string, unknown> }).inputs);
+    expect(Object.keys(step.with!).every((k) => declared.includes(k))).toBe(true);
+  });
+
   test("no shell step splices an input into its script: inputs reach it through env only", () => {
     const steps = (parseYaml(ACTION) as { runs: { steps: { run?: string }[] } }).runs.steps;
     const scripts = steps.map((s) => s.run).filter((r): r is string => r !== undefined);

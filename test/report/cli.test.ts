@@ -96,6 +96,15 @@ describe("vouch run --report FORMAT:FILE", () => {
     expect(readFileSync(at("e.md"), "utf8")).toContain("vouch: `scripts-error` error (exit 3)");
   }, 30_000);
 
+  test("a report that cannot be written when the run ends: said on stderr, exit 0 becomes 3", async () => {
+    mkdirSync(at("gone"));
+    const r = await vouch(["run", join(GRAPHS, "vanish.yaml"), "-i", `dir=${at("gone")}`, "--plain", "--report", `junit:${at("gone/j.xml")}`, "--report", `markdown:${at("kept.md")}`], { home: home.path });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`vouch: --report ${at("gone/j.xml")}: cannot write the report: its folder does not exist`);
+    expect(readFileSync(at("kept.md"), "utf8")).toContain("`vanish` passed (exit 0)"); // the others are still written
+    expect(r.stderr).not.toMatch(STACK_LINE);
+  }, 30_000);
+
   test("a paused run writes its reports; resume --report writes the whole run's", async () => {
     const paused = await vouch(["run", join(GRAPHS, "gate.yaml"), "--plain", "--report", `junit:${at("p.xml")}`], { home: home.path });
     expect(paused.code).toBe(4);
