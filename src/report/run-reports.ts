@@ -35,7 +35,11 @@ async function writeAll(io: CliIO, runId: string, targets: ReportTarget[]): Prom
 
 /** Runs the session, then writes the reports, also when the session threw. */
 export async function withReports(io: CliIO, runId: string, targets: ReportTarget[], session: () => Promise<number>): Promise<number> {
-  if (targets.length === 0 || io.env.VOUCH_LEDGER === "off") return session();
+  if (targets.length === 0) return session();
+  if (io.env.VOUCH_LEDGER === "off") {
+    io.err("vouch: VOUCH_LEDGER=off: the run is not recorded, so no --report is written\n");
+    return session();
+  }
   let code: number;
   try {
     code = await session();
