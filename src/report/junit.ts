@@ -49,7 +49,9 @@ function testcase(n: ReportNode, classname: string, overruns: string[]): string 
   return `    ${open}><error${attrs({ type: n.view.cause ?? n.view.status, message })}>${xmlBody(reason)}</error>${out}</testcase>`;
 }
 
-function suite(name: string, classname: string, nodes: ReportNode[], model: ReportModel, extra: Record<string, string>): string {
+/** `wallMs`: the suite's own wall time (the run's, or its map node's), not the sum of
+ *  its testcases', which ran side by side. */
+function suite(name: string, classname: string, nodes: ReportNode[], model: ReportModel, wallMs: number | null, extra: Record<string, string>): string {
   const overrunsOf = new Map<string, string[]>();
   for (const o of allOverruns(model)) {
     const k = o.path ?? "";
@@ -61,8 +63,7 @@ function suite(name: string, classname: string, nodes: ReportNode[], model: Repo
     props[`${n.path}.cost_usd`] = n.view.cost_usd === null ? "unknown" : String(n.view.cost_usd);
     props[`${n.path}.qualifier`] = n.view.qualifier ?? "none";
   }
-  const wall = nodes.reduce((s, n) => s + (n.view.wall_ms ?? 0), 0);
-  const head = attrs({ name, tests: nodes.length, failures: count("failure"), errors: count("error"), skipped: count("skipped"), time: secs(wall), timestamp: model.summary.run.started_at.replace(/Z$/, ""), id: model.summary.run.id });
+  const head = attrs({ name, tests: nodes.length, failures: count("failure"), errors: count("error"), skipped: count("skipped"), time: secs(wallMs), timestamp: model.summary.run.started_at.replace(/Z$/, ""), id: model.summary.run.id });
   const properties = Object.entries(props).map(([k, v]) => `      <property${attrs({ name: k, value: v })}/>`);
   const cases = nodes.map((n) => testcase(n, classname, overrunsOf.get(n.path) ?? []));
   return [`  <testsuite${head}>`, "    <properties>", ...properties, "    </properties>", ...cases, "  </testsuite>"].join("\n");
@@ -73,9 +74,10 @@ export function renderJunit(model: ReportModel): string {
   const runProps: Record<string, string> = { run: r.id, status: r.status, exit_code: String(r.exit_code ?? ""), cost_usd: String(r.cost_usd), cost_unknown: String(r.cost_unknown) };
   for (const o of model.summary.overruns) runProps[`overrun.${o.cap}`] = `${o.actual} > ${o.limit}`;
   const top = model.nodes.filter((n) => !n.branch);
-  const suites = [suite(r.graph, r.graph, top, model, runProps)];
+  const suites = [suite(r.graph, r.graph, top, model, r.wall_ms, runProps)];
   for (const map of [...new Set(model.nodes.filter((n) => n.branch).map((n) => n.branch!.map))]) {
-    suites.push(suite(`${r.graph}.${map}`, r.graph, model.nodes.filter((n) => n.branch?.map === map), model, {}));
+    const wall = top.find((n) => n.path === map)?.view.wall_ms ?? null;
+    suites.push(suite(`${r.graph}.${map}`, r.graph, model.nodes.filter((n) => n.branch?.map === map), model, wall, {}));
   }
   const all = model.nodes;
   const count = (o: Outcome) => all.filter((n) => outcomeOf(n.view.status) === o).length;

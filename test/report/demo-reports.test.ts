@@ -53,6 +53,9 @@ describe("the demo run's reports agree with vouch show --json", () => {
     }
     expect(props.get("cost_usd")).toBe(String(show.run.cost_usd));
     expect(props.get("status")).toBe(show.run.status);
+    // Suite times are the run's and the map's own wall, not sums of side-by-side testcases.
+    expect(parsed.testsuite[0]!.time).toBeCloseTo(show.run.wall_ms / 1000, 2);
+    expect(parsed.testsuite[1]!.time).toBeCloseTo(show.nodes.find((n) => n.node === "verify_each")!.wall_ms! / 1000, 2);
   });
 
   test("Markdown: the status line's cost, and a row for every top-level and every non-passed node", () => {

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { ensureBinary, tempDir, type TempDir } from "../e2e/helpers.ts";
 import { html } from "../../src/report/escape.ts";
-import { dotString } from "../../src/report/graph-svg.ts";
+import { dotString, graphSvg, inlineSvg } from "../../src/report/graph-svg.ts";
+import type { ReportModel } from "../../src/report/model.ts";
 import { hostileRun, reportOf } from "./helpers.ts";
 
 let home: TempDir;
@@ -57,6 +58,29 @@ describe("escaping for the page and the graph", () => {
       }),
     );
   });
+  test("hostile node ids reach Graphviz as labels only: no DOT, SVG or script injected", async () => {
+    const ids = ["<script>alert(1)</script>", 'a"]; n9 -> n9; x [label="', "\\N & \"quoted\" -->", "<img src=x onerror=alert(2)>"];
+    const model = {
+      graph: ids.map((id, i) => ({ id, kind: "script", needs: i === 1 ? [ids[0]!] : [] })),
+      summary: { nodes: ids.map((id) => ({ node: id, status: "failed" })), branches: [] },
+    } as unknown as ReportModel;
+    const svg = await graphSvg(model);
+    expect(svg.match(/<g id="node\d+" class="node">/g)).toHaveLength(4);
+    expect(svg.match(/class="edge"/g)).toHaveLength(1);
+    expect(svg).not.toMatch(/<script|<img|<!--/i);
+    expect(attributeNames(svg).filter((n) => n.startsWith("on") || n === "src")).toEqual([]);
+    expect(svg).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(svg).toContain("\\N &amp; &quot;quoted&quot; &#45;&#45;&gt;"); // \N stays literal, not the node's name
+  });
+
+  test("inlineSvg(): an SVG with a script, a handler or a link is not inlined", () => {
+    const ok = '<?xml version="1.0"?>\n<!-- n0 --><svg><g class="node"><text>a onerror=b</text></g></svg>';
+    expect(inlineSvg(ok)).toBe('<svg><g class="node"><text>a onerror=b</text></g></svg>');
+    for (const bad of ['<svg><script>x</script></svg>', '<svg><g onload="x"></g></svg>', '<svg><a xlink:href="javascript:x"><text>a</text></a></svg>', "<svg><image src='x'/></svg>"]) {
+      expect(inlineSvg(bad)).toBe('<p class="why">The graph could not be drawn safely.</p>');
+    }
+  });
+
   test("dotString(): a quoted DOT string no node name can leave", () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom('"', "\\", "a", "\n", ";", "]") }), (s) => {
