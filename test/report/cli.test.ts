@@ -105,6 +105,13 @@ describe("vouch run --report FORMAT:FILE", () => {
     expect(r.stderr).not.toMatch(STACK_LINE);
   }, 30_000);
 
+  test("VOUCH_LEDGER=off records nothing, so --report says it writes nothing", async () => {
+    const r = await vouch(["run", join(E2E_GRAPHS, "scripts-pass.yaml"), "--plain", "--report", `html:${at("off.html")}`], { home: home.path, env: { VOUCH_LEDGER: "off" } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("VOUCH_LEDGER=off: the run is not recorded, so no --report is written");
+    expect(existsSync(at("off.html"))).toBe(false);
+  });
+
   test("a paused run writes its reports; resume --report writes the whole run's", async () => {
     const paused = await vouch(["run", join(GRAPHS, "gate.yaml"), "--plain", "--report", `junit:${at("p.xml")}`], { home: home.path });
     expect(paused.code).toBe(4);
