@@ -1,7 +1,7 @@
 // `vouch report RUN [--format html|junit|markdown] [-o FILE]`: a recorded run as
 // a web page, JUnit XML or a Markdown summary (ADR 0016). RUN as for show.
 import { UsageError } from "../engine/errors.ts";
-import { ledgerExists, ledgerHome, openLedger } from "../ledger/index.ts";
+import { checkedLedgerHome, ledgerExists, openLedgerForReading } from "../ledger/index.ts";
 import { renderReport, reportFormat } from "../report/render.ts";
 import { checkWritable, writeReport } from "../report/write-report.ts";
 import { resolve } from "node:path";
@@ -19,11 +19,12 @@ const reportCommand: Command = async (args, io) => {
   }
   const file = values.output === undefined ? null : resolve(io.cwd, values.output);
   if (file) checkWritable(file, "-o");
-  const home = ledgerHome(io.env, io.cwd);
+  const home = checkedLedgerHome(io.env, io.cwd);
   if (!ledgerExists(home)) {
     throw new UsageError(`no run "${positionals[0]}": no runs are recorded in ${home}`, "run a graph first (vouch run GRAPH), or set VOUCH_HOME to the folder that holds its ledger");
   }
-  const ledger = openLedger({ home });
+  // As show: a ledger vouch may not write is still read (ADR 0013).
+  const ledger = openLedgerForReading({ home });
   let text: string;
   try {
     text = await renderReport(ledger, ledger.resolveRun(positionals[0]!), format);

@@ -4,7 +4,7 @@
 // then is said on stderr and turns exit 0 into 3: CI that asked for it must not
 // pass without it.
 import { EXIT } from "../engine/errors.ts";
-import { ledgerHome, openLedger } from "../ledger/index.ts";
+import { ledgerHome, openLedgerForReading } from "../ledger/index.ts";
 import type { CliIO } from "../cli/io.ts";
 import { renderReport } from "./render.ts";
 import { writeReport, type ReportTarget } from "./write-report.ts";
@@ -12,7 +12,7 @@ import { writeReport, type ReportTarget } from "./write-report.ts";
 async function writeAll(io: CliIO, runId: string, targets: ReportTarget[]): Promise<boolean> {
   let ok = true;
   try {
-    const ledger = openLedger({ home: ledgerHome(io.env, io.cwd) });
+    const ledger = openLedgerForReading({ home: ledgerHome(io.env, io.cwd) });
     try {
       for (const t of targets) {
         try {

@@ -71,6 +71,27 @@ describe("vouch report: usage errors", () => {
   });
 });
 
+// As show (ADR 0013): a ledger vouch may not write is still read. As root, the
+// reader runs without the capabilities that override file permissions.
+const SETPRIV = Bun.which("setpriv");
+const ROOT_USER = process.getuid?.() === 0;
+test.skipIf(ROOT_USER && !SETPRIV)("report reads a ledger whose folder and files are read-only", async () => {
+  expect((await vouch(["run", join(E2E_GRAPHS, "scripts-pass.yaml"), "--plain"], { home: home.path })).code).toBe(0);
+  const files = ["ledger.sqlite", "ledger.sqlite-wal", "ledger.sqlite-shm"].map(at).filter((f) => existsSync(f));
+  for (const f of files) chmodSync(f, 0o400);
+  chmodSync(home.path, 0o500);
+  try {
+    const argv = ROOT_USER ? [SETPRIV!, "--bounding-set=-dac_override,-dac_read_search", BINARY] : [BINARY];
+    const p = Bun.spawn([...argv, "report", "last", "--format", "junit"], { env: cleanEnv({ home: home.path }), stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    expect([code, err]).toEqual([0, ""]);
+    expect(out).toContain('<testsuite name="scripts-pass"');
+  } finally {
+    chmodSync(home.path, 0o700);
+    for (const f of files) chmodSync(f, 0o600);
+  }
+});
+
 describe("vouch run --report FORMAT:FILE", () => {
   test("a bad --report is refused before the run starts (exit 2, no run recorded)", async () => {
     const graph = join(E2E_GRAPHS, "scripts-pass.yaml");
