@@ -1,5 +1,5 @@
 // `vouch report RUN [--format html|junit|markdown] [-o FILE]`: a recorded run as
-// a web page, JUnit XML or a Markdown summary (ADR 0016). RUN as for show.
+// a web page, JUnit XML or a Markdown summary (ADR 0014). RUN as for show.
 import { UsageError } from "../engine/errors.ts";
 import { checkedLedgerHome, ledgerExists, openLedgerForReading } from "../ledger/index.ts";
 import { renderReport, reportFormat } from "../report/render.ts";

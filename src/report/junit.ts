@@ -3,7 +3,7 @@
 // One testsuite for the run's top-level nodes and one per map; a testcase per
 // node path. That schema has no properties on a testcase, so each node's cost
 // and qualifier are suite properties named `<path>.cost_usd` / `<path>.qualifier`
-// (ADR 0016).
+// (ADR 0014).
 import { xml, xmlBody } from "./escape.ts";
 import { allOverruns, checkTail, failedChecks, usd, type ReportModel, type ReportNode } from "./model.ts";
 
