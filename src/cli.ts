@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-// The composition root (DESIGN.md §1): parses argv, picks the command, and
+// The composition root (docs/architecture.md §1): parses argv, picks the command, and
 // (inside the command modules of src/cli/) builds the real ports. Commands
 // are imported lazily so `--version` and `--json` runs never load ink.
 import { VouchError, EXIT, GraphInvalidError, formatProblem } from "./engine/errors.ts";
@@ -72,7 +72,7 @@ export function reportError(e: unknown, io: CliIO): number {
 }
 
 if (import.meta.main) {
-  // `vouch --json | head` closes stdout early: leave quietly (TOOLCHAIN.md).
+  // `vouch --json | head` closes stdout early (EPIPE on the next write): leave quietly.
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code === "EPIPE") stdoutClosed();
   });

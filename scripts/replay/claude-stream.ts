@@ -1,5 +1,5 @@
 // Builds Claude Code print-mode output in the recorded stream-json shape
-// (../shared/reference/README.md): system init, assistant messages with
+// (ADR 0005, test/fixtures/claude/): system init, assistant messages with
 // tool_use blocks, user tool_result blocks, and the final result object.
 // Used to write the replay fixtures of the shipped graphs.
 

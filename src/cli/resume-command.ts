@@ -1,5 +1,5 @@
 // `vouch resume RUN`: run again only what did not pass, keeping the outputs of
-// what passed (DESIGN.md §7). Refuses a live run, a passed run, and a graph file
+// what passed (docs/architecture.md §8). Refuses a live run, a passed run, and a graph file
 // that changed since (unless --force). --approve/--reject decide an approval.
 import { UsageError, ResumeRefusedError } from "../engine/errors.ts";
 import { priorFromEvents } from "../engine/run.ts";

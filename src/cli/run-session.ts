@@ -91,7 +91,7 @@ function ledgerSwitch(spec: SessionSpec): "on" | "off" {
  *  and leave every child, each leading its own group, running on unstopped. */
 const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];
 
-/** Runs the session to its end and returns the exit code (DESIGN.md §3). */
+/** Runs the session to its end and returns the exit code (docs/architecture.md §5). */
 export async function runSession(spec: SessionSpec): Promise<number> {
   const { io, ledger, lock } = spec; // preflightRun() has passed
   let recording: "on" | "off";

@@ -1,4 +1,4 @@
-// `vouch runs [--json]`: recorded runs, newest first (DESIGN.md §7, §9).
+// `vouch runs [--json]`: recorded runs, newest first (docs/architecture.md §8, §10).
 import { UsageError } from "../engine/errors.ts";
 import { checkedLedgerHome, ledgerExists, openLedgerForReading } from "../ledger/index.ts";
 import { renderRuns } from "../ledger/render-runs.ts";

@@ -1,4 +1,4 @@
-// `vouch show RUN [--json | --tui]`: one run from the ledger (DESIGN.md §7, §9).
+// `vouch show RUN [--json | --tui]`: one run from the ledger (docs/architecture.md §8, §10).
 // RUN is a run id, a unique prefix of one, or `last`. --tui replays the run's
 // recorded events into the live view (ADR 0009); q or Ctrl-C leaves it.
 import { UsageError } from "../engine/errors.ts";

@@ -1,5 +1,5 @@
 // Node caps (defaults merged key by key with the node's) and overrun
-// detection: a cap is a threshold noticed after it is crossed (DESIGN.md §4).
+// detection: a cap is a threshold noticed after it is crossed (docs/architecture.md §6).
 import type { Caps } from "./graph/schema.ts";
 import type { SittingCaps } from "./ports.ts";
 import { CAP_KINDS } from "./events.ts";

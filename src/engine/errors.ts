@@ -1,5 +1,5 @@
 // Typed errors: one class per kind, each with an explicit name and the exit code
-// the command line ends with when it reaches the top (DESIGN.md §3).
+// the command line ends with when it reaches the top (docs/architecture.md §5).
 // The CLI prints `vouch: <message>` (+ hint) for these and never a stack trace.
 
 export const EXIT = {

@@ -1,4 +1,4 @@
-// The one event union (DESIGN.md §1 invariant 4, §5). The TUI, the NDJSON and
+// The one event union (docs/architecture.md §2 invariant 4; docs/events.md). The TUI, the NDJSON and
 // plain writers and the ledger consume exactly these objects; nothing else
 // describes a run. Every event: { v: 1, type, run, t, seq, ... }.
 import { z } from "zod";

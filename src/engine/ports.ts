@@ -1,4 +1,4 @@
-// The ports through which the engine reaches the outside (DESIGN.md §1).
+// The ports through which the engine reaches the outside (docs/architecture.md §1).
 // The engine spawns nothing: src/cli.ts wires the real implementations
 // (src/spawn, src/ledger); tests inject fakes. The defaults here refuse loudly,
 // so an engine test that forgets a fake fails instead of starting a process.
@@ -62,7 +62,7 @@ export interface SittingProgress {
 }
 
 /** The result of one agent sitting. Exactly one stop reason decides: only
- *  `complete` can pass or fail; every other reason is an ERROR (DESIGN.md §3). */
+ *  `complete` can pass or fail; every other reason is an ERROR (docs/architecture.md §5). */
 export interface Sitting {
   stopReason: StopReason;
   resultText: string;

@@ -1,4 +1,4 @@
-// Where the ledger lives (DESIGN.md §7): <cwd>/.vouch, or VOUCH_HOME when set.
+// Where the ledger lives (docs/architecture.md §8): <cwd>/.vouch, or VOUCH_HOME when set.
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";

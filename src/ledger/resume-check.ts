@@ -1,4 +1,4 @@
-// The ledger's side of `vouch resume RUN` (DESIGN.md §7): may this run be
+// The ledger's side of `vouch resume RUN` (docs/architecture.md §8): may this run be
 // resumed, and with what? Takes the run's lock first, so the answer cannot
 // go stale between the check and the resume.
 import { ResumeRefusedError } from "../engine/errors.ts";

@@ -1,7 +1,7 @@
 // The event sink the CLI puts between the engine and its consumers:
 //   engine → sink.append(e) → (batch committed to SQLite) → forward(e) → TUI / NDJSON / plain.
 // An event reaches a consumer only after the transaction holding it has
-// committed, so whatever was shown survives a kill -9 (DESIGN.md §7).
+// committed, so whatever was shown survives a kill -9 (docs/architecture.md §8).
 // Batching: events queue and are committed together on a short timer, or at
 // once when the queue is full or the event ends a session (ADR 0008).
 import type { Ledger } from "../engine/ports.ts";

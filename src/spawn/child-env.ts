@@ -1,4 +1,4 @@
-// THE one function that builds a child's environment (DESIGN.md §1 invariant 5,
+// THE one function that builds a child's environment (docs/architecture.md §2, invariant 5,
 // §6). A child gets the allowlist, the variables named explicitly, and the
 // engine's own VOUCH_* data variables — never the parent's environment as is.
 // This is the only file in src/spawn that may read process.env.

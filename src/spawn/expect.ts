@@ -1,5 +1,5 @@
-// Pure: judges a finished check against its expectation (DESIGN.md §2) and says
-// why in one line. Rules where DESIGN.md is silent are in ADR 0004:
+// Pure: judges a finished check against its expectation (docs/graph-language.md) and says
+// why in one line. Rules the graph language leaves open are in ADR 0004:
 // - empty_output: exit 0 and stdout empty after trimming whitespace; stderr is ignored.
 // - output_matches: the regex (multiline: ^ and $ match at lines) is searched in the
 //   kept stdout tail, then the kept stderr tail; the exit status is not judged.

@@ -1,4 +1,4 @@
-// The data a check or script is handed (DESIGN.md §6): the run state, and in a
+// The data a check or script is handed (docs/architecture.md §7): the run state, and in a
 // map branch the item, as JSON files in a private temporary directory (mode
 // 0700, files 0600) named by VOUCH_STATE_FILE, VOUCH_ITEM_FILE and (for a check)
 // VOUCH_OUTPUT_FILE — never on

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 
 // Every live process group started by runProcess, so that vouch's own
 // shutdown (Ctrl-C, SIGTERM, process.exit) kills them all: a detached child
-// no longer gets the terminal's Ctrl-C, so nobody else would (TOOLCHAIN.md).
+// no longer gets the terminal's Ctrl-C, so nobody else would (ADR 0004, "Killing").
 
 export interface LiveGroup {
   /** Process group id (= the leader's pid). */

@@ -1,4 +1,4 @@
-// THE only file that starts processes (DESIGN.md §1 invariant 1; the invariant
+// THE only file that starts processes (docs/architecture.md §2, invariant 1; the invariant
 // test names it). A child leads its own process group; on wall cap, idle cap,
 // cancellation or engine shutdown the whole group gets SIGTERM, then SIGKILL
 // after a grace period; once the leader has exited the group is SIGKILLed

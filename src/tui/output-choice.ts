@@ -1,4 +1,4 @@
-// Which output a run gets, and with what colour and width (DESIGN §9, issue 7
+// Which output a run gets, and with what colour and width (docs/architecture.md §10, issue 7
 // item 4). Pure, so the CLI's choice is tested without a terminal.
 
 export type OutputMode = "json" | "plain" | "tui";

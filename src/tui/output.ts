@@ -1,4 +1,4 @@
-// What every output mode implements (DESIGN.md §1 invariant 4): the TUI, the
+// What every output mode implements (docs/architecture.md §2, invariant 4): the TUI, the
 // plain lines and NDJSON all consume the same VouchEvent stream, pushed by the
 // one run loop. None of them runs anything.
 import type { VouchEvent } from "../engine/events.ts";

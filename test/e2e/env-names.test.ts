@@ -1,4 +1,4 @@
-// DESIGN §6: credentials never pass by default; when the graph (env:) or the
+// docs/architecture.md §7: credentials never pass by default; when the graph (env:) or the
 // command line (--pass-env) names one, the child gets it and the ledger records
 // the NAME — never the value — through the real binary.
 import { afterAll, beforeAll, expect, test } from "vitest";

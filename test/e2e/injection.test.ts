@@ -1,4 +1,4 @@
-// DESIGN §6 through the real binary: a model's answer (here the `command`
+// docs/architecture.md §7 through the real binary: a model's answer (here the `command`
 // harness playing the model) and a user's input both carry shell
 // metacharacters. They reach a later script and its checks through
 // VOUCH_STATE_FILE, VOUCH_OUTPUT_FILE, stdin and VOUCH_INPUT_<NAME> — as data.

@@ -1,6 +1,6 @@
 // stderr is for people: when its reader has gone (a log pipe that died,
 // `2>&1 >out | true`), a message vouch writes there must not change the exit
-// code, which is the verdict (DESIGN §3). Before the fix Bun's unhandled EPIPE
+// code, which is the verdict (docs/architecture.md §5). Before the fix Bun's unhandled EPIPE
 // on stderr made a passed run exit 1 ("failed") after it had recorded exit 0.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,4 +1,4 @@
-// Usage errors of `vouch run` through the real binary (DESIGN §3, §9): exit 2,
+// Usage errors of `vouch run` through the real binary (docs/architecture.md §5, §10): exit 2,
 // nothing on stdout even with --json, one `vouch: ...` line on stderr naming
 // what is wrong (plus a `hint:` line where there is something to do, and the
 // graph's own problems as file:line:col lines), never a stack trace — and no

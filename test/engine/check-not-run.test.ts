@@ -1,6 +1,6 @@
 // A check that could not run (its handover files could not be written — a full
 // disk — or its command could not start) gathered no evidence: the node is
-// error (exit 3), never failed. ERROR is never FAIL (DESIGN.md §3, ADR 0004).
+// error (exit 3), never failed. ERROR is never FAIL (docs/architecture.md §5, ADR 0004).
 // Found by the fault suite (test/faults/disk-full.test.ts): before the fix a
 // full TMPDIR made the node `failed check_failed` and the run exit 1.
 import { expect, test } from "vitest";

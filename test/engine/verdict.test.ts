@@ -83,7 +83,7 @@ describe("judgeBeforeChecks", () => {
   });
   test("a truncated stdout is never read as JSON, and that is an error (output unreadable), never a FAIL", () => {
     const r = judgeBeforeChecks({ ...base, isScript: true, text: '{"verdict":"CONFIRMED"}', truncated: true, resultMatches: undefined });
-    // The script may well have printed valid JSON: vouch could not keep it, so no verdict was reached (DESIGN §3).
+    // The script may well have printed valid JSON: vouch could not keep it, so no verdict was reached (docs/architecture.md §5).
     expect(r.ok ? null : { status: r.judgement.status, cause: r.judgement.cause }).toEqual({ status: "error", cause: "harness_error" });
   });
 });

@@ -1,6 +1,6 @@
 // Harness faults through the real binary: one claude agent node played by the
 // stub (test/stubs/harness/) in each way a real harness breaks. After each:
-// the exit code of DESIGN.md §3, the node's status and cause in `vouch show
+// the exit code of docs/architecture.md §5, the node's status and cause in `vouch show
 // --json` (ERROR — no verdict — is never FAIL), a sound ledger, and no live
 // process in any process group the stub recorded.
 import { describe, test } from "vitest";

@@ -1,17 +1,15 @@
-// The four verbatim Claude Code results in ../shared/reference/claude-code
+// The four verbatim Claude Code results in test/fixtures/claude-reference
 // parse to the right stop reason, turns, cost and tokens (cache fields included).
 import { describe, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createClaudeParser } from "../../src/spawn/harness/claude-stream.ts";
 import { detectOverruns } from "../../src/spawn/harness/overruns.ts";
-import { parseAll, referenceDir } from "./helpers.ts";
+import { CLAUDE_REFERENCE, parseAll } from "./helpers.ts";
 
-const dir = referenceDir();
-if (!dir) console.warn("skipping the reference tests: ../shared/reference/claude-code was not found (set VOUCH_REFERENCE_DIR)");
-const parse = (name: string, exit: number) => parseAll(createClaudeParser(), readFileSync(join(dir!, name), "utf8"), { exit });
+const parse = (name: string, exit: number) => parseAll(createClaudeParser(), readFileSync(join(CLAUDE_REFERENCE, name), "utf8"), { exit });
 
-describe.skipIf(!dir)("Claude Code reference results (pretty-printed single objects)", () => {
+describe("Claude Code reference results (pretty-printed single objects)", () => {
   test("success.json: complete, 1 turn, cost and tokens from usage with cache creation", () => {
     const { sitting } = parse("success.json", 0);
     expect(sitting.stopReason).toBe("complete");

@@ -1,5 +1,5 @@
-// Codex (`exec --json`) and Gemini (`stream-json`) streams, in the formats of
-// ../shared/reference/README.md.
+// Codex (`exec --json`) and Gemini (`stream-json`) streams, in the formats the
+// real CLIs print (ADR 0005).
 import { describe, expect, test } from "vitest";
 import { createCodexParser } from "../../src/spawn/harness/codex.ts";
 import { createGeminiParser, GEMINI_EXIT_CODES } from "../../src/spawn/harness/gemini.ts";

@@ -1,6 +1,6 @@
-// Shared by the harness tests: where fixtures and the shared reference live,
-// and a way to feed a whole output to a parser as runProcess would.
-import { existsSync, readFileSync } from "node:fs";
+// Shared by the harness tests: where the fixtures live, and a way to feed a
+// whole output to a parser as runProcess would.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { StreamEnd, StreamParser } from "../../src/spawn/harness/types.ts";
 
@@ -8,16 +8,8 @@ export const ROOT = join(import.meta.dirname, "..", "..");
 export const FIXTURES = join(ROOT, "test", "fixtures", "claude");
 export const STUBS = join(ROOT, "test", "stubs", "harness");
 
-/** ../shared/reference/claude-code from the project root (or /work/shared/... on the team machine). */
-export function referenceDir(): string | null {
-  const candidates = [
-    process.env.VOUCH_REFERENCE_DIR,
-    join(ROOT, "..", "shared", "reference", "claude-code"),
-    join(ROOT, "..", "..", "shared", "reference", "claude-code"),
-  ];
-  for (const c of candidates) if (c && existsSync(join(c, "turns.json"))) return c;
-  return null;
-}
+/** Real Claude Code results, unedited (provenance in its README.md). */
+export const CLAUDE_REFERENCE = join(ROOT, "test", "fixtures", "claude-reference");
 
 export function fixture(name: string): string {
   return readFileSync(join(FIXTURES, name), "utf8");

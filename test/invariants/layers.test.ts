@@ -1,4 +1,4 @@
-// DESIGN.md §1 invariants 1, 2, 3 and 5, checked on the source text.
+// docs/architecture.md §2 invariants 1, 2, 3 and 5, checked on the source text.
 import { describe, expect, test } from "vitest";
 import { dirname, join, normalize } from "node:path";
 import { importsOf, read, sourceFiles } from "./source-scan.ts";

@@ -1,4 +1,4 @@
-// Reads the project's source files for the invariant tests (DESIGN.md §1).
+// Reads the project's source files for the invariant tests (docs/architecture.md §1).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 

@@ -1,4 +1,4 @@
-// Approvals through dist/vouch (DESIGN §2, §3): a run pauses at an approval
+// Approvals through dist/vouch (docs/architecture.md §5, docs/graph-language.md): a run pauses at an approval
 // node (exit 4), `vouch show` names what it waits for, and `vouch resume RUN
 // --approve|--reject NODE` decides it; what passed before the pause is kept.
 import { existsSync, readFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 // A resumed run keeps the outputs of what passed and hands them to what runs
-// again (DESIGN §7), through dist/vouch: each output carries the pid of the
+// again (docs/architecture.md §8), through dist/vouch: each output carries the pid of the
 // process that printed it, so a re-run would show a different one.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

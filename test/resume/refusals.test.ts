@@ -1,4 +1,4 @@
-// What `vouch resume` refuses, through dist/vouch (DESIGN §7, exit 2): a graph
+// What `vouch resume` refuses, through dist/vouch (docs/architecture.md §8, exit 2): a graph
 // file that changed since the run started (unless --force), a run that passed,
 // a run another vouch is running, and a run whose graph file is gone.
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";

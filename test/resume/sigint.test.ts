@@ -1,4 +1,4 @@
-// Ctrl-C (SIGINT) mid-run through dist/vouch in plain mode (DESIGN §9): the
+// Ctrl-C (SIGINT) mid-run through dist/vouch in plain mode (docs/architecture.md §10): the
 // children die, the run is recorded interrupted, exit 130, and `vouch resume`
 // finishes it without running again what had passed. A second Ctrl-C exits
 // at once, even while a child ignores SIGTERM. SIGHUP and SIGQUIT stop it the same way.

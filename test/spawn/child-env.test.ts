@@ -1,4 +1,4 @@
-// The child environment builder (DESIGN.md §6): allowlist + named variables,
+// The child environment builder (docs/architecture.md §7): allowlist + named variables,
 // CLAUDECODE always removed, names reported. Checked on the builder and on what
 // a real child actually sees.
 import { describe, expect, test } from "vitest";

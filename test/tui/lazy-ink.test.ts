@@ -1,4 +1,4 @@
-// Ink and React load only on the TUI path (DESIGN §1, issue 7 item 5): every
+// Ink and React load only on the TUI path (docs/architecture.md §1, issue 7 item 5): every
 // module of src/tui but app.tsx and src/tui/ink/ is free of them, transitively,
 // so the plain and --json writers (and `--version`) never evaluate them.
 import { dirname, join, normalize } from "node:path";

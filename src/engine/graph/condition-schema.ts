@@ -1,4 +1,4 @@
-// Conditions are data, not code (DESIGN.md §2): validated at load, never eval'd.
+// Conditions are data, not code (docs/graph-language.md): validated at load, never eval'd.
 //
 //   { path: value }                    equality (string, number, boolean or null)
 //   { path: { in: [v, ...] } }         membership

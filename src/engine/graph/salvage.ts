@@ -1,5 +1,5 @@
 // When the schema refuses a file, the semantic rules still run on what is
-// sound, so one `vouch validate` reports every problem (DESIGN.md §2).
+// sound, so one `vouch validate` reports every problem (docs/graph-language.md).
 //
 // Each refused part is cut out of a copy of the document, as narrowly as is
 // safe: a field whose absence changes no other rule's answer (caps, retry,

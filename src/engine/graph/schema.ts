@@ -1,5 +1,5 @@
-// The graph language, version 1 (DESIGN.md §2), as zod schemas.
-// Field names are fixed by DESIGN.md; every object is strict so an unknown
+// The graph language, version 1 (docs/graph-language.md), as zod schemas.
+// Field names are fixed (users and tests depend on them); every object is strict so an unknown
 // field is reported (with a "did you mean" hint by the validator), never ignored.
 // Cross-field rules (ids that must exist, cycles, templates) live in validate.ts.
 import { z } from "zod";

@@ -85,7 +85,7 @@ export function inputVars(inputs: Record<string, unknown>): Record<string, strin
   return vars;
 }
 
-/** Data reaches commands only as variables and files, never on the command line (DESIGN.md §6). */
+/** Data reaches commands only as variables and files, never on the command line (docs/architecture.md §7). */
 export function commandContext(env: NodeEnv, attempt: number, cwd: string, passEnv: string[]): CommandContext {
   const vars: Record<string, string> = {
     VOUCH_RUN_ID: env.ctx.options.runId,

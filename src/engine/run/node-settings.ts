@@ -1,5 +1,5 @@
 // What a node runs with once defaults and command-line overrides are applied.
-// `defaults` are inherited by agent nodes (DESIGN.md §2); scripts inherit only
+// `defaults` are inherited by agent nodes (docs/graph-language.md); scripts inherit only
 // `cwd` and `env` (ADR 0006), so a script runs where the agents work.
 import { mergeCaps, toSittingCaps } from "../caps.ts";
 import type { AgentNode, GraphFile, Retry, ScriptNode } from "../graph/schema.ts";

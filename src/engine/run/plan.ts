@@ -57,7 +57,7 @@ function staticCwd(template: string | undefined, inputs: Record<string, unknown>
 }
 
 /** A run budget counts every sitting's cost: a node on a harness that reports no cost
- *  would spend outside it unseen, so the run budget is refused for it (DESIGN.md §4),
+ *  would spend outside it unseen, so the run budget is refused for it (docs/architecture.md §6),
  *  unless the node's own budget_usd was already refused. */
 function runBudgetRefusals(agents: AgentRunner, plan: AgentPlan, runBudget: number | null): Refusal[] {
   if (runBudget === null || plan.caps.budgetUsd !== undefined) return [];

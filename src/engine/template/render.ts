@@ -1,6 +1,6 @@
 // Rendering templates against run data. A missing key is an error, never an
-// empty string (DESIGN.md §2). Rendered text goes into prompts and outputs only:
-// commands never see it (DESIGN.md §6).
+// empty string (docs/graph-language.md). Rendered text goes into prompts and outputs only:
+// commands never see it (docs/architecture.md §7).
 import { parseTemplate, type ExprSegment, type FilterName } from "./parse.ts";
 import { TemplateError } from "../errors.ts";
 

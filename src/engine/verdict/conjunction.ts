@@ -122,7 +122,7 @@ export function judgeBeforeChecks(input: OutputInput): BeforeChecks {
 
   const read = readOutput(input);
   if (!read.ok && read.unreadable) {
-    // vouch could not keep the output: no verdict on it was reached (DESIGN §3: output unreadable is an error).
+    // vouch could not keep the output: no verdict on it was reached (docs/architecture.md §5: output unreadable is an error).
     evidence.push(part("output", true, "not_checked", read.message), ...allNotChecked(parts).slice(2));
     return { ok: false, judgement: { status: "error", qualifier: null, cause: "harness_error", error: read.message, evidence, failedChecks: [] } };
   }

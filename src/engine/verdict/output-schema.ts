@@ -1,5 +1,5 @@
 // Output schemas are checked with ajv 8 (a maintained JSON Schema validator;
-// DESIGN.md says not to write one). Making an Ajv instance costs tens of
+// ADR 0001: do not write one). Making an Ajv instance costs tens of
 // milliseconds, so one is shared, and each distinct schema is compiled once.
 import { Ajv, type ValidateFunction } from "ajv";
 

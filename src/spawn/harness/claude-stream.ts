@@ -1,4 +1,5 @@
-// Reads Claude Code print-mode output (../shared/reference/README.md): stream-json
+// Reads Claude Code print-mode output (ADR 0005; real results in
+// test/fixtures/claude-reference/): stream-json
 // lines, the JSON array of `--output-format json --verbose`, or one result
 // object (pretty-printed or not). Live progress comes from assistant messages
 // and api_retry system lines; the verdict on the sitting comes from the result

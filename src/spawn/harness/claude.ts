@@ -1,4 +1,4 @@
-// The Claude Code adapter (DESIGN.md §8): print mode, stream-json with
+// The Claude Code adapter (docs/architecture.md §9): print mode, stream-json with
 // --verbose (required by print mode), the prompt on stdin (flags such as
 // --allowedTools swallow a positional prompt), native turn and budget caps,
 // a tools list as both --tools (what exists) and --allowedTools (what is

@@ -1,5 +1,5 @@
 // The Gemini CLI adapter: `gemini --output-format stream-json -p TEXT`. The
-// prompt goes on stdin (DESIGN.md §6: prompts may carry model text, so they
+// prompt goes on stdin (docs/architecture.md §7: prompts may carry model text, so they
 // stay off the command line); `-p` is required for headless mode and its
 // value is appended to stdin, so it carries one fixed sentence. Gemini has no
 // turn or budget flag and reports no cost: turns are counted from the stream

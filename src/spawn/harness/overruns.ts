@@ -1,4 +1,4 @@
-// Caps are thresholds noticed after they are crossed (DESIGN.md §4). Two pure
+// Caps are thresholds noticed after they are crossed (docs/architecture.md §6). Two pure
 // decisions: which caps a sitting has overrun (actual > limit, reported as
 // cap.overrun), and whether the engine's own backstop must kill a live
 // sitting whose streamed turns or cost went past a cap.

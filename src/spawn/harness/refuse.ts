@@ -1,4 +1,4 @@
-// The shared refusal (DESIGN.md §4): before any process starts, reject what
+// The shared refusal (docs/architecture.md §6): before any process starts, reject what
 // the chosen harness cannot keep — a cap it has no way to enforce or even
 // notice, a model/tools/permission setting it would ignore — and what no
 // harness can run: a negative cap, an empty prompt, a missing working

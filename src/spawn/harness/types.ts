@@ -1,4 +1,4 @@
-// What every harness adapter is (DESIGN.md §8, ADR 0005): a name, the program
+// What every harness adapter is (docs/architecture.md §9, ADR 0005): a name, the program
 // it drives, the guarantees it declares, a command builder and a stream parser.
 // Adapters never start processes: the agent runner hands their command to
 // runProcess (src/spawn/process.ts) and feeds stdout lines to their parser.
