@@ -3,8 +3,7 @@
 // environment from buildChildEnv and the data handed over as files.
 // One call = one check: the engine runs all of a node's checks and aggregates.
 import type { CheckOutcome, CheckSpec, CommandContext, CommandRunner, ScriptOutcome, ScriptSpec } from "../engine/ports.ts";
-import { CHECK_TIMEOUT_CEILING_MS } from "../engine/graph/schema.ts";
-import { formatDuration } from "../engine/graph/duration.ts";
+import { CHECK_TIMEOUT_CEILING_MS, formatDuration } from "../engine/graph/duration.ts";
 import { CommandSpecError, SpawnError } from "../engine/errors.ts";
 import { buildChildEnv } from "./child-env.ts";
 import { describeExpect, expectProblem, judgeCheck } from "./expect.ts";

@@ -2,6 +2,10 @@
 // A bare number is refused: "10" could mean seconds or minutes, and a cap
 // misread by 60x is worse than an error at load.
 
+/** The longest a check may run. Here, not in schema.ts, so the CommandRunner in
+ *  src/spawn can enforce it without loading zod (test/invariants/layers.test.ts). */
+export const CHECK_TIMEOUT_CEILING_MS = 600_000;
+
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
 export const DURATION_PATTERN = "^(?:\\d+(?:\\.\\d+)?(?:ms|s|m|h))+$";
 const WHOLE = new RegExp(DURATION_PATTERN);

@@ -3,11 +3,10 @@
 // field is reported (with a "did you mean" hint by the validator), never ignored.
 // Cross-field rules (ids that must exist, cycles, templates) live in validate.ts.
 import { z } from "zod";
-import { DURATION_PATTERN, formatDuration, parseDuration } from "./duration.ts";
+import { CHECK_TIMEOUT_CEILING_MS, DURATION_PATTERN, formatDuration, parseDuration } from "./duration.ts";
 import { conditionSchema } from "./condition-schema.ts";
 
 export const CHECK_TIMEOUT_DEFAULT_MS = 120_000;
-export const CHECK_TIMEOUT_CEILING_MS = 600_000;
 export const SCRIPT_TIMEOUT_DEFAULT_MS = 120_000;
 
 export const NODE_ID_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*$";

@@ -31,7 +31,7 @@ function commands(ctx: ValidateContext): Command[] {
   return out;
 }
 
-const DATA_HINT = "commands are static: data reaches them only through environment variables (VOUCH_INPUT_<NAME>, VOUCH_ITEM_FILE, VOUCH_STATE_FILE), never through the command text (docs/graph-language.md, "Security rules for commands")";
+const DATA_HINT = "commands are static: data reaches them only through environment variables (VOUCH_INPUT_<NAME>, VOUCH_ITEM_FILE, VOUCH_STATE_FILE), never through the command text (docs/graph-language.md, Security rules for commands)";
 
 function envHint(expr: string | undefined): string {
   const m = expr?.match(/^inputs\.([A-Za-z_][A-Za-z0-9_]*)$/);
@@ -52,7 +52,7 @@ export const staticCommands: Rule = (ctx) => {
       ctx.report({
         path: keyPath, at: "key",
         message: `${c.form}: commands are refused in a planned graph (origin: planned)`,
-        hint: "a graph written by a model may not run commands of its own (docs/graph-language.md, "Security rules for commands"); only checks from a graph the user wrote",
+        hint: "a graph written by a model may not run commands of its own (docs/graph-language.md, Security rules for commands); only checks from a graph the user wrote",
       });
       continue;
     }
