@@ -156,7 +156,9 @@ describe("systemClock", () => {
     const ctl = new AbortController();
     let ended = false;
     const p = systemClock.sleep(700 * 3_600_000, ctl.signal).then(() => (ended = true), () => {});
-    await systemClock.sleep(50);
+    // An overflowed timer is due after 1 ms: once a timer due later has fired, it would have too.
+    await systemClock.sleep(2);
+    await Promise.resolve();
     expect(ended).toBe(false);
     ctl.abort(new Error("stop"));
     await p;

@@ -121,10 +121,21 @@ describe("the lock in one process", () => {
 
 describe("a lock nobody keeps a reference to", () => {
   test("stays held through garbage collection (Bun closes collected databases)", async () => {
-    (() => void acquireRunLock(t.home, "r-gc"))();
+    // Wait on the event, not on a clock: the lock handle is seen collected
+    // (its finalizer ran), then a few more collections close anything else
+    // that was only reachable through it.
+    let collected = false;
+    const registry = new FinalizationRegistry(() => (collected = true));
+    (() => void registry.register(acquireRunLock(t.home, "r-gc"), "lock"))();
+    const turn = () => new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 500 && !collected; i++) {
+      Bun.gc(true);
+      await turn();
+    }
+    expect(collected).toBe(true);
     for (let i = 0; i < 3; i++) {
       Bun.gc(true);
-      await new Promise((r) => setTimeout(r, 20));
+      await turn();
     }
     expect(isRunLive(t.home, "r-gc")).toBe(true);
   });

@@ -4,13 +4,18 @@
 // (and spending) with nowhere to record it. The sink now tells its owner at
 // once (onFailure) and still throws the error on the next append.
 // Found by the fault suite (test/faults/disk-full.test.ts).
-import { expect, test } from "vitest";
+import { afterEach, expect, test, vi } from "vitest";
 import { batchingSink } from "../../src/ledger/index.ts";
 import { RunScript } from "./events-fixture.ts";
 
 const full = () => Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
 
-test("a failed timer commit calls onFailure once, without waiting for another append; the next append throws it", async () => {
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+test("a failed timer commit calls onFailure once, without waiting for another append; the next append throws it", () => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
   const failures: unknown[] = [];
   let writes = 0;
   const sink = batchingSink(
@@ -24,7 +29,8 @@ test("a failed timer commit calls onFailure once, without waiting for another ap
   const s = new RunScript("r-full");
   sink.append(s.started()); // committed at once (write 1)
   sink.append(s.ev("node.progress", { node: "review", attempt: 1, turns: 1 }, 1)); // queued for the timer
-  await new Promise((r) => setTimeout(r, 30));
+  expect(writes).toBe(1);
+  vi.advanceTimersByTime(1); // the sink's timer fires: no append comes after it
   expect(writes).toBe(2);
   expect(failures).toHaveLength(1);
   expect((failures[0] as Error).message).toBe("database or disk is full");

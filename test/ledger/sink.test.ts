@@ -1,10 +1,11 @@
 // The sink between the engine and its consumers: an event is forwarded only
 // after the transaction holding it committed; bursts are batched.
 import { Database } from "bun:sqlite";
-import { describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { VouchEvent } from "../../src/engine/events.ts";
 import { LedgerError } from "../../src/engine/errors.ts";
 import { batchingSink, directSink, ledgerFile, type RunLedger } from "../../src/ledger/index.ts";
+import { DEFAULT_MAX_DELAY_MS } from "../../src/ledger/sink.ts";
 import { fullRun, RunScript } from "./events-fixture.ts";
 import { eachFreshLedger, type TempHome } from "./temp-home.ts";
 
@@ -12,14 +13,23 @@ let t: TempHome;
 let ledger: RunLedger;
 eachFreshLedger((home, opened) => ((t = home), (ledger = opened)));
 
-const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+// The sink's batching timer runs on vitest's fake clock: a test moves time
+// itself instead of sleeping and hoping the timer has fired.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+/** Moves the fake clock to the moment the sink's default timer fires. */
+const timerFires = () => vi.advanceTimersByTime(DEFAULT_MAX_DELAY_MS);
 
 function progressBurst(s: RunScript, n: number): VouchEvent[] {
   return Array.from({ length: n }, (_, i) => s.ev("node.progress", { node: "review", attempt: 1, turns: i, cost_usd: i / 1000 }, 1));
 }
 
 describe("ledger.sink", () => {
-  test("every event is readable by another connection at the moment a consumer sees it", async () => {
+  test("every event is readable by another connection at the moment a consumer sees it", () => {
     const reader = new Database(ledgerFile(t.home), { readonly: true });
     const stored = reader.query("SELECT count(*) AS n FROM events WHERE run_id = ? AND seq = ?");
     const seenStored: boolean[] = [];
@@ -27,7 +37,7 @@ describe("ledger.sink", () => {
     const run = fullRun();
     for (const e of run.events) {
       sink.append(e);
-      if (e.seq % 4 === 0) await tick(1);
+      if (e.seq % 4 === 0) timerFires();
     }
     sink.close();
     reader.close();
@@ -35,7 +45,7 @@ describe("ledger.sink", () => {
     expect(seenStored.every(Boolean)).toBe(true);
   });
 
-  test("a synchronous burst is committed in one transaction, then forwarded in order", async () => {
+  test("a synchronous burst is committed in one transaction, then forwarded in order", () => {
     const batches: number[] = [];
     const forwarded: number[] = [];
     const sink = batchingSink((events) => (batches.push(events.length), ledger.write(events)), (e) => forwarded.push(e.seq));
@@ -44,7 +54,9 @@ describe("ledger.sink", () => {
     for (const e of progressBurst(s, 100)) sink.append(e);
     expect(forwarded).toEqual([0]);
     expect(sink.pending).toBe(100);
-    await tick();
+    vi.advanceTimersByTime(DEFAULT_MAX_DELAY_MS - 1);
+    expect(forwarded).toEqual([0]); // not before the delay
+    vi.advanceTimersByTime(1); // exactly at it
     expect(batches).toEqual([1, 100]);
     expect(forwarded).toEqual(Array.from({ length: 101 }, (_, i) => i));
     expect(ledger.runEvents("r-burst")).toHaveLength(101);
@@ -65,7 +77,7 @@ describe("ledger.sink", () => {
     expect(ledger.listRuns()[0]!.status).toBe("paused");
   });
 
-  test("a full queue commits at once: maxBatch bounds what can be pending", async () => {
+  test("a full queue commits at once: maxBatch bounds what can be pending", () => {
     const batches: number[] = [];
     const sink = batchingSink((events) => (batches.push(events.length), ledger.write(events)), () => {}, { maxBatch: 10, maxDelayMs: 1000 });
     const s = new RunScript("r-max");
@@ -89,7 +101,7 @@ describe("ledger.sink", () => {
     expect(forwarded).toEqual([1]);
   });
 
-  test("a batch that fails to commit is never forwarded, and the error reaches the next append", async () => {
+  test("a batch that fails to commit is never forwarded, and the error reaches the next append", () => {
     const forwarded: number[] = [];
     let fail = true;
     const sink = batchingSink(
@@ -102,7 +114,8 @@ describe("ledger.sink", () => {
     const s = new RunScript("r-fail");
     ledger.write([s.started()]);
     sink.append(s.ev("node.progress", { node: "build", attempt: 1, turns: 1 }));
-    await tick();
+    timerFires();
+    expect(vi.getTimerCount()).toBe(0); // the timer did fire (and its commit failed)
     expect(forwarded).toEqual([]);
     fail = false;
     expect(() => sink.append(s.ev("node.progress", { node: "build", attempt: 1, turns: 2 }))).toThrow("disk full (simulated)");

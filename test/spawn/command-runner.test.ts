@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { CheckSpec, CommandContext } from "../../src/engine/ports.ts";
 import { CommandSpecError, SpawnError, VouchError } from "../../src/engine/errors.ts";
 import { createCommandRunner } from "../../src/spawn/command-runner.ts";
-import { stub, tempDir } from "./helpers.ts";
+import { eventually, stub, tempDir } from "./helpers.ts";
 
 const dir = tempDir();
 afterAll(() => dir.cleanup());
@@ -128,8 +128,12 @@ describe("checks", () => {
 
   test("cancelling through ctx.signal stops the check at once", async () => {
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 200);
-    const o = await runner.runCheck(check({ name: "long", run: "sleep 30" }), ctx({ signal: ac.signal }));
+    // Cancel once the check is running (it says so with a file), not after a guessed delay.
+    const marker = join(dir.path, "long-check-running");
+    const running = runner.runCheck(check({ name: "long", run: `touch '${marker}'; sleep 30` }), ctx({ signal: ac.signal }));
+    expect(await eventually(() => existsSync(marker), 10_000)).toBe(true);
+    ac.abort();
+    const o = await running;
     expect(o).toMatchObject({ passed: false, reason: "cancelled", timedOut: false });
     expect(o.durationMs).toBeLessThan(10_000);
   });

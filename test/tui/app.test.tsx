@@ -69,10 +69,17 @@ describe("startTui", () => {
   });
 
   test("events after close() are ignored and close() twice is harmless", async () => {
-    const { handle } = tui();
+    const { handle, stdout, stdin } = tui();
     await handle.close();
+    const written = stdout.writes.length;
+    const frames = handle.frames;
     handle.push(loadFixture("map-mixed")[0]!);
-    await handle.close();
+    await expect(handle.close()).resolves.toBeUndefined();
+    await settle();
+    expect(handle.frames).toBe(frames);
+    expect(stdout.writes.length).toBe(written); // nothing drawn on a released terminal
+    expect(stdin.isRaw).toBe(false);
+    await expect(handle.done).resolves.toBeUndefined();
   });
 
   test("first Ctrl-C asks the runner to cancel; the second restores the terminal, then exits at once", async () => {
@@ -117,7 +124,7 @@ describe("startTui", () => {
     let resolved = false;
     const shown = replayTui(loadFixture("overruns"), { stdout: stdout as never, stdin: stdin as never, color: false }).then(() => (resolved = true));
     await waitFor(() => stripAnsi(stdout.all()).includes("cap overrun turns 2/1"), 10_000, "the replayed run on screen");
-    await new Promise((r) => setTimeout(r, 50));
+    await settle(10); // turns of the event loop, not a clock: whatever the events set off has happened
     expect(resolved).toBe(false); // it waits for the user
     stdin.type(KEYS.ctrlC);
     await shown;
@@ -148,7 +155,7 @@ describe("startTui", () => {
     await onScreen(handle);
     let left = false;
     const held = handle.held().then(() => (left = true));
-    await new Promise((r) => setTimeout(r, 50));
+    await settle(10); // turns of the event loop, not a clock: whatever the events set off has happened
     expect(left).toBe(false); // it waits for the person
     stdin.type("q");
     await held;
