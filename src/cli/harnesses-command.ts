@@ -1,7 +1,7 @@
 // `vouch harnesses [--json]`: the harness adapters, how each keeps every cap,
 // whether it honours model/tools/permission mode, and whether its program is
 // on PATH (looked up in the file system: no process is started).
-import { CAP_NAMES } from "../engine/graph/schema.ts";
+import { CAP_NAMES } from "../engine/events.ts";
 import { UsageError } from "../engine/errors.ts";
 import { commandArgvFromEnv } from "../spawn/harness/command.ts";
 import { findOnPath } from "../spawn/harness/find-binary.ts";

@@ -2,9 +2,7 @@
 // detection: a cap is a threshold noticed after it is crossed (docs/architecture.md §6).
 import type { Caps } from "./graph/schema.ts";
 import type { SittingCaps } from "./ports.ts";
-import { CAP_KINDS } from "./events.ts";
-
-export type CapKind = (typeof CAP_KINDS)[number];
+import type { CapName } from "./events.ts";
 
 export function mergeCaps(defaults: Caps | undefined, node: Caps | undefined): Caps {
   return { ...(defaults ?? {}), ...(node ?? {}) };
@@ -27,7 +25,7 @@ export interface CapReading {
 }
 
 export interface Overrun {
-  cap: CapKind;
+  cap: CapName;
   limit: number;
   actual: number;
 }
@@ -35,7 +33,7 @@ export interface Overrun {
 /** Every cap whose actual is strictly above its limit. */
 export function overruns(caps: SittingCaps, r: CapReading): Overrun[] {
   const out: Overrun[] = [];
-  const test = (cap: CapKind, limit: number | undefined, actual: number | null | undefined) => {
+  const test = (cap: CapName, limit: number | undefined, actual: number | null | undefined) => {
     if (limit !== undefined && actual !== undefined && actual !== null && actual > limit) out.push({ cap, limit, actual });
   };
   test("turns", caps.turns, r.turns);
@@ -47,7 +45,7 @@ export function overruns(caps: SittingCaps, r: CapReading): Overrun[] {
 
 /** Reports each cap at most once (per attempt: make a new one per attempt). */
 export class OverrunOnce {
-  private readonly seen = new Set<CapKind>();
+  private readonly seen = new Set<CapName>();
   fresh(list: Overrun[]): Overrun[] {
     const out = list.filter((o) => !this.seen.has(o.cap));
     out.forEach((o) => this.seen.add(o.cap));

@@ -44,10 +44,22 @@ export const CAUSES = [
 ] as const;
 export type Cause = (typeof CAUSES)[number];
 
-export const CAP_KINDS = ["turns", "budget_usd", "wall", "idle"] as const;
+/** The four caps, by the names graph files, events and `vouch harnesses` use. */
+export const CAP_NAMES = ["turns", "budget_usd", "wall", "idle"] as const;
+export type CapName = (typeof CAP_NAMES)[number];
 
 const branchRef = z.strictObject({ map: z.string(), index: z.number().int().min(0) });
 export type BranchRef = z.output<typeof branchRef>;
+
+/** The one key of a map branch in a run, "map#index", and of a node, "id" at the top
+ *  level or "map#index/id" in a branch: the engine's resume state and the TUI's rows
+ *  both use it. Node ids cannot contain "#" or "/" (NODE_ID_PATTERN): keys never collide. */
+export function branchKey(map: string, index: number): string {
+  return `${map}#${index}`;
+}
+export function nodeKey(node: string, branch?: BranchRef): string {
+  return branch ? `${branchKey(branch.map, branch.index)}/${node}` : node;
+}
 
 export const tokensSchema = z.strictObject({
   input: z.number().int().min(0),
@@ -159,7 +171,7 @@ export const capOverrunSchema = z.strictObject({
   branch: branchRef.optional(),
   attempt: z.number().int().min(1).optional(),
   scope: z.enum(["node", "run"]),
-  cap: z.enum(CAP_KINDS),
+  cap: z.enum(CAP_NAMES),
   limit: z.number(),
   actual: z.number(),
 });
@@ -237,6 +249,12 @@ export const runPausedSchema = z.strictObject({
   approvals: z.array(z.strictObject({ node: z.string(), branch: branchRef.optional(), prompt: z.string().optional() })),
 });
 
+const nodeCount = z.number().int().min(0);
+/** Nodes of a run by final status: run.finished's `counts`, the engine's tally and the TUI's. */
+const runCountsSchema = z.strictObject({ passed: nodeCount, failed: nodeCount, error: nodeCount, skipped: nodeCount, cancelled: nodeCount });
+export type RunCounts = z.output<typeof runCountsSchema>;
+export const ZERO_COUNTS: Readonly<RunCounts> = Object.freeze({ passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 });
+
 export const runFinishedSchema = z.strictObject({
   ...base,
   type: z.literal("run.finished"),
@@ -248,13 +266,7 @@ export const runFinishedSchema = z.strictObject({
   cost_usd: z.number().min(0),
   cost_unknown: z.number().int().min(0),
   wall_ms: z.number().min(0),
-  counts: z.strictObject({
-    passed: z.number().int().min(0),
-    failed: z.number().int().min(0),
-    error: z.number().int().min(0),
-    skipped: z.number().int().min(0),
-    cancelled: z.number().int().min(0),
-  }),
+  counts: runCountsSchema,
   /** The output of the end node that decided the run, if one did. */
   output: z.unknown().optional(),
 });

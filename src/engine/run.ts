@@ -4,13 +4,12 @@ export { runGraph, withDefaultPorts } from "./run/run-graph.ts";
 export { planRun } from "./run/plan.ts";
 export { priorFromEvents } from "./run/resume.ts";
 export { systemClock } from "./clock.ts";
-export { branchKey, nodeKey } from "./run/types.ts";
+export { branchKey, nodeKey, type RunCounts } from "./events.ts";
 export type {
   KeptBranch,
   KeptNode,
   PlannedNode,
   ResumeState,
-  RunCounts,
   RunOptions,
   RunOutcome,
   RunPlan,

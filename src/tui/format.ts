@@ -1,6 +1,6 @@
 // How facts read on screen, shared by the TUI and the plain writer so both say the same thing.
 import { formatDuration } from "../engine/graph/duration.ts";
-import type { EventOf, NodeStatus } from "../engine/events.ts";
+import type { CapName, NodeStatus, RunCounts } from "../engine/events.ts";
 import type { Tone } from "./lines.ts";
 import { linesOf, oneLine } from "./text.ts";
 
@@ -25,17 +25,16 @@ export function formatMs(ms: number): string {
   return formatDuration(ms >= 60_000 ? Math.floor(ms / 1000) * 1000 : ms);
 }
 
-export type CapKind = EventOf<"cap.overrun">["cap"];
 
 /** A cap value in its unit: turns as a count, budget in dollars, wall and idle (milliseconds) as durations. */
-export function formatCapValue(cap: CapKind, value: number): string {
+export function formatCapValue(cap: CapName, value: number): string {
   if (cap === "budget_usd") return formatUsd(value);
   if (cap === "turns") return String(value);
   return formatDuration(value);
 }
 
 /** "turns 2/1", "budget_usd $0.0047/$0.001", "wall 12s/10s": actual over limit. */
-export function overrunText(o: { cap: CapKind; limit: number; actual: number }): string {
+export function overrunText(o: { cap: CapName; limit: number; actual: number }): string {
   return `${o.cap} ${formatCapValue(o.cap, o.actual)}/${formatCapValue(o.cap, o.limit)}`;
 }
 
@@ -121,16 +120,8 @@ export function checkOutcomeText(c: { exit: number | null; signal: string | null
   return c.exit === null ? "no exit status" : `exit ${c.exit}`;
 }
 
-export interface Counts {
-  passed: number;
-  failed: number;
-  error: number;
-  skipped: number;
-  cancelled: number;
-}
-
 /** "5 passed · 2 failed · 1 error · 1 skipped" (zeros left out; "no nodes" when all are zero). */
-export function countsText(c: Counts): string {
+export function countsText(c: RunCounts): string {
   const parts = (["passed", "failed", "error", "skipped", "cancelled"] as const).filter((k) => c[k] > 0).map((k) => `${c[k]} ${k}`);
   return parts.length ? parts.join(" · ") : "no nodes";
 }

@@ -4,13 +4,13 @@
 // a pause, the run's end, and each API retry a harness reports (a rate-limited
 // sitting can wait minutes: the log must say why it is quiet). Other progress
 // and starts are not printed.
-import type { EventOf, VouchEvent } from "../engine/events.ts";
+import { nodeKey, type EventOf, type VouchEvent } from "../engine/events.ts";
 import { checkOutcomeText, countsText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone } from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
 import { linesOf, oneLine } from "./text.ts";
 import { TAIL_LINES, roundText, statusWords } from "./view-node-rows.ts";
 import { getAt } from "./chunked-list.ts";
-import { nodeKey, type BranchView, type NodeView, type ViewState } from "./view-state.ts";
+import type { BranchView, NodeView, ViewState } from "./view-state.ts";
 
 function where(e: { node: string; branch?: { map: string; index: number } }): string {
   return e.branch ? `${e.branch.map} #${e.branch.index} ${e.node}` : e.node;

@@ -6,7 +6,8 @@ import { formatUsd, statusIcon, statusTone } from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
 import { displayWidth, oneLine, padEnd } from "./text.ts";
 import { detailRows, type RowContext } from "./view-node-rows.ts";
-import { branchKey, type BranchView, type MapView, type NodeView } from "./view-state.ts";
+import { branchKey } from "../engine/events.ts";
+import type { BranchView, MapView, NodeView } from "./view-state.ts";
 
 /** A map with at most this many branches lists them all unless folded by hand. */
 export const AUTO_OPEN_LIMIT = 12;

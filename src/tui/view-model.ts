@@ -2,11 +2,11 @@
 // path it touches (a node, one chunk of a map's branches), so a burst of
 // thousands of events stays cheap. Unknown or out-of-order events are taken
 // leniently: a replayed ledger may start mid-run or hold a resumed run.
-import type { BranchRef, EventOf, NodeStatus, VouchEvent } from "../engine/events.ts";
+import { nodeKey, ZERO_COUNTS, type BranchRef, type EventOf, type NodeStatus, type VouchEvent } from "../engine/events.ts";
 import { emptyList, getAt, setAt } from "./chunked-list.ts";
 import { verdictText } from "./format.ts";
 import type { AttemptView, BranchView, MapView, NodeView, OverrunView, RunView, ViewState } from "./view-state.ts";
-import { initialState, isFinal, nodeCost, nodeKey, ZERO_COUNTS } from "./view-state.ts";
+import { initialState, isFinal, nodeCost } from "./view-state.ts";
 
 export * from "./view-state.ts";
 export { selectFrame, selectBodyRows, type Frame, type FrameOptions, type PendingApprovalView } from "./view-rows.ts";

@@ -1,7 +1,7 @@
 // The whole screen as lines, for a width, a height and the UI's selection:
 // header, the nodes in graph order (maps with their branches), the approval
 // being asked, a notice, the keys. Pure: the Ink components only paint it.
-import type { BranchRef } from "../engine/events.ts";
+import { nodeKey, type BranchRef } from "../engine/events.ts";
 import { getAt } from "./chunked-list.ts";
 import { countsText, formatMs, formatUsd, overrunText, statusTone } from "./format.ts";
 import { fitLine, line, seg, type Line, type Segment, type Tone } from "./lines.ts";
@@ -9,7 +9,7 @@ import { linesOf } from "./text.ts";
 import { branchRows, mapProgress, mapSummaryRow, type Fold } from "./view-branch-rows.ts";
 import { selectDetails } from "./view-details.ts";
 import { detailRows, nodeRow, type RowContext } from "./view-node-rows.ts";
-import { nodeKey, type ViewState } from "./view-state.ts";
+import type { ViewState } from "./view-state.ts";
 
 export interface PendingApprovalView {
   id: number;

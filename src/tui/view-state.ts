@@ -1,14 +1,14 @@
 // The view model's shape: what the screen knows about a run, built only from events.
-import type { BranchRef, Cause, EvidencePart, NodeStatus, Qualifier, RunStatus, StopReason, Tokens } from "../engine/events.ts";
+import type { BranchRef, Cause, CapName, EvidencePart, NodeStatus, Qualifier, RunCounts, RunStatus, StopReason, Tokens } from "../engine/events.ts";
 import type { CheckOutcome } from "../engine/ports.ts";
 import type { ChunkedList } from "./chunked-list.ts";
-import type { CapKind, Counts, RowStatus } from "./format.ts";
+import type { RowStatus } from "./format.ts";
 
 /** A check as the screen shows it: the fields of a check.finished, in the port's shape. */
 export type CheckView = Omit<CheckOutcome, "notRun">;
 
 export interface OverrunView {
-  cap: CapKind;
+  cap: CapName;
   limit: number;
   actual: number;
   attempt: number | null;
@@ -80,7 +80,7 @@ export interface MapView {
   started: number;
   running: number;
   finished: number;
-  statusCounts: Counts;
+  statusCounts: RunCounts;
   /** Finished branches per verdict text, in order of first appearance. */
   verdictCounts: readonly (readonly [string, number])[];
   branches: ChunkedList<BranchView>;
@@ -106,7 +106,7 @@ export interface RunEnd {
   costUsd: number;
   costUnknown: number;
   wallMs: number;
-  counts: Counts;
+  counts: RunCounts;
 }
 
 export interface ViewState {
@@ -129,7 +129,6 @@ export interface ViewState {
   events: number;
 }
 
-export const ZERO_COUNTS: Counts = { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 };
 
 export function initialState(): ViewState {
   return {
@@ -146,14 +145,6 @@ export function initialState(): ViewState {
     lastEventAt: null,
     events: 0,
   };
-}
-
-export function nodeKey(node: string, branch?: BranchRef): string {
-  return branch ? `${branchKey(branch.map, branch.index)}/${node}` : node;
-}
-
-export function branchKey(map: string, index: number): string {
-  return `${map}#${index}`;
 }
 
 export function isFinal(status: RowStatus): status is NodeStatus {

@@ -57,7 +57,7 @@ nodes:
     const first = await run(mapGraph, { agents: flaky });
     expect(first.outcome.status).toBe("error");
     const prior = priorFromEvents(first.events);
-    expect(Object.keys(prior.branches).sort()).toEqual(["each[0]", "each[2]"]);
+    expect(Object.keys(prior.branches).sort()).toEqual(["each#0", "each#2"]);
     const second = await run(mapGraph, { agents: (a) => ({ resultText: `{"v":"again ${a.prompt}"}` }), options: { resume: prior } });
     expect(second.agents.assignments.map((a) => a.branch!.index).sort()).toEqual([1, 3]);
     const results = (finishedOf(second.events, "each").output as { results: { index: number; verdict: string; status: string }[] }).results;

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { CAP_KINDS, CAUSES, EVENT_TYPES, eventSchema, eventsJsonSchema, NODE_STATUSES, QUALIFIERS, RUN_STATUSES, STOP_REASONS } from "../../src/engine/events.ts";
+import { CAP_NAMES, CAUSES, EVENT_TYPES, eventSchema, eventsJsonSchema, NODE_STATUSES, QUALIFIERS, RUN_STATUSES, STOP_REASONS } from "../../src/engine/events.ts";
 import { EXIT } from "../../src/engine/errors.ts";
 
 const DOC = readFileSync(join(import.meta.dirname, "..", "..", "docs", "events.md"), "utf8");
@@ -71,7 +71,7 @@ describe("docs/events.md", () => {
   });
 
   test("every status, qualifier, stop reason, cause and cap kind is named", () => {
-    const values = [...NODE_STATUSES, ...QUALIFIERS, ...STOP_REASONS, ...CAUSES, ...RUN_STATUSES, ...CAP_KINDS];
+    const values = [...NODE_STATUSES, ...QUALIFIERS, ...STOP_REASONS, ...CAUSES, ...RUN_STATUSES, ...CAP_NAMES];
     expect(values.filter((v) => !mentions(DOC, `\`${v}\``))).toEqual([]);
   });
 

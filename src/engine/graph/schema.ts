@@ -71,8 +71,6 @@ export const runCapsSchema = z
     wall: durationSchema.optional(),
   })
   .meta({ description: "Whole-run limits: budget_usd and wall. Crossing one stops the run as error." });
-export const CAP_NAMES = ["turns", "budget_usd", "wall", "idle"] as const;
-export type CapName = (typeof CAP_NAMES)[number];
 
 export const expectSchema = z.union([
   z.enum(["exit_zero", "empty_output"]),

@@ -1,7 +1,7 @@
 // State shared by every scope of one run: ports, the event emitter, process
 // slots, spending, the stop flag, and the count of live tasks that tells a
 // finished run from one waiting at an approval.
-import type { BranchRef } from "../events.ts";
+import { ZERO_COUNTS, type BranchRef, type RunCounts } from "../events.ts";
 import type { GraphFile } from "../graph/schema.ts";
 import type { Clock, Sitting } from "../ports.ts";
 import { Slots } from "../scheduler/slots.ts";
@@ -9,7 +9,7 @@ import type { RunStop } from "../verdict/conjunction.ts";
 import { OutputSchemas } from "../verdict/output-schema.ts";
 import type { Emitter } from "./emitter.ts";
 import { inputVars } from "./node-env.ts";
-import type { ResumeState, RunCounts, RunOptions, RunPorts } from "./types.ts";
+import type { ResumeState, RunOptions, RunPorts } from "./types.ts";
 
 export interface PausedApproval {
   node: string;
@@ -24,7 +24,7 @@ export class RunContext {
   readonly slots: Slots;
   readonly schemas = new OutputSchemas();
   readonly controller = new AbortController();
-  readonly counts: RunCounts = { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 };
+  readonly counts: RunCounts = { ...ZERO_COUNTS };
   readonly paused = new Set<PausedApproval>();
   readonly startedAt: number;
   stop: RunStop | null = null;

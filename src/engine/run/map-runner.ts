@@ -2,6 +2,7 @@
 // `max_concurrency` branches live (default: the run's concurrency, ADR 0006),
 // collects results in input order, and decides by `passes`. Only live branches
 // hold a scope; a finished branch leaves one small result record behind.
+import { branchKey, nodeKey } from "../events.ts";
 import type { MapNode } from "../graph/schema.ts";
 import { countBranches, decideMap } from "../scheduler/aggregate.ts";
 import { buildScopeIndex, type ScopeIndex } from "../scheduler/graph-index.ts";
@@ -10,7 +11,6 @@ import { summarizeBranch, verdictOf, type BranchResult } from "./branch-summary.
 import type { RunContext } from "./context.ts";
 import { simpleResult, stoppedResult, type NodeResult } from "./node-env.ts";
 import { ScopeRunner } from "./scope-runner.ts";
-import { branchKey, nodeKey } from "./types.ts";
 
 const branchIndexes = new WeakMap<MapNode, ScopeIndex>();
 function branchIndex(node: MapNode): ScopeIndex {

@@ -2,8 +2,8 @@
 // "Resume"): the last node.finished of each node decides; passed ones keep
 // their output, unless the node had started again since (a feedback round).
 // Passed branches are kept whole.
-import type { VouchEvent } from "../events.ts";
-import { branchKey, nodeKey, type KeptBranch, type KeptNode, type ResumeState } from "./types.ts";
+import { branchKey, nodeKey, type VouchEvent } from "../events.ts";
+import type { KeptBranch, KeptNode, ResumeState } from "./types.ts";
 
 export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
   const lastNode = new Map<string, Extract<VouchEvent, { type: "node.finished" }>>();

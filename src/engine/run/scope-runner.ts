@@ -4,7 +4,7 @@
 // approvals). Event-driven: each finished node touches only its dependents.
 import { evaluateCondition } from "../condition.ts";
 import { TemplateError } from "../errors.ts";
-import type { BranchRef, NodeStatus } from "../events.ts";
+import { nodeKey, type BranchRef, type NodeStatus } from "../events.ts";
 import type { MapNode } from "../graph/schema.ts";
 import type { AggregateEntry } from "../scheduler/aggregate.ts";
 import { DagScheduler, type Action, type Finished } from "../scheduler/dag-scheduler.ts";
@@ -19,7 +19,6 @@ import { simpleResult, stoppedResult, type NodeEnv, type NodeResult } from "./no
 import { finishedEvent, stateOf, viewOf, type NodeView } from "./node-view.ts";
 import { runScriptNode } from "./script-node.ts";
 import { runApprovalNode, runEndNode, runRouterNode } from "./simple-nodes.ts";
-import { nodeKey } from "./types.ts";
 
 /** Where a branch scope sits: its map, item and the map's stop signal. */
 export interface BranchPlace {

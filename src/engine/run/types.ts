@@ -1,7 +1,7 @@
 // The engine's public API types (src/engine/run.ts re-exports them).
 import type { GraphFile } from "../graph/schema.ts";
 import type { AgentRunner, Approvals, Clock, CommandRunner, HarnessName, Ledger, Refusal, SittingCaps } from "../ports.ts";
-import type { Qualifier, RunStatus } from "../events.ts";
+import type { Qualifier, RunCounts, RunStatus } from "../events.ts";
 
 export interface RunPorts {
   agents: AgentRunner;
@@ -35,14 +35,6 @@ export interface RunOptions {
   /** From priorFromEvents(events) of the same run. */
   resume?: ResumeState;
   version: string;
-}
-
-export interface RunCounts {
-  passed: number;
-  failed: number;
-  error: number;
-  skipped: number;
-  cancelled: number;
 }
 
 export interface RunOutcome {
@@ -102,15 +94,9 @@ export interface KeptBranch {
 export interface ResumeState {
   /** seq of the first new event. */
   startSeq: number;
-  /** Keyed by nodeKey(): "id" top-level, "map[index].id" inside a branch. */
+  /** Keyed by nodeKey() (src/engine/events.ts): "id" top-level, "map#index/id" inside a branch. */
   nodes: Record<string, KeptNode>;
-  /** Keyed by branchKey(): "map[index]". */
+  /** Keyed by branchKey(): "map#index". */
   branches: Record<string, KeptBranch>;
 }
 
-export function branchKey(map: string, index: number): string {
-  return `${map}[${index}]`;
-}
-export function nodeKey(node: string, branch?: { map: string; index: number }): string {
-  return branch ? `${branchKey(branch.map, branch.index)}.${node}` : node;
-}

@@ -1,6 +1,6 @@
 // How a run, a branch and a map get their status from their parts
 // (ADR 0002 "Aggregating a run", "Maps"). Pure.
-import type { Cause, NodeStatus } from "../events.ts";
+import { ZERO_COUNTS, type Cause, type NodeStatus, type RunCounts } from "../events.ts";
 import type { MapNode } from "../graph/schema.ts";
 
 export interface AggregateEntry {
@@ -53,17 +53,13 @@ export interface BranchSummary {
   recovered?: boolean;
 }
 
-export interface MapCounts {
-  passed: number;
-  failed: number;
-  error: number;
-  skipped: number;
-  cancelled: number;
+/** Branches by status, and how many of the unpassed ones `exhausted:` recovered. */
+export interface MapCounts extends RunCounts {
   recovered: number;
 }
 
 export function countBranches(results: Iterable<BranchSummary>): MapCounts {
-  const c: MapCounts = { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0, recovered: 0 };
+  const c: MapCounts = { ...ZERO_COUNTS, recovered: 0 };
   for (const r of results) {
     c[r.status]++;
     if (r.recovered) c.recovered++;

@@ -6,7 +6,7 @@
 // from the supervision first (backstop, wall, idle, cancel, not startable),
 // then from what the harness itself reported.
 import type { AgentAssignment, AgentHooks, AgentPlan, AgentRunner, Refusal, Sitting } from "../../engine/ports.ts";
-import type { CapName } from "../../engine/graph/schema.ts";
+import type { CapName } from "../../engine/events.ts";
 import { VouchError } from "../../engine/errors.ts";
 import { buildChildEnv } from "../child-env.ts";
 import { runProcess as realRunProcess } from "../process.ts";

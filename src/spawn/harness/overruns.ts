@@ -2,7 +2,7 @@
 // decisions: which caps a sitting has overrun (actual > limit, reported as
 // cap.overrun), and whether the engine's own backstop must kill a live
 // sitting whose streamed turns or cost went past a cap.
-import type { CapName } from "../../engine/graph/schema.ts";
+import type { CapName } from "../../engine/events.ts";
 import type { SittingCaps, SittingProgress } from "../../engine/ports.ts";
 import type { Guarantees } from "./types.ts";
 

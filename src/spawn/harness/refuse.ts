@@ -5,7 +5,7 @@
 // directory. Every message names the harness and the field.
 import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import type { CapName } from "../../engine/graph/schema.ts";
+import type { CapName } from "../../engine/events.ts";
 import type { AgentPlan, Refusal, SittingCaps } from "../../engine/ports.ts";
 import type { HarnessDescriptor } from "./types.ts";
 

@@ -1,5 +1,5 @@
 // The five harnesses, in the order of HARNESS_NAMES.
-import type { CapName } from "../../engine/graph/schema.ts";
+import type { CapName } from "../../engine/events.ts";
 import type { HarnessName } from "../../engine/ports.ts";
 import { claudeAdapter } from "./claude.ts";
 import { codexAdapter } from "./codex.ts";

@@ -2,7 +2,7 @@
 // it drives, the guarantees it declares, a command builder and a stream parser.
 // Adapters never start processes: the agent runner hands their command to
 // runProcess (src/spawn/process.ts) and feeds stdout lines to their parser.
-import type { CapName } from "../../engine/graph/schema.ts";
+import type { CapName } from "../../engine/events.ts";
 import type { AgentAssignment, HarnessName, Sitting, SittingProgress } from "../../engine/ports.ts";
 
 /** How a cap is kept: the harness's own flag, the engine killing the process

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CAP_NAMES } from "../../../src/engine/graph/schema.ts";
+import { CAP_NAMES } from "../../../src/engine/events.ts";
 import { CAP_GUARANTEES } from "../../../src/spawn/harness/types.ts";
 import { detectOverruns } from "../../../src/spawn/harness/overruns.ts";
 import type { AgentPlan } from "../../../src/engine/ports.ts";
