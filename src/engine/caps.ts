@@ -17,11 +17,13 @@ export function toSittingCaps(caps: Caps): SittingCaps {
   return out;
 }
 
+/** What a sitting used; null or absent = unknown (an unknown is never an overrun).
+ *  Units: turns, USD, milliseconds (as in SittingCaps). */
 export interface CapReading {
   turns?: number | null;
   costUsd?: number | null;
-  wallMs?: number;
-  idleMs?: number;
+  wallMs?: number | null;
+  idleMs?: number | null;
 }
 
 export interface Overrun {
@@ -30,7 +32,7 @@ export interface Overrun {
   actual: number;
 }
 
-/** Every cap whose actual is strictly above its limit. */
+/** Every cap whose actual is strictly above its limit, in the order turns, budget_usd, wall, idle. */
 export function overruns(caps: SittingCaps, r: CapReading): Overrun[] {
   const out: Overrun[] = [];
   const test = (cap: CapName, limit: number | undefined, actual: number | null | undefined) => {

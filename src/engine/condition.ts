@@ -2,16 +2,14 @@
 // run data. A path that is not there makes its test false (except
 // `exists: false`): a condition never throws at run time, it only answers.
 import { resolvePath, stringify } from "./template/render.ts";
+import { isObject } from "./json-object.ts";
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Structural equality of JSON values. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
-  if (isPlainObject(a) && isPlainObject(b)) {
+  if (isObject(a) && isObject(b)) {
     const ka = Object.keys(a);
     if (ka.length !== Object.keys(b).length) return false;
     return ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
@@ -20,7 +18,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 function testValue(found: boolean, value: unknown, test: unknown): boolean {
-  if (!isPlainObject(test)) return found && jsonEqual(value, test);
+  if (!isObject(test)) return found && jsonEqual(value, test);
   const [op] = Object.keys(test);
   const arg = test[op!];
   if (op === "exists") return found === arg;

@@ -8,7 +8,7 @@ import { createAgentRunner } from "../../src/spawn/harness/agent-runner.ts";
 import { claudeAdapter } from "../../src/spawn/harness/claude.ts";
 import { commandAdapter } from "../../src/spawn/harness/command.ts";
 import type { HarnessAdapter } from "../../src/spawn/harness/types.ts";
-import { detectOverruns } from "../../src/spawn/harness/overruns.ts";
+import { overruns } from "../../src/engine/caps.ts";
 import type { AgentAssignment, SittingProgress } from "../../src/engine/ports.ts";
 import { STUBS } from "./helpers.ts";
 
@@ -60,7 +60,7 @@ describe("the backstop", () => {
     const s = await runner.run(assignment({ caps: { turns: 60, budgetUsd: 0.5 } }), hooks());
     expect(s.stopReason).toBe("complete");
     expect(s.exitCode).toBe(0);
-    expect(detectOverruns({ turns: 60, budgetUsd: 0.5 }, s)).toEqual([
+    expect(overruns({ turns: 60, budgetUsd: 0.5 }, s)).toEqual([
       { cap: "turns", limit: 60, actual: 73 },
       { cap: "budget_usd", limit: 0.5, actual: 1.2 },
     ]);

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createClaudeParser } from "../../src/spawn/harness/claude-stream.ts";
-import { detectOverruns } from "../../src/spawn/harness/overruns.ts";
+import { overruns } from "../../src/engine/caps.ts";
 import { CLAUDE_REFERENCE, parseAll } from "./helpers.ts";
 
 const parse = (name: string, exit: number) => parseAll(createClaudeParser(), readFileSync(join(CLAUDE_REFERENCE, name), "utf8"), { exit });
@@ -28,7 +28,7 @@ describe("Claude Code reference results (pretty-printed single objects)", () => 
     expect(sitting.costUsd).toBe(0.0047227499999999995);
     expect(sitting.tokens).toEqual({ input: 2, output: 86, cache_read: 1455, cache_creation: 197 });
     expect(sitting.error).toContain("Reached maximum number of turns (1)");
-    expect(detectOverruns({ turns: 1 }, { turns: sitting.turns })).toEqual([{ cap: "turns", limit: 1, actual: 2 }]);
+    expect(overruns({ turns: 1 }, { turns: sitting.turns })).toEqual([{ cap: "turns", limit: 1, actual: 2 }]);
   });
 
   test("budget.json (exit 1): a budget stop with cost 0.00472475 and zero tokens (usage is zeroed)", () => {
@@ -37,7 +37,7 @@ describe("Claude Code reference results (pretty-printed single objects)", () => 
     expect(sitting.costUsd).toBe(0.00472475);
     expect(sitting.tokens).toEqual({ input: 0, output: 0, cache_read: 0, cache_creation: 0 });
     expect(sitting.turns).toBe(1);
-    expect(detectOverruns({ budgetUsd: 0.001 }, { costUsd: sitting.costUsd })).toEqual([{ cap: "budget_usd", limit: 0.001, actual: 0.00472475 }]);
+    expect(overruns({ budgetUsd: 0.001 }, { costUsd: sitting.costUsd })).toEqual([{ cap: "budget_usd", limit: 0.001, actual: 0.00472475 }]);
   });
 
   test("success-5-turns.json (one line): 5 turns, most input tokens are cache reads", () => {

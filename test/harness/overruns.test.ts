@@ -1,27 +1,28 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { backstopBreach, DEFAULT_BACKSTOP, detectOverruns } from "../../src/spawn/harness/overruns.ts";
+import { overruns } from "../../src/engine/caps.ts";
+import { backstopBreach, DEFAULT_BACKSTOP } from "../../src/spawn/harness/overruns.ts";
 import { CLAUDE_GUARANTEES } from "../../src/spawn/harness/claude.ts";
 import { CODEX_GUARANTEES } from "../../src/spawn/harness/codex.ts";
 import { REPLAY_GUARANTEES } from "../../src/spawn/harness/replay.ts";
 
-describe("detectOverruns", () => {
+describe("overruns (src/engine/caps.ts, what the engine reports as cap.overrun)", () => {
   test("actual > limit, per cap, in order; equal is not an overrun; unknown is never one", () => {
     expect(
-      detectOverruns({ turns: 1, budgetUsd: 0.001, wallMs: 1000, idleMs: 500 }, { turns: 2, costUsd: 0.00472475, wallMs: 1000, idleMs: 900 }),
+      overruns({ turns: 1, budgetUsd: 0.001, wallMs: 1000, idleMs: 500 }, { turns: 2, costUsd: 0.00472475, wallMs: 1000, idleMs: 900 }),
     ).toEqual([
       { cap: "turns", limit: 1, actual: 2 },
       { cap: "budget_usd", limit: 0.001, actual: 0.00472475 },
       { cap: "idle", limit: 500, actual: 900 },
     ]);
-    expect(detectOverruns({ budgetUsd: 0.001 }, { costUsd: null })).toEqual([]);
-    expect(detectOverruns({}, { turns: 99 })).toEqual([]);
+    expect(overruns({ budgetUsd: 0.001 }, { costUsd: null })).toEqual([]);
+    expect(overruns({}, { turns: 99 })).toEqual([]);
   });
 
   test("property: an overrun is reported exactly when actual > limit", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 2000 }), (limit, actual) => {
-        const found = detectOverruns({ turns: limit }, { turns: actual });
+        const found = overruns({ turns: limit }, { turns: actual });
         expect(found.length === 1).toBe(actual > limit);
       }),
     );

@@ -10,6 +10,7 @@
 //
 // Several keys in one object are all required (a conjunction).
 import { z } from "zod";
+import { isObject } from "../json-object.ts";
 
 export type Scalar = string | number | boolean | null;
 export type PathTest =
@@ -32,13 +33,10 @@ export interface ConditionProblem {
   message: string;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Every structural problem of a condition, with the path inside it. */
 export function conditionProblems(value: unknown, at: (string | number)[] = []): ConditionProblem[] {
-  if (!isPlainObject(value)) {
+  if (!isObject(value)) {
     return [{ path: at, message: "a condition is a mapping such as { nodes.review.output.verdict: clean }" }];
   }
   const keys = Object.keys(value);
@@ -100,7 +98,7 @@ function testProblems(v: unknown, at: (string | number)[]): ConditionProblem[] {
 
 /** The paths a condition reads, for reference checks at load. */
 export function conditionPaths(value: unknown): string[] {
-  if (!isPlainObject(value)) return [];
+  if (!isObject(value)) return [];
   const out: string[] = [];
   for (const [key, v] of Object.entries(value)) {
     if (key === "all" || key === "any") {

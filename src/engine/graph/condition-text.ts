@@ -1,6 +1,7 @@
 // A condition as one short line for pictures of the graph: `verdict = clean`,
 // `a in [x, y]`, `(p and q)`. Long conditions are cut with "…".
 import { OPERATORS } from "./condition-schema.ts";
+import { isObject } from "../json-object.ts";
 
 const SYMBOL: Record<string, string> = { gt: ">", gte: "≥", lt: "<", lte: "≤", matches: "~", equals: "=", in: "in" };
 
@@ -9,7 +10,7 @@ function value(v: unknown): string {
 }
 
 function test(path: string, t: unknown): string {
-  if (t !== null && typeof t === "object" && !Array.isArray(t)) {
+  if (isObject(t)) {
     const [op, arg] = Object.entries(t)[0] ?? [];
     if (op === "exists") return arg ? `${path} exists` : `${path} missing`;
     if (op === "matches") return `${path} ~ /${String(arg)}/`;

@@ -2,6 +2,7 @@
 // map over a field typed as a string, or a template naming a field the schema
 // forbids, is refused at load. Only plain `properties` / `items` /
 // `additionalProperties` are followed; anything cleverer ($ref, anyOf, ...) is "unknown".
+import { isObject } from "../json-object.ts";
 
 export type SchemaFact =
   | { kind: "unknown" }
@@ -10,9 +11,6 @@ export type SchemaFact =
   /** The schema types the value at the path (a step may have stopped early at a scalar). */
   | { kind: "typed"; types: string[]; depth: number };
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function typesOf(schema: Record<string, unknown>): string[] | undefined {
   const t = schema.type;

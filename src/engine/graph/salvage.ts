@@ -13,9 +13,9 @@ import type { Path } from "./problem.ts";
 import { graphSchema, type GraphFile } from "./schema.ts";
 import type { Unparsed } from "./validate.ts";
 import type { Issue } from "./zod-issues.ts";
+import { isObject, type JsonObject } from "../json-object.ts";
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+type Obj = JsonObject;
 
 /** Node fields whose absence makes no other rule report a problem that is not there. */
 const CUTTABLE_NODE_FIELDS = new Set([
@@ -34,10 +34,10 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is
 
 /** What can still be read of a node the schema refused: its kind and the edges it makes. */
 function opaqueNode(id: string, scope: string | null, raw: unknown): IndexedNode {
-  const node = isObj(raw) ? raw : {};
+  const node = isObject(raw) ? raw : {};
   const kind = typeof node.kind === "string" ? node.kind : undefined;
   const path = scope === null ? ["nodes", id] : ["nodes", scope, "branch", id];
-  const routesTo = [...(Array.isArray(node.routes) ? node.routes.flatMap((r) => (isObj(r) ? strings(r.to) : [])) : []), ...strings(node.default)];
+  const routesTo = [...(Array.isArray(node.routes) ? node.routes.flatMap((r) => (isObject(r) ? strings(r.to) : [])) : []), ...strings(node.default)];
   const fallback = typeof node.fallback === "string" ? node.fallback : undefined;
   return {
     id, scope, needs: strings(node.needs), path,
@@ -59,7 +59,7 @@ function cutDeepest(container: Obj, rest: Path): boolean {
     lastParent = parent;
     lastKey = k;
     const next = parent[k];
-    if (!isObj(next)) break;
+    if (!isObject(next)) break;
     parent = next;
   }
   if (lastParent === undefined || lastKey === undefined) return false;
@@ -96,13 +96,13 @@ class Pruner {
     }
     if (top === "checks" || top === "inputs") {
       const table = this.doc[top];
-      if (a === undefined || !isObj(table)) {
+      if (a === undefined || !isObject(table)) {
         this.unparsed[top] = "any";
         delete this.doc[top];
         return true;
       }
       const entry = table[String(a)];
-      if (top === "checks" && isObj(entry) && CUTTABLE_CHECK_FIELDS.has(String(path[2])) && cutDeepest(entry, path.slice(2))) return true;
+      if (top === "checks" && isObject(entry) && CUTTABLE_CHECK_FIELDS.has(String(path[2])) && cutDeepest(entry, path.slice(2))) return true;
       delete table[String(a)];
       const names = this.unparsed[top];
       if (names !== "any") names.push(String(a));
@@ -117,13 +117,13 @@ class Pruner {
   private cutInNode(id: string, branchId: string | null, rest: Path): boolean {
     const outer = this.nodes[id];
     if (branchId === null) {
-      if (isObj(outer) && rest.length > 0 && CUTTABLE_NODE_FIELDS.has(String(rest[0])) && cutDeepest(outer, rest)) return true;
+      if (isObject(outer) && rest.length > 0 && CUTTABLE_NODE_FIELDS.has(String(rest[0])) && cutDeepest(outer, rest)) return true;
       return this.dropNode(id);
     }
-    const branch = isObj(outer) && isObj(outer.branch) ? outer.branch : undefined;
+    const branch = isObject(outer) && isObject(outer.branch) ? outer.branch : undefined;
     if (!branch) return this.dropNode(id);
     const node = branch[branchId];
-    if (isObj(node) && rest.length > 0 && CUTTABLE_NODE_FIELDS.has(String(rest[0])) && cutDeepest(node, rest)) return true;
+    if (isObject(node) && rest.length > 0 && CUTTABLE_NODE_FIELDS.has(String(rest[0])) && cutDeepest(node, rest)) return true;
     if (node !== undefined) {
       delete branch[branchId];
       this.unparsed.nodes.push(opaqueNode(branchId, id, node));
@@ -136,7 +136,7 @@ class Pruner {
     if (node === undefined) return true; // already dropped by an earlier issue
     delete this.nodes[id];
     this.unparsed.nodes.push(opaqueNode(id, null, node));
-    if (isObj(node) && isObj(node.branch)) {
+    if (isObject(node) && isObject(node.branch)) {
       for (const [bid, bnode] of Object.entries(node.branch)) this.unparsed.nodes.push(opaqueNode(bid, id, bnode));
     }
     return true;
@@ -148,7 +148,7 @@ class Pruner {
 const STAND_IN = "__vouch_salvage_stand_in__";
 
 function parseSound(doc: Obj) {
-  const empty = isObj(doc.nodes) && Object.keys(doc.nodes).length === 0;
+  const empty = isObject(doc.nodes) && Object.keys(doc.nodes).length === 0;
   const r = graphSchema.safeParse(empty ? { ...doc, nodes: { [STAND_IN]: { kind: "end" } } } : doc, { jitless: true });
   if (r.success && empty) delete r.data.nodes[STAND_IN];
   return r;
@@ -156,7 +156,7 @@ function parseSound(doc: Obj) {
 
 /** The sound part of a file the schema refused, or null when too little is sound to check. */
 export function salvage(raw: unknown, issues: Issue[]): { graph: GraphFile; unparsed: Unparsed } | null {
-  if (!isObj(raw) || !isObj(raw.nodes)) return null;
+  if (!isObject(raw) || !isObject(raw.nodes)) return null;
   const pruner = new Pruner(raw);
   let pending = issues;
   for (let round = 0; round < 8; round++) {

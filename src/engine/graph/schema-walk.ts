@@ -2,6 +2,7 @@
 // accepts at that place (for "did you mean") and which node kind owns a field.
 // Only the shapes of objects are read; zod's checks stay zod's business.
 import type { Path } from "./problem.ts";
+import { isObject } from "../json-object.ts";
 
 // zod 4 keeps the structure on `schema.def`; typed loosely on purpose, as the
 // walk reads only `type`, `shape`, `valueType`, `element`, `options`, `innerType`, `in`.
@@ -31,13 +32,10 @@ function unwrap(schema: Schema): Schema {
   return s;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function fits(schema: Schema, raw: unknown): boolean {
   const t = schema.def.type;
-  if (t === "object" || t === "record") return isPlainObject(raw);
+  if (t === "object" || t === "record") return isObject(raw);
   if (t === "array") return Array.isArray(raw);
   if (t === "string" || t === "enum") return typeof raw === "string";
   if (t === "number") return typeof raw === "number";
@@ -49,7 +47,7 @@ function fits(schema: Schema, raw: unknown): boolean {
 export function unionOptions(schema: Schema, raw: unknown): Schema[] {
   const d = schema.def;
   const options = (d.options ?? []).map(unwrap);
-  if (d.discriminator && isPlainObject(raw)) {
+  if (d.discriminator && isObject(raw)) {
     const tag = raw[d.discriminator];
     const match = options.filter((o) => {
       const lit = o.def.shape?.[d.discriminator!];
@@ -70,7 +68,7 @@ export function declaredAt(root: Schema, rawRoot: unknown, path: Path): Schema[]
       const candidates = schema.def.type === "union" ? unionOptions(schema, raw) : [schema];
       for (const c of candidates) {
         const d = c.def;
-        const child = isPlainObject(raw) || Array.isArray(raw) ? (raw as Record<string, unknown>)[seg as string] : undefined;
+        const child = isObject(raw) || Array.isArray(raw) ? (raw as Record<string, unknown>)[seg as string] : undefined;
         if (d.type === "object" && typeof seg === "string" && d.shape?.[seg]) next.push({ schema: unwrap(d.shape[seg]!), raw: child });
         else if (d.type === "record" && d.valueType) next.push({ schema: unwrap(d.valueType), raw: child });
         else if (d.type === "array" && d.element) next.push({ schema: unwrap(d.element), raw: child });

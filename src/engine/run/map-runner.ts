@@ -11,6 +11,7 @@ import { summarizeBranch, verdictOf, type BranchResult } from "./branch-summary.
 import type { RunContext } from "./context.ts";
 import { simpleResult, stoppedResult, type NodeResult } from "./node-env.ts";
 import { ScopeRunner } from "./scope-runner.ts";
+import { isObject } from "../json-object.ts";
 
 const branchIndexes = new WeakMap<MapNode, ScopeIndex>();
 function branchIndex(node: MapNode): ScopeIndex {
@@ -21,7 +22,7 @@ function branchIndex(node: MapNode): ScopeIndex {
 
 const LABEL_LIMIT = 80;
 export function branchLabel(item: unknown): string {
-  if (item !== null && typeof item === "object" && !Array.isArray(item)) {
+  if (isObject(item)) {
     for (const key of ["id", "name", "title"]) {
       const v = (item as Record<string, unknown>)[key];
       if (typeof v === "string" || typeof v === "number") return String(v).slice(0, LABEL_LIMIT);

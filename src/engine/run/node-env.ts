@@ -51,15 +51,7 @@ export interface NodeResult {
   paused?: { prompt?: string };
 }
 
-export const PROMPT_EVENT_LIMIT = 4000;
-export const TAIL_LIMIT = 2000;
-
-export function tail(text: string, limit = TAIL_LIMIT): string {
-  return text.length <= limit ? text : text.slice(text.length - limit);
-}
-export function head(text: string, limit = PROMPT_EVENT_LIMIT): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}…`;
-}
+export { head, tail } from "../cut.ts";
 
 /** A result for a node that stopped before or without a process. */
 export function simpleResult(status: NodeStatus, cause: Cause | null, attempt: number, wallMs: number, extra: Partial<NodeResult> = {}): NodeResult {

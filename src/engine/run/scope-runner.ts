@@ -19,6 +19,7 @@ import { simpleResult, stoppedResult, type NodeEnv, type NodeResult } from "./no
 import { finishedEvent, stateOf, viewOf, type NodeView } from "./node-view.ts";
 import { runScriptNode } from "./script-node.ts";
 import { runApprovalNode, runEndNode, runRouterNode } from "./simple-nodes.ts";
+import { isObject } from "../json-object.ts";
 
 /** Where a branch scope sits: its map, item and the map's stop signal. */
 export interface BranchPlace {
@@ -268,7 +269,7 @@ export class ScopeRunner {
         const scope = { ...this.scope(), error: r.error ?? r.cause ?? r.status };
         let output = renderDeep(node.exhausted.output, scope);
         const stamp = "stamp" in node ? renderStamp(node.stamp, scope) : undefined;
-        if (stamp && output !== null && typeof output === "object" && !Array.isArray(output)) output = { ...output, ...stamp };
+        if (stamp && isObject(output)) output = { ...output, ...stamp };
         r = { ...r, output };
         recovered = true;
       } catch (e) {

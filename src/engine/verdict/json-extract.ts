@@ -1,6 +1,7 @@
 // Reading JSON out of a result text (ADR 0002: the whole text, else its last
 // fenced code block). Models often wrap JSON in prose and a ```json fence;
 // only the last fence counts, because earlier ones are usually drafts.
+import { isObject } from "../json-object.ts";
 
 const FENCE = /```[^\n`]*\n([\s\S]*?)```/g;
 
@@ -32,5 +33,5 @@ export function stdoutObject(stdout: string): Record<string, unknown> | undefine
   const t = stdout.trim();
   if (!t.startsWith("{")) return undefined;
   const r = tryParse(t);
-  return r.ok && r.value !== null && typeof r.value === "object" && !Array.isArray(r.value) ? (r.value as Record<string, unknown>) : undefined;
+  return r.ok && isObject(r.value) ? r.value : undefined;
 }

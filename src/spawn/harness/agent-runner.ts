@@ -7,6 +7,7 @@
 // then from what the harness itself reported.
 import type { AgentAssignment, AgentHooks, AgentPlan, AgentRunner, Refusal, Sitting } from "../../engine/ports.ts";
 import type { CapName } from "../../engine/events.ts";
+import { tail } from "../../engine/cut.ts";
 import { VouchError } from "../../engine/errors.ts";
 import { buildChildEnv } from "../child-env.ts";
 import { runProcess as realRunProcess } from "../process.ts";
@@ -243,11 +244,6 @@ function supervisionStop(
 
 function notRun(stopReason: Sitting["stopReason"], error: string): Sitting {
   return { stopReason, resultText: "", turns: null, costUsd: null, tokens: null, wallMs: 0, permissionDenials: 0, exitCode: null, stderrTail: "", error };
-}
-
-function tail(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return text.slice(text.length - max);
 }
 
 function isDirectory(path: string | undefined): boolean {

@@ -16,8 +16,9 @@ import type { StopReason, Tokens } from "../../engine/events.ts";
 import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
 import type { ParsedSitting, StreamEnd, StreamParser } from "./types.ts";
 import { claudeTokens, sumTokens } from "./tokens.ts";
+import { isObject, type JsonObject } from "../../engine/json-object.ts";
 
-type Json = Record<string, unknown>;
+type Json = JsonObject;
 const ACTIVITY_CHARS = 120;
 
 /** @param source how messages name the output: "claude" for a process, "replay fixture x.jsonl" for a recording. */
@@ -212,7 +213,7 @@ function noResultError(source: string, end: StreamEnd, reader: JsonDocumentReade
 }
 
 function asObject(v: unknown): Json | undefined {
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : undefined;
+  return isObject(v) ? v : undefined;
 }
 
 function bound(text: string): string {

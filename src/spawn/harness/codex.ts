@@ -10,6 +10,7 @@ import { inclusiveTokens, sumTokens } from "./tokens.ts";
 import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
 import { supervision } from "./argv-format.ts";
 import type { Guarantees, HarnessAdapter, HarnessCommand, ParsedSitting, StreamEnd, StreamParser } from "./types.ts";
+import { isObject, type JsonObject } from "../../engine/json-object.ts";
 
 export const CODEX_GUARANTEES: Guarantees = {
   caps: { turns: "supervised", budget_usd: "none", wall: "supervised", idle: "supervised" },
@@ -28,7 +29,7 @@ export function buildCodexCommand(a: AgentAssignment): HarnessCommand {
   return { argv, stdin: a.prompt, ...supervision(CODEX_GUARANTEES, a) };
 }
 
-type Json = Record<string, unknown>;
+type Json = JsonObject;
 
 export function createCodexParser(): StreamParser {
   const reader = new JsonDocumentReader();
@@ -125,9 +126,6 @@ export function createCodexParser(): StreamParser {
   };
 }
 
-function isObject(v: unknown): v is Json {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 export const codexAdapter: HarnessAdapter = {
   name: "codex",

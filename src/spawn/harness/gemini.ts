@@ -11,6 +11,7 @@ import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
 import { supervision } from "./argv-format.ts";
 import { inclusiveTokens } from "./tokens.ts";
 import type { Guarantees, HarnessAdapter, HarnessCommand, ParsedSitting, StreamEnd, StreamParser } from "./types.ts";
+import { isObject, type JsonObject } from "../../engine/json-object.ts";
 
 export const GEMINI_GUARANTEES: Guarantees = {
   caps: { turns: "supervised", budget_usd: "none", wall: "supervised", idle: "supervised" },
@@ -43,7 +44,7 @@ export function buildGeminiCommand(a: AgentAssignment): HarnessCommand {
   return { argv, stdin: a.prompt, ...supervision(GEMINI_GUARANTEES, a) };
 }
 
-type Json = Record<string, unknown>;
+type Json = JsonObject;
 
 export function createGeminiParser(): StreamParser {
   const reader = new JsonDocumentReader();
@@ -144,9 +145,6 @@ function statsTokens(stats: Json) {
   return inclusiveTokens(stats.input_tokens, stats.cached, stats.output_tokens);
 }
 
-function isObject(v: unknown): v is Json {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 export const geminiAdapter: HarnessAdapter = {
   name: "gemini",

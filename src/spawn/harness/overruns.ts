@@ -1,41 +1,10 @@
-// Caps are thresholds noticed after they are crossed (docs/architecture.md §6). Two pure
-// decisions: which caps a sitting has overrun (actual > limit, reported as
-// cap.overrun), and whether the engine's own backstop must kill a live
-// sitting whose streamed turns or cost went past a cap.
-import type { CapName } from "../../engine/events.ts";
+// Caps are thresholds noticed after they are crossed (docs/architecture.md §6).
+// Which caps a finished sitting overran is the engine's decision (`overruns` in
+// src/engine/caps.ts); this is the spawn side's: whether the engine's own
+// backstop must kill a live sitting whose streamed turns or cost went past a cap.
+import type { Overrun } from "../../engine/caps.ts";
 import type { SittingCaps, SittingProgress } from "../../engine/ports.ts";
 import type { Guarantees } from "./types.ts";
-
-export interface Overrun {
-  cap: CapName;
-  limit: number;
-  actual: number;
-}
-
-/** What a sitting used; null or absent = unknown (an unknown is never an overrun). */
-export interface SittingActuals {
-  turns?: number | null;
-  costUsd?: number | null;
-  wallMs?: number | null;
-  idleMs?: number | null;
-}
-
-/** Every cap whose actual exceeds its limit, in the order turns, budget_usd, wall, idle.
- *  Units: turns, USD, milliseconds (as in SittingCaps). */
-export function detectOverruns(caps: SittingCaps, actual: SittingActuals): Overrun[] {
-  const pairs: [CapName, number | undefined, number | null | undefined][] = [
-    ["turns", caps.turns, actual.turns],
-    ["budget_usd", caps.budgetUsd, actual.costUsd],
-    ["wall", caps.wallMs, actual.wallMs],
-    ["idle", caps.idleMs, actual.idleMs],
-  ];
-  const out: Overrun[] = [];
-  for (const [cap, limit, value] of pairs) {
-    if (limit === undefined || value === undefined || value === null) continue;
-    if (value > limit) out.push({ cap, limit, actual: value });
-  }
-  return out;
-}
 
 /** How far past a natively kept cap the stream may go before the engine kills
  *  the sitting: the harness's own cap gets the first chance to stop it cleanly

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CAP_NAMES } from "../../../src/engine/events.ts";
 import { CAP_GUARANTEES } from "../../../src/spawn/harness/types.ts";
-import { detectOverruns } from "../../../src/spawn/harness/overruns.ts";
+import { overruns } from "../../../src/engine/caps.ts";
 import type { AgentPlan } from "../../../src/engine/ports.ts";
 import { isProcessHarness, KIT_PROMPT, kitAssignment, kitRunner, readEcho, sit, type KitSubject, type SitResult } from "./kit-sitting.ts";
 
@@ -35,7 +35,7 @@ function capKept(subject: KitSubject, cap: "turns" | "budget_usd", r: SitResult,
   const guarantee = subject.descriptor.guarantees.caps[cap];
   const stop = cap === "turns" ? "turns" : "budget";
   const actual = cap === "turns" ? r.sitting.turns : r.sitting.costUsd;
-  const overrun = detectOverruns(cap === "turns" ? { turns: limit } : { budgetUsd: limit }, cap === "turns" ? { turns: actual } : { costUsd: actual });
+  const overrun = overruns(cap === "turns" ? { turns: limit } : { budgetUsd: limit }, cap === "turns" ? { turns: actual } : { costUsd: actual });
   if (guarantee === "observed") {
     return overrun.length === 1 ? ok(`observed: ${cap} ${actual} against ${limit} is reported`) : no(`declares ${cap} observed, but the sitting did not report it past the cap: ${brief(r)}`);
   }
