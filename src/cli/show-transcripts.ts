@@ -1,4 +1,4 @@
-// Agent sittings' transcripts for `vouch show` (issue 4): the session id the
+// Agent sittings' transcripts for `vouch show` (docs/ledger.md, ADR 0009): the session id the
 // harness reported (node.finished.session_id) located as a file under the
 // Claude projects folder by findTranscript. Looked up when shown, never stored:
 // transcripts live in the user's Claude folder and may move or be cleaned up.

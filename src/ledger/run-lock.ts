@@ -34,7 +34,7 @@ export interface RunLock {
 
 /** Held locks' connections. Bun closes a Database that is garbage-collected,
  *  which would drop the lock of a caller that kept no reference to it: this
- *  set keeps every held lock alive until release() (found by a test). */
+ *  set keeps every held lock alive until release() (test/ledger/lock.test.ts). */
 const held = new Set<Database>();
 
 /** How long to retry a busy lock: long enough to outlast a liveness probe's
@@ -132,9 +132,4 @@ export function isRunLive(home: string, runId: string): boolean {
   } finally {
     db?.close();
   }
-}
-
-/** The holder of a live run's lock, for messages. */
-export function runLockHolder(home: string, runId: string): LockHolder | null {
-  return readHolder(lockFile(home, runId));
 }

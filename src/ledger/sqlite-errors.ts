@@ -1,5 +1,5 @@
 // Every SQLite failure reaches the user as one LedgerError naming the ledger
-// file and saying what to do: never a stack trace (docs/architecture.md §8, issue 6).
+// file and saying what to do: never a stack trace (docs/architecture.md §8, ADR 0008).
 import { LedgerError, VouchError } from "../engine/errors.ts";
 
 const MOVE_AWAY = "move the file away (vouch starts a new ledger) or set VOUCH_HOME to another folder";

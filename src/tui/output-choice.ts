@@ -1,5 +1,5 @@
-// Which output a run gets, and with what colour and width (docs/architecture.md §10, issue 7
-// item 4). Pure, so the CLI's choice is tested without a terminal.
+// Which output a run gets, and with what colour and width (docs/architecture.md §10,
+// ADR 0007). Pure, so the CLI's choice is tested without a terminal.
 
 export type OutputMode = "json" | "plain" | "tui";
 

@@ -9,13 +9,3 @@ export interface EventOutput {
   /** The run is over: write what is left (the TUI's final frame) and release the terminal. */
   close(): Promise<void>;
 }
-
-/** Sends every event to several outputs (e.g. the TUI and a log file). */
-export function fanOut(...outputs: EventOutput[]): EventOutput {
-  return {
-    push: (event) => outputs.forEach((o) => o.push(event)),
-    close: async () => {
-      await Promise.all(outputs.map((o) => o.close()));
-    },
-  };
-}

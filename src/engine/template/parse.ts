@@ -31,10 +31,6 @@ export interface ParsedTemplate {
 
 const SEGMENT = /^(?:[A-Za-z_][A-Za-z0-9_-]*|\d+)$/;
 
-export function hasTemplate(text: string): boolean {
-  return text.includes("{{");
-}
-
 export function parseTemplate(text: string): ParsedTemplate {
   const segments: Segment[] = [];
   const problems: TemplateProblem[] = [];
