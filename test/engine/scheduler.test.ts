@@ -2,7 +2,7 @@
 import { describe, expect, test } from "vitest";
 import { graphOf } from "./helpers/run-helper.ts";
 import { graphSchema } from "../../src/engine/graph/schema.ts";
-import { buildScopeIndex } from "../../src/engine/scheduler/graph-index.ts";
+import { buildScopeIndex } from "../../src/engine/scheduler/scope-index.ts";
 import { DagScheduler, type Action, type Finished } from "../../src/engine/scheduler/dag-scheduler.ts";
 import { disposition } from "../../src/engine/scheduler/readiness.ts";
 

@@ -5,7 +5,7 @@
 import { branchKey, nodeKey } from "../events.ts";
 import type { MapNode } from "../graph/schema.ts";
 import { countBranches, decideMap } from "../scheduler/aggregate.ts";
-import { buildScopeIndex, type ScopeIndex } from "../scheduler/graph-index.ts";
+import { buildScopeIndex, type ScopeIndex } from "../scheduler/scope-index.ts";
 import { resolvePath, stringify } from "../template/render.ts";
 import { summarizeBranch, verdictOf, type BranchResult } from "./branch-summary.ts";
 import type { RunContext } from "./context.ts";

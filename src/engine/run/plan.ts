@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { GraphInvalidError, TemplateError, type GraphProblem } from "../errors.ts";
 import type { GraphFile } from "../graph/schema.ts";
 import { refusingAgentRunner, type AgentPlan, type AgentRunner, type Refusal } from "../ports.ts";
-import { buildScopeIndex, type ScopeNode } from "../scheduler/graph-index.ts";
+import { buildScopeIndex, type ScopeNode } from "../scheduler/scope-index.ts";
 import { renderText } from "../template/render.ts";
 import { OutputSchemas } from "../verdict/output-schema.ts";
 import { resolveInputs } from "./inputs.ts";

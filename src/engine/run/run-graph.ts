@@ -5,7 +5,7 @@ import type { RunStatus } from "../events.ts";
 import type { GraphFile } from "../graph/schema.ts";
 import { refusingAgentRunner, refusingApprovals, refusingClock, refusingCommandRunner, refusingLedger } from "../ports.ts";
 import { aggregate } from "../scheduler/aggregate.ts";
-import { buildScopeIndex } from "../scheduler/graph-index.ts";
+import { buildScopeIndex } from "../scheduler/scope-index.ts";
 import { RunContext } from "./context.ts";
 import { Emitter } from "./emitter.ts";
 import { MapRunner } from "./map-runner.ts";

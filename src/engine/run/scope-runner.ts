@@ -8,7 +8,7 @@ import { nodeKey, type BranchRef, type NodeStatus } from "../events.ts";
 import type { MapNode } from "../graph/schema.ts";
 import type { AggregateEntry } from "../scheduler/aggregate.ts";
 import { DagScheduler, type Action, type Finished } from "../scheduler/dag-scheduler.ts";
-import type { ScopeIndex, ScopeNode } from "../scheduler/graph-index.ts";
+import type { ScopeIndex, ScopeNode } from "../scheduler/scope-index.ts";
 import { disposition } from "../scheduler/readiness.ts";
 import { renderDeep } from "../template/render.ts";
 import { quoteFeedback } from "../verdict/retry.ts";

@@ -3,7 +3,7 @@
 // what to skip. Work is proportional to the edges touched (pending counters),
 // never a scan of every node.
 import type { Cause, NodeStatus } from "../events.ts";
-import type { ScopeIndex } from "./graph-index.ts";
+import type { ScopeIndex } from "./scope-index.ts";
 import type { Disposition } from "./readiness.ts";
 
 export interface Finished {

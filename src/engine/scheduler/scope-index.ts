@@ -1,7 +1,13 @@
-// The static shape of one scope (the top-level graph, or a map's branch),
+// The run-time shape of one scope (the top-level graph, or a map's branch),
 // computed once: who waits for whom, router edges, fallback owners, feedback
 // chains and sinks. The scheduler and the run loop only look things up here,
 // so nothing scans every node when one finishes.
+// Who depends on whom (needs, routes, fallbacks) comes from the one graph model,
+// GraphIndex in src/engine/graph/graph-index.ts, which the validator and
+// `vouch graph` read too; this adds what only a run needs (feedback holds,
+// the waits that drive the pending counters, topological order, sinks).
+import { ancestorsOf } from "../graph/dag.ts";
+import { GraphIndex } from "../graph/graph-index.ts";
 import type { BranchNode, GraphNode } from "../graph/schema.ts";
 
 export type ScopeNode = GraphNode | BranchNode;
@@ -26,14 +32,6 @@ export interface ScopeIndex {
   sinks: string[];
   /** Topological order of ids (declaration order breaks ties). */
   order: string[];
-}
-
-function routeTargets(node: ScopeNode): string[] {
-  if (node.kind !== "router") return [];
-  const out = new Set<string>();
-  for (const r of node.routes) r.to.forEach((t) => out.add(t));
-  node.default?.forEach((t) => out.add(t));
-  return [...out];
 }
 
 function push(map: Map<string, string[]>, key: string, value: string): void {
@@ -64,33 +62,31 @@ function topoOrder(ids: string[], waitsFor: Map<string, string[]>, dependents: M
   return out;
 }
 
-function ancestors(id: string, needs: Map<string, string[]>): Set<string> {
-  const seen = new Set<string>();
-  const stack = [...(needs.get(id) ?? [])];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    if (seen.has(n)) continue;
-    seen.add(n);
-    stack.push(...(needs.get(n) ?? []));
+/** Declared needs (in order), then the implicit need of a router target on its
+ *  router(s); the routers of each target; the owners of each fallback target. */
+function scopeEdges(ids: string[], nodes: Record<string, ScopeNode>) {
+  const graph = new GraphIndex(
+    null,
+    ids.map((id) => ({ id, scope: null, node: nodes[id]!, kind: nodes[id]!.kind, needs: nodes[id]!.needs ?? [], path: [] })),
+  );
+  const edges = graph.edges(null);
+  const needs = new Map<string, string[]>(ids.map((id) => [id, []]));
+  const routersOf = new Map<string, string[]>();
+  const fallbackOwners = new Map<string, string[]>();
+  for (const e of edges) if (e.via === "needs") needs.get(e.from)!.push(e.to);
+  for (const e of edges) {
+    if (e.via === "route") {
+      push(routersOf, e.from, e.to);
+      push(needs, e.from, e.to);
+    } else if (e.via === "fallback") push(fallbackOwners, e.from, e.to);
   }
-  return seen;
+  return { needs, routersOf, fallbackOwners };
 }
 
 export function buildScopeIndex(nodes: Record<string, ScopeNode>): ScopeIndex {
   const ids = Object.keys(nodes);
   const nodeMap = new Map(Object.entries(nodes));
-  const needs = new Map<string, string[]>(ids.map((id) => [id, [...(nodes[id]!.needs ?? [])].filter((n) => nodeMap.has(n))]));
-  const routersOf = new Map<string, string[]>();
-  const fallbackOwners = new Map<string, string[]>();
-  for (const id of ids) {
-    const node = nodes[id]!;
-    for (const t of routeTargets(node)) {
-      if (!nodeMap.has(t)) continue;
-      push(routersOf, t, id);
-      if (!needs.get(t)!.includes(id)) needs.get(t)!.push(id);
-    }
-    if ("fallback" in node && node.fallback && nodeMap.has(node.fallback)) push(fallbackOwners, node.fallback, id);
-  }
+  const { needs, routersOf, fallbackOwners } = scopeEdges(ids, nodes);
 
   // Feedback chains: the nodes on a path from `to` to X are the ancestors of X
   // (and X) that descend from `to` (and `to`).
@@ -100,10 +96,10 @@ export function buildScopeIndex(nodes: Record<string, ScopeNode>): ScopeIndex {
     const node = nodes[id]!;
     if (!("feedback" in node) || !node.feedback || !nodeMap.has(node.feedback.to)) continue;
     const to = node.feedback.to;
-    const upX = ancestors(id, needs);
+    const upX = ancestorsOf(id, needs);
     if (!upX.has(to)) continue;
     const chain = new Set([id, to]);
-    for (const a of upX) if (ancestors(a, needs).has(to)) chain.add(a);
+    for (const a of upX) if (ancestorsOf(a, needs).has(to)) chain.add(a);
     feedbackChains.set(id, [...chain]);
     // A node outside the chain that needs a chain node would otherwise start on
     // a result the loop may still replace: it also waits for X to settle.
