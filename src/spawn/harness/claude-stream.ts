@@ -208,8 +208,7 @@ function retryActivity(event: Json, seen: number): string {
 function noResultError(source: string, end: StreamEnd, reader: JsonDocumentReader): string {
   const how = end.signal ? ` (killed by ${end.signal})` : end.exit !== null ? ` (exit ${end.exit})` : "";
   const stderr = lastLine(end.stderrTail);
-  const garbage = reader.garbageLines > 0 ? `; ${reader.garbageLines} line(s) were not JSON, last: ${reader.lastGarbage}` : "";
-  return `${source} output ended with no result event${how}${stderr ? `: ${stderr}` : ""}${garbage}`;
+  return `${source} output ended with no result event${how}${stderr ? `: ${stderr}` : ""}${reader.garbageNote()}`;
 }
 
 function asObject(v: unknown): Json | undefined {

@@ -120,8 +120,7 @@ export function createCodexParser(): StreamParser {
       const how = end.signal ? `killed by ${end.signal}` : `exit ${end.exit ?? "unknown"}`;
       const why = lastError ?? lastLine(end.stderrTail) ?? "";
       const what = end.exit === 0 ? "codex ended without a completed turn" : `codex failed (${how})`;
-      const garbage = reader.garbageLines > 0 ? `; ${reader.garbageLines} line(s) were not JSON, last: ${reader.lastGarbage}` : "";
-      return { ...base, stopReason: "crashed", error: `${what}${why ? `: ${why}` : ""}${garbage}` };
+      return { ...base, stopReason: "crashed", error: `${what}${why ? `: ${why}` : ""}${reader.garbageNote()}` };
     },
   };
 }

@@ -127,8 +127,7 @@ export function createGeminiParser(): StreamParser {
       if (result?.status === "error") return { ...base, stopReason: "crashed", error: `gemini reported an error: ${why || "no message"}` };
       const how = end.signal ? `killed by ${end.signal}` : `exit ${end.exit ?? "unknown"}`;
       const what = result ? `gemini ended with result status "${String(result.status)}" (${how})` : `gemini output ended with no result event (${how})`;
-      const garbage = reader.garbageLines > 0 ? `; ${reader.garbageLines} line(s) were not JSON, last: ${reader.lastGarbage}` : "";
-      return { ...base, stopReason: "crashed", error: `${what}${why ? `: ${why}` : ""}${garbage}` };
+      return { ...base, stopReason: "crashed", error: `${what}${why ? `: ${why}` : ""}${reader.garbageNote()}` };
     },
   };
 }

@@ -4,6 +4,7 @@
 // pretty-printed document opens with a line that is only "{" or "[" and its
 // inner lines are indented; it is collected (bounded) until it parses.
 // Anything else that is not JSON is counted as garbage and never fatal.
+import { isObject, type JsonObject } from "../../engine/json-object.ts";
 
 /** Largest pretty-printed document kept while waiting for it to close. */
 export const MAX_PENDING_BYTES = 8 * 1024 * 1024;
@@ -15,6 +16,11 @@ export class JsonDocumentReader {
   garbageLines = 0;
   /** The last line that was not JSON (bounded), for error messages. */
   lastGarbage: string | undefined;
+
+  /** "; N line(s) were not JSON, last: …" to append to a crash message, or "" when every line was JSON. */
+  garbageNote(): string {
+    return this.garbageLines > 0 ? `; ${this.garbageLines} line(s) were not JSON, last: ${this.lastGarbage}` : "";
+  }
 
   /** The values completed by this line (usually zero or one). */
   feed(line: string): unknown[] {
@@ -98,10 +104,8 @@ function tryParse(text: string): unknown {
 }
 
 /** A plain object with a string `type`, or null. */
-export function typedEvent(value: unknown): (Record<string, unknown> & { type: string }) | null {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
-  const type = (value as Record<string, unknown>).type;
-  return typeof type === "string" ? (value as Record<string, unknown> & { type: string }) : null;
+export function typedEvent(value: unknown): (JsonObject & { type: string }) | null {
+  return isObject(value) && typeof value.type === "string" ? (value as JsonObject & { type: string }) : null;
 }
 
 /** The last non-empty line of a text, bounded: what a one-line error quotes. */
