@@ -1,11 +1,6 @@
 // `--json`: one event per line on stdout and nothing else (docs/events.md).
 // A reader that goes away (`vouch run --json | head`) ends the output quietly.
-import type { EventOutput } from "./output.ts";
-
-function isBrokenPipe(e: unknown): boolean {
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  return code === "EPIPE" || code === "ERR_STREAM_DESTROYED" || code === "ERR_STREAM_WRITE_AFTER_END";
-}
+import { isClosedStream, type EventOutput } from "./output.ts";
 
 export function createNdjsonOutput(write: (text: string) => void): EventOutput {
   let closed = false;
@@ -16,7 +11,7 @@ export function createNdjsonOutput(write: (text: string) => void): EventOutput {
         // JSON.stringify escapes newlines inside strings, so one event is always one line.
         write(`${JSON.stringify(event)}\n`);
       } catch (e) {
-        if (!isBrokenPipe(e)) throw e;
+        if (!isClosedStream(e)) throw e;
         closed = true;
       }
     },

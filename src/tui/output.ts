@@ -9,3 +9,10 @@ export interface EventOutput {
   /** The run is over: write what is left (the TUI's final frame) and release the terminal. */
   close(): Promise<void>;
 }
+
+/** A write failed because the reader went away (a closed pipe, a destroyed or
+ *  ended stream): the output stops quietly. Any other write error is real. */
+export function isClosedStream(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  return code === "EPIPE" || code === "ERR_STREAM_DESTROYED" || code === "ERR_STREAM_WRITE_AFTER_END";
+}

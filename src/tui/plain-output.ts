@@ -1,6 +1,6 @@
 // Plain progress lines for pipes, CI logs and `--plain` (ADR 0007): one line per
 // significant event, never wider than `width`, coloured only when `color`.
-import type { EventOutput } from "./output.ts";
+import { isClosedStream, type EventOutput } from "./output.ts";
 import { fitLine, paint } from "./lines.ts";
 import { plainLines } from "./plain-lines.ts";
 import { reduce } from "./view-model.ts";
@@ -21,7 +21,7 @@ export function createPlainOutput(write: (text: string) => void, opts: { color: 
       try {
         write(lines.map((l) => `${paint(fitLine(l, width), opts.color)}\n`).join(""));
       } catch (e) {
-        if ((e as NodeJS.ErrnoException | null)?.code !== "EPIPE") throw e;
+        if (!isClosedStream(e)) throw e;
         closed = true;
       }
     },

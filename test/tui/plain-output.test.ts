@@ -118,4 +118,16 @@ describe("plain lines", () => {
     }, { color: false, width: 80 });
     expect(() => broken.push(loadFixture("map-mixed")[0]!)).toThrow("disk full");
   });
+
+  test("a destroyed or ended stream ends the output quietly too, as it does for --json", () => {
+    for (const code of ["ERR_STREAM_DESTROYED", "ERR_STREAM_WRITE_AFTER_END"]) {
+      let calls = 0;
+      const out = createPlainOutput(() => {
+        calls++;
+        throw Object.assign(new Error(`write: ${code}`), { code });
+      }, { color: false, width: 80 });
+      for (const e of loadFixture("map-mixed")) out.push(e);
+      expect(calls, code).toBe(1);
+    }
+  });
 });
