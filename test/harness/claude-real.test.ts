@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { createClaudeParser } from "../../src/spawn/harness/claude-stream.ts";
-import { detectOverruns } from "../../src/spawn/harness/overruns.ts";
+import { overruns } from "../../src/engine/caps.ts";
 import { budgetToKeep } from "../../src/spawn/harness/argv-format.ts";
 import { buildClaudeCommand, CLAUDE_PERMISSION_MODES } from "../../src/spawn/harness/claude.ts";
 import type { AgentAssignment } from "../../src/engine/ports.ts";
@@ -30,9 +30,9 @@ describe("real claude output", () => {
     const { sitting, progress } = parse("max-turns");
     expect(sitting).toMatchObject({ stopReason: "turns", turns: 2 });
     expect(progress.map((p) => p.turns)).toEqual([1, 1, 2, 2, 2]);
-    expect(detectOverruns({ turns: 2 }, { turns: sitting.turns })).toEqual([]);
+    expect(overruns({ turns: 2 }, { turns: sitting.turns })).toEqual([]);
     // One fewer allowed and it is an overrun of what was really consumed.
-    expect(detectOverruns({ turns: 1 }, { turns: sitting.turns })).toEqual([{ cap: "turns", limit: 1, actual: 2 }]);
+    expect(overruns({ turns: 1 }, { turns: sitting.turns })).toEqual([{ cap: "turns", limit: 1, actual: 2 }]);
   });
 
   test("a budget stop: budget, the whole cost reported (an overrun), one turn", () => {
