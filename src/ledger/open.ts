@@ -8,7 +8,7 @@ import { accessSync, constants, existsSync } from "node:fs";
 import { ledgerFile } from "./home.ts";
 import { APPLICATION_ID, inspect, migrate, MIGRATIONS, refuseForeign, type Migration } from "./migrations.ts";
 import { openReadOnly } from "./open-readonly.ts";
-import { makeLedgerPrivate } from "./permissions.ts";
+import { createPrivateLedger, tightenLedger } from "./permissions.ts";
 import { guarded } from "./sqlite-errors.ts";
 import { SqliteRunLedger, type RunLedger } from "./ledger.ts";
 
@@ -33,11 +33,20 @@ export function ledgerExists(home: string): boolean {
 /** The ledger for writing (run, resume): created private when missing, migrated. */
 export function openLedger(opts: OpenOptions): RunLedger {
   const file = ledgerFile(opts.home);
-  const tightened = guarded(file, "opening the ledger", () => makeLedgerPrivate(opts.home, file));
+  guarded(file, "opening the ledger", () => createPrivateLedger(opts.home, file));
+  const ledger = openExisting(opts, true);
+  let tightened: string[];
+  try {
+    // After the open: a file it refused (another program's) keeps its permissions.
+    tightened = guarded(file, "opening the ledger", () => tightenLedger(opts.home, file));
+  } catch (e) {
+    ledger.close();
+    throw e;
+  }
   if (tightened.length > 0) {
     opts.onNotice?.(`vouch: tightened the ledger's permissions (it holds inputs, outputs and model answers): ${tightened.join(", ")}\n`);
   }
-  return openExisting(opts, true);
+  return ledger;
 }
 
 function openExisting(opts: OpenOptions, create: boolean): RunLedger {

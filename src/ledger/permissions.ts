@@ -2,7 +2,7 @@
 // private (0700) and its database files are 0600, whatever the umask. SQLite
 // gives -wal and -shm the mode of the database file, so creating ledger.sqlite
 // 0600 before SQLite opens it makes all three private (docs/ledger.md).
-import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, statSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, fchmodSync, lstatSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { LOCKS_DIR } from "./home.ts";
 
@@ -35,27 +35,42 @@ export function createPrivateFile(file: string): void {
 
 const octal = (mode: number) => (mode & 0o7777).toString(8).padStart(4, "0");
 
-/** Takes group and other permissions off one path; "PATH 0755 → 0700" when it changed. */
-function tighten(path: string, wanted: number, isFolder: boolean): string | null {
-  if (!existsSync(path)) return null;
-  const st = statSync(path);
+/** Takes group and other permissions off one path, and nothing more: the
+ *  owner's bits stay as they are (a ledger its owner made read-only stays so).
+ *  "PATH 0755 → 0700" when it changed. A symbolic link is not followed: what it
+ *  points at is not the ledger's to close (chmod would change the target). */
+function tighten(path: string, isFolder: boolean): string | null {
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
+  }
+  if (st.isSymbolicLink()) return null;
   // Another user's file or folder, or a shared folder (the sticky bit, as on /tmp), is not ours to close.
   if (st.uid !== process.getuid?.() || (isFolder && (st.mode & STICKY) !== 0)) return null;
   if ((st.mode & 0o077) === 0) return null;
-  const next = (st.mode & 0o7700 & ~STICKY) | wanted;
+  const next = st.mode & 0o7700 & ~STICKY;
   chmodSync(path, next);
   return `${path} ${octal(st.mode)} → ${octal(next)}`;
 }
 
-/** Makes the ledger folder, ledger.sqlite and its -wal/-shm private before a
- *  writer opens them; returns what it tightened (an older vouch left them looser). */
-export function makeLedgerPrivate(home: string, file: string): string[] {
+/** Creates the ledger folder (0700) and an empty ledger.sqlite (0600) when
+ *  missing, before SQLite opens it, so a new ledger is private from the start. */
+export function createPrivateLedger(home: string, file: string): void {
   createPrivateFolder(home);
   createPrivateFile(file);
+}
+
+/** Makes the ledger folder, locks/, ledger.sqlite and its -wal/-shm private;
+ *  called once the file is known to be a vouch ledger (a file vouch refuses is
+ *  left as it was). Returns what it tightened (an older vouch left them looser). */
+export function tightenLedger(home: string, file: string): string[] {
   const changed = [
-    tighten(home, FOLDER_MODE, true),
-    tighten(join(home, LOCKS_DIR), FOLDER_MODE, true),
-    ...[file, `${file}-wal`, `${file}-shm`].map((f) => tighten(f, FILE_MODE, false)),
+    tighten(home, true),
+    tighten(join(home, LOCKS_DIR), true),
+    ...[file, `${file}-wal`, `${file}-shm`].map((f) => tighten(f, false)),
   ];
   return changed.filter((c): c is string => c !== null);
 }
