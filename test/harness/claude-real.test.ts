@@ -100,6 +100,24 @@ describe("the budget claude is given", () => {
     expect(budgetShortfall(0.5, 0.5)).toBeNull();
   });
 
+  // A run budget of $1 spent as 0.5 + 0.2 + 0.2 + 0.1 leaves 1.1e-16 in floating
+  // point: no money, and a budget claude would be handed as "0" (it refuses
+  // `--max-budget-usd 0`, so the node would crash instead of not starting).
+  test("a run budget spent to the cent leaves nothing for the next node (floating-point residue is not money)", () => {
+    const left = 1 - (0.5 + 0.2 + 0.2 + 0.1);
+    expect(left).toBeGreaterThan(0);
+    expect(budgetShortfall(left, undefined)).toContain("nothing is left of the run budget");
+  });
+
+  test("property: a node that may start is never handed a budget claude refuses (0 or below)", () => {
+    fc.assert(
+      fc.property(fc.double({ min: -1, max: 1e6, noNaN: true }), (left) => {
+        if (budgetShortfall(left, undefined) !== null) return true;
+        return Number(flag(buildClaudeCommand(a({ runBudgetLeftUsd: left })))) > 0;
+      }),
+    );
+  });
+
   test("claude's permission modes include auto and manual (the pinned claude's list)", () => {
     expect([...CLAUDE_PERMISSION_MODES].sort()).toEqual(["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "manual", "plan"]);
   });

@@ -126,6 +126,9 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
   return attemptLoop(env, s.retry, one);
 }
 
+/** What is left of a run budget below this counts as nothing. */
+const NOTHING_LEFT_USD = 1e-9;
+
 /** Why an attempt may not start for lack of run budget, or null. A node with
  *  its own budget_usd needs that much left; one without needs something left
  *  (it is handed what is left, ADR 0012). */
@@ -134,7 +137,9 @@ export function budgetShortfall(remaining: number | null, nodeBudget: number | u
   if (nodeBudget !== undefined && remaining < nodeBudget) {
     return `not started: the run has $${remaining.toFixed(4)} left, less than this node's budget_usd cap of $${nodeBudget}`;
   }
-  if (remaining <= 0) return `not started: nothing is left of the run budget ($${remaining.toFixed(4)})`;
+  // Below a nano-dollar is floating-point residue of summed costs, not money
+  // (1 - (0.5 + 0.2 + 0.2 + 0.1) > 0); claude would be handed it as "0" and refuse it.
+  if (remaining < NOTHING_LEFT_USD) return `not started: nothing is left of the run budget ($${remaining.toFixed(4)})`;
   return null;
 }
 
