@@ -6,6 +6,7 @@ import { describeCli } from "./lib/skip.ts";
 import { oneAgentGraph, runClaudeScenario } from "./lib/claude.ts";
 import { always, answer, text, toolUse, toolsForever, type Script } from "./servers/anthropic.ts";
 import { MODEL, usageCosting } from "./claude-pricing.ts";
+import { delegating } from "./claude-recorded.ts";
 
 const CONTRACT_TIMEOUT = 90_000;
 const model = `model: ${MODEL}`;
@@ -23,6 +24,16 @@ describeCli("claude", "claude caps", () => {
     // claude says num_turns 3 at this stop; only 2 responses were consumed, within the cap.
     expect(r.overruns()).toEqual([]);
     expect(r.progress("ask").every((p) => (p.turns ?? 0) <= 2)).toBe(true);
+  });
+
+  it("a sub-agent's responses are not turns: 3 main responses under turns: 3 pass, no overrun", { timeout: CONTRACT_TIMEOUT }, async () => {
+    const r = await runClaudeScenario({ script: delegating, graph: oneAgentGraph({ fields: [model, "tools: [Agent]", "caps: { turns: 3 }"] }) });
+    const f = r.finished("ask");
+    expect([r.code, f.status, f.stop_reason]).toEqual([0, "passed", "complete"]);
+    // 4 model requests: 3 of the main conversation, 1 of the sub-agent.
+    expect(r.server.requests).toHaveLength(4);
+    expect(f.turns).toBe(3);
+    expect(r.overruns()).toEqual([]);
   });
 
   it("a huge usage under the node's budget_usd: claude's own budget stop, the overrun reported", { timeout: CONTRACT_TIMEOUT }, async () => {

@@ -57,6 +57,18 @@ describe("real claude output", () => {
     expect(sitting.error).toMatch(/Connection dropped/);
   });
 
+  // claude's --max-turns caps the main conversation; a sub-agent's responses
+  // (parent_tool_use_id set) are not under it, so counting them against the cap
+  // invented an overrun (turns 4 > 3 here, though the main one made 3).
+  test("a sub-agent's responses are not turns of the sitting: only the main conversation's count", () => {
+    const text = real("subagent");
+    expect(text).toMatch(/"parent_tool_use_id":"toolu_/);
+    const { sitting, progress } = parse("subagent");
+    expect(sitting).toMatchObject({ stopReason: "complete", turns: 3 });
+    expect(Math.max(...progress.map((p) => p.turns ?? 0))).toBe(3);
+    expect(detectOverruns({ turns: 3 }, { turns: sitting.turns })).toEqual([]);
+  });
+
   test("a lone result object (no assistant lines to count) still takes num_turns", () => {
     const result = real("max-turns").split("\n").find((l) => l.includes('"type":"result"'))!;
     expect(parseAll(createClaudeParser(), result).sitting.turns).toBe(3);

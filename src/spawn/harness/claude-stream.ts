@@ -9,7 +9,8 @@
 // Turns are the model responses really made (ADR 0012): distinct assistant
 // message ids, not claude's num_turns, which at a turns stop is one more than
 // the responses made. An assistant message claude writes itself for an API
-// error (model "<synthetic>") is no response. Only a lone result object (no
+// error (model "<synthetic>") is no response, and a sub-agent's (its
+// parent_tool_use_id set) is not under the sitting's --max-turns. Only a lone result object (no
 // assistant lines to count) falls back to num_turns.
 import type { SittingProgress } from "../../engine/ports.ts";
 import type { StopReason, Tokens } from "../../engine/events.ts";
@@ -74,10 +75,13 @@ export function createClaudeParser(source = "claude"): StreamParser {
         // claude's own stand-in for a failed request: no model response, no turn.
         if (message?.model === SYNTHETIC_MODEL) return false;
         const id = typeof message?.id === "string" ? message.id : undefined;
-        if (id === undefined) anonymousTurns += 1;
-        else messageIds.add(id);
+        // A sub-agent's response (parent_tool_use_id set) is spent (its tokens count)
+        // but is no turn: claude's --max-turns caps the main conversation only.
+        const subAgent = typeof event.parent_tool_use_id === "string";
+        if (!subAgent && id === undefined) anonymousTurns += 1;
+        else if (!subAgent) messageIds.add(id!);
         const usage = asObject(message?.usage);
-        if (usage) usageById.set(id ?? `#${anonymousTurns}`, claudeTokens(usage));
+        if (usage) usageById.set(id ?? (subAgent ? `#sub${eventsSeen}` : `#${anonymousTurns}`), claudeTokens(usage));
         const latest = activityOf(message?.content);
         if (latest !== undefined) activity = latest;
         return true;
