@@ -11,7 +11,7 @@ import type { AgentAssignment, SittingProgress } from "../../src/engine/ports.ts
 import { STUBS } from "./helpers.ts";
 
 const PATH = `${STUBS}:${process.env.PATH}`;
-const STUB_VARS = ["STUB_SCENARIO", "STUB_TURNS", "STUB_TURN_MS", "STUB_TURN_COST"];
+const STUB_VARS = ["STUB_SCENARIO", "STUB_TURNS", "STUB_TURN_MS", "STUB_TURN_COST", "STUB_LINGER"];
 const assignment = (p: Partial<AgentAssignment>): AgentAssignment => ({
   runId: "r", node: "n", attempt: 1, harness: "claude", prompt: "do it", cwd: mkdtempSync(join(tmpdir(), "vouch-runbudget-")), passEnv: STUB_VARS, caps: {}, output: { format: "text" }, ...p,
 });
@@ -38,6 +38,22 @@ describe("the run budget and claude", () => {
     // It exited by itself (exit 1, claude's status for a cap stop), not by a signal.
     expect(s.exitCode).toBe(1);
     expect(s.costUsd).toBeCloseTo(0.02, 9);
+  });
+
+  // ADR 0012: a sitting that reported gets a grace to exit; one that stays up is
+  // then killed, and its reported stop still stands (not cancelled).
+  test("a sitting that reported and then stays up is killed after the grace; its own stop stands", async () => {
+    const runner = createAgentRunner({ parentEnv: { PATH, STUB_LINGER: "1" }, reportedExitGraceMs: 50, graceMs: 50 });
+    const run = new AbortController();
+    const onProgress = (p: SittingProgress) => {
+      if (p.costUsd !== undefined) run.abort(new Error("run stopped: budget"));
+    };
+    const s = await runner.run(assignment({}), { signal: run.signal, onProgress });
+    expect(run.signal.aborted).toBe(true);
+    // Killed (it would have stayed up 30 s), yet judged by its report.
+    expect(s.exitCode).not.toBe(0);
+    expect(s.stopReason).toBe("complete");
+    expect(s.error).toBeUndefined();
   });
 
   test("a cancel before the final report still kills at once (cancelled)", async () => {

@@ -34,6 +34,9 @@ export interface AgentRunnerOptions {
   backstop?: BackstopMargins | null;
   /** SIGTERM-to-SIGKILL grace for the process group. */
   graceMs?: number;
+  /** How long a sitting that reported its result may take to exit after a cancel
+   *  (default REPORTED_EXIT_GRACE_MS; tests shorten it). */
+  reportedExitGraceMs?: number;
   /** The program of the `command` harness (default: VOUCH_COMMAND from parentEnv). */
   commandArgv?: string[];
   /** Replace adapters (tests, the conformance kit's broken doubles). */
@@ -87,7 +90,7 @@ export function createAgentRunner(opts: AgentRunnerOptions): AgentRunner {
         return playReplay(a, hooks, { dir: opts.replayDir!, delayMs: opts.replayDelayMs ?? 0 });
       }
       const adapter = adapters[a.harness];
-      return runSitting(adapter, a, hooks, { commandArgv, margins, runProcess, parentEnv: opts.parentEnv, graceMs: opts.graceMs });
+      return runSitting(adapter, a, hooks, { commandArgv, margins, runProcess, parentEnv: opts.parentEnv, graceMs: opts.graceMs, reportedExitGraceMs: opts.reportedExitGraceMs ?? REPORTED_EXIT_GRACE_MS });
     },
   };
 }
@@ -111,6 +114,7 @@ interface SittingContext {
   runProcess: RunProcess;
   parentEnv: Record<string, string | undefined>;
   graceMs: number | undefined;
+  reportedExitGraceMs: number;
 }
 
 async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: AgentHooks, ctx: SittingContext): Promise<Sitting> {
@@ -124,7 +128,7 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
   const parser = adapter.createParser(a);
   const { env } = buildChildEnv(ctx.parentEnv, a.passEnv, {});
   const stop = new AbortController();
-  const cancel = cancelGuard(stop, () => parser.reported?.() === true);
+  const cancel = cancelGuard(stop, () => parser.reported?.() === true, ctx.reportedExitGraceMs);
   hooks.signal.addEventListener("abort", cancel.onCancel, { once: true });
   let breach: BackstopBreach | null = null;
 
@@ -193,14 +197,14 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
  *  arrives with its result) must not turn its own stop — claude's budget or
  *  turns stop — into a kill it never needed. It gets a moment to exit; only
  *  one that hangs on is killed, and its reported stop still stands. */
-function cancelGuard(stop: AbortController, reported: () => boolean) {
+function cancelGuard(stop: AbortController, reported: () => boolean, graceMs: number) {
   let reportedFirst = false;
   let lateKill: ReturnType<typeof setTimeout> | undefined;
   return {
     onCancel() {
       reportedFirst = reported();
       if (!reportedFirst) return stop.abort();
-      lateKill = setTimeout(() => stop.abort(), REPORTED_EXIT_GRACE_MS);
+      lateKill = setTimeout(() => stop.abort(), graceMs);
       lateKill.unref?.();
     },
     reportedFirst: () => reportedFirst,

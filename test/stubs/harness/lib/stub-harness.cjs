@@ -13,6 +13,7 @@
 //                  process it forks (so a test can check the group is gone)
 //   STUB_FILL      a file the stub grows until the disk is full (scenario fill)
 //   STUB_PLAYED    a file the stub appends "turn N" to after printing each turn
+//   STUB_LINGER=1  after a success result, stay up until killed (30 s at most)
 // On success the result text is a JSON "echo" of what the stub received:
 // {harness, prompt, model, tools, permissionMode, maxTurns, maxBudgetUsd, argv}.
 "use strict";
@@ -193,6 +194,8 @@ async function playSuccess(harness, got, prompt) {
   }
   f.result({ subtype: "success", turns: turnsWanted, cost, text });
   await flush();
+  // STUB_LINGER=1: stays up after its result until killed (as claude can, with a background task).
+  if (env.STUB_LINGER === "1") return void setTimeout(() => process.exit(0), 30_000);
   process.exit(0);
 }
 
