@@ -19,7 +19,7 @@ export interface Usage {
 export type Reply =
   | { kind: "message"; blocks: Block[]; usage?: Usage; stopReason?: "end_turn" | "tool_use" | "max_tokens" }
   | { kind: "error"; status: number; errorType: string; message: string; headers?: Record<string, string> }
-  /** Sends message_start and the first block's start, then closes the connection. */
+  /** Sends message_start, the first block's start and its first text delta, then drops the connection. */
   | { kind: "disconnect" };
 
 export interface RecordedRequest {
