@@ -66,7 +66,7 @@ describe("real claude output", () => {
     const { sitting, progress } = parse("subagent");
     expect(sitting).toMatchObject({ stopReason: "complete", turns: 3 });
     expect(Math.max(...progress.map((p) => p.turns ?? 0))).toBe(3);
-    expect(detectOverruns({ turns: 3 }, { turns: sitting.turns })).toEqual([]);
+    expect(overruns({ turns: 3 }, { turns: sitting.turns })).toEqual([]);
   });
 
   test("a lone result object (no assistant lines to count) still takes num_turns", () => {
