@@ -1,19 +1,23 @@
 // "Did you mean" suggestions for misspelt names (fields, kinds, node ids, inputs).
 
-/** Edit distance with adjacent transpositions (optimal string alignment). */
+/** Edit distance with adjacent transpositions (optimal string alignment). Three
+ *  rolling rows, not a matrix: it runs once per unknown name and candidate. */
 export function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
   const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i < rows; i++) {
+  let before = new Int32Array(cols); // row i-2
+  let prev = Int32Array.from({ length: cols }, (_, j) => j); // row i-1
+  let cur = new Int32Array(cols);
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
+      let best = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2]! + 1);
+      cur[j] = best;
     }
+    [before, prev, cur] = [prev, cur, before];
   }
-  return d[a.length]![b.length]!;
+  return prev[b.length]!;
 }
 
 /** The closest candidate when it is close enough to be a likely typo, else undefined.

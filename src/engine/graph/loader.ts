@@ -7,7 +7,7 @@ import type { Path, PathProblem } from "./problem.ts";
 import { salvage } from "./salvage.ts";
 import { graphSchema, type GraphFile } from "./schema.ts";
 import { validateGraph } from "./validate.ts";
-import { unquotedTemplates, badAliases, shoutedBooleans, yamlErrorProblem, type OffsetProblem } from "./yaml-checks.ts";
+import { badAliases, duplicateKeys, shoutedBooleans, unquotedTemplates, yamlErrorProblem, type OffsetProblem } from "./yaml-checks.ts";
 import { offsetOf, positionOf } from "./yaml-positions.ts";
 import { withoutQuoteFallout } from "./unclosed-quote.ts";
 import { zodProblems, type Issue } from "./zod-issues.ts";
@@ -30,7 +30,7 @@ function isUnder(path: Path, prefix: Path): boolean {
 
 function load(file: string, text: string): LoadResult {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true, logLevel: "error" });
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, merge: true, logLevel: "error" });
   const place = (offset: number) => positionOf(lineCounter, offset);
   const lineCol = (offset: number) => {
     const p = place(offset);
@@ -39,13 +39,13 @@ function load(file: string, text: string): LoadResult {
   const fromOffset = (p: OffsetProblem): GraphProblem => ({ file, ...place(p.offset), message: p.message, ...(p.hint ? { hint: p.hint } : {}) });
 
   const problems: GraphProblem[] = [];
-  for (const e of [...withoutQuoteFallout(doc.errors, text), ...doc.warnings]) problems.push(fromOffset(yamlErrorProblem(doc, e, text, lineCol)));
+  for (const e of [...withoutQuoteFallout(doc.errors, text), ...doc.warnings]) problems.push(fromOffset(yamlErrorProblem(e, text, lineCol)));
+  problems.push(...duplicateKeys(doc, lineCol).map(fromOffset));
   const aliases = badAliases(doc);
   problems.push(...aliases.map(fromOffset));
   // A syntax error leaves a guessed structure: schema problems on it would mislead.
   // Duplicate keys and warnings leave the structure intact, so checking goes on.
-  const structural = doc.errors.some((e) => e.code !== "DUPLICATE_KEY") || aliases.length > 0;
-  if (structural) return finish(problems);
+  if (doc.errors.length > 0 || aliases.length > 0) return finish(problems);
   if (doc.contents === null) {
     problems.push({ file, line: 1, col: 1, message: "the file is empty", hint: "a graph needs at least version: 1, name: and nodes:" });
     return finish(problems);

@@ -1,7 +1,7 @@
 // Problems the YAML layer itself finds: syntax errors, duplicate keys, aliases
 // that name no anchor, and a `{{ template }}` left unquoted at the start of a
 // value (YAML reads it as a mapping inside a mapping, silently).
-import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type YAMLError } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Scalar, type YAMLError } from "yaml";
 import { keyString } from "./yaml-positions.ts";
 import { isMissingQuote, unclosedQuoteBefore } from "./unclosed-quote.ts";
 import type { Path } from "./problem.ts";
@@ -19,20 +19,11 @@ const FRIENDLY: Record<string, string> = {
   MULTIPLE_DOCS: 'a graph file holds one YAML document; remove the "---" separator and what follows, or split the file',
 };
 
-/** Messages for the yaml library's errors (duplicate keys get the key's name and first place). */
-export function yamlErrorProblem(doc: Document, error: YAMLError, source: string, lineCol: (offset: number) => string): OffsetProblem {
+/** Messages for the yaml library's errors. */
+export function yamlErrorProblem(error: YAMLError, source: string, lineCol: (offset: number) => string): OffsetProblem {
   // The library points at the indentation of a badly indented line; the text after it is what to fix.
   let offset = error.pos[0];
   while (source[offset] === " " && offset + 1 < source.length) offset++;
-  if (error.code === "DUPLICATE_KEY") {
-    const dup = findKeyAt(doc, offset);
-    const name = dup?.name ?? source.slice(error.pos[0], error.pos[1]);
-    return {
-      offset,
-      message: `duplicate key "${name}"`,
-      hint: dup?.firstOffset !== undefined ? `"${name}" is first written at ${lineCol(dup.firstOffset)}; keep one of them` : "keep one of them",
-    };
-  }
   const quote = isMissingQuote(error) ? unclosedQuoteBefore(source, error.pos[0]) : null;
   if (quote) {
     const example = quote.quote === '"' ? `'say "hi"'` : `"it's"`;
@@ -48,38 +39,66 @@ export function yamlErrorProblem(doc: Document, error: YAMLError, source: string
 
 interface Visit {
   node: unknown;
-  path: Path;
+  depth: number;
+  parent: Visit | null;
+  /** The step from the parent: a key, an index, "<key>" or "<merge>". */
+  seg: string | number | null;
 }
 
-/** Every collection and scalar in the document with its path (bounded depth). */
-function* nodes(doc: Document): Generator<Visit> {
-  const stack: (Visit & { depth: number })[] = [{ node: doc.contents, path: [], depth: 0 }];
+/** Where a visited node sits in the value. Built on demand: most visits never need it. */
+function pathOf(v: Visit): Path {
+  const path: Path = [];
+  for (let at: Visit | null = v; at?.parent; at = at.parent) if (at.seg !== null) path.push(at.seg);
+  return path.reverse();
+}
+
+const walks = new WeakMap<Document, Visit[]>();
+
+/** Every collection and scalar in the document (bounded depth). Walked once per
+ *  document and shared by the checks below. */
+function nodes(doc: Document): Visit[] {
+  const done = walks.get(doc);
+  if (done) return done;
+  const out: Visit[] = [];
+  const stack: Visit[] = [{ node: doc.contents, depth: 0, parent: null, seg: null }];
   while (stack.length > 0) {
-    const { node, path, depth } = stack.pop()!;
-    yield { node, path };
+    const v = stack.pop()!;
+    out.push(v);
+    const { node, depth } = v;
     if (depth > 200) continue;
     if (isMap(node)) {
       for (const pair of node.items) {
         const k = keyString(pair.key);
-        stack.push({ node: pair.key, path: [...path, "<key>"], depth: depth + 1 });
-        stack.push({ node: pair.value, path: k === undefined ? [...path, "<merge>"] : [...path, k], depth: depth + 1 });
+        stack.push({ node: pair.key, depth: depth + 1, parent: v, seg: "<key>" });
+        stack.push({ node: pair.value, depth: depth + 1, parent: v, seg: k === undefined ? "<merge>" : k });
       }
-    } else if (isSeq(node)) node.items.forEach((item, i) => stack.push({ node: item, path: [...path, i], depth: depth + 1 }));
-    else if (isPair(node)) stack.push({ node: node.value, path, depth: depth + 1 });
+    } else if (isSeq(node)) node.items.forEach((item, i) => stack.push({ node: item, depth: depth + 1, parent: v, seg: i }));
+    else if (isPair(node)) stack.push({ node: node.value, depth: depth + 1, parent: v, seg: null });
   }
+  walks.set(doc, out);
+  return out;
 }
 
-function findKeyAt(doc: Document, offset: number): { name: string; firstOffset?: number } | undefined {
+/** Keys written twice in one mapping, at the second (third, ...) place, with where the
+ *  key was first written. One pass with a Set per mapping: the yaml library's own
+ *  `uniqueKeys` check compares each key with every earlier one, quadratic in the keys
+ *  of a mapping (40,000 keys took 15 s), so the loader turns it off and asks here. */
+export function duplicateKeys(doc: Document, lineCol: (offset: number) => string): OffsetProblem[] {
+  const out: OffsetProblem[] = [];
   for (const { node } of nodes(doc)) {
     if (!isMap(node)) continue;
-    const pair = node.items.find((p) => isScalar(p.key) && p.key.range?.[0] === offset);
-    if (!pair) continue;
-    const name = keyString(pair.key) ?? "";
-    const first = node.items.find((p) => keyString(p.key) === name);
-    const firstOffset = first && first !== pair && isScalar(first.key) ? first.key.range?.[0] : undefined;
-    return firstOffset === undefined ? { name } : { name, firstOffset };
+    const first = new Map<string, number>();
+    for (const pair of node.items) {
+      // Only scalar keys: the merge key "<<" may repeat, and a mapping as a key is an unquoted template.
+      const name = isScalar(pair.key) ? keyString(pair.key) : undefined;
+      const offset = (pair.key as Scalar | null)?.range?.[0];
+      if (name === undefined || offset === undefined) continue;
+      const at = first.get(name);
+      if (at === undefined) first.set(name, offset);
+      else out.push({ offset, message: `duplicate key "${name}"`, hint: `"${name}" is first written at ${lineCol(at)}; keep one of them` });
+    }
   }
-  return undefined;
+  return out;
 }
 
 /** Aliases (*name) that resolve to no anchor (the yaml library would throw on them later),
@@ -102,11 +121,12 @@ export function badAliases(doc: Document): OffsetProblem[] {
 /** `prompt: {{ inputs.x }}` is a flow mapping whose only key is a flow mapping. */
 export function unquotedTemplates(doc: Document): OffsetProblem[] {
   const out: OffsetProblem[] = [];
-  for (const { node, path } of nodes(doc)) {
+  for (const v of nodes(doc)) {
+    const node = v.node;
     if (isMap(node) && node.flow && node.items.length === 1 && isMap(node.items[0]!.key) && node.range) {
       out.push({
         offset: node.range[0],
-        path,
+        path: pathOf(v),
         message: "a value that starts with {{ must be quoted (YAML reads {{ ... }} as a mapping)",
         hint: `write it in quotes: "{{ ... }}"`,
       });
