@@ -15,6 +15,7 @@ import { scheduling } from "./scheduling.ts";
 import { killLatency } from "./spawn-kill.ts";
 import { startup } from "./startup.ts";
 import { tmuxAvailable, tuiCost } from "./tui-cost.ts";
+import { validateGrowth } from "./validate-growth.ts";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -48,6 +49,14 @@ rows.push(row("Start-up floor: a compiled Bun hello world", st.floorMs, "ms"));
 rows.push(row("**Start-up ratio `--version` / floor** (per block of 5)", st.versionOverFloor, "x"));
 rows.push(row("Start-up CPU (user + sys): `--version`", st.versionCpuMs, "ms", `floor ${fmt(st.floorCpuMs.median, "ms")}`));
 rows.push(row("Start-up CPU (user + sys): `validate`", st.validateCpuMs, "ms"));
+
+log(`validation growth: 10k and 40k keys in one mapping, ${REPS} each`);
+for (const g of await validateGrowth(REPS)) {
+  const what = g.shape === "inputs" ? "`inputs:` keys (valid)" : "unknown fields in one node (a problem each)";
+  rows.push(row(`Validate: 10,000 ${what}: CPU`, g.cpuMs[0], "ms"));
+  rows.push(row(`Validate: 40,000 ${what}: CPU`, g.cpuMs[1], "ms"));
+  rows.push(row(`**Validate growth 10k → 40k, ${what}** (per repetition)`, g.growth, "x", `linear = 4× (${g.growth.median <= 4.4 ? "linear or better" : "worse than linear"})`));
+}
 
 log(`engine overhead: ${CFG.overheadItems} items, ${REPS} pairs`);
 const ov = await overhead(CFG.overheadItems, REPS);
