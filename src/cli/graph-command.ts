@@ -16,7 +16,7 @@ const graphCommand: Command = async (args, io) => {
   const draw = FORMATS[format];
   if (!draw) throw new UsageError(`graph: unknown format "${format}" (formats: ${Object.keys(FORMATS).join(", ")})`);
   if (positionals.length !== 1) throw new UsageError(`graph takes one graph file${positionals.length > 1 ? `, not ${positionals.length}` : ""}`, "usage: vouch graph GRAPH [--format text|mermaid|dot]");
-  const { graph } = readGraphFile(positionals[0]!, io.cwd);
+  const { graph } = readGraphFile(positionals[0]!, io.cwd, io.env);
   io.out(sanitize(draw(graph))); // names from the file may hold control characters
   return 0;
 };

@@ -1,11 +1,12 @@
 // Reading a graph file from disk for the commands (validate, graph, run,
 // resume): the bytes, their digest (resume refuses a changed graph), and the
 // loaded graph. The engine's loader is pure; the file system stays here.
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { GraphInvalidError, InputError } from "../engine/errors.ts";
 import { loadGraph } from "../engine/graph/loader.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
+import { fileLimits, MAX_GRAPH_ENV, readLimited } from "../spawn/read-limited.ts";
 
 export interface GraphSource {
   /** Absolute path of the file. */
@@ -15,23 +16,12 @@ export interface GraphSource {
   digest: string;
 }
 
-function reason(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return "no such file";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  if (code === "EISDIR") return "it is a directory";
-  return (e as Error).message;
-}
-
-/** The file's text and digest. Missing, unreadable or not UTF-8 → InputError naming the path (exit 2). */
-export function readGraphSource(path: string, cwd: string): GraphSource {
+/** The file's text and digest. Missing, unreadable, not a regular file, over the
+ *  size limit (VOUCH_MAX_GRAPH_BYTES) or not UTF-8 → InputError naming the path (exit 2). */
+export function readGraphSource(path: string, cwd: string, env: Record<string, string | undefined>): GraphSource {
   const absolute = isAbsolute(path) ? path : resolve(cwd, path);
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(absolute);
-  } catch (e) {
-    throw new InputError(`cannot read graph file ${path}: ${reason(e)}`);
-  }
+  const maxBytes = fileLimits(env).graphBytes;
+  const bytes = readLimited(absolute, { what: `graph file ${path}`, maxBytes, raise: `a graph this large is almost surely not one; to read it anyway, set ${MAX_GRAPH_ENV} (e.g. ${MAX_GRAPH_ENV}=64MiB)` });
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -43,8 +33,8 @@ export function readGraphSource(path: string, cwd: string): GraphSource {
 }
 
 /** Read and load a graph. Problems → GraphInvalidError carrying each `file:line:col` (with `file` as given). */
-export function readGraphFile(path: string, cwd: string): GraphSource & { graph: GraphFile } {
-  const source = readGraphSource(path, cwd);
+export function readGraphFile(path: string, cwd: string, env: Record<string, string | undefined>): GraphSource & { graph: GraphFile } {
+  const source = readGraphSource(path, cwd, env);
   const loaded = loadGraph(path, source.text);
   if (!loaded.graph) throw new GraphInvalidError(loaded.problems);
   return { ...source, graph: loaded.graph };

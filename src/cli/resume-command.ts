@@ -63,7 +63,7 @@ const resumeCommand: Command = async (args, io) => {
   try {
     const runId = ledger.resolveRun(positionals[0]!);
     const recorded = ledger.runSummary(runId).run;
-    const graphFile = readGraphFile(recorded.graph_path, io.cwd);
+    const graphFile = readGraphFile(recorded.graph_path, io.cwd, io.env);
     const ticket = ledger.resumeCheck(runId, graphFile.digest, values.force === true);
     try {
       const decisions = decisionsFrom(values.approve ?? [], values.reject ?? [], graphFile.graph);

@@ -10,6 +10,7 @@ import { checkedLedgerHome, openLedger } from "../ledger/index.ts";
 import { parseCommandArgs, positiveInt, positiveNumber } from "./args.ts";
 import { readGraphFile } from "./graph-file.ts";
 import { parseInputs } from "./run-inputs.ts";
+import { fileLimits } from "../spawn/read-limited.ts";
 import { newRunId } from "./run-id.ts";
 import { preflightRun, runSession } from "./run-session.ts";
 import { printPlan } from "./dry-run.ts";
@@ -81,8 +82,8 @@ const runCommand: Command = async (args, io) => {
   if (positionals.length === 0) throw new UsageError("run needs a graph file", "usage: vouch run GRAPH [options]; see: vouch run --help");
   if (positionals.length > 1) throw new UsageError(`run takes one graph file (got ${positionals.length}: ${positionals.join(", ")})`);
   if (values.json && values.plain) throw new UsageError("--json and --plain exclude each other");
-  const graphFile = readGraphFile(positionals[0]!, io.cwd);
-  const inputs = parseInputs(values.input ?? [], io.cwd);
+  const graphFile = readGraphFile(positionals[0]!, io.cwd, io.env);
+  const inputs = parseInputs(values.input ?? [], io.cwd, fileLimits(io.env).inputBytes);
   const harness = harnessFlag(values.harness);
   const concurrency = positiveInt("--concurrency", values.concurrency);
   const budgetUsd = positiveNumber("--budget", values.budget);

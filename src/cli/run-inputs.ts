@@ -1,12 +1,13 @@
 // `--input NAME=VALUE` values for `vouch run`. NAME=@FILE reads the value from a
 // file (a review, a list of changed files); @@ at the start stands for a literal @.
-import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { InputError } from "../engine/errors.ts";
+import { MAX_INPUT_ENV, readLimited } from "../spawn/read-limited.ts";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function parseInputs(pairs: string[], cwd: string): Record<string, string> {
+/** maxBytes: the limit on one @FILE (fileLimits(env).inputBytes). */
+export function parseInputs(pairs: string[], cwd: string, maxBytes: number): Record<string, string> {
   const inputs: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf("=");
@@ -14,22 +15,19 @@ export function parseInputs(pairs: string[], cwd: string): Record<string, string
     const name = pair.slice(0, eq);
     if (!NAME.test(name)) throw new InputError(`--input name "${name}" is not a valid input name (letters, digits, _)`);
     if (Object.hasOwn(inputs, name)) throw new InputError(`--input ${name} is given twice`);
-    inputs[name] = inputValue(name, pair.slice(eq + 1), cwd);
+    inputs[name] = inputValue(name, pair.slice(eq + 1), cwd, maxBytes);
   }
   return inputs;
 }
 
-function inputValue(name: string, raw: string, cwd: string): string {
+function inputValue(name: string, raw: string, cwd: string, maxBytes: number): string {
   if (raw.startsWith("@@")) return raw.slice(1);
   if (!raw.startsWith("@")) return raw;
   const file = raw.slice(1);
   if (file === "") throw new InputError(`--input ${name}=@ names no file`, "write --input name=@path/to/file");
   const path = isAbsolute(file) ? file : resolve(cwd, file);
-  try {
-    return readFileSync(path, "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (e as Error).message;
-    throw new InputError(`--input ${name}=@${file}: cannot read ${file}: ${why}`, "to pass a value that starts with @, write @@");
-  }
+  const bytes = readLimited(path, { what: `--input ${name}=@${file}`, maxBytes, raise: `to pass a larger input, set ${MAX_INPUT_ENV} (e.g. ${MAX_INPUT_ENV}=256MiB)`,
+    unreadable: "name a regular file (vouch does not read pipes or devices); to pass a value that starts with @, write @@",
+  });
+  return new TextDecoder().decode(bytes);
 }

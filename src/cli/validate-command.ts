@@ -9,18 +9,19 @@ import { graphFilesIn, readGraphSource } from "./graph-file.ts";
 import type { Command } from "./io.ts";
 import { isAbsolute, resolve } from "node:path";
 import { sanitize } from "../tui/text.ts";
+import { fileLimits } from "../spawn/read-limited.ts";
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /** Problems of one file; a file that cannot be read is one problem at 1:1. */
-export function validateFile(file: string, cwd: string): GraphProblem[] {
+export function validateFile(file: string, cwd: string, env: Record<string, string | undefined>): GraphProblem[] {
   try {
-    const source = readGraphSource(file, cwd);
+    const source = readGraphSource(file, cwd, env);
     return loadGraph(file, source.text).problems;
   } catch (e) {
-    if (e instanceof InputError) return [{ file, line: 1, col: 1, message: e.message }];
+    if (e instanceof InputError) return [{ file, line: 1, col: 1, message: e.message, ...(e.hint !== undefined ? { hint: e.hint } : {}) }];
     throw e;
   }
 }
@@ -28,6 +29,7 @@ export function validateFile(file: string, cwd: string): GraphProblem[] {
 const validateCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("validate", args, { json: { type: "boolean" } });
   if (positionals.length === 0) throw new UsageError("validate needs at least one graph file", "usage: vouch validate GRAPH... [--json]");
+  fileLimits(io.env); // a bad VOUCH_MAX_GRAPH_BYTES is a usage error, not a problem of each file
   const files = positionals.flatMap((p) => {
     const found = graphFilesIn(p, io.cwd);
     // Only a folder gives no file: "0 files valid" (exit 0) would pass a typo'd or empty folder.
@@ -40,7 +42,7 @@ const validateCommand: Command = async (args, io) => {
   const all: GraphProblem[] = [];
   let invalid = 0;
   for (const file of files) {
-    const problems = validateFile(file, io.cwd);
+    const problems = validateFile(file, io.cwd, io.env);
     if (problems.length > 0) invalid++;
     all.push(...problems);
     // A problem may quote a key or value of the file: its control characters stay out of the terminal.

@@ -38,7 +38,7 @@ const CASES: Case[] = [
   { name: "a flag without its value", args: [FV, "--wall"], error: /^vouch: run: --wall needs a value$/, hint: /^hint: see: vouch run --help$/ },
   { name: "a value that looks like a flag", args: [FV, ...OK, "--budget", "-1"], error: /^vouch: run: --budget -1: a value that starts with "-" is written --budget=-1$/, hint: /^hint: see: vouch run --help$/ },
   { name: "--input without =", args: [FV, "-i", "nonsense"], error: /^vouch: --input "nonsense" is not NAME=VALUE$/, hint: /^hint: write --input name=value/ },
-  { name: "--input of a missing file", args: [FV, "-i", "findings=@no-such-review.md"], error: /^vouch: --input findings=@no-such-review\.md: cannot read no-such-review\.md: no such file$/, hint: /@@/ },
+  { name: "--input of a missing file", args: [FV, "-i", "findings=@no-such-review.md"], error: /^vouch: cannot read --input findings=@no-such-review\.md: no such file$/, hint: /@@/ },
   { name: "--input given twice", args: [FV, "-i", "findings=a", "-i", "findings=b"], error: /^vouch: --input findings is given twice$/ },
   { name: "unknown input name", args: [FV, ...OK, "-i", "nope=1"], error: /^vouch: unknown input "nope": graph finding-verifier declares findings, project_dir$/, hint: /^hint: pass one of: --input findings=VALUE/ },
   { name: "missing required input", args: [FV], error: /^vouch: missing required input: findings \(the review text with its findings\)$/, hint: /^hint: pass --input findings=VALUE$/ },

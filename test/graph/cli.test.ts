@@ -103,7 +103,7 @@ describe("vouch graph", () => {
 
 describe("readGraphFile", () => {
   test("returns the absolute path, the text, the sha256 of the bytes, and the graph", () => {
-    const r = readGraphFile("good.yaml", dir);
+    const r = readGraphFile("good.yaml", dir, {});
     expect(r.path).toBe(join(dir, "good.yaml"));
     expect(r.text).toBe(GOOD);
     expect(r.digest).toBe(createHash("sha256").update(GOOD).digest("hex"));
@@ -111,9 +111,9 @@ describe("readGraphFile", () => {
   });
 
   test("a missing file is an InputError naming the path; an invalid one a GraphInvalidError with every problem", () => {
-    expect(() => readGraphFile("nope.yaml", dir)).toThrow(new InputError("cannot read graph file nope.yaml: no such file"));
+    expect(() => readGraphFile("nope.yaml", dir, {})).toThrow(new InputError("cannot read graph file nope.yaml: no such file"));
     try {
-      readGraphFile("bad.yaml", dir);
+      readGraphFile("bad.yaml", dir, {});
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(GraphInvalidError);

@@ -24,7 +24,7 @@ test("a sink whose close() throws still leaves the lock released, the ledger clo
   const dir = join(t.home, "..");
   const graphPath = join(dir, "g.yaml");
   writeFileSync(graphPath, "version: 1\nname: g\nnodes:\n  a: { kind: script, run: \"true\" }\n");
-  const g = readGraphFile(graphPath, dir);
+  const g = readGraphFile(graphPath, dir, {});
   const real = openLedger({ home: t.home });
   let ledgerClosed = false;
   const ledger: RunLedger = Object.assign(Object.create(real) as RunLedger, {

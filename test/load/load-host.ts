@@ -63,7 +63,7 @@ function children(): { alive: number; zombies: number } {
 const ledger = openLedger({ home });
 let runs = 0;
 async function run(items: number) {
-  const graph = readGraphFile(graphPath, home);
+  const graph = readGraphFile(graphPath, home, {});
   const sink = ledger.sink(() => {});
   const outcome = await runGraph({
     runId: `load-${++runs}`,

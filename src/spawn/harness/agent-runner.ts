@@ -18,6 +18,7 @@ import { DEFAULT_BACKSTOP, backstopBreach, type BackstopBreach, type BackstopMar
 import { refuse } from "./refuse.ts";
 import { harnessesKeeping, PROCESS_ADAPTERS } from "./registry.ts";
 import { playReplay, replayDescriptor } from "./replay.ts";
+import { fileLimits } from "../read-limited.ts";
 import type { HarnessAdapter, HarnessDescriptor } from "./types.ts";
 
 export type RunProcess = (command: Command, options: ProcessOptions) => Promise<ProcessResult>;
@@ -87,7 +88,8 @@ export function createAgentRunner(opts: AgentRunnerOptions): AgentRunner {
       if (refusals.length > 0) return notRun("unavailable", refusals.map((r) => r.message).join("; "));
       if (hooks.signal.aborted) return notRun("cancelled", "cancelled before the sitting started");
       if (a.harness === "replay") {
-        return playReplay(a, hooks, { dir: opts.replayDir!, delayMs: opts.replayDelayMs ?? 0 });
+        // A fixture is read like an input file: regular files only, at most VOUCH_MAX_INPUT_BYTES.
+        return playReplay(a, hooks, { dir: opts.replayDir!, delayMs: opts.replayDelayMs ?? 0, maxBytes: fileLimits(opts.parentEnv).inputBytes });
       }
       const adapter = adapters[a.harness];
       return runSitting(adapter, a, hooks, { commandArgv, margins, runProcess, parentEnv: opts.parentEnv, graceMs: opts.graceMs, reportedExitGraceMs: opts.reportedExitGraceMs ?? REPORTED_EXIT_GRACE_MS });

@@ -4,11 +4,12 @@
 // parser, optionally paced (`replayDelayMs`) so a live UI shows progress.
 // Wall and idle are supervised by timers; turns and cost are what the
 // recording says (observed).
-import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { AgentAssignment, AgentHooks, Sitting } from "../../engine/ports.ts";
 import { createClaudeParser } from "./claude-stream.ts";
 import { findFixture } from "./replay-fixtures.ts";
+import { InputError } from "../../engine/errors.ts";
+import { MAX_INPUT_ENV, readLimited } from "../read-limited.ts";
 import type { Guarantees, HarnessDescriptor } from "./types.ts";
 
 export const REPLAY_GUARANTEES: Guarantees = {
@@ -31,6 +32,8 @@ export const replayDescriptor: HarnessDescriptor = {
 export interface ReplayOptions {
   dir: string;
   delayMs: number;
+  /** The largest fixture read (VOUCH_MAX_INPUT_BYTES). */
+  maxBytes: number;
 }
 
 type Stop = "wall" | "idle" | "cancelled";
@@ -45,9 +48,10 @@ export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: Re
   }
   let text: string;
   try {
-    text = readFileSync(lookup.found, "utf8");
+    const what = `replay fixture ${lookup.found}`;
+    text = new TextDecoder().decode(readLimited(lookup.found, { what, maxBytes: opts.maxBytes, raise: `set ${MAX_INPUT_ENV} to read a larger fixture` }));
   } catch (e) {
-    return emptySitting("unavailable", elapsed(), `cannot read replay fixture ${lookup.found}: ${(e as Error).message}`);
+    return emptySitting("unavailable", elapsed(), e instanceof InputError ? e.message : `cannot read replay fixture ${lookup.found}: ${(e as Error).message}`);
   }
 
   const parser = createClaudeParser(`replay fixture ${basename(lookup.found)}`);
