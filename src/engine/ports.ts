@@ -98,6 +98,14 @@ export interface AgentRunner {
   run(assignment: AgentAssignment, hooks: AgentHooks): Promise<Sitting>;
 }
 
+/** One run input as commands get it (docs/graph-language.md, "How inputs reach commands"). */
+export interface CommandInput {
+  /** The input's name upper-cased: the file is VOUCH_INPUT_<stem>_FILE, the small value VOUCH_INPUT_<stem>. */
+  stem: string;
+  /** Strings as they are, other values as JSON. */
+  text: string;
+}
+
 /** Where a command runs and what data it is handed (never on its command line). */
 export interface CommandContext {
   runId: string;
@@ -107,8 +115,11 @@ export interface CommandContext {
   /** Absolute working directory. */
   cwd: string;
   passEnv: string[];
-  /** Extra variables the engine hands over: VOUCH_INPUT_<NAME>, VOUCH_RUN_ID, ... */
+  /** Extra variables the engine hands over: VOUCH_RUN_ID, VOUCH_NODE, VOUCH_GRAPH_DIR. */
   vars: Record<string, string>;
+  /** The run's inputs, in the graph's order: each one a file, and a variable when small
+   *  (the command runner decides; the environment stays small whatever the inputs). */
+  inputs: readonly CommandInput[];
   /** Written to files named by VOUCH_STATE_FILE and VOUCH_ITEM_FILE. */
   state: unknown;
   item?: unknown;

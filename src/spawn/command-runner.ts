@@ -28,7 +28,7 @@ export function createCommandRunner(opts: CommandRunnerOptions): CommandRunner {
 
   /** Runs one command with the handover files in place; removes them after. */
   async function run(command: Command, ctx: CommandContext, wallMs: number, stdinState: boolean, keepStdout = keepBytes) {
-    const handover = await writeHandover(ctx.state, ctx.item, tmpRoot, ctx.output);
+    const handover = await writeHandover({ state: ctx.state, item: ctx.item, output: ctx.output, inputs: ctx.inputs }, tmpRoot);
     try {
       const { env } = buildChildEnv(parentEnv, ctx.passEnv, { ...ctx.vars, ...handover.vars });
       return await runProcess(command, {
@@ -54,7 +54,8 @@ export function createCommandRunner(opts: CommandRunnerOptions): CommandRunner {
       const r = await run({ shell: check.run }, ctx, check.timeoutMs, false);
       if (r.terminationReason === "spawn_failed") {
         // Not evidence either way: the check never ran (ERROR, not FAIL).
-        throw new SpawnError(`check "${check.name}" could not start: ${r.spawnError}`, "check the node's cwd");
+        const hint = r.spawnError?.includes("E2BIG") ? "pass large data through files (VOUCH_INPUT_<NAME>_FILE, VOUCH_STATE_FILE), not the environment" : "check the node's cwd";
+        throw new SpawnError(`check "${check.name}" could not start: ${r.spawnError}`, hint);
       }
       const timedOut = r.terminationReason === "wall";
       const judgement =

@@ -8,6 +8,7 @@ import type { TerminationReason } from "../engine/ports.ts";
 import type { Command, ProcessOptions, ProcessResult } from "./process-types.ts";
 import { registerGroup, signalGroup, signalSessions } from "./process-registry.ts";
 import { resolveCommand } from "./resolve-command.ts";
+import { argStringProblem, argTotalsMessage } from "./arg-limits.ts";
 import { StreamPump } from "./stream-pump.ts";
 
 export const DEFAULT_GRACE_MS = 2000;
@@ -25,6 +26,8 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
   const elapsed = () => Math.round(performance.now() - started);
   const resolved = resolveCommand(command, options.cwd, options.env);
   if (!resolved.ok) return notStarted("spawn_failed", 0, resolved.error);
+  const tooLong = argStringProblem(resolved.argv, options.env);
+  if (tooLong) return notStarted("spawn_failed", 0, `could not start ${resolved.argv[0]}: ${tooLong}`);
   if (options.signal?.aborted) return notStarted("cancelled", 0);
 
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
@@ -54,7 +57,8 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
       stderr: "pipe",
     });
   } catch (e) {
-    return notStarted("spawn_failed", elapsed(), `could not start ${resolved.argv[0]}: ${spawnFailure(e)}`);
+    const why = (e as NodeJS.ErrnoException).code === "E2BIG" ? argTotalsMessage(resolved.argv, options.env) : spawnFailure(e);
+    return notStarted("spawn_failed", elapsed(), `could not start ${resolved.argv[0]}: ${why}`);
   }
   const pgid = proc.pid;
 

@@ -266,7 +266,8 @@ nodes:
       expect(c.spec.run).not.toContain("rm -rf");
       expect(Object.values(c.ctx.vars).join("\n")).not.toContain("pwned");
     }
-    expect(script.ctx.vars).toEqual({ VOUCH_RUN_ID: "run-test", VOUCH_NODE: "publish", VOUCH_GRAPH_DIR: "/work", VOUCH_INPUT_TARGET: "src/app.ts" });
+    expect(script.ctx.vars).toEqual({ VOUCH_RUN_ID: "run-test", VOUCH_NODE: "publish", VOUCH_GRAPH_DIR: "/work" });
+    expect(script.ctx.inputs).toEqual([{ stem: "TARGET", text: "src/app.ts" }]);
     // A check sees the node's own output (VOUCH_OUTPUT_FILE): here the script's stdout text.
     expect(commands.checks.every((c) => c.ctx.output !== undefined)).toBe(true);
     expect(script.ctx.cwd).toBe("/work/project");
@@ -293,7 +294,7 @@ nodes:
     expect(commands.checks[0]!.ctx.output).toEqual({ id: "F9", verdict: "VERIFIED" });
   });
 
-  test("inputs become VOUCH_INPUT_<NAME> (JSON when not strings); the state holds inputs and node results", async () => {
+  test("inputs reach commands by stem, in the graph's order (JSON when not strings); the state holds inputs and node results", async () => {
     const commands = new FakeCommandRunner(undefined, () => ({ stdoutTail: '{"count": 2}\n' }));
     const r = await run(
       `
@@ -308,8 +309,10 @@ nodes:
     );
     expect(finishedOf(r.events, "first").output).toEqual({ count: 2 });
     const second = commands.scripts[1]!;
-    expect(second.ctx.vars.VOUCH_INPUT_LIMITS).toBe('{"max":3}');
-    expect(second.ctx.vars.VOUCH_INPUT_NAME).toBe("x");
+    expect(second.ctx.inputs).toEqual([
+      { stem: "LIMITS", text: '{"max":3}' },
+      { stem: "NAME", text: "x" },
+    ]);
     expect(second.ctx.state).toEqual({ inputs: { limits: { max: 3 }, name: "x" }, nodes: { first: { status: "passed", output: { count: 2 } } } });
     expect(second.spec.timeoutMs).toBe(120_000);
   });

@@ -122,4 +122,9 @@ describe("ADR 0002 rules", () => {
     const text = withNodes(agent("a"), "inputs:\n  path: {}\n  PATH: {}\n");
     expect(lines(text)).toEqual(['5:3 inputs "path" and "PATH" would both reach commands as VOUCH_INPUT_PATH']);
   });
+
+  test("an input named like another input's file variable (x and x_file) is refused", () => {
+    const text = withNodes(agent("a"), "inputs:\n  review_File: {}\n  review: {}\n");
+    expect(lines(text)).toEqual(["4:3 input \"review_File\" would reach commands as VOUCH_INPUT_REVIEW_FILE, the name of input \"review\"'s file"]);
+  });
 });

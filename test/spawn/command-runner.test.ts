@@ -29,6 +29,7 @@ function ctx(over: Partial<CommandContext> = {}): CommandContext {
     cwd: project,
     passEnv: [],
     vars: { VOUCH_RUN_ID: "run-1", VOUCH_NODE: "build" },
+    inputs: [],
     state: { inputs: { n: 1 }, nodes: {} },
     signal: new AbortController().signal,
     ...over,
@@ -205,5 +206,34 @@ describe("scripts", () => {
   test("both run and argv, or neither, is refused", async () => {
     await expect(runner.runScript({ run: "x", argv: ["y"], timeoutMs: 1000, keepStdoutBytes: 1 }, ctx())).rejects.toThrow('script of node "build": give run or argv, not both');
     await expect(runner.runScript({ timeoutMs: 1000, keepStdoutBytes: 1 }, ctx())).rejects.toBeInstanceOf(CommandSpecError);
+  });
+});
+
+describe("inputs as files, and a start the system refuses (issue 12, item 9)", () => {
+  test("each input is a private file (0600) named by VOUCH_INPUT_<NAME>_FILE, removed afterwards; a 200 KB one starts fine", async () => {
+    const big = "b".repeat(200 * 1024);
+    const o = await runner.runScript(
+      { run: 'stat -c %a "$VOUCH_INPUT_BIG_FILE"; wc -c < "$VOUCH_INPUT_BIG_FILE"; echo "${VOUCH_INPUT_BIG+set}|$VOUCH_INPUT_SMALL"', timeoutMs: 10_000, keepStdoutBytes: 1024 },
+      ctx({ inputs: [{ stem: "BIG", text: big }, { stem: "SMALL", text: "s" }] }),
+    );
+    expect(o.terminationReason).toBe("exit");
+    expect(o.stdoutTail.split("\n").map((l) => l.trim())).toEqual(["600", String(big.length), "|s", ""]);
+    expect(readdirSync(tmpRoot)).toEqual([]);
+  });
+
+  test("an environment variable over 128 KiB (a passed-through one) is spawn_failed naming the variable, for scripts and checks", async () => {
+    const huge = createCommandRunner({ parentEnv: { ...PARENT, HUGE_VALUE: "h".repeat(140 * 1024) }, tmpRoot });
+    const s = await huge.runScript({ run: "true", timeoutMs: 10_000, keepStdoutBytes: 1024 }, ctx({ passEnv: ["HUGE_VALUE"] }));
+    expect(s.terminationReason).toBe("spawn_failed");
+    expect(s.spawnError).toBe("could not start /bin/sh: the environment variable HUGE_VALUE is 140.0 KiB; the system refuses any one variable or argument over 128 KiB (E2BIG)");
+    const e = await huge.runCheck(check({ name: "c", run: "true" }), ctx({ passEnv: ["HUGE_VALUE"] })).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(SpawnError);
+    expect((e as SpawnError).message).toMatch(/^check "c" could not start: .*HUGE_VALUE is 140\.0 KiB.*\(E2BIG\)$/);
+    expect((e as SpawnError).hint).toMatch(/through files/);
+  });
+
+  test("a command text over 128 KiB is refused the same way, naming the shell command", async () => {
+    const s = await runner.runScript({ run: `true ${"#".repeat(130 * 1024)}`, timeoutMs: 10_000, keepStdoutBytes: 1024 }, ctx());
+    expect(s.spawnError).toMatch(/^could not start \/bin\/sh: the shell command is 130\.0 KiB; .*\(E2BIG\)$/);
   });
 });

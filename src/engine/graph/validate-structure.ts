@@ -165,14 +165,26 @@ export const maps: Rule = (ctx) => {
   }
 };
 
-/** Inputs reach commands as VOUCH_INPUT_<NAME upper-cased>: two names may not collide there. */
+/** Inputs reach commands as VOUCH_INPUT_<NAME upper-cased> and VOUCH_INPUT_<NAME>_FILE:
+ *  no two names may collide there (`x_file`'s value would be `x`'s file name). */
 export const inputNames: Rule = (ctx) => {
   const seen = new Map<string, string>();
-  for (const name of Object.keys(ctx.graph.inputs ?? {})) {
+  const names = Object.keys(ctx.graph.inputs ?? {});
+  for (const name of names) {
     const env = name.toUpperCase();
     const other = seen.get(env);
     if (other !== undefined) {
       ctx.report({ path: ["inputs", name], at: "key", message: `inputs "${other}" and "${name}" would both reach commands as VOUCH_INPUT_${env}`, hint: "rename one of them" });
     } else seen.set(env, name);
+  }
+  for (const name of names) {
+    const env = name.toUpperCase();
+    const owner = env.endsWith("_FILE") ? seen.get(env.slice(0, -"_FILE".length)) : undefined;
+    if (owner === undefined) continue;
+    ctx.report({
+      path: ["inputs", name], at: "key",
+      message: `input "${name}" would reach commands as VOUCH_INPUT_${env}, the name of input "${owner}"'s file`,
+      hint: "rename one of them",
+    });
   }
 };

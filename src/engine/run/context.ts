@@ -3,12 +3,12 @@
 // finished run from one waiting at an approval.
 import { ZERO_COUNTS, type BranchRef, type RunCounts } from "../events.ts";
 import type { GraphFile } from "../graph/schema.ts";
-import type { Clock, Sitting } from "../ports.ts";
+import type { Clock, CommandInput, Sitting } from "../ports.ts";
 import { Slots } from "../scheduler/slots.ts";
 import type { RunStop } from "../verdict/conjunction.ts";
 import { OutputSchemas } from "../verdict/output-schema.ts";
 import type { Emitter } from "./emitter.ts";
-import { inputVars } from "./node-env.ts";
+import { commandInputs } from "./node-env.ts";
 import type { ResumeState, RunOptions, RunPorts } from "./types.ts";
 
 export interface PausedApproval {
@@ -35,7 +35,7 @@ export class RunContext {
   private active = 0;
   fatal: unknown = null;
   /** Computed once: a large input (a 10,000-item list) must not be serialised per command. */
-  readonly inputVars: Record<string, string>;
+  readonly commandInputs: readonly CommandInput[];
 
   constructor(
     readonly options: RunOptions,
@@ -50,7 +50,7 @@ export class RunContext {
     this.graph = options.graph;
     this.slots = new Slots(limits.concurrency);
     this.startedAt = ports.clock.now();
-    this.inputVars = inputVars(inputs);
+    this.commandInputs = commandInputs(inputs);
   }
 
   get clock(): Clock {

@@ -3,7 +3,7 @@
 // cap.overrun and node.retrying; the scope emits node.finished.
 import type { BranchRef, Cause, EvidencePart, NodeStatus, Qualifier, StopReason, Tokens } from "../events.ts";
 import { dirname } from "node:path";
-import type { CheckOutcome, CommandContext } from "../ports.ts";
+import type { CheckOutcome, CommandContext, CommandInput } from "../ports.ts";
 import type { RunStop } from "../verdict/conjunction.ts";
 import type { RunContext } from "./context.ts";
 
@@ -66,27 +66,21 @@ export function stoppedResult(env: Pick<NodeEnv, "runStop">, attempt: number, wa
   return simpleResult("cancelled", "cancelled", attempt, wallMs, { error: "cancelled", ...extra });
 }
 
-function inputVar(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
+/** Every input as commands get it: strings as is, other values as JSON. */
+export function commandInputs(inputs: Record<string, unknown>): CommandInput[] {
+  return Object.entries(inputs).map(([name, value]) => ({ stem: name.toUpperCase(), text: typeof value === "string" ? value : JSON.stringify(value) }));
 }
 
-/** VOUCH_INPUT_<NAME> for every input: strings as is, other values as JSON. */
-export function inputVars(inputs: Record<string, unknown>): Record<string, string> {
-  const vars: Record<string, string> = {};
-  for (const [name, value] of Object.entries(inputs)) vars[`VOUCH_INPUT_${name.toUpperCase()}`] = inputVar(value);
-  return vars;
-}
-
-/** Data reaches commands only as variables and files, never on the command line (docs/architecture.md §7). */
+/** Data reaches commands only as variables and files, never on the command line (docs/architecture.md §7);
+ *  inputs as files (and small ones also as variables), decided by the command runner. */
 export function commandContext(env: NodeEnv, attempt: number, cwd: string, passEnv: string[]): CommandContext {
   const vars: Record<string, string> = {
     VOUCH_RUN_ID: env.ctx.options.runId,
     VOUCH_NODE: env.id,
     // Lets a check run a script shipped beside the graph: run: sh "$VOUCH_GRAPH_DIR/lib/x.sh"
     VOUCH_GRAPH_DIR: dirname(env.ctx.options.graphPath),
-    ...env.ctx.inputVars,
   };
-  const c: CommandContext = { runId: env.ctx.options.runId, node: env.id, attempt, cwd, passEnv, vars, state: env.commandState(), signal: env.signal };
+  const c: CommandContext = { runId: env.ctx.options.runId, node: env.id, attempt, cwd, passEnv, vars, inputs: env.ctx.commandInputs, state: env.commandState(), signal: env.signal };
   if (env.branch) {
     c.branch = env.branch;
     c.item = env.item;

@@ -240,7 +240,8 @@ function supervisionStop(
     case "cancelled":
       return { stopReason: "cancelled", error: `${who} sitting cancelled` };
     case "spawn_failed": {
-      const hint = adapter.binary ? ` (is ${adapter.binary} installed and on PATH?)` : "";
+      // An E2BIG names its own cause; "is it installed?" would send the user the wrong way.
+      const hint = adapter.binary && !result.spawnError?.includes("E2BIG") ? ` (is ${adapter.binary} installed and on PATH?)` : "";
       return { stopReason: "unavailable", error: `${who} could not be started: ${result.spawnError ?? "unknown reason"}${hint}` };
     }
     default:
