@@ -3,7 +3,8 @@
 // 40,000 keys (valid), and a node holding 10,000 and 40,000 unknown fields (a
 // problem each, so every problem's position is looked up). The growth 10k → 40k
 // is the ratio of the medians; linear is 4×, the old loader was ~11× (quadratic).
-//   bun bench/validate-growth.ts [--reps 5]           (standalone)
+//   bun bench/validate-growth.ts [--reps 5] [--vouch PATH]   (standalone; --vouch
+//   measures another build, e.g. one of main before the fix)
 // bench/run.ts calls validateGrowth() and puts the figures in its table.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,9 +25,9 @@ function keys(n: number, line: (i: number) => string): string {
 }
 
 /** Wall and CPU time of one `vouch validate FILE`, in ms. */
-function validateOnce(file: string, expectExit: number): { wallMs: number; cpuMs: number } {
+function validateOnce(vouch: string, file: string, expectExit: number): { wallMs: number; cpuMs: number } {
   const start = performance.now();
-  const r = Bun.spawnSync([VOUCH, "validate", file], { stdout: "ignore", stderr: "ignore" });
+  const r = Bun.spawnSync([vouch, "validate", file], { stdout: "ignore", stderr: "ignore" });
   const wallMs = performance.now() - start;
   if (r.exitCode !== expectExit) throw new Error(`vouch validate ${file} exited ${r.exitCode}, expected ${expectExit}`);
   return { wallMs, cpuMs: Number(r.resourceUsage.cpuTime.total) / 1000 };
@@ -42,7 +43,7 @@ export interface GrowthResult {
   growth: Summary;
 }
 
-export async function validateGrowth(reps: number): Promise<GrowthResult[]> {
+export async function validateGrowth(reps: number, vouch = VOUCH): Promise<GrowthResult[]> {
   const dir = tempFolder("vouch-bench-validate-");
   const results: GrowthResult[] = [];
   try {
@@ -56,10 +57,10 @@ export async function validateGrowth(reps: number): Promise<GrowthResult[]> {
     const exit = shape === "inputs" ? 0 : 2;
     const cpu: [number[], number[]] = [[], []];
     const wall: [number[], number[]] = [[], []];
-    validateOnce(files[0]!, exit); // warm the page cache
+    validateOnce(vouch, files[0]!, exit); // warm the page cache
     for (let r = 0; r < reps; r++) {
       for (const i of [0, 1] as const) {
-        const m = validateOnce(files[i]!, exit);
+        const m = validateOnce(vouch, files[i]!, exit);
         cpu[i].push(m.cpuMs);
         wall[i].push(m.wallMs);
       }
@@ -81,7 +82,8 @@ export async function validateGrowth(reps: number): Promise<GrowthResult[]> {
 if (import.meta.main) {
   const at = process.argv.indexOf("--reps");
   const reps = at >= 0 ? Math.max(1, Number(process.argv[at + 1]) || 1) : 5;
-  for (const r of await validateGrowth(reps)) {
+  const v = process.argv.indexOf("--vouch");
+  for (const r of await validateGrowth(reps, v >= 0 ? process.argv[v + 1]! : VOUCH)) {
     const f = (s: Summary) => `${s.median.toFixed(0)} ms (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
     console.log(`${r.shape}: 10k keys (${(r.bytes[0] / 1024).toFixed(0)} KiB) cpu ${f(r.cpuMs[0])} wall ${f(r.wallMs[0])}`);
     console.log(`${r.shape}: 40k keys (${(r.bytes[1] / 1024).toFixed(0)} KiB) cpu ${f(r.cpuMs[1])} wall ${f(r.wallMs[1])}`);

@@ -18,7 +18,9 @@ Usage:
 
 Exit codes: 0 passed, 1 failed, 2 usage or invalid graph, 3 error (no verdict reached),
             4 paused at an approval, 130 interrupted.
-Environment: VOUCH_HOME moves the ledger (default ./.vouch); NO_COLOR turns colour off.
+Environment: VOUCH_HOME moves the ledger (default ./.vouch); NO_COLOR turns colour off;
+             VOUCH_MAX_GRAPH_BYTES (default 4MiB) and VOUCH_MAX_INPUT_BYTES (default 64MiB)
+             raise the size limits on graph files and on -i NAME=@FILE inputs.
 Docs: README.md, docs/graph-language.md, docs/events.md`;
 
 export const COMMAND_HELP: Record<string, string> = {
@@ -29,6 +31,7 @@ contract, and the checks the engine runs itself. A model saying PASS is never en
 
 Options:
   --input, -i NAME=VALUE   set an input (repeatable); NAME=@FILE reads the value from FILE
+                           (a regular file of at most 64 MiB; VOUCH_MAX_INPUT_BYTES raises it)
   --json                   NDJSON events on stdout, nothing else (docs/events.md)
   --plain                  plain progress lines, even on a terminal
   --harness NAME           use this harness for every agent node (claude, codex, gemini, replay, command)

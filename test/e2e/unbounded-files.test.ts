@@ -117,3 +117,11 @@ test("resume re-reads the graph the same way: a graph replaced by a FIFO is refu
   refused(r);
   expect(r.stderr).toMatch(/^vouch: cannot read graph file .*gated\.yaml: it is a pipe \(FIFO\), not a regular file$/m);
 });
+
+test("a replay fixture is read under the input limit too: over it, the sitting is unavailable and says why", async () => {
+  const r = await vouchBounded([...RUN(FINDING_VERIFIER, "-i", "findings=x", "--json")], { VOUCH_MAX_INPUT_BYTES: "3000" });
+  expect(r.killed).toBe(false);
+  const parse = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === "node.finished" && e.node === "parse");
+  expect(parse).toMatchObject({ status: "error" });
+  expect(parse.error).toMatch(/replay fixture .*parse\.jsonl is 3\.2 KiB, over the limit of 2\.9 KiB/);
+});

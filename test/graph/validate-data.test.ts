@@ -196,7 +196,7 @@ describe("commands", () => {
     const text = withNodes("  s: { kind: script, run: 'echo {{ inputs.x }}' }\n  t: { kind: script, argv: [echo, '{{ index }}'] }\n", "inputs:\n  x: {}\n");
     const p = problems(text);
     expect(p.map((x) => `${x.line}:${x.col} ${x.message}`)).toEqual(["6:33 a template in a run: command is refused", "7:36 a template in a argv: command is refused"]);
-    expect(p[0]!.hint).toMatch(/^read "\$VOUCH_INPUT_X" instead; .*VOUCH_ITEM_FILE.*VOUCH_STATE_FILE/);
+    expect(p[0]!.hint).toMatch(/^read "\$VOUCH_INPUT_X" instead \(or the file "\$VOUCH_INPUT_X_FILE": a large value is only there\); .*VOUCH_ITEM_FILE.*VOUCH_STATE_FILE/);
   });
 
   test("a command using the environment is fine", () => {

@@ -31,11 +31,12 @@ function commands(ctx: ValidateContext): Command[] {
   return out;
 }
 
-const DATA_HINT = "commands are static: data reaches them only through environment variables (VOUCH_INPUT_<NAME>, VOUCH_ITEM_FILE, VOUCH_STATE_FILE), never through the command text (docs/graph-language.md, Security rules for commands)";
+const DATA_HINT = "commands are static: data reaches them only through environment variables and files (VOUCH_INPUT_<NAME>, VOUCH_INPUT_<NAME>_FILE, VOUCH_ITEM_FILE, VOUCH_STATE_FILE), never through the command text (docs/graph-language.md, Security rules for commands)";
 
 function envHint(expr: string | undefined): string {
   const m = expr?.match(/^inputs\.([A-Za-z_][A-Za-z0-9_]*)$/);
-  return m ? `read "$VOUCH_INPUT_${m[1]!.toUpperCase()}" instead; ${DATA_HINT}` : DATA_HINT;
+  const env = m ? `VOUCH_INPUT_${m[1]!.toUpperCase()}` : "";
+  return m ? `read "$${env}" instead (or the file "$${env}_FILE": a large value is only there); ${DATA_HINT}` : DATA_HINT;
 }
 
 /** No template in a command; no command at all in a planned graph. */
