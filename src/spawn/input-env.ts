@@ -1,5 +1,5 @@
 // How run inputs reach a command's environment (docs/graph-language.md, "How
-// inputs reach commands"; ADR 0015). Every input is a file, named by
+// inputs reach commands"; ADR 0016). Every input is a file, named by
 // VOUCH_INPUT_<NAME>_FILE; a small one is also the variable VOUCH_INPUT_<NAME>.
 // Linux refuses to start a program when one environment string is over
 // 128 KiB (MAX_ARG_STRLEN) or all of argv and the environment together are

@@ -1,7 +1,7 @@
 // THE way vouch reads a file a user named (a graph, `-i NAME=@FILE`, a replay
 // fixture): regular files only, and never more than a limit. Without it
 // `vouch validate /dev/zero` grew past 2 GB, and a FIFO as the graph blocked
-// for ever (docs/adr/0015-large-inputs-and-bounded-reads.md).
+// for ever (docs/adr/0016-large-inputs-and-bounded-reads.md).
 //   - The file is opened with O_NONBLOCK, so opening a FIFO returns at once
 //     (a plain open waits for a writer); then fstat on the open descriptor (no
 //     race with a rename) refuses anything but a regular file.
