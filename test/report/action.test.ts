@@ -3,7 +3,7 @@
 // action's shell steps run for real with bash, as the runner would run them
 // (GITHUB_ENV, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files), against dist/vouch.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { parseWorkflow, NoOperationTraceWriter } from "@actions/workflow-parser";
@@ -127,5 +127,24 @@ describe("the action's steps, run with bash against dist/vouch", () => {
     expect(existsSync(join(dir.path, "pwned")) || existsSync(join(dir.path, "pwned2"))).toBe(false);
     expect(step("End with vouch's exit code", { CODE: "1" }).code).toBe(1);
     expect(step("End with vouch's exit code", { CODE: "" }).code).toBe(3);
+  }, 60_000);
+
+  test("a report-dir or vouch-path with a newline cannot add lines to GITHUB_OUTPUT or GITHUB_ENV (a failed run reading exit 0)", () => {
+    writeFileSync(files.output, "");
+    writeFileSync(files.env, "");
+    const items = join(dir.path, "items.txt");
+    writeFileSync(items, "bad one\n");
+    const run = step("Run the graph", { VOUCH_BIN: BINARY, GRAPH: HOSTILE, GRAPH_INPUTS: `items=@${items}`, GRAPH_ARGS: "", REPORT_DIR: "r\nexit-code=0" });
+    expect(run.code).not.toBe(0);
+    expect(run.err).toContain("report-dir");
+    expect(readFileSync(files.output, "utf8")).not.toMatch(/^exit-code=0$/m);
+    // A real binary under a folder whose name holds a newline: realpath finds it.
+    const odd = join(dir.path, "bin\nBASH_ENV=evil");
+    mkdirSync(odd);
+    writeFileSync(join(odd, "vouch"), `#!/bin/sh\nexec "${BINARY}" "$@"\n`, { mode: 0o755 });
+    const install = step("Install vouch", { VOUCH_PATH: join(odd, "vouch"), ACTION_DIR: ROOT });
+    expect(install.code).not.toBe(0);
+    expect(install.err).toContain("vouch-path");
+    expect(readFileSync(files.env, "utf8")).not.toContain("BASH_ENV");
   }, 60_000);
 });
