@@ -3,7 +3,7 @@
 // action's shell steps run for real with bash, as the runner would run them
 // (GITHUB_ENV, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files), against dist/vouch.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { parseWorkflow, NoOperationTraceWriter } from "@actions/workflow-parser";
@@ -137,6 +137,13 @@ describe("the action's steps, run with bash against dist/vouch", () => {
     const run = step("Run the graph", { VOUCH_BIN: BINARY, GRAPH: HOSTILE, GRAPH_INPUTS: `items=@${items}`, GRAPH_ARGS: "", REPORT_DIR: "r\nexit-code=0" });
     expect(run.code).not.toBe(0);
     expect(run.err).toContain("report-dir");
+    expect(readFileSync(files.output, "utf8")).not.toMatch(/^exit-code=0$/m);
+    // The same through a symlink a pull request could check in as the default report-dir.
+    writeFileSync(files.output, "");
+    mkdirSync(join(dir.path, "t\nexit-code=0"));
+    symlinkSync(join(dir.path, "t\nexit-code=0"), join(dir.path, "linked"));
+    const linked = step("Run the graph", { VOUCH_BIN: BINARY, GRAPH: HOSTILE, GRAPH_INPUTS: `items=@${items}`, GRAPH_ARGS: "", REPORT_DIR: "linked" });
+    expect(linked.code).not.toBe(0);
     expect(readFileSync(files.output, "utf8")).not.toMatch(/^exit-code=0$/m);
     // A real binary under a folder whose name holds a newline: realpath finds it.
     const odd = join(dir.path, "bin\nBASH_ENV=evil");
