@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { join } from "node:path";
 import { ensureBinary, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
-import { mdFence, mdInline } from "../../src/report/escape.ts";
+import { mdCode, mdFence, mdHtmlInline, mdInline } from "../../src/report/escape.ts";
 import { hostileRun, reportOf } from "./helpers.ts";
 
 let home: TempDir;
@@ -72,6 +72,21 @@ describe("Markdown escaping", () => {
       fc.property(fc.string({ unit: fc.constantFrom("|", "<", ">", "`", "\n", "\\", "*", "a", "[", "]") }), (s) => {
         const out = mdInline(s).replace(/\\[\\`*_[\]|~#!()]/g, "");
         expect(out).not.toMatch(/[|<>`\n\\]/);
+      }),
+    );
+  });
+});
+
+describe("Markdown escaping: one line, no mention", () => {
+  test("mdHtmlInline and mdCode: no newline, no markup, no backtick in a span, no @word, for any string", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom("\n", "\r", "@", "a", "<", "`", " ", "\u2028", "\u001b") }), (s) => {
+        for (const out of [mdHtmlInline(s), mdCode(s), mdInline(s)]) {
+          expect(out).not.toMatch(/[\n\r\u2028\u001b]/);
+          expect(out).not.toMatch(/@[A-Za-z0-9]/);
+        }
+        expect(mdHtmlInline(s)).not.toContain("<");
+        expect(mdCode(s)).not.toContain("`");
       }),
     );
   });
