@@ -43,6 +43,10 @@ describe("GitHub's workflow parser accepts the action and the example workflow",
     const declared = (parseYaml(ACTION) as { inputs: Record<string, unknown> }).inputs;
     for (const key of Object.keys(step.with!)) expect(Object.keys(declared)).toContain(key);
     expect(parseWorkflow({ name: "bad.yml", content: block.replace("runs-on:", "runs_on:") }, trace).context.errors.getErrors().length).toBeGreaterThan(0);
+    // The example teaches what the action does: expressions reach a script through env, never spliced in.
+    const runs = (parseYaml(block) as { jobs: { vouch: { steps: { run?: string }[] } } }).jobs.vouch.steps.map((s) => s.run).filter((r) => r !== undefined);
+    expect(runs.length).toBeGreaterThan(0);
+    for (const r of runs) expect(r).not.toContain("${{");
   });
 
   test("the README's Action step, put in a job, is valid and names only declared inputs", () => {
