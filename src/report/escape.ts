@@ -1,7 +1,7 @@
 // Escaping for the report formats. Everything a report shows that came from
 // outside (check output, model answers, names, inputs) passes through one of
 // these: a check printing `<script>` must read as text in every format.
-import { sanitize } from "../tui/text.ts";
+import { oneLine, sanitize } from "../tui/text.ts";
 
 const HTML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -28,14 +28,33 @@ export function xmlBody(text: unknown): string {
   return xml(text).replace(/&#10;/g, "\n");
 }
 
+// GitHub turns `@name` in a PR comment into a notification, whatever escaping
+// surrounds it (it reads the rendered text): a zero-width space after the `@`
+// keeps the text as it reads and pings no one.
+const noMention = (text: string) => text.replace(/@(?=[A-Za-z0-9])/g, "@\u200b");
+
 /** One table cell or inline text of GitHub-flavoured Markdown: no pipe, HTML,
- *  emphasis, link or code span of the text's own can take effect. */
+ *  emphasis, link, code span or @mention of the text's own can take effect. */
 export function mdInline(text: unknown): string {
-  return sanitize(String(text ?? ""))
-    .replace(/\s+/g, " ")
-    .trim()
-    .replace(/[\\`*_[\]|~#!()]/g, (c) => `\\${c}`)
-    .replace(/[&<>]/g, (c) => HTML_ENTITIES[c]!);
+  return noMention(
+    sanitize(String(text ?? ""))
+      .replace(/\s+/g, " ")
+      .trim()
+      .replace(/[\\`*_[\]|~#!()]/g, (c) => `\\${c}`)
+      .replace(/[&<>]/g, (c) => HTML_ENTITIES[c]!),
+  );
+}
+
+/** Text inside an HTML element of the Markdown summary (`<summary>`): one line,
+ *  since a blank line would end the HTML block and let the rest render as Markdown. */
+export function mdHtmlInline(text: unknown): string {
+  return noMention(html(oneLine(String(text ?? ""))));
+}
+
+/** The content of a Markdown code span: one line (a blank line ends the span), no
+ *  backtick, no @mention (GitHub skips code spans, but not every renderer does). */
+export function mdCode(text: unknown): string {
+  return noMention(oneLine(String(text ?? "")).replace(/`/g, ""));
 }
 
 /** A fenced code block holding `text` literally: the fence is longer than any

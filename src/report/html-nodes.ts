@@ -51,9 +51,17 @@ export function nodeSection(n: ReportNode): string {
   return `<details class="node" id="node-${html(n.path)}"${open}><summary>${badge(n.view.status)} <b>${html(n.path)}</b> <span class="kind">${html(n.view.kind ?? "")}</span></summary>${nodeBody(n.view)}</details>`;
 }
 
+/** Most characters of one value (an input, a branch's label or verdict) the page
+ *  shows: a verdict can be a model's whole answer, and a 1,000-branch page must stay small. */
+export const SHOWN = 2000;
+
+export function shown(text: string): string {
+  return text.length > SHOWN ? `${text.slice(0, SHOWN)}… (${text.length} characters)` : text;
+}
+
 function branchRow(b: BranchView): string {
-  const label = b.label ?? "";
-  const verdict = b.verdict === undefined || b.verdict === null ? "" : typeof b.verdict === "string" ? b.verdict : JSON.stringify(b.verdict);
+  const label = shown(b.label ?? "");
+  const verdict = shown(b.verdict === undefined || b.verdict === null ? "" : typeof b.verdict === "string" ? b.verdict : JSON.stringify(b.verdict));
   const nodes = b.nodes.map((n) => `<details${n.status === "passed" || n.status === "skipped" ? "" : " open"}><summary>${badge(n.status)} ${html(n.node)}</summary>${nodeBody(n)}</details>`).join("");
   const search = `${b.index} ${label} ${verdict} ${b.status}`.toLowerCase();
   return `<tr class="branch" data-status="${html(b.status)}" data-text="${html(search)}"><td>${b.index}</td><td>${html(label)}</td><td>${badge(b.status)}</td><td>${html(verdict)}</td><td>${nodes}${b.error && !b.nodes.some((n) => b.error!.includes(n.error ?? "\u0000")) ? `<div class="why">${html(b.error)}</div>` : ""}</td></tr>`;

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { html } from "./escape.ts";
 import { costHtml, timelineHtml } from "./html-charts.ts";
-import { badge, branchTables, nodeSection } from "./html-nodes.ts";
+import { badge, branchTables, nodeSection, shown } from "./html-nodes.ts";
 import { allOverruns, seconds, usd, type ReportModel } from "./model.ts";
 import { REPORT_CSS } from "./html-style.ts";
 
@@ -61,16 +61,13 @@ function headerHtml(model: ReportModel): string {
   return `<table class="header">${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join("")}</table>`;
 }
 
-const SHOWN_INPUT = 2000;
-
 function inputsHtml(inputs: Record<string, unknown>): string {
   const entries = Object.entries(inputs);
   if (entries.length === 0) return "none";
   return entries
     .map(([k, v]) => {
       const text = typeof v === "string" ? v : JSON.stringify(v);
-      const cut = text.length > SHOWN_INPUT ? `${text.slice(0, SHOWN_INPUT)}… (${text.length} characters)` : text;
-      return `<details><summary><code>${html(k)}</code></summary><pre class="tail">${html(cut)}</pre></details>`;
+      return `<details><summary><code>${html(k)}</code></summary><pre class="tail">${html(shown(text))}</pre></details>`;
     })
     .join("");
 }

@@ -3,7 +3,7 @@
 // with a fence longer than any backtick run in it (mdFence). Long runs are cut
 // to stay well under the job summary's 1 MiB: passed branch nodes are counted,
 // not listed.
-import { html, mdFence, mdInline } from "./escape.ts";
+import { mdCode, mdFence, mdHtmlInline, mdInline } from "./escape.ts";
 import { allOverruns, checkTail, failedChecks, seconds, usd, type ReportModel, type ReportNode } from "./model.ts";
 
 const ICON: Record<string, string> = { passed: "✅", failed: "❌", error: "⚠️", paused: "⏸️", interrupted: "⏹️", skipped: "⏭️", cancelled: "⏹️" };
@@ -13,7 +13,7 @@ const MAX_DETAILS = 30;
 function statusLine(model: ReportModel): string {
   const r = model.summary.run;
   const counts = r.counts ? ` · ${Object.entries(r.counts).filter(([, v]) => v > 0).map(([k, v]) => `${v} ${k}`).join(", ")}` : "";
-  return `### ${ICON[r.status] ?? "•"} vouch: \`${r.graph.replace(/`/g, "")}\` ${r.status} (exit ${r.exit_code ?? "–"})\n\nRun \`${r.id.replace(/`/g, "")}\` · cost ${usd(r.cost_usd)}${r.cost_unknown ? ` (+${r.cost_unknown} unknown)` : ""} · wall ${seconds(r.wall_ms)}${r.sessions > 1 ? ` · ${r.sessions} sessions` : ""}${counts}${r.reason ? ` · ${mdInline(r.reason)}` : ""}`;
+  return `### ${ICON[r.status] ?? "•"} vouch: \`${mdCode(r.graph)}\` ${r.status} (exit ${r.exit_code ?? "–"})\n\nRun \`${mdCode(r.id)}\` · cost ${usd(r.cost_usd)}${r.cost_unknown ? ` (+${r.cost_unknown} unknown)` : ""} · wall ${seconds(r.wall_ms)}${r.sessions > 1 ? ` · ${r.sessions} sessions` : ""}${counts}${r.reason ? ` · ${mdInline(r.reason)}` : ""}`;
 }
 
 function row(n: ReportNode): string {
@@ -36,7 +36,7 @@ function failedDetails(model: ReportModel): string {
   const blocks = failing.slice(0, MAX_DETAILS).map(({ n, c }) => {
     const tail = checkTail(c);
     // <summary> takes HTML, not Markdown: escaped as HTML.
-    const summary = `${html(n.path)}: check <code>${html(c.name)}</code> expected <code>${html(c.expect)}</code>${c.reason ? ` — ${html(c.reason)}` : ""}`;
+    const summary = `${mdHtmlInline(n.path)}: check <code>${mdHtmlInline(c.name)}</code> expected <code>${mdHtmlInline(c.expect)}</code>${c.reason ? ` — ${mdHtmlInline(c.reason)}` : ""}`;
     return `<details><summary>${summary}</summary>\n\n${mdFence(tail === "" ? "(no output)" : tail)}\n\n</details>`;
   });
   const more = failing.length > MAX_DETAILS ? `\n\n…and ${failing.length - MAX_DETAILS} more failed checks (see the HTML report).` : "";

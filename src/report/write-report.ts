@@ -48,7 +48,7 @@ export function writeReport(file: string, text: string, flag: string): void {
 
 /** `--report html:out/report.html` (repeatable); each checked writable now. */
 export function reportTargets(values: string[] | undefined, cwd: string): ReportTarget[] {
-  return (values ?? []).map((v) => {
+  const targets = (values ?? []).map((v) => {
     const colon = v.indexOf(":");
     if (colon <= 0 || colon === v.length - 1) {
       throw new UsageError(`--report "${v}": give FORMAT:FILE, like html:report.html or junit:junit.xml`, "see: vouch run --help");
@@ -58,4 +58,10 @@ export function reportTargets(values: string[] | undefined, cwd: string): Report
     checkWritable(file, "--report");
     return { format, file };
   });
+  // The later report would silently replace the earlier: a CI reading junit.xml would get HTML.
+  targets.forEach((t, i) => {
+    const first = targets.findIndex((o) => o.file === t.file);
+    if (first < i) throw new UsageError(`--report ${t.file}: given twice (${targets[first]!.format} and ${t.format})`, "give each report its own file");
+  });
+  return targets;
 }

@@ -3,7 +3,7 @@
 // action's shell steps run for real with bash, as the runner would run them
 // (GITHUB_ENV, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files), against dist/vouch.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { parseWorkflow, NoOperationTraceWriter } from "@actions/workflow-parser";
@@ -43,6 +43,10 @@ describe("GitHub's workflow parser accepts the action and the example workflow",
     const declared = (parseYaml(ACTION) as { inputs: Record<string, unknown> }).inputs;
     for (const key of Object.keys(step.with!)) expect(Object.keys(declared)).toContain(key);
     expect(parseWorkflow({ name: "bad.yml", content: block.replace("runs-on:", "runs_on:") }, trace).context.errors.getErrors().length).toBeGreaterThan(0);
+    // The example teaches what the action does: expressions reach a script through env, never spliced in.
+    const runs = (parseYaml(block) as { jobs: { vouch: { steps: { run?: string }[] } } }).jobs.vouch.steps.map((s) => s.run).filter((r) => r !== undefined);
+    expect(runs.length).toBeGreaterThan(0);
+    for (const r of runs) expect(r).not.toContain("${{");
   });
 
   test("the README's Action step, put in a job, is valid and names only declared inputs", () => {
@@ -127,5 +131,31 @@ describe("the action's steps, run with bash against dist/vouch", () => {
     expect(existsSync(join(dir.path, "pwned")) || existsSync(join(dir.path, "pwned2"))).toBe(false);
     expect(step("End with vouch's exit code", { CODE: "1" }).code).toBe(1);
     expect(step("End with vouch's exit code", { CODE: "" }).code).toBe(3);
+  }, 60_000);
+
+  test("a report-dir or vouch-path with a newline cannot add lines to GITHUB_OUTPUT or GITHUB_ENV (a failed run reading exit 0)", () => {
+    writeFileSync(files.output, "");
+    writeFileSync(files.env, "");
+    const items = join(dir.path, "items.txt");
+    writeFileSync(items, "bad one\n");
+    const run = step("Run the graph", { VOUCH_BIN: BINARY, GRAPH: HOSTILE, GRAPH_INPUTS: `items=@${items}`, GRAPH_ARGS: "", REPORT_DIR: "r\nexit-code=0" });
+    expect(run.code).not.toBe(0);
+    expect(run.err).toContain("report-dir");
+    expect(readFileSync(files.output, "utf8")).not.toMatch(/^exit-code=0$/m);
+    // The same through a symlink a pull request could check in as the default report-dir.
+    writeFileSync(files.output, "");
+    mkdirSync(join(dir.path, "t\nexit-code=0"));
+    symlinkSync(join(dir.path, "t\nexit-code=0"), join(dir.path, "linked"));
+    const linked = step("Run the graph", { VOUCH_BIN: BINARY, GRAPH: HOSTILE, GRAPH_INPUTS: `items=@${items}`, GRAPH_ARGS: "", REPORT_DIR: "linked" });
+    expect(linked.code).not.toBe(0);
+    expect(readFileSync(files.output, "utf8")).not.toMatch(/^exit-code=0$/m);
+    // A real binary under a folder whose name holds a newline: realpath finds it.
+    const odd = join(dir.path, "bin\nBASH_ENV=evil");
+    mkdirSync(odd);
+    writeFileSync(join(odd, "vouch"), `#!/bin/sh\nexec "${BINARY}" "$@"\n`, { mode: 0o755 });
+    const install = step("Install vouch", { VOUCH_PATH: join(odd, "vouch"), ACTION_DIR: ROOT });
+    expect(install.code).not.toBe(0);
+    expect(install.err).toContain("vouch-path");
+    expect(readFileSync(files.env, "utf8")).not.toContain("BASH_ENV");
   }, 60_000);
 });

@@ -107,6 +107,14 @@ describe("vouch run --report FORMAT:FILE", () => {
     expect(existsSync(join(home.path, "ledger.sqlite"))).toBe(false);
   });
 
+  test("two --report to one file are refused before the run (one would overwrite the other)", async () => {
+    const graph = join(E2E_GRAPHS, "scripts-pass.yaml");
+    const r = await vouch(["run", graph, "--report", `junit:${at("out.xml")}`, "--report", `html:${at("./out.xml")}`], { home: home.path });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--report ${at("out.xml")}: given twice (junit and html)`);
+    expect(existsSync(join(home.path, "ledger.sqlite"))).toBe(false);
+  });
+
   test("failed and error runs still write every report, and keep their exit codes", async () => {
     const failed = await hostileRun(home.path, ["--report", `junit:${at("f.xml")}`, "--report", `html:${at("f.html")}`]);
     expect(failed.code).toBe(1);

@@ -3,7 +3,8 @@
 // with one node shape per graph node. The browser test opens it for real.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { ensureBinary, tempDir, type TempDir } from "../e2e/helpers.ts";
+import { join } from "node:path";
+import { ensureBinary, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import { html } from "../../src/report/escape.ts";
 import { dotString, graphSvg, inlineSvg } from "../../src/report/graph-svg.ts";
 import type { ReportModel } from "../../src/report/model.ts";
@@ -90,4 +91,19 @@ describe("escaping for the page and the graph", () => {
       }),
     );
   });
+});
+
+describe("vouch report --format html: size", () => {
+  test("a branch verdict of 100,000 characters is shown cut, with its length: the page stays small", async () => {
+    const h = tempDir("html-big-verdict");
+    try {
+      expect((await vouch(["run", join(import.meta.dirname, "graphs", "big-verdict.yaml"), "--plain"], { home: h.path })).code).toBe(0);
+      const big = await reportOf(h.path, "html");
+      expect(big.match(/<tr class="branch"/g)).toHaveLength(3);
+      expect(big).toContain("(100000 characters)");
+      expect(big.length).toBeLessThan(100_000); // uncut: three verdicts, each twice, over 600 kB
+    } finally {
+      h.cleanup();
+    }
+  }, 60_000);
 });

@@ -3,8 +3,9 @@
 // and HTML from the run never reaches the page as markup.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { ensureBinary, tempDir, type TempDir } from "../e2e/helpers.ts";
-import { mdFence, mdInline } from "../../src/report/escape.ts";
+import { join } from "node:path";
+import { ensureBinary, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
+import { mdCode, mdFence, mdHtmlInline, mdInline } from "../../src/report/escape.ts";
 import { hostileRun, reportOf } from "./helpers.ts";
 
 let home: TempDir;
@@ -74,4 +75,41 @@ describe("Markdown escaping", () => {
       }),
     );
   });
+});
+
+describe("Markdown escaping: one line, no mention", () => {
+  test("mdHtmlInline and mdCode: no newline, no markup, no backtick in a span, no @word, for any string", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom("\n", "\r", "@", "a", "<", "`", " ", "\u2028", "\u001b") }), (s) => {
+        for (const out of [mdHtmlInline(s), mdCode(s), mdInline(s)]) {
+          expect(out).not.toMatch(/[\n\r\u2028\u001b]/);
+          expect(out).not.toMatch(/@[A-Za-z0-9]/);
+        }
+        expect(mdHtmlInline(s)).not.toContain("<");
+        expect(mdCode(s)).not.toContain("`");
+      }),
+    );
+  });
+});
+
+describe("Markdown summary: names cannot leave their line or ping anyone", () => {
+  test("a graph name and a check name with blank lines, images, links and @mentions stay inline text", async () => {
+    const h = tempDir("markdown-breakout");
+    try {
+      expect((await vouch(["run", join(import.meta.dirname, "graphs", "markdown-breakout.yaml"), "--plain"], { home: h.path })).code).toBe(1);
+      const out = await reportOf(h.path, "markdown");
+      // The status line is one line: the graph name did not open a paragraph of its own.
+      expect(out.split("\n")[0]).toMatch(/^### ❌ vouch: `evil .*fake passed` failed \(exit 1\)$/);
+      // The <summary> is one line: no blank line ends the HTML block inside it.
+      const summary = out.split("\n").find((l) => l.startsWith("<details><summary>"))!;
+      expect(summary).toContain("expected <code>exit_zero</code>");
+      expect(summary).toMatch(/<\/summary>$/);
+      const rendered = outsideFences(out);
+      expect(rendered).not.toMatch(/^<img|^!\[|^# fake/m);
+      // No @mention GitHub would turn into a notification (in a PR comment).
+      expect(rendered).not.toMatch(/@octocat/);
+    } finally {
+      h.cleanup();
+    }
+  }, 60_000);
 });
