@@ -29,6 +29,7 @@ async function runNode(node: string, env: Record<string, string> = {}) {
 const CASES: [string, string, RegExp][] = [
   ["a shell command that is not found (127)", `    kind: script\n    run: no-such-command-vouch-test --flag\n`, /127 \(command not found\)/],
   ["a shell command that is not executable (126)", `    kind: script\n    run: ./not-exec.sh\n`, /126 \(command not executable\)/],
+  ["a not-found shell command under exit_zero: false", `    kind: script\n    run: no-such-command-vouch-test\n    success: { exit_zero: false }\n`, /127/],
   ["an argv program that does not exist (ENOENT)", `    kind: script\n    argv: [no-such-command-vouch-test]\n`, /could not start/],
   ["an argv program that is not executable (EACCES)", `    kind: script\n    argv: [./not-exec.sh]\n`, /could not start/],
   ["a check whose command is not found", `    kind: script\n    run: "true"\n    success: { checks: [{ name: c, run: no-such-command-vouch-test }] }\n`, /127/],
