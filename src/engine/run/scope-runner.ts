@@ -8,7 +8,7 @@ import { nodeKey, type BranchRef, type NodeStatus } from "../events.ts";
 import type { MapNode } from "../graph/schema.ts";
 import type { AggregateEntry } from "../scheduler/aggregate.ts";
 import { DagScheduler, type Action, type Finished } from "../scheduler/dag-scheduler.ts";
-import type { ScopeIndex, ScopeNode } from "../scheduler/scope-index.ts";
+import { upstreamOf, type ScopeIndex, type ScopeNode } from "../scheduler/scope-index.ts";
 import { disposition } from "../scheduler/readiness.ts";
 import { renderDeep } from "../template/render.ts";
 import { quoteFeedback } from "../verdict/retry.ts";
@@ -134,12 +134,17 @@ export class ScopeRunner {
   }
 
   entries(): AggregateEntry[] {
+    const endsThatRan = this.index.ids.filter((id) => {
+      const m = this.meta.get(id);
+      return m !== undefined && m.kind === "end" && m.status !== "skipped";
+    });
+    const spokenFor = upstreamOf(this.index, endsThatRan);
     const out: AggregateEntry[] = [];
     for (const id of this.index.ids) {
       const m = this.meta.get(id);
       if (!m) continue;
       const fb = m.fallback !== undefined ? this.meta.get(m.fallback) : undefined;
-      out.push({ id, kind: m.kind, status: m.status, recovered: m.recovered, handled: fb !== undefined && fb.status !== "skipped" });
+      out.push({ id, kind: m.kind, status: m.status, recovered: m.recovered, handled: fb !== undefined && fb.status !== "skipped", upstreamOfEnd: spokenFor.has(id) });
     }
     return out;
   }
