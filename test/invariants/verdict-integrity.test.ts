@@ -11,6 +11,7 @@ import type { GraphFile } from "../../src/engine/graph/schema.ts";
 import { graphSchema } from "../../src/engine/graph/schema.ts";
 import { endOrderWarnings } from "../../src/engine/graph/end-order.ts";
 import { validateGraph } from "../../src/engine/graph/validate.ts";
+import { FakeClock } from "../engine/helpers/fake-clock.ts";
 import { FakeCommandRunner } from "../engine/helpers/fakes.ts";
 import { ofType, run, runFinished } from "../engine/helpers/run-helper.ts";
 
@@ -147,6 +148,19 @@ describe("verdict integrity: no run passes over work nothing accounts for", () =
     const { r, fin } = await runSpec({ graph, outcomes: { tests: "fail" }, flag: false });
     expect({ status: fin.status, exit: fin.exit_code, code: r.outcome.exitCode }).toEqual({ status: "failed", exit: 1, code: 1 });
     expect(fin.output).toBeUndefined(); // the end node did not decide: its output is not the run's
+  });
+
+  test("an end node that runs first does not end the run: still-running work finishes, is not cancelled, and counts", async () => {
+    const graph = graphSchema.parse({ version: 1, name: "slow", nodes: { tests: { kind: "script", run: "slow" }, done: { kind: "end" } } });
+    const clock = new FakeClock();
+    // tests is still running (waiting on virtual time) when done has passed.
+    const commands = new FakeCommandRunner(undefined, async () => {
+      await clock.sleep(60_000);
+      return { exit: 1 };
+    });
+    const r = await run(graph, { commands, clock });
+    const order = r.events.filter((e) => e.type === "node.finished" || e.type === "run.finished").map((e) => (e.type === "node.finished" ? `${e.node} ${e.status}` : `run ${e.status}`));
+    expect(order).toEqual(["done passed", "tests failed", "run failed"]);
   });
 
   test("an error nothing accounts for makes an end's success an error (exit 3); a failure outranks it", async () => {
