@@ -5,7 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { END_ORDER_BUDGET, endOrderWarnings } from "../../src/engine/graph/end-order.ts";
 import { loadGraph } from "../../src/engine/graph/loader.ts";
+import { graphSchema } from "../../src/engine/graph/schema.ts";
 import { BINARY, ensureBinary } from "./binary.ts";
 
 function warnings(nodes: string, head = ""): string[] {
@@ -48,6 +50,18 @@ describe("end-order warnings", () => {
     const w = warnings(`  each:\n    kind: map\n    over: inputs.items\n    branch:\n      check: { kind: script, run: c }\n      ok: { kind: end }\n`, "inputs:\n  items: { default: [1] }\n");
     expect(w).toHaveLength(1);
     expect(w[0]).toMatch(/^11:7 warning: end node "ok" can run before "check" ends/);
+  });
+});
+
+describe("end-order analysis stays bounded", () => {
+  const graphWith = (ends: number) => {
+    const nodes: Record<string, unknown> = { work: { kind: "script", run: "w" } };
+    for (let i = 0; i < ends; i++) nodes[`e${i}`] = { kind: "end" };
+    return graphSchema.parse({ version: 1, name: "big", nodes });
+  };
+  test(`a scope within ${END_ORDER_BUDGET} steps is analysed; one past it is skipped (no warning rather than a slow validate)`, () => {
+    expect(endOrderWarnings(graphWith(300))).toHaveLength(300); // 300 ends × 301 nodes
+    expect(endOrderWarnings(graphWith(600))).toEqual([]); // 600 × 601 > 250,000
   });
 });
 

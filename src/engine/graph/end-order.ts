@@ -17,8 +17,20 @@ import { buildScopeIndex, upstreamOf, type ScopeIndex, type ScopeNode } from "..
 import type { Path, PathProblem } from "./problem.ts";
 import type { GraphFile } from "./schema.ts";
 
-/** Above this many (end × node) steps a scope is not analysed: the warning is advice, never worth a slow validate. */
-export const END_ORDER_BUDGET = 2_000_000;
+/** Above this many steps (dominator walks, and nodes × ends) a scope is not analysed:
+ *  the warning is advice, never worth a slow validate. */
+export const END_ORDER_BUDGET = 250_000;
+
+class OutOfBudget extends Error {}
+
+/** Counts the analysis' steps; throws OutOfBudget past the limit. */
+class Budget {
+  constructor(private left: number) {}
+  spend(n: number): void {
+    this.left -= n;
+    if (this.left < 0) throw new OutOfBudget();
+  }
+}
 const NAMED = 3;
 
 export function endOrderWarnings(graph: GraphFile): PathProblem[] {
@@ -31,32 +43,43 @@ export function endOrderWarnings(graph: GraphFile): PathProblem[] {
 }
 
 function scopeWarnings(nodes: Record<string, ScopeNode>, prefix: Path): PathProblem[] {
-  const index = buildScopeIndex(nodes);
-  const ends = index.ids.filter((id) => index.nodes.get(id)!.kind === "end");
-  if (ends.length === 0 || ends.length * index.ids.length > END_ORDER_BUDGET) return [];
-  const idom = immediateDominators(index);
-  const out: PathProblem[] = [];
-  for (const end of ends) {
-    const unordered = unorderedWork(index, idom, end);
-    if (unordered.length === 0) continue;
-    const names = unordered.slice(0, NAMED).map((n) => `"${n}"`).join(", ") + (unordered.length > NAMED ? ` and ${unordered.length - NAMED} more` : "");
-    out.push({
+  const budget = new Budget(END_ORDER_BUDGET);
+  try {
+    const index = buildScopeIndex(nodes);
+    const ends = index.ids.filter((id) => index.nodes.get(id)!.kind === "end");
+    if (ends.length === 0) return [];
+    budget.spend(ends.length * index.ids.length);
+    const idom = immediateDominators(index, budget);
+    return ends.flatMap((end) => warningFor(index, idom, end, prefix));
+  } catch (e) {
+    if (e instanceof OutOfBudget) return [];
+    throw e;
+  }
+}
+
+function warningFor(index: ScopeIndex, idom: Map<string, string | null>, end: string, prefix: Path): PathProblem[] {
+  const unordered = unorderedWork(index, idom, end);
+  if (unordered.length === 0) return [];
+  const one = unordered.length === 1;
+  const names = unordered.slice(0, NAMED).map((n) => `"${n}"`).join(", ") + (unordered.length > NAMED ? ` and ${unordered.length - NAMED} more` : "");
+  return [
+    {
       path: [...prefix, end],
       at: "key",
-      message: `warning: end node "${end}" can run before ${names} ${unordered.length === 1 ? "ends" : "end"}: ${unordered.length === 1 ? "it is" : "they are"} not upstream of it (through needs, routes or fallbacks)`,
+      message: `warning: end node "${end}" can run before ${names} ${one ? "ends" : "end"}: ${one ? "it is" : "they are"} not upstream of it (through needs, routes or fallbacks)`,
       hint: `if "${end}" means the work is done, add needs: [${unordered.slice(0, NAMED).join(", ")}] to it; as written, the run still waits for that work, and a failure there overrules "${end}"`,
-    });
-  }
-  return out;
+    },
+  ];
 }
 
 /** Immediate dominators over needs (router targets need their router); a node without
  *  needs is dominated by nothing but itself (null). Topological order makes one pass enough. */
-function immediateDominators(index: ScopeIndex): Map<string, string | null> {
+function immediateDominators(index: ScopeIndex, budget: Budget): Map<string, string | null> {
   const idom = new Map<string, string | null>();
   const rank = new Map(index.order.map((id, i) => [id, i]));
   const intersect = (a: string | null, b: string | null): string | null => {
     while (a !== null && b !== null && a !== b) {
+      budget.spend(1);
       if (rank.get(a)! > rank.get(b)!) a = idom.get(a)!;
       else b = idom.get(b)!;
     }
@@ -83,8 +106,9 @@ function dominatorsOf(idom: Map<string, string | null>, id: string): string[] {
 
 /** Work (not an end, not a router) that may still be running when `end` runs. */
 function unorderedWork(index: ScopeIndex, idom: Map<string, string | null>, end: string): string[] {
-  const chain = [end, ...dominatorsOf(idom, end)];
-  const passed = new Set(chain.slice(1));
+  const chainList = [end, ...dominatorsOf(idom, end)];
+  const chain = new Set(chainList);
+  const passed = new Set(chainList.slice(1));
   const notPassed = new Set<string>();
   const skipped = new Set<string>();
   for (const d of chain) {
@@ -92,10 +116,13 @@ function unorderedWork(index: ScopeIndex, idom: Map<string, string | null>, end:
     if (owners?.length === 1) notPassed.add(owners[0]!);
     for (const r of index.routersOf.get(d) ?? []) for (const t of unchosenWith(index, r, d)) skipped.add(t);
   }
-  // Two passes settle a fallback whose owners are decided later in needs order.
-  for (let pass = 0; pass < 2; pass++) {
+  // Nothing excluded yet and no fallback to exclude: the closure adds nothing (the common,
+  // cheap case). With fallbacks, a second pass settles one whose owners come later in needs order.
+  const hasFallbacks = index.fallbackOwners.size > 0;
+  const passes = hasFallbacks ? 2 : notPassed.size > 0 || skipped.size > 0 ? 1 : 0;
+  for (let pass = 0; pass < passes; pass++) {
     for (const id of index.order) {
-      if (skipped.has(id) || chain.includes(id)) continue;
+      if (skipped.has(id) || chain.has(id)) continue;
       const needs = index.needs.get(id)!;
       const owners = index.fallbackOwners.get(id);
       if (
