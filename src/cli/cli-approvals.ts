@@ -2,7 +2,7 @@
 // (`vouch resume RUN --approve NODE`), else "pause" (the run ends with exit 4).
 // A rejection the ledger already holds answers first: it is final.
 import type { ApprovalRequest, Approvals } from "../engine/ports.ts";
-import { nodeKey } from "../engine/run/types.ts";
+import { nodeKey } from "../engine/events.ts";
 import type { Decision } from "../engine/run/decisions.ts";
 
 export type { Decision };

@@ -2,8 +2,7 @@
 // approval node's node.finished that passed `approved` or failed `rejected` is
 // a decision, and a decision is final — a later resume neither asks again nor
 // takes another answer for it. Pure, over the run's own events.
-import type { BranchRef, VouchEvent } from "../events.ts";
-import { nodeKey } from "./types.ts";
+import { nodeKey, type BranchRef, type VouchEvent } from "../events.ts";
 
 export type Decision = "approve" | "reject";
 
