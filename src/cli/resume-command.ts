@@ -3,6 +3,7 @@
 // that changed since (unless --force). --approve/--reject decide an approval.
 import { UsageError, ResumeRefusedError } from "../engine/errors.ts";
 import { priorFromEvents } from "../engine/run.ts";
+import { priorDecisions, redecided, standingRejections } from "../engine/run/decisions.ts";
 import { checkedLedgerHome, openLedger } from "../ledger/index.ts";
 import { parseCommandArgs } from "./args.ts";
 import { readGraphFile } from "./graph-file.ts";
@@ -68,6 +69,15 @@ const resumeCommand: Command = async (args, io) => {
     try {
       const decisions = decisionsFrom(values.approve ?? [], values.reject ?? [], graphFile.graph);
       const events = ledger.runEvents(runId);
+      const prior = priorDecisions(events);
+      const again = redecided(decisions, prior);
+      if (again) {
+        const where = again.branch ? ` (in ${again.branch.map} #${again.branch.index})` : "";
+        throw new ResumeRefusedError(
+          `${again.node} was already ${again.decision === "approve" ? "approved" : "rejected"} at ${again.at}${where} in run ${runId}: a decision recorded in the ledger is final`,
+          `to decide again, start a new run: vouch run ${recorded.graph_path}`,
+        );
+      }
       const resume = priorFromEvents(events);
       // Relative paths (cwd, inputs such as project_dir) resolve where the run first started.
       const started = events.find((e) => e.type === "run.started");
@@ -110,6 +120,7 @@ const resumeCommand: Command = async (args, io) => {
           ledger,
           lock: ticket.lock,
           decisions,
+          standing: standingRejections(prior),
           options,
           ...(replayDir !== undefined ? { replayDir } : {}),
           ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),

@@ -29,6 +29,8 @@ export interface SessionSpec {
   replayDelayMs?: number;
   /** --approve / --reject of `vouch resume`. */
   decisions?: Map<string, Decision>;
+  /** Decisions the ledger already holds (by nodeKey): they answer first, and are final. */
+  standing?: Map<string, Decision>;
 }
 
 interface Output {
@@ -42,15 +44,16 @@ async function openOutput(spec: SessionSpec, mode: OutputMode, cancel: () => voi
   const { io } = spec;
   const color = colorEnabled(io);
   const decisions = spec.decisions ?? new Map();
-  if (mode === "json") return { output: createNdjsonOutput(io.out), approvals: flagApprovals(decisions) };
+  const standing = spec.standing ?? new Map();
+  if (mode === "json") return { output: createNdjsonOutput(io.out), approvals: flagApprovals(decisions, undefined, standing) };
   if (mode === "plain") {
     const width = outputWidth(io.stdoutIsTTY ? process.stdout.columns : undefined, io.env, io.stdoutIsTTY);
-    return { output: createPlainOutput(io.out, { color, width }), approvals: flagApprovals(decisions) };
+    return { output: createPlainOutput(io.out, { color, width }), approvals: flagApprovals(decisions, undefined, standing) };
   }
   // Only the live UI loads ink and React (ADR 0001).
   const { startTui } = await import("../tui/app.tsx");
   const tui = startTui({ stdout: process.stdout, stdin: process.stdin, color, onCancel: cancel, onExitNow: exitNow });
-  return { output: tui, approvals: flagApprovals(decisions, tui.approvals), held: () => tui.held() };
+  return { output: tui, approvals: flagApprovals(decisions, tui.approvals, standing), held: () => tui.held() };
 }
 
 export function realAgentRunner(env: Record<string, string | undefined>, replayDir?: string, replayDelayMs?: number) {

@@ -15,15 +15,21 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** Problems of one file; a file that cannot be read is one problem at 1:1. */
-export function validateFile(file: string, cwd: string, env: Record<string, string | undefined>): GraphProblem[] {
+/** Problems of one file (a file that cannot be read is one problem at 1:1), and the
+ *  warnings of a valid one. */
+export function checkFile(file: string, cwd: string, env: Record<string, string | undefined>): { problems: GraphProblem[]; warnings: GraphProblem[] } {
   try {
     const source = readGraphSource(file, cwd, env);
-    return loadGraph(file, source.text).problems;
+    const loaded = loadGraph(file, source.text);
+    return loaded.graph ? { problems: [], warnings: loaded.warnings } : { problems: loaded.problems, warnings: [] };
   } catch (e) {
-    if (e instanceof InputError) return [{ file, line: 1, col: 1, message: e.message, ...(e.hint !== undefined ? { hint: e.hint } : {}) }];
+    if (e instanceof InputError) return { problems: [{ file, line: 1, col: 1, message: e.message, ...(e.hint !== undefined ? { hint: e.hint } : {}) }], warnings: [] };
     throw e;
   }
+}
+
+export function validateFile(file: string, cwd: string, env: Record<string, string | undefined>): GraphProblem[] {
+  return checkFile(file, cwd, env).problems;
 }
 
 const validateCommand: Command = async (args, io) => {
@@ -39,17 +45,20 @@ const validateCommand: Command = async (args, io) => {
     }
     return found;
   });
-  const all: GraphProblem[] = [];
+  const all: (GraphProblem & { severity?: "warning" })[] = [];
   let invalid = 0;
   for (const file of files) {
-    const problems = validateFile(file, io.cwd, io.env);
+    const { problems, warnings } = checkFile(file, io.cwd, io.env);
     if (problems.length > 0) invalid++;
-    all.push(...problems);
+    all.push(...problems, ...warnings.map((w) => ({ ...w, severity: "warning" as const })));
     // A problem may quote a key or value of the file: its control characters stay out of the terminal.
-    if (!values.json) for (const p of problems) io.out(sanitize(formatProblem(p)));
+    if (!values.json) for (const p of [...problems, ...warnings]) io.out(sanitize(formatProblem(p)));
   }
   if (values.json) io.out(`${JSON.stringify(all, null, 2)}\n`);
-  const summary = invalid === 0 ? `${plural(files.length, "file")} valid` : `${plural(files.length, "file")}, ${plural(invalid, "invalid file")}, ${plural(all.length, "problem")}`;
+  const problemCount = all.filter((p) => p.severity === undefined).length;
+  const warningCount = all.length - problemCount;
+  const warned = warningCount > 0 ? `, ${plural(warningCount, "warning")}` : "";
+  const summary = invalid === 0 ? `${plural(files.length, "file")} valid${warned}` : `${plural(files.length, "file")}, ${plural(invalid, "invalid file")}, ${plural(problemCount, "problem")}${warned}`;
   io.err(`${summary}\n`);
   return invalid === 0 ? EXIT.passed : EXIT.usage;
 };

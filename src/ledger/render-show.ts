@@ -63,7 +63,8 @@ function header(s: RunSummary): string {
   ];
   if (r.counts) {
     const c = r.counts;
-    lines.push(["nodes", `${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c.skipped} skipped, ${c.cancelled} cancelled`]);
+    const self = c.self_reported ? ` (${c.self_reported} self-reported)` : "";
+    lines.push(["nodes", `${c.passed} passed${self}, ${c.failed} failed, ${c.error} error, ${c.skipped} skipped, ${c.cancelled} cancelled`]);
   }
   if (s.sessions.length > 1) {
     lines.push(["sessions", s.sessions.map((x) => `#${x.session}${x.resumed ? " (resume)" : ""} ${when(x.started_at)} ${x.status}`).join("; ")]);

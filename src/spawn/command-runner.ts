@@ -5,6 +5,7 @@
 import type { CheckOutcome, CheckSpec, CommandContext, CommandRunner, ScriptOutcome, ScriptSpec } from "../engine/ports.ts";
 import { CHECK_TIMEOUT_CEILING_MS, formatDuration } from "../engine/graph/duration.ts";
 import { CommandSpecError, SpawnError } from "../engine/errors.ts";
+import { shellCouldNotRun } from "../engine/verdict/could-not-run.ts";
 import { buildChildEnv } from "./child-env.ts";
 import { describeExpect, expectProblem, judgeCheck } from "./expect.ts";
 import { writeHandover } from "./handover-files.ts";
@@ -73,7 +74,7 @@ export function createCommandRunner(opts: CommandRunnerOptions): CommandRunner {
             });
       // The shell's own 126/127 (not executable, not found): the check's command never ran,
       // so it is no evidence either way (ERROR, not FAIL) — unless that status was expected.
-      const notRun = !judgement.passed && !timedOut && (r.exit === 126 || r.exit === 127);
+      const notRun = !judgement.passed && !timedOut && shellCouldNotRun(r.exit) !== null;
       return {
         name: check.name,
         passed: judgement.passed,

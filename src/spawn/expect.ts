@@ -6,6 +6,7 @@
 // - a check that timed out, or died of a signal, never passes.
 import type { Expect } from "../engine/graph/schema.ts";
 import { formatDuration } from "../engine/graph/duration.ts";
+import { describeExit } from "../engine/verdict/could-not-run.ts";
 
 export interface FinishedCheck {
   exit: number | null;
@@ -48,14 +49,14 @@ export function expectProblem(expect: Expect): string | null {
 export function judgeCheck(expect: Expect, run: FinishedCheck): Judgement {
   if (run.timedOut) return fail(`timed out after ${formatDuration(run.timeoutMs)}`);
   if (run.signal !== null) return fail(`killed by ${run.signal}`);
-  if (expect === "exit_zero") return run.exit === 0 ? pass() : fail(`${exitText(run.exit)}, expected 0`);
+  if (expect === "exit_zero") return run.exit === 0 ? pass() : fail(`${describeExit(run.exit)}, expected 0`);
   if (expect === "empty_output") {
-    if (run.exit !== 0) return fail(`${exitText(run.exit)}, expected 0 and no output`);
+    if (run.exit !== 0) return fail(`${describeExit(run.exit)}, expected 0 and no output`);
     const out = run.stdout.trim();
     if (out === "" && !run.stdoutTruncated) return pass();
     return fail(`${printed(run, out)}, expected no output: ${firstLines(out)}`);
   }
-  if ("exit" in expect) return run.exit === expect.exit ? pass() : fail(`${exitText(run.exit)}, expected ${expect.exit}`);
+  if ("exit" in expect) return run.exit === expect.exit ? pass() : fail(`${describeExit(run.exit)}, expected ${expect.exit}`);
   const re = new RegExp(expect.output_matches, "m");
   if (re.test(run.stdout) || re.test(run.stderr)) return pass();
   return fail(`output does not match /${expect.output_matches}/ (exit ${run.exit})`);
@@ -68,12 +69,6 @@ function fail(reason: string): Judgement {
   return { passed: false, reason };
 }
 
-/** The shell's own codes for a command it could not run are worth naming. */
-function exitText(exit: number | null): string {
-  if (exit === 127) return "exit 127 (command not found)";
-  if (exit === 126) return "exit 126 (command not executable)";
-  return `exit ${exit}`;
-}
 
 function printed(run: FinishedCheck, out: string): string {
   if (run.stdoutTruncated) return `printed ${run.stdoutBytes} bytes`;

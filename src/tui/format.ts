@@ -120,8 +120,10 @@ export function checkOutcomeText(c: { exit: number | null; signal: string | null
   return c.exit === null ? "no exit status" : `exit ${c.exit}`;
 }
 
-/** "5 passed · 2 failed · 1 error · 1 skipped" (zeros left out; "no nodes" when all are zero). */
+/** "5 passed (1 self-reported) · 2 failed · 1 error · 1 skipped" (zeros left out; "no nodes" when all are zero). */
 export function countsText(c: RunCounts): string {
-  const parts = (["passed", "failed", "error", "skipped", "cancelled"] as const).filter((k) => c[k] > 0).map((k) => `${c[k]} ${k}`);
+  const parts = (["passed", "failed", "error", "skipped", "cancelled"] as const)
+    .filter((k) => c[k] > 0)
+    .map((k) => (k === "passed" && c.self_reported ? `${c[k]} passed (${c.self_reported} self-reported)` : `${c[k]} ${k}`));
   return parts.length ? parts.join(" · ") : "no nodes";
 }

@@ -49,7 +49,7 @@ describe("vouch run --json on script graphs", () => {
     expect(r.code).toBe(0);
     const end = expectWellFormed(r);
     expect(end.status).toBe("passed");
-    expect(end.counts).toEqual({ passed: 3, failed: 0, error: 0, skipped: 0, cancelled: 0 });
+    expect(end.counts).toEqual({ passed: 3, self_reported: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 });
     expect(end.output).toEqual({ answer: 42 });
     const checks = r.events.filter((e): e is EventOf<"check.finished"> => e.type === "check.finished");
     expect(checks.map((c) => [c.node, c.name, c.passed, c.expect])).toEqual([

@@ -29,7 +29,7 @@ nodes:
     expect(started.nodes.map((n) => n.id)).toEqual(["a", "s", "r", "e"]);
     expect(started.resumed).toBe(false);
     expect(r.outcome).toMatchObject({ status: "passed", exitCode: 0, output: { ok: true } });
-    expect(runFinished(r.events).counts).toEqual({ passed: 4, failed: 0, error: 0, skipped: 0, cancelled: 0 });
+    expect(runFinished(r.events).counts).toEqual({ passed: 4, self_reported: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 });
   });
 
   test("a wrong event fails the run loudly (the checking ledger is not a no-op)", async () => {

@@ -163,7 +163,7 @@ nodes:
     expect(ofType(r.events, "node.finished").filter((e) => e.node === "implement").map((e) => e.round)).toEqual([1, 2, 3]);
     expect(ofType(r.events, "node.finished").find((e) => e.node === "ship")!.round).toBeUndefined();
     expect(r.outcome.status).toBe("passed");
-    expect(r.outcome.counts).toEqual({ passed: 3, failed: 0, error: 0, skipped: 0, cancelled: 0 });
+    expect(r.outcome.counts).toEqual({ passed: 3, self_reported: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 });
   });
 
   test("the loop is bounded by max: after max rounds the failure stands", async () => {

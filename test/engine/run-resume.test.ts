@@ -101,7 +101,7 @@ nodes:
     const first = await run(g, { agents: (a) => (a.branch!.index === 1 ? { exitCode: 1 } : {}) });
     expect(first.outcome.counts).toMatchObject({ passed: 1, failed: 2 }); // branch node b + the map
     const second = await run(g, { options: { resume: priorFromEvents(first.events) } });
-    expect(second.outcome.counts).toEqual({ passed: 3, failed: 0, error: 0, skipped: 0, cancelled: 0 });
+    expect(second.outcome.counts).toEqual({ passed: 3, self_reported: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 });
   });
 });
 

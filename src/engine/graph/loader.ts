@@ -4,6 +4,7 @@
 import { LineCounter, parseDocument, type Document } from "yaml";
 import type { GraphProblem } from "../errors.ts";
 import type { Path, PathProblem } from "./problem.ts";
+import { endOrderWarnings } from "./end-order.ts";
 import { salvage } from "./salvage.ts";
 import { graphSchema, type GraphFile } from "./schema.ts";
 import { validateGraph } from "./validate.ts";
@@ -12,7 +13,8 @@ import { offsetOf, positionOf } from "./yaml-positions.ts";
 import { withoutQuoteFallout } from "./unclosed-quote.ts";
 import { zodProblems, type Issue } from "./zod-issues.ts";
 
-export type LoadResult = { graph: GraphFile; problems: [] } | { graph: null; problems: GraphProblem[] };
+/** `warnings` (a valid graph only) are advice: `vouch validate` prints them and still exits 0. */
+export type LoadResult = { graph: GraphFile; problems: []; warnings: GraphProblem[] } | { graph: null; problems: GraphProblem[] };
 
 export function loadGraph(file: string, text: string): LoadResult {
   try {
@@ -73,7 +75,7 @@ function load(file: string, text: string): LoadResult {
   const parsed = graphSchema.safeParse(raw, { jitless: true });
   if (parsed.success) {
     problems.push(...located(validateGraph(parsed.data)));
-    return problems.length === 0 ? { graph: parsed.data, problems: [] } : finish(problems);
+    return problems.length === 0 ? { graph: parsed.data, problems: [], warnings: located(endOrderWarnings(parsed.data)) } : finish(problems);
   }
   const issues = parsed.error.issues as unknown as Issue[];
   problems.push(...located(zodProblems(issues, raw)));

@@ -24,7 +24,7 @@ export class RunContext {
   readonly slots: Slots;
   readonly schemas = new OutputSchemas();
   readonly controller = new AbortController();
-  readonly counts: RunCounts = { ...ZERO_COUNTS };
+  readonly counts: RunCounts = { ...ZERO_COUNTS, self_reported: 0 };
   readonly paused = new Set<PausedApproval>();
   readonly startedAt: number;
   stop: RunStop | null = null;

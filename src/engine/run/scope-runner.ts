@@ -8,7 +8,7 @@ import { nodeKey, type BranchRef, type NodeStatus } from "../events.ts";
 import type { MapNode } from "../graph/schema.ts";
 import type { AggregateEntry } from "../scheduler/aggregate.ts";
 import { DagScheduler, type Action, type Finished } from "../scheduler/dag-scheduler.ts";
-import type { ScopeIndex, ScopeNode } from "../scheduler/scope-index.ts";
+import { upstreamOf, type ScopeIndex, type ScopeNode } from "../scheduler/scope-index.ts";
 import { disposition } from "../scheduler/readiness.ts";
 import { renderDeep } from "../template/render.ts";
 import { quoteFeedback } from "../verdict/retry.ts";
@@ -44,6 +44,7 @@ export interface ScopeCallbacks {
 interface Meta {
   kind: string;
   status: NodeStatus;
+  selfReported?: boolean;
   recovered: boolean;
   fallback?: string;
 }
@@ -86,8 +87,9 @@ export class ScopeRunner {
       const results = (k.output as { results?: unknown })?.results;
       if (this.index.nodes.get(id)!.kind === "map" && Array.isArray(results)) v.results = results;
       this.view[id] = v;
-      this.meta.set(id, { kind: this.index.nodes.get(id)!.kind, status: "passed", recovered: false });
-      this.count(id, "passed");
+      const selfReported = k.qualifier === "self-reported";
+      this.meta.set(id, { kind: this.index.nodes.get(id)!.kind, status: "passed", recovered: false, selfReported });
+      this.count(id, "passed", selfReported);
       const f: Finished = { status: "passed", recovered: false };
       // A kept router keeps its choice (its output `to`): what it did not choose stays skipped.
       const to = (k.output as { to?: unknown } | undefined)?.to;
@@ -134,12 +136,17 @@ export class ScopeRunner {
   }
 
   entries(): AggregateEntry[] {
+    const endsThatRan = this.index.ids.filter((id) => {
+      const m = this.meta.get(id);
+      return m !== undefined && m.kind === "end" && m.status !== "skipped";
+    });
+    const spokenFor = upstreamOf(this.index, endsThatRan);
     const out: AggregateEntry[] = [];
     for (const id of this.index.ids) {
       const m = this.meta.get(id);
       if (!m) continue;
       const fb = m.fallback !== undefined ? this.meta.get(m.fallback) : undefined;
-      out.push({ id, kind: m.kind, status: m.status, recovered: m.recovered, handled: fb !== undefined && fb.status !== "skipped" });
+      out.push({ id, kind: m.kind, status: m.status, recovered: m.recovered, handled: fb !== undefined && fb.status !== "skipped", upstreamOfEnd: spokenFor.has(id) });
     }
     return out;
   }
@@ -172,8 +179,9 @@ export class ScopeRunner {
     return this.chainMembers.has(id) ? { round: this.roundOf.get(id) ?? 1 } : {};
   }
 
-  private count(id: string, status: NodeStatus): void {
+  private count(id: string, status: NodeStatus, selfReported = false): void {
     this.ctx.counts[status]++;
+    if (selfReported) this.ctx.counts.self_reported = (this.ctx.counts.self_reported ?? 0) + 1;
     this.counted.add(id);
   }
 
@@ -255,7 +263,10 @@ export class ScopeRunner {
     this.feedbackQuotes.set(fb.to, quoteFeedback(id, this.roundOf.get(id) ?? 1, { ...r, failedChecks: r.failedChecks }));
     for (const c of chain) {
       const m = this.meta.get(c);
-      if (m && this.counted.delete(c)) this.ctx.counts[m.status]--;
+      if (m && this.counted.delete(c)) {
+        this.ctx.counts[m.status]--;
+        if (m.selfReported) this.ctx.counts.self_reported = (this.ctx.counts.self_reported ?? 1) - 1;
+      }
       this.roundOf.set(c, (this.roundOf.get(c) ?? 1) + 1);
     }
     this.launchAll(this.scheduler.reset(chain));
@@ -281,10 +292,11 @@ export class ScopeRunner {
     const target = "fallback" in node ? node.fallback : undefined;
     if ((r.status === "failed" || r.status === "error") && target && !this.stopping() && this.scheduler.canTrigger(target)) fallback = target;
     this.view[id] = viewOf(r, recovered);
-    const meta: Meta = { kind: node.kind, status: r.status, recovered };
+    const selfReported = r.status === "passed" && r.qualifier === "self-reported";
+    const meta: Meta = { kind: node.kind, status: r.status, recovered, selfReported };
     if (fallback !== undefined) meta.fallback = fallback;
     this.meta.set(id, meta);
-    this.count(id, r.status);
+    this.count(id, r.status, selfReported);
     this.ctx.emitter.emit(finishedEvent(id, this.branch, r, { recovered, ...(fallback ? { fallback } : {}), ...this.roundExtra(id) }));
     const f: Finished = { status: r.status, recovered };
     if (r.chosen) f.chosen = r.chosen;

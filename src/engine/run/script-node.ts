@@ -7,6 +7,7 @@ import { SCRIPT_TIMEOUT_DEFAULT_MS, type ScriptNode } from "../graph/schema.ts";
 import type { ScriptOutcome, ScriptSpec } from "../ports.ts";
 import { renderText } from "../template/render.ts";
 import { judgeBeforeChecks, judgeChecks, judgeStop, type Judgement } from "../verdict/conjunction.ts";
+import { describeExit, shellCouldNotRun } from "../verdict/could-not-run.ts";
 import { judgedParts, renderStamp } from "./judging.ts";
 import { attemptLoop, type Attempt } from "./attempts.ts";
 import { checkSpec, runChecks } from "./checks.ts";
@@ -73,6 +74,10 @@ export async function runScriptNode(env: NodeEnv, node: ScriptNode): Promise<Nod
       const how = `the script was killed by ${outcome.signal ?? "a signal"}`;
       judgement = judgeStop("script", "crashed", parts, undefined, null)!;
       judgement = { ...judgement, error: detail ? `${how}: ${detail}` : how };
+    }
+    // The shell vouch started could not find or execute the command: the work never ran (ERROR, not FAIL).
+    if (!judgement && node.run !== undefined && shellCouldNotRun(outcome.exit) !== null) {
+      judgement = judgeStop("script", "spawn_failed", parts, detail ? `${describeExit(outcome.exit)}: ${detail}` : describeExit(outcome.exit), null);
     }
     if (!judgement) {
       const before = judgeBeforeChecks({

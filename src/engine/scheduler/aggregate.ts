@@ -10,6 +10,8 @@ export interface AggregateEntry {
   recovered: boolean;
   /** Its fallback ran: the fallback speaks for it. */
   handled: boolean;
+  /** Upstream (through needs, routes and fallbacks) of an end node that ran: that end speaks for it. */
+  upstreamOfEnd: boolean;
 }
 
 export type Aggregate = "passed" | "failed" | "error" | "cancelled";
@@ -23,28 +25,30 @@ function asAggregate(status: NodeStatus): Aggregate {
 
 export interface AggregateResult {
   status: Aggregate;
-  /** The end node that decided, when one ran. */
+  /** The end node that decided, when one ran and nothing it does not account for overrules it. */
   decidedBy?: string;
 }
 
-/** Ends that ran decide (the worst of them); otherwise the worst node that ran and
- *  was neither recovered nor handled by a fallback. Nothing ran: passed. */
+/** The worst of: the end nodes that ran, and every node that ran and that nothing accounts
+ *  for — neither recovered, nor handled by a fallback that ran, nor upstream of an end that
+ *  ran (issue 12: an end node never speaks for work it does not depend on). A cancelled
+ *  node outranks everything (the run was stopped). Nothing ran: passed. */
 export function aggregate(entries: Iterable<AggregateEntry>): AggregateResult {
   let endWorst: AggregateResult | undefined;
   let worst: Aggregate = "passed";
   for (const e of entries) {
     if (e.status === "skipped") continue;
+    const s = asAggregate(e.status);
     if (e.kind === "end") {
-      const s = asAggregate(e.status);
       if (!endWorst || RANK[s] > RANK[endWorst.status]) endWorst = { status: s, decidedBy: e.id };
       continue;
     }
     if (e.recovered || e.handled) continue;
-    const s = asAggregate(e.status);
+    // What an end accounts for is its to judge, unless it was cancelled: a stop outranks the ends.
+    if (e.upstreamOfEnd && s !== "cancelled") continue;
     if (RANK[s] > RANK[worst]) worst = s;
   }
-  // A cancelled node means the run was stopped: that outranks what the ends said.
-  if (endWorst && worst !== "cancelled") return endWorst;
+  if (endWorst && RANK[endWorst.status] >= RANK[worst]) return endWorst;
   return { status: worst };
 }
 

@@ -121,3 +121,22 @@ export function buildScopeIndex(nodes: Record<string, ScopeNode>): ScopeIndex {
   const sinks = ids.filter((id) => dependents.get(id)!.length === 0 && !fallbackOwners.has(id));
   return { ids, nodes: nodeMap, needs, waitsFor, dependents, routersOf, fallbackOwners, feedbackChains, sinks, order };
 }
+
+/** Every node whose result flows into one of `ids`: through needs (router targets
+ *  included) and from a fallback's owners. What an end node that ran accounts for. */
+export function upstreamOf(index: ScopeIndex, ids: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const stack: string[] = [];
+  const into = (id: string) => {
+    for (const n of index.needs.get(id) ?? []) stack.push(n);
+    for (const o of index.fallbackOwners.get(id) ?? []) stack.push(o);
+  };
+  ids.forEach(into);
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (seen.has(n)) continue;
+    seen.add(n);
+    into(n);
+  }
+  return seen;
+}

@@ -43,12 +43,16 @@ export function factsFromJson(ndjson: string): string[] {
         break;
       case "run.finished":
         facts.push(`run ${e.status} exit ${e.exit_code}`);
-        facts.push(`counts ${JSON.stringify(e.counts)}`);
+        // self_reported is absent in events recorded before it was counted: 0 then.
+        facts.push(`counts ${JSON.stringify({ ...COUNTS, ...e.counts, self_reported: e.counts.self_reported ?? 0 })}`);
         break;
     }
   }
   return facts;
 }
+
+/** The key order of run.finished counts, so plain and JSON facts compare as text. */
+const COUNTS = { passed: 0, self_reported: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 };
 
 export function factsFromPlain(lines: string[]): string[] {
   const facts: string[] = [];
@@ -62,9 +66,11 @@ export function factsFromPlain(lines: string[]): string[] {
     else if ((m = l.match(/^↺ (.+) round (\d+): /))) facts.push(`round ${m[1]} ${m[2]}`);
     else if ((m = l.match(/^\? paused at approval (\S+)/))) facts.push(`paused ${m[1]}`);
     else if ((m = l.match(/^■ run (\S+)(?: \(.+\))? · exit (\d+)/))) facts.push(`run ${m[1]} exit ${m[2]}`);
-    else if ((m = l.match(/^  ((?:\d+ (?:passed|failed|error|skipped|cancelled)(?: · )?)+|no nodes)$/))) {
-      const counts: Record<string, number> = { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 };
+    else if ((m = l.match(/^  ((?:\d+ (?:passed(?: \(\d+ self-reported\))?|failed|error|skipped|cancelled)(?: · )?)+|no nodes)$/))) {
+      const counts: Record<string, number> = { ...COUNTS };
       for (const [, n, k] of m[1]!.matchAll(/(\d+) (\w+)/g)) counts[k!] = Number(n);
+      const self = /\((\d+) self-reported\)/.exec(m[1]!);
+      if (self) counts.self_reported = Number(self[1]);
       facts.push(`counts ${JSON.stringify(counts)}`);
     }
   }
