@@ -58,11 +58,21 @@ export function codexHome(baseUrl: string): string {
   return home;
 }
 
+/** Gemini restarts itself in a child node with a bigger heap unless told not to:
+ *  that doubles its start-up time and changes nothing a test looks at. */
+export const GEMINI_FAST_ENV = { GEMINI_CLI_NO_RELAUNCH: "true" };
+
 /** A HOME whose gemini settings select API-key auth (so GOOGLE_GEMINI_BASE_URL is used) and one attempt per request. */
 export function geminiHome(): string {
   const home = scratch("gemini-home");
   mkdirSync(join(home, ".gemini"));
-  const settings = { security: { auth: { selectedType: "gemini-api-key" } }, general: { maxAttempts: 1 }, telemetry: { enabled: false }, privacy: { usageStatisticsEnabled: false } };
+  // Update checks and usage statistics off: otherwise gemini looks up hosts on the network.
+  const settings = {
+    security: { auth: { selectedType: "gemini-api-key" } },
+    general: { maxAttempts: 1, enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    telemetry: { enabled: false },
+    privacy: { usageStatisticsEnabled: false },
+  };
   writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify(settings));
   return home;
 }

@@ -2,7 +2,7 @@
 // dist/vouch against the fake Gemini API, one scenario per test, each in a
 // throwaway HOME and a working folder gemini was never told to trust.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { cleanupScratch, geminiHome, oneNodeGraph, runContract, skipUnlessInstalled, type Outcome } from "./codex-gemini-env.ts";
+import { cleanupScratch, GEMINI_FAST_ENV, geminiHome, oneNodeGraph, runContract, skipUnlessInstalled, type Outcome } from "./codex-gemini-env.ts";
 import { startGemini } from "./servers/gemini.ts";
 import { BLOCK_TEXTS, JSON_ANSWER, PLAIN_ANSWER, type FakeServer, type Scenario } from "./servers/scenarios.ts";
 
@@ -20,7 +20,7 @@ const SLOW = 120_000; // gemini takes seconds to start on a shared machine
 
 async function run(scenario: Scenario, o: { caps?: string; format?: "json"; permissionMode?: string } = {}): Promise<Outcome> {
   const { graph } = oneNodeGraph({ harness: "gemini", ...o });
-  return runContract(graph, geminiHome(), { GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: server.base(scenario) });
+  return runContract(graph, geminiHome(), { ...GEMINI_FAST_ENV, GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: server.base(scenario) });
 }
 
 describe.skipIf(skip)("gemini 0.61.0 through dist/vouch", () => {

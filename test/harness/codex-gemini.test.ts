@@ -28,19 +28,47 @@ describe("codex exec --json", () => {
     expect(progress.some((p) => p.costUsd !== undefined)).toBe(false);
   });
 
-  test("turns are counted from turn.completed, live", () => {
+  // Issue 13 item 2: codex prints one turn.completed per exec, however many model responses it made.
+  test("turns are model responses, counted live from the items, not from turn.completed", () => {
+    const cmd = (id: string, status: string) => ({ id, type: "command_execution", command: "bun test", status });
     const text = lines(
       { type: "turn.started" },
-      { type: "item.started", item: { id: "i1", type: "command_execution", command: "bun test", status: "in_progress" } },
-      { type: "turn.completed", usage: { input_tokens: 10, cached_input_tokens: 0, output_tokens: 5 } },
-      { type: "turn.started" },
+      { type: "item.started", item: cmd("i1", "in_progress") },
+      { type: "item.completed", item: cmd("i1", "completed") },
+      { type: "item.completed", item: { id: "r2", type: "reasoning", text: "again" } },
+      { type: "item.started", item: cmd("i2", "in_progress") },
+      { type: "item.completed", item: cmd("i2", "completed") },
+      { type: "item.completed", item: { id: "m3", type: "agent_message", text: "done" } },
       { type: "turn.completed", usage: { input_tokens: 20, cached_input_tokens: 10, output_tokens: 5 } },
     );
     const { progress, sitting } = parseAll(createCodexParser(), text, { exit: 0 });
-    expect(progress.map((p) => p.turns)).toEqual([0, 1, 2]);
+    expect(progress.map((p) => p.turns)).toEqual([1, 1, 2, 2, 3, 3]);
     expect(progress[0]!.activity).toBe("command bun test");
-    expect(sitting.turns).toBe(2);
-    expect(sitting.tokens).toEqual({ input: 20, output: 10, cache_read: 10, cache_creation: 0 });
+    expect(sitting.turns).toBe(3);
+    expect(sitting.stopReason).toBe("complete");
+    expect(sitting.tokens).toEqual({ input: 10, output: 5, cache_read: 10, cache_creation: 0 });
+  });
+
+  test("the response after the last tool result counts even when it shows no item", () => {
+    const text = lines(
+      { type: "turn.started" },
+      { type: "item.completed", item: { id: "i1", type: "command_execution", command: "ls", status: "completed" } },
+      { type: "turn.completed", usage: { input_tokens: 1, cached_input_tokens: 0, output_tokens: 1 } },
+    );
+    expect(parseAll(createCodexParser(), text, { exit: 0 }).sitting.turns).toBe(2);
+  });
+
+  test("parallel tool calls of one response are one turn", () => {
+    const c = (id: string, status: string) => ({ id, type: "command_execution", command: "ls", status });
+    const text = lines(
+      { type: "item.started", item: c("a", "in_progress") },
+      { type: "item.started", item: c("b", "in_progress") },
+      { type: "item.completed", item: c("a", "completed") },
+      { type: "item.completed", item: c("b", "completed") },
+      { type: "item.completed", item: { id: "m", type: "agent_message", text: "ok" } },
+      { type: "turn.completed", usage: { input_tokens: 1, cached_input_tokens: 0, output_tokens: 1 } },
+    );
+    expect(parseAll(createCodexParser(), text, { exit: 0 }).sitting.turns).toBe(2);
   });
 
   test("turn.failed is crashed with its message, whatever the exit status", () => {

@@ -142,18 +142,28 @@ export function createGeminiParser(): StreamParser {
       // Gemini colours its fatal messages even in a pipe: no raw ESC reaches a record.
       const why = stripEscapes(lastError ?? resultError(result) ?? lastLine(stripEscapes(end.stderrTail)) ?? "");
       const known = end.exit !== null ? GEMINI_EXIT_CODES[end.exit] : undefined;
+      const http = httpStatusOfExit(end.exit);
       if (known) return { ...base, stopReason: known.stopReason, error: `gemini: ${known.what} (exit ${end.exit})${why ? `: ${why}` : ""}` };
       if (loopDetected) return { ...base, stopReason: "loop", error: `gemini stopped itself: ${GEMINI_LOOP_MESSAGE} (exit ${end.exit ?? end.signal ?? "unknown"})` };
       if (result?.status === "success" && end.exit === 0) return { ...base, stopReason: "complete" };
-      if (result?.status === "error" && /\b401\b|UNAUTHENTICATED|API key not valid/.test(why)) {
+      if (http === 401 || http === 403 || (result?.status === "error" && /\b401\b|UNAUTHENTICATED|API key not valid/.test(why))) {
         return { ...base, stopReason: "unavailable", error: `gemini: the API key was refused: ${why}` };
       }
-      if (result?.status === "error") return { ...base, stopReason: "crashed", error: `gemini reported an error: ${why || "no message"}` };
+      const status = http !== null ? ` (exit ${end.exit}: HTTP ${http})` : "";
+      if (result?.status === "error") return { ...base, stopReason: "crashed", error: `gemini reported an error${status}: ${why || "no message"}` };
       const how = end.signal ? `killed by ${end.signal}` : `exit ${end.exit ?? "unknown"}`;
       const what = result ? `gemini ended with result status "${String(result.status)}" (${how})` : `gemini output ended with no result event (${how})`;
       return { ...base, stopReason: "crashed", error: `${what}${why ? `: ${why}` : ""}${reader.garbageNote()}` };
     },
   };
+}
+
+/** Gemini exits with the HTTP status of a failed API call, taken modulo 256
+ *  (429 exits 173, 500 exits 244). Only 400..511 are read back (exits
+ *  144..255): a higher status would wrap onto the documented codes. */
+export function httpStatusOfExit(exit: number | null): number | null {
+  if (exit === null || exit < 144 || exit > 255) return null;
+  return exit + 256;
 }
 
 /** Terminal escape sequences (gemini colours its fatal messages even in a pipe). */
