@@ -29,8 +29,8 @@ describe("vouch harnesses", () => {
     const t = io({ PATH: "/nonexistent" });
     await harnessesCommand([], t.cli);
     const lines = t.out().split("\n");
-    expect(lines[0]).toMatch(/^harness\s+program\s+installed\s+turns\s+budget_usd\s+wall\s+idle\s+model\s+tools\s+permission_mode$/);
-    expect(lines.find((l) => l.startsWith("claude"))).toMatch(/^claude\s+claude\s+not found on PATH\s+native\s+native\s+supervised\s+supervised\s+yes\s+yes\s+yes$/);
+    expect(lines[0]).toMatch(/^harness\s+program\s+installed\s+version\s+tested\s+turns\s+budget_usd\s+wall\s+idle\s+model\s+tools\s+permission_mode$/);
+    expect(lines.find((l) => l.startsWith("claude"))).toMatch(/^claude\s+claude\s+not found on PATH\s+-\s+\? \(tested: 2\.1\.332\)\s+native\s+native\s+supervised\s+supervised\s+yes\s+yes\s+yes$/);
     expect(lines.find((l) => l.startsWith("command"))).toContain("no program: set VOUCH_COMMAND");
   });
 

@@ -75,20 +75,11 @@ function parseArgs(harness, argv) {
     else if (a === "--tools") fail(`stub ${harness}: --tools without '=' would swallow the prompt`, 2);
     else if (valueFlags[a]) got[valueFlags[a]] = argv[++i];
     else if (a === "--allowedTools" || a === "--allowed-tools") fail(`stub ${harness}: ${a} without '=' would swallow the prompt`, 2);
-    else if (env.STUB_REJECT_FLAG && a === env.STUB_REJECT_FLAG) rejectFlag(harness, a);
     else if (a === "-p" || a === "--print" || a === "--verbose" || a === "--json") got[a.replace(/^-+/, "")] = true;
     else if (a === "--skip-git-repo-check" || a === "--skip-trust") got[a.replace(/^-+/, "")] = true;
     else got.positionals.push(a);
   }
   return got;
-}
-
-/** STUB_REJECT_FLAG: the stub's parser rejects this flag the way the real CLI
- *  rejects one it does not know (for `vouch doctor`'s tests). */
-function rejectFlag(harness, flag) {
-  if (harness === "codex") fail(`error: unexpected argument '${flag}' found\n\nUsage: codex exec [OPTIONS] [PROMPT]`, 2);
-  if (harness === "gemini") fail(`Usage: gemini [options] [command]\n\nUnknown argument: ${flag.replace(/^-+/, "")}`, 1);
-  fail(`error: unknown option '${flag}'`, 1);
 }
 
 function checkCommandLine(harness, got) {
