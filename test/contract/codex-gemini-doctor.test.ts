@@ -48,7 +48,7 @@ describe.skipIf(skip)("the real codex and gemini: versions and argument check", 
   test.each([
     ["codex", ["exec", "--json", "--skip-git-repo-check", "--no-such-flag", "-"], "error: unexpected argument '--no-such-flag' found"],
     ["codex", ["exec", "--json", "-s", "no-such-sandbox", "-"], "error: invalid value 'no-such-sandbox' for '--sandbox <SANDBOX_MODE>'"],
-    ["gemini", ["--output-format", "stream-json", "--bogus-flag", "-p", "x"], "Unknown argument: bogus-flag"],
+    ["gemini", ["--output-format", "stream-json", "--bogus-flag", "-p", "x"], "Unknown arguments: bogus-flag"],
     ["gemini", ["--output-format", "stream-json", "--approval-mode", "nope", "-p", "x"], "Invalid values:"],
   ] as const)("the real %s's parse error is read as rejected (%s)", { timeout: 60_000 }, async (cli, args, detail) => {
     const home = scratch("probe-home");
