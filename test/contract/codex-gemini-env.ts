@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { VouchEvent } from "../../src/engine/events.ts";
 import { cleanEnv, parseNdjson, ROOT, vouch, type Ran } from "../e2e/helpers.ts";
+import { buildCodexCommand } from "../../src/spawn/harness/codex.ts";
+import { buildGeminiCommand } from "../../src/spawn/harness/gemini.ts";
 
 export const CLIS_BIN = join(ROOT, "clis", "node_modules", ".bin");
 
@@ -126,4 +128,15 @@ export async function runContract(graph: string, home: string, env: Record<strin
   const node = events.find((e): e is Extract<VouchEvent, { type: "node.finished" }> => e.type === "node.finished");
   const overruns = events.filter((e): e is Extract<VouchEvent, { type: "cap.overrun" }> => e.type === "cap.overrun");
   return { ...ran, events, node, overruns };
+}
+
+/** Runs the CLI itself (not through vouch) on the command line vouch builds, in a fresh folder: what it prints. */
+export async function rawRun(cli: "codex" | "gemini", base: string, prompt = "Say hello."): Promise<{ stdout: string; exit: number }> {
+  const a = { runId: "r", node: "n", attempt: 1, harness: cli, prompt, cwd: scratch("raw-work"), passEnv: [], caps: {}, output: { format: "text" as const } };
+  const cmd = cli === "codex" ? buildCodexCommand(a) : buildGeminiCommand(a);
+  const home = cli === "codex" ? codexHome(base) : geminiHome();
+  const env = cli === "codex" ? { FAKE_OPENAI_KEY: "fake-key" } : { ...GEMINI_FAST_ENV, GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: base };
+  const p = Bun.spawn([join(CLIS_BIN, cmd.argv[0]!), ...cmd.argv.slice(1)], { cwd: a.cwd, env: { PATH: `${CLIS_BIN}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: home, ...env }, stdin: new Blob([cmd.stdin ?? ""]), stdout: "pipe", stderr: "ignore" });
+  const [stdout, exit] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+  return { stdout, exit };
 }

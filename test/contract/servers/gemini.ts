@@ -22,7 +22,8 @@ function httpError(status: number, state: string, text: string): Response {
   return Response.json({ error: { code: status, message: text, status: state } }, { status });
 }
 
-export function respond(scenario: Scenario, n: number): Response {
+/** `toolResults`: function responses already in the conversation (tools-then-answer counts them). */
+export function respond(scenario: Scenario, n: number, toolResults = 0): Response {
   switch (scenario) {
     case "plain":
       return answer([{ text: PLAIN_ANSWER }]);
@@ -32,6 +33,8 @@ export function respond(scenario: Scenario, n: number): Response {
       return call({ dir_path: n % 2 === 0 ? "." : "..", ignore: [`never-${n}`] });
     case "tools-same":
       return call({ dir_path: "." });
+    case "tools-then-answer":
+      return toolResults < 2 ? call({ dir_path: ".", ignore: [`step-${toolResults}`] }) : answer([{ text: PLAIN_ANSWER }]);
     case "blocks":
       return stream([chunk([{ text: BLOCK_TEXTS[0] }]), chunk([{ text: BLOCK_TEXTS[1] }, { text: BLOCK_TEXTS[2] }], "STOP", usage(100, 30))]);
     case "rate-limited":
@@ -61,9 +64,9 @@ export function startGemini(): FakeServer {
     idleTimeout: 0,
     async fetch(req) {
       const route = routeOf(new URL(req.url).pathname);
-      await req.arrayBuffer();
+      const body = await req.text();
       if (!route || req.method !== "POST") return new Response("not found", { status: 404 });
-      if (route.rest.endsWith(":streamGenerateContent")) return respond(route.scenario, counts.bump(route.scenario));
+      if (route.rest.endsWith(":streamGenerateContent")) return respond(route.scenario, counts.bump(route.scenario), body.split('"functionResponse"').length - 1);
       if (route.rest.endsWith(":generateContent")) return sideAnswer();
       if (route.rest.endsWith(":countTokens")) return Response.json({ totalTokens: 10 });
       return new Response("not found", { status: 404 });

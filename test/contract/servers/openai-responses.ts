@@ -40,7 +40,8 @@ function httpError(status: number, type: string, text: string): Response {
   return Response.json({ error: { message: text, type, code: type } }, { status, headers: status === 429 ? { "retry-after": "0" } : {} });
 }
 
-export function respond(scenario: Scenario, n: number): Response {
+/** `toolResults`: tool outputs already in the conversation (tools-then-answer counts them, so each run starts afresh). */
+export function respond(scenario: Scenario, n: number, toolResults = 0): Response {
   switch (scenario) {
     case "plain":
       return stream(n, [message(n, [PLAIN_ANSWER])]);
@@ -50,6 +51,8 @@ export function respond(scenario: Scenario, n: number): Response {
       return stream(n, [toolCall(n, `echo step ${n}`)]);
     case "tools-same":
       return stream(n, [toolCall(n, "echo again")]);
+    case "tools-then-answer":
+      return toolResults < 2 ? stream(n, [toolCall(n, `echo step ${toolResults + 1}`)]) : stream(n, [message(n, [PLAIN_ANSWER])]);
     case "blocks":
       return stream(n, [message(n, BLOCK_TEXTS.slice(0, 2)), message(n + 1000, BLOCK_TEXTS.slice(2))]);
     case "rate-limited":
@@ -73,9 +76,9 @@ export function startOpenAiResponses(): FakeServer {
     idleTimeout: 0,
     async fetch(req) {
       const route = routeOf(new URL(req.url).pathname);
-      await req.arrayBuffer(); // read the request fully before answering
+      const body = await req.text(); // read the request fully before answering
       if (!route || req.method !== "POST" || route.rest !== "/v1/responses") return new Response("not found", { status: 404 });
-      return respond(route.scenario, counts.bump(route.scenario));
+      return respond(route.scenario, counts.bump(route.scenario), body.split('"type":"function_call_output"').length - 1);
     },
   });
   return {

@@ -7,6 +7,7 @@ export const SCENARIOS = [
   "json", // the answer is a JSON object
   "tools-forever", // every response calls a tool, with different arguments each time
   "tools-same", // every response calls the same tool with the same arguments
+  "tools-then-answer", // two responses call a tool, the third answers
   "blocks", // one response with several content blocks / output items
   "rate-limited", // HTTP 429
   "server-error", // HTTP 500
