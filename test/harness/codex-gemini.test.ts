@@ -1,8 +1,9 @@
-// Codex (`exec --json`) and Gemini (`stream-json`) streams, in the formats the
-// real CLIs print (ADR 0005).
+// Codex (`exec --json`) and Gemini (`stream-json`) streams, in their documented
+// formats (what the real CLIs print is in test/fixtures/{codex,gemini}).
 import { describe, expect, test } from "vitest";
+import fc from "fast-check";
 import { createCodexParser } from "../../src/spawn/harness/codex.ts";
-import { createGeminiParser, GEMINI_EXIT_CODES } from "../../src/spawn/harness/gemini.ts";
+import { createGeminiParser, GEMINI_EXIT_CODES, httpStatusOfExit, stripEscapes } from "../../src/spawn/harness/gemini.ts";
 import { parseAll } from "./helpers.ts";
 
 const lines = (...events: unknown[]) => events.map((e) => JSON.stringify(e)).join("\n");
@@ -83,6 +84,9 @@ describe("codex exec --json", () => {
     const failed = parseAll(createCodexParser(), text, { exit: 1, stderrTail: "fatal\n" }).sitting;
     expect(failed.stopReason).toBe("crashed");
     expect(failed.error).toContain("codex failed (exit 1): Reconnecting... 1/5");
+    const usage = parseAll(createCodexParser(), "", { exit: 2, stderrTail: "error: unexpected argument '--skip-git-repo-check' found\n" }).sitting;
+    expect(usage.stopReason).toBe("unavailable");
+    expect(usage.error).toContain("vouch doctor");
     const empty = parseAll(createCodexParser(), "", { exit: 0 }).sitting;
     expect(empty.stopReason).toBe("crashed");
     expect(empty.turns).toBeNull();
@@ -116,9 +120,11 @@ describe("gemini --output-format stream-json", () => {
   test.each([
     [41, "unavailable"],
     [42, "crashed"],
+    [44, "unavailable"],
     [52, "unavailable"],
     [53, "turns"],
     [54, "crashed"],
+    [55, "unavailable"],
     [130, "cancelled"],
   ])("exit %i maps to %s, named in the error", (exit, reason) => {
     const { sitting } = parseAll(createGeminiParser(), "", { exit, stderrTail: "details here\n" });
@@ -126,6 +132,43 @@ describe("gemini --output-format stream-json", () => {
     expect(sitting.error).toContain(`exit ${exit}`);
     expect(sitting.error).toContain(GEMINI_EXIT_CODES[exit]!.what);
     expect(sitting.error).toContain("details here");
+  });
+
+  // Issue 13 item 3: gemini colours its fatal message even in a pipe.
+  test("exit 55 (untrusted folder): unavailable, no escape sequence kept in the error", () => {
+    const stderr = "\u001b[31mGemini CLI is not running in a trusted directory. To proceed, either use `--skip-trust`\u001b[0m\n";
+    const { sitting } = parseAll(createGeminiParser(), "", { exit: 55, stderrTail: stderr });
+    expect(sitting.stopReason).toBe("unavailable");
+    expect(sitting.error).toContain("not running in a trusted directory");
+    expect(sitting.error).not.toMatch(/[\u0000-\u001f]/);
+  });
+
+  test("stripEscapes removes CSI, OSC and stray controls, keeps the words", () => {
+    expect(stripEscapes("\u001b[31mred\u001b[0m \u001b]0;title\u0007text\u0007\u001b[2K")).toBe("red text");
+    fc.assert(fc.property(fc.string(), (s) => !/\u001b/.test(stripEscapes(s))));
+  });
+
+  // Issue 13 item 4: this was complete (then failed/output_invalid on the empty answer).
+  test("loop detection then a success result and exit 0: stop reason loop, the repeated response counted", () => {
+    const text = lines(
+      { type: "tool_use", timestamp: t, tool_name: "list_directory", tool_id: "t1", parameters: { path: "." } },
+      { type: "tool_result", timestamp: t, tool_id: "t1", status: "success", output: "" },
+      { type: "error", timestamp: t, severity: "warning", message: "Loop detected, stopping execution" },
+      { type: "result", timestamp: t, status: "success", stats: { total_tokens: 2, input_tokens: 1, output_tokens: 1, cached: 0, duration_ms: 1, tool_calls: 1 } },
+    );
+    const { sitting } = parseAll(createGeminiParser(), text, { exit: 0 });
+    expect(sitting.stopReason).toBe("loop");
+    expect(sitting.turns).toBe(2);
+    expect(sitting.error).toContain("Loop detected");
+  });
+
+  test("an HTTP error exit (status mod 256) is named: 429 → 173 crashed, 401 → 145 unavailable; 144..255 only", () => {
+    const err = lines({ type: "result", timestamp: t, status: "error", error: { type: "unknown", message: "[API Error: quota]" }, stats: {} });
+    expect(parseAll(createGeminiParser(), err, { exit: 173 }).sitting).toMatchObject({ stopReason: "crashed", error: expect.stringContaining("exit 173: HTTP 429") });
+    expect(parseAll(createGeminiParser(), err, { exit: 145 }).sitting.stopReason).toBe("unavailable");
+    expect(httpStatusOfExit(41)).toBeNull();
+    expect(httpStatusOfExit(143)).toBeNull();
+    expect(httpStatusOfExit(255)).toBe(511);
   });
 
   test("result status error is crashed with its message; no result is crashed", () => {
