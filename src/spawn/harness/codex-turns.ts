@@ -1,4 +1,4 @@
-// What a turn is in `codex exec --json` output (ADR 0015). Codex emits
+// What a turn is in `codex exec --json` output (ADR 0017). Codex emits
 // `turn.completed` once per exec, however many model requests it made, so
 // turns are counted from the items instead: a model response starts at the
 // first item after the tool calls of the previous response finished, and

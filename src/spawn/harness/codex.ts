@@ -1,11 +1,11 @@
 // The Codex CLI adapter: `codex exec --json -` with the prompt on stdin (then
 // closed), so model text never sits on a command line and nothing blocks on
 // "Reading additional input from stdin". Codex has no turn or budget flag and
-// reports no cost: turns are counted from the stream (codex-turns.ts, ADR 0015: one per
+// reports no cost: turns are counted from the stream (codex-turns.ts, ADR 0017: one per
 // model response, never `turn.completed`, which comes once per exec) and
 // supervised by the runner's backstop; a budget cap is refused. permission_mode
 // takes Codex's own sandbox names (-s). vouch chose the working folder, so it
-// passes --skip-git-repo-check (ADR 0016): codex otherwise refuses any folder
+// passes --skip-git-repo-check (ADR 0018): codex otherwise refuses any folder
 // outside a git repository.
 import type { AgentAssignment, SittingProgress } from "../../engine/ports.ts";
 import type { Tokens } from "../../engine/events.ts";

@@ -1,4 +1,4 @@
-// `vouch doctor`'s probes (ADR 0016): the command lines vouch would send each
+// `vouch doctor`'s probes (ADR 0018): the command lines vouch would send each
 // agent CLI — one with every flag it may pass, one more per permission mode —
 // run where no model call can happen (empty prompt channel, a throwaway HOME
 // with no credentials, base URLs on a closed local port), and a pure reading

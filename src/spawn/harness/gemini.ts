@@ -6,7 +6,7 @@
 // (a model turn starts at the first model output after a tool result) and
 // supervised by the runner's backstop; a budget cap is refused. vouch chose
 // the working folder, so it trusts it for the sitting (--skip-trust, ADR
-// 0016): gemini otherwise exits 55 in any folder it was not told to trust.
+// 0018): gemini otherwise exits 55 in any folder it was not told to trust.
 // Its loop detection ("Loop detected, stopping execution", then a `success`
 // result with no answer) is a stop by the harness itself: stop reason `loop`.
 import type { AgentAssignment, SittingProgress } from "../../engine/ports.ts";
