@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   show: () => import("./cli/show-command.ts"),
   report: () => import("./cli/report-command.ts"),
   harnesses: () => import("./cli/harnesses-command.ts"),
+  doctor: () => import("./cli/doctor-command.ts"),
   run: () => import("./cli/run-command.ts"),
   resume: () => import("./cli/resume-command.ts"),
   validate: () => import("./cli/validate-command.ts"),

@@ -1,11 +1,14 @@
 // `vouch harnesses [--json]`: the harness adapters, how each keeps every cap,
-// whether it honours model/tools/permission mode, and whether its program is
-// on PATH (looked up in the file system: no process is started).
+// whether it honours model/tools/permission mode, whether its program is on
+// PATH (looked up in the file system), and for the agent CLIs the installed
+// version against the one vouch is tested with (tested-versions.ts).
 import { CAP_NAMES } from "../engine/events.ts";
 import { UsageError } from "../engine/errors.ts";
 import { commandArgvFromEnv } from "../spawn/harness/command.ts";
 import { findOnPath } from "../spawn/harness/find-binary.ts";
 import { HARNESSES } from "../spawn/harness/registry.ts";
+import { installedVersion } from "../spawn/harness/cli-version.ts";
+import { TESTED_VERSIONS, testedWith, type AgentCli } from "../spawn/harness/tested-versions.ts";
 import type { HarnessDescriptor } from "../spawn/harness/types.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { CliIO, Command } from "./io.ts";
@@ -26,10 +29,18 @@ export interface HarnessReport {
   permission_modes: string[] | null;
   /** True for replay: the settings are accepted but only a recording is played. */
   recorded: boolean;
+  /** The installed version of an agent CLI; null when not installed, unknown, or not an agent CLI. */
+  version: string | null;
+  /** The version vouch is tested with (agent CLIs only). */
+  tested_version: string | null;
+  /** Whether the installed version is the tested one; null when either is unknown. */
+  tested: boolean | null;
 }
 
-export function harnessReports(env: CliIO["env"]): HarnessReport[] {
-  return HARNESSES.map((h) => {
+const isAgentCli = (name: string): name is AgentCli => Object.hasOwn(TESTED_VERSIONS, name);
+
+export async function harnessReports(env: CliIO["env"]): Promise<HarnessReport[]> {
+  return Promise.all(HARNESSES.map(async (h) => {
     let program = h.binary;
     let note: string | null = null;
     if (h.name === "command") {
@@ -40,6 +51,8 @@ export function harnessReports(env: CliIO["env"]): HarnessReport[] {
     const found = program ? findOnPath(program, env.PATH) : null;
     if (program && !found) note = `not found on PATH`;
     const g = h.guarantees;
+    const agent = isAgentCli(h.name) ? h.name : null;
+    const version = agent && found ? (await installedVersion(agent, found, { PATH: env.PATH, HOME: env.HOME })).version : null;
     return {
       name: h.name,
       program,
@@ -52,17 +65,23 @@ export function harnessReports(env: CliIO["env"]): HarnessReport[] {
       permission_mode: g.permissionMode,
       permission_modes: h.permissionModes ? [...h.permissionModes] : null,
       recorded: h.recorded === true,
+      version,
+      tested_version: agent ? TESTED_VERSIONS[agent].version : null,
+      tested: agent ? testedWith(agent, version) : null,
     };
-  });
+  }));
 }
 
 function table(reports: HarnessReport[]): string {
   const honoured = (r: HarnessReport, b: boolean) => (r.recorded ? "recorded" : b ? "yes" : "no");
-  const header = ["harness", "program", "installed", ...CAP_NAMES, "model", "tools", "permission_mode"];
+  const header = ["harness", "program", "installed", "version", "tested", ...CAP_NAMES, "model", "tools", "permission_mode"];
+  const tested = (r: HarnessReport) => (r.tested === true ? "yes" : r.tested === false ? `no (tested: ${r.tested_version})` : r.tested_version ? `? (tested: ${r.tested_version})` : "-");
   const rows = reports.map((r) => [
     r.name,
     r.program ?? "-",
     r.found ?? r.note ?? "-",
+    r.version ?? "-",
+    tested(r),
     ...CAP_NAMES.map((c) => r.caps[c]),
     honoured(r, r.model),
     honoured(r, r.tools),
@@ -75,6 +94,7 @@ function table(reports: HarnessReport[]): string {
     "native: the harness's own flag keeps the cap; supervised: vouch kills the process group;",
     "observed: only noticed afterwards from the harness's report; none: refused before anything starts.",
     "recorded: accepted, but replay only plays what was recorded.",
+    "tested: whether vouch was tested with the installed version; `vouch doctor` checks its arguments.",
   ];
   return [line(header), ...rows.map(line), ...legend].join("\n");
 }
@@ -82,7 +102,7 @@ function table(reports: HarnessReport[]): string {
 const harnessesCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("harnesses", args, { json: { type: "boolean" } });
   if (positionals.length > 0) throw new UsageError(`harnesses takes no arguments (got "${positionals[0]}")`, "see: vouch harnesses --help");
-  const reports = harnessReports(io.env);
+  const reports = await harnessReports(io.env);
   io.out(values.json ? `${JSON.stringify(reports)}\n` : `${table(reports)}\n`);
   return 0;
 };

@@ -11,7 +11,8 @@ Usage:
   vouch show RUN [--json|--tui]    what happened in a run: nodes, checks, overruns, cost
   vouch report RUN [--format F]    a run as an HTML page, JUnit XML or a Markdown summary
   vouch resume RUN [options]       re-run what did not pass; decide a paused approval
-  vouch harnesses [--json]         the harness adapters, their guarantees, and whether each is installed
+  vouch harnesses [--json]         the harness adapters, their guarantees, which version is installed
+  vouch doctor [--json]            check that each installed agent CLI accepts the arguments vouch sends
 
   vouch COMMAND --help             help for one command
   vouch --version                  print the version
@@ -109,10 +110,27 @@ could not be read.`,
   harnesses: `Usage: vouch harnesses [--json]
 
 Lists the harness adapters, how each keeps every cap (native, supervised, observed
-or not at all), and whether its program is found on PATH.
+or not at all), whether its program is found on PATH, the installed version of
+each agent CLI and whether vouch was tested with that version. Starts no process
+for an npm-installed CLI (its package.json says the version); otherwise asks
+PROGRAM --version.
 The command harness runs the program named by VOUCH_COMMAND (a path, or a JSON
 array of argv); the prompt goes to its stdin and its stdout is the result.
 
 Options:
   --json   print the list as a JSON array`,
+  doctor: `Usage: vouch doctor [--json]
+
+For each agent CLI on PATH (claude, codex, gemini): its version, whether vouch was
+tested with it, and whether its own argument parser accepts every command line vouch
+would send it (one with every flag vouch may pass, one per permission mode). No model
+is called: each probe runs with an empty prompt, a throwaway HOME without credentials
+and the provider base URLs on a closed local port, so the CLI stops right after
+parsing its arguments. A rejected flag is printed with the CLI's own message.
+
+Options:
+  --json   print the reports as a JSON array
+
+Exit codes: 0 every installed CLI accepts vouch's arguments (or none is installed),
+            1 a CLI rejected an argument, 2 usage, 3 a probe could not tell.`,
 };

@@ -1,8 +1,9 @@
-// Codex (`exec --json`) and Gemini (`stream-json`) streams, in the formats the
-// real CLIs print (ADR 0005).
+// Codex (`exec --json`) and Gemini (`stream-json`) streams, in their documented
+// formats (what the real CLIs print is in test/fixtures/{codex,gemini}).
 import { describe, expect, test } from "vitest";
+import fc from "fast-check";
 import { createCodexParser } from "../../src/spawn/harness/codex.ts";
-import { createGeminiParser, GEMINI_EXIT_CODES } from "../../src/spawn/harness/gemini.ts";
+import { createGeminiParser, GEMINI_EXIT_CODES, httpStatusOfExit, stripEscapes } from "../../src/spawn/harness/gemini.ts";
 import { parseAll } from "./helpers.ts";
 
 const lines = (...events: unknown[]) => events.map((e) => JSON.stringify(e)).join("\n");
@@ -28,19 +29,47 @@ describe("codex exec --json", () => {
     expect(progress.some((p) => p.costUsd !== undefined)).toBe(false);
   });
 
-  test("turns are counted from turn.completed, live", () => {
+  // Issue 13 item 2: codex prints one turn.completed per exec, however many model responses it made.
+  test("turns are model responses, counted live from the items, not from turn.completed", () => {
+    const cmd = (id: string, status: string) => ({ id, type: "command_execution", command: "bun test", status });
     const text = lines(
       { type: "turn.started" },
-      { type: "item.started", item: { id: "i1", type: "command_execution", command: "bun test", status: "in_progress" } },
-      { type: "turn.completed", usage: { input_tokens: 10, cached_input_tokens: 0, output_tokens: 5 } },
-      { type: "turn.started" },
+      { type: "item.started", item: cmd("i1", "in_progress") },
+      { type: "item.completed", item: cmd("i1", "completed") },
+      { type: "item.completed", item: { id: "r2", type: "reasoning", text: "again" } },
+      { type: "item.started", item: cmd("i2", "in_progress") },
+      { type: "item.completed", item: cmd("i2", "completed") },
+      { type: "item.completed", item: { id: "m3", type: "agent_message", text: "done" } },
       { type: "turn.completed", usage: { input_tokens: 20, cached_input_tokens: 10, output_tokens: 5 } },
     );
     const { progress, sitting } = parseAll(createCodexParser(), text, { exit: 0 });
-    expect(progress.map((p) => p.turns)).toEqual([0, 1, 2]);
+    expect(progress.map((p) => p.turns)).toEqual([1, 1, 2, 2, 3, 3]);
     expect(progress[0]!.activity).toBe("command bun test");
-    expect(sitting.turns).toBe(2);
-    expect(sitting.tokens).toEqual({ input: 20, output: 10, cache_read: 10, cache_creation: 0 });
+    expect(sitting.turns).toBe(3);
+    expect(sitting.stopReason).toBe("complete");
+    expect(sitting.tokens).toEqual({ input: 10, output: 5, cache_read: 10, cache_creation: 0 });
+  });
+
+  test("the response after the last tool result counts even when it shows no item", () => {
+    const text = lines(
+      { type: "turn.started" },
+      { type: "item.completed", item: { id: "i1", type: "command_execution", command: "ls", status: "completed" } },
+      { type: "turn.completed", usage: { input_tokens: 1, cached_input_tokens: 0, output_tokens: 1 } },
+    );
+    expect(parseAll(createCodexParser(), text, { exit: 0 }).sitting.turns).toBe(2);
+  });
+
+  test("parallel tool calls of one response are one turn", () => {
+    const c = (id: string, status: string) => ({ id, type: "command_execution", command: "ls", status });
+    const text = lines(
+      { type: "item.started", item: c("a", "in_progress") },
+      { type: "item.started", item: c("b", "in_progress") },
+      { type: "item.completed", item: c("a", "completed") },
+      { type: "item.completed", item: c("b", "completed") },
+      { type: "item.completed", item: { id: "m", type: "agent_message", text: "ok" } },
+      { type: "turn.completed", usage: { input_tokens: 1, cached_input_tokens: 0, output_tokens: 1 } },
+    );
+    expect(parseAll(createCodexParser(), text, { exit: 0 }).sitting.turns).toBe(2);
   });
 
   test("turn.failed is crashed with its message, whatever the exit status", () => {
@@ -55,6 +84,9 @@ describe("codex exec --json", () => {
     const failed = parseAll(createCodexParser(), text, { exit: 1, stderrTail: "fatal\n" }).sitting;
     expect(failed.stopReason).toBe("crashed");
     expect(failed.error).toContain("codex failed (exit 1): Reconnecting... 1/5");
+    const usage = parseAll(createCodexParser(), "", { exit: 2, stderrTail: "error: unexpected argument '--skip-git-repo-check' found\n" }).sitting;
+    expect(usage.stopReason).toBe("unavailable");
+    expect(usage.error).toContain("vouch doctor");
     const empty = parseAll(createCodexParser(), "", { exit: 0 }).sitting;
     expect(empty.stopReason).toBe("crashed");
     expect(empty.turns).toBeNull();
@@ -88,9 +120,11 @@ describe("gemini --output-format stream-json", () => {
   test.each([
     [41, "unavailable"],
     [42, "crashed"],
+    [44, "unavailable"],
     [52, "unavailable"],
     [53, "turns"],
     [54, "crashed"],
+    [55, "unavailable"],
     [130, "cancelled"],
   ])("exit %i maps to %s, named in the error", (exit, reason) => {
     const { sitting } = parseAll(createGeminiParser(), "", { exit, stderrTail: "details here\n" });
@@ -98,6 +132,43 @@ describe("gemini --output-format stream-json", () => {
     expect(sitting.error).toContain(`exit ${exit}`);
     expect(sitting.error).toContain(GEMINI_EXIT_CODES[exit]!.what);
     expect(sitting.error).toContain("details here");
+  });
+
+  // Issue 13 item 3: gemini colours its fatal message even in a pipe.
+  test("exit 55 (untrusted folder): unavailable, no escape sequence kept in the error", () => {
+    const stderr = "\u001b[31mGemini CLI is not running in a trusted directory. To proceed, either use `--skip-trust`\u001b[0m\n";
+    const { sitting } = parseAll(createGeminiParser(), "", { exit: 55, stderrTail: stderr });
+    expect(sitting.stopReason).toBe("unavailable");
+    expect(sitting.error).toContain("not running in a trusted directory");
+    expect(sitting.error).not.toMatch(/[\u0000-\u001f]/);
+  });
+
+  test("stripEscapes removes CSI, OSC and stray controls, keeps the words", () => {
+    expect(stripEscapes("\u001b[31mred\u001b[0m \u001b]0;title\u0007text\u0007\u001b[2K")).toBe("red text");
+    fc.assert(fc.property(fc.string(), (s) => !/\u001b/.test(stripEscapes(s))));
+  });
+
+  // Issue 13 item 4: this was complete (then failed/output_invalid on the empty answer).
+  test("loop detection then a success result and exit 0: stop reason loop, the repeated response counted", () => {
+    const text = lines(
+      { type: "tool_use", timestamp: t, tool_name: "list_directory", tool_id: "t1", parameters: { path: "." } },
+      { type: "tool_result", timestamp: t, tool_id: "t1", status: "success", output: "" },
+      { type: "error", timestamp: t, severity: "warning", message: "Loop detected, stopping execution" },
+      { type: "result", timestamp: t, status: "success", stats: { total_tokens: 2, input_tokens: 1, output_tokens: 1, cached: 0, duration_ms: 1, tool_calls: 1 } },
+    );
+    const { sitting } = parseAll(createGeminiParser(), text, { exit: 0 });
+    expect(sitting.stopReason).toBe("loop");
+    expect(sitting.turns).toBe(2);
+    expect(sitting.error).toContain("Loop detected");
+  });
+
+  test("an HTTP error exit (status mod 256) is named: 429 → 173 crashed, 401 → 145 unavailable; 144..255 only", () => {
+    const err = lines({ type: "result", timestamp: t, status: "error", error: { type: "unknown", message: "[API Error: quota]" }, stats: {} });
+    expect(parseAll(createGeminiParser(), err, { exit: 173 }).sitting).toMatchObject({ stopReason: "crashed", error: expect.stringContaining("exit 173: HTTP 429") });
+    expect(parseAll(createGeminiParser(), err, { exit: 145 }).sitting.stopReason).toBe("unavailable");
+    expect(httpStatusOfExit(41)).toBeNull();
+    expect(httpStatusOfExit(143)).toBeNull();
+    expect(httpStatusOfExit(255)).toBe(511);
   });
 
   test("result status error is crashed with its message; no result is crashed", () => {

@@ -1,6 +1,8 @@
 // `vouch harnesses [--json]`: in process, and through the compiled binary.
 import { describe, expect, test } from "vitest";
 import { join } from "node:path";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import harnessesCommand from "../../src/cli/harnesses-command.ts";
 import type { CliIO } from "../../src/cli/io.ts";
 import { ROOT, STUBS } from "./helpers.ts";
@@ -29,9 +31,29 @@ describe("vouch harnesses", () => {
     const t = io({ PATH: "/nonexistent" });
     await harnessesCommand([], t.cli);
     const lines = t.out().split("\n");
-    expect(lines[0]).toMatch(/^harness\s+program\s+installed\s+turns\s+budget_usd\s+wall\s+idle\s+model\s+tools\s+permission_mode$/);
-    expect(lines.find((l) => l.startsWith("claude"))).toMatch(/^claude\s+claude\s+not found on PATH\s+native\s+native\s+supervised\s+supervised\s+yes\s+yes\s+yes$/);
+    expect(lines[0]).toMatch(/^harness\s+program\s+installed\s+version\s+tested\s+turns\s+budget_usd\s+wall\s+idle\s+model\s+tools\s+permission_mode$/);
+    expect(lines.find((l) => l.startsWith("claude"))).toMatch(/^claude\s+claude\s+not found on PATH\s+-\s+\? \(tested: 2\.1\.332\)\s+native\s+native\s+supervised\s+supervised\s+yes\s+yes\s+yes$/);
     expect(lines.find((l) => l.startsWith("command"))).toContain("no program: set VOUCH_COMMAND");
+  });
+
+  test("an installed agent CLI shows its version, and whether vouch was tested with it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vouch-harnesses-"));
+    try {
+      const pkg = join(dir, "node_modules", "@openai", "codex");
+      mkdirSync(join(pkg, "bin"), { recursive: true });
+      writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "@openai/codex", version: "0.170.0" }));
+      writeFileSync(join(pkg, "bin", "codex.js"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+      mkdirSync(join(dir, "bin"));
+      symlinkSync(join(pkg, "bin", "codex.js"), join(dir, "bin", "codex"));
+      const t = io({ PATH: join(dir, "bin") });
+      await harnessesCommand(["--json"], t.cli);
+      expect(JSON.parse(t.out())[1]).toMatchObject({ name: "codex", version: "0.170.0", tested_version: "0.171.0", tested: false });
+      const table = io({ PATH: join(dir, "bin") });
+      await harnessesCommand([], table.cli);
+      expect(table.out().split("\n").find((l) => l.startsWith("codex"))).toMatch(/\s0\.170\.0\s+no \(tested: 0\.171\.0\)\s+supervised\s+none/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("through the compiled binary: exit 0, JSON on stdout only; a stray argument is exit 2", async () => {

@@ -67,6 +67,9 @@ export function judgeStop(
     const which = stop === "budget" ? "budget_usd" : stop;
     return { ...base, status: "error", cause: "cap_stop", error: `the sitting stopped at its ${which} cap${suffix}` };
   }
+  // The harness ended the sitting by its own decision (gemini's loop detection):
+  // whatever it printed after is no answer to judge (ADR 0018).
+  if (stop === "loop") return { ...base, status: "error", cause: "harness_error", error: `the harness stopped itself: it detected a loop${suffix}` };
   if (stop === "unavailable") return { ...base, status: "error", cause: "unavailable", error: `the harness is unavailable${suffix}` };
   if (stop === "spawn_failed") return { ...base, status: "error", cause: "harness_error", error: `the command could not start${suffix}` };
   return { ...base, status: "error", cause: "harness_error", error: `the harness stopped: ${stop}${suffix}` };

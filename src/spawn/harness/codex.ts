@@ -1,14 +1,18 @@
 // The Codex CLI adapter: `codex exec --json -` with the prompt on stdin (then
 // closed), so model text never sits on a command line and nothing blocks on
 // "Reading additional input from stdin". Codex has no turn or budget flag and
-// reports no cost: turns are counted from `turn.completed` and supervised by
-// the runner's backstop; a budget cap is refused. permission_mode takes
-// Codex's own sandbox names (-s).
+// reports no cost: turns are counted from the stream (codex-turns.ts, ADR 0017: one per
+// model response, never `turn.completed`, which comes once per exec) and
+// supervised by the runner's backstop; a budget cap is refused. permission_mode
+// takes Codex's own sandbox names (-s). vouch chose the working folder, so it
+// passes --skip-git-repo-check (ADR 0018): codex otherwise refuses any folder
+// outside a git repository.
 import type { AgentAssignment, SittingProgress } from "../../engine/ports.ts";
 import type { Tokens } from "../../engine/events.ts";
 import { inclusiveTokens, sumTokens } from "./tokens.ts";
 import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
 import { supervision } from "./argv-format.ts";
+import { codexTurnCounter } from "./codex-turns.ts";
 import type { Guarantees, HarnessAdapter, HarnessCommand, ParsedSitting, StreamEnd, StreamParser } from "./types.ts";
 import { isObject, type JsonObject } from "../../engine/json-object.ts";
 
@@ -19,10 +23,14 @@ export const CODEX_GUARANTEES: Guarantees = {
   permissionMode: true,
 };
 
+/** Exit codes of `codex exec`: 0 done, 1 any failure (the stream says which),
+ *  2 its argument parser rejected the command line. */
+export const CODEX_EXIT_CODES = { ok: 0, failed: 1, usage: 2 } as const;
+
 export const CODEX_SANDBOX_MODES = ["read-only", "workspace-write", "danger-full-access"] as const;
 
 export function buildCodexCommand(a: AgentAssignment): HarnessCommand {
-  const argv = ["codex", "exec", "--json"];
+  const argv = ["codex", "exec", "--json", "--skip-git-repo-check"];
   if (a.model !== undefined) argv.push("-m", a.model);
   if (a.permissionMode !== undefined) argv.push("-s", a.permissionMode);
   argv.push("-"); // read the prompt from stdin
@@ -34,7 +42,8 @@ type Json = JsonObject;
 export function createCodexParser(): StreamParser {
   const reader = new JsonDocumentReader();
   const usage: Tokens[] = [];
-  let turns = 0;
+  const counter = codexTurnCounter();
+  let completed = false;
   let sessionId: string | undefined;
   let lastMessage = "";
   let activity: string | undefined;
@@ -43,7 +52,7 @@ export function createCodexParser(): StreamParser {
   let eventsSeen = 0;
 
   const progress = (): SittingProgress => ({
-    turns,
+    turns: counter.turns,
     ...(usage.length > 0 ? { tokens: sumTokens(usage) } : {}),
     ...(activity !== undefined ? { activity } : {}),
   });
@@ -57,7 +66,8 @@ export function createCodexParser(): StreamParser {
         if (typeof event.thread_id === "string") sessionId = event.thread_id;
         return false;
       case "turn.completed":
-        turns += 1;
+        counter.turnCompleted();
+        completed = true;
         if (isObject(event.usage)) usage.push(inclusiveTokens(event.usage.input_tokens, event.usage.cached_input_tokens, event.usage.output_tokens));
         return true;
       case "turn.failed":
@@ -70,7 +80,9 @@ export function createCodexParser(): StreamParser {
       case "item.started":
       case "item.updated":
       case "item.completed":
-        return isObject(event.item) ? handleItem(event.item, event.type === "item.completed") : false;
+        if (!isObject(event.item)) return false;
+        counter.item(event.type.slice(5) as "started" | "updated" | "completed", event.item.type);
+        return handleItem(event.item, event.type === "item.completed");
       default:
         return false;
     }
@@ -109,14 +121,21 @@ export function createCodexParser(): StreamParser {
       reader.finish().forEach(handle);
       const base = {
         resultText: lastMessage,
-        turns: eventsSeen > 0 ? turns : null,
+        turns: eventsSeen > 0 ? counter.turns : null,
         costUsd: null, // Codex reports no cost: unknown, never 0.
         tokens: usage.length > 0 ? sumTokens(usage) : null,
         permissionDenials: 0,
         ...(sessionId ? { sessionId } : {}),
       };
-      if (turnFailed !== undefined) return { ...base, stopReason: "crashed", error: `codex turn failed: ${turnFailed}` };
-      if (end.exit === 0 && turns > 0) return { ...base, stopReason: "complete" };
+      if (end.exit === CODEX_EXIT_CODES.usage && eventsSeen === 0) {
+        return { ...base, stopReason: "unavailable", error: `codex rejected vouch's arguments (exit 2): ${lastLine(end.stderrTail)} (run \`vouch doctor\`)` };
+      }
+      if (turnFailed !== undefined) {
+        // A refused key is no crash: the sitting cannot run until the key is fixed.
+        const auth = /\b401\b|unauthorized/i.test(turnFailed);
+        return { ...base, stopReason: auth ? "unavailable" : "crashed", error: `codex turn failed: ${turnFailed}` };
+      }
+      if (end.exit === 0 && completed) return { ...base, stopReason: "complete" };
       const how = end.signal ? `killed by ${end.signal}` : `exit ${end.exit ?? "unknown"}`;
       const why = lastError ?? lastLine(end.stderrTail) ?? "";
       const what = end.exit === 0 ? "codex ended without a completed turn" : `codex failed (${how})`;

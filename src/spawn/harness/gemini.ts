@@ -4,7 +4,11 @@
 // value is appended to stdin, so it carries one fixed sentence. Gemini has no
 // turn or budget flag and reports no cost: turns are counted from the stream
 // (a model turn starts at the first model output after a tool result) and
-// supervised by the runner's backstop; a budget cap is refused.
+// supervised by the runner's backstop; a budget cap is refused. vouch chose
+// the working folder, so it trusts it for the sitting (--skip-trust, ADR
+// 0018): gemini otherwise exits 55 in any folder it was not told to trust.
+// Its loop detection ("Loop detected, stopping execution", then a `success`
+// result with no answer) is a stop by the harness itself: stop reason `loop`.
 import type { AgentAssignment, SittingProgress } from "../../engine/ports.ts";
 import type { StopReason } from "../../engine/events.ts";
 import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
@@ -21,23 +25,29 @@ export const GEMINI_GUARANTEES: Guarantees = {
 };
 
 /** `gemini --approval-mode` choices. */
-export const GEMINI_APPROVAL_MODES = ["default", "auto_edit", "yolo"] as const;
+export const GEMINI_APPROVAL_MODES = ["default", "auto_edit", "yolo", "plan"] as const;
 
 /** The fixed `-p` text; the real prompt comes first, on stdin. */
 export const GEMINI_PROMPT_FLAG_TEXT = "Carry out the task given above.";
 
-/** Documented exit codes of the Gemini CLI and what they mean for a sitting. */
-export const GEMINI_EXIT_CODES: Record<number, { stopReason: StopReason; what: string }> = {
-  41: { stopReason: "unavailable", what: "authentication failed" },
+/** The message gemini's loop detection prints (an `error` event, severity warning). */
+export const GEMINI_LOOP_MESSAGE = "Loop detected, stopping execution";
+
+/** Documented exit codes of the Gemini CLI (its FatalError classes) and what
+ *  they mean for a sitting; 1 (general error) is left to the stream. */
+export const GEMINI_EXIT_CODES: Readonly<Record<number, { stopReason: StopReason; what: string }>> = {
+  41: { stopReason: "unavailable", what: "authentication failed (set GEMINI_API_KEY and pass it with env:, or log in)" },
   42: { stopReason: "crashed", what: "invalid input" },
+  44: { stopReason: "unavailable", what: "sandbox error" },
   52: { stopReason: "unavailable", what: "configuration error" },
-  53: { stopReason: "turns", what: "turn limit reached" },
+  53: { stopReason: "turns", what: "its own session turn limit was reached (model.maxSessionTurns)" },
   54: { stopReason: "crashed", what: "fatal tool error" },
+  55: { stopReason: "unavailable", what: "the folder is not trusted (vouch passes --skip-trust: is this gemini older than --skip-trust?)" },
   130: { stopReason: "cancelled", what: "interrupted" },
 };
 
 export function buildGeminiCommand(a: AgentAssignment): HarnessCommand {
-  const argv = ["gemini", "--output-format", "stream-json"];
+  const argv = ["gemini", "--output-format", "stream-json", "--skip-trust"];
   if (a.model !== undefined) argv.push("-m", a.model);
   if (a.permissionMode !== undefined) argv.push("--approval-mode", a.permissionMode);
   argv.push("-p", GEMINI_PROMPT_FLAG_TEXT);
@@ -56,6 +66,7 @@ export function createGeminiParser(): StreamParser {
   let activity: string | undefined;
   let result: Json | undefined;
   let lastError: string | undefined;
+  let loopDetected = false;
   let eventsSeen = 0;
 
   const startModelOutput = () => {
@@ -96,7 +107,15 @@ export function createGeminiParser(): StreamParser {
         inModelTurn = false;
         return false;
       case "error":
-        if (typeof event.message === "string") lastError = event.message;
+        if (typeof event.message === "string") {
+          lastError = event.message;
+          if (event.message.startsWith(GEMINI_LOOP_MESSAGE)) {
+            loopDetected = true;
+            // The response that repeated itself was streamed but not shown: count it.
+            if (!inModelTurn) turns += 1;
+            inModelTurn = true;
+          }
+        }
         return false;
       case "result":
         result = event;
@@ -120,16 +139,37 @@ export function createGeminiParser(): StreamParser {
         permissionDenials: 0,
         ...(sessionId ? { sessionId } : {}),
       };
-      const why = lastError ?? resultError(result) ?? lastLine(end.stderrTail);
+      // Gemini colours its fatal messages even in a pipe: no raw ESC reaches a record.
+      const why = stripEscapes(lastError ?? resultError(result) ?? lastLine(stripEscapes(end.stderrTail)) ?? "");
       const known = end.exit !== null ? GEMINI_EXIT_CODES[end.exit] : undefined;
+      const http = httpStatusOfExit(end.exit);
       if (known) return { ...base, stopReason: known.stopReason, error: `gemini: ${known.what} (exit ${end.exit})${why ? `: ${why}` : ""}` };
+      if (loopDetected) return { ...base, stopReason: "loop", error: `gemini stopped itself: ${GEMINI_LOOP_MESSAGE} (exit ${end.exit ?? end.signal ?? "unknown"})` };
       if (result?.status === "success" && end.exit === 0) return { ...base, stopReason: "complete" };
-      if (result?.status === "error") return { ...base, stopReason: "crashed", error: `gemini reported an error: ${why || "no message"}` };
+      if (http === 401 || http === 403 || (result?.status === "error" && /\b401\b|UNAUTHENTICATED|API key not valid/.test(why))) {
+        return { ...base, stopReason: "unavailable", error: `gemini: the API key was refused: ${why}` };
+      }
+      const status = http !== null ? ` (exit ${end.exit}: HTTP ${http})` : "";
+      if (result?.status === "error") return { ...base, stopReason: "crashed", error: `gemini reported an error${status}: ${why || "no message"}` };
       const how = end.signal ? `killed by ${end.signal}` : `exit ${end.exit ?? "unknown"}`;
       const what = result ? `gemini ended with result status "${String(result.status)}" (${how})` : `gemini output ended with no result event (${how})`;
       return { ...base, stopReason: "crashed", error: `${what}${why ? `: ${why}` : ""}${reader.garbageNote()}` };
     },
   };
+}
+
+/** Gemini exits with the HTTP status of a failed API call, taken modulo 256
+ *  (429 exits 173, 500 exits 244). Only 400..511 are read back (exits
+ *  144..255): a higher status would wrap onto the documented codes. */
+export function httpStatusOfExit(exit: number | null): number | null {
+  if (exit === null || exit < 144 || exit > 255) return null;
+  return exit + 256;
+}
+
+/** Terminal escape sequences (gemini colours its fatal messages even in a pipe). */
+export function stripEscapes(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]/g, "").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
 }
 
 function resultError(result: Json | undefined): string | undefined {

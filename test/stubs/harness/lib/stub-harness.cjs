@@ -76,6 +76,7 @@ function parseArgs(harness, argv) {
     else if (valueFlags[a]) got[valueFlags[a]] = argv[++i];
     else if (a === "--allowedTools" || a === "--allowed-tools") fail(`stub ${harness}: ${a} without '=' would swallow the prompt`, 2);
     else if (a === "-p" || a === "--print" || a === "--verbose" || a === "--json") got[a.replace(/^-+/, "")] = true;
+    else if (a === "--skip-git-repo-check" || a === "--skip-trust") got[a.replace(/^-+/, "")] = true;
     else got.positionals.push(a);
   }
   return got;
@@ -137,14 +138,21 @@ const formats = {
       }),
   },
   codex: {
-    start: () => out({ type: "thread.started", thread_id: "0199a213-stub" }),
-    turn: (n, last, text) => {
+    // As codex 0.171.0 prints it: one turn.started/turn.completed per exec,
+    // one command_execution per tool-calling model response, the answer last.
+    start: () => {
+      out({ type: "thread.started", thread_id: "0199a213-stub" });
       out({ type: "turn.started" });
-      out({ type: "item.completed", item: { id: `item_${n}`, type: "command_execution", command: "ls", aggregated_output: "ok", exit_code: 0, status: "completed" } });
-      if (last) out({ type: "item.completed", item: { id: `msg_${n}`, type: "agent_message", text } });
+    },
+    turn: (n) => {
+      const item = { id: `item_${n}`, type: "command_execution", command: "/bin/bash -lc ls", aggregated_output: "", exit_code: null, status: "in_progress" };
+      out({ type: "item.started", item });
+      out({ type: "item.completed", item: { ...item, aggregated_output: "ok", exit_code: 0, status: "completed" } });
+    },
+    result: (r) => {
+      if (r.text !== undefined) out({ type: "item.completed", item: { id: "msg_last", type: "agent_message", text: r.text } });
       out({ type: "turn.completed", usage: { input_tokens: 100, cached_input_tokens: 60, output_tokens: 10 } });
     },
-    result: () => {},
   },
   gemini: {
     start: () => out({ type: "init", timestamp: new Date().toISOString(), session_id: "gemini-stub", model: "stub-model" }),
@@ -172,8 +180,8 @@ async function playSuccess(harness, got, prompt) {
   f.start();
   const maxTurns = got.maxTurns !== undefined ? Number(got.maxTurns) : Infinity;
   const maxBudget = got.maxBudgetUsd !== undefined ? Number(got.maxBudgetUsd) : Infinity;
-  // Gemini's final answer is its own model turn; the others answer in their last turn.
-  const toolTurns = harness === "gemini" ? turnsWanted - 1 : turnsWanted;
+  // Gemini's and codex's final answer is its own model response; claude answers in its last turn.
+  const toolTurns = harness === "gemini" || harness === "codex" ? turnsWanted - 1 : turnsWanted;
   let cost = 0;
   for (let n = 1; n <= toolTurns; n++) {
     if (n > 1) await sleep(turnMs);

@@ -1,0 +1,105 @@
+// `vouch doctor [--json]`: for each agent CLI found on PATH, its version,
+// whether vouch was tested with it, and whether its own argument parser
+// accepts every command line vouch would send (doctor-probes.ts). No model is
+// called: the probes run with an empty prompt, a throwaway HOME and base URLs
+// on a closed local port. Exit 0 when every installed CLI accepts vouch's
+// arguments, 1 when one rejects a flag, 3 when a probe could not tell.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EXIT } from "../engine/errors.ts";
+import { UsageError } from "../engine/errors.ts";
+import { runProcess } from "../spawn/process.ts";
+import { installedVersion } from "../spawn/harness/cli-version.ts";
+import { classifyProbe, DOCTOR_ADAPTERS, PROBE_ENV, probeAssignments, type ProbeVerdict } from "../spawn/harness/doctor-probes.ts";
+import { findOnPath } from "../spawn/harness/find-binary.ts";
+import { TESTED_VERSIONS, testedWith, type AgentCli } from "../spawn/harness/tested-versions.ts";
+import { parseCommandArgs } from "./args.ts";
+import type { CliIO, Command } from "./io.ts";
+
+export interface ProbeReport {
+  argv: string[];
+  verdict: ProbeVerdict;
+  detail: string;
+}
+
+export interface DoctorReport {
+  harness: AgentCli;
+  found: string | null;
+  version: string | null;
+  tested_version: string;
+  tested: boolean | null;
+  /** accepted: every probe parsed; rejected: one was refused; unknown: could not tell; not_installed. */
+  verdict: ProbeVerdict | "not_installed";
+  probes: ProbeReport[];
+}
+
+const PROBE_WALL_MS = 60_000;
+
+async function probe(cli: AgentCli, program: string, path: string | undefined): Promise<ProbeReport[]> {
+  const home = mkdtempSync(join(tmpdir(), "vouch-doctor-"));
+  try {
+    const env = { PATH: path ?? "/usr/bin:/bin", HOME: home, ...PROBE_ENV };
+    const runs = probeAssignments(cli, home).map(async (a) => {
+      const { argv } = DOCTOR_ADAPTERS[cli].buildCommand(a, {});
+      const ran = await runProcess({ argv: [program, ...argv.slice(1)] }, { cwd: home, env, stdin: "", wallMs: PROBE_WALL_MS, keepBytes: 16 * 1024 });
+      const { verdict, detail } = ran.terminationReason === "wall"
+        ? { verdict: "unknown" as const, detail: `no answer within ${PROBE_WALL_MS / 1000} s` }
+        : classifyProbe(cli, { exit: ran.exit, signal: ran.signal, stdout: ran.stdoutTail, stderr: ran.stderrTail });
+      return { argv, verdict, detail };
+    });
+    return await Promise.all(runs);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+function overall(probes: ProbeReport[]): ProbeVerdict {
+  if (probes.some((p) => p.verdict === "rejected")) return "rejected";
+  if (probes.some((p) => p.verdict === "unknown")) return "unknown";
+  return "accepted";
+}
+
+export async function doctorReports(env: CliIO["env"]): Promise<DoctorReport[]> {
+  const clis = Object.keys(TESTED_VERSIONS) as AgentCli[];
+  return Promise.all(
+    clis.map(async (cli) => {
+      const found = findOnPath(DOCTOR_ADAPTERS[cli].binary!, env.PATH);
+      const base = { harness: cli, found, tested_version: TESTED_VERSIONS[cli].version };
+      if (!found) return { ...base, version: null, tested: null, verdict: "not_installed" as const, probes: [] };
+      const [{ version }, probes] = await Promise.all([installedVersion(cli, found, { PATH: env.PATH, HOME: env.HOME }), probe(cli, found, env.PATH)]);
+      return { ...base, version, tested: testedWith(cli, version), verdict: overall(probes), probes };
+    }),
+  );
+}
+
+function text(reports: DoctorReport[]): string {
+  const out: string[] = [];
+  for (const r of reports) {
+    if (r.verdict === "not_installed") {
+      out.push(`${r.harness}: not installed (not found on PATH)`);
+      continue;
+    }
+    const tested = r.tested === true ? "tested" : r.tested === false ? `NOT tested (vouch is tested with ${r.tested_version})` : `version unknown (vouch is tested with ${r.tested_version})`;
+    out.push(`${r.harness} ${r.version ?? "?"} at ${r.found}: ${tested}`);
+    for (const p of r.probes) {
+      if (r.verdict === "accepted" && p.verdict === "accepted") continue;
+      out.push(`  ${p.verdict}: ${p.argv.join(" ")}`);
+      out.push(`    ${p.detail}`);
+    }
+    if (r.verdict === "accepted") out.push(`  accepts all ${r.probes.length} command lines vouch sends it`);
+    if (r.verdict === "rejected") out.push(`  a run on ${r.harness} would fail: install ${TESTED_VERSIONS[r.harness].package}@${r.tested_version}, or choose another harness`);
+  }
+  return out.join("\n");
+}
+
+const doctorCommand: Command = async (args, io) => {
+  const { values, positionals } = parseCommandArgs("doctor", args, { json: { type: "boolean" } });
+  if (positionals.length > 0) throw new UsageError(`doctor takes no arguments (got "${positionals[0]}")`, "see: vouch doctor --help");
+  const reports = await doctorReports(io.env);
+  io.out(values.json ? `${JSON.stringify(reports)}\n` : `${text(reports)}\n`);
+  if (reports.some((r) => r.verdict === "rejected")) return EXIT.failed;
+  if (reports.some((r) => r.verdict === "unknown")) return EXIT.error;
+  return EXIT.passed;
+};
+export default doctorCommand;

@@ -1,0 +1,61 @@
+// `vouch harnesses` and `vouch doctor` against the real pinned codex and
+// gemini: the versions read are the pinned ones, and every command line vouch
+// sends them passes their own argument parsers, without any model call.
+import { afterAll, describe, expect, test } from "vitest";
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { ensureBinary } from "../graph/binary.ts";
+import { CLIS_BIN, cleanupScratch, scratch, skipUnlessInstalled } from "./codex-gemini-env.ts";
+import { classifyProbe, PROBE_ENV } from "../../src/spawn/harness/doctor-probes.ts";
+
+const skip = skipUnlessInstalled("codex") || skipUnlessInstalled("gemini");
+afterAll(cleanupScratch);
+
+/** A PATH folder holding only the real codex and gemini (claude is the other contract file's). */
+function onlyCodexAndGemini(): string {
+  const dir = scratch("bin");
+  for (const cli of ["codex", "gemini"]) symlinkSync(join(CLIS_BIN, cli), join(dir, cli));
+  return dir;
+}
+
+async function vouchWith(args: string[], bin: string) {
+  const p = Bun.spawn([ensureBinary(), ...args], { env: { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: scratch("home") }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { stdout, stderr, code };
+}
+
+describe.skipIf(skip)("the real codex and gemini: versions and argument check", () => {
+  test("vouch harnesses shows the pinned versions as tested", async () => {
+    const r = await vouchWith(["harnesses", "--json"], onlyCodexAndGemini());
+    expect(r.code).toBe(0);
+    const reports = JSON.parse(r.stdout) as { name: string; version: string | null; tested: boolean | null }[];
+    expect(reports.find((x) => x.name === "codex")).toMatchObject({ version: "0.171.0", tested: true });
+    expect(reports.find((x) => x.name === "gemini")).toMatchObject({ version: "0.61.0", tested: true });
+  });
+
+  test("vouch doctor: both accept every command line vouch sends (every sandbox and approval mode), exit 0", { timeout: 120_000 }, async () => {
+    const r = await vouchWith(["doctor", "--json"], onlyCodexAndGemini());
+    const reports = JSON.parse(r.stdout) as { harness: string; verdict: string; probes: { argv: string[]; verdict: string; detail: string }[] }[];
+    const codex = reports.find((x) => x.harness === "codex")!;
+    const gemini = reports.find((x) => x.harness === "gemini")!;
+    expect(codex.probes.map((p) => [p.verdict, p.detail])).toEqual(Array(3).fill(["accepted", "parsed; stopped at the empty prompt"]));
+    expect(gemini.probes.map((p) => p.verdict)).toEqual(["accepted", "accepted", "accepted", "accepted"]);
+    expect(gemini.probes.map((p) => p.argv[p.argv.indexOf("--approval-mode") + 1])).toEqual(["default", "auto_edit", "yolo", "plan"]);
+    expect(r.code).toBe(0);
+  });
+
+  // The reading of the parsers' answers, held to what the real parsers print.
+  test.each([
+    ["codex", ["exec", "--json", "--skip-git-repo-check", "--no-such-flag", "-"], "error: unexpected argument '--no-such-flag' found"],
+    ["codex", ["exec", "--json", "-s", "no-such-sandbox", "-"], "error: invalid value 'no-such-sandbox' for '--sandbox <SANDBOX_MODE>'"],
+    ["gemini", ["--output-format", "stream-json", "--bogus-flag", "-p", "x"], "Unknown arguments: bogus-flag"],
+    ["gemini", ["--output-format", "stream-json", "--approval-mode", "nope", "-p", "x"], "Invalid values:"],
+  ] as const)("the real %s's parse error is read as rejected (%s)", { timeout: 60_000 }, async (cli, args, detail) => {
+    const home = scratch("probe-home");
+    const p = Bun.spawn([join(CLIS_BIN, cli), ...args], { cwd: home, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...PROBE_ENV }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, exit] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    const read = classifyProbe(cli, { exit, signal: null, stdout, stderr });
+    expect(read.verdict).toBe("rejected");
+    expect(read.detail).toContain(detail);
+  });
+});

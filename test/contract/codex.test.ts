@@ -1,0 +1,101 @@
+// The real Codex CLI (clis/node_modules, pinned in clis/package.json) run by
+// dist/vouch against the fake Responses API, one scenario per test, each in a
+// throwaway HOME and a working folder outside any git repository.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { execFileSync } from "node:child_process";
+import { codexHome, cleanupScratch, oneNodeGraph, runContract, scratch, skipUnlessInstalled, type Outcome } from "./codex-gemini-env.ts";
+import { startOpenAiResponses } from "./servers/openai-responses.ts";
+import { BLOCK_TEXTS, JSON_ANSWER, PLAIN_ANSWER, type FakeServer, type Scenario } from "./servers/scenarios.ts";
+
+const skip = skipUnlessInstalled("codex");
+let server: FakeServer;
+beforeAll(() => {
+  if (!skip) server = startOpenAiResponses();
+});
+afterAll(async () => {
+  await server?.stop();
+  cleanupScratch();
+});
+
+async function run(scenario: Scenario, o: { caps?: string; format?: "json"; cwd?: string } = {}): Promise<Outcome> {
+  const { graph } = oneNodeGraph({ harness: "codex", ...o });
+  return runContract(graph, codexHome(server.base(scenario)), { FAKE_OPENAI_KEY: "fake-key" });
+}
+
+describe.skipIf(skip)("codex 0.171.0 through dist/vouch", () => {
+  test("plain answer: passed exit-only, one turn, cost unknown, exit 0", async () => {
+    const r = await run("plain");
+    expect(r.node).toMatchObject({ status: "passed", qualifier: "exit-only", stop_reason: "complete", cost_usd: null, turns: 1 });
+    expect(r.node?.result_tail).toBe(PLAIN_ANSWER);
+    expect(r.node?.tokens).toEqual({ input: 100, output: 20, cache_read: 0, cache_creation: 0 });
+    expect(r.overruns).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+
+  test("JSON answer: the output is the parsed object", async () => {
+    const r = await run("json", { format: "json" });
+    expect(r.node).toMatchObject({ status: "passed", stop_reason: "complete", turns: 1, output: JSON_ANSWER });
+    expect(r.code).toBe(0);
+  });
+
+  test("several output items: the result is the last message, one turn", async () => {
+    const r = await run("blocks");
+    expect(r.node).toMatchObject({ status: "passed", stop_reason: "complete", turns: 1 });
+    expect(r.node?.result_tail).toBe(BLOCK_TEXTS[2]);
+  });
+
+  // Issue 13 item 2: on main vouch counted turn.completed (once per exec) and never stopped codex.
+  test("a model calling tools forever is stopped by the turns cap at the response past it", async () => {
+    const r = await run("tools-forever", { caps: "{ turns: 3, wall: 60s }" });
+    expect(r.node).toMatchObject({ status: "error", cause: "cap_stop", stop_reason: "turns", turns: 4, cost_usd: null });
+    expect(r.overruns.map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, 4]]);
+    expect(server.requests("tools-forever")).toBe(4);
+    expect(r.code).toBe(3);
+  });
+
+  // Issue 13 item 3: on main codex exited 1 ("Not inside a trusted directory ...") in any folder outside git.
+  test("outside a git repository codex runs (vouch passes --skip-git-repo-check)", async () => {
+    const r = await run("plain", { cwd: scratch("not-a-repo") });
+    expect(r.node?.error ?? "").not.toContain("trusted directory");
+    expect(r.node?.status).toBe("passed");
+  });
+
+  test("inside a git repository codex runs too", async () => {
+    const repo = scratch("repo");
+    execFileSync("git", ["init", "-q", repo]);
+    const r = await run("plain", { cwd: repo });
+    expect(r.node?.status).toBe("passed");
+  });
+
+  test.each([
+    ["rate-limited", /429/],
+    ["server-error", /high demand|500/],
+    ["disconnect", /stream disconnected/],
+  ] as const)("%s: error harness_error/crashed with codex's message, zero turns, exit 3", async (scenario, message) => {
+    const r = await run(scenario);
+    expect(r.node).toMatchObject({ status: "error", cause: "harness_error", stop_reason: "crashed", turns: 0, cost_usd: null });
+    expect(r.node?.error).toMatch(message);
+    expect(r.code).toBe(3);
+  });
+
+  test("401: unavailable (the key is wrong), exit 3", async () => {
+    const r = await run("unauthorized");
+    expect(r.node).toMatchObject({ status: "error", cause: "unavailable", stop_reason: "unavailable" });
+    expect(r.node?.error).toMatch(/401/);
+    expect(r.code).toBe(3);
+  });
+
+  test("huge usage: the billion tokens are reported as they came, no cost, passed", async () => {
+    const r = await run("huge-usage");
+    expect(r.node).toMatchObject({ status: "passed", stop_reason: "complete", cost_usd: null, turns: 1 });
+    expect(r.node?.tokens).toEqual({ input: 1e9, output: 1e9, cache_read: 0, cache_creation: 0 });
+  });
+
+  test("a budget cap is refused before codex starts (exit 2), no request made", async () => {
+    const before = server.requests("plain");
+    const r = await run("plain", { caps: "{ budget_usd: 1 }" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot keep caps\.budget_usd/);
+    expect(server.requests("plain")).toBe(before);
+  });
+});

@@ -1,0 +1,93 @@
+// The real Gemini CLI (clis/node_modules, pinned in clis/package.json) run by
+// dist/vouch against the fake Gemini API, one scenario per test, each in a
+// throwaway HOME and a working folder gemini was never told to trust.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { cleanupScratch, GEMINI_FAST_ENV, geminiHome, oneNodeGraph, runContract, skipUnlessInstalled, type Outcome } from "./codex-gemini-env.ts";
+import { startGemini } from "./servers/gemini.ts";
+import { BLOCK_TEXTS, JSON_ANSWER, PLAIN_ANSWER, type FakeServer, type Scenario } from "./servers/scenarios.ts";
+
+const skip = skipUnlessInstalled("gemini");
+let server: FakeServer;
+beforeAll(() => {
+  if (!skip) server = startGemini();
+});
+afterAll(async () => {
+  await server?.stop();
+  cleanupScratch();
+});
+
+const SLOW = 120_000; // gemini takes seconds to start on a shared machine
+
+async function run(scenario: Scenario, o: { caps?: string; format?: "json"; permissionMode?: string } = {}): Promise<Outcome> {
+  const { graph } = oneNodeGraph({ harness: "gemini", ...o });
+  return runContract(graph, geminiHome(), { ...GEMINI_FAST_ENV, GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: server.base(scenario) });
+}
+
+describe.skipIf(skip)("gemini 0.61.0 through dist/vouch", () => {
+  // Issue 13 item 3: on main gemini exited 55 (untrusted folder) and the error kept a raw ESC[31m.
+  test("plain answer in an untrusted folder: passed exit-only, one turn, cost unknown, exit 0", { timeout: SLOW }, async () => {
+    const r = await run("plain");
+    expect(r.node).toMatchObject({ status: "passed", qualifier: "exit-only", stop_reason: "complete", cost_usd: null, turns: 1 });
+    expect(r.node?.result_tail).toBe(PLAIN_ANSWER);
+    expect(r.overruns).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+
+  test("JSON answer: the output is the parsed object", { timeout: SLOW }, async () => {
+    const r = await run("json", { format: "json" });
+    expect(r.node).toMatchObject({ status: "passed", stop_reason: "complete", turns: 1, output: JSON_ANSWER });
+  });
+
+  test("several parts over several chunks: one turn, the text joined", { timeout: SLOW }, async () => {
+    const r = await run("blocks");
+    expect(r.node).toMatchObject({ status: "passed", stop_reason: "complete", turns: 1 });
+    expect(r.node?.result_tail).toBe(BLOCK_TEXTS.join(""));
+  });
+
+  test("a model calling tools forever is stopped by the turns cap", { timeout: SLOW }, async () => {
+    const r = await run("tools-forever", { caps: "{ turns: 3, wall: 90s }" });
+    expect(r.node).toMatchObject({ status: "error", cause: "cap_stop", stop_reason: "turns", turns: 4 });
+    expect(r.overruns.map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, 4]]);
+    expect(r.code).toBe(3);
+  });
+
+  // Issue 13 item 4: on main this was failed/output_invalid (a verdict) from "success", exit 0.
+  test("gemini's loop detection is an error with stop reason loop, never a verdict", { timeout: SLOW }, async () => {
+    const r = await run("tools-same");
+    expect(r.node).toMatchObject({ status: "error", cause: "harness_error", stop_reason: "loop", cost_usd: null });
+    expect(r.node?.error).toContain("Loop detected");
+    expect(r.code).toBe(3);
+  });
+
+  // Issue 13 item 6: plan was refused as unknown on main.
+  test("approval mode plan reaches gemini and runs", { timeout: SLOW }, async () => {
+    const r = await run("plain", { permissionMode: "plan" });
+    expect(r.stderr).not.toMatch(/unknown permission_mode/);
+    expect(r.node?.status).toBe("passed");
+  });
+
+  test.each([
+    ["rate-limited", /Quota exceeded/],
+    ["server-error", /500/],
+    ["disconnect", /fetch failed|API Error/],
+  ] as const)("%s: error harness_error/crashed with gemini's message, exit 3", { timeout: SLOW }, async (scenario, message) => {
+    const r = await run(scenario);
+    expect(r.node).toMatchObject({ status: "error", cause: "harness_error", stop_reason: "crashed", turns: 0, cost_usd: null });
+    expect(r.node?.error).toMatch(message);
+    expect(r.node?.error ?? "").not.toContain("\u001b");
+    expect(r.code).toBe(3);
+  });
+
+  test("401: unavailable (the key is wrong), exit 3", { timeout: SLOW }, async () => {
+    const r = await run("unauthorized");
+    expect(r.node).toMatchObject({ status: "error", cause: "unavailable", stop_reason: "unavailable" });
+    expect(r.node?.error).toMatch(/401|API key not valid/);
+    expect(r.code).toBe(3);
+  });
+
+  test("huge usage: the tokens are reported as they came, no cost, passed", { timeout: SLOW }, async () => {
+    const r = await run("huge-usage");
+    expect(r.node).toMatchObject({ status: "passed", stop_reason: "complete", cost_usd: null, turns: 1 });
+    expect(r.node?.tokens?.input).toBeGreaterThanOrEqual(1e9);
+  });
+});

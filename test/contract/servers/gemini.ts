@@ -1,0 +1,80 @@
+// A fake Gemini API for the real Gemini CLI (GOOGLE_GEMINI_BASE_URL points at
+// /<scenario>): POST .../models/M:streamGenerateContent?alt=sse streams the
+// scripted answer; the CLI's side calls (its model router and other
+// classifiers use :generateContent) get a small JSON answer that satisfies
+// them and are not counted as model requests of the sitting.
+import { BLOCK_TEXTS, counter, HUGE_TOKENS, JSON_ANSWER, PLAIN_ANSWER, routeOf, SSE_HEADERS, sseBody, type FakeServer, type Scenario } from "./scenarios.ts";
+
+type Part = Record<string, unknown>;
+
+const usage = (prompt: number, out: number) => ({ promptTokenCount: prompt, candidatesTokenCount: out, totalTokenCount: prompt + out });
+const chunk = (parts: Part[], finish?: string, u?: object) =>
+  `data: ${JSON.stringify({ candidates: [{ content: { role: "model", parts }, index: 0, ...(finish ? { finishReason: finish } : {}) }], ...(u ? { usageMetadata: u } : {}) })}\r\n\r\n`;
+
+function stream(chunks: string[], drop = false): Response {
+  return new Response(sseBody(chunks, drop), { headers: SSE_HEADERS });
+}
+
+const answer = (parts: Part[], u = usage(100, 20)) => stream([chunk(parts, "STOP", u)]);
+const call = (args: Record<string, unknown>) => answer([{ functionCall: { name: "list_directory", args } }]);
+
+function httpError(status: number, state: string, text: string): Response {
+  return Response.json({ error: { code: status, message: text, status: state } }, { status });
+}
+
+/** `toolResults`: function responses already in the conversation (tools-then-answer counts them). */
+export function respond(scenario: Scenario, n: number, toolResults = 0): Response {
+  switch (scenario) {
+    case "plain":
+      return answer([{ text: PLAIN_ANSWER }]);
+    case "json":
+      return answer([{ text: JSON.stringify(JSON_ANSWER) }]);
+    case "tools-forever":
+      return call({ dir_path: n % 2 === 0 ? "." : "..", ignore: [`never-${n}`] });
+    case "tools-same":
+      return call({ dir_path: "." });
+    case "tools-then-answer":
+      return toolResults < 2 ? call({ dir_path: ".", ignore: [`step-${toolResults}`] }) : answer([{ text: PLAIN_ANSWER }]);
+    case "blocks":
+      return stream([chunk([{ text: BLOCK_TEXTS[0] }]), chunk([{ text: BLOCK_TEXTS[1] }, { text: BLOCK_TEXTS[2] }], "STOP", usage(100, 30))]);
+    case "rate-limited":
+      return httpError(429, "RESOURCE_EXHAUSTED", "Quota exceeded (fake server)");
+    case "server-error":
+      return httpError(500, "INTERNAL", "The fake server had an error");
+    case "unauthorized":
+      return httpError(401, "UNAUTHENTICATED", "API key not valid (fake server)");
+    case "huge-usage":
+      return answer([{ text: PLAIN_ANSWER }], usage(HUGE_TOKENS, HUGE_TOKENS));
+    case "disconnect":
+      return stream([chunk([{ text: "Half an ans" }])], true);
+  }
+}
+
+/** The CLI's own classifier calls (model routing and the like): one JSON object that satisfies them. */
+function sideAnswer(): Response {
+  const text = JSON.stringify({ complexity_reasoning: "fake server", complexity_score: 10, reasoning: "fake server", next_speaker: "user", model_choice: "flash" });
+  return Response.json({ candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }], usageMetadata: usage(1, 1) });
+}
+
+export function startGemini(): FakeServer {
+  const counts = counter();
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    idleTimeout: 0,
+    async fetch(req) {
+      const route = routeOf(new URL(req.url).pathname);
+      const body = await req.text();
+      if (!route || req.method !== "POST") return new Response("not found", { status: 404 });
+      if (route.rest.endsWith(":streamGenerateContent")) return respond(route.scenario, counts.bump(route.scenario), body.split('"functionResponse"').length - 1);
+      if (route.rest.endsWith(":generateContent")) return sideAnswer();
+      if (route.rest.endsWith(":countTokens")) return Response.json({ totalTokens: 10 });
+      return new Response("not found", { status: 404 });
+    },
+  });
+  return {
+    base: (s) => `http://127.0.0.1:${server.port}/${s}`,
+    requests: (s) => counts.get(s),
+    stop: () => server.stop(true),
+  };
+}

@@ -1,0 +1,99 @@
+// `vouch doctor` through the compiled binary, against stub CLIs written like
+// older releases whose parsers do not know a flag vouch now sends (codex
+// without --skip-git-repo-check, gemini without --skip-trust), and the pure
+// reading of each CLI's parser answers. The real CLIs: test/contract/codex-gemini-doctor.test.ts.
+import { afterAll, describe, expect, test } from "vitest";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ensureBinary } from "../graph/binary.ts";
+import { classifyProbe, probeAssignments } from "../../src/spawn/harness/doctor-probes.ts";
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** A folder of shell-script CLIs; each body reads its arguments as "$@". */
+function binDir(scripts: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "vouch-doctor-bin-"));
+  dirs.push(dir);
+  for (const [name, body] of Object.entries(scripts)) {
+    writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`);
+    chmodSync(join(dir, name), 0o755);
+  }
+  return dir;
+}
+
+// Like clap in codex: an unknown flag is exit 2; otherwise the empty prompt stops it.
+const OLD_CODEX = `for a in "$@"; do case "$a" in --skip-git-repo-check) printf "error: unexpected argument '%s' found\\n\\nUsage: codex exec [OPTIONS] [PROMPT]\\n" "$a" >&2; exit 2;; esac; done
+echo "No prompt provided via stdin." >&2; exit 1`;
+// Like yargs in gemini: usage, then "Unknown argument", exit 1; otherwise no auth: exit 41.
+const OLD_GEMINI = `for a in "$@"; do case "$a" in --skip-trust) printf "Usage: gemini [options] [command]\\n\\nUnknown argument: skip-trust\\n" >&2; exit 1;; esac; done
+echo "Please set an Auth method" >&2; exit 41`;
+const GOOD_CODEX = `echo "No prompt provided via stdin." >&2; exit 1`;
+
+async function doctor(path: string, json = true) {
+  const p = Bun.spawn([ensureBinary(), "doctor", ...(json ? ["--json"] : [])], { env: { PATH: `${path}:/usr/bin:/bin`, HOME: tmpdir() }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { stdout, stderr, code };
+}
+
+describe("vouch doctor", () => {
+  test("an old codex that rejects --skip-git-repo-check: exit 1, the flag and codex's own message named", async () => {
+    const r = await doctor(binDir({ codex: OLD_CODEX }));
+    expect(r.code).toBe(1);
+    const reports = JSON.parse(r.stdout) as { harness: string; verdict: string; probes: { verdict: string; detail: string; argv: string[] }[] }[];
+    const codex = reports.find((x) => x.harness === "codex")!;
+    expect(codex.verdict).toBe("rejected");
+    expect(codex.probes[0]!.detail).toBe("error: unexpected argument '--skip-git-repo-check' found");
+    expect(codex.probes[0]!.argv).toContain("--skip-git-repo-check");
+    expect(reports.find((x) => x.harness === "claude")!.verdict).toBe("not_installed");
+  });
+
+  test("an old gemini that rejects --skip-trust: exit 1; the text report says what to do", async () => {
+    const r = await doctor(binDir({ gemini: OLD_GEMINI }), false);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("rejected: gemini --output-format stream-json --skip-trust");
+    expect(r.stdout).toContain("Unknown argument: skip-trust");
+    expect(r.stdout).toContain("install @google/gemini-cli@0.61.0");
+    expect(r.stdout).toContain("claude: not installed");
+  });
+
+  test("a CLI that accepts everything: exit 0; one that answers nothing recognisable: exit 3", async () => {
+    expect((await doctor(binDir({ codex: GOOD_CODEX }))).code).toBe(0);
+    const odd = await doctor(binDir({ codex: "exit 0" }));
+    expect(odd.code).toBe(3);
+    expect(JSON.parse(odd.stdout).find((x: { harness: string }) => x.harness === "codex").verdict).toBe("unknown");
+  });
+
+  test("no CLI installed: exit 0, each reported not installed; a stray argument is a usage error", async () => {
+    const none = await doctor(binDir({}));
+    expect(none.code).toBe(0);
+    expect(JSON.parse(none.stdout).map((x: { verdict: string }) => x.verdict)).toEqual(["not_installed", "not_installed", "not_installed"]);
+    const p = Bun.spawnSync([ensureBinary(), "doctor", "--bogus"], { env: { PATH: "/usr/bin:/bin" } });
+    expect(p.exitCode).toBe(2);
+  });
+});
+
+describe("doctor probes", () => {
+  test("one command line per permission mode, the first with every flag; the prompt channel empty", () => {
+    const codex = probeAssignments("codex", "/tmp");
+    expect(codex.map((a) => a.permissionMode)).toEqual(["read-only", "workspace-write", "danger-full-access"]);
+    expect(codex.every((a) => a.prompt === "")).toBe(true);
+    expect(probeAssignments("gemini", "/tmp").map((a) => a.permissionMode)).toContain("plan");
+    expect(probeAssignments("claude", "/tmp")[0]).toMatchObject({ caps: { turns: 3, budgetUsd: 0.5 }, tools: ["Read", "Bash(git diff:*)"] });
+  });
+
+  test("each CLI's parse errors are rejected; its after-parse stops accepted; anything else unknown", () => {
+    const a = (exit: number, stderr: string, stdout = "") => ({ exit, signal: null, stdout, stderr });
+    expect(classifyProbe("codex", a(2, "error: invalid value 'x' for '--sandbox <SANDBOX_MODE>'\n")).verdict).toBe("rejected");
+    expect(classifyProbe("codex", a(1, "No prompt provided via stdin.\n")).verdict).toBe("accepted");
+    expect(classifyProbe("codex", a(0, "")).verdict).toBe("unknown");
+    expect(classifyProbe("claude", a(1, "error: unknown option '--bogus'\n")).verdict).toBe("rejected");
+    expect(classifyProbe("claude", a(1, "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n")).verdict).toBe("rejected");
+    expect(classifyProbe("claude", a(1, "Error: Input must be provided either through stdin or as a prompt argument when using --print\n")).verdict).toBe("accepted");
+    const invalid = classifyProbe("gemini", a(1, 'Usage: gemini [options]\n\nInvalid values:\n  Argument: approval-mode, Given: "plan", Choices: "default", "yolo"\n'));
+    expect(invalid).toEqual({ verdict: "rejected", detail: 'Invalid values: Argument: approval-mode, Given: "plan", Choices: "default", "yolo"' });
+    expect(classifyProbe("gemini", a(41, "Please set an Auth method\n")).verdict).toBe("accepted");
+    expect(classifyProbe("gemini", a(1, "something else\n")).verdict).toBe("unknown");
+  });
+});

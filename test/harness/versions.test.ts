@@ -1,0 +1,49 @@
+// The pinned CLI versions have one home in src (tested-versions.ts) and must
+// equal what clis/package.json installs for the contract tests.
+import { describe, expect, test } from "vitest";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TESTED_VERSIONS, testedWith, versionIn } from "../../src/spawn/harness/tested-versions.ts";
+import { versionFromPackage } from "../../src/spawn/harness/cli-version.ts";
+import { ROOT } from "./helpers.ts";
+
+describe("tested CLI versions", () => {
+  test("equal the pins of clis/package.json, package by package", async () => {
+    const manifest = (await Bun.file(join(ROOT, "clis", "package.json")).json()) as { dependencies: Record<string, string> };
+    const fromSrc = Object.fromEntries(Object.values(TESTED_VERSIONS).map((t) => [t.package, t.version]));
+    expect(fromSrc).toEqual(manifest.dependencies);
+  });
+
+  test("a version is read from each CLI's own --version wording", () => {
+    expect(versionIn("codex-cli 0.171.0\n")).toBe("0.171.0");
+    expect(versionIn("2.1.332 (Claude Code)\n")).toBe("2.1.332");
+    expect(versionIn("0.61.0\n")).toBe("0.61.0");
+    expect(versionIn("0.62.0-nightly.20261201\n")).toBe("0.62.0-nightly.20261201");
+    expect(versionIn("no digits here")).toBeNull();
+  });
+
+  test("tested: the pinned version only; unknown stays unknown", () => {
+    expect(testedWith("codex", "0.171.0")).toBe(true);
+    expect(testedWith("codex", "0.172.0")).toBe(false);
+    expect(testedWith("gemini", null)).toBeNull();
+  });
+
+  test("the version comes from the package.json that holds the program, through a symlink, never another package's", () => {
+    const dir = mkdtempSync(join(tmpdir(), "vouch-versions-"));
+    try {
+      const pkg = join(dir, "node_modules", "@openai", "codex");
+      mkdirSync(join(pkg, "bin"), { recursive: true });
+      writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "@openai/codex", version: "9.9.9" }));
+      writeFileSync(join(pkg, "bin", "codex.js"), "");
+      mkdirSync(join(dir, "node_modules", ".bin"));
+      symlinkSync(join(pkg, "bin", "codex.js"), join(dir, "node_modules", ".bin", "codex"));
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "__proto__", version: "1.0.0" }));
+      expect(versionFromPackage(join(dir, "node_modules", ".bin", "codex"), "@openai/codex")).toBe("9.9.9");
+      expect(versionFromPackage(join(dir, "node_modules", ".bin", "codex"), "@google/gemini-cli")).toBeNull();
+      expect(versionFromPackage(join(dir, "missing"), "@openai/codex")).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
