@@ -194,3 +194,22 @@ nodes:
     expect(second.outcome).toMatchObject({ status: "passed", output: { ok: true } });
   });
 });
+
+describe("resume after exhausted", () => {
+  test("a node that was recovered runs again, so what was computed from its exhausted output runs again too", async () => {
+    const g = `
+version: 1
+name: t
+nodes:
+  x: { kind: agent, prompt: "x", exhausted: { output: "stale" } }
+  d: { kind: agent, prompt: "use {{ nodes.x.output }}", needs: [x] }
+  z: { kind: agent, prompt: "z" }
+`;
+    const first = await run(g, { agents: (a) => (a.node === "d" ? { resultText: "ok" } : { exitCode: 1 }) });
+    expect(first.outcome.status).toBe("failed");
+    expect(first.agents.prompts("d")).toEqual(["use stale"]);
+    const second = await run(g, { agents: (a) => ({ resultText: a.node === "x" ? "fresh" : "ok" }), options: { resume: priorFromEvents(first.events) } });
+    expect(second.agents.prompts("d")).toEqual(["use fresh"]);
+    expect(second.outcome.status).toBe("passed");
+  });
+});

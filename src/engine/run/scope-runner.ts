@@ -109,6 +109,9 @@ export class ScopeRunner {
     const drop = (id: string) => {
       if (keep.delete(id)) dropped.add(id);
     };
+    // A node `exhausted:` recovered runs again: its dependents ran on the exhausted output.
+    const recovered = new Set(this.ctx.resume?.recovered ?? []);
+    for (const id of this.index.ids) if (recovered.has(nodeKey(id, this.branch))) dropped.add(id);
     // A feedback chain is kept whole or not at all: a round of it that did not finish
     // leaves earlier rounds' results behind that the loop was replacing.
     for (const chain of this.index.feedbackChains.values()) if (!chain.every((id) => keep.has(id))) chain.forEach(drop);
