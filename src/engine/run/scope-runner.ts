@@ -143,7 +143,9 @@ export class ScopeRunner {
       const m = this.meta.get(id);
       return m !== undefined && m.kind === "end" && m.status !== "skipped";
     });
-    const spokenFor = upstreamOf(this.index, endsThatRan);
+    // Only through nodes that ran: a failure whose dependent was skipped never reached the end
+    // (a join runs with a skipped need), so the end does not speak for it.
+    const spokenFor = upstreamOf(this.index, endsThatRan, (id) => this.meta.get(id)?.status !== "skipped");
     const out: AggregateEntry[] = [];
     for (const id of this.index.ids) {
       const m = this.meta.get(id);
