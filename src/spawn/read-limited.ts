@@ -8,7 +8,7 @@
 //   - The size fstat reports is checked first (an oversize sparse file costs
 //     nothing), and the read stops one byte past the limit anyway: a file that
 //     grows while it is read, or a /proc file that reports size 0, is bounded too.
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { InputError, UsageError } from "../engine/errors.ts";
 
 const MiB = 1024 * 1024;
@@ -88,6 +88,9 @@ export function readLimited(path: string, r: LimitedRead): Uint8Array {
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
+    // A Unix socket (or a device with nothing behind it) cannot be opened at all: ENXIO. Name its kind.
+    const st = (e as NodeJS.ErrnoException).code === "ENXIO" ? statSync(path, { throwIfNoEntry: false }) : undefined;
+    if (st && !st.isFile()) throw new InputError(`cannot read ${r.what}: it is ${kindOf(st)}, not a regular file`, r.unreadable ?? "name a regular file (vouch does not read pipes or devices)");
     throw new InputError(`cannot read ${r.what}: ${reason(e)}`, r.unreadable);
   }
   try {

@@ -194,3 +194,39 @@ nodes:
     expect(second.outcome).toMatchObject({ status: "passed", output: { ok: true } });
   });
 });
+
+describe("resume after exhausted", () => {
+  test("a node that was recovered runs again, so what was computed from its exhausted output runs again too", async () => {
+    const g = `
+version: 1
+name: t
+nodes:
+  x: { kind: agent, prompt: "x", exhausted: { output: "stale" } }
+  d: { kind: agent, prompt: "use {{ nodes.x.output }}", needs: [x] }
+  z: { kind: agent, prompt: "z" }
+`;
+    const first = await run(g, { agents: (a) => (a.node === "d" ? { resultText: "ok" } : { exitCode: 1 }) });
+    expect(first.outcome.status).toBe("failed");
+    expect(first.agents.prompts("d")).toEqual(["use stale"]);
+    const second = await run(g, { agents: (a) => ({ resultText: a.node === "x" ? "fresh" : "ok" }), options: { resume: priorFromEvents(first.events) } });
+    expect(second.agents.prompts("d")).toEqual(["use fresh"]);
+    expect(second.outcome.status).toBe("passed");
+  });
+
+  test("an approval that ran on an exhausted output is asked again (a new question), not kept", async () => {
+    const g = `
+version: 1
+name: t
+nodes:
+  x: { kind: agent, prompt: "x", exhausted: { output: "stale" } }
+  gate: { kind: approval, needs: [x], prompt: "ship {{ nodes.x.output }}?" }
+  z: { kind: agent, prompt: "z", needs: [gate] }
+`;
+    const first = await run(g, { agents: () => ({ exitCode: 1 }), approvals: new FakeApprovals({ gate: "approve" }) });
+    expect(finishedOf(first.events, "gate").qualifier).toBe("approved");
+    const approvals = new FakeApprovals({ gate: "pause" });
+    const second = await run(g, { agents: () => ({ resultText: "fresh" }), approvals, options: { resume: priorFromEvents(first.events) } });
+    expect(approvals.requests.map((r) => r.prompt)).toEqual(["ship fresh?"]);
+    expect(second.outcome.exitCode).toBe(4);
+  });
+});

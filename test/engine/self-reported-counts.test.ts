@@ -47,4 +47,24 @@ nodes:
     expect(second.agents.assignments).toHaveLength(0);
     expect(runFinished(second.events).counts).toMatchObject({ passed: 2, self_reported: 1, failed: 0 });
   });
+
+  test("a self-reported pass inside a kept map branch still counts as self-reported after a resume", async () => {
+    const graph = `
+version: 1
+name: t
+inputs: { items: { default: [a, b] } }
+nodes:
+  each:
+    kind: map
+    over: inputs.items
+    branch:
+      claim: { kind: agent, prompt: "c {{ item }}", success: { result_matches: "DONE" } }
+`;
+    // Branch 0 claims DONE (self-reported); branch 1 does not match: the map fails, the run can resume.
+    const first = await run(graph, { agents: (a) => ({ resultText: a.branch!.index === 0 ? "DONE" : "no" }) });
+    expect(runFinished(first.events).counts).toMatchObject({ passed: 1, self_reported: 1, failed: 2 });
+    const second = await run(graph, { agents: () => ({ resultText: "DONE" }), options: { resume: priorFromEvents(first.events) } });
+    expect(second.agents.assignments).toHaveLength(1); // branch 0 is kept
+    expect(runFinished(second.events).counts).toMatchObject({ passed: 3, self_reported: 2, failed: 0 });
+  });
 });

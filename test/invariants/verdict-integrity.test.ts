@@ -98,8 +98,10 @@ function commandsFor(outcomes: Record<string, Outcome>): FakeCommandRunner {
   });
 }
 
-/** Every node a node's result flows into `id` from: needs, router → target, owner → fallback. */
-function upstreamOf(graph: GraphFile, id: string): Set<string> {
+/** Every node a node's result flows into `id` from: needs, router → target, owner → fallback;
+ *  only through nodes that ran (`ran`): a skipped node passed nothing on, so what made it
+ *  skip is not spoken for by what needs it. */
+function upstreamOf(graph: GraphFile, id: string, ran: (id: string) => boolean): Set<string> {
   const into = new Map<string, string[]>();
   const add = (to: string, from: string) => into.set(to, [...(into.get(to) ?? []), from]);
   for (const [nid, node] of Object.entries(graph.nodes)) {
@@ -111,7 +113,7 @@ function upstreamOf(graph: GraphFile, id: string): Set<string> {
   const stack = [...(into.get(id) ?? [])];
   while (stack.length > 0) {
     const n = stack.pop()!;
-    if (seen.has(n)) continue;
+    if (seen.has(n) || !ran(n)) continue;
     seen.add(n);
     stack.push(...(into.get(n) ?? []));
   }
@@ -119,9 +121,10 @@ function upstreamOf(graph: GraphFile, id: string): Set<string> {
 }
 
 /** The nodes that ended failed or error and nothing accounts for. */
-function unaccounted(graph: GraphFile, finished: Map<string, EventOf<"node.finished">>): string[] {
+function unaccounted(graph: GraphFile, finished: Map<string, EventOf<"node.finished">>, throughSkipped = false): string[] {
   const endsThatRan = [...finished.values()].filter((e) => graph.nodes[e.node]!.kind === "end" && e.status !== "skipped").map((e) => e.node);
-  const covered = new Set(endsThatRan.flatMap((e) => [...upstreamOf(graph, e)]));
+  const ran = (id: string) => throughSkipped || finished.get(id)?.status !== "skipped";
+  const covered = new Set(endsThatRan.flatMap((e) => [...upstreamOf(graph, e, ran)]));
   const out: string[] = [];
   for (const e of finished.values()) {
     if (e.status !== "failed" && e.status !== "error") continue;
@@ -169,6 +172,24 @@ describe("verdict integrity: no run passes over work nothing accounts for", () =
     expect((await runSpec({ graph, outcomes: { a: "error", b: "fail" }, flag: false })).fin).toMatchObject({ status: "failed", exit_code: 1 });
   });
 
+  test("an end node does not speak for a failure whose dependent was skipped: a join that ran without that work → failed", async () => {
+    // tests fails, so publish is skipped; done still runs (lint passed, a skipped need does not stop a join).
+    // tests is upstream of done only through publish, which never ran: done did not see tests pass.
+    const graph = graphSchema.parse({
+      version: 1,
+      name: "join",
+      nodes: {
+        tests: { kind: "script", run: "t" },
+        publish: { kind: "script", run: "p", needs: ["tests"] },
+        lint: { kind: "script", run: "l" },
+        done: { kind: "end", status: "success", needs: ["publish", "lint"] },
+      },
+    });
+    const { r, finished, fin } = await runSpec({ graph, outcomes: { tests: "fail" }, flag: false });
+    expect(finished.get("done")?.status).toBe("passed");
+    expect({ status: fin.status, code: r.outcome.exitCode }).toEqual({ status: "failed", code: 1 });
+  });
+
   test("what an end node accounts for (its upstream) still lets the end decide, output included", async () => {
     const graph = graphSchema.parse({
       version: 1,
@@ -209,7 +230,9 @@ describe("verdict integrity: no run passes over work nothing accounts for", () =
         silent++;
         const { finished } = await runSpec(s);
         const endRan = [...finished.values()].some((e) => s.graph.nodes[e.node]!.kind === "end" && e.status !== "skipped");
-        if (endRan) expect(unaccounted(s.graph, finished), JSON.stringify(s.graph.nodes)).toEqual([]);
+        // Order, not outcome: a failure that reaches the end only through a skipped node is upstream
+        // (finished before the end ran) though not spoken for; that is the first property's concern.
+        if (endRan) expect(unaccounted(s.graph, finished, true), JSON.stringify(s.graph.nodes)).toEqual([]);
       }),
       { numRuns: 200 },
     );

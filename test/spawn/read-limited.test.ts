@@ -1,5 +1,9 @@
 // readLimited: regular files only, never more than the limit, even when the
 // size fstat reports is wrong (a /proc file says 0); parseByteSize and fileLimits.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { InputError, UsageError } from "../../src/engine/errors.ts";
 import { DEFAULT_MAX_GRAPH_BYTES, DEFAULT_MAX_INPUT_BYTES, fileLimits, parseByteSize, readLimited } from "../../src/spawn/read-limited.ts";
@@ -17,6 +21,20 @@ describe("readLimited", () => {
     expect(() => readLimited("/dev/null", opts(10))).toThrow(/^cannot read the file: it is a character device, not a regular file$/);
     expect(() => readLimited("/", opts(10))).toThrow(/^cannot read the file: it is a directory, not a regular file$/);
     expect(() => readLimited("/no/such/file", opts(10))).toThrow(/^cannot read the file: no such file$/);
+  });
+
+  test("a socket is refused by kind, not with the system's ENXIO text", async () => {
+    // Opening a Unix socket fails (ENXIO) before fstat can say what it is.
+    const dir = mkdtempSync(join(tmpdir(), "vouch-sock-"));
+    const path = join(dir, "s.sock");
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      expect(() => readLimited(path, opts(10))).toThrow(/^cannot read the file: it is a socket, not a regular file$/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

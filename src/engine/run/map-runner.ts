@@ -107,7 +107,12 @@ export class MapRunner {
       this.results[index] = { index, item, status: "passed", verdict: kept.verdict, output: kept.output ?? null, error: null };
       this.finished++;
       // Its nodes passed in an earlier session: they still count in this run's totals.
-      for (const id of branchIndex(this.node).ids) if (this.ctx.resume?.nodes[nodeKey(id, { map: this.id, index })]) this.ctx.counts.passed++;
+      for (const id of branchIndex(this.node).ids) {
+        const k = this.ctx.resume?.nodes[nodeKey(id, { map: this.id, index })];
+        if (!k) continue;
+        this.ctx.counts.passed++;
+        if (k.qualifier === "self-reported") this.ctx.counts.self_reported = (this.ctx.counts.self_reported ?? 0) + 1;
+      }
       return;
     }
     const branch = { map: this.id, index };

@@ -23,7 +23,9 @@ export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
     else if (e.type === "branch.started") items.set(branchKey(e.branch.map, e.branch.index), e.item);
   }
   const nodes: Record<string, KeptNode> = {};
+  const recovered: string[] = [];
   for (const [key, e] of lastNode) {
+    if (e.status !== "passed" && e.recovered === true) recovered.push(key);
     if (e.status !== "passed" || restarted.has(key)) continue;
     const kept: KeptNode = { qualifier: e.qualifier };
     if (e.output !== undefined) kept.output = e.output;
@@ -36,5 +38,5 @@ export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
     if (e.output !== undefined) kept.output = e.output;
     branches[key] = kept;
   }
-  return { startSeq: lastSeq + 1, nodes, branches };
+  return { startSeq: lastSeq + 1, nodes, branches, recovered };
 }

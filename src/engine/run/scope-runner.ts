@@ -109,6 +109,9 @@ export class ScopeRunner {
     const drop = (id: string) => {
       if (keep.delete(id)) dropped.add(id);
     };
+    // A node `exhausted:` recovered runs again: its dependents ran on the exhausted output.
+    const recovered = new Set(this.ctx.resume?.recovered ?? []);
+    for (const id of this.index.ids) if (recovered.has(nodeKey(id, this.branch))) dropped.add(id);
     // A feedback chain is kept whole or not at all: a round of it that did not finish
     // leaves earlier rounds' results behind that the loop was replacing.
     for (const chain of this.index.feedbackChains.values()) if (!chain.every((id) => keep.has(id))) chain.forEach(drop);
@@ -140,7 +143,9 @@ export class ScopeRunner {
       const m = this.meta.get(id);
       return m !== undefined && m.kind === "end" && m.status !== "skipped";
     });
-    const spokenFor = upstreamOf(this.index, endsThatRan);
+    // Only through nodes that ran: a failure whose dependent was skipped never reached the end
+    // (a join runs with a skipped need), so the end does not speak for it.
+    const spokenFor = upstreamOf(this.index, endsThatRan, (id) => this.meta.get(id)?.status !== "skipped");
     const out: AggregateEntry[] = [];
     for (const id of this.index.ids) {
       const m = this.meta.get(id);

@@ -98,5 +98,8 @@ export interface ResumeState {
   nodes: Record<string, KeptNode>;
   /** Keyed by branchKey(): "map#index". */
   branches: Record<string, KeptBranch>;
+  /** nodeKey()s whose last result was not a pass that `exhausted:` recovered: they run
+   *  again, so what ran on their exhausted output is not kept either. */
+  recovered?: readonly string[];
 }
 

@@ -123,8 +123,10 @@ export function buildScopeIndex(nodes: Record<string, ScopeNode>): ScopeIndex {
 }
 
 /** Every node whose result flows into one of `ids`: through needs (router targets
- *  included) and from a fallback's owners. What an end node that ran accounts for. */
-export function upstreamOf(index: ScopeIndex, ids: readonly string[]): Set<string> {
+ *  included) and from a fallback's owners. What an end node that ran accounts for.
+ *  `through`, when given, limits the walk to nodes it accepts (a run passes the nodes
+ *  that ran: a skipped node passed nothing on, so what made it skip is not spoken for). */
+export function upstreamOf(index: ScopeIndex, ids: readonly string[], through: (id: string) => boolean = () => true): Set<string> {
   const seen = new Set<string>();
   const stack: string[] = [];
   const into = (id: string) => {
@@ -134,7 +136,7 @@ export function upstreamOf(index: ScopeIndex, ids: readonly string[]): Set<strin
   ids.forEach(into);
   while (stack.length > 0) {
     const n = stack.pop()!;
-    if (seen.has(n)) continue;
+    if (seen.has(n) || !through(n)) continue;
     seen.add(n);
     into(n);
   }
