@@ -1,12 +1,12 @@
 // The real Gemini CLI (clis/node_modules, pinned in clis/package.json) run by
 // dist/vouch against the fake Gemini API, one scenario per test, each in a
 // throwaway HOME and a working folder gemini was never told to trust.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { cleanupScratch, GEMINI_FAST_ENV, geminiHome, oneNodeGraph, runContract, skipUnlessInstalled, type Outcome } from "./codex-gemini-env.ts";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { cleanupScratch, cliInstalled, describeCli, GEMINI_FAST_ENV, geminiHome, oneNodeGraph, runContract, type Outcome } from "./lib/index.ts";
 import { startGemini } from "./servers/gemini.ts";
 import { BLOCK_TEXTS, JSON_ANSWER, PLAIN_ANSWER, type FakeServer, type Scenario } from "./servers/scenarios.ts";
 
-const skip = skipUnlessInstalled("gemini");
+const skip = !cliInstalled("gemini");
 let server: FakeServer;
 beforeAll(() => {
   if (!skip) server = startGemini();
@@ -23,7 +23,7 @@ async function run(scenario: Scenario, o: { caps?: string; format?: "json"; perm
   return runContract(graph, geminiHome(), { ...GEMINI_FAST_ENV, GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: server.base(scenario) });
 }
 
-describe.skipIf(skip)("gemini 0.61.0 through dist/vouch", () => {
+describeCli("gemini", "gemini 0.61.0 through dist/vouch", () => {
   // Issue 13 item 3: on main gemini exited 55 (untrusted folder) and the error kept a raw ESC[31m.
   test("plain answer in an untrusted folder: passed exit-only, one turn, cost unknown, exit 0", { timeout: SLOW }, async () => {
     const r = await run("plain");
