@@ -72,6 +72,35 @@ describe("codex exec --json", () => {
     expect(parseAll(createCodexParser(), text, { exit: 0 }).sitting.turns).toBe(2);
   });
 
+  // Review of issue 13: the counter counted open calls, not which ones, so a call
+  // reported only as completed (a file_change) closed another call still running,
+  // and that call's own completion then counted as a new response.
+  test("a completed-only call amid a running one does not end the response", () => {
+    const c = (id: string, status: string) => ({ id, type: "command_execution", command: "ls", status });
+    const text = lines(
+      { type: "item.started", item: c("a", "in_progress") },
+      { type: "item.completed", item: { id: "f", type: "file_change", changes: [], status: "completed" } },
+      { type: "item.completed", item: c("a", "completed") },
+      { type: "item.completed", item: { id: "m", type: "agent_message", text: "ok" } },
+      { type: "turn.completed", usage: { input_tokens: 1, cached_input_tokens: 0, output_tokens: 1 } },
+    );
+    expect(parseAll(createCodexParser(), text, { exit: 0 }).sitting.turns).toBe(2);
+  });
+
+  test("a call completed twice, or its completion repeated, closes it once", () => {
+    const c = (id: string, status: string) => ({ id, type: "command_execution", command: "ls", status });
+    const text = lines(
+      { type: "item.started", item: c("a", "in_progress") },
+      { type: "item.started", item: c("b", "in_progress") },
+      { type: "item.completed", item: c("a", "completed") },
+      { type: "item.completed", item: c("a", "completed") },
+      { type: "item.completed", item: c("b", "completed") },
+      { type: "item.completed", item: { id: "m", type: "agent_message", text: "ok" } },
+      { type: "turn.completed", usage: { input_tokens: 1, cached_input_tokens: 0, output_tokens: 1 } },
+    );
+    expect(parseAll(createCodexParser(), text, { exit: 0 }).sitting.turns).toBe(2);
+  });
+
   test("turn.failed is crashed with its message, whatever the exit status", () => {
     const text = lines({ type: "turn.started" }, { type: "turn.failed", error: { message: "stream disconnected before completion" } });
     const { sitting } = parseAll(createCodexParser(), text, { exit: 0 });

@@ -81,7 +81,7 @@ export function createCodexParser(): StreamParser {
       case "item.updated":
       case "item.completed":
         if (!isObject(event.item)) return false;
-        counter.item(event.type.slice(5) as "started" | "updated" | "completed", event.item.type);
+        counter.item(event.type.slice(5) as "started" | "updated" | "completed", event.item.type, event.item.id);
         return handleItem(event.item, event.type === "item.completed");
       default:
         return false;
