@@ -53,6 +53,14 @@ describeCli("codex", "codex 0.171.0 through dist/vouch", () => {
     expect(r.code).toBe(3);
   });
 
+  // Review of issue 13: docs/real-clis.md claimed this row with no test behind it.
+  test("the same tool call forever is stopped by the turns cap too (codex has no loop detection of its own)", async () => {
+    const r = await run("tools-same", { caps: "{ turns: 3, wall: 60s }" });
+    expect(r.node).toMatchObject({ status: "error", cause: "cap_stop", stop_reason: "turns", turns: 4 });
+    expect(r.overruns.map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, 4]]);
+    expect(r.code).toBe(3);
+  });
+
   // Issue 13 item 3: on main codex exited 1 ("Not inside a trusted directory ...") in any folder outside git.
   test("outside a git repository codex runs (vouch passes --skip-git-repo-check)", async () => {
     const r = await run("plain", { cwd: scratch("not-a-repo") });

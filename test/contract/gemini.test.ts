@@ -48,6 +48,7 @@ describeCli("gemini", "gemini 0.61.0 through dist/vouch", () => {
     const r = await run("tools-forever", { caps: "{ turns: 3, wall: 90s }" });
     expect(r.node).toMatchObject({ status: "error", cause: "cap_stop", stop_reason: "turns", turns: 4 });
     expect(r.overruns.map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, 4]]);
+    expect(server.requests("tools-forever")).toBe(4); // docs/real-clis.md: "same" as codex, 4 requests
     expect(r.code).toBe(3);
   });
 
@@ -75,6 +76,9 @@ describeCli("gemini", "gemini 0.61.0 through dist/vouch", () => {
     expect(r.node).toMatchObject({ status: "error", cause: "harness_error", stop_reason: "crashed", turns: 0, cost_usd: null });
     expect(r.node?.error).toMatch(message);
     expect(r.node?.error ?? "").not.toContain("\u001b");
+    // docs/real-clis.md: gemini exits with the HTTP status modulo 256 (429 → 173, 500 → 244).
+    if (scenario === "rate-limited") expect(r.node?.error).toContain("exit 173");
+    if (scenario === "server-error") expect(r.node?.error).toContain("exit 244");
     expect(r.code).toBe(3);
   });
 
