@@ -67,7 +67,7 @@ export async function doctorReports(env: CliIO["env"]): Promise<DoctorReport[]> 
       const found = findOnPath(DOCTOR_ADAPTERS[cli].binary!, env.PATH);
       const base = { harness: cli, found, tested_version: TESTED_VERSIONS[cli].version };
       if (!found) return { ...base, version: null, tested: null, verdict: "not_installed" as const, probes: [] };
-      const [{ version }, probes] = await Promise.all([installedVersion(cli, found, { PATH: env.PATH, HOME: env.HOME }), probe(cli, found, env.PATH)]);
+      const [{ version }, probes] = await Promise.all([installedVersion(cli, found, { PATH: env.PATH }), probe(cli, found, env.PATH)]);
       return { ...base, version, tested: testedWith(cli, version), verdict: overall(probes), probes };
     }),
   );

@@ -52,7 +52,7 @@ export async function harnessReports(env: CliIO["env"]): Promise<HarnessReport[]
     if (program && !found) note = `not found on PATH`;
     const g = h.guarantees;
     const agent = isAgentCli(h.name) ? h.name : null;
-    const version = agent && found ? (await installedVersion(agent, found, { PATH: env.PATH, HOME: env.HOME })).version : null;
+    const version = agent && found ? (await installedVersion(agent, found, { PATH: env.PATH })).version : null;
     return {
       name: h.name,
       program,

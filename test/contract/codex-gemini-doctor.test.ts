@@ -1,14 +1,13 @@
 // `vouch harnesses` and `vouch doctor` against the real pinned codex and
 // gemini: the versions read are the pinned ones, and every command line vouch
 // sends them passes their own argument parsers, without any model call.
-import { afterAll, describe, expect, test } from "vitest";
+import { afterAll, expect, test } from "vitest";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary } from "../graph/binary.ts";
-import { CLIS_BIN, cleanupScratch, scratch, skipUnlessInstalled } from "./codex-gemini-env.ts";
+import { CLIS_BIN, cleanupScratch, describeCli, scratch } from "./lib/index.ts";
 import { classifyProbe, PROBE_ENV } from "../../src/spawn/harness/doctor-probes.ts";
 
-const skip = skipUnlessInstalled("codex") || skipUnlessInstalled("gemini");
 afterAll(cleanupScratch);
 
 /** A PATH folder holding only the real codex and gemini (claude is the other contract file's). */
@@ -24,7 +23,7 @@ async function vouchWith(args: string[], bin: string) {
   return { stdout, stderr, code };
 }
 
-describe.skipIf(skip)("the real codex and gemini: versions and argument check", () => {
+describeCli(["codex", "gemini"], "the real codex and gemini: versions and argument check", () => {
   test("vouch harnesses shows the pinned versions as tested", async () => {
     const r = await vouchWith(["harnesses", "--json"], onlyCodexAndGemini());
     expect(r.code).toBe(0);

@@ -5,8 +5,7 @@
 //   node_modules/.bin/bun test/contract/codex-gemini-fixtures.ts
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "../e2e/helpers.ts";
-import { cleanupScratch, rawRun } from "./codex-gemini-env.ts";
+import { cleanupScratch, rawRun, ROOT } from "./lib/index.ts";
 import { startGemini } from "./servers/gemini.ts";
 import { startOpenAiResponses } from "./servers/openai-responses.ts";
 import type { Scenario } from "./servers/scenarios.ts";

@@ -1,13 +1,13 @@
 // The real Codex CLI (clis/node_modules, pinned in clis/package.json) run by
 // dist/vouch against the fake Responses API, one scenario per test, each in a
 // throwaway HOME and a working folder outside any git repository.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { execFileSync } from "node:child_process";
-import { codexHome, cleanupScratch, oneNodeGraph, runContract, scratch, skipUnlessInstalled, type Outcome } from "./codex-gemini-env.ts";
+import { cleanupScratch, cliInstalled, codexHome, describeCli, oneNodeGraph, runContract, scratch, type Outcome } from "./lib/index.ts";
 import { startOpenAiResponses } from "./servers/openai-responses.ts";
 import { BLOCK_TEXTS, JSON_ANSWER, PLAIN_ANSWER, type FakeServer, type Scenario } from "./servers/scenarios.ts";
 
-const skip = skipUnlessInstalled("codex");
+const skip = !cliInstalled("codex");
 let server: FakeServer;
 beforeAll(() => {
   if (!skip) server = startOpenAiResponses();
@@ -22,7 +22,7 @@ async function run(scenario: Scenario, o: { caps?: string; format?: "json"; cwd?
   return runContract(graph, codexHome(server.base(scenario)), { FAKE_OPENAI_KEY: "fake-key" });
 }
 
-describe.skipIf(skip)("codex 0.171.0 through dist/vouch", () => {
+describeCli("codex", "codex 0.171.0 through dist/vouch", () => {
   test("plain answer: passed exit-only, one turn, cost unknown, exit 0", async () => {
     const r = await run("plain");
     expect(r.node).toMatchObject({ status: "passed", qualifier: "exit-only", stop_reason: "complete", cost_usd: null, turns: 1 });
@@ -50,6 +50,14 @@ describe.skipIf(skip)("codex 0.171.0 through dist/vouch", () => {
     expect(r.node).toMatchObject({ status: "error", cause: "cap_stop", stop_reason: "turns", turns: 4, cost_usd: null });
     expect(r.overruns.map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, 4]]);
     expect(server.requests("tools-forever")).toBe(4);
+    expect(r.code).toBe(3);
+  });
+
+  // Review of issue 13: docs/real-clis.md claimed this row with no test behind it.
+  test("the same tool call forever is stopped by the turns cap too (codex has no loop detection of its own)", async () => {
+    const r = await run("tools-same", { caps: "{ turns: 3, wall: 60s }" });
+    expect(r.node).toMatchObject({ status: "error", cause: "cap_stop", stop_reason: "turns", turns: 4 });
+    expect(r.overruns.map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, 4]]);
     expect(r.code).toBe(3);
   });
 

@@ -1,12 +1,12 @@
 // The real Gemini CLI (clis/node_modules, pinned in clis/package.json) run by
 // dist/vouch against the fake Gemini API, one scenario per test, each in a
 // throwaway HOME and a working folder gemini was never told to trust.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { cleanupScratch, GEMINI_FAST_ENV, geminiHome, oneNodeGraph, runContract, skipUnlessInstalled, type Outcome } from "./codex-gemini-env.ts";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { cleanupScratch, cliInstalled, describeCli, GEMINI_FAST_ENV, geminiHome, oneNodeGraph, runContract, type Outcome } from "./lib/index.ts";
 import { startGemini } from "./servers/gemini.ts";
 import { BLOCK_TEXTS, JSON_ANSWER, PLAIN_ANSWER, type FakeServer, type Scenario } from "./servers/scenarios.ts";
 
-const skip = skipUnlessInstalled("gemini");
+const skip = !cliInstalled("gemini");
 let server: FakeServer;
 beforeAll(() => {
   if (!skip) server = startGemini();
@@ -23,7 +23,7 @@ async function run(scenario: Scenario, o: { caps?: string; format?: "json"; perm
   return runContract(graph, geminiHome(), { ...GEMINI_FAST_ENV, GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: server.base(scenario) });
 }
 
-describe.skipIf(skip)("gemini 0.61.0 through dist/vouch", () => {
+describeCli("gemini", "gemini 0.61.0 through dist/vouch", () => {
   // Issue 13 item 3: on main gemini exited 55 (untrusted folder) and the error kept a raw ESC[31m.
   test("plain answer in an untrusted folder: passed exit-only, one turn, cost unknown, exit 0", { timeout: SLOW }, async () => {
     const r = await run("plain");
@@ -48,6 +48,7 @@ describe.skipIf(skip)("gemini 0.61.0 through dist/vouch", () => {
     const r = await run("tools-forever", { caps: "{ turns: 3, wall: 90s }" });
     expect(r.node).toMatchObject({ status: "error", cause: "cap_stop", stop_reason: "turns", turns: 4 });
     expect(r.overruns.map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, 4]]);
+    expect(server.requests("tools-forever")).toBe(4); // docs/real-clis.md: "same" as codex, 4 requests
     expect(r.code).toBe(3);
   });
 
@@ -75,6 +76,9 @@ describe.skipIf(skip)("gemini 0.61.0 through dist/vouch", () => {
     expect(r.node).toMatchObject({ status: "error", cause: "harness_error", stop_reason: "crashed", turns: 0, cost_usd: null });
     expect(r.node?.error).toMatch(message);
     expect(r.node?.error ?? "").not.toContain("\u001b");
+    // docs/real-clis.md: gemini exits with the HTTP status modulo 256 (429 → 173, 500 → 244).
+    if (scenario === "rate-limited") expect(r.node?.error).toContain("exit 173");
+    if (scenario === "server-error") expect(r.node?.error).toContain("exit 244");
     expect(r.code).toBe(3);
   });
 

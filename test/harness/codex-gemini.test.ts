@@ -3,7 +3,8 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { createCodexParser } from "../../src/spawn/harness/codex.ts";
-import { createGeminiParser, GEMINI_EXIT_CODES, httpStatusOfExit, stripEscapes } from "../../src/spawn/harness/gemini.ts";
+import { createGeminiParser, GEMINI_EXIT_CODES, httpStatusOfExit } from "../../src/spawn/harness/gemini.ts";
+import { stripEscapes } from "../../src/spawn/harness/escapes.ts";
 import { parseAll } from "./helpers.ts";
 
 const lines = (...events: unknown[]) => events.map((e) => JSON.stringify(e)).join("\n");
@@ -70,6 +71,51 @@ describe("codex exec --json", () => {
       { type: "turn.completed", usage: { input_tokens: 1, cached_input_tokens: 0, output_tokens: 1 } },
     );
     expect(parseAll(createCodexParser(), text, { exit: 0 }).sitting.turns).toBe(2);
+  });
+
+  // Review of issue 13: the counter counted open calls, not which ones, so a call
+  // reported only as completed (a file_change) closed another call still running,
+  // and that call's own completion then counted as a new response.
+  test("a completed-only call amid a running one does not end the response", () => {
+    const c = (id: string, status: string) => ({ id, type: "command_execution", command: "ls", status });
+    const text = lines(
+      { type: "item.started", item: c("a", "in_progress") },
+      { type: "item.completed", item: { id: "f", type: "file_change", changes: [], status: "completed" } },
+      { type: "item.completed", item: c("a", "completed") },
+      { type: "item.completed", item: { id: "m", type: "agent_message", text: "ok" } },
+      { type: "turn.completed", usage: { input_tokens: 1, cached_input_tokens: 0, output_tokens: 1 } },
+    );
+    expect(parseAll(createCodexParser(), text, { exit: 0 }).sitting.turns).toBe(2);
+  });
+
+  test("a call completed twice, or its completion repeated, closes it once", () => {
+    const c = (id: string, status: string) => ({ id, type: "command_execution", command: "ls", status });
+    const text = lines(
+      { type: "item.started", item: c("a", "in_progress") },
+      { type: "item.started", item: c("b", "in_progress") },
+      { type: "item.completed", item: c("a", "completed") },
+      { type: "item.completed", item: c("a", "completed") },
+      { type: "item.completed", item: c("b", "completed") },
+      { type: "item.completed", item: { id: "m", type: "agent_message", text: "ok" } },
+      { type: "turn.completed", usage: { input_tokens: 1, cached_input_tokens: 0, output_tokens: 1 } },
+    );
+    expect(parseAll(createCodexParser(), text, { exit: 0 }).sitting.turns).toBe(2);
+  });
+
+  // Review of issue 13: ADR 0018 says escape sequences are stripped from every
+  // error text taken from a CLI; the codex parser kept them raw.
+  test("no raw escape sequence from codex reaches the error (turn.failed, error event, stderr)", () => {
+    const red = (t: string) => `\u001b[31m${t}\u001b[0m\u0007`;
+    const failed = parseAll(createCodexParser(), lines({ type: "turn.failed", error: { message: red("stream disconnected") } }), { exit: 1 }).sitting;
+    const errored = parseAll(createCodexParser(), lines({ type: "error", message: red("retrying") }), { exit: 1 }).sitting;
+    const stderr = parseAll(createCodexParser(), "", { exit: 1, stderrTail: red("boom") }).sitting;
+    const usage = parseAll(createCodexParser(), "", { exit: 2, stderrTail: red("error: unexpected argument") }).sitting;
+    for (const s of [failed, errored, stderr, usage]) {
+      expect(s.error).toBeDefined();
+      expect(s.error).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    }
+    expect(failed.error).toContain("stream disconnected");
+    expect(stderr.error).toContain("boom");
   });
 
   test("turn.failed is crashed with its message, whatever the exit status", () => {

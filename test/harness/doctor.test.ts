@@ -3,7 +3,7 @@
 // without --skip-git-repo-check, gemini without --skip-trust), and the pure
 // reading of each CLI's parser answers. The real CLIs: test/contract/codex-gemini-doctor.test.ts.
 import { afterAll, describe, expect, test } from "vitest";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureBinary } from "../graph/binary.ts";
@@ -63,6 +63,27 @@ describe("vouch doctor", () => {
     const odd = await doctor(binDir({ codex: "exit 0" }));
     expect(odd.code).toBe(3);
     expect(JSON.parse(odd.stdout).find((x: { harness: string }) => x.harness === "codex").verdict).toBe("unknown");
+  });
+
+  // Review of issue 13: the probes must reach no credential of the user's: not
+  // their environment, not their HOME; the provider URLs point at the closed port.
+  test("every process doctor starts sees only PATH, a throwaway HOME and the closed-port URLs, never vouch's own variables", async () => {
+    const seen = mkdtempSync(join(tmpdir(), "vouch-doctor-seen-"));
+    dirs.push(seen);
+    const bin = binDir({ codex: `env > "${seen}/env-$$"; cat > /dev/null; echo "No prompt provided via stdin." >&2; exit 1` });
+    const userHome = mkdtempSync(join(tmpdir(), "vouch-doctor-user-"));
+    dirs.push(userHome);
+    const p = Bun.spawn([ensureBinary(), "doctor", "--json"], { env: { PATH: `${bin}:/usr/bin:/bin`, HOME: userHome, OPENAI_API_KEY: "sk-user-secret", CODEX_HOME: userHome }, stdout: "pipe", stderr: "pipe" });
+    expect(await p.exited).toBe(0);
+    const envs = readdirSync(seen).map((f) => readFileSync(join(seen, f), "utf8"));
+    expect(envs.length).toBe(4); // --version, then one probe per command line (3)
+    for (const text of envs) {
+      expect(text).not.toContain("sk-user-secret");
+      expect(text).not.toContain(userHome);
+      expect(text).not.toMatch(/^CODEX_HOME=/m);
+      expect(text).toMatch(/^HOME=.*vouch-/m);
+    }
+    expect(envs.filter((t) => t.includes("OPENAI_BASE_URL=http://127.0.0.1:9")).length).toBe(3);
   });
 
   test("no CLI installed: exit 0, each reported not installed; a stray argument is a usage error", async () => {

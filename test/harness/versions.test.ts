@@ -1,11 +1,11 @@
 // The pinned CLI versions have one home in src (tested-versions.ts) and must
 // equal what clis/package.json installs for the contract tests.
 import { describe, expect, test } from "vitest";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TESTED_VERSIONS, testedWith, versionIn } from "../../src/spawn/harness/tested-versions.ts";
-import { versionFromPackage } from "../../src/spawn/harness/cli-version.ts";
+import { installedVersion, versionFromPackage } from "../../src/spawn/harness/cli-version.ts";
 import { ROOT } from "./helpers.ts";
 
 describe("tested CLI versions", () => {
@@ -42,6 +42,27 @@ describe("tested CLI versions", () => {
       expect(versionFromPackage(join(dir, "node_modules", ".bin", "codex"), "@openai/codex")).toBe("9.9.9");
       expect(versionFromPackage(join(dir, "node_modules", ".bin", "codex"), "@google/gemini-cli")).toBeNull();
       expect(versionFromPackage(join(dir, "missing"), "@openai/codex")).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // Review of issue 13: `PROGRAM --version` ran with the user's own HOME (where
+  // ~/.codex/auth.json and ~/.gemini/oauth_creds.json live), though the comment
+  // said a throwaway environment.
+  test("a program outside npm is asked --version in a throwaway HOME, never the user's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vouch-versions-"));
+    try {
+      const program = join(dir, "codex");
+      const seen = join(dir, "home-seen");
+      writeFileSync(program, `#!/bin/sh\nprintf '%s' "$HOME" > '${seen}'\ntouch "$HOME/was-here"\necho "codex-cli 0.171.0"\n`);
+      chmodSync(program, 0o755);
+      const v = await installedVersion("codex", program, { PATH: "/usr/bin:/bin" });
+      expect(v).toEqual({ version: "0.171.0", source: "--version" });
+      const home = readFileSync(seen, "utf8");
+      expect(home).not.toBe(process.env.HOME ?? "");
+      expect(home.startsWith(join(tmpdir(), "vouch-version-"))).toBe(true);
+      expect(existsSync(home)).toBe(false); // removed after the answer
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

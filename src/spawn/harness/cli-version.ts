@@ -1,8 +1,11 @@
 // Which version of an agent CLI is installed. An npm install is read from the
 // package.json next to the program (no process started: `vouch harnesses`
 // stays instant); anything else is asked with `PROGRAM --version` through
-// the spawn seam, with a short wall cap and a throwaway environment.
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+// the spawn seam, with a short wall cap and a throwaway environment: PATH and
+// a fresh empty HOME, so the CLI reads none of the user's settings or
+// credentials (~/.codex/auth.json, ~/.gemini/oauth_creds.json, ~/.claude).
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { runProcess } from "../process.ts";
 import { TESTED_VERSIONS, versionIn, type AgentCli } from "./tested-versions.ts";
@@ -38,13 +41,14 @@ export function versionFromPackage(program: string, pkg: string): string | null 
   return null;
 }
 
-export async function installedVersion(cli: AgentCli, program: string, env: { PATH?: string | undefined; HOME?: string | undefined }): Promise<InstalledVersion> {
+export async function installedVersion(cli: AgentCli, program: string, env: { PATH?: string | undefined }): Promise<InstalledVersion> {
   const fromPackage = versionFromPackage(program, TESTED_VERSIONS[cli].package);
   if (fromPackage) return { version: fromPackage, source: "package.json" };
+  const home = mkdtempSync(join(tmpdir(), "vouch-version-"));
   const ran = await runProcess(
     { argv: [program, "--version"] },
-    { cwd: env.HOME && existsSync(env.HOME) ? env.HOME : "/", env: { PATH: env.PATH ?? "/usr/bin:/bin", ...(env.HOME ? { HOME: env.HOME } : {}) }, wallMs: 20_000, keepBytes: 4096 },
-  );
+    { cwd: home, env: { PATH: env.PATH ?? "/usr/bin:/bin", HOME: home }, wallMs: 20_000, keepBytes: 4096 },
+  ).finally(() => rmSync(home, { recursive: true, force: true }));
   const version = ran.exit === 0 ? versionIn(ran.stdoutTail) : null;
   return version ? { version, source: "--version" } : { version: null, source: "unknown" };
 }

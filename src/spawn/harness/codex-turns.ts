@@ -11,8 +11,8 @@ const TOOL_ITEMS = new Set(["command_execution", "mcp_tool_call", "file_change",
 const OUTPUT_ITEMS = new Set(["agent_message", "reasoning", "todo_list", ...TOOL_ITEMS]);
 
 export interface CodexTurnCounter {
-  /** An item event (`item.started|updated|completed`) of type `itemType`. */
-  item(phase: "started" | "updated" | "completed", itemType: unknown): void;
+  /** An item event (`item.started|updated|completed`) of type `itemType` and id `itemId`. */
+  item(phase: "started" | "updated" | "completed", itemType: unknown, itemId?: unknown): void;
   /** `turn.completed`: the response that ended the exec may have shown no item. */
   turnCompleted(): void;
   readonly turns: number;
@@ -21,9 +21,12 @@ export interface CodexTurnCounter {
 export function codexTurnCounter(): CodexTurnCounter {
   let turns = 0;
   let inResponse = false;
-  let openTools = 0;
+  // Which started calls have not completed, by item id: a count would let a
+  // call reported only as completed (or completed twice) close another one.
+  const openTools = new Set<string>();
+  let anonymousOpen = 0; // calls without an id, matched by count only
   return {
-    item(phase, itemType) {
+    item(phase, itemType, itemId) {
       if (typeof itemType !== "string" || !OUTPUT_ITEMS.has(itemType)) return;
       if (!inResponse) {
         inResponse = true;
@@ -33,10 +36,14 @@ export function codexTurnCounter(): CodexTurnCounter {
       // Parallel calls of one response all start before their results arrive:
       // the response is over when every started call has completed.
       // (A call reported only as completed, never started, counts as done.)
-      if (phase === "started") openTools += 1;
-      else if (phase === "completed") {
-        openTools = Math.max(0, openTools - 1);
-        if (openTools === 0) inResponse = false;
+      const id = typeof itemId === "string" ? itemId : null;
+      if (phase === "started") {
+        if (id === null) anonymousOpen += 1;
+        else openTools.add(id);
+      } else if (phase === "completed") {
+        if (id === null) anonymousOpen = Math.max(0, anonymousOpen - 1);
+        else openTools.delete(id);
+        if (openTools.size === 0 && anonymousOpen === 0) inResponse = false;
       }
     },
     turnCompleted() {

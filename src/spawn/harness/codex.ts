@@ -13,6 +13,7 @@ import { inclusiveTokens, sumTokens } from "./tokens.ts";
 import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
 import { supervision } from "./argv-format.ts";
 import { codexTurnCounter } from "./codex-turns.ts";
+import { stripEscapes } from "./escapes.ts";
 import type { Guarantees, HarnessAdapter, HarnessCommand, ParsedSitting, StreamEnd, StreamParser } from "./types.ts";
 import { isObject, type JsonObject } from "../../engine/json-object.ts";
 
@@ -81,7 +82,7 @@ export function createCodexParser(): StreamParser {
       case "item.updated":
       case "item.completed":
         if (!isObject(event.item)) return false;
-        counter.item(event.type.slice(5) as "started" | "updated" | "completed", event.item.type);
+        counter.item(event.type.slice(5) as "started" | "updated" | "completed", event.item.type, event.item.id);
         return handleItem(event.item, event.type === "item.completed");
       default:
         return false;
@@ -119,29 +120,35 @@ export function createCodexParser(): StreamParser {
     progress,
     finish(end: StreamEnd): ParsedSitting {
       reader.finish().forEach(handle);
-      const base = {
-        resultText: lastMessage,
-        turns: eventsSeen > 0 ? counter.turns : null,
-        costUsd: null, // Codex reports no cost: unknown, never 0.
-        tokens: usage.length > 0 ? sumTokens(usage) : null,
-        permissionDenials: 0,
-        ...(sessionId ? { sessionId } : {}),
-      };
-      if (end.exit === CODEX_EXIT_CODES.usage && eventsSeen === 0) {
-        return { ...base, stopReason: "unavailable", error: `codex rejected vouch's arguments (exit 2): ${lastLine(end.stderrTail)} (run \`vouch doctor\`)` };
-      }
-      if (turnFailed !== undefined) {
-        // A refused key is no crash: the sitting cannot run until the key is fixed.
-        const auth = /\b401\b|unauthorized/i.test(turnFailed);
-        return { ...base, stopReason: auth ? "unavailable" : "crashed", error: `codex turn failed: ${turnFailed}` };
-      }
-      if (end.exit === 0 && completed) return { ...base, stopReason: "complete" };
-      const how = end.signal ? `killed by ${end.signal}` : `exit ${end.exit ?? "unknown"}`;
-      const why = lastError ?? lastLine(end.stderrTail) ?? "";
-      const what = end.exit === 0 ? "codex ended without a completed turn" : `codex failed (${how})`;
-      return { ...base, stopReason: "crashed", error: `${what}${why ? `: ${why}` : ""}${reader.garbageNote()}` };
+      const sitting = decide(end);
+      // As for gemini (ADR 0018): no raw escape sequence from the CLI reaches a record.
+      return sitting.error === undefined ? sitting : { ...sitting, error: stripEscapes(sitting.error) };
     },
   };
+
+  function decide(end: StreamEnd): ParsedSitting {
+    const base = {
+      resultText: lastMessage,
+      turns: eventsSeen > 0 ? counter.turns : null,
+      costUsd: null, // Codex reports no cost: unknown, never 0.
+      tokens: usage.length > 0 ? sumTokens(usage) : null,
+      permissionDenials: 0,
+      ...(sessionId ? { sessionId } : {}),
+    };
+    if (end.exit === CODEX_EXIT_CODES.usage && eventsSeen === 0) {
+      return { ...base, stopReason: "unavailable", error: `codex rejected vouch's arguments (exit 2): ${lastLine(end.stderrTail)} (run \`vouch doctor\`)` };
+    }
+    if (turnFailed !== undefined) {
+      // A refused key is no crash: the sitting cannot run until the key is fixed.
+      const auth = /\b401\b|unauthorized/i.test(turnFailed);
+      return { ...base, stopReason: auth ? "unavailable" : "crashed", error: `codex turn failed: ${turnFailed}` };
+    }
+    if (end.exit === 0 && completed) return { ...base, stopReason: "complete" };
+    const how = end.signal ? `killed by ${end.signal}` : `exit ${end.exit ?? "unknown"}`;
+    const why = lastError ?? lastLine(end.stderrTail) ?? "";
+    const what = end.exit === 0 ? "codex ended without a completed turn" : `codex failed (${how})`;
+    return { ...base, stopReason: "crashed", error: `${what}${why ? `: ${why}` : ""}${reader.garbageNote()}` };
+  }
 }
 
 

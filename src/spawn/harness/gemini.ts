@@ -9,6 +9,7 @@
 // 0018): gemini otherwise exits 55 in any folder it was not told to trust.
 // Its loop detection ("Loop detected, stopping execution", then a `success`
 // result with no answer) is a stop by the harness itself: stop reason `loop`.
+import { stripEscapes } from "./escapes.ts";
 import type { AgentAssignment, SittingProgress } from "../../engine/ports.ts";
 import type { StopReason } from "../../engine/events.ts";
 import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
@@ -166,11 +167,6 @@ export function httpStatusOfExit(exit: number | null): number | null {
   return exit + 256;
 }
 
-/** Terminal escape sequences (gemini colours its fatal messages even in a pipe). */
-export function stripEscapes(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]/g, "").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
-}
 
 function resultError(result: Json | undefined): string | undefined {
   const error = result?.error;

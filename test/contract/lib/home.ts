@@ -18,6 +18,17 @@ export interface ThrowawayHome {
   cleanup(): void;
 }
 
+const scratchDirs: string[] = [];
+/** A throwaway folder for files that need no full throwawayHome (a graph, a bin folder); removed by cleanupScratch(). */
+export function scratch(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), `vouch-contract-${prefix}-`));
+  scratchDirs.push(d);
+  return d;
+}
+export function cleanupScratch(): void {
+  for (const d of scratchDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
 export interface HomeOptions {
   /** Files to create, by path relative to HOME (e.g. ".codex/config.toml"). */
   homeFiles?: Record<string, string>;

@@ -5,3 +5,4 @@ export * from "./run.ts";
 export * from "./shape.ts";
 export { describeCli } from "./skip.ts";
 export * from "./claude.ts";
+export * from "./codex-gemini.ts";

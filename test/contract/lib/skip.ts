@@ -5,7 +5,8 @@
 import { describe } from "vitest";
 import { cliInstalled, type CliName } from "./clis.ts";
 
-/** A describe block that runs only when `name` is installed in clis/node_modules. */
-export function describeCli(name: CliName, title: string, body: () => void): void {
-  describe.skipIf(!cliInstalled(name))(`${title} [real ${name}]`, body);
+/** A describe block that runs only when `name` (every one of them, for a list) is installed in clis/node_modules. */
+export function describeCli(name: CliName | readonly CliName[], title: string, body: () => void): void {
+  const names: readonly CliName[] = typeof name === "string" ? [name] : name;
+  describe.skipIf(!names.every(cliInstalled))(`${title} [real ${names.join(", ")}]`, body);
 }

@@ -1,7 +1,7 @@
 // A fake OpenAI Responses API (POST /<scenario>/v1/responses, streamed as
 // server-sent events) for the real Codex CLI: codex is pointed at it by a
 // custom provider in $HOME/.codex/config.toml (codexHome in
-// ../codex-gemini-env.ts). Only what codex 0.171.0 reads is sent:
+// ../lib/codex-gemini.ts). Only what codex 0.171.0 reads is sent:
 // response.created, response.output_item.done, response.completed.
 import { BLOCK_TEXTS, counter, HUGE_TOKENS, JSON_ANSWER, PLAIN_ANSWER, routeOf, SSE_HEADERS, sseBody, type FakeServer, type Scenario } from "./scenarios.ts";
 

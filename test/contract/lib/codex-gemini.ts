@@ -1,41 +1,16 @@
-// What the codex and gemini contract tests need around the real CLIs: where
-// the pinned CLIs are installed (clis/node_modules/.bin), the skip rule (a
-// missing CLI skips its file with a printed reason), a throwaway HOME per run
-// pointing the CLI at a fake model server, a throwaway working folder outside
-// any git repository, and a one-node graph run through dist/vouch --json.
-// Small on purpose: it is to be folded into test/contract/lib/.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// What the codex and gemini contract tests share: a throwaway HOME pointing
+// each CLI at its fake model server (and nowhere else), a one-node graph
+// whose agent works in a fresh folder outside any git repository, the graph
+// run through dist/vouch --json, and the CLI run directly on the command line
+// vouch builds (for the fixture tests).
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { VouchEvent } from "../../src/engine/events.ts";
-import { cleanEnv, parseNdjson, ROOT, vouch, type Ran } from "../e2e/helpers.ts";
-import { buildCodexCommand } from "../../src/spawn/harness/codex.ts";
-import { buildGeminiCommand } from "../../src/spawn/harness/gemini.ts";
-
-export const CLIS_BIN = join(ROOT, "clis", "node_modules", ".bin");
-
-/** Why the contract tests of `cli` cannot run here, or null when they can. */
-export function skipReason(cli: "codex" | "gemini"): string | null {
-  if (existsSync(join(CLIS_BIN, cli))) return null;
-  return `${cli} is not installed in clis/node_modules: run \`npm run clis\` to install the pinned CLIs`;
-}
-
-/** Skips the file (describe.skipIf) and prints why, once. */
-export function skipUnlessInstalled(cli: "codex" | "gemini"): boolean {
-  const why = skipReason(cli);
-  if (why) console.warn(`[contract] skipping ${cli} contract tests: ${why}`);
-  return why !== null;
-}
-
-const dirs: string[] = [];
-export function scratch(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), `vouch-contract-${prefix}-`));
-  dirs.push(d);
-  return d;
-}
-export function cleanupScratch(): void {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-}
+import type { VouchEvent } from "../../../src/engine/events.ts";
+import { cleanEnv, parseNdjson, vouch, type Ran } from "../../e2e/helpers.ts";
+import { buildCodexCommand } from "../../../src/spawn/harness/codex.ts";
+import { buildGeminiCommand } from "../../../src/spawn/harness/gemini.ts";
+import { CLIS_BIN } from "./clis.ts";
+import { scratch } from "./home.ts";
 
 /** A HOME whose codex config selects a provider at `baseUrl`, with codex's own retries off. */
 export function codexHome(baseUrl: string): string {
