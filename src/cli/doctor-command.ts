@@ -19,6 +19,8 @@ import type { CliIO, Command } from "./io.ts";
 
 export interface ProbeReport {
   argv: string[];
+  /** The permission mode this command line carries, when it probes one. */
+  permission_mode?: string;
   verdict: ProbeVerdict;
   detail: string;
 }
@@ -40,13 +42,14 @@ async function probe(cli: AgentCli, program: string, path: string | undefined): 
   const home = mkdtempSync(join(tmpdir(), "vouch-doctor-"));
   try {
     const env = { PATH: path ?? "/usr/bin:/bin", HOME: home, ...PROBE_ENV };
-    const runs = probeAssignments(cli, home).map(async (a) => {
+    const runs = probeAssignments(cli, home).map(async (a, i) => {
       const { argv } = DOCTOR_ADAPTERS[cli].buildCommand(a, {});
       const ran = await runProcess({ argv: [program, ...argv.slice(1)] }, { cwd: home, env, stdin: "", wallMs: PROBE_WALL_MS, keepBytes: 16 * 1024 });
       const { verdict, detail } = ran.terminationReason === "wall"
         ? { verdict: "unknown" as const, detail: `no answer within ${PROBE_WALL_MS / 1000} s` }
         : classifyProbe(cli, { exit: ran.exit, signal: ran.signal, stdout: ran.stdoutTail, stderr: ran.stderrTail });
-      return { argv, verdict, detail };
+      // The first command line carries every flag; the others differ only in their mode.
+      return { argv, verdict, detail, ...(i > 0 && a.permissionMode ? { permission_mode: a.permissionMode } : {}) };
     });
     return await Promise.all(runs);
   } finally {
@@ -73,6 +76,15 @@ export async function doctorReports(env: CliIO["env"]): Promise<DoctorReport[]> 
   );
 }
 
+/** What to do about a rejection: only some modes refused → those modes; otherwise the tested version. */
+function rejectionHint(r: DoctorReport): string {
+  const rejected = r.probes.filter((p) => p.verdict === "rejected");
+  const modes = rejected.map((p) => p.permission_mode);
+  if (modes.every((m) => m !== undefined)) return `a run with permission_mode ${modes.join(", ")} would fail here; the other modes and flags are accepted`;
+  if (r.tested === true) return `a run on ${r.harness} would fail: the tested version itself refuses the command line above here (see its message)`;
+  return `a run on ${r.harness} would fail: install ${TESTED_VERSIONS[r.harness].package}@${r.tested_version}, or choose another harness`;
+}
+
 function text(reports: DoctorReport[]): string {
   const out: string[] = [];
   for (const r of reports) {
@@ -88,7 +100,7 @@ function text(reports: DoctorReport[]): string {
       out.push(`    ${p.detail}`);
     }
     if (r.verdict === "accepted") out.push(`  accepts all ${r.probes.length} command lines vouch sends it`);
-    if (r.verdict === "rejected") out.push(`  a run on ${r.harness} would fail: install ${TESTED_VERSIONS[r.harness].package}@${r.tested_version}, or choose another harness`);
+    if (r.verdict === "rejected") out.push(`  ${rejectionHint(r)}`);
   }
   return out.join("\n");
 }

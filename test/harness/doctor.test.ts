@@ -58,6 +58,17 @@ describe("vouch doctor", () => {
     expect(r.stdout).toContain("claude: not installed");
   });
 
+  test("the tested claude refusing one permission mode (bypassPermissions as root): the mode is named, no reinstall is suggested", async () => {
+    const claude = `case "$1" in --version) echo "2.1.332 (Claude Code)"; exit 0;; esac
+for a in "$@"; do case "$a" in bypassPermissions) echo "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons" >&2; exit 1;; esac; done
+echo "Error: Input must be provided either through stdin or as a prompt argument when using --print" >&2; exit 1`;
+    const r = await doctor(binDir({ claude }), false);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("claude 2.1.332");
+    expect(r.stdout).toContain("permission_mode bypassPermissions would fail here");
+    expect(r.stdout).not.toContain("install @anthropic-ai/claude-code");
+  });
+
   test("a CLI that accepts everything: exit 0; one that answers nothing recognisable: exit 3", async () => {
     expect((await doctor(binDir({ codex: GOOD_CODEX }))).code).toBe(0);
     const odd = await doctor(binDir({ codex: "exit 0" }));
