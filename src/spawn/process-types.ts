@@ -1,7 +1,7 @@
 // The contract of the process seam: what `runProcess` (src/spawn/process.ts,
 // the only file that starts processes) takes and returns. Harness adapters and
 // the check runner code against these types.
-import type { TerminationReason } from "../engine/ports.ts";
+import type { ScriptOutcome } from "../engine/ports.ts";
 
 export type Command = { argv: string[] } | { shell: string };
 
@@ -31,22 +31,9 @@ export interface ProcessOptions {
   onStderrLine?: (line: string, cut: boolean) => void;
 }
 
-export interface ProcessResult {
-  /** Exit status of the group leader, null when it died of a signal or never started. */
-  exit: number | null;
-  signal: string | null;
-  /** Set once: the first cause wins. */
-  terminationReason: TerminationReason;
-  wallMs: number;
-  stdoutTail: string;
-  stderrTail: string;
-  stdoutBytes: number;
-  stderrBytes: number;
-  /** True when either stream printed more than was kept. */
-  truncated: boolean;
+/** A command's end (ScriptOutcome, the engine's view of it) and what only the seam measures. */
+export interface ProcessResult extends ScriptOutcome {
   /** Longest time with no output on either stream. */
   longestSilenceMs: number;
-  /** When terminationReason is spawn_failed: what could not be started, and why. */
-  spawnError?: string;
   pid?: number;
 }
