@@ -2,7 +2,7 @@
 // ports, the ledger sink and the chosen output, handles Ctrl-C, drives the engine.
 // Data flows one way: engine → ledger (committed) → output (TUI | plain | NDJSON).
 import { planRun, runGraph, systemClock, type RunOptions, type RunOutcome } from "../engine/run.ts";
-import { EXIT, RefusalError, UsageError } from "../engine/errors.ts";
+import { EXIT, OutputError, RefusalError, UsageError } from "../engine/errors.ts";
 import { directSink, type EventSink, type RunLedger, type RunLock } from "../ledger/index.ts";
 import { createAgentRunner } from "../spawn/harness/agent-runner.ts";
 import { createCommandRunner } from "../spawn/command-runner.ts";
@@ -132,7 +132,14 @@ class Session {
    *  full disk) stops the run now: the next append rethrows it and ends the session
    *  with the ledger's error (exit 3). */
   private openSink(output: EventOutput): EventSink {
-    const forward = (event: Parameters<EventOutput["push"]>[0]) => output.push(event);
+    // A consumer that throws (a bug in the live UI) is vouch's error, not the node whose event it was.
+    const forward = (event: Parameters<EventOutput["push"]>[0]) => {
+      try {
+        output.push(event);
+      } catch (e) {
+        throw new OutputError(e);
+      }
+    };
     this.sink = this.recording === "off" ? directSink(forward) : this.spec.ledger.sink(forward, { onFailure: this.signals.cancel });
     return this.sink;
   }

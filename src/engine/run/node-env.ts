@@ -4,6 +4,7 @@
 import type { BranchRef, Cause, EvidencePart, NodeStatus, Qualifier, StopReason, Tokens } from "../events.ts";
 import { dirname } from "node:path";
 import { head } from "../cut.ts";
+import { FatalError } from "../errors.ts";
 import type { CheckOutcome, CommandContext, CommandInput } from "../ports.ts";
 import { stopOutcome, type RunStop } from "../verdict/conjunction.ts";
 import type { RunContext } from "./context.ts";
@@ -101,7 +102,8 @@ export function commandContext(env: NodeEnv, attempt: number, cwd: string, passE
   return c;
 }
 
-/** PortNotProvidedError and ledger failures end the run; anything else a port throws is that node's harness error. */
-export function isFatal(e: unknown): boolean {
-  return e instanceof Error && (e.name === "PortNotProvidedError" || e.name === "LedgerError");
+/** A FatalError (a port not provided, the ledger, the output) ends the run; anything
+ *  else a port throws is that node's harness error. */
+export function isFatal(e: unknown): e is FatalError {
+  return e instanceof FatalError;
 }
