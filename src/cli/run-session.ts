@@ -6,8 +6,7 @@ import { EXIT, OutputError, RefusalError, UsageError } from "../engine/errors.ts
 import { directSink, type EventSink, type RunLedger, type RunLock } from "../ledger/index.ts";
 import { createAgentRunner } from "../spawn/harness/agent-runner.ts";
 import { createCommandRunner } from "../spawn/command-runner.ts";
-import { parentEnv } from "../spawn/child-env.ts";
-import { killAllGroups, shutdownAllGroups } from "../spawn/process-registry.ts";
+import { ProcessSupervisor } from "../spawn/process-registry.ts";
 import { reapGroupJournal, startGroupJournal } from "../spawn/group-journal.ts";
 import type { EventOutput } from "../tui/output.ts";
 import type { Decision } from "./cli-approvals.ts";
@@ -30,9 +29,10 @@ export interface SessionSpec {
   standing?: Map<string, Decision>;
 }
 
-export function realAgentRunner(env: Record<string, string | undefined>, replayDir?: string, replayDelayMs?: number) {
+export function realAgentRunner(env: Record<string, string | undefined>, replayDir?: string, replayDelayMs?: number, supervisor?: ProcessSupervisor) {
   return createAgentRunner({
     parentEnv: env,
+    ...(supervisor !== undefined ? { supervisor } : {}),
     ...(replayDir !== undefined ? { replayDir } : {}),
     ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
   });
@@ -47,8 +47,8 @@ export function preflight(options: RunOptions): void {
 /** preflight() with the real agent runner. Callers run it before runSession — before
  *  the ledger opens for a new run — so a usage error leaves no ledger (or .vouch folder)
  *  behind and no live UI flashes up. */
-export function preflightRun(options: Omit<RunOptions, "ports" | "signal">, replayDir?: string): void {
-  preflight({ ...options, ports: { agents: realAgentRunner(parentEnv(), replayDir) } });
+export function preflightRun(options: Omit<RunOptions, "ports" | "signal">, env: Record<string, string | undefined>, replayDir?: string): void {
+  preflight({ ...options, ports: { agents: realAgentRunner({ ...env }, replayDir) } });
 }
 
 /** VOUCH_LEDGER=off: a benchmark switch, not a feature (ADR 0009). The run takes
@@ -97,6 +97,8 @@ export async function runSession(spec: SessionSpec): Promise<number> {
 
 class Session {
   private readonly signals: SessionSignals;
+  /** Owns every process group and handover folder of this session. */
+  private readonly supervisor = new ProcessSupervisor();
   private sink: EventSink | null = null;
 
   constructor(
@@ -109,14 +111,15 @@ class Session {
   async run(): Promise<number> {
     const { spec, signals } = this;
     const { io } = spec;
-    const env = parentEnv();
-    const agents = realAgentRunner(env, spec.replayDir, spec.replayDelayMs);
+    const env = { ...io.env };
+    const { supervisor } = this;
+    const agents = realAgentRunner(env, spec.replayDir, spec.replayDelayMs, supervisor);
     const journalFile = reapEarlierGroups(io, spec.lock);
     const out = await openOutput({ io, flags: spec.flags, ...(spec.decisions ? { decisions: spec.decisions } : {}), ...(spec.standing ? { standing: spec.standing } : {}), cancel: signals.cancel, exitNow: () => this.exitNow() });
     if (this.recording === "off") io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
     const sink = this.openSink(out.output);
-    const ports = { agents, commands: createCommandRunner({ parentEnv: env }), clock: systemClock, ledger: sink, approvals: out.approvals };
-    const journal = startGroupJournal(journalFile);
+    const ports = { agents, commands: createCommandRunner({ parentEnv: env, supervisor }), clock: systemClock, ledger: sink, approvals: out.approvals };
+    const journal = startGroupJournal(journalFile, supervisor);
     const ran: Ran = await runGraph({ ...spec.options, ports, signal: signals.signal }).then(
       (outcome) => ({ outcome }),
       (error: unknown) => ({ error }),
@@ -159,7 +162,7 @@ class Session {
     };
     await step(() => this.sink?.close());
     // A cancelled run, or one the engine gave up on (its groups were told to stop): wait for them.
-    await step(() => (signals.cancelled || "error" in ran ? shutdownAllGroups() : undefined));
+    await step(() => (signals.cancelled || "error" in ran ? this.supervisor.shutdownAll() : undefined));
     await step(() => journal.stop());
     await step(() => spec.lock.release());
     await step(() => spec.ledger.close());
@@ -175,7 +178,7 @@ class Session {
 
   /** Second Ctrl-C: kill every group at once; what the ledger committed stays. */
   private exitNow(): void {
-    killAllGroups("SIGKILL");
+    this.supervisor.killAll("SIGKILL");
     try {
       this.sink?.close();
     } catch {

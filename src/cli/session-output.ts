@@ -36,11 +36,11 @@ export async function openOutput(r: OutputRequest): Promise<SessionOutput> {
   const standing = r.standing ?? new Map();
   if (mode === "json") return { mode, output: createNdjsonOutput(io.out), approvals: flagApprovals(decisions, undefined, standing) };
   if (mode === "plain") {
-    const width = outputWidth(io.stdoutIsTTY ? process.stdout.columns : undefined, io.env, io.stdoutIsTTY);
+    const width = outputWidth(io.stdoutIsTTY ? io.streams.stdout.columns : undefined, io.env, io.stdoutIsTTY);
     return { mode, output: createPlainOutput(io.out, { color, width }), approvals: flagApprovals(decisions, undefined, standing) };
   }
   // Only the live UI loads ink and React (ADR 0001).
   const { startTui } = await import("../tui/app.tsx");
-  const tui = startTui({ stdout: process.stdout, stdin: process.stdin, color, onCancel: r.cancel, onExitNow: r.exitNow });
+  const tui = startTui({ ...io.streams, color, onCancel: r.cancel, onExitNow: r.exitNow });
   return { mode, output: tui, approvals: flagApprovals(decisions, tui.approvals, standing), held: () => tui.held() };
 }

@@ -2,6 +2,7 @@
 // the only file that starts processes) takes and returns. Harness adapters and
 // the check runner code against these types.
 import type { ScriptOutcome } from "../engine/ports.ts";
+import type { ProcessSupervisor } from "./process-registry.ts";
 
 export type Command = { argv: string[] } | { shell: string };
 
@@ -29,6 +30,9 @@ export interface ProcessOptions {
   /** Called for each complete line (without its "\n"), and a final partial line, as it arrives. */
   onStdoutLine?: (line: string, cut: boolean) => void;
   onStderrLine?: (line: string, cut: boolean) => void;
+  /** Who owns the process group while it lives (the session's). Absent: a
+   *  supervisor of its own, which still kills it if vouch exits first. */
+  supervisor?: ProcessSupervisor;
 }
 
 /** A command's end (ScriptOutcome, the engine's view of it) and what only the seam measures. */

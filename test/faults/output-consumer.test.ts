@@ -16,16 +16,8 @@ import type { CliIO } from "../../src/cli/io.ts";
 import { tempHome } from "../ledger/temp-home.ts";
 
 let t: ReturnType<typeof tempHome>;
-let saved: string | undefined;
-beforeEach(() => {
-  t = tempHome();
-  saved = process.env.VOUCH_COMMAND;
-});
-afterEach(() => {
-  if (saved === undefined) delete process.env.VOUCH_COMMAND;
-  else process.env.VOUCH_COMMAND = saved;
-  t.cleanup();
-});
+beforeEach(() => (t = tempHome()));
+afterEach(() => t.cleanup());
 
 const GRAPH = "version: 1\nname: g\nnodes:\n  ask: { kind: agent, harness: command, prompt: hi }\n";
 // The agent prints lines (each one is a node.progress), then exits 0.
@@ -36,8 +28,7 @@ async function session(env: Record<string, string>) {
   mkdirSync(dir, { recursive: true });
   const graphPath = join(dir, "g.yaml");
   writeFileSync(graphPath, GRAPH);
-  const g = readGraphFile(graphPath, dir);
-  process.env.VOUCH_COMMAND = AGENT;
+  const g = readGraphFile(graphPath, dir, {});
   const ledger = openLedger({ home: t.home });
   const runId = "r-consumer";
   const lock = ledger.acquireRunLock(runId);
@@ -47,7 +38,8 @@ async function session(env: Record<string, string>) {
     if (text.includes('"type":"node.progress"')) throw new TypeError("Cannot read properties of undefined (reading 'turns')");
     lines.push(text);
   };
-  const io: CliIO = { out, err: () => {}, stdoutIsTTY: false, stdinIsTTY: false, env: { PATH: process.env.PATH, VOUCH_COMMAND: AGENT, ...env }, cwd: dir };
+  // VOUCH_COMMAND only in io.env: the session takes vouch's environment from its CliIO.
+  const io: CliIO = { out, err: () => {}, stdoutIsTTY: false, stdinIsTTY: false, env: { PATH: process.env.PATH, VOUCH_COMMAND: AGENT, ...env }, cwd: dir, streams: process };
   const ran = await runSession({
     io,
     flags: { json: true },
