@@ -3,7 +3,6 @@
 import { planRun, type RunOptions, type PlannedNode } from "../engine/run.ts";
 import { formatDuration } from "../engine/graph/duration.ts";
 import { EXIT } from "../engine/errors.ts";
-import { parentEnv } from "../spawn/child-env.ts";
 import { realAgentRunner } from "./run-session.ts";
 import type { CliIO } from "./io.ts";
 import { sanitize } from "../tui/text.ts";
@@ -25,7 +24,7 @@ function inputSummary(value: unknown): string {
 }
 
 export function printPlan(io: CliIO, options: Omit<RunOptions, "ports" | "signal">, opts: { json: boolean; replayDir?: string }): number {
-  const plan = planRun({ ...options, ports: { agents: realAgentRunner(parentEnv(), opts.replayDir) } });
+  const plan = planRun({ ...options, ports: { agents: realAgentRunner({ ...io.env }, opts.replayDir) } });
   if (opts.json) {
     io.out(`${JSON.stringify(plan, null, 2)}\n`);
     return plan.refusals.length > 0 ? EXIT.usage : EXIT.passed;

@@ -8,8 +8,17 @@ export interface CliIO {
   err(text: string): void;
   stdoutIsTTY: boolean;
   stdinIsTTY: boolean;
+  /** vouch's environment: children get what buildChildEnv lets through of it. */
   env: Record<string, string | undefined>;
   cwd: string;
+  /** The streams themselves, for the live UI (it draws on stdout, reads keys from stdin, Ink writes to stderr). */
+  streams: CliStreams;
+}
+
+export interface CliStreams {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
 }
 
 export type Command = (args: string[], io: CliIO) => Promise<number>;
@@ -22,5 +31,6 @@ export function processIO(): CliIO {
     stdinIsTTY: Boolean(process.stdin.isTTY),
     env: process.env,
     cwd: process.cwd(),
+    streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
   };
 }

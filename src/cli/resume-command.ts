@@ -111,7 +111,7 @@ const resumeCommand: Command = async (args, io) => {
         ...(caps.wall_ms !== null ? { wallMs: caps.wall_ms } : {}),
         ...(ticket.harness !== null ? { harness: harnessFlag(ticket.harness)! } : {}),
       };
-      preflightRun(options, replayDir); // refusals and input errors: nothing starts, the lock is let go below
+      preflightRun(options, io.env, replayDir); // refusals and input errors: nothing starts, the lock is let go below
       released = true; // runSession owns the lock and the ledger from here
       return await withReports(io, runId, reports, () =>
         runSession({

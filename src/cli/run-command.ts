@@ -108,7 +108,7 @@ const runCommand: Command = async (args, io) => {
   };
   if (values["dry-run"]) return printPlan(io, options, { json: values.json === true, ...(replayDir ? { replayDir } : {}) });
 
-  preflightRun(options, replayDir);
+  preflightRun(options, io.env, replayDir);
   const ledger = openLedger({ home: checkedLedgerHome(io.env, io.cwd), onNotice: io.err });
   const lock = ledger.acquireRunLock(runId);
   return withReports(io, runId, reports, () =>

@@ -2,21 +2,17 @@
 // ports, the ledger sink and the chosen output, handles Ctrl-C, drives the engine.
 // Data flows one way: engine → ledger (committed) → output (TUI | plain | NDJSON).
 import { planRun, runGraph, systemClock, type RunOptions, type RunOutcome } from "../engine/run.ts";
-import { EXIT, RefusalError, UsageError } from "../engine/errors.ts";
-import type { Approvals } from "../engine/ports.ts";
-import { directSink, type RunLedger, type RunLock } from "../ledger/index.ts";
+import { EXIT, OutputError, RefusalError, UsageError } from "../engine/errors.ts";
+import { directSink, type EventSink, type RunLedger, type RunLock } from "../ledger/index.ts";
 import { createAgentRunner } from "../spawn/harness/agent-runner.ts";
 import { createCommandRunner } from "../spawn/command-runner.ts";
-import { parentEnv } from "../spawn/child-env.ts";
-import { killAllGroups, shutdownAllGroups } from "../spawn/process-registry.ts";
+import { ProcessSupervisor } from "../spawn/process-registry.ts";
 import { reapGroupJournal, startGroupJournal } from "../spawn/group-journal.ts";
-import { chooseOutput, colorEnabled, outputWidth, type OutputMode } from "../tui/output-choice.ts";
 import type { EventOutput } from "../tui/output.ts";
-import { createNdjsonOutput } from "../tui/ndjson-output.ts";
-import { createPlainOutput } from "../tui/plain-output.ts";
-import { flagApprovals, type Decision } from "./cli-approvals.ts";
-import { onStdoutClosed } from "./stdout-closed.ts";
+import type { Decision } from "./cli-approvals.ts";
 import type { CliIO } from "./io.ts";
+import { openOutput, type SessionOutput } from "./session-output.ts";
+import { SessionSignals } from "./session-signals.ts";
 
 export interface SessionSpec {
   io: CliIO;
@@ -33,32 +29,10 @@ export interface SessionSpec {
   standing?: Map<string, Decision>;
 }
 
-interface Output {
-  output: EventOutput;
-  approvals: Approvals;
-  /** The live UI only: after the run, resolves when the person leaves the final frame. */
-  held?: () => Promise<void>;
-}
-
-async function openOutput(spec: SessionSpec, mode: OutputMode, cancel: () => void, exitNow: () => void): Promise<Output> {
-  const { io } = spec;
-  const color = colorEnabled(io);
-  const decisions = spec.decisions ?? new Map();
-  const standing = spec.standing ?? new Map();
-  if (mode === "json") return { output: createNdjsonOutput(io.out), approvals: flagApprovals(decisions, undefined, standing) };
-  if (mode === "plain") {
-    const width = outputWidth(io.stdoutIsTTY ? process.stdout.columns : undefined, io.env, io.stdoutIsTTY);
-    return { output: createPlainOutput(io.out, { color, width }), approvals: flagApprovals(decisions, undefined, standing) };
-  }
-  // Only the live UI loads ink and React (ADR 0001).
-  const { startTui } = await import("../tui/app.tsx");
-  const tui = startTui({ stdout: process.stdout, stdin: process.stdin, color, onCancel: cancel, onExitNow: exitNow });
-  return { output: tui, approvals: flagApprovals(decisions, tui.approvals, standing), held: () => tui.held() };
-}
-
-export function realAgentRunner(env: Record<string, string | undefined>, replayDir?: string, replayDelayMs?: number) {
+export function realAgentRunner(env: Record<string, string | undefined>, replayDir?: string, replayDelayMs?: number, supervisor?: ProcessSupervisor) {
   return createAgentRunner({
     parentEnv: env,
+    ...(supervisor !== undefined ? { supervisor } : {}),
     ...(replayDir !== undefined ? { replayDir } : {}),
     ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
   });
@@ -73,8 +47,8 @@ export function preflight(options: RunOptions): void {
 /** preflight() with the real agent runner. Callers run it before runSession — before
  *  the ledger opens for a new run — so a usage error leaves no ledger (or .vouch folder)
  *  behind and no live UI flashes up. */
-export function preflightRun(options: Omit<RunOptions, "ports" | "signal">, replayDir?: string): void {
-  preflight({ ...options, ports: { agents: realAgentRunner(parentEnv(), replayDir) } });
+export function preflightRun(options: Omit<RunOptions, "ports" | "signal">, env: Record<string, string | undefined>, replayDir?: string): void {
+  preflight({ ...options, ports: { agents: realAgentRunner({ ...env }, replayDir) } });
 }
 
 /** VOUCH_LEDGER=off: a benchmark switch, not a feature (ADR 0009). The run takes
@@ -89,114 +63,128 @@ function ledgerSwitch(spec: SessionSpec): "on" | "off" {
   return "off";
 }
 
-/** The signals that cancel a live run (a second one exits at once). SIGQUIT
- *  (Ctrl-\\ outside the live UI) too: its default action would end vouch at once
- *  and leave every child, each leading its own group, running on unstopped. */
-const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];
-
-/** Runs the session to its end and returns the exit code (docs/architecture.md §5). */
-export async function runSession(spec: SessionSpec): Promise<number> {
-  const { io, ledger, lock } = spec; // preflightRun() has passed
-  let recording: "on" | "off";
+/** ledgerSwitch(), letting the lock and the ledger go when it refuses. */
+function recordingOf(spec: SessionSpec): "on" | "off" {
   try {
-    recording = ledgerSwitch(spec);
+    return ledgerSwitch(spec);
   } catch (e) {
-    lock.release();
-    ledger.close();
+    spec.lock.release();
+    spec.ledger.close();
     throw e;
   }
-  const controller = new AbortController();
-  let interrupts = 0;
-  const cancel = () => {
-    if (!controller.signal.aborted) controller.abort(new Error("interrupted"));
-  };
-  let sinkRef: { close(): void } | null = null;
-  // Once the run is over, the live UI waits for the person; a signal then just leaves.
-  let runOver = false;
-  let leave = () => {};
-  const left = new Promise<void>((resolve) => (leave = resolve));
-  const exitNow = () => {
-    // Second Ctrl-C: kill every group at once; what the ledger committed stays.
-    killAllGroups("SIGKILL");
-    try {
-      sinkRef?.close();
-    } catch {
-      // The ledger may be mid-commit; the run is resumable from what it holds.
-    }
-    lock.release();
-    process.exit(EXIT.interrupted);
-  };
-  const onSignal = () => {
-    if (runOver) return leave();
-    interrupts += 1;
-    if (interrupts === 1) {
-      io.err("vouch: cancelling the run (children are stopped; Ctrl-C again to stop at once)\n");
-      cancel();
-    } else exitNow();
-  };
-  // SIGHUP too: a closed terminal (or ssh session, or tmux) signals only vouch,
-  // never its children (they lead their own groups), so vouch must stop them.
-  const onSignals = () => STOP_SIGNALS.forEach((s) => process.on(s, onSignal));
-  const offSignals = () => STOP_SIGNALS.forEach((s) => process.off(s, onSignal));
-  onSignals();
-  // A closed pipe (vouch run --json | head) cancels the run like Ctrl-C: it stays resumable.
-  const restoreStdout = onStdoutClosed(cancel);
+}
 
-  const env = parentEnv();
-  const agents = realAgentRunner(env, spec.replayDir, spec.replayDelayMs);
-  // This session holds the run's lock, so an earlier one is dead: if it was
-  // killed -9, its process groups may live on. Kill them, then journal ours.
+/** This session holds the run's lock, so an earlier one is dead: if it was
+ *  killed -9, its process groups may live on. Kill them; returns the journal
+ *  file this session records its own groups in. */
+function reapEarlierGroups(io: CliIO, lock: RunLock): string {
   const journalFile = lock.file.replace(/\.lock$/, ".groups");
   const reaped = reapGroupJournal(journalFile);
   if (reaped.length > 0) {
     const n = reaped.length === 1 ? "1 process group" : `${reaped.length} process groups`;
     io.err(`vouch: killed ${n} left running by an earlier session of this run (pgid ${reaped.join(", ")})\n`);
   }
+  return journalFile;
+}
 
-  const mode = chooseOutput(spec.flags, io);
-  const { output, approvals, held } = await openOutput(spec, mode, cancel, exitNow);
-  if (recording === "off") io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
-  const forward = (event: Parameters<EventOutput["push"]>[0]) => output.push(event);
-  // A commit that fails on the sink's timer (a full disk) stops the run now: the
-  // next append rethrows it and ends the session with the ledger's error (exit 3).
-  const sink = recording === "off" ? directSink(forward) : ledger.sink(forward, { onFailure: cancel });
-  sinkRef = sink;
-  const ports = { agents, commands: createCommandRunner({ parentEnv: env }), clock: systemClock, ledger: sink, approvals };
-  let outcome: RunOutcome | undefined;
-  let failure: { error: unknown } | null = null;
-  const journal = startGroupJournal(journalFile);
-  try {
-    outcome = await runGraph({ ...spec.options, ports, signal: controller.signal });
-  } catch (error) {
-    failure = { error };
+type Ran = { outcome: RunOutcome } | { error: unknown };
+
+/** Runs the session to its end and returns the exit code (docs/architecture.md §5). */
+export async function runSession(spec: SessionSpec): Promise<number> {
+  const recording = recordingOf(spec); // preflightRun() has passed
+  return new Session(spec, recording).run();
+}
+
+class Session {
+  private readonly signals: SessionSignals;
+  /** Owns every process group and handover folder of this session. */
+  private readonly supervisor = new ProcessSupervisor();
+  private sink: EventSink | null = null;
+
+  constructor(
+    private readonly spec: SessionSpec,
+    private readonly recording: "on" | "off",
+  ) {
+    this.signals = new SessionSignals(spec.io, () => this.exitNow());
   }
-  // Every step below runs whatever an earlier one threw (a full disk makes
-  // sink.close() throw): the groups, the lock, the ledger, the live UI and the
-  // signal handlers are let go on every path, and the first error is rethrown.
-  const step = async (fn: () => unknown) => {
+
+  async run(): Promise<number> {
+    const { spec, signals } = this;
+    const { io } = spec;
+    const env = { ...io.env };
+    const { supervisor } = this;
+    const agents = realAgentRunner(env, spec.replayDir, spec.replayDelayMs, supervisor);
+    const journalFile = reapEarlierGroups(io, spec.lock);
+    const out = await openOutput({ io, flags: spec.flags, ...(spec.decisions ? { decisions: spec.decisions } : {}), ...(spec.standing ? { standing: spec.standing } : {}), cancel: signals.cancel, exitNow: () => this.exitNow() });
+    if (this.recording === "off") io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
+    const sink = this.openSink(out.output);
+    const ports = { agents, commands: createCommandRunner({ parentEnv: env, supervisor }), clock: systemClock, ledger: sink, approvals: out.approvals };
+    const journal = startGroupJournal(journalFile, supervisor);
+    const ran: Ran = await runGraph({ ...spec.options, ports, signal: signals.signal }).then(
+      (outcome) => ({ outcome }),
+      (error: unknown) => ({ error }),
+    );
+    const failure = await this.teardown(ran, out, journal);
+    if (failure !== null) throw failure.error;
+    const ended = (ran as { outcome: RunOutcome }).outcome; // runGraph resolved: nothing failed
+    if (out.mode === "tui") io.err(`run ${ended.runId}: ${ended.status} (exit ${ended.exitCode}) — vouch show ${ended.runId}\n`);
+    return ended.exitCode;
+  }
+
+  /** Engine → ledger (committed) → output. A commit that fails on the sink's timer (a
+   *  full disk) stops the run now: the next append rethrows it and ends the session
+   *  with the ledger's error (exit 3). */
+  private openSink(output: EventOutput): EventSink {
+    // A consumer that throws (a bug in the live UI) is vouch's error, not the node whose event it was.
+    const forward = (event: Parameters<EventOutput["push"]>[0]) => {
+      try {
+        output.push(event);
+      } catch (e) {
+        throw new OutputError(e);
+      }
+    };
+    this.sink = this.recording === "off" ? directSink(forward) : this.spec.ledger.sink(forward, { onFailure: this.signals.cancel });
+    return this.sink;
+  }
+
+  /** Every step runs whatever an earlier one threw (a full disk makes sink.close()
+   *  throw): the groups, the lock, the ledger, the live UI and the signal handlers
+   *  are let go on every path; returns the first error. */
+  private async teardown(ran: Ran, out: SessionOutput, journal: { stop(): unknown }): Promise<{ error: unknown } | null> {
+    const { spec, signals } = this;
+    let failure: { error: unknown } | null = "error" in ran ? { error: ran.error } : null;
+    const step = async (fn: () => unknown) => {
+      try {
+        await fn();
+      } catch (error) {
+        failure ??= { error };
+      }
+    };
+    await step(() => this.sink?.close());
+    // A cancelled run, or one the engine gave up on (its groups were told to stop): wait for them.
+    await step(() => (signals.cancelled || "error" in ran ? this.supervisor.shutdownAll() : undefined));
+    await step(() => journal.stop());
+    await step(() => spec.lock.release());
+    await step(() => spec.ledger.close());
+    // The live UI keeps the final frame up until the person leaves it (q, Ctrl-C): the run
+    // is recorded and unlocked by now. A run the person (or a signal) cancelled leaves at once.
+    signals.runEnded();
+    const held = out.held;
+    if ("outcome" in ran && failure === null && held && !signals.cancelled) await step(() => Promise.race([held(), signals.left]));
+    await step(() => out.output.close());
+    signals.dispose();
+    return failure;
+  }
+
+  /** Second Ctrl-C: kill every group at once; what the ledger committed stays. */
+  private exitNow(): void {
+    this.supervisor.killAll("SIGKILL");
     try {
-      await fn();
-    } catch (error) {
-      failure ??= { error };
+      this.sink?.close();
+    } catch {
+      // The ledger may be mid-commit; the run is resumable from what it holds.
     }
-  };
-  await step(() => sink.close());
-  // A cancelled run, or one the engine gave up on (its groups were told to stop): wait for them.
-  await step(() => (controller.signal.aborted || outcome === undefined ? shutdownAllGroups() : undefined));
-  await step(() => journal.stop());
-  await step(() => lock.release());
-  await step(() => ledger.close());
-  // The live UI keeps the final frame up until the person leaves it (q, Ctrl-C): the run
-  // is recorded and unlocked by now. A run the person (or a signal) cancelled leaves at once.
-  runOver = true;
-  if (outcome && failure === null && held && !controller.signal.aborted) await step(() => Promise.race([held(), left]));
-  await step(() => output.close());
-  offSignals();
-  restoreStdout();
-  if (failure !== null) throw failure.error;
-  const ended = outcome!; // runGraph resolved: nothing failed
-  if (mode === "tui") {
-    io.err(`run ${ended.runId}: ${ended.status} (exit ${ended.exitCode}) — vouch show ${ended.runId}\n`);
+    this.spec.lock.release();
+    process.exit(EXIT.interrupted);
   }
-  return ended.exitCode;
 }

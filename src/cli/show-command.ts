@@ -22,7 +22,7 @@ function checkTerminal(io: CliIO, json: boolean): void {
 
 async function replay(events: VouchEvent[], io: CliIO): Promise<number> {
   const { replayTui } = await import("../tui/app.tsx");
-  await replayTui(events, { stdout: process.stdout, stdin: process.stdin, color: colorEnabled(io) });
+  await replayTui(events, { ...io.streams, color: colorEnabled(io) });
   return 0;
 }
 

@@ -78,8 +78,12 @@ export class SpawnError extends VouchError {
   readonly exitCode = EXIT.error;
 }
 
+/** An error that ends the whole run, never one node: the engine rethrows it past
+ *  every node handler (a port that throws anything else fails only that node). */
+export abstract class FatalError extends VouchError {}
+
 /** The ledger file is unreadable, foreign, corrupt or from a newer vouch. */
-export class LedgerError extends VouchError {
+export class LedgerError extends FatalError {
   override readonly name = "LedgerError";
   readonly exitCode = EXIT.error;
 }
@@ -91,9 +95,21 @@ export class ResumeRefusedError extends VouchError {
 }
 
 /** A port that was not injected was used (engine tests must inject fakes). */
-export class PortNotProvidedError extends VouchError {
+export class PortNotProvidedError extends FatalError {
   override readonly name = "PortNotProvidedError";
   readonly exitCode = EXIT.error;
+}
+
+/** An output consumer (the live UI, the plain or NDJSON writer) threw on an event: a
+ *  bug in vouch, not in the node whose event it was. */
+export class OutputError extends FatalError {
+  override readonly name = "OutputError";
+  readonly exitCode = EXIT.error;
+  constructor(readonly consumerError: unknown) {
+    const e = consumerError;
+    const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    super(`the output failed while showing the run (a bug in vouch): ${what}`, "the events committed so far are in the ledger: vouch show last");
+  }
 }
 
 /** A check or script the engine refuses to start: a timeout over the ceiling or

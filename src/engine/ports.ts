@@ -164,15 +164,19 @@ export interface ScriptSpec {
 
 export type TerminationReason = "exit" | "wall" | "idle" | "cancelled" | "spawn_failed";
 
+/** How a command ended; the process seam's ProcessResult extends it. */
 export interface ScriptOutcome {
+  /** Exit status of the group leader, null when it died of a signal or never started. */
   exit: number | null;
   signal: string | null;
+  /** Set once: the first cause wins. */
   terminationReason: TerminationReason;
   wallMs: number;
   stdoutTail: string;
   stderrTail: string;
   stdoutBytes: number;
   stderrBytes: number;
+  /** True when either stream printed more than was kept. */
   truncated: boolean;
   /** Set when terminationReason is spawn_failed: what could not be started and why. */
   spawnError?: string;

@@ -10,6 +10,7 @@ import { buildChildEnv } from "./child-env.ts";
 import { describeExpect, expectProblem, judgeCheck } from "./expect.ts";
 import { writeHandover } from "./handover-files.ts";
 import { DEFAULT_KEEP_BYTES, runProcess } from "./process.ts";
+import { ProcessSupervisor } from "./process-registry.ts";
 import type { Command } from "./process-types.ts";
 
 export interface CommandRunnerOptions {
@@ -21,15 +22,18 @@ export interface CommandRunnerOptions {
   keepBytes?: number;
   /** SIGTERM to SIGKILL. Default runProcess's (2 s). */
   graceMs?: number;
+  /** Owns the processes and handover folders (the session's). Default: one of this runner's own. */
+  supervisor?: ProcessSupervisor;
 }
 
 export function createCommandRunner(opts: CommandRunnerOptions): CommandRunner {
   const { parentEnv, tmpRoot, graceMs } = opts;
   const keepBytes = opts.keepBytes ?? DEFAULT_KEEP_BYTES;
+  const supervisor = opts.supervisor ?? new ProcessSupervisor();
 
   /** Runs one command with the handover files in place; removes them after. */
   async function run(command: Command, ctx: CommandContext, wallMs: number, stdinState: boolean, keepStdout = keepBytes) {
-    const handover = await writeHandover({ state: ctx.state, item: ctx.item, output: ctx.output, inputs: ctx.inputs }, tmpRoot);
+    const handover = await writeHandover(supervisor, { state: ctx.state, item: ctx.item, output: ctx.output, inputs: ctx.inputs }, tmpRoot);
     try {
       const { env } = buildChildEnv(parentEnv, ctx.passEnv, { ...ctx.vars, ...handover.vars });
       return await runProcess(command, {
@@ -41,6 +45,7 @@ export function createCommandRunner(opts: CommandRunnerOptions): CommandRunner {
         keepBytes: keepStdout,
         keepStderrBytes: keepBytes,
         ...(graceMs === undefined ? {} : { graceMs }),
+        supervisor,
       });
     } finally {
       await handover.remove();

@@ -14,7 +14,7 @@
 // space to wrap within that second. A group whose leader is gone is killed if
 // members remain (a pid is not reused while a process group of that id exists).
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
-import { observeGroups, signalGroup, signalSessions } from "./process-registry.ts";
+import { signalGroup, signalSessions, type ProcessSupervisor } from "./process-registry.ts";
 
 /** Start times within this many clock ticks of the journal's T are the same process. */
 const SAME_PROCESS_TICKS = 100;
@@ -47,8 +47,8 @@ function bootClock(): () => number {
   return () => Math.round((uptimeMs + performance.now() - at) / 10);
 }
 
-/** Journals every group started from now on into `file`. */
-export function startGroupJournal(file: string): GroupJournal {
+/** Journals every group the supervisor starts from now on into `file`. */
+export function startGroupJournal(file: string, supervisor: ProcessSupervisor): GroupJournal {
   let fd: number | null = null;
   try {
     fd = openSync(file, "w", 0o600);
@@ -64,13 +64,13 @@ export function startGroupJournal(file: string): GroupJournal {
     }
   };
   const ticks = bootClock();
-  observeGroups({
+  supervisor.observe({
     added: (pgid) => write(`+ ${pgid} ${ticks()}\n`),
     removed: (pgid) => write(`- ${pgid}\n`),
   });
   return {
     stop() {
-      observeGroups(null);
+      supervisor.observe(null);
       if (fd !== null) closeSync(fd);
       fd = null;
       rmSync(file, { force: true });

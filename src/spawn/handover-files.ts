@@ -4,8 +4,7 @@
 // VOUCH_OUTPUT_FILE, and each run input as a file of its own named by
 // VOUCH_INPUT_<NAME>_FILE (small ones also as VOUCH_INPUT_<NAME>, input-env.ts)
 // — never on the command line. The directory is removed when the command has finished.
-import { rmSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandInput } from "../engine/ports.ts";
@@ -21,22 +20,10 @@ export interface Handover {
   remove(): Promise<void>;
 }
 
-/** Handover folders not removed yet: whatever path ends vouch (a second Ctrl-C,
- *  process.exit, an uncaught error), none of them is left in TMPDIR. */
-const live = new Set<string>();
-let exitHookInstalled = false;
-function track(dir: string): () => Promise<void> {
-  if (!exitHookInstalled) {
-    process.once("exit", () => {
-      for (const d of live) rmSync(d, { recursive: true, force: true });
-    });
-    exitHookInstalled = true;
-  }
-  live.add(dir);
-  return async () => {
-    await rm(dir, { recursive: true, force: true });
-    live.delete(dir);
-  };
+/** Who owns the folder until it is removed (the session's ProcessSupervisor): whatever
+ *  path ends vouch (a second Ctrl-C, process.exit, an uncaught error), none is left in TMPDIR. */
+export interface FolderOwner {
+  trackFolder(dir: string): () => Promise<void>;
 }
 
 export interface HandoverData {
@@ -47,10 +34,10 @@ export interface HandoverData {
   inputs?: readonly CommandInput[];
 }
 
-export async function writeHandover(data: HandoverData, tmpRoot: string = tmpdir()): Promise<Handover> {
+export async function writeHandover(owner: FolderOwner, data: HandoverData, tmpRoot: string = tmpdir()): Promise<Handover> {
   const { state, item, output, inputs = [] } = data;
   const dir = await mkdtemp(join(tmpRoot, "vouch-"));
-  const remove = track(dir);
+  const remove = owner.trackFolder(dir);
   try {
     await chmod(dir, 0o700);
     const stateJson = JSON.stringify(state ?? null);

@@ -1,8 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { rm } from "node:fs/promises";
 
-// Every live process group started by runProcess, so that vouch's own
-// shutdown (Ctrl-C, SIGTERM, process.exit) kills them all: a detached child
-// no longer gets the terminal's Ctrl-C, so nobody else would (ADR 0004, "Killing").
+// The ProcessSupervisor: what one owner (a CLI session) has running — every live
+// process group started by runProcess and every handover folder not removed yet —
+// so that its shutdown (Ctrl-C, SIGTERM, process.exit) kills them all and leaves
+// no folder behind: a detached child no longer gets the terminal's Ctrl-C, so
+// nobody else would (ADR 0004, "Killing"). No module state: the composition root makes one
+// per session and hands it to the runners.
 
 export interface LiveGroup {
   /** Process group id (= the leader's pid). */
@@ -13,20 +17,11 @@ export interface LiveGroup {
   done: Promise<void>;
 }
 
-const live = new Map<number, LiveGroup>();
-let exitHookInstalled = false;
-
 /** Told of every group as it starts and ends (the CLI keeps a journal of live
  *  groups, so a session killed with -9 can be cleaned up by the next one). */
 export interface GroupObserver {
   added(pgid: number): void;
   removed(pgid: number): void;
-}
-let observer: GroupObserver | null = null;
-
-/** Installs (or, with null, removes) the one observer. */
-export function observeGroups(o: GroupObserver | null): void {
-  observer = o;
 }
 
 /** Sends a signal to a whole process group; false when no such group is left.
@@ -82,59 +77,97 @@ export function signalSessions(sids: ReadonlySet<number>, signal: NodeJS.Signals
   return count;
 }
 
-/** Called by runProcess once the group exists; the returned function unregisters it. */
-export function registerGroup(group: LiveGroup): () => void {
-  if (!exitHookInstalled) {
-    // Last resort: whatever path ends vouch (process.exit after a second Ctrl-C,
-    // an uncaught error), no group it started survives it. Synchronous by necessity.
-    process.once("exit", () => killAllGroups("SIGKILL"));
-    exitHookInstalled = true;
-  }
-  live.set(group.pgid, group);
-  observer?.added(group.pgid);
-  return () => {
-    if (live.get(group.pgid) === group) {
-      live.delete(group.pgid);
-      observer?.removed(group.pgid);
-    }
+export class ProcessSupervisor {
+  private readonly live = new Map<number, LiveGroup>();
+  private readonly folders = new Set<string>();
+  private observer: GroupObserver | null = null;
+  // Last resort, installed only while something is owned: whatever path ends vouch
+  // (process.exit after a second Ctrl-C, an uncaught error), no group it started
+  // survives it and no handover folder is left in TMPDIR. Synchronous by necessity.
+  private readonly onExit = () => {
+    this.killAll("SIGKILL");
+    for (const d of this.folders) rmSync(d, { recursive: true, force: true });
   };
-}
+  private hooked = false;
 
-/** Process group ids of the live groups. */
-export function liveGroups(): number[] {
-  return [...live.keys()];
-}
-
-/**
- * Sends `signal` to every live group at once, synchronously (usable in an
- * "exit" handler). Each group's run ends with terminationReason "cancelled".
- * Returns how many groups were signalled.
- */
-export function killAllGroups(signal: NodeJS.Signals = "SIGKILL"): number {
-  let count = 0;
-  for (const group of live.values()) {
-    group.cancel();
-    if (signalGroup(group.pgid, signal)) count++;
+  /** Installs (or, with null, removes) the one observer. */
+  observe(o: GroupObserver | null): void {
+    this.observer = o;
   }
-  // And what left a group for one of its own inside the child's session.
-  signalSessions(new Set(live.keys()), signal);
-  return count;
-}
 
-/**
- * The graceful engine shutdown: every live group gets SIGTERM, then SIGKILL
- * after its grace period; resolves when all are reaped, or after `timeoutMs`
- * when whatever is left is SIGKILLed at once.
- */
-export async function shutdownAllGroups(timeoutMs = 5000): Promise<void> {
-  const groups = [...live.values()];
-  if (groups.length === 0) return;
-  for (const group of groups) group.cancel();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, timeoutMs);
-  });
-  await Promise.race([Promise.all(groups.map((g) => g.done)), deadline]);
-  clearTimeout(timer);
-  killAllGroups("SIGKILL");
+  /** Called by runProcess once the group exists; the returned function unregisters it. */
+  register(group: LiveGroup): () => void {
+    this.live.set(group.pgid, group);
+    this.hook();
+    this.observer?.added(group.pgid);
+    return () => {
+      if (this.live.get(group.pgid) === group) {
+        this.live.delete(group.pgid);
+        this.observer?.removed(group.pgid);
+        this.unhookWhenIdle();
+      }
+    };
+  }
+
+  /** A handover folder just made; the returned function removes it (and forgets it). */
+  trackFolder(dir: string): () => Promise<void> {
+    this.folders.add(dir);
+    this.hook();
+    return async () => {
+      await rm(dir, { recursive: true, force: true });
+      this.folders.delete(dir);
+      this.unhookWhenIdle();
+    };
+  }
+
+  /** Process group ids of the live groups. */
+  liveGroups(): number[] {
+    return [...this.live.keys()];
+  }
+
+  /**
+   * Sends `signal` to every live group at once, synchronously (usable in an
+   * "exit" handler). Each group's run ends with terminationReason "cancelled".
+   * Returns how many groups were signalled.
+   */
+  killAll(signal: NodeJS.Signals = "SIGKILL"): number {
+    let count = 0;
+    for (const group of this.live.values()) {
+      group.cancel();
+      if (signalGroup(group.pgid, signal)) count++;
+    }
+    // And what left a group for one of its own inside the child's session.
+    signalSessions(new Set(this.live.keys()), signal);
+    return count;
+  }
+
+  /**
+   * The graceful shutdown: every live group gets SIGTERM, then SIGKILL after its
+   * grace period; resolves when all are reaped, or after `timeoutMs` when
+   * whatever is left is SIGKILLed at once.
+   */
+  async shutdownAll(timeoutMs = 5000): Promise<void> {
+    const groups = [...this.live.values()];
+    if (groups.length === 0) return;
+    for (const group of groups) group.cancel();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    await Promise.race([Promise.all(groups.map((g) => g.done)), deadline]);
+    clearTimeout(timer);
+    this.killAll("SIGKILL");
+  }
+
+  private hook(): void {
+    if (this.hooked) return;
+    process.on("exit", this.onExit);
+    this.hooked = true;
+  }
+
+  private unhookWhenIdle(): void {
+    if (!this.hooked || this.live.size > 0 || this.folders.size > 0) return;
+    process.off("exit", this.onExit);
+    this.hooked = false;
+  }
 }

@@ -1,7 +1,8 @@
 // The contract of the process seam: what `runProcess` (src/spawn/process.ts,
 // the only file that starts processes) takes and returns. Harness adapters and
 // the check runner code against these types.
-import type { TerminationReason } from "../engine/ports.ts";
+import type { ScriptOutcome } from "../engine/ports.ts";
+import type { ProcessSupervisor } from "./process-registry.ts";
 
 export type Command = { argv: string[] } | { shell: string };
 
@@ -29,24 +30,14 @@ export interface ProcessOptions {
   /** Called for each complete line (without its "\n"), and a final partial line, as it arrives. */
   onStdoutLine?: (line: string, cut: boolean) => void;
   onStderrLine?: (line: string, cut: boolean) => void;
+  /** Who owns the process group while it lives (the session's). Absent: a
+   *  supervisor of its own, which still kills it if vouch exits first. */
+  supervisor?: ProcessSupervisor;
 }
 
-export interface ProcessResult {
-  /** Exit status of the group leader, null when it died of a signal or never started. */
-  exit: number | null;
-  signal: string | null;
-  /** Set once: the first cause wins. */
-  terminationReason: TerminationReason;
-  wallMs: number;
-  stdoutTail: string;
-  stderrTail: string;
-  stdoutBytes: number;
-  stderrBytes: number;
-  /** True when either stream printed more than was kept. */
-  truncated: boolean;
+/** A command's end (ScriptOutcome, the engine's view of it) and what only the seam measures. */
+export interface ProcessResult extends ScriptOutcome {
   /** Longest time with no output on either stream. */
   longestSilenceMs: number;
-  /** When terminationReason is spawn_failed: what could not be started, and why. */
-  spawnError?: string;
   pid?: number;
 }

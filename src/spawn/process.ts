@@ -6,7 +6,7 @@
 // the run. A process problem never throws: it is in the result.
 import type { TerminationReason } from "../engine/ports.ts";
 import type { Command, ProcessOptions, ProcessResult } from "./process-types.ts";
-import { registerGroup, signalGroup, signalSessions } from "./process-registry.ts";
+import { ProcessSupervisor, signalGroup, signalSessions } from "./process-registry.ts";
 import { resolveCommand } from "./resolve-command.ts";
 import { argStringProblem, argTotalsMessage } from "./arg-limits.ts";
 import { StreamPump } from "./stream-pump.ts";
@@ -101,7 +101,7 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
 
   let markDone!: () => void;
   const done = new Promise<void>((resolve) => (markDone = resolve));
-  const unregister = registerGroup({ pgid, cancel: () => terminate("cancelled"), done });
+  const unregister = (options.supervisor ?? new ProcessSupervisor()).register({ pgid, cancel: () => terminate("cancelled"), done });
 
   const reading = Promise.all([stdout.run(proc.stdout), stderr.run(proc.stderr)]);
   await proc.exited;

@@ -17,6 +17,8 @@ import { createTuiStore } from "./tui-store.ts";
 export interface TuiOptions {
   stdout: NodeJS.WriteStream;
   stdin: NodeJS.ReadStream;
+  /** Where Ink writes its own errors: the CLI's stderr (absent: tests on a fake terminal, process.stderr). */
+  stderr?: NodeJS.WriteStream;
   color: boolean;
   /** The user asked to cancel the run (Ctrl-C, or q then y). Cancel it; close() follows run.finished. */
   onCancel(): void;
@@ -95,7 +97,7 @@ export function startTui(opts: TuiOptions): TuiHandle {
   instance = render(<AppView store={store} color={opts.color} replay={replay} onEffect={onEffect} />, {
     stdout: opts.stdout,
     stdin: opts.stdin,
-    stderr: process.stderr,
+    stderr: opts.stderr ?? process.stderr,
     exitOnCtrlC: false,
     patchConsole: false,
     // The CLI chose the TUI because stdout is a terminal; CI detection must not turn frames off.
@@ -125,7 +127,7 @@ export function startTui(opts: TuiOptions): TuiHandle {
 }
 
 /** `vouch show RUN --tui`: a recorded run in the same view; resolves once the user leaves (q or Ctrl-C). */
-export async function replayTui(events: Iterable<VouchEvent>, opts: Pick<TuiOptions, "stdout" | "stdin" | "color" | "debug">): Promise<void> {
+export async function replayTui(events: Iterable<VouchEvent>, opts: Pick<TuiOptions, "stdout" | "stdin" | "stderr" | "color" | "debug">): Promise<void> {
   const tui = startTui({ ...opts, replay: true, onCancel: () => undefined, onExitNow: () => undefined });
   for (const e of events) tui.push(e);
   await tui.done;

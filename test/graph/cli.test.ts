@@ -28,7 +28,7 @@ writeFileSync(join(dir, "latin1.yaml"), Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3
 async function run(...args: string[]) {
   let out = "";
   let err = "";
-  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), stdoutIsTTY: false, stdinIsTTY: false, env: {}, cwd: dir };
+  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), stdoutIsTTY: false, stdinIsTTY: false, env: {}, cwd: dir, streams: process };
   const code = await main(args, io);
   return { code, out, err };
 }

@@ -11,7 +11,7 @@ import { ensureBinary } from "../graph/binary.ts";
 function io(env: Record<string, string | undefined>) {
   let out = "";
   let err = "";
-  const cli: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), stdoutIsTTY: false, stdinIsTTY: false, env, cwd: ROOT };
+  const cli: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), stdoutIsTTY: false, stdinIsTTY: false, env, cwd: ROOT, streams: process };
   return { cli, out: () => out, err: () => err };
 }
 

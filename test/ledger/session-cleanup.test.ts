@@ -46,7 +46,7 @@ test("a sink whose close() throws still leaves the lock released, the ledger clo
   const runId = "r-close-fails";
   const lock = ledger.acquireRunLock(runId);
   const out: string[] = [];
-  const io: CliIO = { out: (x) => void out.push(x), err: () => {}, stdoutIsTTY: false, stdinIsTTY: false, env: { PATH: process.env.PATH }, cwd: dir };
+  const io: CliIO = { out: (x) => void out.push(x), err: () => {}, stdoutIsTTY: false, stdinIsTTY: false, env: { PATH: process.env.PATH }, cwd: dir, streams: process };
   const listeners = ["SIGINT", "SIGTERM", "SIGHUP"].map((s) => process.listenerCount(s));
 
   await expect(

@@ -5,6 +5,7 @@ import { afterEach, expect, test } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { processStartTime, reapGroupJournal, startGroupJournal, unendedGroups } from "../../src/spawn/group-journal.ts";
+import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
 import { runProcess } from "../../src/spawn/process.ts";
 import { alive, eventually, killQuietly, TEST_ENV, tempDir } from "./helpers.ts";
 
@@ -33,8 +34,9 @@ test("a session journals each group it starts, with a time within a tick or two 
   const d = tempDir();
   dirs.push(d);
   const file = join(d.path, "r.groups");
-  const journal = startGroupJournal(file);
-  const running = runProcess({ shell: "sleep 0.3" }, { cwd: d.path, env: TEST_ENV });
+  const supervisor = new ProcessSupervisor();
+  const journal = startGroupJournal(file, supervisor);
+  const running = runProcess({ shell: "sleep 0.3" }, { cwd: d.path, env: TEST_ENV, supervisor });
   expect(await eventually(() => /^\+ \d+ \d+\n$/.test(readFileSync(file, "utf8")))).toBe(true);
   const [, pid, t] = readFileSync(file, "utf8").trim().split(" ").map(Number);
   const start = processStartTime(pid!);

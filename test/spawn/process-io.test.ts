@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runProcess } from "../../src/spawn/process.ts";
-import { liveGroups } from "../../src/spawn/process-registry.ts";
+import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
 import { stub, tempDir, TEST_ENV } from "./helpers.ts";
 
 const dir = tempDir();
@@ -60,9 +60,10 @@ describe("exit status and output", () => {
 
   test("the group is registered while it runs and unregistered after", async () => {
     let seen: number[] = [];
-    const r = await runProcess({ shell: "echo x; sleep 0.3" }, { ...opts, onStdoutLine: () => (seen = liveGroups()) });
+    const supervisor = new ProcessSupervisor();
+    const r = await runProcess({ shell: "echo x; sleep 0.3" }, { ...opts, supervisor, onStdoutLine: () => (seen = supervisor.liveGroups()) });
     expect(seen).toContain(r.pid);
-    expect(liveGroups()).not.toContain(r.pid);
+    expect(supervisor.liveGroups()).not.toContain(r.pid);
   });
 });
 
@@ -115,9 +116,10 @@ describe("live lines", () => {
   test("a throwing callback stops the group and surfaces once the group is dead", async () => {
     const boom = new Error("callback bug");
     const t0 = performance.now();
-    await expect(runProcess({ shell: "echo x; sleep 30" }, { ...opts, onStdoutLine: () => { throw boom; } })).rejects.toBe(boom);
+    const supervisor = new ProcessSupervisor();
+    await expect(runProcess({ shell: "echo x; sleep 30" }, { ...opts, supervisor, onStdoutLine: () => { throw boom; } })).rejects.toBe(boom);
     expect(performance.now() - t0).toBeLessThan(10_000); // not the 30 s sleep
-    expect(liveGroups()).toEqual([]);
+    expect(supervisor.liveGroups()).toEqual([]);
   });
 });
 

@@ -3,14 +3,15 @@
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { join } from "node:path";
 import { runProcess } from "../../src/spawn/process.ts";
-import { liveGroups } from "../../src/spawn/process-registry.ts";
+import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
 import { alive, eventually, groupAlive, killQuietly, readPids, stub, tempDir, TEST_ENV } from "./helpers.ts";
 
 const dir = tempDir();
 const leftovers: number[] = [];
 afterEach(() => killQuietly(leftovers.splice(0)));
 afterAll(() => dir.cleanup());
-const opts = { cwd: dir.path, env: TEST_ENV };
+const supervisor = new ProcessSupervisor();
+const opts = { cwd: dir.path, env: TEST_ENV, supervisor };
 const pidFile = (name: string) => join(dir.path, `${name}-${Math.random().toString(36).slice(2)}.pids`);
 
 describe("wall cap", () => {
@@ -45,7 +46,7 @@ describe("wall cap", () => {
     expect(r.pid).toBe(leader);
     expect(alive(leader!)).toBe(false);
     expect(await eventually(() => !alive(grandchild!))).toBe(true);
-    expect(liveGroups()).not.toContain(leader);
+    expect(supervisor.liveGroups()).not.toContain(leader);
   });
 });
 

@@ -3,7 +3,9 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { alive, eventually, groupAlive, killQuietly, readPids, tempDir } from "./helpers.ts";
+import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
+import { runProcess } from "../../src/spawn/process.ts";
+import { alive, eventually, groupAlive, killQuietly, readPids, tempDir, TEST_ENV } from "./helpers.ts";
 
 const HOST = join(import.meta.dirname, "fixtures", "shutdown-host.ts");
 const leftovers: number[] = [];
@@ -43,5 +45,39 @@ describe("process registry", () => {
     expect(await host.exited).toBe(3);
     expect(await eventually(() => pids.every((p) => !alive(p)))).toBe(true);
     for (const g of groups) expect(groupAlive(g)).toBe(false);
+  });
+});
+
+describe("one supervisor per owner", () => {
+  test("each supervisor owns only its own groups: killAll on one leaves the other's running", async () => {
+    const d = tempDir();
+    dirs.push(d);
+    const mine = new ProcessSupervisor();
+    const theirs = new ProcessSupervisor();
+    const opts = { cwd: d.path, env: TEST_ENV };
+    const a = runProcess({ argv: ["sleep", "30"] }, { ...opts, supervisor: mine });
+    const b = runProcess({ argv: ["sleep", "30"] }, { ...opts, supervisor: theirs });
+    expect(await eventually(() => mine.liveGroups().length === 1 && theirs.liveGroups().length === 1)).toBe(true);
+    const [other] = theirs.liveGroups();
+    leftovers.push(other!);
+    expect(mine.killAll("SIGKILL")).toBe(1);
+    expect((await a).terminationReason).toBe("cancelled");
+    expect(groupAlive(other!)).toBe(true);
+    expect(theirs.killAll("SIGKILL")).toBe(1);
+    expect((await b).terminationReason).toBe("cancelled");
+  });
+
+  test("its exit hook is installed only while it owns something (no listener per run left behind)", async () => {
+    const d = tempDir();
+    dirs.push(d);
+    const before = process.listenerCount("exit");
+    const s = new ProcessSupervisor();
+    const seen: number[] = [];
+    await runProcess({ shell: "echo x" }, { cwd: d.path, env: TEST_ENV, supervisor: s, onStdoutLine: () => void seen.push(process.listenerCount("exit")) });
+    const remove = s.trackFolder(join(d.path, "gone"));
+    seen.push(process.listenerCount("exit"));
+    await remove();
+    expect(seen).toEqual([before + 1, before + 1]);
+    expect(process.listenerCount("exit")).toBe(before);
   });
 });

@@ -27,6 +27,23 @@ function addTokens(a: Tokens | null, b: Tokens | null): Tokens | null {
   return { input: a.input + b.input, output: a.output + b.output, cache_read: a.cache_read + b.cache_read, cache_creation: a.cache_creation + b.cache_creation };
 }
 
+/** Spending summed over the attempts that started. */
+class Spending {
+  // Cost is null when any attempt's cost is unknown: a partial sum would look complete.
+  cost: number | null = 0;
+  turns: number | null = null;
+  tokens: Tokens | null = null;
+  apiRetries: number | undefined;
+
+  add(a: Attempt): void {
+    if (!a.started) return;
+    this.cost = this.cost === null || a.costUsd === null ? null : this.cost + a.costUsd;
+    if (a.turns !== null) this.turns = (this.turns ?? 0) + a.turns;
+    this.tokens = addTokens(this.tokens, a.tokens);
+    if (a.apiRetries !== undefined) this.apiRetries = (this.apiRetries ?? 0) + a.apiRetries;
+  }
+}
+
 export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: (attempt: number, quote: string | undefined) => Promise<Attempt>): Promise<NodeResult> {
   const { ctx } = env;
   const t0 = ctx.clock.now();
@@ -34,69 +51,69 @@ export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: (
   try {
     release = await ctx.slots.acquire(env.signal);
   } catch (e) {
-    if (e instanceof AbortedWhileWaiting) return stoppedResult(env, 0, ctx.clock.now() - t0);
+    if (e instanceof AbortedWhileWaiting) return stoppedResult(env.runStop(), 0, ctx.clock.now() - t0);
     throw e;
   }
   if (env.signal.aborted) {
     release();
-    return stoppedResult(env, 0, ctx.clock.now() - t0);
+    return stoppedResult(env.runStop(), 0, ctx.clock.now() - t0);
   }
   try {
-    let quote: string | undefined;
-    // Cost is null when any attempt's cost is unknown: a partial sum would look complete.
-    let cost: number | null = 0;
-    let turns: number | null = null;
-    let tokens: Tokens | null = null;
-    let apiRetries: number | undefined;
-    for (let attempt = 1; ; attempt++) {
-      const a = await one(attempt, quote);
-      if (a.started) {
-        cost = cost === null || a.costUsd === null ? null : cost + a.costUsd;
-        if (a.turns !== null) turns = (turns ?? 0) + a.turns;
-        tokens = addTokens(tokens, a.tokens);
-        if (a.apiRetries !== undefined) apiRetries = (apiRetries ?? 0) + a.apiRetries;
-      }
-      const j = a.judgement;
-      const ran = a.started ? attempt : attempt - 1;
-      const d = decideRetry(retry, attempt, j.status, j.cause);
-      if (!a.started || !d.retry || env.signal.aborted) {
-        const r = simpleResult(j.status, j.cause, ran, ctx.clock.now() - t0, {
-          qualifier: j.qualifier,
-          stopReason: a.stopReason,
-          costUsd: ran === 0 ? null : cost,
-          turns,
-          tokens,
-          evidence: j.evidence,
-          failedChecks: j.failedChecks,
-        });
-        if (j.output !== undefined) r.output = j.output;
-        if (j.error !== undefined) r.error = j.error;
-        if (a.resultTail !== undefined) r.resultTail = a.resultTail;
-        if (a.sessionId !== undefined) r.sessionId = a.sessionId;
-        if (apiRetries !== undefined) r.apiRetries = apiRetries;
-        return r;
-      }
-      quote = quoteFailure(attempt, j);
-      const retrying = {
-        type: "node.retrying" as const,
-        node: env.id,
-        attempt,
-        cause: j.cause!,
-        reason: quote,
-        ...(j.error !== undefined ? { error: j.error } : {}),
-        backoff_ms: d.backoffMs,
-      };
-      ctx.emitter.emit(env.branch ? { ...retrying, branch: env.branch } : retrying);
-      if (d.backoffMs > 0) {
-        try {
-          await ctx.clock.sleep(d.backoffMs, env.signal);
-        } catch (e) {
-          if (isFatal(e)) throw e;
-          return stoppedResult(env, attempt, ctx.clock.now() - t0, { costUsd: cost, turns, tokens });
-        }
-      }
-    }
+    return await attempts(env, retry, one, t0);
   } finally {
     release();
   }
+}
+
+/** Attempts until one is final (not retried, refused, or the node stopped); the slot is held. */
+async function attempts(env: NodeEnv, retry: Retry | undefined, one: (attempt: number, quote: string | undefined) => Promise<Attempt>, t0: number): Promise<NodeResult> {
+  const { ctx } = env;
+  const spent = new Spending();
+  let quote: string | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const a = await one(attempt, quote);
+    spent.add(a);
+    const j = a.judgement;
+    const d = decideRetry(retry, attempt, j.status, j.cause);
+    if (!a.started || !d.retry || env.signal.aborted) return finalResult(a, a.started ? attempt : attempt - 1, spent, ctx.clock.now() - t0);
+    quote = quoteFailure(attempt, j);
+    const retrying = {
+      type: "node.retrying" as const,
+      node: env.id,
+      attempt,
+      cause: j.cause!,
+      reason: quote,
+      ...(j.error !== undefined ? { error: j.error } : {}),
+      backoff_ms: d.backoffMs,
+    };
+    ctx.emitter.emit(env.branch ? { ...retrying, branch: env.branch } : retrying);
+    if (d.backoffMs > 0) {
+      try {
+        await ctx.clock.sleep(d.backoffMs, env.signal);
+      } catch (e) {
+        if (isFatal(e)) throw e;
+        return stoppedResult(env.runStop(), attempt, ctx.clock.now() - t0, { costUsd: spent.cost, turns: spent.turns, tokens: spent.tokens });
+      }
+    }
+  }
+}
+
+/** The node's result from its last attempt (`ran` of them started). */
+function finalResult(a: Attempt, ran: number, spent: Spending, wallMs: number): NodeResult {
+  const j = a.judgement;
+  const r = simpleResult(j.status, j.cause, ran, wallMs, {
+    qualifier: j.qualifier,
+    stopReason: a.stopReason,
+    costUsd: ran === 0 ? null : spent.cost,
+    turns: spent.turns,
+    tokens: spent.tokens,
+    evidence: j.evidence,
+    failedChecks: j.failedChecks,
+  });
+  if (j.output !== undefined) r.output = j.output;
+  if (j.error !== undefined) r.error = j.error;
+  if (a.resultTail !== undefined) r.resultTail = a.resultTail;
+  if (a.sessionId !== undefined) r.sessionId = a.sessionId;
+  if (spent.apiRetries !== undefined) r.apiRetries = spent.apiRetries;
+  return r;
 }

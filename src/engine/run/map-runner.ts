@@ -183,7 +183,7 @@ export class MapRunner {
     const counts = countBranches(this.results);
     const wallMs = this.ctx.clock.now() - this.t0;
     const output = { results: this.results, counts };
-    if (this.ctx.stop !== null) return this.finish(stoppedResult({ runStop: () => this.ctx.stop }, 1, wallMs, { output, results: this.results }));
+    if (this.ctx.stop !== null) return this.finish(stoppedResult(this.ctx.stop, 1, wallMs, { output, results: this.results }));
     const d = decideMap(counts, this.items.length, this.node.passes, false);
     const extra: Partial<NodeResult> = { output, results: this.results };
     if (d.status !== "passed") {

@@ -3,8 +3,10 @@
 // cap.overrun and node.retrying; the scope emits node.finished.
 import type { BranchRef, Cause, EvidencePart, NodeStatus, Qualifier, StopReason, Tokens } from "../events.ts";
 import { dirname } from "node:path";
+import { head } from "../cut.ts";
+import { FatalError } from "../errors.ts";
 import type { CheckOutcome, CommandContext, CommandInput } from "../ports.ts";
-import type { RunStop } from "../verdict/conjunction.ts";
+import { stopOutcome, type RunStop } from "../verdict/conjunction.ts";
 import type { RunContext } from "./context.ts";
 
 export interface NodeEnv {
@@ -58,12 +60,24 @@ export function simpleResult(status: NodeStatus, cause: Cause | null, attempt: n
   return { status, qualifier: null, cause, attempt, stopReason: null, costUsd: null, turns: null, wallMs, failedChecks: [], ...extra };
 }
 
-/** The status of a node whose work was cut off by a stop. */
-export function stoppedResult(env: Pick<NodeEnv, "runStop">, attempt: number, wallMs: number, extra: Partial<NodeResult> = {}): NodeResult {
-  const stop = env.runStop();
-  if (stop === "budget") return simpleResult("error", "run_budget", attempt, wallMs, { error: "stopped: the run budget was crossed", ...extra });
-  if (stop === "wall") return simpleResult("error", "run_wall", attempt, wallMs, { error: "stopped: the run wall time was crossed", ...extra });
-  return simpleResult("cancelled", "cancelled", attempt, wallMs, { error: "cancelled", ...extra });
+/** The result of a node whose work was cut off by a stop (stopOutcome). */
+export function stoppedResult(runStop: RunStop | null, attempt: number, wallMs: number, extra: Partial<NodeResult> = {}): NodeResult {
+  const o = stopOutcome(runStop);
+  return simpleResult(o.status, o.cause, attempt, wallMs, { error: o.error, ...extra });
+}
+
+/** node.started, as every kind says it (an agent names its harness; agents and approvals their prompt). */
+export function emitStarted(env: NodeEnv, kind: string, attempt: number, more: { harness?: string; prompt?: string } = {}): void {
+  env.ctx.emitter.emit({
+    type: "node.started",
+    node: env.id,
+    kind,
+    attempt,
+    ...(more.harness !== undefined ? { harness: more.harness } : {}),
+    ...(env.branch ? { branch: env.branch } : {}),
+    ...(more.prompt !== undefined ? { prompt: head(more.prompt) } : {}),
+    ...(env.round !== undefined ? { round: env.round } : {}),
+  });
 }
 
 /** Every input as commands get it: strings as is, other values as JSON. */
@@ -88,7 +102,8 @@ export function commandContext(env: NodeEnv, attempt: number, cwd: string, passE
   return c;
 }
 
-/** PortNotProvidedError and ledger failures end the run; anything else a port throws is that node's harness error. */
-export function isFatal(e: unknown): boolean {
-  return e instanceof Error && (e.name === "PortNotProvidedError" || e.name === "LedgerError");
+/** A FatalError (a port not provided, the ledger, the output) ends the run; anything
+ *  else a port throws is that node's harness error. */
+export function isFatal(e: unknown): e is FatalError {
+  return e instanceof FatalError;
 }

@@ -11,7 +11,7 @@ import { Emitter } from "./emitter.ts";
 import { MapRunner } from "./map-runner.ts";
 import { planRun, runLimits } from "./plan.ts";
 import { ScopeRunner } from "./scope-runner.ts";
-import type { RunOptions, RunOutcome, RunPorts } from "./types.ts";
+import type { RunOptions, RunOutcome, RunPlan, RunPorts } from "./types.ts";
 
 export function withDefaultPorts(ports: Partial<RunPorts>): RunPorts {
   return {
@@ -44,81 +44,57 @@ function graphNodes(options: RunOptions) {
   return out;
 }
 
+type RunLimits = ReturnType<typeof runLimits>;
+
 export async function runGraph(options: RunOptions): Promise<RunOutcome> {
-  const ports = withDefaultPorts(options.ports);
-  const plan = planRun({ ...options, ports });
-  if (plan.refusals.length > 0) throw new RefusalError(plan.refusals);
-  const limits = runLimits(options);
-  const emitter = new Emitter(options.runId, ports.clock, ports.ledger, options.resume?.startSeq ?? 0);
+  return new RunDriver(options).run();
+}
 
-  return new Promise<RunOutcome>((resolveRun, rejectRun) => {
-    let ended = false;
-    const wallTimer = new AbortController();
-    let unlinkSignal = () => {};
-    const cleanup = () => {
-      ended = true;
-      wallTimer.abort();
-      unlinkSignal();
-    };
+/** One run, as steps that read in order: plan (the constructor), start, link the
+ *  signal and the wall timer, start the top scope; then exactly one finish —
+ *  completed, paused, or abandoned to a fatal error. */
+class RunDriver {
+  private readonly ports: RunPorts;
+  private readonly plan: RunPlan;
+  private readonly limits: RunLimits;
+  private readonly emitter: Emitter;
+  private readonly ctx: RunContext;
+  private readonly top: ScopeRunner;
+  private readonly settled = settlement<RunOutcome>();
+  private readonly wallTimer = new AbortController();
+  private unlinkSignal = () => {};
+  private ended = false;
 
-    const end = (status: RunStatus, output: unknown, reason?: string) => {
-      const wallMs = Math.max(0, ports.clock.now() - ctx.startedAt);
-      const exitCode = EXIT_OF[status];
-      const costUsd = ctx.costDone;
-      emitter.emit({
-        type: "run.finished",
-        status,
-        exit_code: exitCode,
-        cost_usd: costUsd,
-        cost_unknown: ctx.costUnknown,
-        wall_ms: wallMs,
-        counts: { ...ctx.counts },
-        ...(reason !== undefined ? { reason } : {}),
-        ...(output !== undefined ? { output } : {}),
-      });
-      cleanup();
-      const outcome: RunOutcome = { runId: options.runId, status, exitCode, costUsd, costUnknown: ctx.costUnknown, wallMs, counts: { ...ctx.counts } };
-      if (reason !== undefined) outcome.reason = reason;
-      if (output !== undefined) outcome.output = output;
-      resolveRun(outcome);
-    };
-
-    const onComplete = () => {
-      if (ended || ctx.fatal !== null) return;
-      if (ctx.stop === "interrupted") return end("interrupted", undefined, "interrupted");
-      if (ctx.stop === "budget" || ctx.stop === "wall") return end("error", undefined, ctx.stop);
-      const agg = aggregate(top.entries());
-      const output = agg.decidedBy !== undefined ? top.view[agg.decidedBy]?.output : undefined;
-      end(agg.status === "cancelled" ? "interrupted" : agg.status, output);
-    };
-
-    const onQuiet = () => {
-      if (ended || ctx.fatal !== null) return;
-      if (ctx.paused.size > 0 && ctx.stop === null) {
-        emitter.emit({
-          type: "run.paused",
-          approvals: [...ctx.paused].map((p) => ({ node: p.node, ...(p.branch ? { branch: p.branch } : {}), ...(p.prompt !== undefined ? { prompt: p.prompt } : {}) })),
-        });
-        return end("paused", undefined, "approval");
-      }
-      ctx.fail(new Error("internal: the run has no live work but is not finished (a scheduling bug)"));
-    };
-
-    const onFatal = (e: unknown) => {
-      if (ended) return;
-      cleanup();
-      rejectRun(e);
-    };
-
-    const ctx = new RunContext(options, ports, emitter, plan.inputs, limits, onQuiet, onFatal);
-    const top = new ScopeRunner(ctx, buildScopeIndex(options.graph.nodes), undefined, {
-      onComplete,
+  /** Plan: refusals end the run before anything starts or is recorded. */
+  constructor(private readonly options: RunOptions) {
+    this.ports = withDefaultPorts(options.ports);
+    this.plan = planRun({ ...options, ports: this.ports });
+    if (this.plan.refusals.length > 0) throw new RefusalError(this.plan.refusals);
+    this.limits = runLimits(options);
+    this.emitter = new Emitter(options.runId, this.ports.clock, this.ports.ledger, options.resume?.startSeq ?? 0);
+    const ctx = new RunContext(options, this.ports, this.emitter, this.plan.inputs, this.limits, () => this.onQuiet(), (e) => this.abandon(e));
+    this.ctx = ctx;
+    this.top = new ScopeRunner(ctx, buildScopeIndex(options.graph.nodes), undefined, {
+      onComplete: () => this.onComplete(),
       // Deferred so a map that finishes at once never re-enters the scope that is starting it.
       startMap: (scope, id, node, done) => ctx.defer(() => new MapRunner(ctx, scope, id, node, done).start()),
     });
+  }
 
+  run(): Promise<RunOutcome> {
+    if (this.start()) {
+      this.linkSignal();
+      this.linkWall();
+      this.startTopScope();
+    }
+    return this.settled.promise;
+  }
+
+  /** run.started; false (the run abandoned) when it cannot be recorded. */
+  private start(): boolean {
+    const { options, plan, limits } = this;
     try {
-      emitter.emit({
+      this.emitter.emit({
         type: "run.started",
         graph: options.graph.name,
         graph_path: options.graphPath,
@@ -134,39 +110,120 @@ export async function runGraph(options: RunOptions): Promise<RunOutcome> {
         resumed: options.resume !== undefined,
         version: options.version,
       });
+      return true;
     } catch (e) {
-      cleanup();
-      return rejectRun(e);
+      this.abandon(e);
+      return false;
     }
+  }
 
-    if (options.signal) {
-      const onAbort = () => ctx.requestStop("interrupted");
-      if (options.signal.aborted) onAbort();
-      else {
-        options.signal.addEventListener("abort", onAbort, { once: true });
-        unlinkSignal = () => options.signal!.removeEventListener("abort", onAbort);
-      }
-    }
-    if (limits.wallMs !== null) {
-      const wallMs = limits.wallMs;
-      ports.clock.sleep(wallMs, wallTimer.signal).then(
-        () => {
-          if (ended) return;
-          emitter.emit({ type: "cap.overrun", scope: "run", cap: "wall", limit: wallMs, actual: ports.clock.now() - ctx.startedAt });
-          ctx.requestStop("wall");
-        },
-        () => {},
-      );
-    }
-    ctx.begin();
+  /** The caller's signal (Ctrl-C) stops the run as interrupted. */
+  private linkSignal(): void {
+    const signal = this.options.signal;
+    if (!signal) return;
+    const onAbort = () => this.ctx.requestStop("interrupted");
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    this.unlinkSignal = () => signal.removeEventListener("abort", onAbort);
+  }
+
+  /** The run's wall cap: crossing it reports the overrun and stops the run. */
+  private linkWall(): void {
+    const wallMs = this.limits.wallMs;
+    if (wallMs === null) return;
+    this.ports.clock.sleep(wallMs, this.wallTimer.signal).then(
+      () => {
+        if (this.ended) return;
+        this.emitter.emit({ type: "cap.overrun", scope: "run", cap: "wall", limit: wallMs, actual: this.ports.clock.now() - this.ctx.startedAt });
+        this.ctx.requestStop("wall");
+      },
+      () => {},
+    );
+  }
+
+  /** Counted as live work, so the run cannot go quiet while the top scope is starting. */
+  private startTopScope(): void {
+    this.ctx.begin();
     try {
-      top.start();
+      this.top.start();
     } catch (e) {
-      ctx.fail(e);
+      this.ctx.fail(e);
     } finally {
-      ctx.end();
+      this.ctx.end();
     }
+  }
+
+  /** The top scope finished every node: the run's status follows from the stop or the aggregate. */
+  private onComplete(): void {
+    const { ctx, top } = this;
+    if (this.ended || ctx.fatal !== null) return;
+    if (ctx.stop === "interrupted") return this.finish("interrupted", undefined, "interrupted");
+    if (ctx.stop === "budget" || ctx.stop === "wall") return this.finish("error", undefined, ctx.stop);
+    const agg = aggregate(top.entries());
+    const output = agg.decidedBy !== undefined ? top.view[agg.decidedBy]?.output : undefined;
+    this.finish(agg.status === "cancelled" ? "interrupted" : agg.status, output);
+  }
+
+  /** No live work left: either the run waits on approvals (paused) or the scheduler is stuck. */
+  private onQuiet(): void {
+    const { ctx } = this;
+    if (this.ended || ctx.fatal !== null) return;
+    if (ctx.paused.size > 0 && ctx.stop === null) {
+      this.emitter.emit({
+        type: "run.paused",
+        approvals: [...ctx.paused].map((p) => ({ node: p.node, ...(p.branch ? { branch: p.branch } : {}), ...(p.prompt !== undefined ? { prompt: p.prompt } : {}) })),
+      });
+      return this.finish("paused", undefined, "approval");
+    }
+    ctx.fail(new Error("internal: the run has no live work but is not finished (a scheduling bug)"));
+  }
+
+  /** Exactly one run.finished, then the outcome. */
+  private finish(status: RunStatus, output: unknown, reason?: string): void {
+    const { ctx } = this;
+    const wallMs = Math.max(0, this.ports.clock.now() - ctx.startedAt);
+    const exitCode = EXIT_OF[status];
+    const costUsd = ctx.costDone;
+    this.emitter.emit({
+      type: "run.finished",
+      status,
+      exit_code: exitCode,
+      cost_usd: costUsd,
+      cost_unknown: ctx.costUnknown,
+      wall_ms: wallMs,
+      counts: { ...ctx.counts },
+      ...(reason !== undefined ? { reason } : {}),
+      ...(output !== undefined ? { output } : {}),
+    });
+    this.cleanup();
+    const outcome: RunOutcome = { runId: this.options.runId, status, exitCode, costUsd, costUnknown: ctx.costUnknown, wallMs, counts: { ...ctx.counts } };
+    if (reason !== undefined) outcome.reason = reason;
+    if (output !== undefined) outcome.output = output;
+    this.settled.resolve(outcome);
+  }
+
+  /** A fatal error (a port missing, the ledger failing): the run rejects with it, unrecorded as finished. */
+  private abandon(e: unknown): void {
+    if (this.ended) return;
+    this.cleanup();
+    this.settled.reject(e);
+  }
+
+  private cleanup(): void {
+    this.ended = true;
+    this.wallTimer.abort();
+    this.unlinkSignal();
+  }
+}
+
+function settlement<T>(): { promise: Promise<T>; resolve(v: T): void; reject(e: unknown): void } {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
   });
+  return { promise, resolve, reject };
 }
 
 /** Every name the graph's `env:` lists hand to children (defaults and nodes, branches included). */

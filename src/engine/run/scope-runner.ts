@@ -243,7 +243,7 @@ export class ScopeRunner {
       cancel: () => {
         this.ctx.paused.delete(entry);
         this.pausedHere--;
-        this.finalize(id, node, stoppedResult(this.env(id), 1, 0));
+        this.finalize(id, node, stoppedResult(this.env(id).runStop(), 1, 0));
         this.afterChange();
       },
     };

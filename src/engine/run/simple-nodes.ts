@@ -4,19 +4,7 @@ import { TemplateError } from "../errors.ts";
 import type { ApprovalNode, EndNode, RouterNode } from "../graph/schema.ts";
 import { evaluateCondition } from "../condition.ts";
 import { renderDeep, renderText } from "../template/render.ts";
-import { head, isFatal, simpleResult, stoppedResult, type NodeEnv, type NodeResult } from "./node-env.ts";
-
-function emitStarted(env: NodeEnv, kind: string, prompt?: string): void {
-  env.ctx.emitter.emit({
-    type: "node.started",
-    node: env.id,
-    kind,
-    attempt: 1,
-    ...(env.branch ? { branch: env.branch } : {}),
-    ...(prompt !== undefined ? { prompt: head(prompt) } : {}),
-    ...(env.round !== undefined ? { round: env.round } : {}),
-  });
-}
+import { emitStarted, head, isFatal, simpleResult, stoppedResult, type NodeEnv, type NodeResult } from "./node-env.ts";
 
 /** The first route whose condition holds wins; none: `default` (or nothing). */
 export function chooseRoute(node: RouterNode, scope: Record<string, unknown>): { route: number | "default" | null; to: string[] } {
@@ -29,14 +17,14 @@ export function chooseRoute(node: RouterNode, scope: Record<string, unknown>): {
 
 export async function runRouterNode(env: NodeEnv, node: RouterNode): Promise<NodeResult> {
   const t0 = env.ctx.clock.now();
-  emitStarted(env, "router");
+  emitStarted(env, "router", 1);
   const choice = chooseRoute(node, env.scope());
   return simpleResult("passed", null, 1, env.ctx.clock.now() - t0, { output: choice, chosen: choice.to });
 }
 
 export async function runEndNode(env: NodeEnv, node: EndNode): Promise<NodeResult> {
   const t0 = env.ctx.clock.now();
-  emitStarted(env, "end");
+  emitStarted(env, "end", 1);
   let output: unknown;
   try {
     output = node.output === undefined ? undefined : renderDeep(node.output, env.scope());
@@ -63,17 +51,17 @@ export async function runApprovalNode(env: NodeEnv, node: ApprovalNode): Promise
     prompt = node.prompt === undefined ? undefined : renderText(node.prompt, env.scope());
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;
-    emitStarted(env, "approval");
+    emitStarted(env, "approval", 1);
     return simpleResult("error", "template_error", 1, env.ctx.clock.now() - t0, { error: e.message });
   }
-  emitStarted(env, "approval", prompt);
+  emitStarted(env, "approval", 1, prompt !== undefined ? { prompt } : {});
   const request = { node: env.id, ...(env.branch ? { branch: env.branch } : {}), ...(prompt !== undefined ? { prompt: head(prompt) } : {}) };
   let answer: "approve" | "reject" | "pause";
   try {
     answer = await env.ctx.ports.approvals.decide(request, env.signal);
   } catch (e) {
     if (isFatal(e)) throw e;
-    if (env.signal.aborted) return stoppedResult(env, 1, env.ctx.clock.now() - t0);
+    if (env.signal.aborted) return stoppedResult(env.runStop(), 1, env.ctx.clock.now() - t0);
     return simpleResult("error", "harness_error", 1, env.ctx.clock.now() - t0, { error: `the approval could not be asked: ${(e as Error).message}` });
   }
   const wallMs = env.ctx.clock.now() - t0;

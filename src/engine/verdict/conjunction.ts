@@ -43,6 +43,21 @@ function allNotChecked(parts: Parts): EvidencePart[] {
   ];
 }
 
+export interface StopOutcome {
+  status: NodeStatus;
+  cause: Cause;
+  error: string;
+}
+
+/** What work cut off by a stop ends as: the run's budget or wall cap make it an
+ *  error (vouch stopped it, the node did nothing wrong but reached no verdict);
+ *  Ctrl-C and a map's fail_fast make it cancelled. */
+export function stopOutcome(runStop: RunStop | null, detail?: string): StopOutcome {
+  if (runStop === "budget") return { status: "error", cause: "run_budget", error: "stopped: the run budget was crossed" };
+  if (runStop === "wall") return { status: "error", cause: "run_wall", error: "stopped: the run wall time was crossed" };
+  return { status: "cancelled", cause: "cancelled", error: detail ? `cancelled: ${detail}` : "cancelled" };
+}
+
 const CAP_STOPS: ReadonlySet<string> = new Set(["turns", "budget", "wall", "idle"]);
 
 /** Step 1: only a completed sitting (an exited script) is judged further. */
@@ -56,11 +71,7 @@ export function judgeStop(
   if (stop === "complete" || stop === "exit") return null;
   const base = { qualifier: null, evidence: allNotChecked(parts), failedChecks: [] };
   const suffix = detail ? `: ${detail}` : "";
-  if (stop === "cancelled") {
-    if (runStop === "budget") return { ...base, status: "error", cause: "run_budget", error: "stopped: the run budget was crossed" };
-    if (runStop === "wall") return { ...base, status: "error", cause: "run_wall", error: "stopped: the run wall time was crossed" };
-    return { ...base, status: "cancelled", cause: "cancelled", error: `cancelled${suffix}` };
-  }
+  if (stop === "cancelled") return { ...base, ...stopOutcome(runStop, detail) };
   if (CAP_STOPS.has(stop)) {
     // A script crossing its timeout is `timeout`; an agent crossing a cap is `cap_stop`.
     if (kind === "script") return { ...base, status: "error", cause: "timeout", error: `the script crossed its ${stop === "wall" ? "timeout" : "idle limit"}` };

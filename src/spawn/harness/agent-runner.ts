@@ -12,6 +12,7 @@ import { VouchError } from "../../engine/errors.ts";
 import { buildChildEnv } from "../child-env.ts";
 import { runProcess as realRunProcess } from "../process.ts";
 import type { Command, ProcessOptions, ProcessResult } from "../process-types.ts";
+import { ProcessSupervisor } from "../process-registry.ts";
 import { existsSync, statSync } from "node:fs";
 import { commandArgvFromEnv } from "./command.ts";
 import { DEFAULT_BACKSTOP, backstopBreach, type BackstopBreach, type BackstopMargins } from "./overruns.ts";
@@ -44,6 +45,8 @@ export interface AgentRunnerOptions {
   adapters?: Partial<Record<Exclude<AgentAssignment["harness"], "replay">, HarnessAdapter>>;
   /** Replace the spawn seam (tests only). */
   runProcess?: RunProcess;
+  /** Owns the sittings' processes (the session's). Default: one of this runner's own. */
+  supervisor?: ProcessSupervisor;
 }
 
 /** How long a sitting that has already reported its result may take to exit after a cancel. */
@@ -60,6 +63,7 @@ export function createAgentRunner(opts: AgentRunnerOptions): AgentRunner {
   const commandArgv = opts.commandArgv ?? commandArgvFromEnv(opts.parentEnv);
   const margins = opts.backstop === undefined ? DEFAULT_BACKSTOP : opts.backstop;
   const runProcess = opts.runProcess ?? realRunProcess;
+  const supervisor = opts.supervisor ?? new ProcessSupervisor();
 
   const descriptorFor = (harness: string): HarnessDescriptor | undefined =>
     harness === "replay" ? replayDescriptor : adapters[harness as keyof typeof adapters];
@@ -92,7 +96,7 @@ export function createAgentRunner(opts: AgentRunnerOptions): AgentRunner {
         return playReplay(a, hooks, { dir: opts.replayDir!, delayMs: opts.replayDelayMs ?? 0, maxBytes: fileLimits(opts.parentEnv).inputBytes });
       }
       const adapter = adapters[a.harness];
-      return runSitting(adapter, a, hooks, { commandArgv, margins, runProcess, parentEnv: opts.parentEnv, graceMs: opts.graceMs, reportedExitGraceMs: opts.reportedExitGraceMs ?? REPORTED_EXIT_GRACE_MS });
+      return runSitting(adapter, a, hooks, { commandArgv, margins, runProcess, parentEnv: opts.parentEnv, graceMs: opts.graceMs, reportedExitGraceMs: opts.reportedExitGraceMs ?? REPORTED_EXIT_GRACE_MS, supervisor });
     },
   };
 }
@@ -117,6 +121,7 @@ interface SittingContext {
   parentEnv: Record<string, string | undefined>;
   graceMs: number | undefined;
   reportedExitGraceMs: number;
+  supervisor: ProcessSupervisor;
 }
 
 async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: AgentHooks, ctx: SittingContext): Promise<Sitting> {
@@ -156,6 +161,7 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
   if (command.idleMs !== undefined) options.idleMs = command.idleMs;
   if (command.keepBytes !== undefined) options.keepBytes = command.keepBytes;
   if (ctx.graceMs !== undefined) options.graceMs = ctx.graceMs;
+  options.supervisor = ctx.supervisor;
 
   let result: ProcessResult;
   try {
