@@ -20,6 +20,10 @@ export interface GoldenCase {
   name: string;
   /** Arguments after `run`; `<REPO>` is a fresh copy of examples/sample-repo, also the working directory. */
   args: string[];
+  /** Variables set for vouch on top of the fixed ones (PATH may be replaced). */
+  env?: Record<string, string>;
+  /** Folders made inside <REPO> before the run (for inputs naming them). */
+  dirs?: string[];
 }
 
 export const CASES: GoldenCase[] = [
@@ -30,6 +34,15 @@ export const CASES: GoldenCase[] = [
   { name: "scripts-pass", args: [join(E2E, "scripts-pass.yaml")] },
   { name: "scripts-fail", args: [join(E2E, "scripts-fail.yaml")] },
   { name: "scripts-error", args: [join(E2E, "scripts-error.yaml")] },
+  // PATH holds no claude here: the agent's harness is unavailable (an error, exit 3).
+  { name: "agent-budget", args: [join(E2E, "agent-budget.yaml")], env: { PATH: "/usr/bin:/bin" } },
+  { name: "side-effects", args: [join(E2E, "side-effects.yaml"), "-i", "marks=<REPO>/marks"], dirs: ["marks"], env: { VOUCH_COMMAND: JSON.stringify(["sh", "-c", "echo hi"]) } },
+  {
+    name: "injection",
+    args: [join(E2E, "injection.yaml"), "-i", "note=$(touch pwned) `id` ; -rf", "-i", "out_dir=<REPO>/seen"],
+    dirs: ["seen"],
+    env: { VOUCH_COMMAND: JSON.stringify(["sh", "-c", 'cat >/dev/null; echo \'{"title": "a -- \\"quoted\\" title"}\'']) },
+  },
 ];
 
 export interface Golden {
@@ -88,12 +101,13 @@ export function runCase(binary: string, c: GoldenCase): Golden {
   const repo = mkdtempSync(join(tmpdir(), "vouch-golden-repo-"));
   cpSync(SAMPLE_REPO, repo, { recursive: true });
   const home = mkdtempSync(join(tmpdir(), "vouch-golden-home-"));
+  for (const d of c.dirs ?? []) mkdirSync(join(repo, d), { recursive: true });
   const args = c.args.map((a) => a.split("<REPO>").join(repo));
   const r = Bun.spawnSync([binary, "run", ...args, "--json"], {
     cwd: repo,
     stdout: "pipe",
     stderr: "pipe",
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, VOUCH_HOME: home, TZ: "UTC", LANG: "C" },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, VOUCH_HOME: home, TZ: "UTC", LANG: "C", ...c.env },
   });
   const events = r.stdout
     .toString()
