@@ -18,8 +18,8 @@ describe("claude command", () => {
     const cmd = buildClaudeCommand(a({ model: "opus", tools: ["Read", "Bash(git diff:*)"], permissionMode: "dontAsk", caps: { turns: 8, budgetUsd: 0.5, wallMs: 60_000, idleMs: 5000 } }));
     expect(cmd.argv).toEqual([
       "claude", "-p", "--output-format", "stream-json", "--verbose",
-      "--model", "opus", "--max-turns", "8", "--max-budget-usd", "0.5",
-      "--tools=Read,Bash", "--allowedTools=Read,Bash(git diff:*)", "--permission-mode", "dontAsk",
+      "--model=opus", "--max-turns", "8", "--max-budget-usd", "0.5",
+      "--tools=Read,Bash", "--allowedTools=Read,Bash(git diff:*)", "--permission-mode=dontAsk",
     ]);
     expect(cmd.stdin).toBe(PROMPT);
     expect(cmd.wallMs).toBe(60_000);
@@ -46,14 +46,14 @@ describe("claude command", () => {
 describe("codex, gemini and command commands", () => {
   test("codex: exec --json, outside git too, prompt on stdin via '-', sandbox from permission_mode, wall supervised", () => {
     const cmd = buildCodexCommand(a({ harness: "codex", model: "gpt-5", permissionMode: "workspace-write", caps: { turns: 3, wallMs: 1000 } }));
-    expect(cmd.argv).toEqual(["codex", "exec", "--json", "--skip-git-repo-check", "-m", "gpt-5", "-s", "workspace-write", "-"]);
+    expect(cmd.argv).toEqual(["codex", "exec", "--json", "--skip-git-repo-check", "--model=gpt-5", "--sandbox=workspace-write", "-"]);
     expect(cmd.stdin).toBe(PROMPT);
     expect(cmd.wallMs).toBe(1000);
   });
 
   test("gemini: stream-json, the chosen folder trusted, prompt on stdin, a fixed -p text", () => {
     const cmd = buildGeminiCommand(a({ harness: "gemini", model: "gemini-2.5-pro", permissionMode: "auto_edit", caps: { idleMs: 2000 } }));
-    expect(cmd.argv).toEqual(["gemini", "--output-format", "stream-json", "--skip-trust", "-m", "gemini-2.5-pro", "--approval-mode", "auto_edit", "-p", GEMINI_PROMPT_FLAG_TEXT]);
+    expect(cmd.argv).toEqual(["gemini", "--output-format", "stream-json", "--skip-trust", "--model=gemini-2.5-pro", "--approval-mode=auto_edit", "-p", GEMINI_PROMPT_FLAG_TEXT]);
     expect(cmd.stdin).toBe(PROMPT);
     expect(cmd.idleMs).toBe(2000);
   });
