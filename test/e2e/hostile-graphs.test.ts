@@ -61,6 +61,8 @@ const graphSpec = fc.record({
   name: hostileText,
   nodes: fc.array(nodeSpec, { minLength: 1, maxLength: 6 }),
   input: fc.option(fc.record({ name: nodeId, value: hostileText }), { nil: undefined }),
+  check: fc.option(nodeId, { nil: undefined }),
+  env: fc.constantFrom(undefined, "constructor", "__proto__", "toString", "PATH"),
 });
 
 let dir: TempDir;
@@ -80,7 +82,7 @@ function outputFile(n: NodeSpec): string {
 }
 
 /** The graph text (JSON, which is YAML) and what the properties expect of it. */
-type GraphSpec = { name: string; nodes: NodeSpec[]; input: { name: string; value: string } | undefined };
+type GraphSpec = { name: string; nodes: NodeSpec[]; input: { name: string; value: string } | undefined; check: string | undefined; env: string | undefined };
 function build(spec: GraphSpec) {
   const ids: string[] = [];
   const nodes = new Map<string, J>();
@@ -92,7 +94,12 @@ function build(spec: GraphSpec) {
     const needs = [...new Set(n.needs.filter((i: number) => i < ids.length).map((i: number) => ids[i]!))];
     const common: [string, J | undefined][] = [["kind", n.kind], ["needs", needs.length > 0 ? needs : undefined]];
     if (n.kind === "end") nodes.set(n.id, obj(...common, ["output", n.endDepth > 0 ? JSON.parse(deepArray(Math.min(n.endDepth, 1000))) as J : undefined]));
-    else if (n.kind === "script") nodes.set(n.id, obj(...common, ["argv", ["cat", outputFile(n)]], ["output", n.json ? obj(["format", "json"]) : undefined]));
+    else if (n.kind === "script") {
+      const success = spec.check !== undefined ? obj(["checks", [spec.check]]) : undefined;
+      // env names are free: `constructor` is an ordinary variable name (ADR 0012).
+      const env = spec.env !== undefined ? [spec.env] : undefined;
+      nodes.set(n.id, obj(...common, ["argv", ["cat", outputFile(n)]], ["output", n.json ? obj(["format", "json"]) : undefined], ["success", success], ["env", env]));
+    }
     else {
       agentOutput ??= outputFile(n);
       nodes.set(n.id, obj(...common, ["harness", "command"], ["prompt", "answer"], ["model", n.model], ["output", n.json ? obj(["format", "json"]) : undefined]));
@@ -103,7 +110,9 @@ function build(spec: GraphSpec) {
   }
   const inputs = spec.input ? obj([spec.input.name, obj(["default", spec.input.value])]) : undefined;
   if (spec.input && RESERVED_NAMES.includes(spec.input.name)) reserved = true;
-  const graph = obj(["version", 1], ["name", spec.name], ["inputs", inputs], ["nodes", nodes]);
+  const checks = spec.check !== undefined ? obj([spec.check, obj(["run", "true"])]) : undefined;
+  if (spec.check !== undefined && RESERVED_NAMES.includes(spec.check)) reserved = true;
+  const graph = obj(["version", 1], ["name", spec.name], ["inputs", inputs], ["checks", checks], ["nodes", nodes]);
   // A NUL byte cannot reach a command's environment (VOUCH_INPUT_*): an error naming it, exit 3 (issue 12 item 9).
   const nulInput = spec.input?.value.includes("\u0000") === true;
   return { text: write(graph), reserved, flagLike, agentOutput, nulInput };
