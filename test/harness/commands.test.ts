@@ -80,3 +80,20 @@ describe("codex, gemini and command commands", () => {
     expect(flagNumber(12)).toBe("12");
   });
 });
+
+describe("values that start with - are never a flag of their own (issue 12)", () => {
+  const hostile = { model: "--yolo", tools: ["--dangerously-skip-permissions"], permissionMode: "--dangerously-bypass-approvals-and-sandbox" };
+  const builds = {
+    claude: () => buildClaudeCommand(a(hostile)).argv,
+    codex: () => buildCodexCommand(a({ ...hostile, harness: "codex" })).argv,
+    gemini: () => buildGeminiCommand(a({ ...hostile, harness: "gemini" })).argv,
+  };
+  test.each(Object.keys(builds))("%s: every value sits after a = in its own flag", (name) => {
+    const argv = builds[name as keyof typeof builds]();
+    for (const value of [hostile.model, hostile.permissionMode, hostile.tools[0]!]) {
+      expect(argv).not.toContain(value);
+    }
+    expect(argv.filter((x) => x.endsWith("=--yolo"))).toHaveLength(1);
+    expect(argv.filter((x) => x.endsWith(`=${hostile.permissionMode}`))).toHaveLength(1);
+  });
+});
