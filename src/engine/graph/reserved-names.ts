@@ -1,10 +1,11 @@
 // Names every JavaScript object already has (Object.prototype's properties)
 // are refused wherever a graph chooses a name that becomes a key: node ids,
-// check names, input names, a map's `as`, stamp fields (ADR 0014). As keys they
+// check names, input names, a map's `as`, stamp fields (ADR 0016). As keys they
 // either vanish (`__proto__` is dropped by the schema library) or collide with
 // inherited members (`constructor`); refusing them at load, with the place,
 // is the one consistent rule. Checked on the YAML's own value, before the
 // schema step could drop a key.
+import { isObject as isRaw } from "../json-object.ts";
 import type { Path, PathProblem } from "./problem.ts";
 
 export const RESERVED_NAMES: readonly string[] = Object.getOwnPropertyNames(Object.prototype).sort();
@@ -14,8 +15,6 @@ export function isReservedName(name: string): boolean {
   return RESERVED.has(name);
 }
 
-type Raw = Record<string, unknown>;
-const isRaw = (v: unknown): v is Raw => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function refused(what: string, name: string, path: Path, at: "key" | "value"): PathProblem {
   return {
