@@ -81,7 +81,7 @@ describe("names that stay allowed are plain keys, never inherited members", () =
 
   test("-i __proto__=x is an unknown input, not silently dropped", () => {
     const graph = { version: 1, name: "g", inputs: { x: {} }, nodes: { a: { kind: "end" } } } as unknown as GraphFile;
-    const given = parseInputs(["__proto__=evil"], "/");
+    const given = parseInputs(["__proto__=evil"], "/", 1024);
     expect(Object.keys(given)).toEqual(["__proto__"]);
     expect(() => resolveInputs(graph, given)).toThrow('unknown input "__proto__"');
   });
