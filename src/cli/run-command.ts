@@ -109,7 +109,7 @@ const runCommand: Command = async (args, io) => {
 
   preflightRun(draft, replayDir);
   const ledger = openLedger({ home: checkedLedgerHome(io.env, io.cwd), onNotice: io.err });
-  // The ledger gives the id: the drawn one unless another run has it (ADR 0017).
+  // The ledger gives the id: the drawn one unless another run has it (ADR 0019).
   const lock = ledger.claimNewRun(() => newRunId());
   const options = { ...draft, runId: lock.runId };
   return withReports(io, options.runId, reports, () =>

@@ -1,4 +1,4 @@
-// How deep a JSON value may nest (ADR 0017). Every value vouch takes
+// How deep a JSON value may nest (ADR 0019). Every value vouch takes
 // from outside — a model's or a script's output, a harness's stream, a graph's
 // own values — is measured here before anything recursive touches it
 // (JSON.stringify when it is stored, ajv, templates, the TUI): a value nested

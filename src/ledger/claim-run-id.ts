@@ -1,4 +1,4 @@
-// A new run's id, made unique by the ledger rather than by luck (ADR 0017):
+// A new run's id, made unique by the ledger rather than by luck (ADR 0019):
 // the random part of an id makes a clash rare, and this makes it impossible.
 // Taking an id's lock first, then finding no row for it, is enough: every
 // process that writes a run's events holds that run's lock while it does, and

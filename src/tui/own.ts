@@ -1,6 +1,6 @@
 // Records keyed by node or map id: read own members only, write as data, so
 // no id (even `constructor` or `__proto__`) meets an inherited member. Graphs
-// refuse those ids at load (ADR 0017); the view model holds anyway, since it
+// refuse those ids at load (ADR 0019); the view model holds anyway, since it
 // also reads ledgers written by other versions.
 export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;

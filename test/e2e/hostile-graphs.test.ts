@@ -96,7 +96,7 @@ function build(spec: GraphSpec) {
     if (n.kind === "end") nodes.set(n.id, obj(...common, ["output", n.endDepth > 0 ? JSON.parse(deepArray(Math.min(n.endDepth, 1000))) as J : undefined]));
     else if (n.kind === "script") {
       const success = spec.check !== undefined ? obj(["checks", [spec.check]]) : undefined;
-      // env names are free: `constructor` is an ordinary variable name (ADR 0017).
+      // env names are free: `constructor` is an ordinary variable name (ADR 0019).
       const env = spec.env !== undefined ? [spec.env] : undefined;
       nodes.set(n.id, obj(...common, ["argv", ["cat", outputFile(n)]], ["output", n.json ? obj(["format", "json"]) : undefined], ["success", success], ["env", env]));
     }

@@ -1,6 +1,6 @@
 // Names every JavaScript object already has (Object.prototype's members) are
 // refused at load wherever a graph picks a name that becomes a key (issue 12
-// item 7, ADR 0017): node ids (outer and branch), check names (library and
+// item 7, ADR 0019): node ids (outer and branch), check names (library and
 // inline), input names, a map's `as`, stamp fields. Before, `constructor`
 // crashed the run and `__proto__` was dropped without a word.
 import { describe, expect, test } from "vitest";

@@ -1,6 +1,6 @@
 // Names every JavaScript object already has (Object.prototype's properties)
 // are refused wherever a graph chooses a name that becomes a key: node ids,
-// check names, input names, a map's `as`, stamp fields (ADR 0017). As keys they
+// check names, input names, a map's `as`, stamp fields (ADR 0019). As keys they
 // either vanish (`__proto__` is dropped by the schema library) or collide with
 // inherited members (`constructor`); refusing them at load, with the place,
 // is the one consistent rule. Checked on the YAML's own value, before the

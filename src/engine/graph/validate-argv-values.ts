@@ -1,6 +1,6 @@
 // Values vouch hands a harness on its command line (model, tools,
 // permission_mode) never start with "-", whatever the graph's origin
-// (ADR 0017): `model: "--yolo"` reached gemini as `-m --yolo`, its yolo flag.
+// (ADR 0019): `model: "--yolo"` reached gemini as `-m --yolo`, its yolo flag.
 // The adapters also pass every value in the --flag=value form; refusing at load
 // says what is wrong, and where, before anything runs.
 import type { Path } from "./problem.ts";

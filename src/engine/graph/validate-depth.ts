@@ -1,6 +1,6 @@
 // Values a graph carries as data (an input's default, an end node's output, an
 // exhausted output, an output schema) nest no deeper than MAX_JSON_DEPTH, the
-// bound every output is held to (ADR 0017): they are stored, rendered and
+// bound every output is held to (ADR 0019): they are stored, rendered and
 // compiled like outputs are.
 import { MAX_JSON_DEPTH, TOO_DEEP, tooDeepAt } from "../json-depth.ts";
 import type { Path } from "./problem.ts";

@@ -21,7 +21,7 @@ export const CLAUDE_PERMISSION_MODES = ["default", "acceptEdits", "auto", "bypas
 
 export function buildClaudeCommand(a: AgentAssignment): HarnessCommand {
   const argv = ["claude", "-p", "--output-format", "stream-json", "--verbose"];
-  // Values always in the `=` form: a value can never be read as a flag (ADR 0017).
+  // Values always in the `=` form: a value can never be read as a flag (ADR 0019).
   if (a.model !== undefined) argv.push(`--model=${a.model}`);
   if (a.caps.turns !== undefined) argv.push("--max-turns", flagNumber(a.caps.turns));
   const budget = budgetToKeep(a);

@@ -100,7 +100,7 @@ export class JsonDocumentReader {
 /** A harness event wraps the model's value in a few levels of its own. */
 const EVENT_ENVELOPE_LEVELS = 16;
 
-/** Too deep to be a real event (ADR 0017): counted as garbage, never parsed. */
+/** Too deep to be a real event (ADR 0019): counted as garbage, never parsed. */
 function tryParse(text: string): unknown {
   const r = parseJson(text, MAX_JSON_DEPTH + EVENT_ENVELOPE_LEVELS);
   return r.ok ? r.value : undefined;
