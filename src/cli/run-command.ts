@@ -91,9 +91,8 @@ const runCommand: Command = async (args, io) => {
   const replayDelayMs = values["replay-delay"] === undefined ? undefined : durationFlag("--replay-delay", values["replay-delay"]);
   const replayDir = replayDirFor(graphFile.path, values["replay-dir"], io.cwd);
   const reports = reportTargets(values.report, io.cwd);
-  const runId = newRunId();
-  const options = {
-    runId,
+  const draft = {
+    runId: newRunId(),
     graph: graphFile.graph,
     graphPath: graphFile.path,
     graphDigest: graphFile.digest,
@@ -106,12 +105,14 @@ const runCommand: Command = async (args, io) => {
     ...(wallMs !== undefined ? { wallMs } : {}),
     ...(harness !== undefined ? { harness } : {}),
   };
-  if (values["dry-run"]) return printPlan(io, options, { json: values.json === true, ...(replayDir ? { replayDir } : {}) });
+  if (values["dry-run"]) return printPlan(io, draft, { json: values.json === true, ...(replayDir ? { replayDir } : {}) });
 
-  preflightRun(options, io.env, replayDir);
+  preflightRun(draft, io.env, replayDir);
   const ledger = openLedger({ home: checkedLedgerHome(io.env, io.cwd), onNotice: io.err });
-  const lock = ledger.acquireRunLock(runId);
-  return withReports(io, runId, reports, () =>
+  // The ledger gives the id: the drawn one unless another run has it (ADR 0019).
+  const lock = ledger.claimNewRun(() => newRunId());
+  const options = { ...draft, runId: lock.runId };
+  return withReports(io, options.runId, reports, () =>
     runSession({
       io,
       flags: { json: values.json, plain: values.plain },

@@ -8,7 +8,8 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** maxBytes: the limit on one @FILE (fileLimits(env).inputBytes). */
 export function parseInputs(pairs: string[], cwd: string, maxBytes: number): Record<string, string> {
-  const inputs: Record<string, string> = {};
+  // Null prototype: `-i __proto__=x` is an (unknown) input name, never a prototype.
+  const inputs: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const pair of pairs) {
     const eq = pair.indexOf("=");
     if (eq <= 0) throw new InputError(`--input "${pair}" is not NAME=VALUE`, 'write --input name=value, or --input name=@file to read a file');

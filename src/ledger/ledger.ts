@@ -7,6 +7,7 @@ import type { VouchEvent } from "../engine/events.ts";
 import { EventWriter } from "./event-writer.ts";
 import { listRuns, type Liveness } from "./run-listing.ts";
 import { acquireRunLock, isRunLive, type RunLock } from "./run-lock.ts";
+import { claimRunId } from "./claim-run-id.ts";
 import { lastSeq, runEvents } from "./run-events.ts";
 import { resolveRun } from "./resolve-run.ts";
 import { checkResumable, type ResumeTicket } from "./resume-check.ts";
@@ -35,6 +36,9 @@ export interface RunLedger {
   runSummary(runId: string): RunSummary;
   /** Refuses (ResumeRefusedError, exit 2) when another live process holds the run. */
   acquireRunLock(runId: string): RunLock;
+  /** A new run: draws ids from makeId until one is unused, and returns its lock
+   *  (the id is lock.runId). No two starts get the same id, however many at once. */
+  claimNewRun(makeId: () => string): RunLock;
   isRunLive(runId: string): boolean;
   /** Resolves ref, takes the run's lock, and refuses (exit 2) a live run, a
    *  passed run, or a changed graph (unless force). The caller releases ticket.lock. */
@@ -89,6 +93,10 @@ export class SqliteRunLedger implements RunLedger {
 
   acquireRunLock(runId: string): RunLock {
     return acquireRunLock(this.home, runId);
+  }
+
+  claimNewRun(makeId: () => string): RunLock {
+    return guarded(this.file, "choosing a run id", () => claimRunId(this.db, this.file, makeId, (id) => this.acquireRunLock(id)));
   }
 
   isRunLive(runId: string): boolean {

@@ -33,7 +33,9 @@ export function buildChildEnv(
   passNames: string[],
   vars: Record<string, string> = {},
 ): ChildEnv {
-  const env: Record<string, string> = {};
+  // Null prototype, own members only: a name such as `constructor` or
+  // `__proto__` is an ordinary variable here, never an inherited member.
+  const env: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(parent)) {
     if (value !== undefined && allowed(name)) env[name] = value;
   }
@@ -41,7 +43,7 @@ export function buildChildEnv(
   const missing: string[] = [];
   for (const name of new Set(passNames)) {
     if (ALWAYS_REMOVED.includes(name)) continue;
-    const value = parent[name];
+    const value = Object.hasOwn(parent, name) ? parent[name] : undefined;
     if (value === undefined) missing.push(name);
     else {
       env[name] = value;

@@ -11,18 +11,21 @@ import { linesOf, oneLine } from "./text.ts";
 import { TAIL_LINES, roundText, statusWords } from "./view-node-rows.ts";
 import { getAt } from "./chunked-list.ts";
 import type { BranchView, NodeView, ViewState } from "./view-state.ts";
+import { own } from "./own.ts";
 
 function where(e: { node: string; branch?: { map: string; index: number } }): string {
   return e.branch ? `${e.branch.map} #${e.branch.index} ${e.node}` : e.node;
 }
 
 function branchAt(s: ViewState, ref: { map: string; index: number }): BranchView | undefined {
-  const m = s.maps[ref.map];
+  const m = own(s.maps, ref.map);
   return m ? getAt(m.branches, ref.index) : undefined;
 }
 
 function nodeOf(s: ViewState, e: { node: string; branch?: { map: string; index: number } }): NodeView | undefined {
-  return e.branch ? branchAt(s, e.branch)?.nodes[e.node] : s.nodes[e.node];
+  if (!e.branch) return own(s.nodes, e.node);
+  const b = branchAt(s, e.branch);
+  return b ? own(b.nodes, e.node) : undefined;
 }
 
 /** A second line, indented under the first: the error of a node or branch. */

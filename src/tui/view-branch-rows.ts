@@ -8,6 +8,7 @@ import { displayWidth, oneLine, padEnd } from "./text.ts";
 import { detailRows, type RowContext } from "./view-node-rows.ts";
 import { branchKey } from "../engine/events.ts";
 import type { BranchView, MapView, NodeView } from "./view-state.ts";
+import { own } from "./own.ts";
 
 /** A map with at most this many branches lists them all unless folded by hand. */
 export const AUTO_OPEN_LIMIT = 12;
@@ -50,7 +51,7 @@ export function visibleBranches(m: MapView, fold: Fold | undefined): { shown: Br
 }
 
 function liveText(b: BranchView, ctx: RowContext): Segment[] {
-  const n: NodeView | undefined = b.current ? b.nodes[b.current] : undefined;
+  const n: NodeView | undefined = b.current ? own(b.nodes, b.current) : undefined;
   if (!n) return [seg("starting", "info")];
   const a = n.attempts[n.attempts.length - 1];
   const bits = [n.id];
@@ -101,10 +102,10 @@ export function branchRows(
 /** Under a branch row: its nodes' overruns, and for an unpassed branch the error and failed checks. */
 function branchDetailRows(b: BranchView, nodeOrder: readonly string[]): Line[] {
   const rows: Line[] = [];
-  const ids = [...nodeOrder.filter((id) => b.nodes[id]), ...Object.keys(b.nodes).filter((id) => !nodeOrder.includes(id))];
+  const ids = [...nodeOrder.filter((id) => own(b.nodes, id)), ...Object.keys(b.nodes).filter((id) => !nodeOrder.includes(id))];
   let explained = false;
   for (const id of ids) {
-    const n = b.nodes[id]!;
+    const n = own(b.nodes, id)!;
     const unpassed = n.status === "failed" || n.status === "error";
     if (!unpassed && n.overruns.length === 0 && !n.attempts.some((a) => a.retry)) continue;
     const sub = detailRows(n, "    ", { passedChecks: false });

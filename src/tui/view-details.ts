@@ -8,17 +8,18 @@ import { line, seg, type Line, type Tone } from "./lines.ts";
 import { linesOf, oneLine, wrap } from "./text.ts";
 import { statusWords } from "./view-node-rows.ts";
 import { type BranchView, type MapView, type NodeView, type ViewState } from "./view-state.ts";
+import { own } from "./own.ts";
 
 const LABEL = 12;
 
 export function selectDetails(state: ViewState, key: string, o: { now: number; width: number }): Line[] {
   const width = Math.max(20, o.width);
   const fold = /^(.+)#fold$/.exec(key);
-  if (fold) return mapDetails(state.maps[fold[1]!], width);
+  if (fold) return mapDetails(own(state.maps, fold[1]!), width);
   const branchNode = /^(.+)#(\d+)\/(.+)$/.exec(key);
   if (branchNode) {
     const b = branchOf(state, branchNode[1]!, Number(branchNode[2]));
-    const n = b?.nodes[branchNode[3]!];
+    const n = b ? own(b.nodes, branchNode[3]!) : undefined;
     return n ? nodeDetails(n, width, b) : missing(key);
   }
   const branch = /^(.+)#(\d+)$/.exec(key);
@@ -26,9 +27,9 @@ export function selectDetails(state: ViewState, key: string, o: { now: number; w
     const b = branchOf(state, branch[1]!, Number(branch[2]));
     return b ? branchDetails(state, branch[1]!, b, width) : missing(key);
   }
-  const n = state.nodes[key];
+  const n = own(state.nodes, key);
   if (!n) return missing(key);
-  return [...nodeDetails(n, width), ...(state.maps[key] ? ["", ...mapDetails(state.maps[key], width)].map(asLine) : [])];
+  return [...nodeDetails(n, width), ...(own(state.maps, key) ? ["", ...mapDetails(own(state.maps, key), width)].map(asLine) : [])];
 }
 
 function asLine(l: Line | string): Line {
@@ -40,7 +41,7 @@ function missing(key: string): Line[] {
 }
 
 function branchOf(state: ViewState, map: string, index: number): BranchView | undefined {
-  const m = state.maps[map];
+  const m = own(state.maps, map);
   if (!m) return undefined;
   for (const b of entries(m.branches)) if (b.index === index) return b;
   return undefined;
@@ -110,10 +111,10 @@ function branchDetails(state: ViewState, map: string, b: BranchView, width: numb
   out.push(...field("status", b.status, width, statusTone(b.status)));
   if (b.verdictText !== null) out.push(...field("verdict", b.verdictText, width, statusTone(b.status)));
   if (b.error) out.push(...field("error", b.error, width, statusTone(b.status)));
-  const order = state.branchOrder[map] ?? [];
-  const ids = [...order.filter((id) => b.nodes[id]), ...Object.keys(b.nodes).filter((id) => !order.includes(id))];
-  for (const id of ids) out.push(line([seg("")]), ...nodeDetails(b.nodes[id]!, width, b));
-  for (const id of order.filter((i) => !b.nodes[i])) out.push(line([seg(`${id}: not started`, "muted")]));
+  const order = own(state.branchOrder, map) ?? [];
+  const ids = [...order.filter((id) => own(b.nodes, id)), ...Object.keys(b.nodes).filter((id) => !order.includes(id))];
+  for (const id of ids) out.push(line([seg("")]), ...nodeDetails(own(b.nodes, id)!, width, b));
+  for (const id of order.filter((i) => !own(b.nodes, i))) out.push(line([seg(`${id}: not started`, "muted")]));
   return out;
 }
 

@@ -7,6 +7,7 @@ import { emptyList, getAt, setAt } from "./chunked-list.ts";
 import { verdictText } from "./format.ts";
 import type { AttemptView, BranchView, MapView, NodeView, OverrunView, RunView, ViewState } from "./view-state.ts";
 import { initialState, isFinal, nodeCost } from "./view-state.ts";
+import { own, put, withKey } from "./own.ts";
 
 export * from "./view-state.ts";
 export { selectFrame, selectBodyRows, type Frame, type FrameOptions, type PendingApprovalView } from "./view-rows.ts";
@@ -133,13 +134,13 @@ function runStarted(s: ViewState, e: EventOf<"run.started">, at: number): ViewSt
   const maps: Record<string, MapView> = { ...s.maps };
   for (const info of e.nodes) {
     if (info.map !== undefined) {
-      (branchOrder[info.map] ??= []).push(info.id);
+      put(branchOrder, info.map, [...(own(branchOrder, info.map) ?? []), info.id]);
       continue;
     }
     order.push(info.id);
-    const prior = nodes[info.id];
-    nodes[info.id] = prior ?? { ...emptyNode(info.id, info.kind), ...(info.description ? { description: info.description } : {}) };
-    if (info.kind === "map" && !maps[info.id]) maps[info.id] = emptyMap(info.id);
+    const prior = own(nodes, info.id);
+    put(nodes, info.id, prior ?? { ...emptyNode(info.id, info.kind), ...(info.description ? { description: info.description } : {}) });
+    if (info.kind === "map" && !own(maps, info.id)) put(maps, info.id, emptyMap(info.id));
   }
   // Keep nodes seen before run.started (a ledger read mid-run) after the declared ones.
   for (const id of s.order) if (!order.includes(id)) order.push(id);
@@ -183,21 +184,21 @@ function updateNode(
   let before = 0;
   let after = 0;
   if (!branch) {
-    const prior = s.nodes[id] ?? emptyNode(id, "agent");
+    const prior = own(s.nodes, id) ?? emptyNode(id, "agent");
     const n = fn(prior);
     before = nodeCost(prior);
     after = nodeCost(n);
-    next = { ...s, nodes: { ...s.nodes, [id]: n }, order: s.order.includes(id) ? s.order : [...s.order, id] };
-    if (mapFn || n.kind === "map") next = { ...next, maps: { ...next.maps, [id]: (mapFn ?? ((m) => m))(next.maps[id] ?? emptyMap(id)) } };
+    next = { ...s, nodes: withKey(s.nodes, id, n), order: s.order.includes(id) ? s.order : [...s.order, id] };
+    if (mapFn || n.kind === "map") next = { ...next, maps: withKey(next.maps, id, (mapFn ?? ((m) => m))(own(next.maps, id) ?? emptyMap(id))) };
   } else {
     next = updateBranch(s, branch, (b, m) => {
       const br = b ?? { index: branch.index, label: `#${branch.index}`, status: "running", verdict: null, verdictText: null, nodes: {} };
-      const prior = br.nodes[id] ?? emptyNode(id, "agent", branch);
+      const prior = own(br.nodes, id) ?? emptyNode(id, "agent", branch);
       const n = fn(prior);
       before = nodeCost(prior);
       after = nodeCost(n);
       const current = n.status === "running" || n.status === "waiting" ? id : br.current;
-      const nb: BranchView = { ...br, nodes: { ...br.nodes, [id]: n } };
+      const nb: BranchView = { ...br, nodes: withKey(br.nodes, id, n) };
       if (current !== undefined) nb.current = current;
       return [nb, b ? m : { ...m, started: m.started + 1, running: m.running + 1 }];
     });
@@ -207,9 +208,9 @@ function updateNode(
 }
 
 function updateBranch(s: ViewState, ref: BranchRef, fn: (b: BranchView | undefined, m: MapView) => [BranchView, MapView]): ViewState {
-  const map = s.maps[ref.map] ?? emptyMap(ref.map);
+  const map = own(s.maps, ref.map) ?? emptyMap(ref.map);
   const [branch, nextMap] = fn(getAt(map.branches, ref.index), map);
-  const maps = { ...s.maps, [ref.map]: { ...nextMap, branches: setAt(nextMap.branches, ref.index, branch) } };
+  const maps = withKey(s.maps, ref.map, { ...nextMap, branches: setAt(nextMap.branches, ref.index, branch) });
   return { ...s, maps, order: s.order.includes(ref.map) ? s.order : [...s.order, ref.map] };
 }
 

@@ -9,7 +9,10 @@ import { linesOf } from "./text.ts";
 import { branchRows, mapProgress, mapSummaryRow, type Fold } from "./view-branch-rows.ts";
 import { selectDetails } from "./view-details.ts";
 import { detailRows, nodeRow, type RowContext } from "./view-node-rows.ts";
-import type { ViewState } from "./view-state.ts";
+import type { BranchView, NodeView, ViewState } from "./view-state.ts";
+import { own } from "./own.ts";
+
+const ownNode = (b: BranchView | undefined, id: string): NodeView | undefined => (b ? own(b.nodes, id) : undefined);
 
 export interface PendingApprovalView {
   id: number;
@@ -53,14 +56,14 @@ export function selectBodyRows(state: ViewState, o: { now: number; selected: str
   };
   const rows: Line[] = [];
   for (const id of state.order) {
-    const n = state.nodes[id];
+    const n = own(state.nodes, id);
     if (!n) continue;
-    const m = state.maps[id];
+    const m = own(state.maps, id);
     rows.push(nodeRow(n, ctx, n.key === o.selected, m ? mapProgress(m) : []));
     const summary = m ? mapSummaryRow(m) : null;
     if (summary) rows.push(summary);
     rows.push(...detailRows(n, ""));
-    if (m) rows.push(...branchRows(m, state.branchOrder[id] ?? [], ctx, o.selected, o.fold?.[id]));
+    if (m) rows.push(...branchRows(m, own(state.branchOrder, id) ?? [], ctx, o.selected, o.fold ? own(o.fold, id) : undefined));
   }
   return rows;
 }
@@ -104,8 +107,8 @@ export function selectFrame(state: ViewState, input: FrameOptions): Frame {
 }
 
 function withPrompt(a: PendingApprovalView, state: ViewState): PendingApprovalView {
-  const m = a.branch ? state.maps[a.branch.map] : undefined;
-  const n = a.branch ? (m ? getAt(m.branches, a.branch.index)?.nodes[a.node] : undefined) : state.nodes[a.node];
+  const m = a.branch ? own(state.maps, a.branch.map) : undefined;
+  const n = a.branch ? (m ? ownNode(getAt(m.branches, a.branch.index), a.node) : undefined) : own(state.nodes, a.node);
   return n?.prompt === undefined ? a : { ...a, prompt: n.prompt };
 }
 
@@ -188,7 +191,7 @@ function headerLines(state: ViewState, o: FrameOptions): Line[] {
 function liveCounts(state: ViewState): string {
   const c = new Map<string, number>();
   for (const id of state.order) {
-    const n = state.nodes[id];
+    const n = own(state.nodes, id);
     if (n) c.set(n.status, (c.get(n.status) ?? 0) + 1);
   }
   const order = ["running", "retrying", "waiting", "passed", "failed", "error", "skipped", "cancelled", "pending"];

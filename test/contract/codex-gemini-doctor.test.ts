@@ -39,7 +39,8 @@ describeCli(["codex", "gemini"], "the real codex and gemini: versions and argume
     const gemini = reports.find((x) => x.harness === "gemini")!;
     expect(codex.probes.map((p) => [p.verdict, p.detail])).toEqual(Array(3).fill(["accepted", "parsed; stopped at the empty prompt"]));
     expect(gemini.probes.map((p) => p.verdict)).toEqual(["accepted", "accepted", "accepted", "accepted"]);
-    expect(gemini.probes.map((p) => p.argv[p.argv.indexOf("--approval-mode") + 1])).toEqual(["default", "auto_edit", "yolo", "plan"]);
+    // vouch passes values as --flag=value (ADR 0019), so a value is never read as a flag.
+    expect(gemini.probes.map((p) => p.argv.find((x) => x.startsWith("--approval-mode="))?.slice("--approval-mode=".length))).toEqual(["default", "auto_edit", "yolo", "plan"]);
     expect(r.code).toBe(0);
   });
 

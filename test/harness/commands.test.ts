@@ -18,8 +18,8 @@ describe("claude command", () => {
     const cmd = buildClaudeCommand(a({ model: "opus", tools: ["Read", "Bash(git diff:*)"], permissionMode: "dontAsk", caps: { turns: 8, budgetUsd: 0.5, wallMs: 60_000, idleMs: 5000 } }));
     expect(cmd.argv).toEqual([
       "claude", "-p", "--output-format", "stream-json", "--verbose",
-      "--model", "opus", "--max-turns", "8", "--max-budget-usd", "0.5",
-      "--tools=Read,Bash", "--allowedTools=Read,Bash(git diff:*)", "--permission-mode", "dontAsk",
+      "--model=opus", "--max-turns", "8", "--max-budget-usd", "0.5",
+      "--tools=Read,Bash", "--allowedTools=Read,Bash(git diff:*)", "--permission-mode=dontAsk",
     ]);
     expect(cmd.stdin).toBe(PROMPT);
     expect(cmd.wallMs).toBe(60_000);
@@ -46,14 +46,14 @@ describe("claude command", () => {
 describe("codex, gemini and command commands", () => {
   test("codex: exec --json, outside git too, prompt on stdin via '-', sandbox from permission_mode, wall supervised", () => {
     const cmd = buildCodexCommand(a({ harness: "codex", model: "gpt-5", permissionMode: "workspace-write", caps: { turns: 3, wallMs: 1000 } }));
-    expect(cmd.argv).toEqual(["codex", "exec", "--json", "--skip-git-repo-check", "-m", "gpt-5", "-s", "workspace-write", "-"]);
+    expect(cmd.argv).toEqual(["codex", "exec", "--json", "--skip-git-repo-check", "--model=gpt-5", "--sandbox=workspace-write", "-"]);
     expect(cmd.stdin).toBe(PROMPT);
     expect(cmd.wallMs).toBe(1000);
   });
 
   test("gemini: stream-json, the chosen folder trusted, prompt on stdin, a fixed -p text", () => {
     const cmd = buildGeminiCommand(a({ harness: "gemini", model: "gemini-2.5-pro", permissionMode: "auto_edit", caps: { idleMs: 2000 } }));
-    expect(cmd.argv).toEqual(["gemini", "--output-format", "stream-json", "--skip-trust", "-m", "gemini-2.5-pro", "--approval-mode", "auto_edit", "-p", GEMINI_PROMPT_FLAG_TEXT]);
+    expect(cmd.argv).toEqual(["gemini", "--output-format", "stream-json", "--skip-trust", "--model=gemini-2.5-pro", "--approval-mode=auto_edit", "-p", GEMINI_PROMPT_FLAG_TEXT]);
     expect(cmd.stdin).toBe(PROMPT);
     expect(cmd.idleMs).toBe(2000);
   });
@@ -78,5 +78,22 @@ describe("codex, gemini and command commands", () => {
     expect(flagNumber(0.0000001)).toBe("0.0000001");
     expect(flagNumber(0.5)).toBe("0.5");
     expect(flagNumber(12)).toBe("12");
+  });
+});
+
+describe("values that start with - are never a flag of their own (issue 12)", () => {
+  const hostile = { model: "--yolo", tools: ["--dangerously-skip-permissions"], permissionMode: "--dangerously-bypass-approvals-and-sandbox" };
+  const builds = {
+    claude: () => buildClaudeCommand(a(hostile)).argv,
+    codex: () => buildCodexCommand(a({ ...hostile, harness: "codex" })).argv,
+    gemini: () => buildGeminiCommand(a({ ...hostile, harness: "gemini" })).argv,
+  };
+  test.each(Object.keys(builds))("%s: every value sits after a = in its own flag", (name) => {
+    const argv = builds[name as keyof typeof builds]();
+    for (const value of [hostile.model, hostile.permissionMode, hostile.tools[0]!]) {
+      expect(argv).not.toContain(value);
+    }
+    expect(argv.filter((x) => x.endsWith("=--yolo"))).toHaveLength(1);
+    expect(argv.filter((x) => x.endsWith(`=${hostile.permissionMode}`))).toHaveLength(1);
   });
 });

@@ -26,8 +26,8 @@ const NOT_APPLICABLE: Record<string, readonly string[]> = {
   claude: [],
   codex: ["budget cap is kept as declared"],
   gemini: ["budget cap is kept as declared"],
-  replay: ["model, tools and permission mode reach the harness when declared honoured", "a grandchild holding the pipe does not hang the sitting", "a flood of output is bounded"],
-  command: ["model, tools and permission mode reach the harness when declared honoured", "turns cap is kept as declared", "budget cap is kept as declared"],
+  replay: ["model, tools and permission mode reach the harness when declared honoured", "a setting that looks like a flag arrives as a value, never as a flag", "a grandchild holding the pipe does not hang the sitting", "a flood of output is bounded"],
+  command: ["model, tools and permission mode reach the harness when declared honoured", "a setting that looks like a flag arrives as a value, never as a flag", "turns cap is kept as declared", "budget cap is kept as declared"],
 };
 
 for (const subject of SUBJECTS) {

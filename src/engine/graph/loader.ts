@@ -5,6 +5,7 @@ import { LineCounter, parseDocument, type Document } from "yaml";
 import type { GraphProblem } from "../errors.ts";
 import type { Path, PathProblem } from "./problem.ts";
 import { endOrderWarnings } from "./end-order.ts";
+import { reservedNames } from "./reserved-names.ts";
 import { salvage } from "./salvage.ts";
 import { graphSchema, type GraphFile } from "./schema.ts";
 import { validateGraph } from "./validate.ts";
@@ -70,6 +71,8 @@ function load(file: string, text: string): LoadResult {
       .filter((p) => !hidden.some((h) => isUnder(p.path, h)))
       .map((p): GraphProblem => ({ file, ...place(offsetOf(doc as Document, text, p)), message: p.message, ...(p.hint ? { hint: p.hint } : {}) }));
 
+  // Before the schema step: it drops a `__proto__` key without a word.
+  problems.push(...located(reservedNames(raw)));
   // One-shot parse: zod's eval-compiled fast path costs more than it saves here
   // (test/graph/loader-no-eval.test.ts).
   const parsed = graphSchema.safeParse(raw, { jitless: true });

@@ -8,10 +8,12 @@ import type { Rule, ValidateContext } from "./validate-context.ts";
 import { cycles, inputNames, maps, references, uniqueIds } from "./validate-structure.ts";
 import { checks, plannedPowers, scriptCommand, stampNeedsJson, staticCommands } from "./validate-commands.ts";
 import { dataPaths } from "./validate-templates.ts";
+import { valueDepth } from "./validate-depth.ts";
+import { argvValues } from "./validate-argv-values.ts";
 
 export { graphOrder, ancestors, type OrderedNode } from "./graph-index.ts";
 
-const RULES: Rule[] = [uniqueIds, references, cycles, maps, inputNames, staticCommands, plannedPowers, scriptCommand, checks, stampNeedsJson, dataPaths];
+const RULES: Rule[] = [uniqueIds, references, cycles, maps, inputNames, staticCommands, plannedPowers, scriptCommand, checks, stampNeedsJson, dataPaths, valueDepth, argvValues];
 
 /** What exists in the file but did not pass the schema (so rules neither check it nor
  *  report references to it as unknown). Filled by the loader's salvage step. */

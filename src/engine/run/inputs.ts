@@ -14,7 +14,7 @@ export function resolveInputs(graph: GraphFile, given: Record<string, unknown>):
       );
     }
   }
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const missing: string[] = [];
   for (const [name, def] of Object.entries(declared)) {
     if (Object.hasOwn(given, name)) out[name] = given[name];

@@ -27,7 +27,7 @@ export function viewOf(r: Pick<NodeResult, "status" | "qualifier" | "cause" | "o
 
 /** The state file's shape: {inputs, nodes: {id: {status, output, results?}}, item?, index?}. */
 export function stateOf(inputs: Record<string, unknown>, nodes: Record<string, NodeView>, place?: { item: unknown; index: number }): unknown {
-  const out: Record<string, { status: NodeStatus; output?: unknown; results?: unknown[] }> = {};
+  const out: Record<string, { status: NodeStatus; output?: unknown; results?: unknown[] }> = Object.create(null) as Record<string, never>;
   for (const [id, v] of Object.entries(nodes)) {
     const s: { status: NodeStatus; output?: unknown; results?: unknown[] } = { status: v.status };
     if (v.output !== undefined) s.output = v.output;

@@ -22,7 +22,7 @@ export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
     else if (e.type === "branch.finished") lastBranch.set(branchKey(e.branch.map, e.branch.index), e);
     else if (e.type === "branch.started") items.set(branchKey(e.branch.map, e.branch.index), e.item);
   }
-  const nodes: Record<string, KeptNode> = {};
+  const nodes: Record<string, KeptNode> = Object.create(null) as Record<string, KeptNode>;
   const recovered: string[] = [];
   for (const [key, e] of lastNode) {
     if (e.status !== "passed" && e.recovered === true) recovered.push(key);
@@ -31,7 +31,7 @@ export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
     if (e.output !== undefined) kept.output = e.output;
     nodes[key] = kept;
   }
-  const branches: Record<string, KeptBranch> = {};
+  const branches: Record<string, KeptBranch> = Object.create(null) as Record<string, KeptBranch>;
   for (const [key, e] of lastBranch) {
     if (e.status !== "passed") continue;
     const kept: KeptBranch = { item: items.get(key), verdict: e.verdict };

@@ -50,7 +50,8 @@ interface Meta {
 }
 
 export class ScopeRunner {
-  readonly view: Record<string, NodeView> = {};
+  /** Keyed by node id: null prototype, so no id can meet an inherited member. */
+  readonly view: Record<string, NodeView> = Object.create(null) as Record<string, NodeView>;
   private readonly meta = new Map<string, Meta>();
   private readonly scheduler: DagScheduler;
   private readonly branch: BranchRef | undefined;

@@ -4,6 +4,7 @@
 import type { Cause, EvidencePart, NodeStatus, Qualifier, StopReason } from "../events.ts";
 import type { CheckOutcome, TerminationReason } from "../ports.ts";
 import { extractJson, stdoutObject } from "./json-extract.ts";
+import { TOO_DEEP, valueTooDeep } from "../json-depth.ts";
 import type { SchemaCheck } from "./output-schema.ts";
 
 export interface Judgement {
@@ -114,7 +115,10 @@ function fail(cause: Cause, error: string, evidence: EvidencePart[], output?: un
 
 function readOutput(input: OutputInput): { ok: true; value: unknown } | { ok: false; message: string; unreadable?: true } {
   if (input.format === "json") {
-    if (input.structured !== undefined) return { ok: true, value: input.structured };
+    if (input.structured !== undefined) {
+      if (valueTooDeep(input.structured)) return { ok: false, message: `output is not usable JSON: the structured output is ${TOO_DEEP}` };
+      return { ok: true, value: input.structured };
+    }
     if (input.truncated) return { ok: false, unreadable: true, message: "the output was longer than vouch keeps, so it cannot be read as JSON" };
     const r = extractJson(input.text);
     return r.ok ? r : { ok: false, message: `output is not JSON: ${r.message}` };

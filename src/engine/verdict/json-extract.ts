@@ -3,17 +3,13 @@
 // only the last fence counts, because earlier ones are usually drafts.
 import { isObject } from "../json-object.ts";
 
+// Text nested deeper than MAX_JSON_DEPTH is refused before it is parsed.
+import { parseJson, type ParsedJson } from "../json-depth.ts";
+
 const FENCE = /```[^\n`]*\n([\s\S]*?)```/g;
 
-export type Extracted = { ok: true; value: unknown } | { ok: false; message: string };
-
-function tryParse(text: string): Extracted {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (e) {
-    return { ok: false, message: (e as Error).message };
-  }
-}
+export type Extracted = ParsedJson;
+const tryParse = (text: string): Extracted => parseJson(text);
 
 export function extractJson(text: string): Extracted {
   const whole = text.trim();
@@ -22,9 +18,11 @@ export function extractJson(text: string): Extracted {
   if (direct.ok) return direct;
   let last: string | undefined;
   for (const m of text.matchAll(FENCE)) last = m[1];
+  if (last === undefined && direct.tooDeep) return { ok: false, message: `the result is ${direct.message}`, tooDeep: true };
   if (last === undefined) return { ok: false, message: `the result is not JSON and holds no fenced code block (${direct.message})` };
   const fenced = tryParse(last.trim());
   if (fenced.ok) return fenced;
+  if (fenced.tooDeep) return { ok: false, message: `the last fenced code block is ${fenced.message}`, tooDeep: true };
   return { ok: false, message: `the last fenced code block is not JSON (${fenced.message})` };
 }
 

@@ -21,7 +21,8 @@ export const CLAUDE_PERMISSION_MODES = ["default", "acceptEdits", "auto", "bypas
 
 export function buildClaudeCommand(a: AgentAssignment): HarnessCommand {
   const argv = ["claude", "-p", "--output-format", "stream-json", "--verbose"];
-  if (a.model !== undefined) argv.push("--model", a.model);
+  // Values always in the `=` form: a value can never be read as a flag (ADR 0019).
+  if (a.model !== undefined) argv.push(`--model=${a.model}`);
   if (a.caps.turns !== undefined) argv.push("--max-turns", flagNumber(a.caps.turns));
   const budget = budgetToKeep(a);
   if (budget !== undefined) argv.push("--max-budget-usd", flagNumber(budget));
@@ -32,7 +33,7 @@ export function buildClaudeCommand(a: AgentAssignment): HarnessCommand {
     argv.push(`--tools=${[...new Set(a.tools.map(baseToolName))].join(",")}`);
     if (a.tools.length > 0) argv.push(`--allowedTools=${a.tools.join(",")}`);
   }
-  if (a.permissionMode !== undefined) argv.push("--permission-mode", a.permissionMode);
+  if (a.permissionMode !== undefined) argv.push(`--permission-mode=${a.permissionMode}`);
   return { argv, stdin: a.prompt, ...supervision(CLAUDE_GUARANTEES, a) };
 }
 

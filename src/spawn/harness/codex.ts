@@ -32,8 +32,10 @@ export const CODEX_SANDBOX_MODES = ["read-only", "workspace-write", "danger-full
 
 export function buildCodexCommand(a: AgentAssignment): HarnessCommand {
   const argv = ["codex", "exec", "--json", "--skip-git-repo-check"];
-  if (a.model !== undefined) argv.push("-m", a.model);
-  if (a.permissionMode !== undefined) argv.push("-s", a.permissionMode);
+  // Values always in the `=` form (clap reads --model=--x as the value "--x"):
+  // a value can never be read as a flag (ADR 0019).
+  if (a.model !== undefined) argv.push(`--model=${a.model}`);
+  if (a.permissionMode !== undefined) argv.push(`--sandbox=${a.permissionMode}`);
   argv.push("-"); // read the prompt from stdin
   return { argv, stdin: a.prompt, ...supervision(CODEX_GUARANTEES, a) };
 }

@@ -49,8 +49,10 @@ export const GEMINI_EXIT_CODES: Readonly<Record<number, { stopReason: StopReason
 
 export function buildGeminiCommand(a: AgentAssignment): HarnessCommand {
   const argv = ["gemini", "--output-format", "stream-json", "--skip-trust"];
-  if (a.model !== undefined) argv.push("-m", a.model);
-  if (a.permissionMode !== undefined) argv.push("--approval-mode", a.permissionMode);
+  // Values always in the `=` form: yargs reads `-m --yolo` as the yolo flag,
+  // `--model=--yolo` as the model "--yolo" (ADR 0019).
+  if (a.model !== undefined) argv.push(`--model=${a.model}`);
+  if (a.permissionMode !== undefined) argv.push(`--approval-mode=${a.permissionMode}`);
   argv.push("-p", GEMINI_PROMPT_FLAG_TEXT);
   return { argv, stdin: a.prompt, ...supervision(GEMINI_GUARANTEES, a) };
 }

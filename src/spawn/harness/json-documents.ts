@@ -6,6 +6,8 @@
 // Anything else that is not JSON is counted as garbage and never fatal.
 import { isObject, type JsonObject } from "../../engine/json-object.ts";
 
+import { MAX_JSON_DEPTH, parseJson } from "../../engine/json-depth.ts";
+
 /** Largest pretty-printed document kept while waiting for it to close. */
 export const MAX_PENDING_BYTES = 8 * 1024 * 1024;
 const GARBAGE_SAMPLE_CHARS = 200;
@@ -95,12 +97,13 @@ export class JsonDocumentReader {
   }
 }
 
+/** A harness event wraps the model's value in a few levels of its own. */
+const EVENT_ENVELOPE_LEVELS = 16;
+
+/** Too deep to be a real event (ADR 0019): counted as garbage, never parsed. */
 function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+  const r = parseJson(text, MAX_JSON_DEPTH + EVENT_ENVELOPE_LEVELS);
+  return r.ok ? r.value : undefined;
 }
 
 /** A plain object with a string `type`, or null. */

@@ -133,6 +133,27 @@ export const KIT_CHECKS: readonly KitCheck[] = [
     },
   },
   {
+    name: "a setting that looks like a flag arrives as a value, never as a flag",
+    async run(s) {
+      if (!isProcessHarness(s)) return na("replay plays a recording: settings are whatever was recorded");
+      const g = s.descriptor.guarantees;
+      if (!g.model && !g.tools) return na("declares neither model nor tools honoured");
+      // `-m --yolo` is gemini's yolo flag; `--model --dangerously-skip-permissions` claude's (issue 12).
+      const r = await sit(s, "success", {
+        ...(g.model ? { model: "--yolo" } : {}),
+        ...(g.tools ? { tools: ["--dangerously-skip-permissions"] } : {}),
+      });
+      const echo = readEcho(r.sitting.resultText);
+      if (!echo) return no(`no echo from the stub: ${brief(r)}`);
+      const problems: string[] = [];
+      if (g.model && echo.model !== "--yolo") problems.push(`model arrived as ${echo.model}`);
+      if (g.tools && JSON.stringify(echo.tools) !== JSON.stringify(["--dangerously-skip-permissions"])) problems.push(`tools arrived as ${JSON.stringify(echo.tools)}`);
+      const loose = echo.argv.filter((x) => x === "--yolo" || x === "--dangerously-skip-permissions");
+      if (loose.length > 0) problems.push(`${loose.join(", ")} stood alone in argv, where the harness reads it as a flag`);
+      return problems.length === 0 ? ok("values in the --flag=value form") : no(problems.join("; "));
+    },
+  },
+  {
     name: "live progress: turns as they happen, never an invented number",
     async run(s) {
       const r = await sit(s, "success", { stub: { STUB_TURNS: "5", STUB_TURN_MS: "40" } });

@@ -70,6 +70,13 @@ function parseArgs(harness, argv) {
   }[harness];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
+    if (eq > 0 && valueFlags[a.slice(0, eq)]) {
+      got[valueFlags[a.slice(0, eq)]] = a.slice(eq + 1); // --flag=value: the value is whatever follows "="
+      continue;
+    }
+    // As yargs (gemini) and clap (codex) do: a separate value that starts with "-" is a flag, not the value.
+    if (valueFlags[a] && harness !== "claude" && /^-/.test(argv[i + 1] ?? "") && argv[i + 1] !== "-") fail(`stub ${harness}: ${a} needs a value, but ${argv[i + 1]} is a flag`, 2);
     if (a.startsWith("--allowedTools=")) got.tools = a.slice("--allowedTools=".length).split(",").filter(Boolean);
     else if (a.startsWith("--tools=")) got.available = a.slice("--tools=".length).split(",").filter(Boolean);
     else if (a === "--tools") fail(`stub ${harness}: --tools without '=' would swallow the prompt`, 2);
