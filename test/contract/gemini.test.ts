@@ -48,7 +48,9 @@ describeCli("gemini", "gemini 0.61.0 through dist/vouch", () => {
     const r = await run("tools-forever", { caps: "{ turns: 3, wall: 90s }" });
     expect(r.node).toMatchObject({ status: "error", cause: "cap_stop", stop_reason: "turns", turns: 4 });
     expect(r.overruns.map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, 4]]);
-    expect(server.requests("tools-forever")).toBe(4); // docs/real-clis.md: "same" as codex, 4 requests
+    // The kill follows the 4th response; gemini may already have asked for a 5th by then (docs/real-clis.md).
+    expect(server.requests("tools-forever")).toBeGreaterThanOrEqual(4);
+    expect(server.requests("tools-forever")).toBeLessThanOrEqual(5);
     expect(r.code).toBe(3);
   });
 

@@ -60,7 +60,7 @@ describe("vouch doctor", () => {
 
   test("the tested claude refusing one permission mode (bypassPermissions as root): the mode is named, no reinstall is suggested", async () => {
     const claude = `case "$1" in --version) echo "2.1.332 (Claude Code)"; exit 0;; esac
-for a in "$@"; do case "$a" in bypassPermissions) echo "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons" >&2; exit 1;; esac; done
+for a in "$@"; do case "$a" in *bypassPermissions) echo "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons" >&2; exit 1;; esac; done
 echo "Error: Input must be provided either through stdin or as a prompt argument when using --print" >&2; exit 1`;
     const r = await doctor(binDir({ claude }), false);
     expect(r.code).toBe(1);
