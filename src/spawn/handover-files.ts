@@ -4,7 +4,8 @@
 // VOUCH_OUTPUT_FILE, and each run input as a file of its own named by
 // VOUCH_INPUT_<NAME>_FILE (small ones also as VOUCH_INPUT_<NAME>, input-env.ts)
 // — never on the command line. The directory is removed when the command has finished.
-import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtempSync } from "node:fs";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandInput } from "../engine/ports.ts";
@@ -36,7 +37,9 @@ export interface HandoverData {
 
 export async function writeHandover(owner: FolderOwner, data: HandoverData, tmpRoot: string = tmpdir()): Promise<Handover> {
   const { state, item, output, inputs = [] } = data;
-  const dir = await mkdtemp(join(tmpRoot, "vouch-"));
+  // Made and handed to its owner with no await in between: a process.exit in such a
+  // gap (a second Ctrl-C) would find a folder on disk that nobody knows to remove.
+  const dir = mkdtempSync(join(tmpRoot, "vouch-"));
   const remove = owner.trackFolder(dir);
   try {
     await chmod(dir, 0o700);
