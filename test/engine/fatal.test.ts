@@ -4,7 +4,9 @@
 import { describe, expect, test } from "vitest";
 import { FatalError, LedgerError, OutputError } from "../../src/engine/errors.ts";
 import { runGraph } from "../../src/engine/run.ts";
-import { FakeAgentRunner } from "./helpers/fakes.ts";
+import type { VouchEvent } from "../../src/engine/events.ts";
+import { CheckingLedger, FakeAgentRunner, untilAborted } from "./helpers/fakes.ts";
+import { FakeClock } from "./helpers/fake-clock.ts";
 import { finishedOf, run, setup } from "./helpers/run-helper.ts";
 
 const GRAPH = `
@@ -34,5 +36,29 @@ describe("a port's error ends the run only when it is a FatalError", () => {
     const f = finishedOf(r.events, "a");
     expect([f.status, f.stop_reason, f.error]).toEqual(["error", "crashed", "the harness stopped: crashed: the agent runner failed: not really the ledger"]);
     expect(r.outcome.exitCode).toBe(3);
+  });
+});
+
+describe("a ledger that fails on the run wall's overrun", () => {
+  test("rejects the run with the LedgerError and stops the work (no unhandled rejection, no run going on)", async () => {
+    const thrown = new LedgerError("the disk holding the ledger is full");
+    class FailingOnRunWall extends CheckingLedger {
+      override append(event: VouchEvent): void {
+        if (event.type === "cap.overrun" && event.scope === "run") throw thrown;
+        super.append(event);
+      }
+    }
+    const clock = new FakeClock();
+    let cancelled = false;
+    const agents = new FakeAgentRunner(async (_a, hooks) => {
+      await clock.sleep(60_000, hooks.signal).catch(() => {});
+      cancelled = hooks.signal.aborted;
+      return hooks.signal.aborted ? untilAborted(hooks.signal) : {};
+    });
+    const x = setup(`version: 1\nname: t\ncaps: { wall: 10s }\nnodes:\n  a: { kind: agent, prompt: a }\n`, { agents, clock, ledger: new FailingOnRunWall() });
+    const err = await x.clock.drive(runGraph(x.options)).catch((e: unknown) => e);
+    expect(err).toBe(thrown);
+    expect(cancelled).toBe(true);
+    expect(x.ledger.events.some((e) => e.type === "run.finished")).toBe(false);
   });
 });

@@ -134,7 +134,12 @@ class RunDriver {
     this.ports.clock.sleep(wallMs, this.wallTimer.signal).then(
       () => {
         if (this.ended) return;
-        this.emitter.emit({ type: "cap.overrun", scope: "run", cap: "wall", limit: wallMs, actual: this.ports.clock.now() - this.ctx.startedAt });
+        try {
+          this.emitter.emit({ type: "cap.overrun", scope: "run", cap: "wall", limit: wallMs, actual: this.ports.clock.now() - this.ctx.startedAt });
+        } catch (e) {
+          // A timer has no caller to throw to: the ledger failing here ends the run like anywhere else.
+          return this.ctx.fail(e);
+        }
         this.ctx.requestStop("wall");
       },
       () => {},
