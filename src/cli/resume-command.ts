@@ -52,6 +52,31 @@ export function decisionsFrom(approve: string[], reject: string[], graph: GraphF
   return decisions;
 }
 
+/** A decision the ledger already holds is final: --approve/--reject naming it again is refused. */
+function refuseRedecision(decisions: Map<string, Decision>, prior: ReturnType<typeof priorDecisions>, runId: string, graphPath: string): void {
+  const again = redecided(decisions, prior);
+  if (!again) return;
+  const where = again.branch ? ` (in ${again.branch.map} #${again.branch.index})` : "";
+  throw new ResumeRefusedError(
+    `${again.node} was already ${again.decision === "approve" ? "approved" : "rejected"} at ${again.at}${where} in run ${runId}: a decision recorded in the ledger is final`,
+    `to decide again, start a new run: vouch run ${graphPath}`,
+  );
+}
+
+/** What is left of the run budget the first session set (earlier sessions' spending counts
+ *  against it); undefined when the run has none; refused when nothing is left. */
+export function budgetLeft(budgetUsd: number | null, spentUsd: number, runId: string): number | undefined {
+  if (budgetUsd === null) return undefined;
+  const left = budgetUsd - spentUsd;
+  if (left <= 0) {
+    throw new ResumeRefusedError(
+      `run ${runId} has spent $${spentUsd.toFixed(4)} of its $${budgetUsd} budget: nothing is left to resume with`,
+      `start a new run with a larger --budget`,
+    );
+  }
+  return left;
+}
+
 const resumeCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("resume", args, OPTIONS);
   if (positionals.length !== 1) throw new UsageError("resume takes one run: an id, a unique prefix of one, or last", "see: vouch runs");
@@ -70,14 +95,7 @@ const resumeCommand: Command = async (args, io) => {
       const decisions = decisionsFrom(values.approve ?? [], values.reject ?? [], graphFile.graph);
       const events = ledger.runEvents(runId);
       const prior = priorDecisions(events);
-      const again = redecided(decisions, prior);
-      if (again) {
-        const where = again.branch ? ` (in ${again.branch.map} #${again.branch.index})` : "";
-        throw new ResumeRefusedError(
-          `${again.node} was already ${again.decision === "approve" ? "approved" : "rejected"} at ${again.at}${where} in run ${runId}: a decision recorded in the ledger is final`,
-          `to decide again, start a new run: vouch run ${recorded.graph_path}`,
-        );
-      }
+      refuseRedecision(decisions, prior, runId, recorded.graph_path);
       const resume = priorFromEvents(events);
       // Relative paths (cwd, inputs such as project_dir) resolve where the run first started.
       const started = events.find((e) => e.type === "run.started");
@@ -85,16 +103,7 @@ const resumeCommand: Command = async (args, io) => {
       // The run budget is the whole run's, as the first session set it: what earlier
       // sessions spent counts against it.
       const caps = started?.type === "run.started" ? started.caps : ticket.caps;
-      let budgetUsd: number | undefined;
-      if (caps.budget_usd !== null) {
-        budgetUsd = caps.budget_usd - recorded.cost_usd;
-        if (budgetUsd <= 0) {
-          throw new ResumeRefusedError(
-            `run ${runId} has spent $${recorded.cost_usd.toFixed(4)} of its $${caps.budget_usd} budget: nothing is left to resume with`,
-            `start a new run with a larger --budget`,
-          );
-        }
-      }
+      const budgetUsd = budgetLeft(caps.budget_usd, recorded.cost_usd, runId);
       const replayDir = replayDirFor(graphFile.path, values["replay-dir"], io.cwd);
       const options = {
         runId,
