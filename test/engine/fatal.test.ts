@@ -62,3 +62,42 @@ describe("a ledger that fails on the run wall's overrun", () => {
     expect(x.ledger.events.some((e) => e.type === "run.finished")).toBe(false);
   });
 });
+
+describe("a ledger that fails as the run pauses", () => {
+  // run.paused is emitted when the run goes quiet (the last live task ends), from a
+  // promise's finally: a throw there had no handler and the run never settled.
+  for (const type of ["run.paused", "run.finished"] as const) {
+    test(`a LedgerError on ${type} rejects the run with it`, async () => {
+      const thrown = new LedgerError("the disk holding the ledger is full");
+      class FailingOn extends CheckingLedger {
+        override append(event: VouchEvent): void {
+          if (event.type === type) throw thrown;
+          super.append(event);
+        }
+      }
+      const x = setup(`version: 1\nname: t\nnodes:\n  gate: { kind: approval, prompt: ok? }\n`, { ledger: new FailingOn() });
+      const err = await x.clock.drive(runGraph(x.options)).catch((e: unknown) => e);
+      expect(err).toBe(thrown);
+    });
+  }
+});
+
+describe("a ledger that fails on run.finished of a run that completed", () => {
+  for (const [name, graph, inputs] of [
+    ["an agent", GRAPH, {}],
+    ["a map of agents", `version: 1\nname: t\ninputs: { xs: { required: true } }\nnodes:\n  m: { kind: map, over: inputs.xs, as: x, branch: { b: { kind: agent, prompt: hi } } }\n`, { xs: [1, 2] }],
+  ] as const) {
+    test(`${name}: the run rejects with the LedgerError`, async () => {
+      const thrown = new LedgerError("the disk holding the ledger is full");
+      class FailingOnFinish extends CheckingLedger {
+        override append(event: VouchEvent): void {
+          if (event.type === "run.finished") throw thrown;
+          super.append(event);
+        }
+      }
+      const x = setup(graph, { ledger: new FailingOnFinish(), inputs });
+      const err = await x.clock.drive(runGraph(x.options)).catch((e: unknown) => e);
+      expect(err).toBe(thrown);
+    });
+  }
+});

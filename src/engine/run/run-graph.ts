@@ -173,14 +173,22 @@ class RunDriver {
   private onQuiet(): void {
     const { ctx } = this;
     if (this.ended || ctx.fatal !== null) return;
-    if (ctx.paused.size > 0 && ctx.stop === null) {
+    if (ctx.paused.size > 0 && ctx.stop === null) return this.pause();
+    ctx.fail(new Error("internal: the run has no live work but is not finished (a scheduling bug)"));
+  }
+
+  /** run.paused and the paused finish. Called as the last live task ends (from a promise's
+   *  finally, with no caller to throw to): the ledger failing here ends the run as anywhere else. */
+  private pause(): void {
+    try {
       this.emitter.emit({
         type: "run.paused",
-        approvals: [...ctx.paused].map((p) => ({ node: p.node, ...(p.branch ? { branch: p.branch } : {}), ...(p.prompt !== undefined ? { prompt: p.prompt } : {}) })),
+        approvals: [...this.ctx.paused].map((p) => ({ node: p.node, ...(p.branch ? { branch: p.branch } : {}), ...(p.prompt !== undefined ? { prompt: p.prompt } : {}) })),
       });
-      return this.finish("paused", undefined, "approval");
+      this.finish("paused", undefined, "approval");
+    } catch (e) {
+      this.ctx.fail(e);
     }
-    ctx.fail(new Error("internal: the run has no live work but is not finished (a scheduling bug)"));
   }
 
   /** Exactly one run.finished, then the outcome. */
