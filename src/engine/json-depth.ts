@@ -70,3 +70,26 @@ export function parseJson(text: string, max = MAX_JSON_DEPTH): ParsedJson {
     return { ok: false, message: (e as Error).message };
   }
 }
+
+/** Marks where `cutTooDeep` cut a value. */
+export const CUT_MARK = `[cut: ${TOO_DEEP}]`;
+
+/** `value` with every array/object deeper than `max` replaced by CUT_MARK, in
+ *  place (a loop). For values read back from a ledger written before the bound
+ *  (ADR 0019): they must print, never overflow the stack of JSON.stringify. */
+export function cutTooDeep(value: unknown, max = MAX_JSON_DEPTH): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (max <= 0) return CUT_MARK;
+  const stack: { v: object; depth: number }[] = [{ v: value, depth: 1 }];
+  while (stack.length > 0) {
+    const { v, depth } = stack.pop()!;
+    const holder = v as Record<string | number, unknown>;
+    for (const key of Object.keys(holder)) {
+      const child = holder[key];
+      if (child === null || typeof child !== "object") continue;
+      if (depth >= max) holder[key] = CUT_MARK;
+      else stack.push({ v: child, depth: depth + 1 });
+    }
+  }
+  return value;
+}

@@ -1,6 +1,7 @@
 // A run's events as they were appended, in seq order: what the engine's
 // priorFromEvents folds for resume. Each is checked against the event union,
 // so a row this vouch cannot understand is an error naming it, not a crash later.
+import { parseStored } from "./stored-json.ts";
 import type { Database } from "bun:sqlite";
 import { LedgerError } from "../engine/errors.ts";
 import { eventSchema, type VouchEvent } from "../engine/events.ts";
@@ -10,7 +11,7 @@ export function runEvents(db: Database, runId: string, file: string): VouchEvent
   return rows.map(({ seq, body }) => {
     let value: unknown;
     try {
-      value = JSON.parse(body);
+      value = parseStored(body);
     } catch {
       throw new LedgerError(`${file}: event ${seq} of run ${runId} is not valid JSON`, "the ledger was altered outside vouch; start a new run");
     }

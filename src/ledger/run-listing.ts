@@ -1,4 +1,5 @@
 // `vouch runs`: the runs newest first, and the per-session facts `show` reuses.
+import { parseStored } from "./stored-json.ts";
 import type { Database } from "bun:sqlite";
 import type { EventOf, RunStatus } from "../engine/events.ts";
 import { sessionStatus, sessionWallMs, type SessionFacts } from "./run-status.ts";
@@ -88,7 +89,7 @@ function partialCost(db: Database, runId: string, session: number, mapIds: Set<s
 }
 
 function mapIdsOf(run: RunRow): Set<string> {
-  const nodes = JSON.parse(run.nodes) as EventOf<"run.started">["nodes"];
+  const nodes = parseStored(run.nodes) as EventOf<"run.started">["nodes"];
   return new Set(nodes.filter((n) => n.kind === "map" && n.map === undefined).map((n) => n.id));
 }
 
@@ -115,11 +116,11 @@ export function sessionViews(db: Database, run: RunRow, liveness: Liveness): Ses
       cost_usd: partial ? partial.cost : (r.cost_usd ?? 0),
       cost_unknown: partial ? partial.unknown : (r.cost_unknown ?? 0),
       wall_ms: sessionWallMs(facts, status === "running", now),
-      counts: r.counts === null ? null : JSON.parse(r.counts),
+      counts: r.counts === null ? null : parseStored(r.counts),
       first_seq: r.started_seq,
       last_seq: r.last_seq,
-      paused: r.paused === null ? null : JSON.parse(r.paused),
-      ...(r.output === null ? {} : { output: JSON.parse(r.output) }),
+      paused: r.paused === null ? null : parseStored(r.paused),
+      ...(r.output === null ? {} : { output: parseStored(r.output) }),
     };
   });
 }

@@ -1,5 +1,6 @@
 // `vouch show`: one run from the projection tables — per node (in graph
 // order), per map branch, per attempt, with every check and overrun.
+import { parseStored } from "./stored-json.ts";
 import type { Database } from "bun:sqlite";
 import type { EventOf, NodeStatus, VouchEvent } from "../engine/events.ts";
 import { listingOf, runRow, sessionViews, type Liveness } from "./run-listing.ts";
@@ -69,16 +70,16 @@ function attemptOf(r: NodeRow): AttemptView {
     fallback: r.fallback,
     cost_usd: r.cost_usd,
     turns: r.turns,
-    tokens: r.tokens === null ? null : JSON.parse(r.tokens),
+    tokens: r.tokens === null ? null : parseStored(r.tokens),
     wall_ms: r.wall_ms,
-    ...(r.output === null ? {} : { output: JSON.parse(r.output) }),
+    ...(r.output === null ? {} : { output: parseStored(r.output) }),
     result_tail: r.result_tail,
     session_id: r.session_id,
     api_retries: r.api_retries ?? null,
     started_at: r.started_at,
     finished_at: r.finished_at,
-    checks: (JSON.parse(r.checks) as EventOf<"check.finished">[]).map(record) as CheckRecord[],
-    overruns: (JSON.parse(r.overruns) as EventOf<"cap.overrun">[]).map(record) as OverrunRecord[],
+    checks: (parseStored(r.checks) as EventOf<"check.finished">[]).map(record) as CheckRecord[],
+    overruns: (parseStored(r.overruns) as EventOf<"cap.overrun">[]).map(record) as OverrunRecord[],
   };
 }
 
@@ -139,7 +140,7 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
   if (!run) return null;
   const sessions = sessionViews(db, run, liveness);
   const latest = sessions[sessions.length - 1];
-  const graphNodes = JSON.parse(run.nodes) as EventOf<"run.started">["nodes"];
+  const graphNodes = parseStored(run.nodes) as EventOf<"run.started">["nodes"];
   const kindOf = new Map(graphNodes.map((n) => [`${n.map ?? ""}\u0000${n.id}`, n.kind]));
   const rows = db
     .query("SELECT * FROM node_results WHERE run_id = ? ORDER BY session, round, attempt, first_seq")
@@ -171,9 +172,9 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
         map: b.map,
         index: b.branch_index,
         label: b.label,
-        ...(b.item === null ? {} : { item: JSON.parse(b.item) }),
+        ...(b.item === null ? {} : { item: parseStored(b.item) }),
         status: b.status ?? (runningNow ? "running" : "unfinished"),
-        ...(b.verdict === null ? {} : { verdict: JSON.parse(b.verdict) }),
+        ...(b.verdict === null ? {} : { verdict: parseStored(b.verdict) }),
         error: b.error,
         session: b.session,
         nodes: ids.map((id) => nodeView(id, kindOf.get(`${b.map}\u0000${id}`) ?? null, byNode.get(`${b.map}\u0000${b.branch_index}\u0000${id}`) ?? [], latest, ref)),
@@ -181,12 +182,12 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
     });
 
   const overrunRows = db.query("SELECT overruns FROM sessions WHERE run_id = ? ORDER BY session").all(runId) as { overruns: string }[];
-  const overruns = overrunRows.flatMap((r) => (JSON.parse(r.overruns) as EventOf<"cap.overrun">[]).map(record)) as OverrunRecord[];
+  const overruns = overrunRows.flatMap((r) => (parseStored(r.overruns) as EventOf<"cap.overrun">[]).map(record)) as OverrunRecord[];
   const passEnv = (db.query("SELECT DISTINCT name FROM env_names WHERE run_id = ? ORDER BY name").all(runId) as { name: string }[]).map((r) => r.name);
   // The graph's own env: names, from the run.started of every session (names only, never values).
   const graphEnv = new Set<string>();
   for (const { body } of db.query("SELECT body FROM events WHERE run_id = ? AND type = 'run.started'").all(runId) as { body: string }[]) {
-    for (const name of (JSON.parse(body) as EventOf<"run.started">).graph_env ?? []) graphEnv.add(name);
+    for (const name of (parseStored(body) as EventOf<"run.started">).graph_env ?? []) graphEnv.add(name);
   }
   const listing = listingOf(run, sessions);
   const finished = latest && latest.finished_at !== null && latest.status !== "abandoned" && latest.status !== "running";
@@ -194,8 +195,8 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
     run: {
       ...listing,
       graph_digest: latest?.graph_digest ?? run.graph_digest,
-      inputs: JSON.parse(run.inputs),
-      caps: JSON.parse(run.caps),
+      inputs: parseStored(run.inputs),
+      caps: parseStored(run.caps),
       concurrency: run.concurrency,
       harness: run.harness,
       version: run.version,

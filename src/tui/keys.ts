@@ -2,6 +2,7 @@
 // only translates keypresses and carries out the effects (cancel, exit, answer).
 import type { PendingApprovalView } from "./view-rows.ts";
 import type { Fold } from "./view-branch-rows.ts";
+import { own, put, withKey } from "./own.ts";
 
 export type Key =
   | "up"
@@ -103,7 +104,7 @@ export function handleKey(ui: UiState, key: Key, ctx: KeyContext): { ui: UiState
     case "enter": {
       const sel = ui.selected ?? ctx.selectable[0];
       if (sel === undefined) return done(ui);
-      if (sel.endsWith("#fold")) return done({ ...ui, fold: { ...ui.fold, [sel.slice(0, -5)]: "open" } });
+      if (sel.endsWith("#fold")) return done({ ...ui, fold: withKey(ui.fold, sel.slice(0, -5), "open") });
       return done({ ...ui, details: { key: sel, scroll: 0 } });
     }
     case "right":
@@ -141,11 +142,12 @@ export function mapOfKey(key: string | null, maps: ReadonlySet<string>): string 
 function foldKey(ui: UiState, key: "left" | "right", ctx: KeyContext): { ui: UiState; effects: Effect[] } {
   const map = mapOfKey(ui.selected ?? ctx.selectable[0] ?? null, ctx.maps);
   if (!map) return { ui, effects: [] };
-  const now = ui.fold[map];
+  // own/put: a map id may be __proto__ or constructor (ADR 0019, src/tui/own.ts).
+  const now = own(ui.fold, map);
   const next: Fold | undefined = key === "right" ? (now === "closed" ? undefined : "open") : now === "open" ? undefined : "closed";
   const fold = { ...ui.fold };
   if (next === undefined) delete fold[map];
-  else fold[map] = next;
+  else put(fold, map, next);
   // Folding hides the branch rows: keep the selection on the map's own row.
   return { ui: { ...ui, fold, selected: key === "left" ? map : ui.selected }, effects: [] };
 }

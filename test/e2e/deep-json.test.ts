@@ -100,4 +100,16 @@ describe("JSON nested 50,000 levels deep", () => {
       expect(r.stdout + r.stderr).toContain(`graph-deep.yaml:6:269: output is ${TOO_DEEP}`);
     }
   });
+
+  // Found in review: 50,000 levels overflowed the YAML parser itself, and the
+  // message said so ("YAML: maximum call stack size exceeded") at a column
+  // that was not the bound: the user saw an internal limit, not theirs.
+  test("a graph value 50,000 levels deep is refused naming the bound, never the parser's stack", async () => {
+    const g = graph("graph-very-deep", `  e:\n    kind: end\n    output: ${deepArray(DEEP)}\n`);
+    const r = await vouch(["validate", g], { home });
+    clean(r);
+    expect(r.code).toBe(2);
+    expect(r.stdout + r.stderr).not.toMatch(/call stack/i);
+    expect(r.stdout + r.stderr).toContain(TOO_DEEP);
+  });
 });

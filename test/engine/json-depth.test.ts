@@ -1,7 +1,7 @@
 // The depth bound (issue 12 item 6): measured by loops, exact at the limit,
 // and strings that hold brackets do not count.
 import { describe, expect, test } from "vitest";
-import { MAX_JSON_DEPTH, jsonTextTooDeep, parseJson, tooDeepAt } from "../../src/engine/json-depth.ts";
+import { CUT_MARK, cutTooDeep, MAX_JSON_DEPTH, jsonTextTooDeep, parseJson, tooDeepAt, valueTooDeep } from "../../src/engine/json-depth.ts";
 import { extractJson, stdoutObject } from "../../src/engine/verdict/json-extract.ts";
 import { JsonDocumentReader } from "../../src/spawn/harness/json-documents.ts";
 
@@ -42,5 +42,16 @@ describe("the JSON depth bound", () => {
     expect(r.feed(`{"type":"x","v":${nested(50_000)}}`)).toEqual([]);
     expect(r.garbageLines).toBe(1);
     expect(r.feed('{"type":"result"}')).toEqual([{ type: "result" }]);
+  });
+
+  test("cutTooDeep keeps a value within the bound whole and cuts a deeper one exactly at it", () => {
+    const within = JSON.parse(nested(MAX_JSON_DEPTH)) as unknown;
+    expect(cutTooDeep(structuredClone(within))).toEqual(within);
+    const cut = cutTooDeep(JSON.parse(nested(50_000)));
+    expect(valueTooDeep(cut)).toBe(false);
+    expect(tooDeepAt(cut, MAX_JSON_DEPTH - 1)).not.toBeNull();
+    expect(JSON.stringify(cut)).toContain(CUT_MARK);
+    expect(cutTooDeep({ a: 1, b: [2, "x"] }, 2)).toEqual({ a: 1, b: [2, "x"] });
+    expect(cutTooDeep({ a: { b: [1] } }, 2)).toEqual({ a: { b: CUT_MARK } });
   });
 });

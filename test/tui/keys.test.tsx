@@ -82,6 +82,21 @@ describe("handleKey decides", () => {
     expect(ui.selected).toBe("m"); // its branch rows are gone: the selection moves to the map
     expect(handleKey({ ...initialUi(), selected: "a" }, "right", ctx()).ui.fold).toEqual({});
   });
+
+  // Found in review (ADR 0019): the fold record was indexed directly, so a map
+  // named __proto__ (a ledger from before ids were refused, in show --tui)
+  // never opened, and `constructor` read Object's constructor as its fold.
+  test.each(["__proto__", "constructor", "valueOf"])("→ and ← fold a map named %s like any other", (id) => {
+    const c = ctx({ selectable: [id, `${id}#0`], maps: new Set([id]) });
+    let ui = handleKey({ ...initialUi(), selected: `${id}#0` }, "right", c).ui;
+    expect(Object.hasOwn(ui.fold, id) && ui.fold[id]).toBe("open");
+    ui = handleKey(ui, "left", c).ui;
+    expect(Object.keys(ui.fold)).toEqual([]);
+    ui = handleKey(ui, "left", c).ui;
+    expect(Object.hasOwn(ui.fold, id) && ui.fold[id]).toBe("closed");
+    ui = handleKey(ui, "right", c).ui;
+    expect(Object.keys(ui.fold)).toEqual([]);
+  });
 });
 
 async function app(events: VouchEvent[], opts: { replay?: boolean; rows?: number } = {}) {

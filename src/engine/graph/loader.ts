@@ -9,7 +9,7 @@ import { reservedNames } from "./reserved-names.ts";
 import { salvage } from "./salvage.ts";
 import { graphSchema, type GraphFile } from "./schema.ts";
 import { validateGraph } from "./validate.ts";
-import { badAliases, duplicateKeys, shoutedBooleans, unquotedTemplates, yamlErrorProblem, type OffsetProblem } from "./yaml-checks.ts";
+import { badAliases, duplicateKeys, isStackOverflow, shoutedBooleans, unquotedTemplates, yamlErrorProblem, YAML_TOO_DEEP, YAML_TOO_DEEP_HINT, type OffsetProblem } from "./yaml-checks.ts";
 import { offsetOf, positionOf } from "./yaml-positions.ts";
 import { withoutQuoteFallout } from "./unclosed-quote.ts";
 import { zodProblems, type Issue } from "./zod-issues.ts";
@@ -62,7 +62,10 @@ function load(file: string, text: string): LoadResult {
   try {
     raw = doc.toJS({ maxAliasCount: 1000 });
   } catch (e) {
-    problems.push({ file, line: 1, col: 1, message: `YAML: ${e instanceof Error ? e.message : String(e)}` });
+    const message = e instanceof Error ? e.message : String(e);
+    problems.push(isStackOverflow(message)
+      ? { file, line: 1, col: 1, message: YAML_TOO_DEEP, hint: YAML_TOO_DEEP_HINT }
+      : { file, line: 1, col: 1, message: `YAML: ${message}` });
     return finish(problems);
   }
 

@@ -5,6 +5,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Scalar, ty
 import { keyString } from "./yaml-positions.ts";
 import { isMissingQuote, unclosedQuoteBefore } from "./unclosed-quote.ts";
 import type { Path } from "./problem.ts";
+import { MAX_JSON_DEPTH, TOO_DEEP } from "../json-depth.ts";
 
 export interface OffsetProblem {
   offset: number;
@@ -18,6 +19,16 @@ const FRIENDLY: Record<string, string> = {
   TAB_AS_INDENT: "tabs are not allowed for indentation in YAML; indent with spaces",
   MULTIPLE_DOCS: 'a graph file holds one YAML document; remove the "---" separator and what follows, or split the file',
 };
+
+/** The yaml library parses nested flow collections recursively: tens of
+ *  thousands of levels overflow its stack. Said in the graph's terms, the
+ *  bound graph values are held to (ADR 0019), never as the parser's stack. */
+export const YAML_TOO_DEEP = `YAML: data ${TOO_DEEP} (so deep the YAML reader cannot read it)`;
+export const YAML_TOO_DEEP_HINT = `vouch keeps data at most ${MAX_JSON_DEPTH} levels deep; flatten it`;
+
+export function isStackOverflow(message: string): boolean {
+  return /maximum call stack size exceeded/i.test(message);
+}
 
 /** Messages for the yaml library's errors. */
 export function yamlErrorProblem(error: YAMLError, source: string, lineCol: (offset: number) => string): OffsetProblem {
@@ -33,6 +44,7 @@ export function yamlErrorProblem(error: YAMLError, source: string, lineCol: (off
       hint: `close it on its line (a value that holds this quote can be written in the other kind: ${example})`,
     };
   }
+  if (isStackOverflow(error.message)) return { offset, message: YAML_TOO_DEEP, hint: YAML_TOO_DEEP_HINT };
   const base = FRIENDLY[error.code] ?? error.message.replace(/\s+/g, " ").replace(/^./, (c) => c.toLowerCase());
   return { offset, message: `YAML: ${base}` };
 }

@@ -1,0 +1,14 @@
+// JSON read back from the ledger. This vouch bounds every value it stores at
+// MAX_JSON_DEPTH (ADR 0019), but a ledger written by a vouch from before the
+// bound may hold a value nested tens of thousands of levels: JSON.parse reads
+// it (a loop), JSON.stringify and renderers then overflow. Such values are cut
+// at the bound and marked, so every reader prints the run.
+import { cutTooDeep, MAX_JSON_DEPTH } from "../engine/json-depth.ts";
+
+/** An event wraps its values in a few levels of its own (as a harness event does). */
+const ENVELOPE_LEVELS = 16;
+
+/** JSON.parse, then cut at the bound; typed by its caller, as JSON.parse is. */
+export function parseStored<T = unknown>(text: string): T {
+  return cutTooDeep(JSON.parse(text) as unknown, MAX_JSON_DEPTH + ENVELOPE_LEVELS) as T;
+}
