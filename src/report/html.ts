@@ -45,7 +45,7 @@ function overrunsHtml(model: ReportModel): string {
 
 function headerHtml(model: ReportModel): string {
   const r = model.summary.run;
-  const counts = r.counts ? Object.entries(r.counts).map(([k, v]) => `${v} ${k}`).join(", ") : "–";
+  const counts = r.counts ? Object.entries(r.counts).map(([k, v]) => `${v} ${k.replaceAll("_", "-")}`).join(", ") : "–";
   const rows: [string, string][] = [
     ["status", `${badge(r.status)}${r.reason ? ` ${html(r.reason)}` : ""}`],
     ["exit code", html(r.exit_code ?? "–")],
