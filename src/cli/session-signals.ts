@@ -19,11 +19,16 @@ export class SessionSignals {
   /** Resolves when a signal arrives after the run is over (the person leaves the final frame). */
   readonly left = new Promise<void>((resolve) => (this.leave = resolve));
   private readonly restoreStdout: () => void;
-  private readonly onSignal = () => {
+  private readonly onSignal = (signal: NodeJS.Signals) => {
     if (this.runOver) return this.leave();
     this.interrupts += 1;
     if (this.interrupts === 1) {
-      this.io.err("vouch: cancelling the run (children are stopped; Ctrl-C again to stop at once)\n");
+      // Ctrl-C's notice says Ctrl-C; any other signal is named (a SIGTERM from a CI runner is no keypress).
+      this.io.err(
+        signal === "SIGINT"
+          ? "vouch: cancelling the run (children are stopped; Ctrl-C again to stop at once)\n"
+          : `vouch: ${signal}: cancelling the run (children are stopped; a second signal stops at once)\n`,
+      );
       this.cancel();
     } else this.exitNow();
   };

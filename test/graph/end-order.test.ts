@@ -20,7 +20,7 @@ const ISSUE = `  tests: { kind: script, run: "exit 1" }\n  done: { kind: end }\n
 
 describe("end-order warnings", () => {
   test("the issue's graph: done can run before tests ends; the warning points at done", () => {
-    expect(warnings(ISSUE)).toEqual([`5:3 warning: end node "done" can run before "tests" ends: it is not upstream of it (through needs, routes or fallbacks)`]);
+    expect(warnings(ISSUE)).toEqual([`5:3 warning: end node "done" can run before "tests" ends: it is not upstream of "done" (through needs, routes or fallbacks)`]);
   });
 
   test("an end that needs the work, or sits after it through a router or a fallback: no warning", () => {
@@ -43,7 +43,7 @@ describe("end-order warnings", () => {
 
   test("parallel work an end does not need is reported, several names at once", () => {
     const w = warnings(`  a: { kind: script, run: a }\n  b: { kind: script, run: b }\n  c: { kind: agent, prompt: c }\n  done: { kind: end, needs: [a] }\n`);
-    expect(w).toEqual([`7:3 warning: end node "done" can run before "b", "c" end: they are not upstream of it (through needs, routes or fallbacks)`]);
+    expect(w).toEqual([`7:3 warning: end node "done" can run before "b", "c" end: they are not upstream of "done" (through needs, routes or fallbacks)`]);
   });
 
   test("inside a map branch: the branch's own end, at its place in the branch", () => {
@@ -84,7 +84,7 @@ describe("through dist/vouch", () => {
     const r = await vouch(["validate", "issue.yaml"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
-      `issue.yaml:5:3: warning: end node "done" can run before "tests" ends: it is not upstream of it (through needs, routes or fallbacks)\n` +
+      `issue.yaml:5:3: warning: end node "done" can run before "tests" ends: it is not upstream of "done" (through needs, routes or fallbacks)\n` +
         `    hint: if "done" means the work is done, add needs: [tests] to it; as written, the run still waits for that work, and a failure there overrules "done"\n`,
     );
     expect(r.stderr).toBe("1 file valid, 1 warning\n");

@@ -132,7 +132,9 @@ test("SIGQUIT (Ctrl-\\ in a plain terminal) stops the run like SIGTERM: children
   s.proc.kill("SIGQUIT");
   const r = await s.done;
   expect([r.code, r.signal]).toEqual([130, null]);
-  expect(r.stderr).toContain("vouch: cancelling the run");
+  // The notice names the signal that came: it was not a Ctrl-C.
+  expect(r.stderr).toContain("vouch: SIGQUIT: cancelling the run (children are stopped; a second signal stops at once)");
+  expect(r.stderr).not.toContain("Ctrl-C again");
   expect(leftovers.map((pid) => groupAlive(pid))).toEqual([false, false]);
   const [run] = await runs();
   expect(run).toMatchObject({ status: "interrupted", exit_code: 130 });

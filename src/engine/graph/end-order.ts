@@ -66,7 +66,7 @@ function warningFor(index: ScopeIndex, idom: Map<string, string | null>, end: st
     {
       path: [...prefix, end],
       at: "key",
-      message: `warning: end node "${end}" can run before ${names} ${one ? "ends" : "end"}: ${one ? "it is" : "they are"} not upstream of it (through needs, routes or fallbacks)`,
+      message: `warning: end node "${end}" can run before ${names} ${one ? "ends" : "end"}: ${one ? "it is" : "they are"} not upstream of "${end}" (through needs, routes or fallbacks)`,
       hint: `if "${end}" means the work is done, add needs: [${unordered.slice(0, NAMED).join(", ")}] to it; as written, the run still waits for that work, and a failure there overrules "${end}"`,
     },
   ];
