@@ -3,7 +3,7 @@
 // loaded graph. The engine's loader is pure; the file system stays here.
 import { readdirSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { GraphInvalidError, InputError } from "../engine/errors.ts";
+import { GraphInvalidError, InputError, type GraphProblem } from "../engine/errors.ts";
 import { loadGraph } from "../engine/graph/loader.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import { fileLimits, MAX_GRAPH_ENV, readLimited } from "../spawn/read-limited.ts";
@@ -33,11 +33,11 @@ export function readGraphSource(path: string, cwd: string, env: Record<string, s
 }
 
 /** Read and load a graph. Problems → GraphInvalidError carrying each `file:line:col` (with `file` as given). */
-export function readGraphFile(path: string, cwd: string, env: Record<string, string | undefined>): GraphSource & { graph: GraphFile } {
+export function readGraphFile(path: string, cwd: string, env: Record<string, string | undefined>): GraphSource & { graph: GraphFile; warnings: GraphProblem[] } {
   const source = readGraphSource(path, cwd, env);
   const loaded = loadGraph(path, source.text);
   if (!loaded.graph) throw new GraphInvalidError(loaded.problems);
-  return { ...source, graph: loaded.graph };
+  return { ...source, graph: loaded.graph, warnings: loaded.warnings };
 }
 
 /** The graph files an argument names: the file itself, or the *.yaml / *.yml files of a directory (sorted). */

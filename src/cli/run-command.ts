@@ -4,7 +4,8 @@ import { existsSync, statSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { HARNESS_NAMES } from "../engine/graph/schema.ts";
 import { parseDuration } from "../engine/graph/duration.ts";
-import { UsageError } from "../engine/errors.ts";
+import { UsageError, formatProblem } from "../engine/errors.ts";
+import { sanitize } from "../tui/text.ts";
 import type { HarnessName } from "../engine/ports.ts";
 import { checkedLedgerHome, openLedger } from "../ledger/index.ts";
 import { parseCommandArgs, positiveInt, positiveNumber } from "./args.ts";
@@ -83,6 +84,7 @@ const runCommand: Command = async (args, io) => {
   if (positionals.length > 1) throw new UsageError(`run takes one graph file (got ${positionals.length}: ${positionals.join(", ")})`);
   if (values.json && values.plain) throw new UsageError("--json and --plain exclude each other");
   const graphFile = readGraphFile(positionals[0]!, io.cwd, io.env);
+  for (const w of graphFile.warnings) io.err(sanitize(formatProblem(w))); // validate's advice, said before the run
   const inputs = parseInputs(values.input ?? [], io.cwd, fileLimits(io.env).inputBytes);
   const harness = harnessFlag(values.harness);
   const concurrency = positiveInt("--concurrency", values.concurrency);

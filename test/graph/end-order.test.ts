@@ -96,6 +96,9 @@ describe("through dist/vouch", () => {
     const r = await vouch(["run", "issue.yaml", "--plain"]);
     expect(r.stdout).toMatch(/■ run failed · exit 1/);
     expect(r.code).toBe(1);
+    // The warning validate gives is said by run too, on stderr (stdout stays the run's).
+    expect(r.stderr).toContain(`issue.yaml:5:3: warning: end node "done" can run before "tests" ends`);
+    expect(r.stdout).not.toContain("warning:");
     const json = await vouch(["run", "issue.yaml", "--json"]);
     const fin = JSON.parse(json.stdout.trim().split("\n").at(-1)!);
     expect(fin).toMatchObject({ type: "run.finished", status: "failed", exit_code: 1, counts: { passed: 1, failed: 1 } });
