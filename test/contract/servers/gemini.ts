@@ -3,7 +3,7 @@
 // scripted answer; the CLI's side calls (its model router and other
 // classifiers use :generateContent) get a small JSON answer that satisfies
 // them and are not counted as model requests of the sitting.
-import { BLOCK_TEXTS, counter, HUGE_TOKENS, JSON_ANSWER, PLAIN_ANSWER, routeOf, SSE_HEADERS, sseBody, type FakeServer, type Scenario } from "./scenarios.ts";
+import { BLOCK_TEXTS, HUGE_TOKENS, JSON_ANSWER, PLAIN_ANSWER, serveScenarios, SSE_HEADERS, sseBody, type FakeServer, type Scenario } from "./scenarios.ts";
 
 type Part = Record<string, unknown>;
 
@@ -57,24 +57,10 @@ function sideAnswer(): Response {
 }
 
 export function startGemini(): FakeServer {
-  const counts = counter();
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    idleTimeout: 0,
-    async fetch(req) {
-      const route = routeOf(new URL(req.url).pathname);
-      const body = await req.text();
-      if (!route || req.method !== "POST") return new Response("not found", { status: 404 });
-      if (route.rest.endsWith(":streamGenerateContent")) return respond(route.scenario, counts.bump(route.scenario), body.split('"functionResponse"').length - 1);
-      if (route.rest.endsWith(":generateContent")) return sideAnswer();
-      if (route.rest.endsWith(":countTokens")) return Response.json({ totalTokens: 10 });
-      return new Response("not found", { status: 404 });
-    },
-  });
-  return {
-    base: (s) => `http://127.0.0.1:${server.port}/${s}`,
-    requests: (s) => counts.get(s),
-    stop: () => server.stop(true),
-  };
+  return serveScenarios((route, body, counts) => {
+    if (route.rest.endsWith(":streamGenerateContent")) return respond(route.scenario, counts.bump(route.scenario), body.split('"functionResponse"').length - 1);
+    if (route.rest.endsWith(":generateContent")) return sideAnswer();
+    if (route.rest.endsWith(":countTokens")) return Response.json({ totalTokens: 10 });
+    return new Response("not found", { status: 404 });
+  }, "");
 }

@@ -3,7 +3,7 @@
 // custom provider in $HOME/.codex/config.toml (codexHome in
 // ../lib/codex-gemini.ts). Only what codex 0.171.0 reads is sent:
 // response.created, response.output_item.done, response.completed.
-import { BLOCK_TEXTS, counter, HUGE_TOKENS, JSON_ANSWER, PLAIN_ANSWER, routeOf, SSE_HEADERS, sseBody, type FakeServer, type Scenario } from "./scenarios.ts";
+import { BLOCK_TEXTS, HUGE_TOKENS, JSON_ANSWER, PLAIN_ANSWER, serveScenarios, SSE_HEADERS, sseBody, type FakeServer, type Scenario } from "./scenarios.ts";
 
 type Item = Record<string, unknown>;
 
@@ -69,21 +69,8 @@ export function respond(scenario: Scenario, n: number, toolResults = 0): Respons
 }
 
 export function startOpenAiResponses(): FakeServer {
-  const counts = counter();
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    idleTimeout: 0,
-    async fetch(req) {
-      const route = routeOf(new URL(req.url).pathname);
-      const body = await req.text(); // read the request fully before answering
-      if (!route || req.method !== "POST" || route.rest !== "/v1/responses") return new Response("not found", { status: 404 });
-      return respond(route.scenario, counts.bump(route.scenario), body.split('"type":"function_call_output"').length - 1);
-    },
-  });
-  return {
-    base: (s) => `http://127.0.0.1:${server.port}/${s}/v1`,
-    requests: (s) => counts.get(s),
-    stop: () => server.stop(true),
-  };
+  return serveScenarios((route, body, counts) => {
+    if (route.rest !== "/v1/responses") return new Response("not found", { status: 404 });
+    return respond(route.scenario, counts.bump(route.scenario), body.split('"type":"function_call_output"').length - 1);
+  }, "/v1");
 }

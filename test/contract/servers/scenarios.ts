@@ -49,6 +49,31 @@ export function counter() {
   };
 }
 
+/** A loopback server for the codex and gemini fakes: routes are /<scenario>/rest; `answer`
+ *  gets the route, the whole request body (read before answering) and the request counter. */
+export function serveScenarios(
+  answer: (route: { scenario: Scenario; rest: string }, body: string, counts: ReturnType<typeof counter>) => Response,
+  baseSuffix: string,
+): FakeServer {
+  const counts = counter();
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    idleTimeout: 0,
+    async fetch(req) {
+      const route = routeOf(new URL(req.url).pathname);
+      const body = await req.text();
+      if (!route || req.method !== "POST") return new Response("not found", { status: 404 });
+      return answer(route, body, counts);
+    },
+  });
+  return {
+    base: (s) => `http://127.0.0.1:${server.port}/${s}${baseSuffix}`,
+    requests: (s) => counts.get(s),
+    stop: () => server.stop(true),
+  };
+}
+
 /** A server-sent-events body that sends `chunks`, then either ends or drops the connection. */
 export function sseBody(chunks: string[], drop = false): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
