@@ -8,6 +8,8 @@
 import type { Path } from "./graph/problem.ts";
 
 export const MAX_JSON_DEPTH = 256;
+/** The levels an event (a harness line, a stored record) wraps around a bounded value. */
+export const ENVELOPE_LEVELS = 16;
 
 export const TOO_DEEP = `nested deeper than ${MAX_JSON_DEPTH} levels`;
 

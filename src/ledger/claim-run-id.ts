@@ -22,10 +22,10 @@ export function claimRunId(
   makeId: () => string,
   lock: (runId: string) => RunLock,
 ): RunLock {
-  const tried: string[] = [];
+  let last = "";
   for (let i = 0; i < CLAIM_ATTEMPTS; i++) {
     const id = makeId();
-    tried.push(id);
+    last = id;
     if (runIdUsed(db, id)) continue;
     let held: RunLock;
     try {
@@ -37,5 +37,5 @@ export function claimRunId(
     if (!runIdUsed(db, id)) return held;
     held.release();
   }
-  throw new LedgerError(`could not find an unused run id in ${file} after ${tried.length} tries (last: ${tried.at(-1)})`, "this should not happen; check that nothing else writes to the ledger");
+  throw new LedgerError(`could not find an unused run id in ${file} after ${CLAIM_ATTEMPTS} tries (last: ${last})`, "this should not happen; check that nothing else writes to the ledger");
 }

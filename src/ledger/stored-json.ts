@@ -3,10 +3,7 @@
 // bound may hold a value nested tens of thousands of levels: JSON.parse reads
 // it (a loop), JSON.stringify and renderers then overflow. Such values are cut
 // at the bound and marked, so every reader prints the run.
-import { cutTooDeep, MAX_JSON_DEPTH } from "../engine/json-depth.ts";
-
-/** An event wraps its values in a few levels of its own (as a harness event does). */
-const ENVELOPE_LEVELS = 16;
+import { cutTooDeep, ENVELOPE_LEVELS, MAX_JSON_DEPTH } from "../engine/json-depth.ts";
 
 /** JSON.parse, then cut at the bound; typed by its caller, as JSON.parse is. */
 export function parseStored<T = unknown>(text: string): T {

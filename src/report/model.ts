@@ -1,6 +1,7 @@
 // What every report format reads: the run as `vouch show --json` sees it (the
 // ledger's runSummary), flattened into one list of node paths, plus the graph's
 // shape and a timeline folded from the run's events. Pure: no I/O here.
+import { tail } from "../engine/cut.ts";
 import type { EventOf, VouchEvent } from "../engine/events.ts";
 import type { BranchView, CheckRecord, NodeView, RunSummary } from "../ledger/types.ts";
 import { timelineOf, type Timeline } from "./timeline.ts";
@@ -43,9 +44,15 @@ export function failedChecks(view: NodeView): CheckRecord[] {
   return lastChecks(view).filter((c) => !c.passed);
 }
 
-/** A check's output tail: stderr after stdout, as `vouch show` prints it. */
+/** How much of a check's output a report shows: a recorded tail can be 64 KiB per stream,
+ *  and a page or job summary of many failed checks must stay small. */
+export const REPORT_TAIL_CHARS = 8000;
+
+/** A check's output tail: stderr after stdout, as `vouch show` prints it, cut to its last
+ *  REPORT_TAIL_CHARS characters (marked; `vouch show --json` has the whole tail). */
 export function checkTail(c: CheckRecord): string {
-  return [c.stdout_tail, c.stderr_tail].filter((t) => t.trim() !== "").join("\n");
+  const whole = [c.stdout_tail, c.stderr_tail].filter((t) => t.trim() !== "").join("\n");
+  return whole.length <= REPORT_TAIL_CHARS ? whole : `[… ${whole.length - REPORT_TAIL_CHARS} characters before]\n${tail(whole, REPORT_TAIL_CHARS)}`;
 }
 
 /** Every overrun of the run: run-wide ones and those on node attempts. */

@@ -5,13 +5,12 @@
 // of how each CLI's own parser answered: its parse-error wording and exit
 // status against the error it gives only after parsing succeeded.
 import type { AgentAssignment } from "../../engine/ports.ts";
-import { claudeAdapter } from "./claude.ts";
-import { codexAdapter } from "./codex.ts";
-import { geminiAdapter } from "./gemini.ts";
+import { PROCESS_ADAPTERS } from "./registry.ts";
 import type { AgentCli } from "./tested-versions.ts";
 import type { HarnessAdapter } from "./types.ts";
 
-export const DOCTOR_ADAPTERS: Readonly<Record<AgentCli, HarnessAdapter>> = { claude: claudeAdapter, codex: codexAdapter, gemini: geminiAdapter };
+/** The agent CLIs' adapters, from the one registry. */
+export const DOCTOR_ADAPTERS: Readonly<Record<AgentCli, HarnessAdapter>> = { claude: PROCESS_ADAPTERS.claude, codex: PROCESS_ADAPTERS.codex, gemini: PROCESS_ADAPTERS.gemini };
 
 /** A closed port on this machine: a CLI that got past its checks fails to connect, nothing leaves it. */
 export const NOWHERE = "http://127.0.0.1:9";

@@ -6,7 +6,7 @@
 // Anything else that is not JSON is counted as garbage and never fatal.
 import { isObject, type JsonObject } from "../../engine/json-object.ts";
 
-import { MAX_JSON_DEPTH, parseJson } from "../../engine/json-depth.ts";
+import { ENVELOPE_LEVELS, MAX_JSON_DEPTH, parseJson } from "../../engine/json-depth.ts";
 
 /** Largest pretty-printed document kept while waiting for it to close. */
 export const MAX_PENDING_BYTES = 8 * 1024 * 1024;
@@ -97,12 +97,9 @@ export class JsonDocumentReader {
   }
 }
 
-/** A harness event wraps the model's value in a few levels of its own. */
-const EVENT_ENVELOPE_LEVELS = 16;
-
 /** Too deep to be a real event (ADR 0019): counted as garbage, never parsed. */
 function tryParse(text: string): unknown {
-  const r = parseJson(text, MAX_JSON_DEPTH + EVENT_ENVELOPE_LEVELS);
+  const r = parseJson(text, MAX_JSON_DEPTH + ENVELOPE_LEVELS);
   return r.ok ? r.value : undefined;
 }
 
