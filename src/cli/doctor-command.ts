@@ -16,6 +16,7 @@ import { findOnPath } from "../spawn/harness/find-binary.ts";
 import { TESTED_VERSIONS, testedWith, type AgentCli } from "../spawn/harness/tested-versions.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { CliIO, Command } from "./io.ts";
+import { sanitize } from "../tui/text.ts";
 
 export interface ProbeReport {
   argv: string[];
@@ -109,7 +110,7 @@ const doctorCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("doctor", args, { json: { type: "boolean" } });
   if (positionals.length > 0) throw new UsageError(`doctor takes no arguments (got "${positionals[0]}")`, "see: vouch doctor --help");
   const reports = await doctorReports(io.env);
-  io.out(values.json ? `${JSON.stringify(reports)}\n` : `${text(reports)}\n`);
+  io.out(values.json ? `${JSON.stringify(reports)}\n` : sanitize(`${text(reports)}\n`));
   if (reports.some((r) => r.verdict === "rejected")) return EXIT.failed;
   if (reports.some((r) => r.verdict === "unknown")) return EXIT.error;
   return EXIT.passed;

@@ -12,6 +12,7 @@ import { TESTED_VERSIONS, testedWith, type AgentCli } from "../spawn/harness/tes
 import type { HarnessDescriptor } from "../spawn/harness/types.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { CliIO, Command } from "./io.ts";
+import { sanitize } from "../tui/text.ts";
 
 export interface HarnessReport {
   name: string;
@@ -103,7 +104,7 @@ const harnessesCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("harnesses", args, { json: { type: "boolean" } });
   if (positionals.length > 0) throw new UsageError(`harnesses takes no arguments (got "${positionals[0]}")`, "see: vouch harnesses --help");
   const reports = await harnessReports(io.env);
-  io.out(values.json ? `${JSON.stringify(reports)}\n` : `${table(reports)}\n`);
+  io.out(values.json ? `${JSON.stringify(reports)}\n` : sanitize(`${table(reports)}\n`));
   return 0;
 };
 export default harnessesCommand;

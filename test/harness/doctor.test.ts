@@ -69,6 +69,15 @@ echo "Error: Input must be provided either through stdin or as a prompt argument
     expect(r.stdout).not.toContain("install @anthropic-ai/claude-code");
   });
 
+  test("a CLI's own message with escape sequences reaches the terminal cleaned", async () => {
+    const codex = `printf "error: unexpected argument '\\033]0;pwned\\007\\033[2J--x' found\\n" >&2; exit 2`;
+    const r = await doctor(binDir({ codex }), false);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("unexpected argument");
+    expect(r.stdout).not.toContain("\u001b");
+    expect(r.stdout).not.toContain("\u0007");
+  });
+
   test("a CLI that accepts everything: exit 0; one that answers nothing recognisable: exit 3", async () => {
     expect((await doctor(binDir({ codex: GOOD_CODEX }))).code).toBe(0);
     const odd = await doctor(binDir({ codex: "exit 0" }));
