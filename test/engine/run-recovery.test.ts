@@ -42,6 +42,14 @@ nodes:
     expect(finishedOf(r.events, "parse")).toMatchObject({ attempt: 2, status: "passed", qualifier: "exit-only", cost_usd: 0.02, turns: 2 });
   });
 
+  test("a run stopped during the backoff keeps the API retries the attempts made", async () => {
+    const clock = new FakeClock();
+    const agents = new FakeAgentRunner(() => ({ resultText: '{"items": []}', apiRetries: 3 }));
+    const r = await run(graph, { agents, clock, options: { wallMs: 10_000 } });
+    expect(agents.assignments).toHaveLength(1); // the wall cut the 30 s backoff
+    expect(finishedOf(r.events, "parse")).toMatchObject({ status: "error", api_retries: 3 });
+  });
+
   test("a cause not listed in `on` is not retried", async () => {
     const agents = new FakeAgentRunner(() => ({ exitCode: 2 }));
     const r = await run(graph, { agents });

@@ -92,7 +92,7 @@ async function attempts(env: NodeEnv, retry: Retry | undefined, one: (attempt: n
         await ctx.clock.sleep(d.backoffMs, env.signal);
       } catch (e) {
         if (isFatal(e)) throw e;
-        return stoppedResult(env.runStop(), attempt, ctx.clock.now() - t0, { costUsd: spent.cost, turns: spent.turns, tokens: spent.tokens });
+        return stoppedResult(env.runStop(), attempt, ctx.clock.now() - t0, { costUsd: spent.cost, turns: spent.turns, tokens: spent.tokens, ...(spent.apiRetries !== undefined ? { apiRetries: spent.apiRetries } : {}) });
       }
     }
   }
