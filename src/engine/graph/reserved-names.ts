@@ -11,10 +11,6 @@ import type { Path, PathProblem } from "./problem.ts";
 export const RESERVED_NAMES: readonly string[] = Object.getOwnPropertyNames(Object.prototype).sort();
 const RESERVED = new Set(RESERVED_NAMES);
 
-export function isReservedName(name: string): boolean {
-  return RESERVED.has(name);
-}
-
 
 function refused(what: string, name: string, path: Path, at: "key" | "value"): PathProblem {
   return {

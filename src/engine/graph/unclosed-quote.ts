@@ -38,5 +38,5 @@ export function withoutQuoteFallout(errors: readonly YAMLError[], text: string):
   const missing = errors.find(isMissingQuote);
   const quote = missing ? unclosedQuoteBefore(text, missing.pos[0]) : null;
   if (!missing || !quote) return [...errors];
-  return errors.filter((e) => e === missing || e.code === "DUPLICATE_KEY" || e.pos[0] < quote.offset);
+  return errors.filter((e) => e === missing || e.pos[0] < quote.offset);
 }
