@@ -1,10 +1,10 @@
 // Reading a graph file from disk for the commands (validate, graph, run,
 // resume): the bytes, their digest (resume refuses a changed graph), and the
 // loaded graph. The engine's loader is pure; the file system stays here.
-import { readdirSync, statSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { GraphInvalidError, InputError, type GraphProblem } from "../engine/errors.ts";
-import { loadGraph } from "../engine/graph/loader.ts";
+import { loadGraphTree, type GraphReader, type TreeResult } from "../engine/graph/subgraph-tree.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import { fileLimits, MAX_GRAPH_ENV, readLimited } from "../spawn/read-limited.ts";
 
@@ -32,12 +32,57 @@ export function readGraphSource(path: string, cwd: string, env: Record<string, s
   return { path: absolute, text, digest };
 }
 
-/** Read and load a graph. Problems → GraphInvalidError carrying each `file:line:col` (with `file` as given). */
-export function readGraphFile(path: string, cwd: string, env: Record<string, string | undefined>): GraphSource & { graph: GraphFile; warnings: GraphProblem[] } {
+export interface GraphTree extends GraphSource {
+  graph: GraphFile;
+  warnings: GraphProblem[];
+  /** Every sub-graph used (directly or through others), by absolute path (ADR 0024). */
+  subgraphs: Map<string, GraphFile>;
+}
+
+function realOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** Sub-graph files are read as the top one is: regular files, bounded, UTF-8. */
+function reader(cwd: string, env: Record<string, string | undefined>): GraphReader {
+  return {
+    read(path) {
+      try {
+        const s = readGraphSource(path, cwd, env);
+        return { text: s.text, digest: s.digest, realPath: realOf(path) };
+      } catch (e) {
+        if (e instanceof InputError) return { error: e.message.replace(`graph file ${path}`, "the file"), ...(e.hint !== undefined ? { hint: e.hint } : {}) };
+        throw e;
+      }
+    },
+  };
+}
+
+/** The top file and every file it uses, loaded and checked (problems name their own file). */
+export function loadGraphSources(path: string, cwd: string, env: Record<string, string | undefined>): { source: GraphSource; tree: TreeResult } {
   const source = readGraphSource(path, cwd, env);
-  const loaded = loadGraph(path, source.text);
-  if (!loaded.graph) throw new GraphInvalidError(loaded.problems);
-  return { ...source, graph: loaded.graph, warnings: loaded.warnings };
+  return { source, tree: loadGraphTree(path, source.path, { text: source.text, digest: source.digest, realPath: realOf(source.path) }, reader(cwd, env)) };
+}
+
+/** Read and load a graph and its sub-graphs. Problems → GraphInvalidError carrying each `file:line:col`.
+ *  The digest covers every file: resume refuses a run whose sub-graph changed, as it does the top file. */
+export function readGraphFile(path: string, cwd: string, env: Record<string, string | undefined>): GraphTree {
+  const { source, tree } = loadGraphSources(path, cwd, env);
+  if (!tree.graph) throw new GraphInvalidError(tree.problems);
+  const subgraphs = new Map([...tree.files].map(([p, f]) => [p, f.graph]));
+  const digest = tree.files.size === 0 ? source.digest : treeDigest(source, tree.files);
+  return { ...source, digest, graph: tree.graph, warnings: tree.warnings, subgraphs };
+}
+
+/** With sub-graphs: sha256 over the top file's digest and each used file's (by path relative to the top file's folder). */
+function treeDigest(source: GraphSource, files: Map<string, { digest: string }>): string {
+  const dir = resolve(source.path, "..");
+  const lines = [...files].map(([p, f]) => `${relative(dir, p)}\0${f.digest}`).sort();
+  return new Bun.CryptoHasher("sha256").update([source.digest, ...lines].join("\n")).digest("hex");
 }
 
 /** The graph files an argument names: the file itself, or the *.yaml / *.yml files of a directory (sorted). */

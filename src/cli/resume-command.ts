@@ -7,6 +7,7 @@ import { priorDecisions, redecided, standingRejections } from "../engine/run/dec
 import { checkedLedgerHome, openLedger } from "../ledger/index.ts";
 import { parseCommandArgs } from "./args.ts";
 import { readGraphFile } from "./graph-file.ts";
+import { walkNodes } from "../engine/run/graph-walk.ts";
 import { durationFlag, harnessFlag, replayDirFor } from "./run-command.ts";
 import { preflightRun, runSession } from "./run-session.ts";
 import { version } from "./version.ts";
@@ -27,17 +28,13 @@ const OPTIONS = {
   report: { type: "string", multiple: true },
 } as const;
 
-function approvalNodes(graph: GraphFile): Set<string> {
-  const ids = new Set<string>();
-  for (const [id, node] of Object.entries(graph.nodes)) {
-    if (node.kind === "approval") ids.add(id);
-    if (node.kind === "map") for (const [bid, b] of Object.entries(node.branch)) if (b.kind === "approval") ids.add(bid);
-  }
-  return ids;
+/** Approval ids as events name them: a sub-graph's as "review/approve" (ADR 0024). */
+function approvalNodes(graph: GraphFile, graphPath: string, subgraphs?: ReadonlyMap<string, GraphFile>): Set<string> {
+  return new Set(walkNodes(graph, graphPath, subgraphs).filter((w) => w.node.kind === "approval").map((w) => w.id));
 }
 
-export function decisionsFrom(approve: string[], reject: string[], graph: GraphFile): Map<string, Decision> {
-  const approvals = approvalNodes(graph);
+export function decisionsFrom(approve: string[], reject: string[], graph: GraphFile, graphPath = "", subgraphs?: ReadonlyMap<string, GraphFile>): Map<string, Decision> {
+  const approvals = approvalNodes(graph, graphPath, subgraphs);
   const decisions = new Map<string, Decision>();
   for (const [flag, names, decision] of [["--approve", approve, "approve"], ["--reject", reject, "reject"]] as const) {
     for (const name of names) {
@@ -92,7 +89,7 @@ const resumeCommand: Command = async (args, io) => {
     const graphFile = readGraphFile(recorded.graph_path, io.cwd, io.env);
     const ticket = ledger.resumeCheck(runId, graphFile.digest, values.force === true);
     try {
-      const decisions = decisionsFrom(values.approve ?? [], values.reject ?? [], graphFile.graph);
+      const decisions = decisionsFrom(values.approve ?? [], values.reject ?? [], graphFile.graph, graphFile.path, graphFile.subgraphs);
       const events = ledger.runEvents(runId);
       const prior = priorDecisions(events);
       refuseRedecision(decisions, prior, runId, recorded.graph_path);
@@ -110,6 +107,7 @@ const resumeCommand: Command = async (args, io) => {
         graph: graphFile.graph,
         graphPath: graphFile.path,
         graphDigest: graphFile.digest,
+        subgraphs: graphFile.subgraphs,
         inputs: ticket.inputs,
         baseDir,
         concurrency: ticket.concurrency,

@@ -98,6 +98,7 @@ const runCommand: Command = async (args, io) => {
     graph: graphFile.graph,
     graphPath: graphFile.path,
     graphDigest: graphFile.digest,
+    subgraphs: graphFile.subgraphs,
     inputs,
     baseDir: io.cwd,
     passEnv: warnUnset(passEnvFlag(values["pass-env"]), io),

@@ -3,9 +3,8 @@
 // output — and a one-line summary on stderr. --json prints the problems as one
 // JSON array on stdout. Exit 0 when every file is valid, 2 otherwise.
 import { EXIT, InputError, UsageError, formatProblem, type GraphProblem } from "../engine/errors.ts";
-import { loadGraph } from "../engine/graph/loader.ts";
 import { parseCommandArgs } from "./args.ts";
-import { graphFilesIn, readGraphSource } from "./graph-file.ts";
+import { graphFilesIn, loadGraphSources } from "./graph-file.ts";
 import type { Command } from "./io.ts";
 import { isAbsolute, resolve } from "node:path";
 import { sanitize } from "../tui/text.ts";
@@ -19,9 +18,9 @@ function plural(n: number, word: string): string {
  *  warnings of a valid one. */
 export function checkFile(file: string, cwd: string, env: Record<string, string | undefined>): { problems: GraphProblem[]; warnings: GraphProblem[] } {
   try {
-    const source = readGraphSource(file, cwd, env);
-    const loaded = loadGraph(file, source.text);
-    return loaded.graph ? { problems: [], warnings: loaded.warnings } : { problems: loaded.problems, warnings: [] };
+    // Every file the graph uses is validated too; their problems name their own file (ADR 0024).
+    const { tree } = loadGraphSources(file, cwd, env);
+    return tree.graph ? { problems: [], warnings: tree.warnings } : { problems: tree.problems, warnings: [] };
   } catch (e) {
     if (e instanceof InputError) return { problems: [{ file, line: 1, col: 1, message: e.message, ...(e.hint !== undefined ? { hint: e.hint } : {}) }], warnings: [] };
     throw e;

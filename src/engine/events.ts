@@ -23,6 +23,7 @@ export const CAUSES = [
   "rejected",
   "end_failure",
   "map_failed",
+  "graph_failed",
   // error
   "cap_stop",
   "timeout",
@@ -31,6 +32,7 @@ export const CAUSES = [
   "template_error",
   "end_error",
   "map_error",
+  "graph_error",
   "run_budget",
   "run_wall",
   "budget_insufficient",
@@ -91,6 +93,8 @@ export const graphNodeInfoSchema = z.strictObject({
   needs: z.array(z.string()),
   /** Set for nodes inside a map branch: the map's id. */
   map: z.string().optional(),
+  /** Set for nodes inside a sub-graph: the id of its graph node ("review"; nested: "review/lint"). */
+  graph: z.string().optional(),
   description: z.string().optional(),
 });
 

@@ -59,13 +59,19 @@ export function selectBodyRows(state: ViewState, o: { now: number; selected: str
     const n = own(state.nodes, id);
     if (!n) continue;
     const m = own(state.maps, id);
-    rows.push(nodeRow(n, ctx, n.key === o.selected, m ? mapProgress(m) : []));
+    rows.push(nodeRow(nested(n), ctx, n.key === o.selected, m ? mapProgress(m) : []));
     const summary = m ? mapSummaryRow(m) : null;
     if (summary) rows.push(summary);
     rows.push(...detailRows(n, ""));
     if (m) rows.push(...branchRows(m, own(state.branchOrder, id) ?? [], ctx, o.selected, o.fold ? own(o.fold, id) : undefined));
   }
   return rows;
+}
+
+/** A sub-graph's node ("review/lint") is drawn under its graph node, indented, by its own name (ADR 0024). */
+function nested(n: NodeView): NodeView {
+  const parts = n.id.split("/");
+  return parts.length === 1 ? n : { ...n, id: `${"  ".repeat(parts.length - 2)}└ ${parts[parts.length - 1]}` };
 }
 
 /** The approval shown: the selected node's when it is asking, else the oldest. */

@@ -19,8 +19,14 @@ function summary(node: AnyNode): string {
       return "approval";
     case "end":
       return `end (${node.status ?? "success"})`;
+    case "graph":
+      return `sub-graph ${node.use}`;
   }
 }
+
+/** Finds the graph a `use` names, from the file that names it (the CLI loaded them all). */
+export type SubgraphLookup = (fromPath: string, use: string) => { graph: GraphFile; path: string } | undefined;
+export const noSubgraphs: SubgraphLookup = () => undefined;
 
 function short(text: string, max = 60): string {
   const line = text.split("\n")[0]!;
@@ -49,19 +55,30 @@ function details(node: AnyNode): string[] {
   return lines;
 }
 
-export function drawText(graph: GraphFile): string {
+export function drawText(graph: GraphFile, path = "", lookup: SubgraphLookup = noSubgraphs): string {
   const order = graphOrder(graph);
-  const width = Math.min(24, Math.max(...order.map((n) => n.id.length + (n.map ? 4 : 0)))) + 2;
   const out: string[] = [`graph ${graph.name} (${order.length} node${order.length === 1 ? "" : "s"})`];
   if (graph.description) out.push(short(graph.description, 76));
   const inputs = Object.entries(graph.inputs ?? {}).map(([k, v]) => `${k}${v.required ? " (required)" : v.default !== undefined ? ` = ${short(JSON.stringify(v.default), 30)}` : ""}`);
   if (inputs.length) out.push(`inputs: ${inputs.join(", ")}`);
   out.push("");
-  for (const { id, node, map } of order) {
-    const indent = map ? "    " : "";
-    out.push(`${indent}${id.padEnd(width - indent.length)}${summary(node)}`);
-    for (const line of details(node)) out.push(`${indent}  ${line}`);
-    if (node.kind === "map") out.push(`  branch (once per ${node.as ?? "item"}):`);
-  }
+  drawBody(graph, path, lookup, "", out, 0);
   return `${out.join("\n")}\n`;
+}
+
+/** The nodes of one graph; a sub-graph's nodes nested under its graph node (ADR 0024). */
+function drawBody(graph: GraphFile, path: string, lookup: SubgraphLookup, base: string, out: string[], depth: number): void {
+  const order = graphOrder(graph);
+  const width = Math.min(24, Math.max(...order.map((n) => n.id.length + (n.map ? 4 : 0)))) + 2;
+  for (const { id, node, map } of order) {
+    const indent = base + (map ? "    " : "");
+    out.push(`${indent}${id.padEnd(width - (indent.length - base.length))}${summary(node)}`);
+    for (const line of details(node)) out.push(`${indent}  ${line}`);
+    if (node.kind === "map") out.push(`${base}  branch (once per ${node.as ?? "item"}):`);
+    const sub = node.kind === "graph" && depth < 16 ? lookup(path, node.use) : undefined;
+    if (sub) {
+      out.push(`${indent}  runs ${sub.graph.name}:`);
+      drawBody(sub.graph, sub.path, lookup, `${indent}    `, out, depth + 1);
+    }
+  }
 }

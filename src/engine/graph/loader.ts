@@ -15,7 +15,9 @@ import { withoutQuoteFallout } from "./unclosed-quote.ts";
 import { zodProblems, type Issue } from "./zod-issues.ts";
 
 /** `warnings` (a valid graph only) are advice: `vouch validate` prints them and still exits 0. */
-export type LoadResult = { graph: GraphFile; problems: []; warnings: GraphProblem[] } | { graph: null; problems: GraphProblem[] };
+export type LoadResult = { graph: GraphFile; problems: []; warnings: GraphProblem[]; locate: Locate } | { graph: null; problems: GraphProblem[] };
+/** Places a problem found on a valid graph (by path) in its file: the sub-graph rules (ADR 0024) use it. */
+export type Locate = (problem: PathProblem) => GraphProblem;
 
 export function loadGraph(file: string, text: string): LoadResult {
   try {
@@ -81,7 +83,8 @@ function load(file: string, text: string): LoadResult {
   const parsed = graphSchema.safeParse(raw, { jitless: true });
   if (parsed.success) {
     problems.push(...located(validateGraph(parsed.data)));
-    return problems.length === 0 ? { graph: parsed.data, problems: [], warnings: located(endOrderWarnings(parsed.data)) } : finish(problems);
+    const locate: Locate = (p) => located([p])[0] ?? { file, line: 1, col: 1, message: p.message };
+    return problems.length === 0 ? { graph: parsed.data, problems: [], warnings: located(endOrderWarnings(parsed.data)), locate } : finish(problems);
   }
   const issues = parsed.error.issues as unknown as Issue[];
   problems.push(...located(zodProblems(issues, raw)));

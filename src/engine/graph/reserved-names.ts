@@ -29,6 +29,7 @@ function keysOf(holder: unknown, what: string, path: Path, out: PathProblem[]): 
 function nodeNames(node: unknown, path: Path, out: PathProblem[]): void {
   if (!isRaw(node)) return;
   keysOf(node.stamp, "a stamp field", [...path, "stamp"], out);
+  if (node.kind === "graph") keysOf(node.inputs, "an input name", [...path, "inputs"], out);
   const success = isRaw(node.success) ? node.success : {};
   (Array.isArray(success.checks) ? success.checks : []).forEach((c: unknown, i) => {
     if (isRaw(c) && typeof c.name === "string" && RESERVED.has(c.name)) out.push(refused("a check name", c.name, [...path, "success", "checks", i, "name"], "value"));

@@ -200,6 +200,19 @@ export const endNodeSchema = z.strictObject({
   output: z.unknown().optional(),
 });
 
+/** A sub-graph (ADR 0024): another graph file run as a nested scope. `use` is relative to
+ *  the file that names it; `inputs` are templates rendered in this graph's scope. */
+export const graphNodeSchema = z.strictObject({
+  kind: z.literal("graph"),
+  ...common,
+  use: z
+    .string()
+    .min(1, { message: "use names a graph file" })
+    .meta({ description: "The sub-graph's file, relative to this file: ./review.yaml" }),
+  inputs: z.record(z.string(), z.unknown()).optional().meta({ description: "The sub-graph's inputs (templates rendered in this graph)." }),
+  caps: runCapsSchema.optional(),
+});
+
 /** Nodes allowed inside a map branch: every kind but map (no nested maps in v1, ADR 0002). */
 export const branchNodeSchema = z.discriminatedUnion("kind", [
   agentNodeSchema,
@@ -207,6 +220,7 @@ export const branchNodeSchema = z.discriminatedUnion("kind", [
   routerNodeSchema,
   approvalNodeSchema,
   endNodeSchema,
+  graphNodeSchema,
 ]);
 
 export const mapNodeSchema = z.strictObject({
@@ -231,9 +245,10 @@ export const nodeSchema = z.discriminatedUnion("kind", [
   routerNodeSchema,
   approvalNodeSchema,
   endNodeSchema,
+  graphNodeSchema,
 ]);
 
-export const NODE_KINDS = ["agent", "script", "map", "router", "approval", "end"] as const;
+export const NODE_KINDS = ["agent", "script", "map", "router", "approval", "end", "graph"] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
 
 export const inputSchema = z.strictObject({
@@ -272,6 +287,7 @@ export type MapNode = z.output<typeof mapNodeSchema>;
 export type RouterNode = z.output<typeof routerNodeSchema>;
 export type ApprovalNode = z.output<typeof approvalNodeSchema>;
 export type EndNode = z.output<typeof endNodeSchema>;
+export type SubgraphNode = z.output<typeof graphNodeSchema>;
 export type Defaults = z.output<typeof defaultsSchema>;
 export type InputDef = z.output<typeof inputSchema>;
 

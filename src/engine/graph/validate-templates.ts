@@ -77,6 +77,10 @@ export const dataPaths: Rule = (ctx) => {
         checkOver(ctx, n, node);
         checkVerdict(ctx, n, node);
         break;
+      case "graph":
+        // Rendered in this graph's scope; the sub-graph sees only the values (ADR 0024).
+        checkDeep(ctx, site, [...n.path, "inputs"], node.inputs);
+        break;
     }
   }
 };

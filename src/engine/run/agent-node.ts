@@ -57,7 +57,7 @@ interface Prepared {
 export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeResult> {
   const { ctx } = env;
   const t0 = ctx.clock.now();
-  const s = agentSettings(ctx.graph, node, ctx.options);
+  const s = agentSettings(env.frame.graph, node, ctx.options);
   const pro = renderPrologue(env, node, s.cwd, (scope) => ({ prompt: withQuote(renderText(node.prompt, scope), env.feedbackQuote) }));
   if (pro instanceof Error) return templateFailure(env, "agent", pro, t0, s.harness);
   const p: Prepared = { env, node, s, prompt: pro.prompt, cwd: pro.cwd, contract: compileContract(env, "agent", node, pro.stamp) };
@@ -68,7 +68,7 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
 async function sitOnce(p: Prepared, attempt: number, quote: string | undefined): Promise<Attempt> {
   const { env, s } = p;
   const { ctx } = env;
-  const remaining = ctx.remainingBudget();
+  const remaining = env.frame.remainingBudget();
   const short = budgetShortfall(remaining, s.caps.budgetUsd);
   if (short !== null) return notStarted({ status: "error", qualifier: null, cause: "budget_insufficient", error: short, evidence: [], failedChecks: [] });
   const fullPrompt = withQuote(p.prompt, quote);
@@ -84,7 +84,7 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined):
     sitting = crashed(e, ctx.clock.now() - started);
   }
   emitOverruns(env, attempt, once.fresh(overruns(s.caps, { turns: sitting.turns, costUsd: sitting.costUsd, wallMs: sitting.wallMs, idleMs: sitting.idleMs })));
-  ctx.settleCost(token, sitting);
+  env.frame.settleCost(token, sitting);
   const judgement = await judgeAttempt(env, p.contract, produced(sitting), attempt, () => commandContext(env, attempt, p.cwd, s.passEnv));
   const a: Attempt = {
     started: true,
@@ -138,7 +138,7 @@ function progressReporter(p: Prepared, attempt: number, once: OverrunOnce, token
       ...(pr.apiRetries !== undefined ? { api_retries: pr.apiRetries } : {}),
     });
     emitOverruns(env, attempt, once.fresh(overruns(s.caps, { turns: pr.turns, costUsd: pr.costUsd })));
-    if (pr.costUsd !== undefined) env.ctx.noteLiveCost(token, pr.costUsd);
+    if (pr.costUsd !== undefined) env.frame.noteLiveCost(token, pr.costUsd);
   };
 }
 

@@ -49,7 +49,7 @@ export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: (
   const t0 = ctx.clock.now();
   let release: () => void;
   try {
-    release = await ctx.slots.acquire(env.signal);
+    release = await env.frame.acquire(env.signal);
   } catch (e) {
     if (e instanceof AbortedWhileWaiting) return stoppedResult(env.runStop(), 0, ctx.clock.now() - t0);
     throw e;

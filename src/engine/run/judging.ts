@@ -58,7 +58,7 @@ export function compileContract(env: NodeEnv, kind: JudgedKind, node: JudgedNode
     parts: judgedParts(node),
     format: node.output?.format,
     // Validation refuses a graph naming a check it does not define: none is dropped here.
-    specs: (node.success?.checks ?? []).map((ref) => checkSpec(ctx.graph, ref)).filter((x) => x !== null),
+    specs: (node.success?.checks ?? []).map((ref) => checkSpec(env.frame.graph, ref)).filter((x) => x !== null),
     schema: node.output?.schema ? ctx.schemas.compile(node.output.schema) : undefined,
     matches: node.success?.result_matches ? new RegExp(node.success.result_matches) : undefined,
   };

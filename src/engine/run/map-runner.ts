@@ -2,7 +2,7 @@
 // `max_concurrency` branches live (default: the run's concurrency, ADR 0006),
 // collects results in input order, and decides by `passes`. Only live branches
 // hold a scope; a finished branch leaves one small result record behind.
-import { branchKey, nodeKey } from "../events.ts";
+import { branchKey } from "../events.ts";
 import type { MapNode } from "../graph/schema.ts";
 import { countBranches, decideMap } from "../scheduler/aggregate.ts";
 import { buildScopeIndex, type ScopeIndex } from "../scheduler/scope-index.ts";
@@ -10,7 +10,7 @@ import { resolvePath, stringify } from "../template/render.ts";
 import { summarizeBranch, verdictOf, type BranchResult } from "./branch-summary.ts";
 import type { RunContext } from "./context.ts";
 import { simpleResult, stoppedResult, type NodeResult } from "./node-env.ts";
-import { ScopeRunner } from "./scope-runner.ts";
+import { ScopeRunner, starters } from "./scope-runner.ts";
 import { isObject } from "../json-object.ts";
 
 const branchIndexes = new WeakMap<MapNode, ScopeIndex>();
@@ -45,17 +45,23 @@ export class MapRunner {
   private completed = false;
   private t0 = 0;
   private readonly unlink: () => void;
+  /** The map's id in events and branch refs ("review/m" inside sub-graph review). */
+  private readonly id: string;
 
   constructor(
     private readonly ctx: RunContext,
     private readonly parent: ScopeRunner,
-    private readonly id: string,
+    localId: string,
     private readonly node: MapNode,
     private readonly done: (r: NodeResult) => void,
   ) {
-    const onRunAbort = () => this.controller.abort(ctx.signal.reason);
-    ctx.signal.addEventListener("abort", onRunAbort, { once: true });
-    this.unlink = () => ctx.signal.removeEventListener("abort", onRunAbort);
+    this.id = parent.key(localId);
+    // The scope's signal: the run's, or a sub-graph's (which its own caps can stop).
+    const outer = parent.signal;
+    const onRunAbort = () => this.controller.abort(outer.reason);
+    if (outer.aborted) onRunAbort();
+    else outer.addEventListener("abort", onRunAbort, { once: true });
+    this.unlink = () => outer.removeEventListener("abort", onRunAbort);
   }
 
   private get limit(): number {
@@ -97,7 +103,7 @@ export class MapRunner {
   }
 
   private stopping(): boolean {
-    return this.ctx.stop !== null || this.tripped;
+    return this.parent.frame.stop() !== null || this.tripped;
   }
 
   private startBranch(index: number): void {
@@ -106,10 +112,11 @@ export class MapRunner {
     if (kept) {
       this.results[index] = { index, item, status: "passed", verdict: kept.verdict, output: kept.output ?? null, error: null };
       this.finished++;
-      // Its nodes passed in an earlier session: they still count in this run's totals.
-      for (const id of branchIndex(this.node).ids) {
-        const k = this.ctx.resume?.nodes[nodeKey(id, { map: this.id, index })];
-        if (!k) continue;
+      // Its nodes passed in an earlier session: they still count in this run's totals
+      // (a sub-graph's nodes in the branch too: every key under the branch's).
+      const under = `${branchKey(this.id, index)}/`;
+      for (const [key, k] of Object.entries(this.ctx.resume?.nodes ?? {})) {
+        if (!key.startsWith(under)) continue;
         this.ctx.counts.passed++;
         if (k.qualifier === "self-reported") this.ctx.counts.self_reported = (this.ctx.counts.self_reported ?? 0) + 1;
       }
@@ -121,6 +128,7 @@ export class MapRunner {
     const scope: ScopeRunner = new ScopeRunner(
       this.ctx,
       branchIndex(this.node),
+      this.parent.frame,
       {
         map: this.id,
         index,
@@ -131,6 +139,7 @@ export class MapRunner {
         outer: this.parent.view,
       },
       {
+        ...starters(this.parent.cb),
         onComplete: () => this.branchDone(index, scope),
         onParked: () => {
           this.parked.add(index);
@@ -153,7 +162,7 @@ export class MapRunner {
     this.live--;
     const r = summarizeBranch(scope, this.node, index, this.items[index]);
     this.record(r);
-    if (this.node.fail_fast && !this.tripped && r.status !== "passed" && !r.recovered && this.ctx.stop === null) {
+    if (this.node.fail_fast && !this.tripped && r.status !== "passed" && !r.recovered && this.parent.frame.stop() === null) {
       this.tripped = true;
       this.controller.abort(new Error(`fail_fast: branch ${index} of ${this.id} did not pass`));
       // Branches parked at an approval would never finish: they end cancelled too.
@@ -183,7 +192,8 @@ export class MapRunner {
     const counts = countBranches(this.results);
     const wallMs = this.ctx.clock.now() - this.t0;
     const output = { results: this.results, counts };
-    if (this.ctx.stop !== null) return this.finish(stoppedResult(this.ctx.stop, 1, wallMs, { output, results: this.results }));
+    const stop = this.parent.frame.stop();
+    if (stop !== null) return this.finish(stoppedResult(stop, 1, wallMs, { output, results: this.results }));
     const d = decideMap(counts, this.items.length, this.node.passes, false);
     const extra: Partial<NodeResult> = { output, results: this.results };
     if (d.status !== "passed") {

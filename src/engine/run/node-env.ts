@@ -8,9 +8,13 @@ import { FatalError } from "../errors.ts";
 import type { CheckOutcome, CommandContext, CommandInput } from "../ports.ts";
 import { stopOutcome, type RunStop } from "../verdict/conjunction.ts";
 import type { RunContext } from "./context.ts";
+import type { Frame } from "./frame.ts";
 
 export interface NodeEnv {
   ctx: RunContext;
+  /** The graph file the node is in (the top graph or a sub-graph): defaults, checks, inputs, caps. */
+  frame: Frame;
+  /** The node's id in events: "review/x" inside sub-graph review. */
   id: string;
   branch?: BranchRef;
   item?: unknown;
@@ -92,9 +96,9 @@ export function commandContext(env: NodeEnv, attempt: number, cwd: string, passE
     VOUCH_RUN_ID: env.ctx.options.runId,
     VOUCH_NODE: env.id,
     // Lets a check run a script shipped beside the graph: run: sh "$VOUCH_GRAPH_DIR/lib/x.sh"
-    VOUCH_GRAPH_DIR: dirname(env.ctx.options.graphPath),
+    VOUCH_GRAPH_DIR: dirname(env.frame.graphPath),
   };
-  const c: CommandContext = { runId: env.ctx.options.runId, node: env.id, attempt, cwd, passEnv, vars, inputs: env.ctx.commandInputs, state: env.commandState(), signal: env.signal };
+  const c: CommandContext = { runId: env.ctx.options.runId, node: env.id, attempt, cwd, passEnv, vars, inputs: env.frame.commandInputs, state: env.commandState(), signal: env.signal };
   if (env.branch) {
     c.branch = env.branch;
     c.item = env.item;

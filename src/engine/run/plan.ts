@@ -9,6 +9,7 @@ import { buildScopeIndex, type ScopeNode } from "../scheduler/scope-index.ts";
 import { renderText } from "../template/render.ts";
 import { OutputSchemas } from "../verdict/output-schema.ts";
 import { resolveInputs } from "./inputs.ts";
+import { walkNodes, type WalkedNode } from "./graph-walk.ts";
 import { agentSettings, DEFAULT_CONCURRENCY } from "./node-settings.ts";
 import type { PlannedNode, RunOptions, RunPlan } from "./types.ts";
 
@@ -21,9 +22,9 @@ export function runLimits(options: RunOptions): { concurrency: number; budgetUsd
 }
 
 /** Author mistakes the schema cannot see but a run would trip on: found before anything starts. */
-function contractProblems(options: RunOptions, id: string, node: ScopeNode, schemas: OutputSchemas): GraphProblem[] {
+function contractProblems(file: { graph: GraphFile; path: string }, id: string, node: ScopeNode, schemas: OutputSchemas): GraphProblem[] {
   const problems: GraphProblem[] = [];
-  const at = (message: string): GraphProblem => ({ file: options.graphPath, line: 1, col: 1, message: `node ${id}: ${message}` });
+  const at = (message: string): GraphProblem => ({ file: file.path, line: 1, col: 1, message: `node ${id}: ${message}` });
   if ((node.kind === "agent" || node.kind === "script") && node.output?.schema) {
     try {
       schemas.compile(node.output.schema);
@@ -40,7 +41,7 @@ function contractProblems(options: RunOptions, id: string, node: ScopeNode, sche
   }
   if (node.kind === "agent" || node.kind === "script") {
     for (const ref of node.success?.checks ?? []) {
-      if (typeof ref === "string" && !options.graph.checks?.[ref]) problems.push(at(`check "${ref}" is not in the graph's checks library`));
+      if (typeof ref === "string" && !file.graph.checks?.[ref]) problems.push(at(`check "${ref}" is not in the graph's checks library`));
     }
   }
   return problems;
@@ -80,17 +81,20 @@ export function planRun(options: RunOptions): RunPlan {
   const refusals: RunPlan["refusals"] = [];
   const top = buildScopeIndex(graph.nodes);
 
-  const plan = (id: string, node: ScopeNode, needs: string[], map?: string) => {
-    problems.push(...contractProblems(options, id, node, schemas));
-    const planned: PlannedNode = { id, kind: node.kind, needs, refusals: [] };
-    if (map !== undefined) planned.map = map;
+  const plan = (w: WalkedNode) => {
+    const { id, node } = w;
+    problems.push(...contractProblems({ graph: w.file, path: w.filePath }, id, node, schemas));
+    const planned: PlannedNode = { id, kind: node.kind, needs: w.needs, refusals: [] };
+    if (w.map !== undefined) planned.map = w.map;
+    if (w.graph !== undefined) planned.graph = w.graph;
     if (node.kind === "agent") {
-      const s = agentSettings(graph, node, options);
+      const s = agentSettings(w.file, node, options);
       const agentPlan: AgentPlan = { node: id, harness: s.harness, caps: s.caps };
       if (s.model !== undefined) agentPlan.model = planned.model = s.model;
       if (s.tools !== undefined) agentPlan.tools = planned.tools = s.tools;
       if (s.permissionMode !== undefined) agentPlan.permissionMode = s.permissionMode;
-      const cwd = staticCwd(s.cwd, inputs, options.baseDir);
+      // A sub-graph's inputs are known only once its graph node runs.
+      const cwd = staticCwd(s.cwd, w.file === graph ? inputs : {}, options.baseDir);
       if (cwd !== undefined) agentPlan.cwd = planned.cwd = cwd;
       planned.harness = s.harness;
       planned.caps = s.caps;
@@ -101,14 +105,14 @@ export function planRun(options: RunOptions): RunPlan {
     nodes.push(planned);
   };
 
-  for (const id of top.order) {
-    const node = graph.nodes[id]!;
-    plan(id, node, top.needs.get(id)!);
-    if (node.kind === "map") {
-      const branch = buildScopeIndex(node.branch);
-      for (const bid of branch.order) plan(bid, node.branch[bid]!, branch.needs.get(bid)!, id);
-    }
-  }
+  // Graph order (topological within each scope), every branch and sub-graph right after its node.
+  const walked = walkNodes(graph, options.graphPath, options.subgraphs);
+  const rank = new Map(top.order.map((id, i) => [id, i]));
+  const topId = (w: WalkedNode) => w.id.split("/")[0]!;
+  const ownerOf = (w: WalkedNode) => (w.map === undefined && w.graph === undefined ? w.id : topId(w));
+  const outerOf = (w: WalkedNode) => (w.map !== undefined && !w.map.includes("/") ? w.map : ownerOf(w));
+  const sorted = walked.map((w, i) => ({ w, i })).sort((a, b) => rank.get(outerOf(a.w))! - rank.get(outerOf(b.w))! || a.i - b.i);
+  for (const { w } of sorted) plan(w);
   if (problems.length > 0) throw new GraphInvalidError(problems);
   return {
     graph: graph.name,

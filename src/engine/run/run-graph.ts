@@ -8,9 +8,12 @@ import { aggregate } from "../scheduler/aggregate.ts";
 import { buildScopeIndex } from "../scheduler/scope-index.ts";
 import { RunContext } from "./context.ts";
 import { Emitter } from "./emitter.ts";
+import { topFrame } from "./frame.ts";
 import { MapRunner } from "./map-runner.ts";
 import { planRun, runLimits } from "./plan.ts";
 import { ScopeRunner } from "./scope-runner.ts";
+import { SubgraphRunner } from "./subgraph-runner.ts";
+import { walkNodes } from "./graph-walk.ts";
 import type { RunOptions, RunOutcome, RunPlan, RunPorts } from "./types.ts";
 
 export function withDefaultPorts(ports: Partial<RunPorts>): RunPorts {
@@ -32,14 +35,16 @@ const EXIT_OF: Record<RunStatus, number> = {
 };
 
 function graphNodes(options: RunOptions) {
-  const out: { id: string; kind: string; needs: string[]; map?: string; description?: string }[] = [];
-  for (const [id, node] of Object.entries(options.graph.nodes)) {
-    out.push({ id, kind: node.kind, needs: node.needs ?? [], ...(node.description ? { description: node.description } : {}) });
-    if (node.kind === "map") {
-      for (const [bid, b] of Object.entries(node.branch)) {
-        out.push({ id: bid, kind: b.kind, needs: b.needs ?? [], map: id, ...(b.description ? { description: b.description } : {}) });
-      }
-    }
+  const out: { id: string; kind: string; needs: string[]; map?: string; graph?: string; description?: string }[] = [];
+  for (const w of walkNodes(options.graph, options.graphPath, options.subgraphs)) {
+    out.push({
+      id: w.id,
+      kind: w.node.kind,
+      needs: w.needs,
+      ...(w.map !== undefined ? { map: w.map } : {}),
+      ...(w.graph !== undefined ? { graph: w.graph } : {}),
+      ...(w.node.description ? { description: w.node.description } : {}),
+    });
   }
   return out;
 }
@@ -74,10 +79,11 @@ class RunDriver {
     this.emitter = new Emitter(options.runId, this.ports.clock, this.ports.ledger, options.resume?.startSeq ?? 0);
     const ctx = new RunContext(options, this.ports, this.emitter, this.plan.inputs, this.limits, () => this.onQuiet(), (e) => this.abandon(e));
     this.ctx = ctx;
-    this.top = new ScopeRunner(ctx, buildScopeIndex(options.graph.nodes), undefined, {
+    this.top = new ScopeRunner(ctx, buildScopeIndex(options.graph.nodes), topFrame(ctx), undefined, {
       onComplete: () => this.onComplete(),
-      // Deferred so a map that finishes at once never re-enters the scope that is starting it.
+      // Deferred so a map or sub-graph that finishes at once never re-enters the scope that is starting it.
       startMap: (scope, id, node, done) => ctx.defer(() => new MapRunner(ctx, scope, id, node, done).start()),
+      startGraph: (scope, id, node, done) => ctx.defer(() => new SubgraphRunner(ctx, scope, id, node, done).start()),
     });
   }
 
@@ -104,7 +110,7 @@ class RunDriver {
         concurrency: limits.concurrency,
         nodes: graphNodes(options),
         pass_env: options.passEnv ?? [],
-        graph_env: graphEnvNames(options.graph),
+        graph_env: graphEnvNames(options.graph, options),
         harness: options.harness ?? null,
         base_dir: options.baseDir,
         resumed: options.resume !== undefined,
@@ -239,13 +245,11 @@ function settlement<T>(): { promise: Promise<T>; resolve(v: T): void; reject(e: 
   return { promise, resolve, reject };
 }
 
-/** Every name the graph's `env:` lists hand to children (defaults and nodes, branches included). */
-export function graphEnvNames(graph: GraphFile): string[] {
-  const names = new Set<string>(graph.defaults?.env ?? []);
-  const add = (node: { env?: string[] }) => node.env?.forEach((n) => names.add(n));
-  for (const node of Object.values(graph.nodes)) {
-    if (node.kind === "agent" || node.kind === "script") add(node);
-    if (node.kind === "map") for (const b of Object.values(node.branch)) if (b.kind === "agent" || b.kind === "script") add(b);
-  }
+/** Every name the graph's `env:` lists hand to children (defaults and nodes, branches and sub-graphs included). */
+export function graphEnvNames(graph: GraphFile, files: Pick<RunOptions, "graphPath" | "subgraphs"> = { graphPath: "" }): string[] {
+  const walked = walkNodes(graph, files.graphPath, files.subgraphs);
+  const names = new Set<string>();
+  for (const file of new Set([graph, ...walked.map((w) => w.file)])) file.defaults?.env?.forEach((n) => names.add(n));
+  for (const { node } of walked) if (node.kind === "agent" || node.kind === "script") node.env?.forEach((n) => names.add(n));
   return [...names].sort();
 }

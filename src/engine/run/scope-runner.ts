@@ -5,20 +5,20 @@
 import { evaluateCondition } from "../condition.ts";
 import { TemplateError } from "../errors.ts";
 import { nodeKey, type BranchRef, type NodeStatus } from "../events.ts";
-import type { MapNode } from "../graph/schema.ts";
+import type { MapNode, SubgraphNode } from "../graph/schema.ts";
 import type { AggregateEntry } from "../scheduler/aggregate.ts";
 import { DagScheduler, type Action, type Finished } from "../scheduler/dag-scheduler.ts";
 import { upstreamOf, type ScopeIndex, type ScopeNode } from "../scheduler/scope-index.ts";
 import { disposition } from "../scheduler/readiness.ts";
 import { renderDeep } from "../template/render.ts";
 import { quoteFeedback } from "../verdict/retry.ts";
-import { runAgentNode } from "./agent-node.ts";
+import type { Frame } from "./frame.ts";
 import { renderStamp } from "./judging.ts";
+import { handle } from "./node-handlers.ts";
+import { keptIds, keptResult } from "./scope-resume.ts";
 import type { PausedApproval, RunContext } from "./context.ts";
 import { simpleResult, stoppedResult, type NodeEnv, type NodeResult } from "./node-env.ts";
 import { finishedEvent, stateOf, viewOf, type NodeView } from "./node-view.ts";
-import { runScriptNode } from "./script-node.ts";
-import { runApprovalNode, runEndNode, runRouterNode } from "./simple-nodes.ts";
 import { isObject } from "../json-object.ts";
 
 /** Where a branch scope sits: its map, item and the map's stop signal. */
@@ -39,9 +39,15 @@ export interface ScopeCallbacks {
   /** A branch has nothing running and waits only on paused approvals. */
   onParked?(): void;
   startMap?(scope: ScopeRunner, id: string, node: MapNode, done: (r: NodeResult) => void): void;
+  startGraph?(scope: ScopeRunner, id: string, node: SubgraphNode, done: (r: NodeResult) => void): void;
 }
 
-interface Meta {
+/** The callbacks that open nested scopes, handed on to every scope inside. */
+export function starters(cb: ScopeCallbacks): Pick<ScopeCallbacks, "startMap" | "startGraph"> {
+  return { ...(cb.startMap ? { startMap: cb.startMap } : {}), ...(cb.startGraph ? { startGraph: cb.startGraph } : {}) };
+}
+
+export interface Meta {
   kind: string;
   status: NodeStatus;
   selfReported?: boolean;
@@ -68,69 +74,45 @@ export class ScopeRunner {
   constructor(
     private readonly ctx: RunContext,
     readonly index: ScopeIndex,
+    /** The graph file this scope belongs to (the top graph or a sub-graph). */
+    readonly frame: Frame,
     private readonly place: BranchPlace | undefined,
-    private readonly cb: ScopeCallbacks,
+    readonly cb: ScopeCallbacks,
   ) {
-    this.branch = place ? { map: place.map, index: place.index } : undefined;
+    this.branch = place ? { map: place.map, index: place.index } : frame.branch;
     for (const chain of index.feedbackChains.values()) chain.forEach((id) => this.chainMembers.add(id));
     this.scheduler = new DagScheduler(index, (id) => this.decide(id), (a) => this.recordSkip(a));
   }
 
+  /** The id events, the ledger and resume know this node by: "review/x" inside sub-graph review. */
+  key(id: string): string {
+    return this.frame.prefix + id;
+  }
+
+  /** The branch this scope's events carry (its own map's, or the graph node's). */
+  get branchRef(): BranchRef | undefined {
+    return this.branch;
+  }
+
   start(): void {
     const kept = new Map<string, Finished>();
-    const keep = this.keptIds();
-    for (const id of this.index.ids) {
-      const k = this.ctx.resume?.nodes[nodeKey(id, this.branch)];
-      if (!k || !keep.has(id)) continue;
-      const v: NodeView = { status: "passed" };
-      if (k.qualifier !== null) v.qualifier = k.qualifier;
-      if (k.output !== undefined) v.output = k.output;
-      const results = (k.output as { results?: unknown })?.results;
-      if (this.index.nodes.get(id)!.kind === "map" && Array.isArray(results)) v.results = results;
-      this.view[id] = v;
-      const selfReported = k.qualifier === "self-reported";
+    const resumeKey = (id: string) => nodeKey(this.key(id), this.branch);
+    for (const id of keptIds(this.index, this.ctx.resume, resumeKey)) {
+      const k = keptResult(this.index, id, this.ctx.resume!.nodes[resumeKey(id)]!);
+      this.view[id] = k.view;
+      const selfReported = k.view.qualifier === "self-reported";
       this.meta.set(id, { kind: this.index.nodes.get(id)!.kind, status: "passed", recovered: false, selfReported });
       this.count(id, "passed", selfReported);
-      const f: Finished = { status: "passed", recovered: false };
-      // A kept router keeps its choice (its output `to`): what it did not choose stays skipped.
-      const to = (k.output as { to?: unknown } | undefined)?.to;
-      if (this.index.nodes.get(id)!.kind === "router" && Array.isArray(to)) f.chosen = to.filter((t): t is string => typeof t === "string");
-      kept.set(id, f);
+      kept.set(id, k.finished);
     }
     this.launchAll(this.scheduler.start(kept));
     this.afterChange();
   }
 
-  /** What a resumed scope keeps: the passed results, less those that were consequences
-   *  of work that runs again (so they would be stale). */
-  private keptIds(): Set<string> {
-    const keep = new Set(this.index.ids.filter((id) => this.ctx.resume?.nodes[nodeKey(id, this.branch)] !== undefined));
-    if (keep.size === 0) return keep;
-    const dropped = new Set<string>();
-    const drop = (id: string) => {
-      if (keep.delete(id)) dropped.add(id);
-    };
-    // A node `exhausted:` recovered runs again: its dependents ran on the exhausted output.
-    const recovered = new Set(this.ctx.resume?.recovered ?? []);
-    for (const id of this.index.ids) if (recovered.has(nodeKey(id, this.branch))) dropped.add(id);
-    // A feedback chain is kept whole or not at all: a round of it that did not finish
-    // leaves earlier rounds' results behind that the loop was replacing.
-    for (const chain of this.index.feedbackChains.values()) if (!chain.every((id) => keep.has(id))) chain.forEach(drop);
-    for (let changed = true; changed; ) {
-      const before = dropped.size;
-      // A fallback ran because its owner did not pass; the owner runs again, so the fallback is decided again.
-      for (const [target, owners] of this.index.fallbackOwners) if (keep.has(target) && owners.some((o) => !keep.has(o))) drop(target);
-      // What was computed from a dropped result is dropped too (router targets need their router).
-      for (const id of this.index.order) if (keep.has(id) && this.index.needs.get(id)!.some((n) => dropped.has(n))) drop(id);
-      changed = dropped.size > before;
-    }
-    return keep;
-  }
-
   /** Template and condition data. */
   scope(): Record<string, unknown> {
     const nodes = this.place ? { ...this.place.outer, ...this.view } : this.view;
-    const s: Record<string, unknown> = { inputs: this.ctx.inputs, nodes };
+    const s: Record<string, unknown> = { inputs: this.frame.inputs, nodes };
     if (this.place) {
       s.item = this.place.item;
       s.index = this.place.index;
@@ -158,7 +140,7 @@ export class ScopeRunner {
   }
 
   private stopping(): boolean {
-    return this.ctx.stop !== null || (this.place?.failFastTripped() ?? false);
+    return this.frame.stop() !== null || (this.place?.failFastTripped() ?? false);
   }
 
   private decide(id: string) {
@@ -177,7 +159,7 @@ export class ScopeRunner {
     this.view[a.id] = viewOf(r);
     this.meta.set(a.id, { kind: this.index.nodes.get(a.id)!.kind, status: a.status, recovered: false });
     this.count(a.id, a.status);
-    this.ctx.emitter.emit(finishedEvent(a.id, this.branch, r));
+    this.ctx.emitter.emit(finishedEvent(this.key(a.id), this.branch, r));
   }
 
   /** The feedback round of a chain node, for its node.finished (as its node.started has it). */
@@ -195,14 +177,25 @@ export class ScopeRunner {
     for (const a of actions) if (a.type === "run") this.launch(a.id);
   }
 
+  /** Why work here stops, when it does: the run's or sub-graph's reason, or the map's fail_fast. */
+  runStop() {
+    return this.frame.stop() ?? (this.place?.failFastTripped() ? ("fail_fast" as const) : null);
+  }
+
+  /** The signal this scope's work aborts on. */
+  get signal(): AbortSignal {
+    return this.place?.signal ?? this.frame.signal;
+  }
+
   private env(id: string): NodeEnv {
     const e: NodeEnv = {
       ctx: this.ctx,
-      id,
-      signal: this.place?.signal ?? this.ctx.signal,
-      runStop: () => this.ctx.stop ?? (this.place?.failFastTripped() ? "fail_fast" : null),
+      frame: this.frame,
+      id: this.key(id),
+      signal: this.place?.signal ?? this.frame.signal,
+      runStop: () => this.runStop(),
       scope: () => this.scope(),
-      commandState: () => stateOf(this.ctx.inputs, this.scope().nodes as Record<string, NodeView>, this.place),
+      commandState: () => stateOf(this.frame.inputs, this.scope().nodes as Record<string, NodeView>, this.place),
     };
     if (this.branch) {
       e.branch = this.branch;
@@ -219,6 +212,10 @@ export class ScopeRunner {
     this.running++;
     if (node.kind === "map") {
       this.cb.startMap!(this, id, node, (r) => this.onResult(id, r));
+      return;
+    }
+    if (node.kind === "graph") {
+      this.cb.startGraph!(this, id, node, (r) => this.onResult(id, r));
       return;
     }
     this.ctx.begin();
@@ -240,11 +237,11 @@ export class ScopeRunner {
   private pause(id: string, node: ScopeNode, prompt: string | undefined): void {
     this.pausedHere++;
     const entry: PausedApproval = {
-      node: id,
+      node: this.key(id),
       cancel: () => {
         this.ctx.paused.delete(entry);
         this.pausedHere--;
-        this.finalize(id, node, stoppedResult(this.env(id).runStop(), 1, 0));
+        this.finalize(id, node, stoppedResult(this.runStop(), 1, 0));
         this.afterChange();
       },
     };
@@ -264,7 +261,7 @@ export class ScopeRunner {
     const holds = fb.when ? evaluateCondition(fb.when, { ...this.scope(), nodes: { ...(this.scope().nodes as object), [id]: view } }) : r.status !== "passed";
     if (!holds) return false;
     this.rounds.set(id, done + 1);
-    this.ctx.emitter.emit(finishedEvent(id, this.branch, r, this.roundExtra(id)));
+    this.ctx.emitter.emit(finishedEvent(this.key(id), this.branch, r, this.roundExtra(id)));
     this.view[id] = view; // the head may quote or read this round's result
     this.feedbackQuotes.set(fb.to, quoteFeedback(id, this.roundOf.get(id) ?? 1, { ...r, failedChecks: r.failedChecks }));
     for (const c of chain) {
@@ -303,7 +300,7 @@ export class ScopeRunner {
     if (fallback !== undefined) meta.fallback = fallback;
     this.meta.set(id, meta);
     this.count(id, r.status, selfReported);
-    this.ctx.emitter.emit(finishedEvent(id, this.branch, r, { recovered, ...(fallback ? { fallback } : {}), ...this.roundExtra(id) }));
+    this.ctx.emitter.emit(finishedEvent(this.key(id), this.branch, r, { recovered, ...(fallback ? { fallback: this.key(fallback) } : {}), ...this.roundExtra(id) }));
     const f: Finished = { status: r.status, recovered };
     if (r.chosen) f.chosen = r.chosen;
     this.launchAll(this.scheduler.finish(id, f, fallback));
@@ -325,22 +322,5 @@ export class ScopeRunner {
   /** Node views and metadata for the branch summary. */
   metaOf(id: string): Meta | undefined {
     return this.meta.get(id);
-  }
-}
-
-function handle(env: NodeEnv, node: ScopeNode): Promise<NodeResult> {
-  switch (node.kind) {
-    case "agent":
-      return runAgentNode(env, node);
-    case "script":
-      return runScriptNode(env, node);
-    case "router":
-      return runRouterNode(env, node);
-    case "approval":
-      return runApprovalNode(env, node);
-    case "end":
-      return runEndNode(env, node);
-    case "map":
-      throw new Error("a map is started by its scope's startMap");
   }
 }

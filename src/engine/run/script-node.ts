@@ -42,7 +42,7 @@ function produced(outcome: ScriptOutcome): Produced {
 export async function runScriptNode(env: NodeEnv, node: ScriptNode): Promise<NodeResult> {
   const { ctx } = env;
   const t0 = ctx.clock.now();
-  const s = scriptSettings(ctx.graph, node, ctx.options);
+  const s = scriptSettings(env.frame.graph, node, ctx.options);
   const pro = renderPrologue(env, node, s.cwd, () => ({}));
   if (pro instanceof Error) return templateFailure(env, "script", pro, t0);
   const spec: ScriptSpec = { timeoutMs: node.timeout ?? SCRIPT_TIMEOUT_DEFAULT_MS, keepStdoutBytes: SCRIPT_STDOUT_KEEP_BYTES };

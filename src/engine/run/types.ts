@@ -17,6 +17,9 @@ export interface RunOptions {
   graph: GraphFile;
   graphPath: string;
   graphDigest: string;
+  /** Every sub-graph file the graph uses (directly or through others), by absolute path,
+   *  already loaded and validated (ADR 0024). */
+  subgraphs?: ReadonlyMap<string, GraphFile>;
   /** From --input (strings), merged with declared defaults. */
   inputs: Record<string, unknown>;
   /** Where relative cwd resolves (absolute). */
@@ -58,6 +61,8 @@ export interface PlannedNode {
   kind: string;
   /** Set for branch nodes: the map's id. */
   map?: string;
+  /** Set for nodes of a sub-graph: its graph node's id. */
+  graph?: string;
   needs: string[];
   /** Agent nodes only. */
   harness?: HarnessName;

@@ -19,7 +19,7 @@ export interface Judgement {
 }
 
 /** Why the run itself is stopping, when it is: a sitting cancelled by it is an error, not an interruption. */
-export type RunStop = "interrupted" | "budget" | "wall" | "fail_fast";
+export type RunStop = "interrupted" | "budget" | "wall" | "fail_fast" | "graph_budget" | "graph_wall";
 
 export interface Parts {
   exitZero: boolean;
@@ -56,6 +56,9 @@ export interface StopOutcome {
 export function stopOutcome(runStop: RunStop | null, detail?: string): StopOutcome {
   if (runStop === "budget") return { status: "error", cause: "run_budget", error: "stopped: the run budget was crossed" };
   if (runStop === "wall") return { status: "error", cause: "run_wall", error: "stopped: the run wall time was crossed" };
+  // A sub-graph's own caps (ADR 0024): the work inside it stops as a cap stop of its graph node.
+  if (runStop === "graph_budget") return { status: "error", cause: "cap_stop", error: "stopped: the sub-graph's budget_usd was crossed" };
+  if (runStop === "graph_wall") return { status: "error", cause: "cap_stop", error: "stopped: the sub-graph's wall time was crossed" };
   return { status: "cancelled", cause: "cancelled", error: detail ? `cancelled: ${detail}` : "cancelled" };
 }
 
