@@ -87,7 +87,7 @@ const resumeCommand: Command = async (args, io) => {
     const runId = ledger.resolveRun(positionals[0]!);
     const recorded = ledger.runSummary(runId).run;
     const graphFile = readGraphFile(recorded.graph_path, io.cwd, io.env);
-    const ticket = ledger.resumeCheck(runId, graphFile.digest, values.force === true);
+    const ticket = ledger.resumeCheck(runId, graphFile.digest, values.force === true, graphFile.subgraphs.size > 0);
     try {
       const decisions = decisionsFrom(values.approve ?? [], values.reject ?? [], graphFile.graph, graphFile.path, graphFile.subgraphs);
       const events = ledger.runEvents(runId);

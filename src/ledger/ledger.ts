@@ -42,7 +42,7 @@ export interface RunLedger {
   isRunLive(runId: string): boolean;
   /** Resolves ref, takes the run's lock, and refuses (exit 2) a live run, a
    *  passed run, or a changed graph (unless force). The caller releases ticket.lock. */
-  resumeCheck(ref: string, currentDigest: string, force: boolean): ResumeTicket;
+  resumeCheck(ref: string, currentDigest: string, force: boolean, hasSubgraphs?: boolean): ResumeTicket;
   /** Close every sink first (sink.close() commits what is queued). */
   close(): void;
 }
@@ -103,7 +103,7 @@ export class SqliteRunLedger implements RunLedger {
     return isRunLive(this.home, runId);
   }
 
-  resumeCheck(ref: string, currentDigest: string, force: boolean): ResumeTicket {
+  resumeCheck(ref: string, currentDigest: string, force: boolean, hasSubgraphs = false): ResumeTicket {
     const runId = this.resolveRun(ref);
     const lock = this.acquireRunLock(runId);
     try {
@@ -111,7 +111,7 @@ export class SqliteRunLedger implements RunLedger {
       const notLive: Liveness = { ...this.liveness, isLive: () => false };
       const summary = guarded(this.file, "reading the run", () => runSummary(this.db, runId, notLive));
       if (!summary) throw new UsageError(`no run ${runId} in ${this.file}`);
-      return checkResumable(summary, lock, currentDigest, force);
+      return checkResumable(summary, lock, currentDigest, force, hasSubgraphs);
     } catch (e) {
       lock.release();
       throw e;

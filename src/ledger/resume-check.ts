@@ -34,7 +34,7 @@ function short(digest: string): string {
 }
 
 /** Refusals in order: the run is live; it passed (nothing to resume); its graph changed (unless force). */
-export function checkResumable(summary: RunSummary, lock: RunLock, currentDigest: string, force: boolean): ResumeTicket {
+export function checkResumable(summary: RunSummary, lock: RunLock, currentDigest: string, force: boolean, hasSubgraphs = false): ResumeTicket {
   const { run } = summary;
   const latest = summary.sessions[summary.sessions.length - 1];
   if (run.status === "passed") {
@@ -43,7 +43,8 @@ export function checkResumable(summary: RunSummary, lock: RunLock, currentDigest
   const changed = currentDigest !== run.graph_digest;
   if (changed && !force) {
     throw new ResumeRefusedError(
-      `the graph file ${run.graph_path} changed since run ${run.id} started (digest ${short(run.graph_digest)} then, ${short(currentDigest)} now)`,
+      // The digest covers every sub-graph file too (ADR 0024): it cannot tell which one changed.
+      `the graph file ${run.graph_path}${hasSubgraphs ? " or a sub-graph it uses" : ""} changed since run ${run.id} started (digest ${short(run.graph_digest)} then, ${short(currentDigest)} now)`,
       "resume with --force to run the changed graph (what passed is kept), or start a new run",
     );
   }

@@ -197,10 +197,9 @@ export class ScopeRunner {
       scope: () => this.scope(),
       commandState: () => stateOf(this.frame.inputs, this.scope().nodes as Record<string, NodeView>, this.place),
     };
-    if (this.branch) {
-      e.branch = this.branch;
-      e.item = this.place!.item;
-    }
+    if (this.branch) e.branch = this.branch;
+    // Only a branch's own scope has an item: a sub-graph in a branch sees its inputs, not the item.
+    if (this.place) e.item = this.place.item;
     if (this.chainMembers.has(id)) e.round = this.roundOf.get(id) ?? 1;
     const quote = this.feedbackQuotes.get(id);
     if (quote !== undefined) e.feedbackQuote = quote;
