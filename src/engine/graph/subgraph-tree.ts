@@ -63,6 +63,7 @@ class TreeLoader {
   readonly warnings: GraphProblem[] = [];
   readonly files = new Map<string, UsedFile>();
   private readonly loaded = new Map<string, Loaded>();
+  private readonly reads = new Map<string, ReadResult>();
   private readonly root: string;
   private readonly realRoot: string;
 
@@ -117,7 +118,7 @@ class TreeLoader {
         at(["use"], `use nests sub-graphs ${chain.length + 1} deep; at most ${MAX_SUBGRAPH_DEPTH} are allowed`, "flatten the chain: a graph may use several sub-graphs side by side");
         continue;
       }
-      const read = this.reader.read(target);
+      const read = this.read(target);
       if ("error" in read) {
         at(["use"], `cannot read sub-graph ${shown}: ${read.error}`, read.hint);
         continue;
@@ -131,6 +132,13 @@ class TreeLoader {
       this.checkUse(u, sub.graph, graph, shown, at, inBranch || u.inBranch);
       this.follow(sub, target, shown, [...chain, path], inBranch || u.inBranch);
     }
+  }
+
+  /** Each file is read once, however many graphs use it. */
+  private read(path: string): ReadResult {
+    let r = this.reads.get(path);
+    if (!r) this.reads.set(path, (r = this.reader.read(path)));
+    return r;
   }
 
   private displayOf(path: string): string | undefined {
