@@ -261,6 +261,40 @@ nodes:
   });
 });
 
+describe("where a sub-graph may be used", () => {
+  test("a planned graph may use only planned sub-graphs; a sub-graph with a map may not sit in a map branch", async () => {
+    const c = folder({
+      "planned.yaml": `version: 1\nname: p\norigin: planned\nnodes:\n  s: { kind: graph, use: ./user.yaml }\n`,
+      "user.yaml": `version: 1\nname: u\nnodes:\n  e: { kind: end }\n`,
+      "mapped.yaml": `version: 1\nname: m\ninputs:\n  xs: { default: [1] }\nnodes:\n  each:\n    kind: map\n    over: inputs.xs\n    branch:\n      s: { kind: graph, use: ./withmap.yaml }\n`,
+      "withmap.yaml": `version: 1\nname: w\nnodes:\n  m: { kind: map, over: inputs.ys, branch: { b: { kind: end } } }\ninputs:\n  ys: { default: [] }\n`,
+    });
+    const planned = await vouch(["validate", "planned.yaml"], { home: c.home, cwd: c.path });
+    expect(planned.code).toBe(2);
+    expect(planned.stdout).toContain('planned.yaml:5:26: node "s": a planned graph may use only planned sub-graphs; user.yaml is user-written');
+    const mapped = await vouch(["validate", "mapped.yaml"], { home: c.home, cwd: c.path });
+    expect(mapped.code).toBe(2);
+    expect(mapped.stdout).toContain('mapped.yaml:10:30: node "s": sub-graph withmap.yaml holds a map, and this node is inside a map branch: maps do not nest');
+  });
+
+  test("an approval inside a sub-graph pauses the run; resume --approve review/ok decides it", async () => {
+    const c = folder({
+      "main.yaml": `version: 1\nname: gate\nnodes:\n  review: { kind: graph, use: ./gate.yaml }\n`,
+      "gate.yaml": `version: 1\nname: gate\nnodes:\n  ok: { kind: approval, prompt: "ship it?" }\n  done: { kind: end, needs: [ok], output: approved }\n`,
+    });
+    const first = await vouch(["run", "main.yaml", "--json"], { home: c.home, cwd: c.path });
+    expect(first.code, first.stderr).toBe(4);
+    const paused = parseNdjson(first.stdout).find((e): e is EventOf<"run.paused"> => e.type === "run.paused")!;
+    expect(paused.approvals.map((a) => a.node)).toEqual(["review/ok"]);
+    const wrong = await vouch(["resume", "last", "--approve", "ok"], { home: c.home, cwd: c.path });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("review/ok");
+    const r = await vouch(["resume", "last", "--approve", "review/ok", "--json"], { home: c.home, cwd: c.path });
+    expect(r.code, r.stderr).toBe(0);
+    expect(finished(parseNdjson(r.stdout), "review")[0]).toMatchObject({ status: "passed", qualifier: "approved", output: "approved" });
+  });
+});
+
 /** A replayed claude sitting that reports `cost` USD. */
 function sitting(cost: number, result: string): string {
   const init = { type: "system", subtype: "init", session_id: "s", cwd: "/w", model: "claude-opus-5", tools: [], permissionMode: "dontAsk", claude_code_version: "2.1.220" };
