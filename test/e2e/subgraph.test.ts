@@ -47,9 +47,13 @@ nodes:
     run: printf '%s' "$VOUCH_INPUT_FILES" | jq length
     output: { format: json }
     success: { checks: [ok] }
+  where:
+    kind: script
+    run: printf '["%s","%s"]' "$(basename "$VOUCH_GRAPH_DIR")" "$VOUCH_NODE"
+    output: { format: json }
   done:
     kind: end
-    needs: [count]
+    needs: [count, where]
     output: { count: "{{ nodes.count.output }}", label: "{{ inputs.label }}" }
 `;
 
@@ -64,13 +68,17 @@ describe("a parent and its sub-graph", () => {
     expect(review.output).toEqual({ count: 3, label: "three files" });
     // The sub-graph's check library is its own; the worst qualifier of its passes is the node's.
     expect(finished(events, "review/count")[0]!.qualifier).toBe("verified");
-    expect(review.qualifier).toBe("verified");
+    expect(finished(events, "review/where")[0]!.qualifier).toBe("exit-only");
+    expect(review.qualifier).toBe("exit-only"); // the worse of verified and exit-only
     expect(finished(events, "report")[0]!.output).toEqual({ count: 3, label: "three files" });
+    // VOUCH_GRAPH_DIR is the sub-graph file's folder; VOUCH_NODE the node's full id.
+    expect(finished(events, "review/where")[0]!.output).toEqual(["sub", "review/where"]);
     const started = events.find((e): e is EventOf<"run.started"> => e.type === "run.started")!;
     expect(started.nodes.map((x) => [x.id, x.graph ?? null])).toEqual([
       ["implement", null],
       ["review", null],
       ["review/count", "review"],
+      ["review/where", "review"],
       ["review/done", "review"],
       ["report", null],
     ]);
