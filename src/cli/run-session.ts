@@ -118,6 +118,7 @@ class Session {
     const out = await openOutput({ io, flags: spec.flags, ...(spec.decisions ? { decisions: spec.decisions } : {}), ...(spec.standing ? { standing: spec.standing } : {}), cancel: signals.cancel, exitNow: () => this.exitNow() });
     if (this.recording === "off") io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
     const sink = this.openSink(out.output);
+    supervisor.setBarrier(() => sink.flush());
     const commands = createCommandRunner({ parentEnv: env, supervisor });
     const ports = { agents, commands, clock: systemClock, ledger: sink, approvals: out.approvals };
     const journal = startGroupJournal(journalFile, supervisor);
