@@ -54,6 +54,8 @@ export interface StartupResult {
   floorCpuMs: Summary;
   /** Per block: median --version wall / median floor wall. */
   versionOverFloor: Summary;
+  /** validate / --version, per block of 5 (issue 20's target: ≤ 2×). */
+  validateOverVersion: Summary;
 }
 
 export async function startup(runs: number, warmup = 3): Promise<StartupResult> {
@@ -64,6 +66,7 @@ export async function startup(runs: number, warmup = 3): Promise<StartupResult> 
     const cmds = { floor: [floor], version: [VOUCH, "--version"], validate: [VOUCH, "validate", graph] };
     const got: Record<keyof typeof cmds, Sample[]> = { floor: [], version: [], validate: [] };
     const blockRatios: number[] = [];
+    const validateRatios: number[] = [];
     for (const argv of Object.values(cmds)) times(argv, 0, warmup);
     // Interleaved in blocks of 5, so a burst of load hits every command.
     for (let done = 0; done < runs; done += 5) {
@@ -73,7 +76,9 @@ export async function startup(runs: number, warmup = 3): Promise<StartupResult> 
         block[key] = times(cmds[key], n, 0);
         got[key].push(...block[key]!);
       }
-      blockRatios.push(summarize(block.version!.map((x) => x.wallMs)).median / summarize(block.floor!.map((x) => x.wallMs)).median);
+      const med = (k: keyof typeof cmds) => summarize(block[k]!.map((x) => x.wallMs)).median;
+      blockRatios.push(med("version") / med("floor"));
+      validateRatios.push(med("validate") / med("version"));
     }
     const wall = (k: keyof typeof cmds) => summarize(got[k].map((x) => x.wallMs));
     const cpu = (k: keyof typeof cmds) => summarize(got[k].map((x) => x.cpuMs));
@@ -87,6 +92,7 @@ export async function startup(runs: number, warmup = 3): Promise<StartupResult> 
       validateCpuMs: cpu("validate"),
       floorCpuMs: cpu("floor"),
       versionOverFloor: summarize(blockRatios),
+      validateOverVersion: summarize(validateRatios),
     };
   } finally {
     dir.remove();

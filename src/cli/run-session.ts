@@ -118,13 +118,15 @@ class Session {
     const out = await openOutput({ io, flags: spec.flags, ...(spec.decisions ? { decisions: spec.decisions } : {}), ...(spec.standing ? { standing: spec.standing } : {}), cancel: signals.cancel, exitNow: () => this.exitNow() });
     if (this.recording === "off") io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
     const sink = this.openSink(out.output);
-    const ports = { agents, commands: createCommandRunner({ parentEnv: env, supervisor }), clock: systemClock, ledger: sink, approvals: out.approvals };
+    supervisor.setBarrier(() => sink.flush());
+    const commands = createCommandRunner({ parentEnv: env, supervisor });
+    const ports = { agents, commands, clock: systemClock, ledger: sink, approvals: out.approvals };
     const journal = startGroupJournal(journalFile, supervisor);
     const ran: Ran = await runGraph({ ...spec.options, ports, signal: signals.signal }).then(
       (outcome) => ({ outcome }),
       (error: unknown) => ({ error }),
     );
-    const failure = await this.teardown(ran, out, journal);
+    const failure = await this.teardown(ran, out, journal, commands);
     if (failure !== null) throw failure.error;
     const ended = (ran as { outcome: RunOutcome }).outcome; // runGraph resolved: nothing failed
     if (out.mode === "tui") io.err(`run ${ended.runId}: ${ended.status} (exit ${ended.exitCode}) — vouch show ${ended.runId}\n`);
@@ -150,7 +152,7 @@ class Session {
   /** Every step runs whatever an earlier one threw (a full disk makes sink.close()
    *  throw): the groups, the lock, the ledger, the live UI and the signal handlers
    *  are let go on every path; returns the first error. */
-  private async teardown(ran: Ran, out: SessionOutput, journal: { stop(): unknown }): Promise<{ error: unknown } | null> {
+  private async teardown(ran: Ran, out: SessionOutput, journal: { stop(): unknown }, commands: { close(): Promise<void> }): Promise<{ error: unknown } | null> {
     const { spec, signals } = this;
     let failure: { error: unknown } | null = "error" in ran ? { error: ran.error } : null;
     const step = async (fn: () => unknown) => {
@@ -163,6 +165,8 @@ class Session {
     await step(() => this.sink?.close());
     // A cancelled run, or one the engine gave up on (its groups were told to stop): wait for them.
     await step(() => (signals.cancelled || "error" in ran ? this.supervisor.shutdownAll() : undefined));
+    // After every command has ended: the handover folder goes with the session.
+    await step(() => commands.close());
     await step(() => journal.stop());
     await step(() => spec.lock.release());
     await step(() => spec.ledger.close());

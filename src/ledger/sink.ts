@@ -31,11 +31,15 @@ export interface SinkOptions {
 }
 
 /** Committed at once (ADR 0009): after run.started, run.paused and run.finished
- *  the process may well exit or wait; node.started comes right before a node's
- *  process starts (write-ahead: the ledger knows of every node process that ran),
- *  and node.finished as soon as a node is decided (a resume after a kill -9 sees
- *  the pass, instead of losing it in a queued batch). Progress and checks batch. */
-const COMMIT_NOW: ReadonlySet<EventType> = new Set<EventType>(["run.started", "node.started", "node.finished", "run.paused", "run.finished"]);
+ *  the process may well exit or wait. */
+const COMMIT_NOW: ReadonlySet<EventType> = new Set<EventType>(["run.started", "run.paused", "run.finished"]);
+/** Committed at the end of this turn of the event loop, with whatever else the same turn
+ *  emitted (one transaction, not one each: a node's end and the next node's start come
+ *  together): node.finished, so a resume after a kill -9 sees the pass instead of losing it
+ *  in a batch waiting for its timer; node.started, which the spawn seam's barrier (flush
+ *  before any process starts, ProcessSupervisor.beforeStart) commits even sooner when a
+ *  process is about to start, so the ledger knows of every node process that ran. */
+const COMMIT_THIS_TURN: ReadonlySet<EventType> = new Set<EventType>(["node.started", "node.finished"]);
 
 export const DEFAULT_MAX_BATCH = 256;
 export const DEFAULT_MAX_DELAY_MS = 4;
@@ -46,6 +50,7 @@ export function batchingSink(write: (events: readonly VouchEvent[]) => void, for
   const maxDelayMs = Math.max(0, options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS);
   let queue: VouchEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let immediate: ReturnType<typeof setImmediate> | null = null;
   let scheduled = false;
   let failure: unknown = null;
   let closed = false;
@@ -53,7 +58,9 @@ export function batchingSink(write: (events: readonly VouchEvent[]) => void, for
 
   const flush = (): void => {
     if (timer !== null) clearTimeout(timer);
+    if (immediate !== null) clearImmediate(immediate);
     timer = null;
+    immediate = null;
     scheduled = false;
     if (queue.length === 0) return;
     const batch = queue;
@@ -83,6 +90,14 @@ export function batchingSink(write: (events: readonly VouchEvent[]) => void, for
       }
     }
   };
+  /** At the end of this turn, before any timer: replaces a pending timer. */
+  const scheduleThisTurn = (): void => {
+    if (immediate !== null) return;
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    scheduled = true;
+    immediate = setImmediate(flushLater);
+  };
   const schedule = (): void => {
     if (scheduled) return;
     scheduled = true;
@@ -103,6 +118,7 @@ export function batchingSink(write: (events: readonly VouchEvent[]) => void, for
       if (closed) throw new Error("vouch ledger: append after the sink was closed");
       queue.push(event);
       if (queue.length >= maxBatch || COMMIT_NOW.has(event.type)) flush();
+      else if (COMMIT_THIS_TURN.has(event.type)) scheduleThisTurn();
       else schedule();
     },
     flush() {

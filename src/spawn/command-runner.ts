@@ -8,7 +8,7 @@ import { CommandSpecError, SpawnError } from "../engine/errors.ts";
 import { shellCouldNotRun } from "../engine/verdict/could-not-run.ts";
 import { buildChildEnv } from "./child-env.ts";
 import { describeExpect, expectProblem, judgeCheck } from "./expect.ts";
-import { writeHandover } from "./handover-files.ts";
+import { HandoverStore } from "./handover-files.ts";
 import { DEFAULT_KEEP_BYTES, runProcess } from "./process.ts";
 import { ProcessSupervisor } from "./process-registry.ts";
 import type { Command } from "./process-types.ts";
@@ -26,14 +26,20 @@ export interface CommandRunnerOptions {
   supervisor?: ProcessSupervisor;
 }
 
-export function createCommandRunner(opts: CommandRunnerOptions): CommandRunner {
+/** A CommandRunner its owner closes at the end of the session (the handover folder goes). */
+export interface ClosableCommandRunner extends CommandRunner {
+  close(): Promise<void>;
+}
+
+export function createCommandRunner(opts: CommandRunnerOptions): ClosableCommandRunner {
   const { parentEnv, tmpRoot, graceMs } = opts;
   const keepBytes = opts.keepBytes ?? DEFAULT_KEEP_BYTES;
   const supervisor = opts.supervisor ?? new ProcessSupervisor();
+  const handovers = new HandoverStore(supervisor, tmpRoot);
 
-  /** Runs one command with the handover files in place; removes them after. */
+  /** Runs one command with the handover files in place; lets go of them after. */
   async function run(command: Command, ctx: CommandContext, wallMs: number, stdinState: boolean, keepStdout = keepBytes) {
-    const handover = await writeHandover(supervisor, { state: ctx.state, item: ctx.item, output: ctx.output, inputs: ctx.inputs }, tmpRoot);
+    const handover = handovers.acquire({ state: ctx.state, item: ctx.item, output: ctx.output, inputs: ctx.inputs });
     try {
       const { env } = buildChildEnv(parentEnv, ctx.passEnv, { ...ctx.vars, ...handover.vars });
       return await runProcess(command, {
@@ -48,11 +54,12 @@ export function createCommandRunner(opts: CommandRunnerOptions): CommandRunner {
         supervisor,
       });
     } finally {
-      await handover.remove();
+      handover.release();
     }
   }
 
   return {
+    close: () => handovers.close(),
     async runCheck(check: CheckSpec, ctx: CommandContext): Promise<CheckOutcome> {
       requireTimeout(`check "${check.name}"`, check.timeoutMs, CHECK_TIMEOUT_CEILING_MS);
       const problem = expectProblem(check.expect);

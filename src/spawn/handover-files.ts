@@ -1,11 +1,18 @@
 // The data a check or script is handed (docs/architecture.md §7): the run state, and in a
-// map branch the item, as JSON files in a private temporary directory (mode
-// 0700, files 0600) named by VOUCH_STATE_FILE, VOUCH_ITEM_FILE and (for a check)
-// VOUCH_OUTPUT_FILE, and each run input as a file of its own named by
-// VOUCH_INPUT_<NAME>_FILE (small ones also as VOUCH_INPUT_<NAME>, input-env.ts)
-// — never on the command line. The directory is removed when the command has finished.
-import { mkdtempSync } from "node:fs";
-import { chmod, mkdir, writeFile } from "node:fs/promises";
+// map branch the item, as JSON files named by VOUCH_STATE_FILE, VOUCH_ITEM_FILE and (for a
+// check) VOUCH_OUTPUT_FILE, and each run input as a file of its own named by
+// VOUCH_INPUT_<NAME>_FILE (small ones also as VOUCH_INPUT_<NAME>, input-env.ts) — never on
+// the command line.
+//
+// One private folder per runner (mode 0700, made on first use, removed by close() or, on
+// any other way out, by the owner's exit hook), and in it one read-only file per distinct
+// content: the state changes only when a node finishes, an item is the same for every
+// command of its branch, the inputs for the whole run. A folder, a chmod, several writes and
+// a recursive rm per command were a fifth of the CPU of a map of 500 `true` scripts
+// (docs/profiling.md); now a command whose data was handed before costs a stat per file.
+// A file a command changed anyway (root ignores 0400) is noticed by that stat and written
+// afresh before the next command gets it: every command reads what the engine handed it.
+import { mkdtempSync, renameSync, statSync, unlinkSync, writeFileSync, mkdirSync, chmodSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandInput } from "../engine/ports.ts";
@@ -17,12 +24,11 @@ export interface Handover {
   vars: Record<string, string>;
   /** The state JSON (a script also gets it on stdin). */
   stateJson: string;
-  dir: string;
-  remove(): Promise<void>;
+  /** Lets go of the files (the command has finished); they may be kept for the next command. */
+  release(): void;
 }
 
-/** Who owns the folder until it is removed (the session's ProcessSupervisor): whatever
- *  path ends vouch (a second Ctrl-C, process.exit, an uncaught error), none is left in TMPDIR. */
+/** Who removes the folder if vouch ends another way than close() (the session's ProcessSupervisor). */
 export interface FolderOwner {
   trackFolder(dir: string): () => Promise<void>;
 }
@@ -35,39 +41,161 @@ export interface HandoverData {
   inputs?: readonly CommandInput[];
 }
 
-export async function writeHandover(owner: FolderOwner, data: HandoverData, tmpRoot: string = tmpdir()): Promise<Handover> {
-  const { state, item, output, inputs = [] } = data;
-  // Made and handed to its owner with no await in between: a process.exit in such a
-  // gap (a second Ctrl-C) would find a folder on disk that nobody knows to remove.
-  const dir = mkdtempSync(join(tmpRoot, "vouch-"));
-  const remove = owner.trackFolder(dir);
-  try {
-    await chmod(dir, 0o700);
-    const stateJson = JSON.stringify(state ?? null);
-    const stateFile = join(dir, "state.json");
-    await writeFile(stateFile, stateJson, { mode: 0o600 });
-    const vars: Record<string, string> = { VOUCH_STATE_FILE: stateFile };
-    if (item !== undefined) {
-      const itemFile = join(dir, "item.json");
-      await writeFile(itemFile, JSON.stringify(item), { mode: 0o600 });
-      vars.VOUCH_ITEM_FILE = itemFile;
-    }
-    if (output !== undefined) {
+interface Stored {
+  path: string;
+  refs: number;
+  /** What the file was when written: a stat that differs means someone changed it. */
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Released files kept for the next command with the same content (a node's checks, a branch's
+ *  commands). Bounded, so a long run keeps at most this many stale states on disk. */
+export const KEEP_RELEASED = 16;
+
+export class HandoverStore {
+  private dir: string | null = null;
+  private untrack: (() => Promise<void>) | null = null;
+  private readonly files = new Map<string, Stored>();
+  /** Released entries, oldest first (a Map keeps insertion order). */
+  private readonly idle = new Map<string, Stored>();
+  private serial = 0;
+  /** Files written since the store was made (tests bound it). */
+  writes = 0;
+  private inputsCache: { inputs: readonly CommandInput[]; vars: Record<string, string>; keys: string[]; folder: string } | null = null;
+
+  constructor(
+    private readonly owner: FolderOwner,
+    private readonly tmpRoot: string = tmpdir(),
+  ) {}
+
+  acquire(data: HandoverData): Handover {
+    const held: string[] = [];
+    const take = (kind: string, text: string, name?: string): string => {
+      const key = `${kind}:${digest(text)}`;
+      held.push(key);
+      return this.use(key, text, name);
+    };
+    try {
+      const stateJson = JSON.stringify(data.state ?? null);
+      const vars: Record<string, string> = { VOUCH_STATE_FILE: take("state", stateJson) };
+      if (data.item !== undefined) vars.VOUCH_ITEM_FILE = take("item", JSON.stringify(data.item));
       // A check sees the node's own output, to test the model's claims against the files.
-      const outputFile = join(dir, "output.json");
-      await writeFile(outputFile, JSON.stringify(output), { mode: 0o600 });
-      vars.VOUCH_OUTPUT_FILE = outputFile;
+      if (data.output !== undefined) vars.VOUCH_OUTPUT_FILE = take("output", JSON.stringify(data.output));
+      if (data.inputs && data.inputs.length > 0) Object.assign(vars, this.inputVars(data.inputs, held));
+      let released = false;
+      return {
+        vars,
+        stateJson,
+        release: () => {
+          if (released) return;
+          released = true;
+          for (const key of held) this.letGo(key);
+        },
+      };
+    } catch (e) {
+      for (const key of held) this.letGo(key);
+      throw e;
     }
-    if (inputs.length > 0) {
-      // One file per input (the stems are unique: validation refuses two names that upper-case alike).
-      const inputDir = join(dir, "inputs");
-      await mkdir(inputDir, { mode: 0o700 });
-      await Promise.all(inputs.map(({ stem, text }) => writeFile(join(inputDir, stem), text, { mode: 0o600 })));
-      Object.assign(vars, inputEnv(inputs, (stem) => join(inputDir, stem)));
-    }
-    return { vars, stateJson, dir, remove };
-  } catch (e) {
-    await remove();
-    throw e;
   }
+
+  /** Removes the folder and everything in it. Later acquires make a new one. */
+  async close(): Promise<void> {
+    const untrack = this.untrack;
+    this.dir = null;
+    this.untrack = null;
+    this.files.clear();
+    this.idle.clear();
+    this.inputsCache = null;
+    await untrack?.();
+  }
+
+  /** The run's inputs: one file per input (the stems are unique: validation refuses two names
+   *  that upper-case alike), in a folder named by their digest, written once per run. */
+  private inputVars(inputs: readonly CommandInput[], held: string[]): Record<string, string> {
+    let cache = this.inputsCache;
+    if (cache === null || cache.inputs !== inputs) {
+      const folder = `inputs-${digest(inputs.map((i) => `${i.stem}\0${i.text.length}\0${i.text}`).join("\0"))}`;
+      const keys = inputs.map(({ stem }) => `input:${folder}/${stem}`);
+      const vars = inputEnv(inputs, (stem) => join(this.folder(), folder, stem));
+      cache = this.inputsCache = { inputs, vars, keys, folder };
+    }
+    const { keys, folder } = cache;
+    inputs.forEach(({ stem, text }, i) => {
+      held.push(keys[i]!);
+      this.use(keys[i]!, text, join(folder, stem));
+    });
+    return cache.vars;
+  }
+
+  private use(key: string, text: string, name?: string): string {
+    const known = this.files.get(key);
+    if (known && unchanged(known)) {
+      if (known.refs++ === 0) this.idle.delete(key);
+      return known.path;
+    }
+    const path = join(this.folder(), name ?? `${key.replace(":", "-")}.json`);
+    const stored = this.write(path, text);
+    stored.refs = (known?.refs ?? 0) + 1;
+    this.idle.delete(key);
+    this.files.set(key, stored);
+    return path;
+  }
+
+  private write(path: string, text: string): Stored {
+    const slash = path.lastIndexOf("/");
+    if (path.slice(0, slash) !== this.dir) mkdirSync(path.slice(0, slash), { recursive: true, mode: 0o700 });
+    // Written aside, then renamed: a command still reading an earlier file keeps its own copy.
+    const aside = `${this.dir}/.w${this.serial++}`;
+    writeFileSync(aside, text, { mode: 0o400 });
+    renameSync(aside, path);
+    this.writes++;
+    const s = statSync(path);
+    return { path, refs: 0, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
+  }
+
+  private letGo(key: string): void {
+    const stored = this.files.get(key);
+    if (!stored || stored.refs === 0 || --stored.refs > 0) return;
+    this.idle.set(key, stored);
+    if (this.idle.size <= KEEP_RELEASED) return;
+    const [oldKey, oldest] = this.idle.entries().next().value as [string, Stored];
+    this.idle.delete(oldKey);
+    this.files.delete(oldKey);
+    try {
+      unlinkSync(oldest.path);
+    } catch {
+      // gone already (a command removed it): nothing to free
+    }
+  }
+
+  /** Made and handed to its owner with no await in between: a process.exit in such a gap
+   *  (a second Ctrl-C) would find a folder on disk that nobody knows to remove. */
+  private folder(): string {
+    if (this.dir !== null) return this.dir;
+    const dir = mkdtempSync(join(this.tmpRoot, "vouch-"));
+    this.untrack = this.owner.trackFolder(dir);
+    try {
+      chmodSync(dir, 0o700);
+    } catch (e) {
+      rmSync(dir, { recursive: true, force: true });
+      throw e;
+    }
+    this.dir = dir;
+    return dir;
+  }
+}
+
+function unchanged(s: Stored): boolean {
+  try {
+    const now = statSync(s.path);
+    return now.ino === s.ino && now.size === s.size && now.mtimeMs === s.mtimeMs;
+  } catch {
+    return false;
+  }
+}
+
+function digest(text: string): string {
+  return new Bun.CryptoHasher("sha256").update(text).digest("hex").slice(0, 32);
 }

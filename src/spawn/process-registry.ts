@@ -89,6 +89,18 @@ export class ProcessSupervisor {
     for (const d of this.folders) rmSync(d, { recursive: true, force: true });
   };
   private hooked = false;
+  private barrier: (() => void) | null = null;
+
+  /** What must happen before any process starts: the session commits every queued event
+   *  (write-ahead: the ledger knows of every node process that ran, ADR 0009). */
+  setBarrier(fn: (() => void) | null): void {
+    this.barrier = fn;
+  }
+
+  /** Called by runProcess right before it starts a process; a throw (the ledger's) stops the start. */
+  beforeStart(): void {
+    this.barrier?.();
+  }
 
   /** Installs (or, with null, removes) the one observer. */
   observe(o: GroupObserver | null): void {

@@ -46,6 +46,8 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
   const stdout = new StreamPump(keepBytes, maxLine, sawBytes, options.onStdoutLine, callbackFailed);
   const stderr = new StreamPump(options.keepStderrBytes ?? keepBytes, maxLine, sawBytes, options.onStderrLine, callbackFailed);
 
+  // Not a process problem: a ledger that cannot commit ends the run (FatalError), so it throws.
+  options.supervisor?.beforeStart();
   let proc: Bun.Subprocess<Blob | "ignore", "pipe", "pipe">;
   try {
     proc = Bun.spawn(resolved.argv, {

@@ -77,6 +77,33 @@ describe("ledger.sink", () => {
     expect(ledger.listRuns()[0]!.status).toBe("paused");
   });
 
+  test("node.started and node.finished commit at the end of the turn, with everything else of that turn, before the timer", async () => {
+    const batches: string[][] = [];
+    const sink = batchingSink((events) => (batches.push(events.map((e) => e.type)), ledger.write(events)), () => {});
+    const s = new RunScript("r-turn");
+    sink.append(s.started());
+    sink.append(s.ev("node.finished", { node: "a", attempt: 1, status: "passed", qualifier: "exit-only", stop_reason: null, cause: null, cost_usd: 0, turns: null, wall_ms: 1, tokens: null, evidence: [] }));
+    sink.append(s.ev("node.progress", { node: "b", attempt: 1, turns: 1 }));
+    sink.append(s.ev("node.started", { node: "b", kind: "script", attempt: 1 }));
+    expect(batches).toEqual([["run.started"]]);
+    expect(sink.pending).toBe(3);
+    await new Promise((resolve) => setImmediate(resolve)); // the fake clock has not moved
+    expect(batches).toEqual([["run.started"], ["node.finished", "node.progress", "node.started"]]);
+    expect(vi.getTimerCount()).toBe(0); // the batching timer was replaced, not left to fire
+    sink.close();
+  });
+
+  test("flush() (the spawn seam's barrier) commits a queued node.started at once", () => {
+    const sink = ledger.sink(() => {});
+    const s = new RunScript("r-barrier");
+    sink.append(s.started());
+    sink.append(s.ev("node.started", { node: "b", kind: "script", attempt: 1 }));
+    expect(ledger.runEvents("r-barrier")).toHaveLength(1);
+    sink.flush();
+    expect(ledger.runEvents("r-barrier").map((e) => e.type)).toEqual(["run.started", "node.started"]);
+    sink.close();
+  });
+
   test("a full queue commits at once: maxBatch bounds what can be pending", () => {
     const batches: number[] = [];
     const sink = batchingSink((events) => (batches.push(events.length), ledger.write(events)), () => {}, { maxBatch: 10, maxDelayMs: 1000 });

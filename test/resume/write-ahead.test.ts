@@ -12,18 +12,22 @@ beforeAll(() => void ensureBinary(), 120_000);
 beforeEach(() => (p = tempProject()));
 afterEach(() => p.cleanup());
 
-test("the sink commits node.started and node.finished before append returns; progress still batches", () => {
+test("the sink commits node.started and node.finished at the end of the turn (ADR 0028); progress still waits for its timer", async () => {
   const ledger = openLedger({ home: p.home });
   const forwarded: string[] = [];
   const sink = ledger.sink((e) => forwarded.push(e.type), { maxDelayMs: 60_000 });
   const s = new RunScript("r-wal");
   sink.append(s.started());
   sink.append(s.ev("node.progress", { node: "build", attempt: 1, turns: 1 }));
-  expect(sink.pending).toBe(1);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(sink.pending).toBe(1); // a progress alone waits for the (one minute) timer
   sink.append(s.nodeStarted({ node: "build" }, "script"));
+  expect(sink.pending).toBe(2);
+  await new Promise((resolve) => setImmediate(resolve));
   expect(sink.pending).toBe(0);
   expect(forwarded).toEqual(["run.started", "node.progress", "node.started"]);
   sink.append(s.finished({ node: "build" }, "passed"));
+  await new Promise((resolve) => setImmediate(resolve));
   expect(sink.pending).toBe(0);
   expect(ledger.runEvents("r-wal").map((e) => e.type)).toEqual(["run.started", "node.progress", "node.started", "node.finished"]);
   sink.close();

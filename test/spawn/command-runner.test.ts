@@ -103,12 +103,13 @@ describe("checks", () => {
     expect(without.stdoutTail).toBe("[unset]\n");
   });
 
-  test("the handover directory is private (0700) while the check runs and removed after", async () => {
+  test("the handover directory is private (0700), its files read-only (0400), and close() removes it", async () => {
     const o = await runner.runCheck(check({ name: "mode", run: 'stat -c %a "$(dirname "$VOUCH_STATE_FILE")"; stat -c %a "$VOUCH_STATE_FILE"; dirname "$VOUCH_STATE_FILE"' }), ctx());
     const [dirMode, fileMode, handoverDir] = o.stdoutTail.trim().split("\n");
     expect(dirMode).toBe("700");
-    expect(fileMode).toBe("600");
+    expect(fileMode).toBe("400");
     expect(handoverDir!.startsWith(tmpRoot)).toBe(true);
+    await runner.close();
     expect(existsSync(handoverDir!)).toBe(false);
     expect(readdirSync(tmpRoot)).toEqual([]);
   });
@@ -163,6 +164,7 @@ describe("refused before anything starts: typed errors, one line, no stack", () 
     expect(e).toBeInstanceOf(SpawnError);
     expect(e.message).toBe(`check "tests" could not start: working directory ${missing} does not exist`);
     expect(e.message).not.toContain("\n");
+    await runner.close();
     expect(readdirSync(tmpRoot)).toEqual([]);
   });
 });
@@ -174,6 +176,7 @@ describe("scripts", () => {
     const lines = o.stdoutTail.trim().split("\n");
     expect(lines.slice(0, 3)).toEqual([`stdin:${state}`, `file:${state}`, "item:[1,2]"]);
     expect(o).toMatchObject({ exit: 0, terminationReason: "exit", signal: null, truncated: false });
+    await runner.close();
     expect(existsSync(lines[3]!.slice("dir:".length))).toBe(false);
   });
 
@@ -189,6 +192,7 @@ describe("scripts", () => {
     expect(o.stderrTail).toBe("CDEFGHIJ");
     expect(o.stdoutBytes).toBe(20);
     expect(o.truncated).toBe(true);
+    await small.close();
   });
 
   test("a timeout is terminationReason wall, with what was printed", async () => {
@@ -200,6 +204,7 @@ describe("scripts", () => {
     const o = await runner.runScript({ argv: ["no-such-script-xyz"], timeoutMs: 10_000, keepStdoutBytes: 1024 }, ctx());
     expect(o.terminationReason).toBe("spawn_failed");
     expect(o.spawnError).toBe("command not found: no-such-script-xyz (searched PATH=/usr/local/bin:/usr/bin:/bin)");
+    await runner.close();
     expect(readdirSync(tmpRoot)).toEqual([]);
   });
 
@@ -210,14 +215,15 @@ describe("scripts", () => {
 });
 
 describe("inputs as files, and a start the system refuses (issue 12, item 9)", () => {
-  test("each input is a private file (0600) named by VOUCH_INPUT_<NAME>_FILE, removed afterwards; a 200 KB one starts fine", async () => {
+  test("each input is a private read-only file (0400) named by VOUCH_INPUT_<NAME>_FILE, removed by close(); a 200 KB one starts fine", async () => {
     const big = "b".repeat(200 * 1024);
     const o = await runner.runScript(
       { run: 'stat -c %a "$VOUCH_INPUT_BIG_FILE"; wc -c < "$VOUCH_INPUT_BIG_FILE"; echo "${VOUCH_INPUT_BIG+set}|$VOUCH_INPUT_SMALL"', timeoutMs: 10_000, keepStdoutBytes: 1024 },
       ctx({ inputs: [{ stem: "BIG", text: big }, { stem: "SMALL", text: "s" }] }),
     );
     expect(o.terminationReason).toBe("exit");
-    expect(o.stdoutTail.split("\n").map((l) => l.trim())).toEqual(["600", String(big.length), "|s", ""]);
+    expect(o.stdoutTail.split("\n").map((l) => l.trim())).toEqual(["400", String(big.length), "|s", ""]);
+    await runner.close();
     expect(readdirSync(tmpRoot)).toEqual([]);
   });
 
@@ -230,6 +236,7 @@ describe("inputs as files, and a start the system refuses (issue 12, item 9)", (
     expect(e).toBeInstanceOf(SpawnError);
     expect((e as SpawnError).message).toMatch(/^check "c" could not start: .*HUGE_VALUE is 140\.0 KiB.*\(E2BIG\)$/);
     expect((e as SpawnError).hint).toMatch(/through files/);
+    await huge.close();
   });
 
   test("a command text over 128 KiB is refused the same way, naming the shell command", async () => {

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { writeHandover, type FolderOwner } from "../../src/spawn/handover-files.ts";
+import { HandoverStore, type FolderOwner } from "../../src/spawn/handover-files.ts";
 import { tempDir } from "./helpers.ts";
 
 const HOST = join(import.meta.dirname, "fixtures", "handover-exit-host.ts");
@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 describe("handover folders and an exit at any moment", () => {
-  test("the folder is in its owner's hands before writeHandover first yields", async () => {
+  test("the folder is in its owner's hands the moment it exists (acquire never yields)", async () => {
     const d = tempDir();
     dirs.push(d);
     const tracked: string[] = [];
@@ -24,11 +24,10 @@ describe("handover folders and an exit at any moment", () => {
         return async () => {};
       },
     };
-    const pending = writeHandover(owner, { state: { n: 1 } }, d.path);
+    const handover = new HandoverStore(owner, d.path).acquire({ state: { n: 1 } });
     // Synchronously: nothing could have run in between (a signal handler, process.exit).
-    const owned = tracked.map((dir) => existsSync(dir));
-    await pending;
-    expect(owned).toEqual([true]);
+    expect(tracked.map((dir) => existsSync(dir))).toEqual([true]);
+    expect(handover.vars.VOUCH_STATE_FILE!.startsWith(tracked[0]!)).toBe(true);
   });
 
   test("process.exit while the folder is being made leaves nothing in TMPDIR", async () => {

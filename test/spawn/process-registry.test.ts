@@ -81,3 +81,27 @@ describe("one supervisor per owner", () => {
     expect(process.listenerCount("exit")).toBe(before);
   });
 });
+
+describe("the barrier before a start (write-ahead)", () => {
+  test("runs once per process, before the process exists; a throwing barrier starts nothing", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const marker = join(dir.path, "started");
+    const supervisor = new ProcessSupervisor();
+    const seen: boolean[] = [];
+    supervisor.setBarrier(() => seen.push(existsSync(marker) || supervisor.liveGroups().length > 0));
+    const r = await runProcess({ shell: `touch '${marker}'` }, { cwd: dir.path, env: TEST_ENV, wallMs: 10_000, supervisor });
+    expect(r.exit).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+    expect(seen).toEqual([false]);
+
+    const second = join(dir.path, "second");
+    supervisor.setBarrier(() => {
+      throw new Error("the ledger could not commit");
+    });
+    await expect(runProcess({ shell: `touch '${second}'` }, { cwd: dir.path, env: TEST_ENV, wallMs: 10_000, supervisor })).rejects.toThrow("the ledger could not commit");
+    await Bun.sleep(50);
+    expect(existsSync(second)).toBe(false);
+    expect(supervisor.liveGroups()).toEqual([]);
+  });
+});

@@ -1,0 +1,107 @@
+// The handover folder is shared by a runner's commands (docs/profiling.md): data handed
+// before is not written again, a file a command changed is written afresh before the next
+// command gets it, and the files kept are bounded. Real processes, a real folder.
+import { afterAll, describe, expect, test } from "vitest";
+import { mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { CommandContext } from "../../src/engine/ports.ts";
+import { createCommandRunner } from "../../src/spawn/command-runner.ts";
+import { HandoverStore, KEEP_RELEASED } from "../../src/spawn/handover-files.ts";
+import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
+import { tempDir } from "./helpers.ts";
+
+const dir = tempDir();
+afterAll(() => dir.cleanup());
+const tmpRoot = join(dir.path, "tmp");
+mkdirSync(tmpRoot);
+const PARENT = { PATH: "/usr/local/bin:/usr/bin:/bin" };
+
+function ctx(over: Partial<CommandContext> = {}): CommandContext {
+  return {
+    runId: "run-1",
+    node: "n",
+    attempt: 1,
+    cwd: dir.path,
+    passEnv: [],
+    vars: {},
+    inputs: [],
+    state: { inputs: {}, nodes: {} },
+    signal: new AbortController().signal,
+    ...over,
+  };
+}
+const script = (run: string) => ({ run, timeoutMs: 10_000, keepStdoutBytes: 4096 });
+
+describe("one handover folder per runner", () => {
+  test("ten commands with the same state, item and inputs see one file each: same inode, written once", async () => {
+    const runner = createCommandRunner({ parentEnv: PARENT, tmpRoot });
+    const inputs = [{ stem: "A", text: "a".repeat(100_000) }];
+    const c = ctx({ item: { i: 1 }, inputs });
+    const seen = new Set<string>();
+    for (let i = 0; i < 10; i++) {
+      const o = await runner.runScript(script('stat -c %i "$VOUCH_STATE_FILE" "$VOUCH_ITEM_FILE" "$VOUCH_INPUT_A_FILE" | tr "\\n" " "'), { ...c, state: { inputs: {}, nodes: {} } });
+      seen.add(o.stdoutTail.trim());
+    }
+    expect(seen.size).toBe(1);
+    expect([...seen][0]!.split(" ")).toHaveLength(3);
+    await runner.close();
+    expect(readdirSync(tmpRoot)).toEqual([]);
+  });
+
+  test("a store counts its writes: a new state is one write, the same one none", () => {
+    const store = new HandoverStore(new ProcessSupervisor(), tmpRoot);
+    const inputs = [{ stem: "X", text: "x" }];
+    store.acquire({ state: { a: 1 }, inputs }).release();
+    expect(store.writes).toBe(2);
+    for (let i = 0; i < 20; i++) store.acquire({ state: { a: 1 }, inputs }).release();
+    expect(store.writes).toBe(2);
+    store.acquire({ state: { a: 2 }, inputs }).release();
+    expect(store.writes).toBe(3);
+    void store.close();
+  });
+
+  test("a command that overwrites its state file (root ignores 0400) does not change what the next one reads", async () => {
+    const runner = createCommandRunner({ parentEnv: PARENT, tmpRoot });
+    const state = { inputs: {}, nodes: { up: { status: "passed" } } };
+    await runner.runScript(script('chmod 600 "$VOUCH_STATE_FILE"; printf forged > "$VOUCH_STATE_FILE"'), ctx({ state }));
+    const o = await runner.runScript(script('cat "$VOUCH_STATE_FILE"'), ctx({ state }));
+    expect(o.stdoutTail).toBe(JSON.stringify(state));
+    await runner.close();
+  });
+
+  test("the same length and time of change but another file (deleted and made again) is noticed", async () => {
+    const runner = createCommandRunner({ parentEnv: PARENT, tmpRoot });
+    const state = { v: "aaaa" };
+    await runner.runScript(script('f="$VOUCH_STATE_FILE"; rm -f "$f"; printf \'{"v":"bbbb"}\' > "$f"'), ctx({ state }));
+    const o = await runner.runScript(script('cat "$VOUCH_STATE_FILE"'), ctx({ state }));
+    expect(o.stdoutTail).toBe('{"v":"aaaa"}');
+    await runner.close();
+  });
+
+  test("a long run keeps at most KEEP_RELEASED stale states on disk", () => {
+    const store = new HandoverStore(new ProcessSupervisor(), tmpRoot);
+    let folder = "";
+    for (let i = 0; i < KEEP_RELEASED * 4; i++) {
+      const h = store.acquire({ state: { i } });
+      folder = h.vars.VOUCH_STATE_FILE!.slice(0, h.vars.VOUCH_STATE_FILE!.lastIndexOf("/"));
+      h.release();
+    }
+    expect(readdirSync(folder).length).toBe(KEEP_RELEASED);
+    // Held files are never removed under a running command.
+    const held = Array.from({ length: KEEP_RELEASED * 2 }, (_, i) => store.acquire({ state: { held: i } }));
+    expect(held.every((h) => readdirSync(folder).includes(h.vars.VOUCH_STATE_FILE!.slice(folder.length + 1)))).toBe(true);
+    for (const h of held) h.release();
+    expect(readdirSync(folder).length).toBe(KEEP_RELEASED);
+    void store.close();
+  });
+
+  test("hostile content (a name like __proto__, escape sequences, deep JSON) is data, never a path", () => {
+    const store = new HandoverStore(new ProcessSupervisor(), tmpRoot);
+    const h = store.acquire({ state: { __proto__: { x: 1 }, "../../etc": "\u001b[2J" }, item: "../../../etc/passwd" });
+    const folder = h.vars.VOUCH_STATE_FILE!.slice(0, h.vars.VOUCH_STATE_FILE!.lastIndexOf("/"));
+    expect(h.vars.VOUCH_ITEM_FILE!.startsWith(folder + "/item-")).toBe(true);
+    expect(h.vars.VOUCH_STATE_FILE!.startsWith(folder + "/state-")).toBe(true);
+    h.release();
+    void store.close();
+  });
+});
