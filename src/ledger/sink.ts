@@ -116,8 +116,17 @@ export function batchingSink(write: (events: readonly VouchEvent[]) => void, for
     append(event) {
       rethrow();
       if (closed) throw new Error("vouch ledger: append after the sink was closed");
+      if (COMMIT_NOW.has(event.type)) {
+        // What came before is committed and shown first, in its own transaction: a consumer
+        // that throws on it stops the session before run.finished (or paused) is recorded,
+        // so the ledger never says "passed" for a session that ended as vouch's error.
+        flush();
+        queue.push(event);
+        flush();
+        return;
+      }
       queue.push(event);
-      if (queue.length >= maxBatch || COMMIT_NOW.has(event.type)) flush();
+      if (queue.length >= maxBatch) flush();
       else if (COMMIT_THIS_TURN.has(event.type)) scheduleThisTurn();
       else schedule();
     },

@@ -93,6 +93,18 @@ describe("ledger.sink", () => {
     sink.close();
   });
 
+  test("run.finished is committed after what came before: a consumer throwing on that keeps run.finished out of the ledger", () => {
+    const sink = ledger.sink((e) => {
+      if (e.type === "node.progress") throw new Error("broken consumer");
+    });
+    const s = new RunScript("r-order");
+    sink.append(s.started());
+    sink.append(s.ev("node.progress", { node: "a", attempt: 1, turns: 1 }));
+    sink.append(s.ev("node.finished", { node: "a", attempt: 1, status: "passed", qualifier: "exit-only", stop_reason: null, cause: null, cost_usd: 0, turns: null, wall_ms: 1, tokens: null, evidence: [] }));
+    expect(() => sink.append(s.runFinished("passed"))).toThrow("broken consumer");
+    expect(ledger.runEvents("r-order").map((e) => e.type)).toEqual(["run.started", "node.progress", "node.finished"]);
+  });
+
   test("flush() (the spawn seam's barrier) commits a queued node.started at once", () => {
     const sink = ledger.sink(() => {});
     const s = new RunScript("r-barrier");
