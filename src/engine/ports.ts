@@ -234,3 +234,52 @@ export const refusingLedger: Ledger = {
 export const refusingApprovals: Approvals = {
   decide: async () => refusing("Approvals"),
 };
+
+// ---- git workspaces (issue 15, ADR 0020) ----
+
+/** Totals of a diff between two commits (binary files count as changed, with no lines). */
+export interface DiffStat {
+  filesChanged: number;
+  insertions: number;
+  deletions: number;
+}
+
+/** One path a diff touches. A rename names both sides (`from` is the old path). */
+export interface ChangedPath {
+  status: "added" | "modified" | "removed" | "renamed" | "copied" | "type_changed";
+  path: string;
+  from?: string;
+}
+
+/**
+ * Git, as the engine needs it for isolated workspaces. Every path is absolute;
+ * every ref the engine passes was checked first (never starts with "-"). The real
+ * one (src/workspace/git.ts) runs git by argv, never through a shell, and never
+ * touches the user's own checkout (files, index, HEAD). Failures throw GitError.
+ */
+export interface GitPort {
+  /** The top folder of the work tree holding `cwd`, or null when `cwd` is not in a git repository. */
+  repoRoot(cwd: string): Promise<string | null>;
+  /** The commit a ref names (full hex id), or null when it names no commit. */
+  resolveCommit(root: string, ref: string): Promise<string | null>;
+  /** True when the checkout at `root` has uncommitted changes (tracked or untracked, not ignored). */
+  hasUncommittedChanges(root: string): Promise<boolean>;
+  /** True when the local branch exists. */
+  branchExists(root: string, branch: string): Promise<boolean>;
+  /** A new worktree at `path` on a new branch `branch` starting at `commit`. */
+  addWorktree(root: string, path: string, branch: string, commit: string): Promise<void>;
+  /** Commits every change in the worktree (author and committer "vouch"); returns HEAD
+   *  after it (HEAD as it was when there was nothing to commit). */
+  commitAll(worktree: string, message: string): Promise<string>;
+  diffStat(root: string, from: string, to: string): Promise<DiffStat>;
+  /** The patch between two commits, at most maxBytes of it. */
+  diff(root: string, from: string, to: string, maxBytes: number): Promise<{ text: string; truncated: boolean }>;
+  changedPaths(root: string, from: string, to: string): Promise<ChangedPath[]>;
+  /** Puts `paths` in the worktree (files and index) back as they are in `commit`; a path
+   *  `commit` does not have is removed. */
+  restorePaths(worktree: string, commit: string, paths: readonly string[]): Promise<void>;
+  /** Removes the worktree folder and git's record of it (the branch stays). */
+  removeWorktree(root: string, path: string): Promise<void>;
+  renameBranch(root: string, from: string, to: string): Promise<void>;
+  deleteBranch(root: string, branch: string): Promise<void>;
+}
