@@ -24,6 +24,7 @@ export const CAUSES = [
   "end_failure",
   "map_failed",
   "graph_failed",
+  "tampered",
   // error
   "cap_stop",
   "timeout",

@@ -260,6 +260,8 @@ export interface ChangedPath {
 export interface GitPort {
   /** The top folder of the work tree holding `cwd`, or null when `cwd` is not in a git repository. */
   repoRoot(cwd: string): Promise<string | null>;
+  /** Where `cwd` is inside its work tree: "" at the top, else "sub/dir/" (git's --show-prefix). */
+  cwdPrefix(cwd: string): Promise<string>;
   /** The commit a ref names (full hex id), or null when it names no commit. */
   resolveCommit(root: string, ref: string): Promise<string | null>;
   /** True when the checkout at `root` has uncommitted changes (tracked or untracked, not ignored). */
@@ -278,8 +280,35 @@ export interface GitPort {
   /** Puts `paths` in the worktree (files and index) back as they are in `commit`; a path
    *  `commit` does not have is removed. */
   restorePaths(worktree: string, commit: string, paths: readonly string[]): Promise<void>;
+  /** The folders of the repository's worktrees (the main one included). */
+  listWorktrees(root: string): Promise<string[]>;
+  /** Makes sure `<root>/.vouch/` never shows in the user's `git status`: a
+   *  `.vouch/.gitignore` holding `*` (vouch's own folder; the user's files and .git stay untouched). */
+  hideVouchDir(root: string): Promise<void>;
   /** Removes the worktree folder and git's record of it (the branch stays). */
   removeWorktree(root: string, path: string): Promise<void>;
   renameBranch(root: string, from: string, to: string): Promise<void>;
   deleteBranch(root: string, branch: string): Promise<void>;
+  /** Local branch names starting with `prefix`. */
+  listBranches(root: string, prefix: string): Promise<string[]>;
 }
+
+export const refusingGit: GitPort = {
+  repoRoot: async () => refusing("GitPort"),
+  cwdPrefix: async () => refusing("GitPort"),
+  resolveCommit: async () => refusing("GitPort"),
+  hasUncommittedChanges: async () => refusing("GitPort"),
+  branchExists: async () => refusing("GitPort"),
+  addWorktree: async () => refusing("GitPort"),
+  commitAll: async () => refusing("GitPort"),
+  diffStat: async () => refusing("GitPort"),
+  diff: async () => refusing("GitPort"),
+  changedPaths: async () => refusing("GitPort"),
+  restorePaths: async () => refusing("GitPort"),
+  listWorktrees: async () => refusing("GitPort"),
+  hideVouchDir: async () => refusing("GitPort"),
+  removeWorktree: async () => refusing("GitPort"),
+  renameBranch: async () => refusing("GitPort"),
+  deleteBranch: async () => refusing("GitPort"),
+  listBranches: async () => refusing("GitPort"),
+};

@@ -2,6 +2,8 @@
 // any path (spaces, newlines, non-ASCII) parses. A ref or path that could be read
 // as an option is refused here too, though the engine checks refs first: git's
 // `--end-of-options` and `--` keep the rest of the argv from being options.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { ChangedPath, DiffStat, GitPort } from "../engine/ports.ts";
 import { GitError } from "./git-error.ts";
 import { runGit, runGitRaw } from "./run-git.ts";
@@ -15,6 +17,10 @@ async function repoRoot(cwd: string): Promise<string | null> {
   if (r.exit !== 0) return null;
   const root = r.stdout.replace(/\n$/, "");
   return root === "" ? null : root;
+}
+
+async function cwdPrefix(cwd: string): Promise<string> {
+  return (await runGit(cwd, ["rev-parse", "--show-prefix"])).replace(/\n$/, "");
 }
 
 async function resolveCommit(root: string, ref: string): Promise<string | null> {
@@ -122,6 +128,25 @@ function literal(path: string): string {
   return `:(literal)${path}`;
 }
 
+async function listWorktrees(root: string): Promise<string[]> {
+  const out = await runGit(root, ["worktree", "list", "--porcelain", "-z"]);
+  return out.split("\0").filter((f) => f.startsWith("worktree ")).map((f) => f.slice("worktree ".length));
+}
+
+/** `*` in vouch's own folder: git then ignores the folder and everything in it. */
+async function hideVouchDir(root: string): Promise<void> {
+  const dir = join(root, ".vouch");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, ".gitignore");
+  if (!existsSync(file)) writeFileSync(file, "# vouch's own folder (ledger, worktrees): never part of the repository\n*\n");
+}
+
+async function listBranches(root: string, prefix: string): Promise<string[]> {
+  refuseOption(["for-each-ref"], "branch prefix", prefix);
+  const out = await runGit(root, ["for-each-ref", "--format=%(refname:short)", "--", `refs/heads/${prefix}`]);
+  return out.split("\n").filter((b) => b !== "");
+}
+
 async function removeWorktree(root: string, path: string): Promise<void> {
   await runGit(root, ["worktree", "remove", "--force", "--force", "--", path]);
 }
@@ -140,6 +165,7 @@ async function deleteBranch(root: string, branch: string): Promise<void> {
 
 export const realGit: GitPort = {
   repoRoot,
+  cwdPrefix,
   resolveCommit,
   hasUncommittedChanges,
   branchExists,
@@ -149,7 +175,10 @@ export const realGit: GitPort = {
   diff,
   changedPaths,
   restorePaths,
+  listWorktrees,
+  hideVouchDir,
   removeWorktree,
   renameBranch,
   deleteBranch,
+  listBranches,
 };
