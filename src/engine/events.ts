@@ -27,6 +27,7 @@ export const CAUSES = [
   "tampered",
   // error
   "cap_stop",
+  "workspace_error",
   "timeout",
   "harness_error",
   "unavailable",
@@ -87,6 +88,24 @@ export const evidencePartSchema = z.strictObject({
   detail: z.string().optional(),
 });
 export type EvidencePart = z.output<typeof evidencePartSchema>;
+
+/** What a node's git worktree holds after its last attempt (ADR 0020): the diff is base..commit. */
+export const workspaceRecordSchema = z.strictObject({
+  /** The node's branch, vouch/<run>/<node> (vouch/<run>/<map>/<index>/<node> in a map branch). */
+  branch: z.string(),
+  /** The commit the worktree started from (full id). */
+  base: z.string(),
+  /** The branch's commit after the last attempt (the base when nothing changed). */
+  commit: z.string(),
+  files_changed: z.number().int().min(0),
+  insertions: z.number().int().min(0),
+  deletions: z.number().int().min(0),
+  /** The worktree folder, <repo>/.vouch/worktrees/<run>/... */
+  path: z.string(),
+  /** Protected paths the last attempt changed (they were restored from base before the checks). */
+  tampered: z.array(z.string()).optional(),
+});
+export type WorkspaceRecord = z.output<typeof workspaceRecordSchema>;
 
 export const graphNodeInfoSchema = z.strictObject({
   id: z.string(),
@@ -224,6 +243,8 @@ export const nodeFinishedSchema = z.strictObject({
   session_id: z.string().optional(),
   /** API requests the harness retried, summed over the node's attempts; absent when none were reported. */
   api_retries: z.number().int().min(0).optional(),
+  /** The node's git worktree (workspace mode worktree), after its last attempt. */
+  workspace: workspaceRecordSchema.optional(),
 });
 
 export const branchStartedSchema = z.strictObject({

@@ -31,6 +31,8 @@ export interface AgentAssignment {
   permissionMode?: string;
   /** Absolute working directory. */
   cwd: string;
+  /** The node's git worktree (ADR 0020): the sitting sees it as VOUCH_WORKSPACE. */
+  workspace?: string;
   /** Names of environment variables to pass through (values never appear in events). */
   passEnv: string[];
   caps: SittingCaps;

@@ -18,7 +18,7 @@ export const DEFAULT_GIT_OUTPUT_BYTES = 32 * 1024 * 1024;
 /** Settings that make a command behave the same whatever the user's config says:
  *  no hooks (a pre-commit hook must not run on the agent's work), no signing
  *  prompts, no fsmonitor daemon, no external diff or textconv programs. */
-const CONFIG = ["-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "-c", "core.fsmonitor=false", "-c", "diff.external=", "-c", "core.quotepath=false"];
+const CONFIG = ["-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "-c", "core.fsmonitor=false", "-c", "diff.external=", "-c", "core.quotepath=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false"];
 
 export interface GitResult {
   exit: number;

@@ -3,7 +3,7 @@
 import { EXIT, RefusalError } from "../errors.ts";
 import type { RunStatus } from "../events.ts";
 import type { GraphFile } from "../graph/schema.ts";
-import { refusingAgentRunner, refusingApprovals, refusingClock, refusingCommandRunner, refusingLedger } from "../ports.ts";
+import { refusingAgentRunner, refusingApprovals, refusingClock, refusingCommandRunner, refusingGit, refusingLedger } from "../ports.ts";
 import { aggregate } from "../scheduler/aggregate.ts";
 import { buildScopeIndex } from "../scheduler/scope-index.ts";
 import { RunContext } from "./context.ts";
@@ -23,6 +23,7 @@ export function withDefaultPorts(ports: Partial<RunPorts>): RunPorts {
     clock: ports.clock ?? refusingClock,
     ledger: ports.ledger ?? refusingLedger,
     approvals: ports.approvals ?? refusingApprovals,
+    git: ports.git ?? refusingGit,
   };
 }
 
@@ -218,7 +219,8 @@ class RunDriver {
     const outcome: RunOutcome = { runId: this.options.runId, status, exitCode, costUsd, costUnknown: ctx.costUnknown, wallMs, counts: { ...ctx.counts } };
     if (reason !== undefined) outcome.reason = reason;
     if (output !== undefined) outcome.output = output;
-    this.settled.resolve(outcome);
+    // Worktrees `keep` does not keep are removed before the run's promise settles.
+    void ctx.workspaces.close().then(() => this.settled.resolve(outcome));
   }
 
   /** A fatal error (a port missing, the ledger failing): the run rejects with it, unrecorded as finished. */
