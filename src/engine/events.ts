@@ -107,6 +107,11 @@ export const workspaceRecordSchema = z.strictObject({
 });
 export type WorkspaceRecord = z.output<typeof workspaceRecordSchema>;
 
+/** "2 files, +3 -1": a worktree's diff stat as every output shows it. */
+export function diffStatText(w: Pick<WorkspaceRecord, "files_changed" | "insertions" | "deletions">): string {
+  return `${w.files_changed} file${w.files_changed === 1 ? "" : "s"}, +${w.insertions} -${w.deletions}`;
+}
+
 export const graphNodeInfoSchema = z.strictObject({
   id: z.string(),
   kind: z.string(),

@@ -3,7 +3,7 @@
 import { formatDuration } from "../engine/graph/duration.ts";
 import { indentTail, money, oneLine, table, wall, when } from "./format.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, RunSummary } from "./types.ts";
-import type { WorkspaceRecord } from "../engine/events.ts";
+import { diffStatText } from "../engine/events.ts";
 
 const LABEL_MAX = 32;
 
@@ -147,11 +147,6 @@ export function renderShow(s: RunSummary): string {
   const worktrees = worktreeRows(s);
   if (worktrees.length > 0) parts.push(`Worktrees (vouch show ${s.run.id} --diff NODE prints a node's diff)\n${table(["NODE", "BRANCH", "CHANGES", "COMMIT"], worktrees)}`);
   return parts.join("\n");
-}
-
-/** "2 files, +3 -1", as git's diff stat counts them. */
-export function diffStatText(w: WorkspaceRecord): string {
-  return `${w.files_changed} file${w.files_changed === 1 ? "" : "s"}, +${w.insertions} -${w.deletions}`;
 }
 
 function worktreeRows(s: RunSummary): string[][] {
