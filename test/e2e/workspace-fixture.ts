@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { makeRepo } from "../workspace/git-repo.ts";
 
 export const AGENT = `#!/bin/sh
-# prompt: "write NAME [tamper] [wait N] [block FILE]"
+# prompt: "write NAME [tamper] [wait N] [hold]" (hold: until $RENDEZVOUS/release exists)
 p=$(cat)
 name=$(printf '%s' "$p" | sed -n 's/^write \\([A-Za-z0-9_-]*\\).*/\\1/p')
 echo "$name" > "$name.txt"
@@ -20,10 +20,7 @@ if [ -n "$n" ]; then
   i=0
   while [ "$(ls "$RENDEZVOUS" | wc -l)" -lt "$n" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
 fi
-block=$(printf '%s' "$p" | sed -n 's/.*block \\([^ ]*\\).*/\\1/p')
-if [ -n "$block" ]; then
-  while [ ! -f "$block" ]; do sleep 0.05; done
-fi
+case "$p" in *hold*) while [ ! -f "$RENDEZVOUS/release" ]; do sleep 0.05; done ;; esac
 printf 'sees:'; ls *.txt | tr '\\n' ' '
 printf 'workspace:%s cwd:%s' "$VOUCH_WORKSPACE" "$(pwd)"
 `;
