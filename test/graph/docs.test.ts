@@ -62,6 +62,7 @@ describe("every field is documented", () => {
     retry: schema.retrySchema,
     output: schema.outputSchema,
     feedback: schema.feedbackSchema,
+    workspace: schema.workspaceSchema,
     agent: schema.agentNodeSchema,
     script: schema.scriptNodeSchema,
     map: schema.mapNodeSchema,

@@ -23,6 +23,14 @@ export function makeRepo(files: Record<string, string>, prefix = "vouch-git-"): 
   return root;
 }
 
+/** Makes `dir` a repository with everything in it committed on main (a copy of the sample repository, say). */
+export function commitFolder(dir: string): string {
+  git(dir, "init", "--quiet", "--initial-branch=main");
+  git(dir, "add", "--all");
+  git(dir, "commit", "--quiet", "-m", "initial");
+  return dir;
+}
+
 export function writeFiles(root: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
