@@ -31,7 +31,8 @@ async function resolveCommit(root: string, ref: string): Promise<string | null> 
 }
 
 async function hasUncommittedChanges(root: string): Promise<boolean> {
-  const out = await runGit(root, ["status", "--porcelain=v1", "-z", "--untracked-files=normal"]);
+  // vouch's own folder (the ledger's default home, the worktrees) is not the user's change.
+  const out = await runGit(root, ["status", "--porcelain=v1", "-z", "--untracked-files=normal", "--", ":(top,exclude).vouch"]);
   return out.length > 0;
 }
 

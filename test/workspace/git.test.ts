@@ -33,8 +33,9 @@ describe("finding the repository and commits", () => {
     expect(await g.resolveCommit(r, "--all")).toBeNull();
     expect(await g.resolveCommit(r, "-h")).toBeNull();
   });
-  test("hasUncommittedChanges sees an edited file and an untracked one", async () => {
+  test("hasUncommittedChanges sees an edited file and an untracked one, not vouch's own .vouch folder", async () => {
     const r = repo();
+    writeFiles(r, { ".vouch/ledger.sqlite": "x" });
     expect(await g.hasUncommittedChanges(r)).toBe(false);
     writeFileSync(join(r, "new.txt"), "x");
     expect(await g.hasUncommittedChanges(r)).toBe(true);
@@ -117,6 +118,29 @@ describe("a worktree, a commit, the diff", () => {
     expect(await g.branchExists(r, "vouch/x/n@1")).toBe(true);
     await g.deleteBranch(r, "vouch/x/n@1");
     expect(await g.branchExists(r, "vouch/x/n@1")).toBe(false);
+  });
+});
+
+describe("listing and hiding", () => {
+  test("listWorktrees names the main checkout and each worktree; listBranches only those under the prefix", async () => {
+    const r = repo();
+    const wt = join(r, ".vouch", "worktrees", "run1", "m", "0", "n");
+    await g.addWorktree(r, wt, "vouch/run1/m/0/n", "HEAD");
+    await g.addWorktree(r, join(r, ".wt2"), "vouch-other", "HEAD");
+    expect((await g.listWorktrees(r)).sort()).toEqual([r, wt, join(r, ".wt2")].sort());
+    expect(await g.listBranches(r, "vouch/")).toEqual(["vouch/run1/m/0/n"]);
+    expect(await g.cwdPrefix(join(r, "test"))).toBe("test/");
+    expect(await g.cwdPrefix(r)).toBe("");
+  });
+  test("hideVouchDir keeps .vouch/ (and worktrees in it) out of git status; it never rewrites an existing file", async () => {
+    const r = repo();
+    await g.addWorktree(r, join(r, ".vouch", "worktrees", "x", "n"), "b", "HEAD");
+    expect(git(r, "status", "--porcelain")).toBe("?? .vouch/\n");
+    await g.hideVouchDir(r);
+    expect(git(r, "status", "--porcelain", "--untracked-files=all")).toBe("");
+    writeFileSync(join(r, ".vouch", ".gitignore"), "mine\n");
+    await g.hideVouchDir(r);
+    expect(readFileSync(join(r, ".vouch", ".gitignore"), "utf8")).toBe("mine\n");
   });
 });
 
