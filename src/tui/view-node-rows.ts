@@ -1,7 +1,7 @@
 // The rows of one node: its status row, then what a person must see without
 // asking — retries, cap overruns (limit vs actual), the error, and every check
 // with the tail of each failure. Map nodes add their branches (view-branch-rows.ts).
-import { checkOutcomeText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone } from "./format.ts";
+import { checkOutcomeText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
 import { oneLine } from "./text.ts";
 import { nodeCost, type AttemptView, type NodeView } from "./view-state.ts";
@@ -70,6 +70,8 @@ export function markers(n: NodeView): Segment[] {
   if (retries > 0 && n.status !== "running" && n.status !== "retrying") out.push(seg(`  ↻ ${n.attempt} attempts`, "warn"));
   if (n.fallback) out.push(seg(`  → fallback ${n.fallback}`, "accent"));
   if (n.recovered) out.push(seg("  recovered", "accent"));
+  // A node in a git worktree: its diff stat (the branch is in the details view).
+  if (n.workspace) out.push(seg(`  ⎇ ${workspaceStat(n.workspace)}`, n.workspace.tampered ? "bad" : "muted"));
   return out;
 }
 
