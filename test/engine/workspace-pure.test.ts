@@ -64,6 +64,19 @@ describe("protect globs", () => {
     );
   });
 
+  test("hostile globs cannot make matching slow: many ** and * against long paths (a backtracking matcher never returns)", () => {
+    const deep = Array.from({ length: 300 }, () => "a").join("/");
+    expect(test1(Array.from({ length: 30 }, () => "**").join("/") + "/x", deep)).toBe(false);
+    expect(test1("**/a/**/a/**/a/**/a/**/b", deep)).toBe(false);
+    expect(test1("a*a*a*a*a*a*a*a*a*a*b", "a".repeat(5000))).toBe(false);
+  });
+
+  test("a trailing ** is what is inside the folder, not the folder's own name", () => {
+    expect(test1("test/**", "test")).toBe(false);
+    expect(test1("**", "x")).toBe(true);
+    expect(test1("a/**/b", "a/b")).toBe(true);
+  });
+
   test("matching keeps only what some glob matches", () => {
     expect(matching(["test/a", "src/b", "scripts/c"], ["test/**", "scripts/*"].map(compileGlob))).toEqual(["test/a", "scripts/c"]);
   });

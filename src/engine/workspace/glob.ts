@@ -7,13 +7,11 @@
 
 export type CompiledGlob = { ok: true; test(path: string): boolean } | { ok: false; reason: string };
 
-const SPECIAL = /[\\^$.+(){}|]/g;
-
 export function compileGlob(glob: string): CompiledGlob {
   const why = globProblem(glob);
   if (why !== null) return { ok: false, reason: why };
-  const re = new RegExp(`^${globBody(glob)}$`, "s");
-  return { ok: true, test: (path) => re.test(path) };
+  const segments = glob.split("/").map((seg) => (seg === "**" ? GLOBSTAR : tokens(seg)));
+  return { ok: true, test: (path) => matchPath(segments, path.split("/")) };
 }
 
 function globProblem(glob: string): string | null {
@@ -41,33 +39,81 @@ function unclosedClass(glob: string): number | null {
   return null;
 }
 
-function globBody(glob: string): string {
-  const segments = glob.split("/");
-  let out = "";
-  segments.forEach((seg, i) => {
-    const last = i === segments.length - 1;
-    if (seg === "**") out += last ? ".*" : "(?:[^/]*/)*";
-    else out += segmentBody(seg) + (last ? "" : "/");
-  });
+// Matching is dynamic programming over segments and characters, never a regular
+// expression: a glob is graph input, and "**/**/**/x" or "a*a*a*b" would make a
+// backtracking matcher take exponential time on a long path.
+
+type Token = { lit: string } | { any: true } | { star: true } | { set: string; negated: boolean };
+const GLOBSTAR = "**" as const;
+type Segment = Token[] | typeof GLOBSTAR;
+
+function tokens(seg: string): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < seg.length; i++) {
+    const c = seg[i]!;
+    if (c === "*") out.push({ star: true });
+    else if (c === "?") out.push({ any: true });
+    else if (c === "[") {
+      const close = seg.indexOf("]", i + 2);
+      const body = seg.slice(i + 1, close);
+      out.push(body.startsWith("!") ? { set: expand(body.slice(1)), negated: true } : { set: expand(body), negated: false });
+      i = close;
+    } else out.push({ lit: c });
+  }
   return out;
 }
 
-function segmentBody(seg: string): string {
+/** "a-cx" → "abcx": the characters a class names. */
+function expand(body: string): string {
   let out = "";
-  for (let i = 0; i < seg.length; i++) {
-    const c = seg[i]!;
-    if (c === "*") out += "[^/]*";
-    else if (c === "?") out += "[^/]";
-    else if (c === "[") {
-      const close = seg.indexOf("]", i + 2);
-      let body = seg.slice(i + 1, close);
-      const negated = body.startsWith("!");
-      if (negated) body = body.slice(1);
-      out += `[${negated ? "^/" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`;
-      i = close;
-    } else out += c.replace(SPECIAL, "\\$&");
+  for (let i = 0; i < body.length; i++) {
+    if (body[i + 1] === "-" && i + 2 < body.length) {
+      for (let c = body.charCodeAt(i); c <= body.charCodeAt(i + 2); c++) out += String.fromCharCode(c);
+      i += 2;
+    } else out += body[i];
   }
   return out;
+}
+
+function one(t: Token, c: string): boolean {
+  if ("lit" in t) return t.lit === c;
+  if ("set" in t) return t.set.includes(c) !== t.negated;
+  return true;
+}
+
+/** One segment: the classic wildcard table, O(tokens × characters). */
+function matchSegment(p: Token[], s: string): boolean {
+  let row = new Array<boolean>(s.length + 1).fill(false);
+  row[0] = true;
+  for (const t of p) {
+    const next = new Array<boolean>(s.length + 1).fill(false);
+    if ("star" in t) {
+      let any = false;
+      for (let j = 0; j <= s.length; j++) next[j] = any = any || row[j]!;
+    } else for (let j = 1; j <= s.length; j++) next[j] = row[j - 1]! && one(t, s[j - 1]!);
+    row = next;
+  }
+  return row[s.length]!;
+}
+
+/** Whole paths: `**` spans any number of segments (none included; a final `**` at least
+ *  one, so `dir/**` is what is inside dir), O(glob segments × path segments). */
+function matchPath(p: Segment[], s: string[]): boolean {
+  let row = new Array<boolean>(s.length + 1).fill(false);
+  row[0] = true;
+  p.forEach((seg, i) => {
+    const next = new Array<boolean>(s.length + 1).fill(false);
+    if (seg === GLOBSTAR) {
+      const atLeastOne = i === p.length - 1 ? 1 : 0;
+      let any = false;
+      for (let j = 0; j <= s.length; j++) {
+        if (j - atLeastOne >= 0) any = any || row[j - atLeastOne]!;
+        next[j] = any;
+      }
+    } else for (let j = 1; j <= s.length; j++) next[j] = row[j - 1]! && matchSegment(seg, s[j - 1]!);
+    row = next;
+  });
+  return row[s.length]!;
 }
 
 /** The paths any of the globs match. */
