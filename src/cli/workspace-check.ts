@@ -3,6 +3,7 @@
 // repository, and a base that names no commit, are refused with file:line:col
 // (exit 2). A repository with uncommitted changes gets one warning: a worktree
 // from HEAD does not contain them.
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { GraphInvalidError, type GraphProblem } from "../engine/errors.ts";
 import { graphOrder } from "../engine/graph/validate.ts";
@@ -54,6 +55,10 @@ export async function checkWorkspaces(graph: GraphFile, baseDir: string, git: Gi
   };
   const dirty = new Set<string>();
   for (const n of needs(graph, baseDir)) {
+    if (!existsSync(n.dir)) {
+      report({ path: n.modeAt, message: `workspace mode worktree: the node's folder ${n.dir} does not exist`, hint: "set cwd to a folder of a git repository" });
+      continue;
+    }
     const root = await git.repoRoot(n.dir);
     if (root === null) {
       report({ path: n.modeAt, message: `workspace mode worktree needs a git repository, and ${n.dir} is not in one`, hint: "run vouch inside a git repository, set cwd to a folder of one, or use mode: shared" });

@@ -52,6 +52,10 @@ describe("refused at load", () => {
     const f = graph("outside-defaults", agent("impl", ""), "defaults:\n  workspace: { mode: worktree }\n");
     expect(await refused(f, outside)).toMatch(/outside-defaults\.yaml:4:\d+: workspace mode worktree needs a git repository/);
   });
+  test("a cwd that does not exist is named as such", async () => {
+    const f = graph("no-dir", agent("impl", "    cwd: no/such/dir\n    workspace: { mode: worktree }\n"));
+    expect(await refused(f, repo)).toMatch(/no-dir\.yaml:9:\d+: workspace mode worktree: the node's folder .*\/no\/such\/dir does not exist/);
+  });
   test("an unknown base", async () => {
     const f = graph("unknown-base", agent("impl", "    workspace: { mode: worktree, base: no-such-branch }\n"));
     expect(await refused(f, repo)).toMatch(/unknown-base\.yaml:8:\d+: workspace base "no-such-branch" names no commit in /);

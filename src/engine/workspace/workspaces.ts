@@ -61,7 +61,7 @@ export class Workspaces {
     const again = this.opened.get(key);
     if (again && spec.from === undefined) return again;
     const found = await this.repo(cwd);
-    if (found === null) throw new WorkspaceError(`workspace mode worktree: ${cwd} is not in a git repository`);
+    if (found === null) throw new WorkspaceError(`workspace mode worktree: ${cwd} is not in a git repository (or does not exist)`);
     const start = spec.from !== undefined ? this.upstream(nodeKey(spec.from, branch), found.root) : await this.baseCommit(found.root, spec.base);
     const ws: NodeWorkspace = {
       key,
