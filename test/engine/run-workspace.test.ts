@@ -138,6 +138,29 @@ nodes:
     expect(git.calls.filter((c) => c.startsWith("remove"))).toEqual([`remove ${WT}/review`]);
   });
 
+  test("a feedback round continues in the node's own worktree (one worktree, its commits name the round); the from node starts afresh at the new commit", async () => {
+    const git = new FakeGit();
+    const loop = chain.replace("    workspace: { from: impl }\n", "    workspace: { from: impl }\n    feedback: { to: impl, max: 1 }\n");
+    let round = 0;
+    const r = await run(loop, {
+      git,
+      agents: (a) => {
+        if (a.node === "impl") git.edit(a.workspace!, "src/a.ts", `round ${++round}`);
+        // The review fails round 1, so the loop runs implement again.
+        return a.node === "review" && a.round === 1 ? { exitCode: 1 } : {};
+      },
+    });
+    expect(git.calls.filter((c) => c.startsWith(`add ${WT}/impl `))).toHaveLength(1);
+    expect(git.calls.filter((c) => c.startsWith("commit")).map((c) => c.replace(/^commit c\d+ /, ""))).toEqual([
+      "vouch: run run-test, node impl, attempt 1",
+      "vouch: run run-test, node impl, attempt 1, round 2",
+    ]);
+    expect(git.calls).toContain("rename vouch/run-test/review vouch/run-test/review@1");
+    const reviews = r.events.filter((e) => e.type === "node.finished" && e.node === "review").map((e) => (e.type === "node.finished" ? e.workspace!.base : ""));
+    const impls = r.events.filter((e) => e.type === "node.finished" && e.node === "impl").map((e) => (e.type === "node.finished" ? e.workspace!.commit : ""));
+    expect(reviews).toEqual(impls);
+  });
+
   test("keep: never removes a failed node's worktree; on_failure keeps it; the branches stay", async () => {
     for (const [keep, removed] of [["never", true], ["on_failure", false]] as const) {
       const git = new FakeGit();

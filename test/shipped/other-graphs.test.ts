@@ -26,6 +26,7 @@ describe("step-runner", () => {
     // The second round's review started afresh; the first round's branch is kept as @1.
     expect(git(repo, "branch", "--list", "vouch/*", "--format=%(refname:short)").trim().split("\n").sort()).toEqual([`vouch/${r.events[0]!.run}/implement`, `vouch/${r.events[0]!.run}/review`, `vouch/${r.events[0]!.run}/review@1`]);
     expect(git(repo, "status", "--porcelain")).toBe("");
+
     const started = ofType(r.events, "node.started");
     expect(started.filter((e) => e.node === "implement").map((e) => e.round)).toEqual([1, 2]);
     expect(started.filter((e) => e.node === "review").map((e) => e.round)).toEqual([1, 2]);

@@ -31,7 +31,7 @@ export async function openWorkspace(env: NodeEnv, node: AnyNode, cwd: string): P
 export async function settleAttempt(env: NodeEnv, ws: NodeWorkspace | null, attempt: number): Promise<Pick<Produced, "tampered" | "workspaceError">> {
   if (ws === null) return {};
   try {
-    const work = await env.ctx.workspaces.settle(ws, attempt, env.branch);
+    const work = await env.ctx.workspaces.settle(ws, attempt, env.branch, env.round);
     return { tampered: work.tampered };
   } catch (e) {
     if (!isWorkspaceProblem(e)) throw e;

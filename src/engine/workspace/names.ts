@@ -49,8 +49,9 @@ export function keptBranchName(branch: string, n: number): string {
   return `${branch}@${n}`;
 }
 
-/** The message of the commit after an attempt: it names run, node and attempt. */
-export function attemptMessage(runId: string, node: string, attempt: number, branch?: BranchRef): string {
+/** The message of the commit after an attempt: it names run, node and attempt (and the
+ *  feedback round after the first: attempts restart each round). */
+export function attemptMessage(runId: string, node: string, attempt: number, branch?: BranchRef, round?: number): string {
   const where = branch ? `${branch.map}[${branch.index}].${node}` : node;
-  return `vouch: run ${runId}, node ${where}, attempt ${attempt}`;
+  return `vouch: run ${runId}, node ${where}, attempt ${attempt}${round !== undefined && round > 1 ? `, round ${round}` : ""}`;
 }

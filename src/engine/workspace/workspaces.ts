@@ -86,9 +86,9 @@ export class Workspaces {
   }
 
   /** After an attempt: commit what changed, name protected paths it touched and put them back. */
-  async settle(ws: NodeWorkspace, attempt: number, branch?: BranchRef): Promise<AttemptWork> {
+  async settle(ws: NodeWorkspace, attempt: number, branch?: BranchRef, round?: number): Promise<AttemptWork> {
     const id = ws.key.slice(ws.key.lastIndexOf("/") + 1);
-    const commit = await this.git.commitAll(ws.path, attemptMessage(this.runId, id, attempt, branch));
+    const commit = await this.git.commitAll(ws.path, attemptMessage(this.runId, id, attempt, branch, round));
     const changed = await this.git.changedPaths(ws.root, ws.base, commit);
     const touched = [...new Set(changed.flatMap((c) => (c.from !== undefined ? [c.from, c.path] : [c.path])))];
     const tampered = matching(touched, ws.protect);
