@@ -2,7 +2,7 @@
 // parallel branches each in their own worktree, a protected test edited and
 // failed as tampered, the user's checkout byte-for-byte unchanged, and the
 // refusals before start.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { EventOf } from "../../src/engine/events.ts";
@@ -122,5 +122,26 @@ describe("three parallel branches, one tampering", () => {
   test("the plain output names each branch and its diff stat", async () => {
     const plain = await vouch(["run", join(dir.path, "map.yaml"), "--plain", "-i", 'items=["solo"]'], { home: join(dir.path, "home1"), cwd: fx.repo, env: { ...fx.env, RENDEZVOUS: fx.rendezvous } });
     expect(plain.stdout).toMatch(/⎇ each #0 work {2}vouch\/[0-9a-f-]+\/each\/0\/work · 1 file, \+1 -0/);
+  });
+});
+
+describe("inside a sub-graph (ADR 0024)", () => {
+  test("a sub-graph's nodes get worktrees under their prefixed ids; from names a node of the same file", async () => {
+    mkdirSync(join(dir.path, "sub"));
+    const fx = fixture(join(dir.path, "sub"));
+    writeFileSync(join(dir.path, "sub", "inner.yaml"), `version: 1
+name: inner
+nodes:
+  impl: { kind: agent, harness: command, env: [RENDEZVOUS], prompt: write inner, workspace: { mode: worktree } }
+  review: { kind: agent, harness: command, env: [RENDEZVOUS], needs: [impl], prompt: write rev, workspace: { from: impl } }
+`);
+    writeFileSync(join(dir.path, "sub", "top.yaml"), "version: 1\nname: top\nnodes:\n  outer: { kind: graph, use: ./inner.yaml }\n");
+    const r = await vouch(["run", join(dir.path, "sub", "top.yaml"), "--json"], { home: join(dir.path, "home-sub"), cwd: fx.repo, env: fx.env });
+    expect(r.code).toBe(0);
+    const events = parseNdjson(r.stdout);
+    const ws = (node: string) => finished(events).find((e) => e.node === node)!.workspace!;
+    expect(ws("outer/impl").branch).toBe(`vouch/${events[0]!.run}/outer/impl`);
+    expect(ws("outer/review").base).toBe(ws("outer/impl").commit);
+    expect(git(fx.repo, "show", `${ws("outer/review").commit}:inner.txt`)).toBe("inner\n");
   });
 });

@@ -88,12 +88,15 @@ describe("names", () => {
     expect(branchName("r1", "work", { map: "each", index: 3 })).toBe("vouch/r1/each/3/work");
     expect(worktreePath("/repo/", "r1", "work", { map: "each", index: 3 })).toBe("/repo/.vouch/worktrees/r1/each/3/work");
     expect(keptBranchName("vouch/r1/impl", 2)).toBe("vouch/r1/impl@2");
+    // A node inside a sub-graph (a prefixed id): one folder per part.
+    expect(branchName("r1", "review/fix")).toBe("vouch/r1/review/fix");
   });
   test("hostile parts are refused, never turned into a path or an option", () => {
-    for (const bad of ["..", "../x", "-rf", ".git", "a/b", "", "a b", "x\n", "__proto__/.."]) {
+    for (const bad of ["..", "../x", "-rf", ".git", "", "a b", "x\n", "__proto__/..", "a//b", "/a", "a/-b"]) {
       expect(() => branchName(bad, "n"), bad).toThrow(BadWorkspaceName);
       expect(() => worktreePath("/r", "run", bad), bad).toThrow(BadWorkspaceName);
     }
+    expect(() => branchName("a/b", "n")).toThrow(BadWorkspaceName);
     expect(() => branchName("r", "n", { map: "-m", index: 0 })).toThrow(BadWorkspaceName);
   });
 });

@@ -17,8 +17,10 @@ function isWorkspaceProblem(e: unknown): e is Error {
 
 /** The node's worktree, null when it works in the shared folder, or the error that kept it from being made. */
 export async function openWorkspace(env: NodeEnv, node: AnyNode, cwd: string): Promise<NodeWorkspace | null | Error> {
-  const spec = workspaceOf(env.ctx.graph, node);
+  // The node's own graph file decides (a sub-graph's defaults, ADR 0024); `from` names a node of that file.
+  const spec = workspaceOf(env.frame.graph, node);
   if (spec === null) return null;
+  if (spec.from !== undefined) spec.from = env.frame.prefix + spec.from;
   try {
     return await env.ctx.workspaces.open(env.id, env.branch, spec, cwd);
   } catch (e) {

@@ -21,11 +21,12 @@ function plain(what: string, value: string): string {
   return value;
 }
 
-/** The parts after the run: "node", or "map/index/node" in a map branch. */
+/** The parts after the run: "node", or "map/index/node" in a map branch. A node inside a
+ *  sub-graph has a prefixed id ("review/fix", ADR 0024): each part is checked on its own. */
 function parts(runId: string, node: string, branch?: BranchRef): string[] {
   const out = [plain("run id", runId)];
-  if (branch) out.push(plain("map", branch.map), String(branch.index));
-  out.push(plain("node", node));
+  if (branch) out.push(...branch.map.split("/").map((m) => plain("map", m)), String(branch.index));
+  out.push(...node.split("/").map((n) => plain("node", n)));
   return out;
 }
 
