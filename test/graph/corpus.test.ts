@@ -125,7 +125,7 @@ describe("the valid corpus uses every field", () => {
       graph: schema.graphSchema, input: schema.inputSchema, defaults: schema.defaultsSchema, caps: schema.capsSchema,
       check: schema.checkDefSchema, success: schema.successSchema, retry: schema.retrySchema, output: schema.outputSchema,
       feedback: schema.feedbackSchema, agent: schema.agentNodeSchema, script: schema.scriptNodeSchema, map: schema.mapNodeSchema,
-      router: schema.routerNodeSchema, approval: schema.approvalNodeSchema, end: schema.endNodeSchema,
+      router: schema.routerNodeSchema, approval: schema.approvalNodeSchema, end: schema.endNodeSchema, merge: schema.mergeNodeSchema,
       workspace: schema.workspaceSchema,
     };
     const missing = Object.entries(shapes).flatMap(([what, s]) => Object.keys(s.shape).filter((k) => !used.get(what)?.has(k)).map((k) => `${what}.${k}`));

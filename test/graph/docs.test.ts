@@ -69,6 +69,7 @@ describe("every field is documented", () => {
     router: schema.routerNodeSchema,
     approval: schema.approvalNodeSchema,
     end: schema.endNodeSchema,
+    merge: schema.mergeNodeSchema,
   };
   test.each(Object.keys(shapes))("%s", (name) => {
     const missing = Object.keys(shapes[name]!.shape).filter((field) => !DOC.includes(`\`${field}\``));

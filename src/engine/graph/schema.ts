@@ -234,6 +234,20 @@ export const graphNodeSchema = z.strictObject({
   caps: runCapsSchema.optional(),
 });
 
+/** Combines the work of upstream worktrees on a new branch (ADR 0021). Top level only. */
+export const mergeNodeSchema = z.strictObject({
+  kind: z.literal("merge"),
+  ...common,
+  from: z
+    .union([nodeId, z.array(nodeId).min(1, { message: "from lists at least one node" })])
+    .meta({ description: "A map whose passed branches' worktrees to merge, or a list of nodes with worktrees, merged in this order." }),
+  into: z.string().min(1).optional().meta({ description: "The new branch (a template); default vouch/{{ run.id }}/<node>." }),
+  base: z.string().min(1).optional().meta({ description: "The git ref the merge starts from; default HEAD of the repository holding cwd." }),
+  cwd: z.string().min(1).optional(),
+  env: z.array(envName).optional(),
+  success: z.strictObject({ checks: z.array(checkRefSchema).optional() }).optional(),
+});
+
 /** Nodes allowed inside a map branch: every kind but map (no nested maps in v1, ADR 0002). */
 export const branchNodeSchema = z.discriminatedUnion("kind", [
   agentNodeSchema,
@@ -267,9 +281,10 @@ export const nodeSchema = z.discriminatedUnion("kind", [
   approvalNodeSchema,
   endNodeSchema,
   graphNodeSchema,
+  mergeNodeSchema,
 ]);
 
-export const NODE_KINDS = ["agent", "script", "map", "router", "approval", "end", "graph"] as const;
+export const NODE_KINDS = ["agent", "script", "map", "router", "approval", "end", "graph", "merge"] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
 
 export const inputSchema = z.strictObject({
@@ -310,6 +325,7 @@ export type RouterNode = z.output<typeof routerNodeSchema>;
 export type ApprovalNode = z.output<typeof approvalNodeSchema>;
 export type EndNode = z.output<typeof endNodeSchema>;
 export type SubgraphNode = z.output<typeof graphNodeSchema>;
+export type MergeNode = z.output<typeof mergeNodeSchema>;
 export type Defaults = z.output<typeof defaultsSchema>;
 export type InputDef = z.output<typeof inputSchema>;
 
