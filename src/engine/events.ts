@@ -25,6 +25,8 @@ export const CAUSES = [
   "map_failed",
   "graph_failed",
   "tampered",
+  "merge_conflict",
+  "nothing_to_merge",
   // error
   "cap_stop",
   "workspace_error",
@@ -274,6 +276,20 @@ export const branchFinishedSchema = z.strictObject({
   recovered: z.boolean().optional(),
 });
 
+/** A `kind: merge` node left a branch out: merging it onto what was merged so far conflicts (ADR 0021). */
+export const mergeConflictSchema = z.strictObject({
+  ...base,
+  type: z.literal("merge.conflict"),
+  node: z.string(),
+  attempt: z.number().int().min(1),
+  /** The git branch left out. */
+  git_branch: z.string(),
+  /** What made it: a node id, or "map#index" for a map branch. */
+  from: z.string(),
+  /** The paths that conflict (bounded). */
+  paths: z.array(z.string()),
+});
+
 export const runPausedSchema = z.strictObject({
   ...base,
   type: z.literal("run.paused"),
@@ -321,6 +337,7 @@ export const eventSchema = z.discriminatedUnion("type", [
   nodeFinishedSchema,
   branchStartedSchema,
   branchFinishedSchema,
+  mergeConflictSchema,
   runPausedSchema,
   runFinishedSchema,
 ]);

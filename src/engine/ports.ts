@@ -314,3 +314,21 @@ export const refusingGit: GitPort = {
   deleteBranch: async () => refusing("GitPort"),
   listBranches: async () => refusing("GitPort"),
 };
+
+// ---- merging workspaces (issue 15, `kind: merge`, ADR 0021) ----
+
+/** One branch merged onto the merge so far: the new merge commit, or the paths that conflict. */
+export type MergeStep = { merged: true; commit: string; source: string } | { merged: false; paths: string[]; source: string };
+
+/** The git a `kind: merge` node needs beyond GitPort. The real one (src/workspace/merge-git.ts)
+ *  merges in git's object store (merge-tree, commit-tree): no checkout is touched until the
+ *  result is checked out in the merge node's own worktree. */
+export interface MergePort {
+  /** Merges `branch` onto commit `onto`; a conflict leaves nothing behind. `source` is the branch's commit. */
+  mergeBranch(root: string, onto: string, branch: string, message: string): Promise<MergeStep>;
+}
+
+export const refusingMerge: MergePort = {
+  mergeBranch: async () => refusing("Merge"),
+};
+

@@ -3,7 +3,7 @@
 import { EXIT, RefusalError } from "../errors.ts";
 import type { RunStatus } from "../events.ts";
 import type { GraphFile } from "../graph/schema.ts";
-import { refusingAgentRunner, refusingApprovals, refusingClock, refusingCommandRunner, refusingGit, refusingLedger } from "../ports.ts";
+import { refusingAgentRunner, refusingApprovals, refusingClock, refusingCommandRunner, refusingGit, refusingLedger, refusingMerge } from "../ports.ts";
 import { aggregate } from "../scheduler/aggregate.ts";
 import { buildScopeIndex } from "../scheduler/scope-index.ts";
 import { RunContext } from "./context.ts";
@@ -24,6 +24,7 @@ export function withDefaultPorts(ports: Partial<RunPorts>): RunPorts {
     ledger: ports.ledger ?? refusingLedger,
     approvals: ports.approvals ?? refusingApprovals,
     git: ports.git ?? refusingGit,
+    merge: ports.merge ?? refusingMerge,
   };
 }
 

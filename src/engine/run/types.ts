@@ -1,6 +1,6 @@
 // The engine's public API types (src/engine/run.ts re-exports them).
 import type { GraphFile } from "../graph/schema.ts";
-import type { AgentRunner, Approvals, Clock, CommandRunner, GitPort, HarnessName, Ledger, Refusal, SittingCaps } from "../ports.ts";
+import type { AgentRunner, Approvals, Clock, CommandRunner, GitPort, HarnessName, Ledger, MergePort, Refusal, SittingCaps } from "../ports.ts";
 import type { Qualifier, RunCounts, RunStatus, WorkspaceRecord } from "../events.ts";
 
 export interface RunPorts {
@@ -11,6 +11,8 @@ export interface RunPorts {
   approvals: Approvals;
   /** Git worktrees (workspace mode worktree, ADR 0020). */
   git: GitPort;
+  /** Merging branches for `kind: merge` (ADR 0021). */
+  merge: MergePort;
 }
 
 export interface RunOptions {

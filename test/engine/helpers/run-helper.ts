@@ -23,6 +23,8 @@ export interface RunSetup {
   ledger?: CheckingLedger;
   /** Absent: the refusing GitPort (a shared-folder graph never asks for git). */
   git?: GitPort;
+  /** Ports beyond the fakes above (git, merge), added to them. */
+  ports?: Partial<RunOptions["ports"]>;
 }
 
 export interface RunResult {
@@ -48,7 +50,7 @@ export function setup(yaml: string | GraphFile, s: RunSetup = {}) {
     graphDigest: "sha256:test",
     inputs: s.inputs ?? {},
     baseDir: "/work/project",
-    ports: { agents, commands, approvals, ledger, clock, ...(s.git ? { git: s.git } : {}) },
+    ports: { agents, commands, approvals, ledger, clock, ...(s.git ? { git: s.git } : {}), ...s.ports },
     version: "0.0.0-test",
     ...s.options,
   };
