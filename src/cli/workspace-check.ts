@@ -12,6 +12,7 @@ import type { Path, PathProblem } from "../engine/graph/problem.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import type { GitPort } from "../engine/ports.ts";
 import { workspaceOf } from "../engine/workspace/spec.ts";
+import { checkMerges } from "./merge-check.ts";
 
 interface Need {
   /** Where the node's setting is written (its own workspace, or defaults.workspace). */
@@ -73,6 +74,7 @@ export async function checkWorkspaces(graph: GraphFile, baseDir: string, git: Gi
       warnings.push(`vouch: warning: ${root} has uncommitted changes; worktrees start from HEAD and will not contain them (commit them first, or set workspace.base)\n`);
     }
   }
+  for (const p of await checkMerges(graph, baseDir, git)) report(p);
   return { problems, warnings };
 }
 
