@@ -8,7 +8,7 @@ import { nodeKey, type EventOf, type VouchEvent, type WorkspaceRecord } from "..
 import { checkOutcomeText, countsText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
 import { linesOf, oneLine } from "./text.ts";
-import { TAIL_LINES, roundText, statusWords } from "./view-node-rows.ts";
+import { TAIL_LINES, conflictWhy, roundText, statusWords } from "./view-node-rows.ts";
 import { getAt } from "./chunked-list.ts";
 import type { BranchView, NodeView, ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
@@ -76,6 +76,8 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
       const told = Object.values(b?.nodes ?? {}).some((n) => n.error && (n.status === "failed" || n.status === "error"));
       return event.error && event.status !== "passed" && !told ? [line(out), because(event.status, event.error)] : [line(out)];
     }
+    case "merge.conflict":
+      return [line([seg("⚠ ", "warn", true), seg(`${event.node} left out ${oneLine(event.git_branch)}`, "warn", true), seg(conflictWhy(event), "muted")])];
     case "run.paused":
       return event.approvals.flatMap((a) => {
         const at = a.branch ? `${a.node} (${a.branch.map} #${a.branch.index})` : a.node;

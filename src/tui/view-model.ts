@@ -83,6 +83,11 @@ export function reduce(state: ViewState, event: VouchEvent): ViewState {
         map = count(map, next);
         return [next, map];
       });
+    case "merge.conflict":
+      return updateNode(s, event.node, undefined, (n) => ({
+        ...n,
+        conflicts: [...(n.conflicts ?? []).filter((c) => c.gitBranch !== event.git_branch), { gitBranch: event.git_branch, from: event.from, paths: event.paths }],
+      }));
     case "run.paused":
       return { ...s, status: "paused", paused: event.approvals };
     case "run.finished":

@@ -59,6 +59,8 @@ export interface NodeView {
   /** The node's git worktree after its last attempt (ADR 0020). */
   workspace?: WorkspaceRecord;
   overruns: readonly OverrunView[];
+  /** A merge node: the branches it left out, with the paths that conflict. */
+  conflicts?: readonly { gitBranch: string; from: string; paths: readonly string[] }[];
   startedAt: number | null;
 }
 
