@@ -6,7 +6,7 @@
 //
 // Regenerate the goldens from a binary (e.g. one built from main before a refactor):
 //   node_modules/.bin/bun test/shipped/ndjson-golden.ts dist/vouch
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { branchKey, nodeKey, type VouchEvent } from "../../src/engine/events.ts";
@@ -29,11 +29,19 @@ export interface GoldenCase {
   git?: boolean;
 }
 
+/** The tasks graphs/parallel-implement.replay/ was recorded for, in order. */
+export const PARALLEL_TASKS = ["Make TtlCache.get honour ttlMs", "Make slugify keep digits", "Make the tests pass", "Make TtlCache.get delete expired entries"];
+
 export const CASES: GoldenCase[] = [
   { name: "finding-verifier", args: [join(ROOT, "graphs", "finding-verifier.yaml"), "--harness", "replay", "-i", "findings=@<REPO>/REVIEW.md", "-i", "project_dir=<REPO>"] },
   { name: "step-runner", args: [join(ROOT, "graphs", "step-runner.yaml"), "--harness", "replay", "-i", "task=Make TtlCache.get honour ttlMs"], git: true },
   { name: "parallel-review", args: [join(ROOT, "graphs", "parallel-review.yaml"), "--harness", "replay", "-i", "files=src/cache.js\nsrc/duration.js\n\nsrc/slug.js\n"] },
   { name: "checks-only", args: [join(ROOT, "graphs", "checks-only.yaml")] },
+  {
+    name: "parallel-implement",
+    args: [join(ROOT, "graphs", "parallel-implement.yaml"), "--harness", "replay", "-i", `tasks=${PARALLEL_TASKS.join("\n")}\n`, "-i", "project_dir=<REPO>"],
+    git: true,
+  },
   { name: "scripts-pass", args: [join(E2E, "scripts-pass.yaml")] },
   { name: "scripts-fail", args: [join(E2E, "scripts-fail.yaml")] },
   { name: "scripts-error", args: [join(E2E, "scripts-error.yaml")] },
@@ -102,7 +110,7 @@ export function normalize(events: readonly VouchEvent[], exitCode: number, repo:
 
 /** Runs one case through `binary --json` in a fresh copy of the sample repository and a private ledger. */
 export function runCase(binary: string, c: GoldenCase): Golden {
-  const repo = mkdtempSync(join(tmpdir(), "vouch-golden-repo-"));
+  const repo = realpathSync(mkdtempSync(join(tmpdir(), "vouch-golden-repo-")));
   cpSync(SAMPLE_REPO, repo, { recursive: true });
   const home = mkdtempSync(join(tmpdir(), "vouch-golden-home-"));
   for (const d of c.dirs ?? []) mkdirSync(join(repo, d), { recursive: true });
