@@ -104,6 +104,11 @@ export class Workspaces {
     this.statuses.set(key, status);
   }
 
+  /** Whether the run has any worktree to consider at its end. */
+  anything(): boolean {
+    return this.opened.size > 0 || this.prior.size > 0;
+  }
+
   /** The run ended: remove the worktrees `keep` does not keep (branches always stay). Best effort:
    *  a worktree that cannot be removed stays for `vouch clean`. */
   async close(): Promise<void> {
