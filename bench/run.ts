@@ -6,7 +6,7 @@
 // the table but does not write results.md.
 // A run whose headline ratios spread over 20% of their median (a busy machine)
 // is not written to results.md (exit 1); --force writes it with the spreads named.
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeMachine, loadAverage } from "./lib/machine.ts";
 import { ROOT, VOUCH } from "./lib/measure.ts";
@@ -198,6 +198,9 @@ How each figure is measured (code in \`bench/\`):
   ${CFG.tuiItems} replayed sittings drawn by the live UI in a 120×40 tmux pane (\`q\` sent 100 ms after
   \`run.finished\` is in the ledger), against the same run with \`--json\` written to a file.
 `;
-  writeFileSync(join(ROOT, "bench", "results.md"), md);
+  // Sections other benchmarks write (bench/worktree.ts) are kept as they are.
+  const file = join(ROOT, "bench", "results.md");
+  const kept = existsSync(file) ? (readFileSync(file, "utf8").match(/<!-- bench\/[\w-]+\.ts -->[\s\S]*?<!-- \/bench\/[\w-]+\.ts -->/g) ?? []) : [];
+  writeFileSync(file, kept.length > 0 ? `${md.trimEnd()}\n\n${kept.join("\n\n")}\n` : md);
   log("wrote bench/results.md");
 } else log("--quick: bench/results.md not written");

@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   resume: () => import("./cli/resume-command.ts"),
   validate: () => import("./cli/validate-command.ts"),
   graph: () => import("./cli/graph-command.ts"),
+  clean: () => import("./cli/clean-command.ts"),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

@@ -2,6 +2,8 @@
 // (ADR 0005, test/fixtures/claude/): system init, assistant messages with
 // tool_use blocks, user tool_result blocks, and the final result object.
 // Used to write the replay fixtures of the shipped graphs.
+import type { ReplayEdit } from "../../src/spawn/harness/replay-edits.ts";
+
 
 export interface ToolStep {
   tool: string;
@@ -23,6 +25,9 @@ export interface SittingSpec {
   turns?: number;
   costUsd: number;
   errors?: string[];
+  /** What the sitting's Write/Edit tools left in its folder, written beside the
+   *  stream as `<name>.edits.json` and applied by the replay harness (ADR 0021). */
+  edits?: ReplayEdit[];
 }
 
 const MODEL = "claude-opus-5";

@@ -6,12 +6,14 @@ import { join } from "node:path";
 import { claudeStream, type SittingSpec } from "./claude-stream.ts";
 import { findingVerifierFixtures } from "./finding-verifier.ts";
 import { parallelReviewFixtures } from "./parallel-review.ts";
+import { parallelImplementFixtures } from "./parallel-implement.ts";
 import { stepRunnerFixtures } from "./step-runner.ts";
 
 const root = join(import.meta.dirname, "..", "..", "graphs");
 const sets: Record<string, Record<string, SittingSpec>> = {
   "finding-verifier.replay": findingVerifierFixtures,
   "parallel-review.replay": parallelReviewFixtures,
+  "parallel-implement.replay": parallelImplementFixtures,
   "step-runner.replay": stepRunnerFixtures,
 };
 
@@ -20,6 +22,7 @@ for (const [folder, fixtures] of Object.entries(sets)) {
   mkdirSync(dir, { recursive: true });
   for (const [name, spec] of Object.entries(fixtures)) {
     writeFileSync(join(dir, `${name}.jsonl`), claudeStream(spec));
+    if (spec.edits) writeFileSync(join(dir, `${name}.edits.json`), JSON.stringify({ edits: spec.edits }, null, 2) + "\n");
   }
   console.error(`${folder}: ${Object.keys(fixtures).length} fixtures`);
 }

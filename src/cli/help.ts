@@ -8,11 +8,12 @@ Usage:
   vouch schema                     print the JSON Schema of graph files (for editors)
   vouch graph GRAPH [--format F]   draw a graph: text (default), mermaid or dot
   vouch runs [--json]              list recorded runs, newest first
-  vouch show RUN [--json|--tui]    what happened in a run: nodes, checks, overruns, cost
+  vouch show RUN [--json|--tui]    what happened in a run: nodes, checks, overruns, cost, worktrees
   vouch report RUN [--format F]    a run as an HTML page, JUnit XML or a Markdown summary
   vouch resume RUN [options]       re-run what did not pass; decide a paused approval
   vouch harnesses [--json]         the harness adapters, their guarantees, which version is installed
   vouch doctor [--json]            check that each installed agent CLI accepts the arguments vouch sends
+  vouch clean [RUN] [--branches]   remove the git worktrees a run made (and its branches with --branches)
 
   vouch COMMAND --help             help for one command
   vouch --version                  print the version
@@ -68,10 +69,20 @@ Prints the JSON Schema of graph files. Save it and point your editor at it:
   graph: `Usage: vouch graph GRAPH [--format text|mermaid|dot]
 
 Draws the graph's nodes and edges (needs, routes, fallbacks, feedback loops, map branches).`,
+  clean: `Usage: vouch clean [RUN] [--branches]
+
+Removes the git worktrees vouch made for nodes with workspace mode worktree, in the
+repository holding the current folder (<repo>/.vouch/worktrees/RUN/...). RUN is a run
+id or a unique prefix of one; without RUN, every run's worktrees. A live run is left
+alone. The branches (vouch/RUN/...) stay, since they hold the work, unless --branches.
+Nothing else is touched: not your checkout, not other runs, not other branches.
+
+Options:
+  --branches   also delete the run's branches, the kept earlier tries (…@1) included`,
   runs: `Usage: vouch runs [--json]
 
 Lists recorded runs, newest first: id, graph, status, started, wall time, cost.`,
-  show: `Usage: vouch show RUN [--json | --tui]
+  show: `Usage: vouch show RUN [--json | --tui | --diff NODE]
 
 Shows one run from the ledger: each node's status and qualifier, stop reason, cost,
 turns, wall time; map branches; failed checks with their output tails; cap overruns;
@@ -81,7 +92,9 @@ RUN is a run id, a unique prefix of one, or "last".
 
 Options:
   --json   the same facts as one JSON object
-  --tui    replay the run's recorded events in the live view (needs a terminal; q leaves)`,
+  --tui    replay the run's recorded events in the live view (needs a terminal; q leaves)
+  --diff NODE  print the patch of NODE's git worktree (base..its last commit); NODE is an
+               id, or map[index].id in a map branch`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
                         [--replay-dir DIR] [--replay-delay DURATION] [--report FORMAT:FILE]
 

@@ -16,6 +16,9 @@ import { withReports } from "../report/run-reports.ts";
 import type { Decision } from "./cli-approvals.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import type { Command } from "./io.ts";
+import { refuseBadWorkspaces } from "./workspace-check.ts";
+import { realGit } from "../workspace/git.ts";
+import { sanitize } from "../tui/text.ts";
 
 const OPTIONS = {
   approve: { type: "string", multiple: true },
@@ -100,6 +103,7 @@ const resumeCommand: Command = async (args, io) => {
       // The run budget is the whole run's, as the first session set it: what earlier
       // sessions spent counts against it.
       const caps = started?.type === "run.started" ? started.caps : ticket.caps;
+      await refuseBadWorkspaces(recorded.graph_path, graphFile.text, graphFile.graph, baseDir, realGit, (t) => io.err(sanitize(t)));
       const budgetUsd = budgetLeft(caps.budget_usd, recorded.cost_usd, runId);
       const replayDir = replayDirFor(graphFile.path, values["replay-dir"], io.cwd);
       const options = {

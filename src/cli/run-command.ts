@@ -19,6 +19,8 @@ import { version } from "./version.ts";
 import { reportTargets } from "../report/write-report.ts";
 import { withReports } from "../report/run-reports.ts";
 import type { Command } from "./io.ts";
+import { refuseBadWorkspaces } from "./workspace-check.ts";
+import { realGit } from "../workspace/git.ts";
 
 export const RUN_OPTIONS = {
   input: { type: "string", short: "i", multiple: true },
@@ -85,6 +87,7 @@ const runCommand: Command = async (args, io) => {
   if (values.json && values.plain) throw new UsageError("--json and --plain exclude each other");
   const graphFile = readGraphFile(positionals[0]!, io.cwd, io.env);
   for (const w of graphFile.warnings) io.err(sanitize(formatProblem(w))); // validate's advice, said before the run
+  await refuseBadWorkspaces(positionals[0]!, graphFile.text, graphFile.graph, io.cwd, realGit, (t) => io.err(sanitize(t)));
   const inputs = parseInputs(values.input ?? [], io.cwd, fileLimits(io.env).inputBytes);
   const harness = harnessFlag(values.harness);
   const concurrency = positiveInt("--concurrency", values.concurrency);

@@ -1,6 +1,8 @@
 // One session of a run, shared by `vouch run` and `vouch resume`: builds the real
 // ports, the ledger sink and the chosen output, handles Ctrl-C, drives the engine.
 // Data flows one way: engine → ledger (committed) → output (TUI | plain | NDJSON).
+import { realGit } from "../workspace/git.ts";
+import { realMerge } from "../workspace/merge-git.ts";
 import { planRun, runGraph, systemClock, type RunOptions, type RunOutcome } from "../engine/run.ts";
 import { EXIT, OutputError, RefusalError, UsageError } from "../engine/errors.ts";
 import { directSink, type EventSink, type RunLedger, type RunLock } from "../ledger/index.ts";
@@ -120,7 +122,7 @@ class Session {
     const sink = this.openSink(out.output);
     supervisor.setBarrier(() => sink.flush());
     const commands = createCommandRunner({ parentEnv: env, supervisor });
-    const ports = { agents, commands, clock: systemClock, ledger: sink, approvals: out.approvals };
+    const ports = { agents, commands, clock: systemClock, ledger: sink, approvals: out.approvals, git: realGit, merge: realMerge };
     const journal = startGroupJournal(journalFile, supervisor);
     const ran: Ran = await runGraph({ ...spec.options, ports, signal: signals.signal }).then(
       (outcome) => ({ outcome }),

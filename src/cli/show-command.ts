@@ -10,6 +10,7 @@ import { sanitize } from "../tui/text.ts";
 import { parseCommandArgs } from "./args.ts";
 import { attachTranscripts, renderTranscripts } from "./show-transcripts.ts";
 import type { CliIO, Command } from "./io.ts";
+import { printDiff } from "./show-diff.ts";
 
 function checkTerminal(io: CliIO, json: boolean): void {
   if (json) throw new UsageError("--json and --tui exclude each other");
@@ -27,7 +28,8 @@ async function replay(events: VouchEvent[], io: CliIO): Promise<number> {
 }
 
 const showCommand: Command = async (args, io) => {
-  const { values, positionals } = parseCommandArgs("show", args, { json: { type: "boolean" }, tui: { type: "boolean" } });
+  const { values, positionals } = parseCommandArgs("show", args, { json: { type: "boolean" }, tui: { type: "boolean" }, diff: { type: "string" } });
+  if (values.diff !== undefined && (values.json || values.tui)) throw new UsageError("--diff prints a patch; it excludes --json and --tui");
   if (positionals.length !== 1) {
     throw new UsageError(
       positionals.length === 0 ? "show needs a RUN: a run id, a unique prefix of one, or last" : `show takes one RUN (got ${positionals.length})`,
@@ -45,6 +47,7 @@ const showCommand: Command = async (args, io) => {
     const runId = ledger.resolveRun(positionals[0]!);
     if (!values.tui) {
       const summary = ledger.runSummary(runId);
+      if (values.diff !== undefined) return await printDiff(summary, values.diff, io);
       const transcripts = attachTranscripts(summary, io.env);
       // Tails, errors and prompts come from outside (check output, models): no escape
       // sequence of theirs reaches the terminal, as in the plain lines and the live UI.

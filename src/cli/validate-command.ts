@@ -3,6 +3,10 @@
 // output — and a one-line summary on stderr. --json prints the problems as one
 // JSON array on stdout. Exit 0 when every file is valid, 2 otherwise.
 import { EXIT, InputError, UsageError, formatProblem, type GraphProblem } from "../engine/errors.ts";
+import { locateProblems } from "../engine/graph/loader.ts";
+import type { GraphFile } from "../engine/graph/schema.ts";
+import { checkWorkspaces } from "./workspace-check.ts";
+import { realGit } from "../workspace/git.ts";
 import { parseCommandArgs } from "./args.ts";
 import { graphFilesIn, loadGraphSources } from "./graph-file.ts";
 import type { Command } from "./io.ts";
@@ -16,11 +20,11 @@ function plural(n: number, word: string): string {
 
 /** Problems of one file (a file that cannot be read is one problem at 1:1), and the
  *  warnings of a valid one. */
-export function checkFile(file: string, cwd: string, env: Record<string, string | undefined>): { problems: GraphProblem[]; warnings: GraphProblem[] } {
+export function checkFile(file: string, cwd: string, env: Record<string, string | undefined>): { problems: GraphProblem[]; warnings: GraphProblem[]; loaded?: { graph: GraphFile; text: string } } {
   try {
     // Every file the graph uses is validated too; their problems name their own file (ADR 0024).
-    const { tree } = loadGraphSources(file, cwd, env);
-    return tree.graph ? { problems: [], warnings: tree.warnings } : { problems: tree.problems, warnings: [] };
+    const { source, tree } = loadGraphSources(file, cwd, env);
+    return tree.graph ? { problems: [], warnings: tree.warnings, loaded: { graph: tree.graph, text: source.text } } : { problems: tree.problems, warnings: [] };
   } catch (e) {
     if (e instanceof InputError) return { problems: [{ file, line: 1, col: 1, message: e.message, ...(e.hint !== undefined ? { hint: e.hint } : {}) }], warnings: [] };
     throw e;
@@ -47,7 +51,10 @@ const validateCommand: Command = async (args, io) => {
   const all: (GraphProblem & { severity?: "warning" })[] = [];
   let invalid = 0;
   for (const file of files) {
-    const { problems, warnings } = checkFile(file, io.cwd, io.env);
+    const checked = checkFile(file, io.cwd, io.env);
+    const { warnings } = checked;
+    // A valid graph's workspaces are checked against git too (ADR 0020): the repository and the base.
+    const problems = checked.loaded ? locateProblems(file, checked.loaded.text, (await checkWorkspaces(checked.loaded.graph, io.cwd, realGit)).problems) : checked.problems;
     if (problems.length > 0) invalid++;
     all.push(...problems, ...warnings.map((w) => ({ ...w, severity: "warning" as const })));
     // A problem may quote a key or value of the file: its control characters stay out of the terminal.

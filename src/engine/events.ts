@@ -24,8 +24,12 @@ export const CAUSES = [
   "end_failure",
   "map_failed",
   "graph_failed",
+  "tampered",
+  "merge_conflict",
+  "nothing_to_merge",
   // error
   "cap_stop",
+  "workspace_error",
   "timeout",
   "harness_error",
   "unavailable",
@@ -86,6 +90,29 @@ export const evidencePartSchema = z.strictObject({
   detail: z.string().optional(),
 });
 export type EvidencePart = z.output<typeof evidencePartSchema>;
+
+/** What a node's git worktree holds after its last attempt (ADR 0020): the diff is base..commit. */
+export const workspaceRecordSchema = z.strictObject({
+  /** The node's branch, vouch/<run>/<node> (vouch/<run>/<map>/<index>/<node> in a map branch). */
+  branch: z.string(),
+  /** The commit the worktree started from (full id). */
+  base: z.string(),
+  /** The branch's commit after the last attempt (the base when nothing changed). */
+  commit: z.string(),
+  files_changed: z.number().int().min(0),
+  insertions: z.number().int().min(0),
+  deletions: z.number().int().min(0),
+  /** The worktree folder, <repo>/.vouch/worktrees/<run>/... */
+  path: z.string(),
+  /** Protected paths the last attempt changed (they were restored from base before the checks). */
+  tampered: z.array(z.string()).optional(),
+});
+export type WorkspaceRecord = z.output<typeof workspaceRecordSchema>;
+
+/** "2 files, +3 -1": a worktree's diff stat as every output shows it. */
+export function diffStatText(w: Pick<WorkspaceRecord, "files_changed" | "insertions" | "deletions">): string {
+  return `${w.files_changed} file${w.files_changed === 1 ? "" : "s"}, +${w.insertions} -${w.deletions}`;
+}
 
 export const graphNodeInfoSchema = z.strictObject({
   id: z.string(),
@@ -223,6 +250,8 @@ export const nodeFinishedSchema = z.strictObject({
   session_id: z.string().optional(),
   /** API requests the harness retried, summed over the node's attempts; absent when none were reported. */
   api_retries: z.number().int().min(0).optional(),
+  /** The node's git worktree (workspace mode worktree), after its last attempt. */
+  workspace: workspaceRecordSchema.optional(),
 });
 
 export const branchStartedSchema = z.strictObject({
@@ -245,6 +274,20 @@ export const branchFinishedSchema = z.strictObject({
   error: z.string().optional(),
   /** True when the branch did not pass but `exhausted:` recovered it: it counts for the map (ADR 0006). */
   recovered: z.boolean().optional(),
+});
+
+/** A `kind: merge` node left a branch out: merging it onto what was merged so far conflicts (ADR 0021). */
+export const mergeConflictSchema = z.strictObject({
+  ...base,
+  type: z.literal("merge.conflict"),
+  node: z.string(),
+  attempt: z.number().int().min(1),
+  /** The git branch left out. */
+  git_branch: z.string(),
+  /** What made it: a node id, or "map#index" for a map branch. */
+  from: z.string(),
+  /** The paths that conflict (bounded). */
+  paths: z.array(z.string()),
 });
 
 export const runPausedSchema = z.strictObject({
@@ -294,6 +337,7 @@ export const eventSchema = z.discriminatedUnion("type", [
   nodeFinishedSchema,
   branchStartedSchema,
   branchFinishedSchema,
+  mergeConflictSchema,
   runPausedSchema,
   runFinishedSchema,
 ]);

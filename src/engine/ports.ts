@@ -31,6 +31,8 @@ export interface AgentAssignment {
   permissionMode?: string;
   /** Absolute working directory. */
   cwd: string;
+  /** The node's git worktree (ADR 0020): the sitting sees it as VOUCH_WORKSPACE. */
+  workspace?: string;
   /** Names of environment variables to pass through (values never appear in events). */
   passEnv: string[];
   caps: SittingCaps;
@@ -234,3 +236,99 @@ export const refusingLedger: Ledger = {
 export const refusingApprovals: Approvals = {
   decide: async () => refusing("Approvals"),
 };
+
+// ---- git workspaces (issue 15, ADR 0020) ----
+
+/** Totals of a diff between two commits (binary files count as changed, with no lines). */
+export interface DiffStat {
+  filesChanged: number;
+  insertions: number;
+  deletions: number;
+}
+
+/** One path a diff touches. A rename names both sides (`from` is the old path). */
+export interface ChangedPath {
+  status: "added" | "modified" | "removed" | "renamed" | "copied" | "type_changed";
+  path: string;
+  from?: string;
+}
+
+/**
+ * Git, as the engine needs it for isolated workspaces. Every path is absolute;
+ * every ref the engine passes was checked first (never starts with "-"). The real
+ * one (src/workspace/git.ts) runs git by argv, never through a shell, and never
+ * touches the user's own checkout (files, index, HEAD). Failures throw GitError.
+ */
+export interface GitPort {
+  /** The top folder of the work tree holding `cwd`, or null when `cwd` is not in a git repository. */
+  repoRoot(cwd: string): Promise<string | null>;
+  /** Where `cwd` is inside its work tree: "" at the top, else "sub/dir/" (git's --show-prefix). */
+  cwdPrefix(cwd: string): Promise<string>;
+  /** The commit a ref names (full hex id), or null when it names no commit. */
+  resolveCommit(root: string, ref: string): Promise<string | null>;
+  /** True when the checkout at `root` has uncommitted changes (tracked or untracked, not ignored). */
+  hasUncommittedChanges(root: string): Promise<boolean>;
+  /** True when the local branch exists. */
+  branchExists(root: string, branch: string): Promise<boolean>;
+  /** A new worktree at `path` on a new branch `branch` starting at `commit`. */
+  addWorktree(root: string, path: string, branch: string, commit: string): Promise<void>;
+  /** Commits every change in the worktree (author and committer "vouch"); returns HEAD
+   *  after it (HEAD as it was when there was nothing to commit). */
+  commitAll(worktree: string, message: string): Promise<string>;
+  diffStat(root: string, from: string, to: string): Promise<DiffStat>;
+  /** The patch between two commits, at most maxBytes of it. */
+  diff(root: string, from: string, to: string, maxBytes: number): Promise<{ text: string; truncated: boolean }>;
+  changedPaths(root: string, from: string, to: string): Promise<ChangedPath[]>;
+  /** Puts `paths` in the worktree (files and index) back as they are in `commit`; a path
+   *  `commit` does not have is removed. */
+  restorePaths(worktree: string, commit: string, paths: readonly string[]): Promise<void>;
+  /** The folders of the repository's worktrees (the main one included). */
+  listWorktrees(root: string): Promise<string[]>;
+  /** Makes sure `<root>/.vouch/` never shows in the user's `git status`: a
+   *  `.vouch/.gitignore` holding `*` (vouch's own folder; the user's files and .git stay untouched). */
+  hideVouchDir(root: string): Promise<void>;
+  /** Removes the worktree folder and git's record of it (the branch stays). */
+  removeWorktree(root: string, path: string): Promise<void>;
+  renameBranch(root: string, from: string, to: string): Promise<void>;
+  deleteBranch(root: string, branch: string): Promise<void>;
+  /** Local branch names starting with `prefix`. */
+  listBranches(root: string, prefix: string): Promise<string[]>;
+}
+
+export const refusingGit: GitPort = {
+  repoRoot: async () => refusing("GitPort"),
+  cwdPrefix: async () => refusing("GitPort"),
+  resolveCommit: async () => refusing("GitPort"),
+  hasUncommittedChanges: async () => refusing("GitPort"),
+  branchExists: async () => refusing("GitPort"),
+  addWorktree: async () => refusing("GitPort"),
+  commitAll: async () => refusing("GitPort"),
+  diffStat: async () => refusing("GitPort"),
+  diff: async () => refusing("GitPort"),
+  changedPaths: async () => refusing("GitPort"),
+  restorePaths: async () => refusing("GitPort"),
+  listWorktrees: async () => refusing("GitPort"),
+  hideVouchDir: async () => refusing("GitPort"),
+  removeWorktree: async () => refusing("GitPort"),
+  renameBranch: async () => refusing("GitPort"),
+  deleteBranch: async () => refusing("GitPort"),
+  listBranches: async () => refusing("GitPort"),
+};
+
+// ---- merging workspaces (issue 15, `kind: merge`, ADR 0021) ----
+
+/** One branch merged onto the merge so far: the new merge commit, or the paths that conflict. */
+export type MergeStep = { merged: true; commit: string; source: string } | { merged: false; paths: string[]; source: string };
+
+/** The git a `kind: merge` node needs beyond GitPort. The real one (src/workspace/merge-git.ts)
+ *  merges in git's object store (merge-tree, commit-tree): no checkout is touched until the
+ *  result is checked out in the merge node's own worktree. */
+export interface MergePort {
+  /** Merges `branch` onto commit `onto`; a conflict leaves nothing behind. `source` is the branch's commit. */
+  mergeBranch(root: string, onto: string, branch: string, message: string): Promise<MergeStep>;
+}
+
+export const refusingMerge: MergePort = {
+  mergeBranch: async () => refusing("Merge"),
+};
+

@@ -3,6 +3,7 @@
 import { formatDuration } from "../engine/graph/duration.ts";
 import { indentTail, money, oneLine, table, wall, when } from "./format.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, RunSummary } from "./types.ts";
+import { diffStatText } from "../engine/events.ts";
 
 const LABEL_MAX = 32;
 
@@ -143,5 +144,19 @@ export function renderShow(s: RunSummary): string {
     ...s.overruns.map((o) => overrunLine("run", o)),
   ];
   if (overruns.length > 0) parts.push(`Cap overruns\n${overruns.join("\n")}\n`);
+  const worktrees = worktreeRows(s);
+  if (worktrees.length > 0) parts.push(`Worktrees (vouch show ${s.run.id} --diff NODE prints a node's diff)\n${table(["NODE", "BRANCH", "CHANGES", "COMMIT"], worktrees)}`);
   return parts.join("\n");
+}
+
+function worktreeRows(s: RunSummary): string[][] {
+  const rows: string[][] = [];
+  const row = (where: string, n: NodeView) => {
+    const w = n.workspace;
+    if (!w) return;
+    rows.push([where, w.branch, diffStatText(w) + (w.tampered ? `; tampered: ${w.tampered.map(oneLine).join(", ")}` : ""), w.commit.slice(0, 12)]);
+  };
+  for (const n of s.nodes) row(n.node, n);
+  for (const b of s.branches) for (const n of b.nodes) row(`${b.map}[${b.index}].${n.node}`, n);
+  return rows;
 }

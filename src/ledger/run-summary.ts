@@ -4,6 +4,7 @@ import { parseStored } from "./stored-json.ts";
 import type { Database } from "bun:sqlite";
 import type { EventOf, NodeStatus, VouchEvent } from "../engine/events.ts";
 import { listingOf, runRow, sessionViews, type Liveness } from "./run-listing.ts";
+import { attachWorkspaces, workspacesOf } from "./run-workspaces.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, RunSummary, SessionView } from "./types.ts";
 
 interface NodeRow {
@@ -181,6 +182,7 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
       };
     });
 
+  attachWorkspaces(nodes, branches, workspacesOf(db, runId));
   const overrunRows = db.query("SELECT overruns FROM sessions WHERE run_id = ? ORDER BY session").all(runId) as { overruns: string }[];
   const overruns = overrunRows.flatMap((r) => (parseStored(r.overruns) as EventOf<"cap.overrun">[]).map(record)) as OverrunRecord[];
   const passEnv = (db.query("SELECT DISTINCT name FROM env_names WHERE run_id = ? ORDER BY name").all(runId) as { name: string }[]).map((r) => r.name);

@@ -1,5 +1,5 @@
 // What the ledger's readers return: `vouch runs`, `vouch show` and resume.
-import type { BranchRef, EventOf, NodeStatus, Qualifier, RunStatus, StopReason, Cause, Tokens } from "../engine/events.ts";
+import type { BranchRef, EventOf, NodeStatus, Qualifier, RunStatus, StopReason, Cause, Tokens, WorkspaceRecord } from "../engine/events.ts";
 
 /** A run's status as shown: what its last run.finished said, or — when its
  *  latest session has no run.finished — `running` while a live process holds
@@ -104,6 +104,8 @@ export interface NodeView {
   output?: unknown;
   /** Every attempt in every session, oldest first; the last one decides the fields above. */
   attempts: AttemptView[];
+  /** The node's git worktree as its last node.finished recorded it (ADR 0020). */
+  workspace?: WorkspaceRecord;
 }
 
 export interface BranchView {

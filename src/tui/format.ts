@@ -1,6 +1,6 @@
 // How facts read on screen, shared by the TUI and the plain writer so both say the same thing.
 import { formatDuration } from "../engine/graph/duration.ts";
-import type { CapName, NodeStatus, RunCounts } from "../engine/events.ts";
+import { diffStatText, type CapName, type NodeStatus, type RunCounts, type WorkspaceRecord } from "../engine/events.ts";
 import type { Tone } from "./lines.ts";
 import { linesOf, oneLine } from "./text.ts";
 
@@ -126,4 +126,10 @@ export function countsText(c: RunCounts): string {
     .filter((k) => c[k] > 0)
     .map((k) => (k === "passed" && c.self_reported ? `${c[k]} passed (${c.self_reported} self-reported)` : `${c[k]} ${k}`));
   return parts.length ? parts.join(" · ") : "no nodes";
+}
+
+/** A worktree's diff stat, "2 files, +3 -1", with what was tampered (ADR 0020). */
+export function workspaceStat(w: WorkspaceRecord): string {
+  const stat = diffStatText(w);
+  return w.tampered ? `${stat} · tampered: ${w.tampered.map(oneLine).join(", ")}` : stat;
 }

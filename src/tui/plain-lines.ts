@@ -4,11 +4,11 @@
 // a pause, the run's end, and each API retry a harness reports (a rate-limited
 // sitting can wait minutes: the log must say why it is quiet). Other progress
 // and starts are not printed.
-import { nodeKey, type EventOf, type VouchEvent } from "../engine/events.ts";
-import { checkOutcomeText, countsText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone } from "./format.ts";
+import { nodeKey, type EventOf, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
+import { checkOutcomeText, countsText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
 import { linesOf, oneLine } from "./text.ts";
-import { TAIL_LINES, roundText, statusWords } from "./view-node-rows.ts";
+import { TAIL_LINES, conflictWhy, roundText, statusWords } from "./view-node-rows.ts";
 import { getAt } from "./chunked-list.ts";
 import type { BranchView, NodeView, ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
@@ -76,6 +76,8 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
       const told = Object.values(b?.nodes ?? {}).some((n) => n.error && (n.status === "failed" || n.status === "error"));
       return event.error && event.status !== "passed" && !told ? [line(out), because(event.status, event.error)] : [line(out)];
     }
+    case "merge.conflict":
+      return [line([seg("⚠ ", "warn", true), seg(`${event.node} left out ${oneLine(event.git_branch)}`, "warn", true), seg(conflictWhy(event), "muted")])];
     case "run.paused":
       return event.approvals.flatMap((a) => {
         const at = a.branch ? `${a.node} (${a.branch.map} #${a.branch.index})` : a.node;
@@ -128,8 +130,9 @@ function checkFailed(e: EventOf<"check.finished">): Line[] {
 }
 
 function nodeFinished(after: ViewState, e: EventOf<"node.finished">): Line[] {
-  // Inside a map the branch line carries the news; only a node that did not pass adds its own line.
-  if (e.branch && e.status !== "failed" && e.status !== "error") return [];
+  // Inside a map the branch line carries the news; only a node that did not pass adds its own line
+  // (and a node in a worktree its branch and diff stat).
+  if (e.branch && e.status !== "failed" && e.status !== "error") return e.workspace ? [worktreeLine(e, e.workspace)] : [];
   const n = nodeOf(after, e);
   const tone = statusTone(e.status);
   const words = n ? statusWords(n) : e.status;
@@ -144,5 +147,12 @@ function nodeFinished(after: ViewState, e: EventOf<"node.finished">): Line[] {
   if (e.fallback) out.push(seg(`  → fallback ${e.fallback}`, "accent"));
   if (e.recovered) out.push(seg("  recovered", "accent"));
   const first: Line = { ...line(out), key: nodeKey(e.node, e.branch) };
-  return e.error && (e.status === "failed" || e.status === "error") ? [first, because(e.status, e.error)] : [first];
+  const lines = e.error && (e.status === "failed" || e.status === "error") ? [first, because(e.status, e.error)] : [first];
+  if (e.workspace) lines.push(worktreeLine(e, e.workspace));
+  return lines;
+}
+
+/** "    ⎇ each #0 work  vouch/<run>/each/0/work · 2 files, +3 -1". */
+function worktreeLine(e: EventOf<"node.finished">, w: WorkspaceRecord): Line {
+  return line([seg("    ⎇ ", "muted"), seg(e.branch ? `${where(e)}  ` : ""), seg(oneLine(w.branch)), seg(` · ${workspaceStat(w)}`, w.tampered ? "bad" : "muted")]);
 }

@@ -3,7 +3,7 @@
 // output tails, overruns, evidence, the prompt and the result tail. Text is
 // wrapped, not cut, so nothing is hidden; the view scrolls.
 import { entries } from "./chunked-list.ts";
-import { checkOutcomeText, formatMs, formatUsd, overrunText, statusTone } from "./format.ts";
+import { checkOutcomeText, formatMs, formatUsd, overrunText, statusTone, workspaceStat } from "./format.ts";
 import { line, seg, type Line, type Tone } from "./lines.ts";
 import { linesOf, oneLine, wrap } from "./text.ts";
 import { statusWords } from "./view-node-rows.ts";
@@ -82,6 +82,7 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
     out.push(...field("evidence", n.evidence.map((e) => `${e.part} ${e.outcome}${e.detail ? ` (${e.detail})` : ""}`).join(" · "), width));
   }
   if (n.sessionId) out.push(...field("session", n.sessionId, width));
+  if (n.workspace) out.push(...field("worktree", `${n.workspace.branch} · ${workspaceStat(n.workspace)}`, width, n.workspace.tampered ? "bad" : undefined));
   if (n.attempts.length) out.push(line([seg("attempts", "muted", true)]));
   for (const a of n.attempts) {
     const retries = a.apiRetries ? `${a.apiRetries} API ${a.apiRetries === 1 ? "retry" : "retries"}` : "";

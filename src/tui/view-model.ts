@@ -83,6 +83,11 @@ export function reduce(state: ViewState, event: VouchEvent): ViewState {
         map = count(map, next);
         return [next, map];
       });
+    case "merge.conflict":
+      return updateNode(s, event.node, undefined, (n) => ({
+        ...n,
+        conflicts: [...(n.conflicts ?? []).filter((c) => c.gitBranch !== event.git_branch), { gitBranch: event.git_branch, from: event.from, paths: event.paths }],
+      }));
     case "run.paused":
       return { ...s, status: "paused", paused: event.approvals };
     case "run.finished":
@@ -281,12 +286,13 @@ function nodeFinished(n: NodeView, e: EventOf<"node.finished">): NodeView {
     tokens: e.tokens ?? null,
   };
   delete next.activity;
-  for (const k of ["error", "resultTail", "recovered", "fallback", "sessionId", "evidence"] as const) delete next[k];
+  for (const k of ["error", "resultTail", "recovered", "fallback", "sessionId", "evidence", "workspace"] as const) delete next[k];
   if (e.evidence !== undefined) next.evidence = e.evidence;
   if (e.error !== undefined) next.error = e.error;
   if (e.result_tail !== undefined) next.resultTail = e.result_tail;
   if (e.recovered !== undefined) next.recovered = e.recovered;
   if (e.fallback !== undefined) next.fallback = e.fallback;
   if (e.session_id !== undefined) next.sessionId = e.session_id;
+  if (e.workspace !== undefined) next.workspace = e.workspace;
   return next;
 }

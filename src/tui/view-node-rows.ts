@@ -1,7 +1,7 @@
 // The rows of one node: its status row, then what a person must see without
 // asking — retries, cap overruns (limit vs actual), the error, and every check
 // with the tail of each failure. Map nodes add their branches (view-branch-rows.ts).
-import { checkOutcomeText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone } from "./format.ts";
+import { checkOutcomeText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
 import { oneLine } from "./text.ts";
 import { nodeCost, type AttemptView, type NodeView } from "./view-state.ts";
@@ -70,6 +70,8 @@ export function markers(n: NodeView): Segment[] {
   if (retries > 0 && n.status !== "running" && n.status !== "retrying") out.push(seg(`  ↻ ${n.attempt} attempts`, "warn"));
   if (n.fallback) out.push(seg(`  → fallback ${n.fallback}`, "accent"));
   if (n.recovered) out.push(seg("  recovered", "accent"));
+  // A node in a git worktree: its diff stat (the branch is in the details view).
+  if (n.workspace) out.push(seg(`  ⎇ ${workspaceStat(n.workspace)}`, n.workspace.tampered ? "bad" : "muted"));
   return out;
 }
 
@@ -90,6 +92,17 @@ export function nodeRow(n: NodeView, ctx: RowContext, selected: boolean, extra: 
   return { ...line(segments, n.key), selected };
 }
 
+/** "⚠ left out vouch/r/each/1/impl (each#1): merge_conflict in a.txt, b.txt" */
+export function conflictRow(pad: string, c: { gitBranch: string; from: string; paths: readonly string[] }): Line {
+  return line([seg(pad), seg(`⚠ left out ${oneLine(c.gitBranch)}`, "warn", true), seg(conflictWhy(c), "muted")]);
+}
+
+/** " (each#1): merge_conflict in a.txt, b.txt", at most five paths named. */
+export function conflictWhy(c: { from: string; paths: readonly string[] }): string {
+  const paths = c.paths.slice(0, 5).join(", ") + (c.paths.length > 5 ? ` and ${c.paths.length - 5} more` : "");
+  return ` (${oneLine(c.from)}): merge_conflict in ${oneLine(paths)}`;
+}
+
 /** The rows under a node: retries, overruns, the error, the checks of the latest attempt. */
 export function detailRows(n: NodeView, indent: string, opts: { passedChecks: boolean } = { passedChecks: true }): Line[] {
   const rows: Line[] = [];
@@ -102,6 +115,7 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
     const which = many && o.attempt !== null ? ` (attempt ${o.attempt})` : "";
     rows.push(line([seg(pad), seg(`⚠ cap overrun ${overrunText(o)}`, "bad", true), seg(which, "muted")]));
   }
+  for (const c of n.conflicts ?? []) rows.push(conflictRow(pad, c));
   if (n.error && (n.status === "failed" || n.status === "error")) {
     rows.push(line([seg(pad), seg(`${n.status === "error" ? "why" : "error"}: `, statusTone(n.status)), seg(oneLine(n.error))]));
   }

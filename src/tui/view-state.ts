@@ -1,5 +1,5 @@
 // The view model's shape: what the screen knows about a run, built only from events.
-import type { BranchRef, Cause, CapName, EvidencePart, NodeStatus, Qualifier, RunCounts, RunStatus, StopReason, Tokens } from "../engine/events.ts";
+import type { BranchRef, Cause, CapName, EvidencePart, NodeStatus, Qualifier, RunCounts, RunStatus, StopReason, Tokens, WorkspaceRecord } from "../engine/events.ts";
 import type { CheckOutcome } from "../engine/ports.ts";
 import type { ChunkedList } from "./chunked-list.ts";
 import type { RowStatus } from "./format.ts";
@@ -56,7 +56,11 @@ export interface NodeView {
   recovered?: boolean;
   fallback?: string;
   sessionId?: string;
+  /** The node's git worktree after its last attempt (ADR 0020). */
+  workspace?: WorkspaceRecord;
   overruns: readonly OverrunView[];
+  /** A merge node: the branches it left out, with the paths that conflict. */
+  conflicts?: readonly { gitBranch: string; from: string; paths: readonly string[] }[];
   startedAt: number | null;
 }
 

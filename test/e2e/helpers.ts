@@ -1,7 +1,8 @@
 // Driving the real compiled binary (dist/vouch) from end-to-end tests: a
 // throwaway ledger home per test, a clean environment, and NDJSON read back
 // through the exported zod schemas.
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { commitFolder } from "../workspace/git-repo.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eventSchema, type VouchEvent } from "../../src/engine/events.ts";
@@ -14,6 +15,15 @@ export const FINDING_VERIFIER = join(ROOT, "graphs", "finding-verifier.yaml");
 export const SAMPLE_REPO = join(ROOT, "examples", "sample-repo");
 /** The shipped demo: the finding verifier on the sample repository, replayed (no model). */
 export const DEMO_ARGS = [FINDING_VERIFIER, "--harness", "replay", "-i", `findings=@${join(SAMPLE_REPO, "REVIEW.md")}`, "-i", `project_dir=${SAMPLE_REPO}`];
+
+/** A private copy of examples/sample-repo as a git repository, everything committed: step-runner
+ *  works in a worktree of the repository holding project_dir, never of vouch's own checkout. */
+export function sampleGitRepo(): TempDir {
+  const t = tempDir("sample-git");
+  cpSync(SAMPLE_REPO, t.path, { recursive: true });
+  commitFolder(t.path);
+  return t;
+}
 
 export interface TempDir {
   path: string;

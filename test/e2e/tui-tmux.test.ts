@@ -6,13 +6,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, DEMO_ARGS, ROOT, SAMPLE_REPO, ensureBinary, runsOf, tempDir, type TempDir } from "./helpers.ts";
+import { BINARY, DEMO_ARGS, ROOT, ensureBinary, sampleGitRepo, runsOf, tempDir, type TempDir } from "./helpers.ts";
 import { TMUX, TmuxScreen, exitedWith } from "./tmux.ts";
 
 if (!TMUX) console.warn("test/e2e/tui-tmux.test.ts skipped: tmux is not installed (apt-get install tmux)");
 
 let dir: TempDir;
 const screens: TmuxScreen[] = [];
+// step-runner works in a worktree of the repository holding project_dir: a private one.
+const STEP_REPO = sampleGitRepo();
+afterAll(() => STEP_REPO.cleanup());
+
 beforeAll(() => {
   if (!TMUX) return;
   ensureBinary();
@@ -85,7 +89,7 @@ describe.skipIf(!TMUX)("the live UI in tmux", () => {
     const screen = new TmuxScreen(dir.path);
     screens.push(screen);
     const home = join(dir.path, "term");
-    const args = [join(ROOT, "graphs", "step-runner.yaml"), "--harness", "replay", "-i", "task=t", "-i", `project_dir=${SAMPLE_REPO}`];
+    const args = [join(ROOT, "graphs", "step-runner.yaml"), "--harness", "replay", "-i", "task=t", "-i", `project_dir=${STEP_REPO.path}`];
     screen.start([BINARY, "run", ...args], { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir.path, LANG: "C.UTF-8", VOUCH_HOME: home });
     const end = await screen.waitFor("the final frame", (s) => s.some((l) => l.includes("PASSED · exit 0")));
     expect(exitedWith(end)).toBeNull();

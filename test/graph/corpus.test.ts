@@ -107,6 +107,7 @@ describe("the valid corpus uses every field", () => {
       note("success", node.success);
       note("retry", node.retry);
       note("feedback", node.feedback);
+      note("workspace", node.workspace);
       for (const c of (node.success as { checks?: unknown[] } | undefined)?.checks ?? []) note("check", c);
       for (const b of Object.values((node.branch as Record<string, Record<string, unknown>>) ?? {})) nodeFields(b);
     };
@@ -124,7 +125,8 @@ describe("the valid corpus uses every field", () => {
       graph: schema.graphSchema, input: schema.inputSchema, defaults: schema.defaultsSchema, caps: schema.capsSchema,
       check: schema.checkDefSchema, success: schema.successSchema, retry: schema.retrySchema, output: schema.outputSchema,
       feedback: schema.feedbackSchema, agent: schema.agentNodeSchema, script: schema.scriptNodeSchema, map: schema.mapNodeSchema,
-      router: schema.routerNodeSchema, approval: schema.approvalNodeSchema, end: schema.endNodeSchema,
+      router: schema.routerNodeSchema, approval: schema.approvalNodeSchema, end: schema.endNodeSchema, merge: schema.mergeNodeSchema,
+      workspace: schema.workspaceSchema,
     };
     const missing = Object.entries(shapes).flatMap(([what, s]) => Object.keys(s.shape).filter((k) => !used.get(what)?.has(k)).map((k) => `${what}.${k}`));
     expect(missing).toEqual([]);

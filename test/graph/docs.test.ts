@@ -62,12 +62,14 @@ describe("every field is documented", () => {
     retry: schema.retrySchema,
     output: schema.outputSchema,
     feedback: schema.feedbackSchema,
+    workspace: schema.workspaceSchema,
     agent: schema.agentNodeSchema,
     script: schema.scriptNodeSchema,
     map: schema.mapNodeSchema,
     router: schema.routerNodeSchema,
     approval: schema.approvalNodeSchema,
     end: schema.endNodeSchema,
+    merge: schema.mergeNodeSchema,
   };
   test.each(Object.keys(shapes))("%s", (name) => {
     const missing = Object.keys(shapes[name]!.shape).filter((field) => !DOC.includes(`\`${field}\``));

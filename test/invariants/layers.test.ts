@@ -89,8 +89,8 @@ describe("invariant 1: only one file starts processes", () => {
 });
 
 describe("invariant 2: src/engine imports nothing outward and touches no host API", () => {
-  test("no file in src/engine imports src/spawn, src/tui, src/ledger or src/cli", () => {
-    expect(importsInto(real, "src/engine", "spawn|tui|ledger|cli")).toEqual([]);
+  test("no file in src/engine imports src/spawn, src/tui, src/ledger, src/cli or src/workspace", () => {
+    expect(importsInto(real, "src/engine", "spawn|tui|ledger|cli|workspace")).toEqual([]);
   });
   test("src/engine uses no file-system, process or network API, no Bun.* and no process.env", () => {
     expect(engineHostAccess(real)).toEqual([]);

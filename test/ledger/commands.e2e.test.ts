@@ -67,7 +67,7 @@ describe("vouch runs", () => {
         "RUN             GRAPH  STATUS     STARTED              WALL     COST",
         "r-crashed-0003  demo   abandoned  2026-11-29 22:00:00  100ms    $0",
         "r-passed-0002   other  passed     2026-11-29 22:00:00  1m5s     $1.50",
-        "r-full-0001     demo   failed     2026-11-29 22:00:00  2s500ms  $0.07 (+1 unknown)",
+        "r-full-0001     demo   failed     2026-11-29 22:00:00  2s600ms  $0.07 (+1 unknown)",
         "",
       ].join("\n"),
     );
@@ -79,7 +79,7 @@ describe("vouch runs", () => {
     expect(runs.map((r) => [r.id, r.status, r.exit_code, r.cost_usd, r.wall_ms])).toEqual([
       ["r-crashed-0003", "abandoned", null, 0, 100],
       ["r-passed-0002", "passed", 0, 1.5, 65_000],
-      ["r-full-0001", "failed", 1, 0.07, 2500],
+      ["r-full-0001", "failed", 1, 0.07, 2600],
     ]);
     expect(runs[0]).toMatchObject({ graph: "demo", graph_path: "graphs/demo.yaml", started_at: "2026-11-29T22:00:00.100Z", live: false, sessions: 1 });
   });
@@ -112,7 +112,7 @@ describe("vouch show", () => {
         "graph    demo (graphs/demo.yaml)",
         "status   failed, exit 1",
         "started  2026-11-29 22:00:00",
-        "wall     2s500ms",
+        "wall     2s600ms",
         "cost     $0.07 (+1 unknown)",
         "nodes    2 passed, 1 failed, 0 error, 1 skipped, 0 cancelled",
         "env      ANTHROPIC_API_KEY, GH_TOKEN (--pass-env: names passed to child processes; values are never recorded)",

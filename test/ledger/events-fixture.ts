@@ -130,6 +130,7 @@ export function fullRun(run = "r-full-0001"): RunScript {
     s.ev("branch.finished", { branch, status: index === 0 ? "passed" : "failed", verdict: index === 0 ? "CONFIRMED" : "REFUTED", output: { verdict: "x" } });
   }
   s.finished({ node: "each" }, "failed", { qualifier: null, stop_reason: null, cause: "map_failed", error: "1 of 2 branches failed", output: { results: [], counts: {} } });
+  s.ev("merge.conflict", { node: "integrate", attempt: 1, git_branch: "vouch/r/each/1/verify", from: "each#1", paths: ["src/a.ts"] });
   s.ev("cap.overrun", { scope: "run", cap: "budget_usd", limit: 0.05, actual: 0.07 });
   s.ev("run.paused", { approvals: [{ node: "gate", prompt: "ship it?" }] });
   s.runFinished("failed", { cost_usd: 0.07, cost_unknown: 1, counts: { passed: 2, failed: 1, error: 0, skipped: 1, cancelled: 0 }, output: { verdicts: [] } });

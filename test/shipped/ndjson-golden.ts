@@ -6,11 +6,12 @@
 //
 // Regenerate the goldens from a binary (e.g. one built from main before a refactor):
 //   node_modules/.bin/bun test/shipped/ndjson-golden.ts dist/vouch
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { branchKey, nodeKey, type VouchEvent } from "../../src/engine/events.ts";
 import { ROOT } from "../graph/binary.ts";
+import { commitFolder } from "../workspace/git-repo.ts";
 
 export const GOLDEN_DIR = join(import.meta.dirname, "golden");
 const SAMPLE_REPO = join(ROOT, "examples", "sample-repo");
@@ -24,13 +25,23 @@ export interface GoldenCase {
   env?: Record<string, string>;
   /** Folders made inside <REPO> before the run (for inputs naming them). */
   dirs?: string[];
+  /** <REPO> is a git repository with everything committed (a graph with worktrees). */
+  git?: boolean;
 }
+
+/** The tasks graphs/parallel-implement.replay/ was recorded for, in order. */
+export const PARALLEL_TASKS = ["Make TtlCache.get honour ttlMs", "Make slugify keep digits", "Make the tests pass", "Make TtlCache.get delete expired entries"];
 
 export const CASES: GoldenCase[] = [
   { name: "finding-verifier", args: [join(ROOT, "graphs", "finding-verifier.yaml"), "--harness", "replay", "-i", "findings=@<REPO>/REVIEW.md", "-i", "project_dir=<REPO>"] },
-  { name: "step-runner", args: [join(ROOT, "graphs", "step-runner.yaml"), "--harness", "replay", "-i", "task=Make TtlCache.get honour ttlMs"] },
+  { name: "step-runner", args: [join(ROOT, "graphs", "step-runner.yaml"), "--harness", "replay", "-i", "task=Make TtlCache.get honour ttlMs"], git: true },
   { name: "parallel-review", args: [join(ROOT, "graphs", "parallel-review.yaml"), "--harness", "replay", "-i", "files=src/cache.js\nsrc/duration.js\n\nsrc/slug.js\n"] },
   { name: "checks-only", args: [join(ROOT, "graphs", "checks-only.yaml")] },
+  {
+    name: "parallel-implement",
+    args: [join(ROOT, "graphs", "parallel-implement.yaml"), "--harness", "replay", "-i", `tasks=${PARALLEL_TASKS.join("\n")}\n`, "-i", "project_dir=<REPO>"],
+    git: true,
+  },
   { name: "scripts-pass", args: [join(E2E, "scripts-pass.yaml")] },
   { name: "scripts-fail", args: [join(E2E, "scripts-fail.yaml")] },
   { name: "scripts-error", args: [join(E2E, "scripts-error.yaml")] },
@@ -55,8 +66,8 @@ export interface Golden {
 
 const TIMING = new Set(["t", "wall_ms", "duration_ms", "elapsed_ms"]);
 
-function maskText(text: string, repo: string, home: string): string {
-  return text
+function maskText(text: string, repo: string, home: string, runId: string): string {
+  return (runId === "" ? text : text.split(runId).join("<RUN>"))
     .split(repo)
     .join("<REPO>")
     .split(home)
@@ -64,12 +75,13 @@ function maskText(text: string, repo: string, home: string): string {
     .split(ROOT)
     .join("<ROOT>")
     .replace(/\/tmp\/vouch-[^\s/"']+/g, "<TMP>")
-    .replace(/\b\d+(\.\d+)?\s?ms\b/g, "<MS>");
+    .replace(/\b\d+(\.\d+)?\s?ms\b/g, "<MS>")
+    .replace(/\b[0-9a-f]{40}\b/g, "<COMMIT>");
 }
 
 /** Masks measured times (never configured ones: `caps` keeps its values) and run-specific text. */
 function mask(value: unknown, repo: string, home: string, runId: string, inCaps = false): unknown {
-  if (typeof value === "string") return value === runId ? "<RUN>" : maskText(value, repo, home);
+  if (typeof value === "string") return value === runId ? "<RUN>" : maskText(value, repo, home, runId);
   if (Array.isArray(value)) return value.map((v) => mask(v, repo, home, runId, inCaps));
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
@@ -98,10 +110,11 @@ export function normalize(events: readonly VouchEvent[], exitCode: number, repo:
 
 /** Runs one case through `binary --json` in a fresh copy of the sample repository and a private ledger. */
 export function runCase(binary: string, c: GoldenCase): Golden {
-  const repo = mkdtempSync(join(tmpdir(), "vouch-golden-repo-"));
+  const repo = realpathSync(mkdtempSync(join(tmpdir(), "vouch-golden-repo-")));
   cpSync(SAMPLE_REPO, repo, { recursive: true });
   const home = mkdtempSync(join(tmpdir(), "vouch-golden-home-"));
   for (const d of c.dirs ?? []) mkdirSync(join(repo, d), { recursive: true });
+  if (c.git) commitFolder(repo);
   const args = c.args.map((a) => a.split("<REPO>").join(repo));
   const r = Bun.spawnSync([binary, "run", ...args, "--json"], {
     cwd: repo,

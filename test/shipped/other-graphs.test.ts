@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { ensureBinary } from "../graph/binary.ts";
-import { finished, GRAPHS, ofType, SAMPLE_REPO, sampleCopy, vouch } from "./run-shipped.ts";
+import { finished, GRAPHS, ofType, SAMPLE_REPO, sampleCopy, sampleRepoCopy, vouch } from "./run-shipped.ts";
+import { git } from "../workspace/git-repo.ts";
 
 beforeAll(() => {
   ensureBinary();
@@ -15,8 +16,17 @@ const TASK = "task=Make TtlCache.get honour ttlMs";
 
 describe("step-runner", () => {
   test("implement → checks → review asks for a fix → one feedback round → clean → handoff", () => {
-    const r = vouch(["run", join(GRAPHS, "step-runner.yaml"), "--harness", "replay", "-i", TASK, "--json"], { cwd: SAMPLE_REPO });
+    const repo = sampleRepoCopy();
+    const r = vouch(["run", join(GRAPHS, "step-runner.yaml"), "--harness", "replay", "-i", TASK, "--json"], { cwd: repo });
     expect(r.exitCode).toBe(0);
+    // implement works in its own worktree; review continues from implement's commit, on its own branch.
+    const ws = (node: string) => ofType(r.events, "node.finished").filter((e) => e.node === node).map((e) => e.workspace!);
+    expect(ws("implement").map((w) => w.path)).toEqual([1, 2].map(() => join(repo, ".vouch", "worktrees", r.events[0]!.run, "implement")));
+    expect(ws("review").map((w) => w.base)).toEqual(ws("implement").map((w) => w.commit));
+    // The second round's review started afresh; the first round's branch is kept as @1.
+    expect(git(repo, "branch", "--list", "vouch/*", "--format=%(refname:short)").trim().split("\n").sort()).toEqual([`vouch/${r.events[0]!.run}/implement`, `vouch/${r.events[0]!.run}/review`, `vouch/${r.events[0]!.run}/review@1`]);
+    expect(git(repo, "status", "--porcelain")).toBe("");
+
     const started = ofType(r.events, "node.started");
     expect(started.filter((e) => e.node === "implement").map((e) => e.round)).toEqual([1, 2]);
     expect(started.filter((e) => e.node === "review").map((e) => e.round)).toEqual([1, 2]);
@@ -40,8 +50,9 @@ describe("step-runner", () => {
   });
 
   test("when the project's checks fail, implement is retried once, then the failure path ends the run failed (exit 1)", () => {
-    const repo = sampleCopy();
+    const repo = sampleRepoCopy();
     appendFileSync(join(repo, "src", "slug.js"), "export const x = 1;   \n"); // trailing spaces: fmt-check lists the file
+    git(repo, "commit", "--quiet", "-am", "a change the formatter rejects"); // a worktree holds what is committed
     const r = vouch(["run", join(GRAPHS, "step-runner.yaml"), "--harness", "replay", "-i", TASK, "--json"], { cwd: repo });
     expect(r.exitCode).toBe(1);
     const implement = ofType(r.events, "node.finished").filter((e) => e.node === "implement");
@@ -57,7 +68,7 @@ describe("step-runner", () => {
     const dir = mkdtempSync(join(tmpdir(), "vouch-step-cap-"));
     // A recorded sitting that hit its turns cap (error_max_turns), played for implement.
     copyFileSync(join(GRAPHS, "finding-verifier.replay", "verify_one.5.jsonl"), join(dir, "implement.jsonl"));
-    const r = vouch(["run", join(GRAPHS, "step-runner.yaml"), "--harness", "replay", "--replay-dir", dir, "-i", TASK, "--json"], { cwd: sampleCopy() });
+    const r = vouch(["run", join(GRAPHS, "step-runner.yaml"), "--harness", "replay", "--replay-dir", dir, "-i", TASK, "--json"], { cwd: sampleRepoCopy() });
     expect(ofType(r.events, "node.finished").find((e) => e.node === "implement")).toMatchObject({ status: "error", cause: "cap_stop" });
     expect(finished(r.events)).toMatchObject({ status: "error", exit_code: 3 });
     expect(finished(r.events).output).toMatchObject({ handoff: "STEP_RUNNER", status: "error", stage: "implement" });

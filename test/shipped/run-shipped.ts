@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eventSchema, type VouchEvent, type EventOf } from "../../src/engine/events.ts";
 import { BINARY, ROOT } from "../graph/binary.ts";
+import { commitFolder } from "../workspace/git-repo.ts";
 
 export const SAMPLE_REPO = join(ROOT, "examples", "sample-repo");
 export const GRAPHS = join(ROOT, "graphs");
@@ -27,6 +28,11 @@ export function sampleCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), "vouch-sample-"));
   cpSync(SAMPLE_REPO, dir, { recursive: true });
   return dir;
+}
+
+/** A private copy of the sample repository as a git repository (step-runner works in a worktree of it). */
+export function sampleRepoCopy(): string {
+  return commitFolder(sampleCopy());
 }
 
 export function vouch(args: string[], opts: { cwd?: string; home?: string; env?: Record<string, string> } = {}): ShippedRun {

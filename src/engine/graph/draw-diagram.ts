@@ -10,6 +10,7 @@ function caption(id: string, node: AnyNode): string {
   if (node.kind === "end") return `${id}\nend (${node.status ?? "success"})`;
   if (node.kind === "map") return `${id}\nmap over ${node.over}`;
   if (node.kind === "graph") return `${id}\nsub-graph ${node.use}`;
+  if (node.kind === "merge") return `${id}\nmerge ${[node.from].flat().join(", ")}`;
   return `${id}\n${node.kind}`;
 }
 
@@ -26,6 +27,7 @@ const MERMAID_SHAPE: Record<AnyNode["kind"], [string, string]> = {
   approval: ["{{", "}}"],
   end: ["([", "])"],
   graph: ["[[", "]]"],
+  merge: ["[(", ")]"],
 };
 
 const MERMAID_ARROW: Record<EdgeKind, string> = { needs: "-->", route: "-->", default: "-->", item: "==>", fallback: "-.->", feedback: "-.->" };
@@ -95,7 +97,7 @@ function dotString(s: string): string {
   return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
 }
 
-const DOT_SHAPE: Record<AnyNode["kind"], string> = { agent: "box", script: "parallelogram", map: "box3d", router: "diamond", approval: "hexagon", end: "doubleoctagon", graph: "component" };
+const DOT_SHAPE: Record<AnyNode["kind"], string> = { agent: "box", script: "parallelogram", map: "box3d", router: "diamond", approval: "hexagon", end: "doubleoctagon", graph: "component", merge: "cylinder" };
 const DOT_STYLE: Record<EdgeKind, string> = {
   needs: "",
   route: "",

@@ -21,6 +21,8 @@ function summary(node: AnyNode): string {
       return `end (${node.status ?? "success"})`;
     case "graph":
       return `sub-graph ${node.use}`;
+    case "merge":
+      return `merge ${[node.from].flat().join(", ")}${node.into ? ` into ${node.into}` : ""}`;
   }
 }
 
@@ -40,6 +42,10 @@ function details(node: AnyNode): string[] {
   if (node.kind === "router") {
     for (const r of node.routes) lines.push(`when ${conditionText(r.when)} → ${r.to.join(", ")}`);
     if (node.default?.length) lines.push(`otherwise → ${node.default.join(", ")}`);
+  }
+  if (node.kind === "merge") {
+    const checks = (node.success?.checks ?? []).map((c) => (typeof c === "string" ? c : c.name));
+    if (checks.length) lines.push(`checks ${checks.join(", ")} (on the merged tree)`);
   }
   if (node.kind === "agent" || node.kind === "script") {
     const checks = (node.success?.checks ?? []).map((c) => (typeof c === "string" ? c : c.name));

@@ -104,3 +104,12 @@ function finish(problems: GraphProblem[]): LoadResult {
   unique.sort((a, b) => a.line - b.line || a.col - b.col || a.message.localeCompare(b.message));
   return { graph: null, problems: unique };
 }
+
+/** file:line:col for problems found after loading (the command line's git checks, ADR 0020):
+ *  the text is parsed again, so the loader's result stays plain data. */
+export function locateProblems(file: string, text: string, list: readonly PathProblem[]): GraphProblem[] {
+  if (list.length === 0) return [];
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, merge: true, logLevel: "error" });
+  return list.map((p) => ({ file, ...positionOf(lineCounter, offsetOf(doc as Document, text, p)), message: p.message, ...(p.hint ? { hint: p.hint } : {}) }));
+}

@@ -22,6 +22,7 @@ export const RETRY_CAUSES = [
   "cap_stop",
   "timeout",
   "harness_error",
+  "tampered",
 ] as const;
 export type RetryCause = (typeof RETRY_CAUSES)[number];
 /** Causes retried when `retry.on` is omitted. `cap_stop` is left out on purpose:
@@ -33,6 +34,7 @@ export const DEFAULT_RETRY_CAUSES: RetryCause[] = [
   "check_failed",
   "timeout",
   "harness_error",
+  "tampered",
 ];
 
 /** A positive duration string; parses to milliseconds. */
@@ -132,6 +134,23 @@ export const feedbackSchema = z.strictObject({
 });
 export type Feedback = z.output<typeof feedbackSchema>;
 
+export const WORKSPACE_MODES = ["shared", "worktree"] as const;
+export const KEEP_POLICIES = ["on_failure", "always", "never"] as const;
+
+/** Where a node's sitting works (ADR 0020): the shared folder, or a git worktree of its own. */
+const workspaceFields = {
+  mode: z.enum(WORKSPACE_MODES).optional().meta({ description: "shared (the default: the folder as it is) or worktree (a git worktree of its own, on a new branch)." }),
+  base: z.string().min(1).optional().meta({ description: "The git ref the worktree starts from (default HEAD of the repository holding cwd)." }),
+  protect: z.array(z.string().min(1)).optional().meta({ description: 'Globs of repository paths the sitting may not change, e.g. "test/**".' }),
+  keep: z.enum(KEEP_POLICIES).optional().meta({ description: "Which worktrees stay when the run ends: on_failure (default), always, never. Branches always stay." }),
+};
+export const defaultsWorkspaceSchema = z.strictObject(workspaceFields);
+export const workspaceSchema = z.strictObject({
+  ...workspaceFields,
+  from: nodeId.optional().meta({ description: "Continue from an upstream node's worktree: this node's worktree starts at that node's last commit." }),
+});
+export type WorkspaceSpec = z.output<typeof workspaceSchema>;
+
 const common = {
   description: z.string().optional(),
   needs: z.array(nodeId).optional(),
@@ -160,6 +179,7 @@ export const agentNodeSchema = z.strictObject({
   ...common,
   ...agentFields,
   prompt: z.string().min(1, { message: "an agent node needs a prompt" }),
+  workspace: workspaceSchema.optional(),
   output: outputSchema.optional(),
   success: successSchema.optional(),
   stamp: z.record(z.string(), z.string()).optional(),
@@ -174,6 +194,7 @@ export const scriptNodeSchema = z.strictObject({
   cwd: z.string().min(1).optional(),
   env: z.array(envName).optional(),
   timeout: durationSchema.optional(),
+  workspace: workspaceSchema.optional(),
   output: outputSchema.optional(),
   success: successSchema.optional(),
   stamp: z.record(z.string(), z.string()).optional(),
@@ -213,6 +234,20 @@ export const graphNodeSchema = z.strictObject({
   caps: runCapsSchema.optional(),
 });
 
+/** Combines the work of upstream worktrees on a new branch (ADR 0021). Top level only. */
+export const mergeNodeSchema = z.strictObject({
+  kind: z.literal("merge"),
+  ...common,
+  from: z
+    .union([nodeId, z.array(nodeId).min(1, { message: "from lists at least one node" })])
+    .meta({ description: "A map whose passed branches' worktrees to merge, or a list of nodes with worktrees, merged in this order." }),
+  into: z.string().min(1).optional().meta({ description: "The new branch (a template); default vouch/{{ run.id }}/<node>." }),
+  base: z.string().min(1).optional().meta({ description: "The git ref the merge starts from; default HEAD of the repository holding cwd." }),
+  cwd: z.string().min(1).optional(),
+  env: z.array(envName).optional(),
+  success: z.strictObject({ checks: z.array(checkRefSchema).optional() }).optional(),
+});
+
 /** Nodes allowed inside a map branch: every kind but map (no nested maps in v1, ADR 0002). */
 export const branchNodeSchema = z.discriminatedUnion("kind", [
   agentNodeSchema,
@@ -246,9 +281,10 @@ export const nodeSchema = z.discriminatedUnion("kind", [
   approvalNodeSchema,
   endNodeSchema,
   graphNodeSchema,
+  mergeNodeSchema,
 ]);
 
-export const NODE_KINDS = ["agent", "script", "map", "router", "approval", "end", "graph"] as const;
+export const NODE_KINDS = ["agent", "script", "map", "router", "approval", "end", "graph", "merge"] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
 
 export const inputSchema = z.strictObject({
@@ -260,6 +296,7 @@ export const inputSchema = z.strictObject({
 export const defaultsSchema = z.strictObject({
   ...agentFields,
   retry: retrySchema.optional(),
+  workspace: defaultsWorkspaceSchema.optional().meta({ description: "The workspace of agent nodes that do not set their own (script nodes do not inherit it)." }),
 });
 
 export const graphSchema = z
@@ -288,6 +325,7 @@ export type RouterNode = z.output<typeof routerNodeSchema>;
 export type ApprovalNode = z.output<typeof approvalNodeSchema>;
 export type EndNode = z.output<typeof endNodeSchema>;
 export type SubgraphNode = z.output<typeof graphNodeSchema>;
+export type MergeNode = z.output<typeof mergeNodeSchema>;
 export type Defaults = z.output<typeof defaultsSchema>;
 export type InputDef = z.output<typeof inputSchema>;
 

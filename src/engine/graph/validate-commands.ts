@@ -19,7 +19,7 @@ function commands(ctx: ValidateContext): Command[] {
   for (const [name, check] of Object.entries(ctx.graph.checks ?? {})) out.push({ path: ["checks", name, "run"], text: check.run, form: "run" });
   for (const n of ctx.index.nodes) {
     const node = n.node;
-    if (node?.kind !== "agent" && node?.kind !== "script") continue;
+    if (node?.kind !== "agent" && node?.kind !== "script" && node?.kind !== "merge") continue;
     (node.success?.checks ?? []).forEach((c, i) => {
       if (typeof c !== "string") out.push({ path: [...n.path, "success", "checks", i, "run"], text: c.run, form: "run" });
     });
@@ -116,7 +116,7 @@ function checkSuccess(ctx: ValidateContext, path: Path, success: Success | undef
 export const checks: Rule = (ctx) => {
   for (const [name, check] of Object.entries(ctx.graph.checks ?? {})) checkExpect(ctx, ["checks", name], check);
   for (const n of ctx.index.nodes) {
-    if (n.node?.kind === "agent" || n.node?.kind === "script") checkSuccess(ctx, [...n.path, "success"], n.node.success);
+    if (n.node?.kind === "agent" || n.node?.kind === "script" || n.node?.kind === "merge") checkSuccess(ctx, [...n.path, "success"], n.node.success);
   }
 };
 

@@ -10,6 +10,8 @@ import { attemptLoop, type Attempt } from "./attempts.ts";
 import { compileContract, detailOf, judgeAttempt, renderPrologue, templateFailure, type Contract, type Produced } from "./judging.ts";
 import { agentSettings, type AgentSettings } from "./node-settings.ts";
 import { commandContext, emitStarted, head, isFatal, tail, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { openWorkspace, recordWorkspace, settleAttempt, workspaceFailure } from "./node-workspace.ts";
+import type { NodeWorkspace } from "../workspace/workspaces.ts";
 
 function emitOverruns(env: NodeEnv, attempt: number, list: Overrun[]): void {
   for (const o of list) {
@@ -52,6 +54,8 @@ interface Prepared {
   prompt: string;
   cwd: string;
   contract: Contract;
+  /** The node's git worktree (cwd is inside it), or null: the shared folder. */
+  ws: NodeWorkspace | null;
 }
 
 export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeResult> {
@@ -60,8 +64,10 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
   const s = agentSettings(env.frame.graph, node, ctx.options);
   const pro = renderPrologue(env, node, s.cwd, (scope) => ({ prompt: withQuote(renderText(node.prompt, scope), env.feedbackQuote) }));
   if (pro instanceof Error) return templateFailure(env, "agent", pro, t0, s.harness);
-  const p: Prepared = { env, node, s, prompt: pro.prompt, cwd: pro.cwd, contract: compileContract(env, "agent", node, pro.stamp) };
-  return attemptLoop(env, s.retry, (attempt, quote) => sitOnce(p, attempt, quote));
+  const ws = await openWorkspace(env, node, pro.cwd);
+  if (ws instanceof Error) return workspaceFailure(env, "agent", ws, t0, s.harness);
+  const p: Prepared = { env, node, s, prompt: pro.prompt, cwd: ws?.cwd ?? pro.cwd, contract: compileContract(env, "agent", node, pro.stamp), ws };
+  return recordWorkspace(env, ws, await attemptLoop(env, s.retry, (attempt, quote) => sitOnce(p, attempt, quote)));
 }
 
 /** One attempt: refused when the run cannot afford the node's budget cap, else a sitting, judged. */
@@ -85,7 +91,8 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined):
   }
   emitOverruns(env, attempt, once.fresh(overruns(s.caps, { turns: sitting.turns, costUsd: sitting.costUsd, wallMs: sitting.wallMs, idleMs: sitting.idleMs })));
   env.frame.settleCost(token, sitting);
-  const judgement = await judgeAttempt(env, p.contract, produced(sitting), attempt, () => commandContext(env, attempt, p.cwd, s.passEnv));
+  const work = await settleAttempt(env, p.ws, attempt);
+  const judgement = await judgeAttempt(env, p.contract, { ...produced(sitting), ...work }, attempt, () => commandContext(env, attempt, p.cwd, s.passEnv, p.ws?.path));
   const a: Attempt = {
     started: true,
     judgement,
@@ -109,6 +116,7 @@ function assignmentOf(p: Prepared, attempt: number, prompt: string, remaining: n
     harness: s.harness,
     prompt,
     cwd: p.cwd,
+    ...(p.ws ? { workspace: p.ws.path } : {}),
     passEnv: s.passEnv,
     caps: s.caps,
     ...(remaining !== null ? { runBudgetLeftUsd: remaining } : {}),

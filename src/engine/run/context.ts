@@ -10,6 +10,8 @@ import { OutputSchemas } from "../verdict/output-schema.ts";
 import type { Emitter } from "./emitter.ts";
 import { commandInputs } from "./node-env.ts";
 import type { ResumeState, RunOptions, RunPorts } from "./types.ts";
+import { Workspaces } from "../workspace/workspaces.ts";
+import { priorWorkspaces } from "../workspace/prior.ts";
 
 export interface PausedApproval {
   node: string;
@@ -36,6 +38,8 @@ export class RunContext {
   fatal: unknown = null;
   /** Computed once: a large input (a 10,000-item list) must not be serialised per command. */
   readonly commandInputs: readonly CommandInput[];
+  /** The run's git worktrees (ADR 0020). */
+  readonly workspaces: Workspaces;
 
   constructor(
     readonly options: RunOptions,
@@ -51,6 +55,7 @@ export class RunContext {
     this.slots = new Slots(limits.concurrency);
     this.startedAt = ports.clock.now();
     this.commandInputs = commandInputs(inputs);
+    this.workspaces = new Workspaces(ports.git, options.runId, priorWorkspaces(options.graph, options.resume));
   }
 
   get clock(): Clock {

@@ -9,7 +9,7 @@ import type { CheckRef } from "../graph/schema.ts";
 import type { CheckSpec, CommandContext, TerminationReason } from "../ports.ts";
 import type { StopReason } from "../events.ts";
 import { renderText, renderValue } from "../template/render.ts";
-import { judgeBeforeChecks, judgeChecks, judgeStop, stopOutcome, type Judgement, type Parts } from "../verdict/conjunction.ts";
+import { judgeBeforeChecks, judgeChecks, judgeStop, judgeTampered, stopOutcome, type Judgement, type Parts } from "../verdict/conjunction.ts";
 import { describeExit, shellCouldNotRun } from "../verdict/could-not-run.ts";
 import type { SchemaCheck } from "../verdict/output-schema.ts";
 import { checkSpec, runChecks } from "./checks.ts";
@@ -106,6 +106,10 @@ export interface Produced {
   truncated: boolean;
   /** The runner's error, else the last line of stderr: said after a stop's reason. */
   detail: string | undefined;
+  /** Protected paths the attempt changed in its worktree (ADR 0020). */
+  tampered?: readonly string[];
+  /** The attempt's work could not be committed or inspected: no verdict. */
+  workspaceError?: string;
 }
 
 /** The runner's own error wins; else the last line of what the process printed to stderr. */
@@ -135,6 +139,8 @@ async function conjunction(env: NodeEnv, c: Contract, p: Produced, attempt: numb
     const how = describeExit(p.exitCode);
     return judgeStop("script", "spawn_failed", c.parts, p.detail ? `${how}: ${p.detail}` : how, null)!;
   }
+  if (p.workspaceError !== undefined) return { status: "error", qualifier: null, cause: "workspace_error", error: p.workspaceError, evidence: judgeTampered(c.parts, []).evidence, failedChecks: [] };
+  if (p.tampered !== undefined && p.tampered.length > 0) return judgeTampered(c.parts, p.tampered);
   const before = judgeBeforeChecks({
     parts: c.parts,
     exitCode: p.exitCode,

@@ -1,7 +1,7 @@
 // What a node handler gets (its place in the run and a view of run data) and
 // what it returns. Handlers emit node.started, node.progress, check.finished,
 // cap.overrun and node.retrying; the scope emits node.finished.
-import type { BranchRef, Cause, EvidencePart, NodeStatus, Qualifier, StopReason, Tokens } from "../events.ts";
+import type { BranchRef, Cause, EvidencePart, NodeStatus, Qualifier, StopReason, Tokens, WorkspaceRecord } from "../events.ts";
 import { dirname } from "node:path";
 import { head } from "../cut.ts";
 import { FatalError } from "../errors.ts";
@@ -55,6 +55,8 @@ export interface NodeResult {
   results?: unknown[];
   /** Approval: waiting for a person. */
   paused?: { prompt?: string };
+  /** Agent or script node in a git worktree: its branch and diff after the last attempt. */
+  workspace?: WorkspaceRecord;
 }
 
 export { head, tail } from "../cut.ts";
@@ -91,13 +93,15 @@ export function commandInputs(inputs: Record<string, unknown>): CommandInput[] {
 
 /** Data reaches commands only as variables and files, never on the command line (docs/architecture.md §7);
  *  inputs as files (and small ones also as variables), decided by the command runner. */
-export function commandContext(env: NodeEnv, attempt: number, cwd: string, passEnv: string[]): CommandContext {
+export function commandContext(env: NodeEnv, attempt: number, cwd: string, passEnv: string[], workspace?: string): CommandContext {
   const vars: Record<string, string> = {
     VOUCH_RUN_ID: env.ctx.options.runId,
     VOUCH_NODE: env.id,
     // Lets a check run a script shipped beside the graph: run: sh "$VOUCH_GRAPH_DIR/lib/x.sh"
     VOUCH_GRAPH_DIR: dirname(env.frame.graphPath),
   };
+  // The node's git worktree (ADR 0020): a check can tell it from the user's checkout.
+  if (workspace !== undefined) vars.VOUCH_WORKSPACE = workspace;
   const c: CommandContext = { runId: env.ctx.options.runId, node: env.id, attempt, cwd, passEnv, vars, inputs: env.frame.commandInputs, state: env.commandState(), signal: env.signal };
   if (env.branch) {
     c.branch = env.branch;

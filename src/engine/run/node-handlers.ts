@@ -4,6 +4,7 @@ import type { ScopeNode } from "../scheduler/scope-index.ts";
 import { runAgentNode } from "./agent-node.ts";
 import type { NodeEnv, NodeResult } from "./node-env.ts";
 import { runScriptNode } from "./script-node.ts";
+import { runMergeNode } from "./merge-node.ts";
 import { runApprovalNode, runEndNode, runRouterNode } from "./simple-nodes.ts";
 
 export function handle(env: NodeEnv, node: ScopeNode): Promise<NodeResult> {
@@ -18,6 +19,8 @@ export function handle(env: NodeEnv, node: ScopeNode): Promise<NodeResult> {
       return runApprovalNode(env, node);
     case "end":
       return runEndNode(env, node);
+    case "merge":
+      return runMergeNode(env, node);
     case "map":
       throw new Error("a map is started by its scope's startMap");
     case "graph":

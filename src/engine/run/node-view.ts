@@ -67,5 +67,6 @@ export function finishedEvent(node: string, branch: BranchRef | undefined, r: No
   if (x.round !== undefined) e.round = x.round;
   if (r.sessionId !== undefined) e.session_id = r.sessionId;
   if (r.apiRetries !== undefined) e.api_retries = r.apiRetries;
+  if (r.workspace !== undefined) e.workspace = r.workspace;
   return e;
 }

@@ -39,7 +39,7 @@ function contractProblems(file: { graph: GraphFile; path: string }, id: string, 
       problems.push(at(`success.result_matches is not a regular expression: ${(e as Error).message}`));
     }
   }
-  if (node.kind === "agent" || node.kind === "script") {
+  if (node.kind === "agent" || node.kind === "script" || node.kind === "merge") {
     for (const ref of node.success?.checks ?? []) {
       if (typeof ref === "string" && !file.graph.checks?.[ref]) problems.push(at(`check "${ref}" is not in the graph's checks library`));
     }

@@ -29,6 +29,7 @@ export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
     if (e.status !== "passed" || restarted.has(key)) continue;
     const kept: KeptNode = { qualifier: e.qualifier };
     if (e.output !== undefined) kept.output = e.output;
+    if (e.workspace !== undefined) kept.workspace = e.workspace;
     nodes[key] = kept;
   }
   const branches: Record<string, KeptBranch> = Object.create(null) as Record<string, KeptBranch>;

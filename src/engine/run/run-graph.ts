@@ -3,7 +3,7 @@
 import { EXIT, RefusalError } from "../errors.ts";
 import type { RunStatus } from "../events.ts";
 import type { GraphFile } from "../graph/schema.ts";
-import { refusingAgentRunner, refusingApprovals, refusingClock, refusingCommandRunner, refusingLedger } from "../ports.ts";
+import { refusingAgentRunner, refusingApprovals, refusingClock, refusingCommandRunner, refusingGit, refusingLedger, refusingMerge } from "../ports.ts";
 import { aggregate } from "../scheduler/aggregate.ts";
 import { buildScopeIndex } from "../scheduler/scope-index.ts";
 import { RunContext } from "./context.ts";
@@ -23,6 +23,8 @@ export function withDefaultPorts(ports: Partial<RunPorts>): RunPorts {
     clock: ports.clock ?? refusingClock,
     ledger: ports.ledger ?? refusingLedger,
     approvals: ports.approvals ?? refusingApprovals,
+    git: ports.git ?? refusingGit,
+    merge: ports.merge ?? refusingMerge,
   };
 }
 
@@ -69,6 +71,8 @@ class RunDriver {
   private readonly wallTimer = new AbortController();
   private unlinkSignal = () => {};
   private ended = false;
+  /** finish() was called: worktrees may be being removed before run.finished. */
+  private finishing = false;
 
   /** Plan: refusals end the run before anything starts or is recorded. */
   constructor(private readonly options: RunOptions) {
@@ -167,7 +171,7 @@ class RunDriver {
   /** The top scope finished every node: the run's status follows from the stop or the aggregate. */
   private onComplete(): void {
     const { ctx, top } = this;
-    if (this.ended || ctx.fatal !== null) return;
+    if (this.ended || this.finishing || ctx.fatal !== null) return;
     if (ctx.stop === "interrupted") return this.finish("interrupted", undefined, "interrupted");
     if (ctx.stop === "budget" || ctx.stop === "wall") return this.finish("error", undefined, ctx.stop);
     const agg = aggregate(top.entries());
@@ -178,7 +182,7 @@ class RunDriver {
   /** No live work left: either the run waits on approvals (paused) or the scheduler is stuck. */
   private onQuiet(): void {
     const { ctx } = this;
-    if (this.ended || ctx.fatal !== null) return;
+    if (this.ended || this.finishing || ctx.fatal !== null) return;
     if (ctx.paused.size > 0 && ctx.stop === null) return this.pause();
     ctx.fail(new Error("internal: the run has no live work but is not finished (a scheduling bug)"));
   }
@@ -199,6 +203,23 @@ class RunDriver {
 
   /** Exactly one run.finished, then the outcome. */
   private finish(status: RunStatus, output: unknown, reason?: string): void {
+    if (this.finishing) return;
+    this.finishing = true;
+    // Worktrees `keep` does not keep are removed first, so run.finished is still the
+    // run's last word; a run without worktrees finishes at once, as before (ADR 0020).
+    if (!this.ctx.workspaces.anything()) return this.finishNow(status, output, reason);
+    void this.ctx.workspaces.close().then(() => {
+      try {
+        this.finishNow(status, output, reason);
+      } catch (e) {
+        this.ctx.fail(e);
+      }
+    });
+  }
+
+  private finishNow(status: RunStatus, output: unknown, reason?: string): void {
+    // Abandoned while the worktrees were being removed (a fatal error): no run.finished.
+    if (this.ended) return;
     const { ctx } = this;
     const wallMs = Math.max(0, this.ports.clock.now() - ctx.startedAt);
     const exitCode = EXIT_OF[status];

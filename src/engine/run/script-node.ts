@@ -7,6 +7,7 @@ import { attemptLoop, type Attempt } from "./attempts.ts";
 import { compileContract, detailOf, judgeAttempt, renderPrologue, templateFailure, type Produced } from "./judging.ts";
 import { scriptSettings } from "./node-settings.ts";
 import { commandContext, emitStarted, isFatal, tail, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { openWorkspace, recordWorkspace, settleAttempt, workspaceFailure } from "./node-workspace.ts";
 
 /** How much of a script's stdout is kept: its output is parsed from it. */
 export const SCRIPT_STDOUT_KEEP_BYTES = 1024 * 1024;
@@ -49,10 +50,13 @@ export async function runScriptNode(env: NodeEnv, node: ScriptNode): Promise<Nod
   if (node.run !== undefined) spec.run = node.run;
   if (node.argv !== undefined) spec.argv = node.argv;
   const contract = compileContract(env, "script", node, pro.stamp);
+  const ws = await openWorkspace(env, node, pro.cwd);
+  if (ws instanceof Error) return workspaceFailure(env, "script", ws, t0);
+  const cwd = ws?.cwd ?? pro.cwd;
 
   const one = async (attempt: number): Promise<Attempt> => {
     emitStarted(env, "script", attempt);
-    const cmd = commandContext(env, attempt, pro.cwd, s.passEnv);
+    const cmd = commandContext(env, attempt, cwd, s.passEnv, ws?.path);
     let outcome: ScriptOutcome;
     try {
       outcome = await ctx.ports.commands.runScript(spec, cmd);
@@ -60,9 +64,10 @@ export async function runScriptNode(env: NodeEnv, node: ScriptNode): Promise<Nod
       if (isFatal(e)) throw e;
       outcome = failedToRun(e);
     }
-    const judgement = await judgeAttempt(env, contract, produced(outcome), attempt, () => cmd);
+    const work = await settleAttempt(env, ws, attempt);
+    const judgement = await judgeAttempt(env, contract, { ...produced(outcome), ...work }, attempt, () => cmd);
     // A script spends no model money: its cost is a known zero, not an unknown.
     return { started: true, judgement, stopReason: null, costUsd: 0, turns: null, tokens: null, resultTail: tail(outcome.stdoutTail) };
   };
-  return attemptLoop(env, node.retry, one);
+  return recordWorkspace(env, ws, await attemptLoop(env, node.retry, one));
 }

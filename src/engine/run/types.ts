@@ -1,7 +1,7 @@
 // The engine's public API types (src/engine/run.ts re-exports them).
 import type { GraphFile } from "../graph/schema.ts";
-import type { AgentRunner, Approvals, Clock, CommandRunner, HarnessName, Ledger, Refusal, SittingCaps } from "../ports.ts";
-import type { Qualifier, RunCounts, RunStatus } from "../events.ts";
+import type { AgentRunner, Approvals, Clock, CommandRunner, GitPort, HarnessName, Ledger, MergePort, Refusal, SittingCaps } from "../ports.ts";
+import type { Qualifier, RunCounts, RunStatus, WorkspaceRecord } from "../events.ts";
 
 export interface RunPorts {
   agents: AgentRunner;
@@ -9,6 +9,10 @@ export interface RunPorts {
   clock: Clock;
   ledger: Ledger;
   approvals: Approvals;
+  /** Git worktrees (workspace mode worktree, ADR 0020). */
+  git: GitPort;
+  /** Merging branches for `kind: merge` (ADR 0021). */
+  merge: MergePort;
 }
 
 export interface RunOptions {
@@ -90,6 +94,8 @@ export interface RunPlan {
 export interface KeptNode {
   qualifier: Qualifier | null;
   output?: unknown;
+  /** Its worktree, reused by the nodes that continue from it. */
+  workspace?: WorkspaceRecord;
 }
 export interface KeptBranch {
   item: unknown;

@@ -90,6 +90,20 @@ export function judgeStop(
   return { ...base, status: "error", cause: "harness_error", error: `the harness stopped: ${stop}${suffix}` };
 }
 
+/** A completed attempt changed protected paths (ADR 0020): failed, and nothing it produced
+ *  is judged further (its checks would have run on edited tests). */
+export function judgeTampered(parts: Parts, paths: readonly string[]): Judgement {
+  const shown = paths.slice(0, 20).join(", ") + (paths.length > 20 ? `, and ${paths.length - 20} more` : "");
+  return {
+    status: "failed",
+    qualifier: null,
+    cause: "tampered",
+    error: `the attempt changed protected paths: ${shown} (they were put back as they are in the base; leave them as they are)`,
+    evidence: allNotChecked(parts),
+    failedChecks: [],
+  };
+}
+
 export interface OutputInput {
   parts: Parts;
   exitCode: number | null;

@@ -8,6 +8,7 @@ import { basename } from "node:path";
 import type { AgentAssignment, AgentHooks, Sitting } from "../../engine/ports.ts";
 import { createClaudeParser } from "./claude-stream.ts";
 import { findFixture } from "./replay-fixtures.ts";
+import { applyEdits, readEdits, ReplayEditError, type ReplayEdit } from "./replay-edits.ts";
 import { InputError } from "../../engine/errors.ts";
 import { MAX_INPUT_ENV, readLimited } from "../read-limited.ts";
 import type { Guarantees, HarnessDescriptor } from "./types.ts";
@@ -53,6 +54,12 @@ export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: Re
   } catch (e) {
     return emptySitting("unavailable", elapsed(), e instanceof InputError ? e.message : `cannot read replay fixture ${lookup.found}: ${(e as Error).message}`);
   }
+  let edits: ReplayEdit[];
+  try {
+    edits = readEdits(lookup.found, opts.maxBytes);
+  } catch (e) {
+    return emptySitting("unavailable", elapsed(), (e as Error).message);
+  }
 
   const parser = createClaudeParser(`replay fixture ${basename(lookup.found)}`);
   let longestSilence = 0;
@@ -81,8 +88,23 @@ export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: Re
     sitting.stopReason = stop;
     sitting.exitCode = null;
     sitting.error = stopMessage(stop, a);
+    return sitting;
   }
-  return sitting;
+  // The recording played to its end: its edits land in the sitting's folder
+  // (its worktree when the node has one), as the model's tools would have left them.
+  const refused = replayEditsInto(a.cwd, edits);
+  return refused ? emptySitting("unavailable", elapsed(), refused) : sitting;
+}
+
+/** Applies a sitting's recorded edits; the reason when they could not be (nothing is half-written by a refused path). */
+function replayEditsInto(cwd: string, edits: readonly ReplayEdit[]): string | null {
+  try {
+    applyEdits(cwd, edits);
+    return null;
+  } catch (e) {
+    if (e instanceof ReplayEditError) return e.message;
+    return `cannot apply replay edits in ${cwd}: ${(e as Error).message}`;
+  }
 }
 
 /** Waits the pacing delay, unless the wall or idle cap or a cancel comes first. */

@@ -6,6 +6,7 @@ import { runGraph } from "../../../src/engine/run.ts";
 import type { RunOptions, RunOutcome } from "../../../src/engine/run.ts";
 import type { EventOf, EventType, VouchEvent } from "../../../src/engine/events.ts";
 import { FakeClock } from "./fake-clock.ts";
+import type { GitPort } from "../../../src/engine/ports.ts";
 import { CheckingLedger, FakeAgentRunner, FakeApprovals, FakeCommandRunner, type SittingScript } from "./fakes.ts";
 
 export function graphOf(text: string): GraphFile {
@@ -20,6 +21,10 @@ export interface RunSetup {
   options?: Partial<RunOptions>;
   clock?: FakeClock;
   ledger?: CheckingLedger;
+  /** Absent: the refusing GitPort (a shared-folder graph never asks for git). */
+  git?: GitPort;
+  /** Ports beyond the fakes above (git, merge), added to them. */
+  ports?: Partial<RunOptions["ports"]>;
 }
 
 export interface RunResult {
@@ -45,7 +50,7 @@ export function setup(yaml: string | GraphFile, s: RunSetup = {}) {
     graphDigest: "sha256:test",
     inputs: s.inputs ?? {},
     baseDir: "/work/project",
-    ports: { agents, commands, approvals, ledger, clock },
+    ports: { agents, commands, approvals, ledger, clock, ...(s.git ? { git: s.git } : {}), ...s.ports },
     version: "0.0.0-test",
     ...s.options,
   };

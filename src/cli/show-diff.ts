@@ -1,0 +1,38 @@
+// `vouch show RUN --diff NODE`: the patch a node's worktree holds, base..commit
+// as its last node.finished recorded them (ADR 0020), read from the repository
+// the worktree belongs to. NODE is an id, or map[index].id in a map branch.
+import { UsageError } from "../engine/errors.ts";
+import { rootOf } from "../engine/workspace/workspaces.ts";
+import type { NodeView, RunSummary } from "../ledger/types.ts";
+import { sanitize } from "../tui/text.ts";
+import { realGit } from "../workspace/git.ts";
+import type { CliIO } from "./io.ts";
+
+/** At most this much of a patch is printed (a generated file can make a diff huge). */
+export const DIFF_PRINT_BYTES = 16 * 1024 * 1024;
+
+function withWorktrees(s: RunSummary): { name: string; node: NodeView }[] {
+  const out = s.nodes.filter((n) => n.workspace).map((n) => ({ name: n.node, node: n }));
+  for (const b of s.branches) for (const n of b.nodes) if (n.workspace) out.push({ name: `${b.map}[${b.index}].${n.node}`, node: n });
+  return out;
+}
+
+export async function printDiff(s: RunSummary, name: string, io: CliIO): Promise<number> {
+  const all = withWorktrees(s);
+  const found = all.find((x) => x.name === name);
+  if (!found) {
+    const names = all.map((x) => x.name);
+    throw new UsageError(
+      `no node "${name}" with a worktree in run ${s.run.id}`,
+      names.length === 0 ? "no node of this run worked in a worktree (workspace mode worktree)" : `nodes with one: ${names.slice(0, 20).join(", ")}${names.length > 20 ? ", ..." : ""}`,
+    );
+  }
+  const w = found.node.workspace!;
+  const root = rootOf(w.path, s.run.id);
+  if (root === null) throw new UsageError(`the recorded worktree of ${name} (${w.path}) is not under .vouch/worktrees/${s.run.id}`);
+  const patch = await realGit.diff(root, w.base, w.commit, DIFF_PRINT_BYTES);
+  // The exact patch into a pipe (`| git apply` must work); on a terminal no escape sequence of the model's gets through.
+  io.out(io.stdoutIsTTY ? sanitize(patch.text) : patch.text);
+  if (patch.truncated) io.err(`vouch: the diff is longer than ${DIFF_PRINT_BYTES} bytes; only its end was printed (git -C ${root} diff ${w.base} ${w.commit} prints all of it)\n`);
+  return 0;
+}

@@ -1,0 +1,168 @@
+// A `kind: merge` node (ADR 0021): merges the passed upstream branches, in
+// order, onto a new branch from `base`, leaving out (and reporting) each one
+// that conflicts with what was merged before it; then checks out the result in
+// its own worktree and runs the node's checks there. The user's checkout is
+// never touched: merges happen in git's object store (MergePort), the result
+// is a branch.
+import { resolve } from "node:path";
+import { TemplateError } from "../errors.ts";
+import type { MergeNode } from "../graph/schema.ts";
+import type { CheckOutcome } from "../ports.ts";
+import { renderText } from "../template/render.ts";
+import { judgeChecks } from "../verdict/conjunction.ts";
+import { branchName, keptBranchName, worktreePath } from "../workspace/names.ts";
+import { DEFAULT_BASE } from "../workspace/spec.ts";
+import { checkSpec, runChecks } from "./checks.ts";
+import { mergeSources, type MergeSource } from "./merge-sources.ts";
+import { commandContext, emitStarted, isFatal, simpleResult, stoppedResult, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { AbortedWhileWaiting } from "../scheduler/slots.ts";
+import type { NodeView } from "./node-view.ts";
+import { mergeVerdict, type MergeOutput } from "./merge-verdict.ts";
+import { branchNameProblem } from "../graph/branch-name.ts";
+
+/** The most conflicting paths an event or the output names per branch. */
+const MAX_PATHS = 50;
+
+interface Place {
+  root: string;
+  /** Where cwd is inside the repository ("" at its root). */
+  prefix: string;
+  into: string;
+  base: string;
+  baseCommit: string;
+}
+
+/** The branch the merge goes to, rendered from `into` (default vouch/<run>/<node>). */
+function intoBranch(env: NodeEnv, node: MergeNode): string {
+  if (node.into === undefined) return branchName(env.ctx.options.runId, env.id);
+  return renderText(node.into, { ...env.scope(), run: { id: env.ctx.options.runId } });
+}
+
+async function locate(env: NodeEnv, node: MergeNode): Promise<Place | string> {
+  const { ctx } = env;
+  const scope = env.scope();
+  const cwdTemplate = node.cwd ?? ctx.graph.defaults?.cwd;
+  const cwd = resolve(ctx.options.baseDir, cwdTemplate !== undefined ? renderText(cwdTemplate, scope) : ".");
+  const into = intoBranch(env, node);
+  const bad = branchNameProblem(into);
+  if (bad) return `into "${into}" ${bad}`;
+  const root = await ctx.ports.git.repoRoot(cwd);
+  if (root === null) return `${cwd} is not in a git repository: a merge node merges git branches`;
+  const base = node.base ?? DEFAULT_BASE;
+  const baseCommit = await ctx.ports.git.resolveCommit(root, base);
+  if (baseCommit === null) return `base "${base}" names no commit in ${root}`;
+  return { root, prefix: await ctx.ports.git.cwdPrefix(cwd), into, base, baseCommit };
+}
+
+/** Merges each source onto the last merge commit; a conflicting one is left out and reported. */
+async function mergeAll(env: NodeEnv, p: Place, sources: MergeSource[]): Promise<{ tip: string; output: Pick<MergeOutput, "merged" | "left_out"> }> {
+  const { ctx } = env;
+  let tip = p.baseCommit;
+  const merged: MergeOutput["merged"] = [];
+  const leftOut: MergeOutput["left_out"] = [];
+  for (const s of sources) {
+    if (!(await ctx.ports.git.branchExists(p.root, s.branch))) {
+      leftOut.push({ branch: s.branch, from: s.from, reason: "no_branch", paths: [] });
+      continue;
+    }
+    const step = await ctx.ports.merge.mergeBranch(p.root, tip, s.branch, `vouch: run ${ctx.options.runId}, node ${env.id}, merge ${s.branch}`);
+    if (step.merged) {
+      tip = step.commit;
+      merged.push({ branch: s.branch, from: s.from, commit: step.source });
+      continue;
+    }
+    const paths = step.paths.slice(0, MAX_PATHS);
+    leftOut.push({ branch: s.branch, from: s.from, reason: "merge_conflict", paths });
+    ctx.emitter.emit({ type: "merge.conflict", node: env.id, attempt: 1, git_branch: s.branch, from: s.from, paths });
+  }
+  return { tip, output: { merged, left_out: leftOut } };
+}
+
+/** The worktree the merged tree is checked out in; an earlier session's branch is kept as <into>@n. */
+async function checkout(env: NodeEnv, p: Place, tip: string): Promise<string> {
+  const git = env.ctx.ports.git;
+  if (await git.branchExists(p.root, p.into)) {
+    let n = 1;
+    while (await git.branchExists(p.root, keptBranchName(p.into, n))) n++;
+    await git.renameBranch(p.root, p.into, keptBranchName(p.into, n));
+  }
+  const path = worktreePath(p.root, env.ctx.options.runId, env.id);
+  await git.removeWorktree(p.root, path).catch(() => {}); // a worktree a killed session left behind
+  await git.hideVouchDir(p.root);
+  await git.addWorktree(p.root, path, p.into, tip);
+  return path;
+}
+
+/** A merge starts git and the checks: it holds a process slot, like an attempt of an agent or a script. */
+export async function runMergeNode(env: NodeEnv, node: MergeNode): Promise<NodeResult> {
+  const t0 = env.ctx.clock.now();
+  let release: () => void;
+  try {
+    release = await env.ctx.slots.acquire(env.signal);
+  } catch (e) {
+    if (e instanceof AbortedWhileWaiting) return stoppedResult(env.runStop(), 0, env.ctx.clock.now() - t0);
+    throw e;
+  }
+  try {
+    if (env.signal.aborted) return stoppedResult(env.runStop(), 0, env.ctx.clock.now() - t0);
+    return await merge(env, node, t0);
+  } finally {
+    release();
+  }
+}
+
+async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeResult> {
+  const { ctx } = env;
+  emitStarted(env, "merge", 1);
+  const took = () => ctx.clock.now() - t0;
+  try {
+    const place = await locate(env, node);
+    if (typeof place === "string") return simpleResult("error", "harness_error", 1, took(), { error: place });
+    const plan = mergeSources(ctx.graph, node, ctx.options.runId, env.scope().nodes as Record<string, NodeView>);
+    const { tip, output } = await mergeAll(env, place, plan.sources);
+    const stat = await ctx.ports.git.diffStat(place.root, place.baseCommit, tip);
+    const full: MergeOutput = {
+      base: place.base,
+      base_commit: place.baseCommit,
+      commit: tip,
+      ...output,
+      not_passed: plan.notPassed,
+      files_changed: stat.filesChanged,
+      insertions: stat.insertions,
+      deletions: stat.deletions,
+    };
+    // Nothing merged: no branch and no worktree are made, and there is no tree to check.
+    let outcomes: CheckOutcome[] | null = [];
+    if (output.merged.length > 0) {
+      full.branch = place.into;
+      full.worktree = await checkout(env, place, tip);
+      outcomes = await checksOn(env, node, full.worktree, place);
+    }
+    const judged = outcomes === null ? null : judgeChecks({ ok: true, output: full, evidence: [], selfReported: false }, outcomes);
+    const v = mergeVerdict(full, judged, env.runStop());
+    const result = simpleResult(v.status, v.cause, 1, took(), { qualifier: v.qualifier, output: full, failedChecks: v.failedChecks, evidence: v.evidence });
+    if (v.error !== undefined) result.error = v.error;
+    if (full.branch !== undefined && full.worktree !== undefined) {
+      result.workspace = { branch: full.branch, base: place.baseCommit, commit: tip, files_changed: stat.filesChanged, insertions: stat.insertions, deletions: stat.deletions, path: full.worktree };
+    }
+    // The branch holds the result; a failed merge's worktree stays to be looked at (`vouch clean` removes it).
+    if (v.status === "passed" && full.worktree !== undefined) await ctx.ports.git.removeWorktree(place.root, full.worktree);
+    return result;
+  } catch (e) {
+    if (isFatal(e)) throw e;
+    if (e instanceof TemplateError) return simpleResult("error", "template_error", 1, took(), { error: e.message });
+    return simpleResult("error", "harness_error", 1, took(), { error: `the merge could not be made: ${(e as Error).message}` });
+  }
+}
+
+/** The node's checks, in the merged worktree (cwd keeps its place relative to the repository root). */
+async function checksOn(env: NodeEnv, node: MergeNode, worktree: string, p: Place): Promise<CheckOutcome[] | null> {
+  if (env.signal.aborted) return null;
+  const specs = (node.success?.checks ?? []).map((ref) => checkSpec(env.ctx.graph, ref)).filter((s) => s !== null);
+  if (specs.length === 0) return [];
+  const cwd = resolve(worktree, p.prefix);
+  const passEnv = [...new Set([...(env.ctx.graph.defaults?.env ?? []), ...(node.env ?? []), ...(env.ctx.options.passEnv ?? [])])];
+  const ctx = commandContext(env, 1, cwd, passEnv, worktree);
+  const outcomes = await runChecks(env, specs, ctx, 1);
+  return env.signal.aborted ? null : outcomes;
+}

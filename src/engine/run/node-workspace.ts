@@ -1,0 +1,56 @@
+// The git worktree of an agent or script node (ADR 0020), as the node handlers
+// use it: opened before the first attempt, settled (committed, protected paths
+// checked) after each, recorded on the node's result. A worktree that cannot be
+// set up or recorded is no verdict: error, cause workspace_error.
+import { nodeKey } from "../events.ts";
+import type { AnyNode } from "../graph/graph-index.ts";
+import { BadWorkspaceName } from "../workspace/names.ts";
+import { workspaceOf } from "../workspace/spec.ts";
+import { WorkspaceError, type NodeWorkspace } from "../workspace/workspaces.ts";
+import type { Produced } from "./judging.ts";
+import { emitStarted, isFatal, simpleResult, type NodeEnv, type NodeResult } from "./node-env.ts";
+
+/** Errors that are the node's (its worktree could not be made), not the run's. */
+function isWorkspaceProblem(e: unknown): e is Error {
+  return !isFatal(e) && e instanceof Error && (e instanceof WorkspaceError || e instanceof BadWorkspaceName || e.name === "GitError");
+}
+
+/** The node's worktree, null when it works in the shared folder, or the error that kept it from being made. */
+export async function openWorkspace(env: NodeEnv, node: AnyNode, cwd: string): Promise<NodeWorkspace | null | Error> {
+  // The node's own graph file decides (a sub-graph's defaults, ADR 0024); `from` names a node of that file.
+  const spec = workspaceOf(env.frame.graph, node);
+  if (spec === null) return null;
+  if (spec.from !== undefined) spec.from = env.frame.prefix + spec.from;
+  try {
+    return await env.ctx.workspaces.open(env.id, env.branch, spec, cwd);
+  } catch (e) {
+    if (isWorkspaceProblem(e)) return e;
+    throw e;
+  }
+}
+
+/** After an attempt's process: what the judging needs to know of its work. */
+export async function settleAttempt(env: NodeEnv, ws: NodeWorkspace | null, attempt: number): Promise<Pick<Produced, "tampered" | "workspaceError">> {
+  if (ws === null) return {};
+  try {
+    const work = await env.ctx.workspaces.settle(ws, attempt, env.branch, env.round);
+    return { tampered: work.tampered };
+  } catch (e) {
+    if (!isWorkspaceProblem(e)) throw e;
+    return { workspaceError: `the attempt's work could not be recorded: ${e.message}` };
+  }
+}
+
+/** The node's result carries its worktree record; its status decides what `keep` removes at the end. */
+export function recordWorkspace(env: NodeEnv, ws: NodeWorkspace | null, r: NodeResult): NodeResult {
+  if (ws === null) return r;
+  r.workspace = { ...ws.record };
+  env.ctx.workspaces.finished(nodeKey(env.id, env.branch), r.status);
+  return r;
+}
+
+/** The worktree could not be made: the node starts (so the screen shows it) and ends as an error. */
+export function workspaceFailure(env: NodeEnv, kind: string, e: Error, t0: number, harness?: string): NodeResult {
+  emitStarted(env, kind, 1, harness !== undefined ? { harness } : {});
+  return simpleResult("error", "workspace_error", 1, env.ctx.clock.now() - t0, { error: `could not set up the node's worktree: ${e.message}` });
+}

@@ -1,0 +1,40 @@
+// The real MergePort (src/engine/ports.ts): a merge computed in git's object
+// store. `git merge-tree --write-tree` (git 2.38+) merges two commits without a
+// work tree or index, so a conflict leaves nothing to abort and the user's
+// checkout and every other worktree stay as they are; `git commit-tree` then
+// records the merge commit (author and committer "vouch", from run-git.ts).
+import type { MergePort, MergeStep } from "../engine/ports.ts";
+import { GitError } from "./git-error.ts";
+import { runGit, runGitRaw } from "./run-git.ts";
+
+const HEX = /^[0-9a-f]{40,64}$/;
+
+async function commitOf(root: string, branch: string): Promise<string> {
+  const args = ["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${branch}^{commit}`];
+  const r = await runGitRaw(root, args);
+  const id = r.stdout.trim();
+  if (r.exit !== 0 || !HEX.test(id)) throw new GitError(args, `branch "${branch}" names no commit`);
+  return id;
+}
+
+/** `merge-tree --write-tree --name-only --no-messages -z`: "TREE\0" then one conflicted path per field. */
+export function parseMergeTree(out: string): { tree: string; paths: string[] } {
+  const [tree = "", ...rest] = out.split("\0");
+  return { tree, paths: [...new Set(rest.filter((p) => p !== ""))] };
+}
+
+async function mergeBranch(root: string, onto: string, branch: string, message: string): Promise<MergeStep> {
+  if (!HEX.test(onto)) throw new GitError(["merge-tree"], `"${onto}" is not a commit id`);
+  const source = await commitOf(root, branch);
+  // Both sides are commit ids (hex): nothing git could read as an option.
+  const args = ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", onto, source];
+  const r = await runGitRaw(root, args);
+  if (r.exit !== 0 && r.exit !== 1) throw new GitError(args, `git merge-tree failed (exit ${r.exit}): ${r.stderr.trim() || "(no message)"}`);
+  const { tree, paths } = parseMergeTree(r.stdout);
+  if (r.exit === 1) return { merged: false, paths, source };
+  if (!HEX.test(tree)) throw new GitError(args, `git merge-tree printed no tree id`);
+  const commit = (await runGit(root, ["commit-tree", tree, "-p", onto, "-p", source, "-m", message])).trim();
+  return { merged: true, commit, source };
+}
+
+export const realMerge: MergePort = { mergeBranch };

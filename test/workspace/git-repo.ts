@@ -1,0 +1,50 @@
+// Real git repositories in temp folders for the workspace tests, and the
+// fingerprint of a user's checkout (status, index bytes, HEAD) that vouch must
+// leave exactly as it found it.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+const ENV = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t", GIT_OPTIONAL_LOCKS: "0" };
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, { cwd, env: ENV, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** A new repository with `files` committed on branch main. */
+export function makeRepo(files: Record<string, string>, prefix = "vouch-git-"): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  git(root, "init", "--quiet", "--initial-branch=main");
+  writeFiles(root, files);
+  git(root, "add", "--all");
+  git(root, "commit", "--quiet", "-m", "initial");
+  return root;
+}
+
+/** Makes `dir` a repository with everything in it committed on main (a copy of the sample repository, say). */
+export function commitFolder(dir: string): string {
+  git(dir, "init", "--quiet", "--initial-branch=main");
+  git(dir, "add", "--all");
+  git(dir, "commit", "--quiet", "-m", "initial");
+  return dir;
+}
+
+export function writeFiles(root: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+}
+
+/** What "the user's checkout is unchanged" means: same status, same index bytes, same HEAD. */
+export function fingerprint(root: string): { status: string; index: string; head: string; ref: string } {
+  const gitDir = join(root, ".git");
+  return {
+    status: git(root, "status", "--porcelain=v1", "--untracked-files=all", "--ignored=no"),
+    index: createHash("sha256").update(readFileSync(join(gitDir, "index"))).digest("hex"),
+    head: readFileSync(join(gitDir, "HEAD"), "utf8"),
+    ref: git(root, "rev-parse", "HEAD"),
+  };
+}
