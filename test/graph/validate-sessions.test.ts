@@ -117,7 +117,7 @@ describe("retry.session: continue", () => {
     ]);
     const inherited = withNodes(agent("k", "    harness: command\n"), "defaults:\n  retry: { max: 1, session: continue }\n");
     expect(lines(inherited)).toEqual([
-      '4:28 node "k" inherits retry.session: the command harness runs a program that has no sessions to continue; remove retry.session or choose a harness that can (claude, codex, gemini)',
+      '4:29 node "k" inherits retry.session: the command harness runs a program that has no sessions to continue; remove retry.session or choose a harness that can (claude, codex, gemini)',
     ]);
   });
 
