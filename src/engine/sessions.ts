@@ -57,6 +57,8 @@ export type SessionChoice =
   | { kind: "missing"; error: string };
 
 export interface SessionAsk {
+  /** The node asking (a retry continues its own session). */
+  self: string;
   /** The node's `session:` (continue or fork a node upstream). */
   node?: { mode: SessionMode; target: string };
   /** retry.session: continue. */
@@ -77,7 +79,7 @@ export interface SessionAsk {
 export function chooseSession(ask: SessionAsk): SessionChoice {
   const prev = ask.previous;
   if (ask.retryContinues && ask.attempt > 1 && prev) {
-    const from = { node: "", attempt: prev.attempt };
+    const from = { node: ask.self, attempt: prev.attempt };
     if (usableSessionId(prev.sessionId)) {
       const session: KnownSession = { id: prev.sessionId, ...(prev.sessionCostUsd !== undefined ? { costUsd: prev.sessionCostUsd } : {}) };
       return { kind: "session", mode: "resume", session, from, quoteOnly: true };

@@ -8,7 +8,7 @@ import { Slots } from "../scheduler/slots.ts";
 import type { RunStop } from "../verdict/conjunction.ts";
 import { OutputSchemas } from "../verdict/output-schema.ts";
 import type { Emitter } from "./emitter.ts";
-import { commandInputs } from "./node-env.ts";
+import { commandInputs, type FinishedSession } from "./node-env.ts";
 import type { ResumeState, RunOptions, RunPorts } from "./types.ts";
 
 export interface PausedApproval {
@@ -34,6 +34,11 @@ export class RunContext {
   private runBudgetReported = false;
   private active = 0;
   fatal: unknown = null;
+  /** The last total cost each session's harness reported (Sitting.sessionCostUsd), by session id:
+   *  what the next sitting resuming that session subtracts from its own total (ADR 0023). */
+  readonly sessionCosts = new Map<string, number>();
+  /** The last session of each finished agent node, by nodeKey(): what session: continues. */
+  readonly sessions = new Map<string, FinishedSession>();
   /** Computed once: a large input (a 10,000-item list) must not be serialised per command. */
   readonly commandInputs: readonly CommandInput[];
 

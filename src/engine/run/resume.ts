@@ -29,6 +29,9 @@ export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
     if (e.status !== "passed" || restarted.has(key)) continue;
     const kept: KeptNode = { qualifier: e.qualifier };
     if (e.output !== undefined) kept.output = e.output;
+    if (e.session_id !== undefined) kept.sessionId = e.session_id;
+    const total = e.session_cost_usd ?? e.cost_usd; // absent when it equals cost_usd
+    if (e.session_id !== undefined && total !== null) kept.sessionCostUsd = total;
     nodes[key] = kept;
   }
   const branches: Record<string, KeptBranch> = Object.create(null) as Record<string, KeptBranch>;

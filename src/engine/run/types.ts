@@ -90,6 +90,9 @@ export interface RunPlan {
 export interface KeptNode {
   qualifier: Qualifier | null;
   output?: unknown;
+  /** The node's last session (node.finished.session_id, session_cost_usd): a node that continues it after the resume. */
+  sessionId?: string;
+  sessionCostUsd?: number;
 }
 export interface KeptBranch {
   item: unknown;
