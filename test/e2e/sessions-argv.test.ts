@@ -1,0 +1,200 @@
+// Sittings that continue sessions (ADR 0023), through the real binary with the
+// stub CLIs (test/stubs/harness/) first on PATH: each stub appends the argv and
+// prompt it was started with to STUB_ARGV, keeps each session's total cost in
+// STUB_SESSION_DIR (claude's total counts a resumed session's earlier sittings)
+// and fails a resume of an id it never saw, as the real CLIs do.
+import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureBinary, parseNdjson, ROOT, tempDir, vouch, type TempDir } from "./helpers.ts";
+import type { EventOf, VouchEvent } from "../../src/engine/events.ts";
+
+const STUBS = join(ROOT, "test", "stubs", "harness");
+const CLAUDE_ID = "5f0c8a52-2d7e-4b7a-9a51-6c1f3e0b9d27";
+let dir: TempDir;
+
+beforeAll(() => void ensureBinary(), 120_000);
+afterEach(() => dir?.cleanup());
+
+interface Started {
+  argv: string[];
+  prompt: string;
+}
+
+async function run(graph: string, stubEnv: Record<string, string> = {}) {
+  dir = tempDir("sessions");
+  const work = join(dir.path, "work");
+  const sessions = join(dir.path, "sessions");
+  mkdirSync(work);
+  mkdirSync(sessions);
+  const file = join(dir.path, "graph.yaml");
+  writeFileSync(file, graph.replaceAll("WORK", work));
+  const argvFile = join(dir.path, "argv.jsonl");
+  const env: Record<string, string> = { STUB_ARGV: argvFile, STUB_SESSION_DIR: sessions, STUB_TURN_MS: "1", ...stubEnv };
+  const passEnv = Object.keys(env).flatMap((n) => ["--pass-env", n]);
+  const r = await vouch(["run", file, "--json", ...passEnv], { home: join(dir.path, "vouch"), env: { ...env, PATH: `${STUBS}:${process.env.PATH ?? "/usr/bin:/bin"}` } });
+  let started: Started[] = [];
+  try {
+    started = readFileSync(argvFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Started);
+  } catch {
+    // no sitting started
+  }
+  const events = parseNdjson(r.stdout);
+  const finished = (node: string) => events.find((e): e is EventOf<"node.finished"> => e.type === "node.finished" && e.node === node)!;
+  const of = <T extends VouchEvent["type"]>(type: T) => events.filter((e): e is EventOf<T> => e.type === type);
+  return { ...r, started, events, finished, of, home: join(dir.path, "vouch"), work };
+}
+
+/** A check that fails the first time it runs in WORK and passes after. */
+const FAILS_ONCE = `{ name: once, run: "test -f .seen || { touch .seen; echo first attempt rejected; exit 1; }" }`;
+
+describe("retry: { session: continue }", () => {
+  test("claude: the second sitting resumes the first's session with only the failure as its prompt; each attempt's cost apart", async () => {
+    const r = await run(`version: 1
+name: s
+nodes:
+  work:
+    kind: agent
+    harness: claude
+    cwd: WORK
+    prompt: "Write the whole feature."
+    retry: { max: 1, on: [check_failed], session: continue }
+    success: { checks: [${FAILS_ONCE}] }
+`, { STUB_TURN_COST: "0.25" });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.started).toHaveLength(2);
+    expect(r.started[0]!.argv.some((a) => a.startsWith("--resume"))).toBe(false);
+    expect(r.started[0]!.prompt).toBe("Write the whole feature.");
+    expect(r.started[1]!.argv).toContain(`--resume=${CLAUDE_ID}`);
+    expect(r.started[1]!.argv).not.toContain("--fork-session");
+    // Only the failure: the resumed session already holds the task.
+    expect(r.started[1]!.prompt).toMatch(/^Your previous attempt \(attempt 1\) did not pass\./);
+    expect(r.started[1]!.prompt).toContain("first attempt rejected");
+    expect(r.started[1]!.prompt).not.toContain("Write the whole feature.");
+    const starts = r.of("node.started");
+    expect(starts[1]!.session).toEqual({ mode: "resume", id: CLAUDE_ID, node: "work", attempt: 1 });
+    expect(r.of("node.retrying")[0]!.session_id).toBe(CLAUDE_ID);
+    // The stub reports the session's total (0.25, then 0.50), as claude does: each attempt costs its own 0.25.
+    const f = r.finished("work");
+    expect(f).toMatchObject({ status: "passed", attempt: 2, cost_usd: 0.5, session_id: CLAUDE_ID });
+    const shown = JSON.parse((await vouch(["show", "last", "--json"], { home: r.home })).stdout);
+    const attempts = shown.nodes[0].attempts.map((a: { attempt: number; session_id: string; cost_usd: number }) => [a.attempt, a.session_id, a.cost_usd]);
+    expect(attempts).toEqual([
+      [1, CLAUDE_ID, 0.25],
+      [2, CLAUDE_ID, 0.5], // node.finished's cost_usd is the node's sum over its attempts
+    ]);
+    const text = (await vouch(["show", "last"], { home: r.home })).stdout;
+    expect(text).toContain(`\nSessions\n  work attempt 1: ${CLAUDE_ID}\n  work attempt 2: ${CLAUDE_ID}\n`);
+  }, 60_000);
+
+  test("codex: exec resume -- ID -, the id after --; gemini: --resume=ID", async () => {
+    for (const harness of ["codex", "gemini"] as const) {
+      const r = await run(`version: 1
+name: s
+nodes:
+  work:
+    kind: agent
+    harness: ${harness}
+    cwd: WORK
+    prompt: "Write it."
+    retry: { max: 1, on: [check_failed], session: continue }
+    success: { checks: [${FAILS_ONCE}] }
+`);
+      expect(r.code, r.stderr).toBe(0);
+      const id = harness === "codex" ? "0199a213-stub" : "gemini-stub";
+      const second = r.started[1]!.argv;
+      if (harness === "codex") expect(second.slice(-4)).toEqual(["resume", "--", id, "-"]);
+      else expect(second).toContain(`--resume=${id}`);
+      expect(r.started[1]!.prompt).toMatch(/^Your previous attempt \(attempt 1\)/);
+      r.started.length = 0;
+      dir.cleanup();
+    }
+  }, 90_000);
+
+  test("a first attempt that reported a hostile session id: the retry is a fresh sitting with the whole prompt, and says why", async () => {
+    for (const hostile of ["--dangerously-skip-permissions", "\u001b]0;pwned\u0007abc", "../../etc/passwd"]) {
+      const r = await run(`version: 1
+name: s
+nodes:
+  work:
+    kind: agent
+    harness: claude
+    cwd: WORK
+    prompt: "Write it."
+    retry: { max: 1, on: [check_failed], session: continue }
+    success: { checks: [${FAILS_ONCE}] }
+`, { STUB_SESSION_ID: hostile });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.started).toHaveLength(2);
+      for (const s of r.started) expect(s.argv.some((a) => a.includes(hostile) || a.startsWith("--resume") || a.startsWith("--dangerously"))).toBe(false);
+      expect(r.started[1]!.prompt).toMatch(/^Write it\.\n\n---\nYour previous attempt/);
+      expect(r.of("node.started")[1]!.session).toEqual({
+        mode: "fresh",
+        node: "work",
+        attempt: 1,
+        note: "attempt 1 reported a session id vouch does not pass to a CLI: this retry is a fresh sitting with the whole prompt",
+      });
+      dir.cleanup();
+    }
+  }, 90_000);
+});
+
+describe("session: { continue | fork: NODE }", () => {
+  const graph = (mode: "continue" | "fork") => `version: 1
+name: s
+nodes:
+  implement:
+    kind: agent
+    harness: claude
+    cwd: WORK
+    prompt: "Implement it."
+  fix:
+    kind: agent
+    harness: claude
+    cwd: WORK
+    needs: [implement]
+    prompt: "Fix what is left."
+    session: { ${mode}: implement }
+`;
+
+  test("continue: fix resumes implement's session with its own prompt, and costs only its own sitting", async () => {
+    const r = await run(graph("continue"), { STUB_TURN_COST: "0.3" });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.started.map((s) => s.argv.filter((a) => a.startsWith("--resume") || a === "--fork-session"))).toEqual([[], [`--resume=${CLAUDE_ID}`]]);
+    expect(r.started[1]!.prompt).toBe("Fix what is left.");
+    expect(r.of("node.started").find((e) => e.node === "fix")!.session).toEqual({ mode: "resume", id: CLAUDE_ID, node: "implement" });
+    // claude reported 0.6 for the resumed session: fix's own sitting cost 0.3.
+    expect(r.finished("fix")).toMatchObject({ cost_usd: 0.3, session_id: CLAUDE_ID, session_cost_usd: 0.6 });
+    expect(r.of("run.finished")[0]!.cost_usd).toBeCloseTo(0.6, 9);
+  }, 60_000);
+
+  test("fork: --resume=ID --fork-session; the fork reports its own new session", async () => {
+    const r = await run(graph("fork"));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.started[1]!.argv).toEqual(expect.arrayContaining([`--resume=${CLAUDE_ID}`, "--fork-session"]));
+    expect(r.finished("fix").session_id).toMatch(/-fork-\d+$/);
+  }, 60_000);
+
+  test("a node that never reported a session id: the continuing node is an error that says so, and starts no sitting", async () => {
+    // implement prints no JSON at all (no session id); exhausted: lets fix run anyway.
+    const g = graph("continue").replace('prompt: "Implement it."', 'prompt: "Implement it."\n    exhausted: { output: "none" }');
+    const r = await run(g, { STUB_SCENARIO_IF_PROMPT: "Implement=garbage" });
+    expect(r.finished("implement")).toMatchObject({ status: "error" });
+    expect(r.finished("implement").session_id).toBeUndefined();
+    expect(r.finished("fix")).toMatchObject({ status: "error", cause: "unavailable", attempt: 0 });
+    expect(r.finished("fix").error).toBe(
+      'session.continue: node "implement" (error) reported no session id (its sitting ended before the harness said one); nothing to continue: run it again, or remove session: for a fresh sitting',
+    );
+    expect(r.started).toHaveLength(1);
+    expect(r.code).toBe(3);
+  }, 60_000);
+
+  test("a session the CLI no longer has: the CLI's own error, recorded as a harness error", async () => {
+    const r = await run(graph("continue"), { STUB_FORGET: "1" });
+    expect(r.finished("implement")).toMatchObject({ status: "passed", session_id: CLAUDE_ID });
+    expect(r.started[1]!.argv).toContain(`--resume=${CLAUDE_ID}`);
+    expect(r.finished("fix")).toMatchObject({ status: "error", stop_reason: "crashed", cause: "harness_error" });
+    expect(r.finished("fix").error).toContain(`No conversation found with session ID: ${CLAUDE_ID}`);
+    expect(r.code).toBe(3);
+  }, 60_000);
+});
