@@ -33,6 +33,11 @@ async function run(graph: string, stubEnv: Record<string, string> = {}) {
   const env: Record<string, string> = { STUB_ARGV: argvFile, STUB_SESSION_DIR: sessions, STUB_TURN_MS: "1", ...stubEnv };
   const passEnv = Object.keys(env).flatMap((n) => ["--pass-env", n]);
   const r = await vouch(["run", file, "--json", ...passEnv], { home: join(dir.path, "vouch"), env: { ...env, PATH: `${STUBS}:${process.env.PATH ?? "/usr/bin:/bin"}` } });
+  const vouchEnv = { ...env, PATH: `${STUBS}:${process.env.PATH ?? "/usr/bin:/bin"}` };
+  return { ...inspect(r, argvFile), home: join(dir.path, "vouch"), work, again: async (args: string[]) => inspect(await vouch([...args, "--json"], { home: join(dir.path, "vouch"), env: vouchEnv }), argvFile) };
+}
+
+function inspect(r: { code: number; stdout: string; stderr: string }, argvFile: string) {
   let started: Started[] = [];
   try {
     started = readFileSync(argvFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Started);
@@ -42,7 +47,7 @@ async function run(graph: string, stubEnv: Record<string, string> = {}) {
   const events = parseNdjson(r.stdout);
   const finished = (node: string) => events.find((e): e is EventOf<"node.finished"> => e.type === "node.finished" && e.node === node)!;
   const of = <T extends VouchEvent["type"]>(type: T) => events.filter((e): e is EventOf<T> => e.type === type);
-  return { ...r, started, events, finished, of, home: join(dir.path, "vouch"), work };
+  return { ...r, started, events, finished, of };
 }
 
 /** A check that fails the first time it runs in WORK and passes after. */
@@ -196,5 +201,42 @@ nodes:
     expect(r.finished("fix")).toMatchObject({ status: "error", stop_reason: "crashed", cause: "harness_error" });
     expect(r.finished("fix").error).toContain(`No conversation found with session ID: ${CLAUDE_ID}`);
     expect(r.code).toBe(3);
+  }, 60_000);
+});
+
+describe("vouch resume", () => {
+  test("a node continuing a node kept from the first session resumes the session id the ledger holds, and its cost is its own", async () => {
+    const r = await run(`version: 1
+name: s
+nodes:
+  implement:
+    kind: agent
+    harness: claude
+    cwd: WORK
+    prompt: "Implement it."
+  fix:
+    kind: agent
+    harness: claude
+    cwd: WORK
+    needs: [implement]
+    prompt: "Fix what is left."
+    session: { continue: implement }
+    success: { checks: [${FAILS_ONCE}] }
+`, { STUB_TURN_COST: "0.3" });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.finished("fix")).toMatchObject({ status: "failed", cost_usd: 0.3, session_cost_usd: 0.6 });
+    const runId = r.events[0]!.run;
+    const again = await r.again(["resume", runId]);
+    expect(again.code, again.stderr).toBe(0);
+    // implement was kept (no third start of it); fix started once more, on the session from the ledger.
+    expect(again.started).toHaveLength(3);
+    expect(again.started[2]!.prompt).toBe("Fix what is left.");
+    expect(again.started[2]!.argv).toContain(`--resume=${CLAUDE_ID}`);
+    expect(again.of("node.started").map((e) => e.node)).toEqual(["fix"]);
+    // The session had cost 0.6 when the first session ended: the new sitting's own cost is 0.3, not 0.9 or 0.6.
+    const fix = again.finished("fix");
+    expect(fix.status).toBe("passed");
+    expect(fix.cost_usd).toBeCloseTo(0.3, 9);
+    expect(fix.session_cost_usd).toBeCloseTo(0.9, 9);
   }, 60_000);
 });

@@ -56,6 +56,7 @@ export class RunContext {
     this.slots = new Slots(limits.concurrency);
     this.startedAt = ports.clock.now();
     this.commandInputs = commandInputs(inputs);
+    for (const [id, cost] of Object.entries(options.resume?.sessionCosts ?? {})) this.sessionCosts.set(id, cost);
   }
 
   get clock(): Clock {

@@ -109,5 +109,7 @@ export interface ResumeState {
   /** nodeKey()s whose last result was not a pass that `exhausted:` recovered: they run
    *  again, so what ran on their exhausted output is not kept either. */
   recovered?: readonly string[];
+  /** The last total cost each session's harness reported (node.finished), by session id. */
+  sessionCosts?: Readonly<Record<string, number>>;
 }
 
