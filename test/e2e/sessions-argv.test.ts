@@ -240,3 +240,94 @@ nodes:
     expect(fix.session_cost_usd).toBeCloseTo(0.9, 9);
   }, 60_000);
 });
+
+describe("maps and overrides", () => {
+  test("each branch's polish continues its own branch's draft (forked per branch from the outer node)", async () => {
+    const r = await run(`version: 1
+name: s
+inputs:
+  xs: { default: [a, b, c] }
+nodes:
+  implement:
+    kind: agent
+    harness: claude
+    cwd: WORK
+    prompt: "Implement it."
+  each:
+    kind: map
+    needs: [implement]
+    over: inputs.xs
+    branch:
+      draft:
+        kind: agent
+        harness: claude
+        cwd: WORK
+        prompt: "Draft {{ item }}."
+        session: { fork: implement }
+      polish:
+        kind: agent
+        harness: claude
+        cwd: WORK
+        needs: [draft]
+        prompt: "Polish {{ item }}."
+        session: { continue: draft }
+`);
+    expect(r.code, r.stderr).toBe(0);
+    const drafts = new Map(r.of("node.finished").filter((e) => e.node === "draft").map((e) => [e.branch!.index, e.session_id!]));
+    expect(new Set(drafts.values()).size).toBe(3); // three forks, three sessions
+    for (const s of r.started.filter((x) => x.prompt.startsWith("Draft"))) expect(s.argv).toEqual(expect.arrayContaining([`--resume=${CLAUDE_ID}`, "--fork-session"]));
+    for (const [index, item] of ["a", "b", "c"].entries()) {
+      const polish = r.started.find((x) => x.prompt === `Polish ${item}.`)!;
+      expect(polish.argv).toContain(`--resume=${drafts.get(index)}`);
+      expect(polish.argv).not.toContain("--fork-session");
+    }
+  }, 60_000);
+
+  test("--harness command on a graph that continues sessions is refused before anything starts (exit 2)", async () => {
+    dir = tempDir("sessions");
+    const file = join(dir.path, "g.yaml");
+    writeFileSync(file, 'version: 1\nname: s\nnodes:\n  a: { kind: agent, prompt: "a", retry: { max: 1, session: continue } }\n  b: { kind: agent, prompt: "b", needs: [a], session: { fork: a } }\n');
+    const r = await vouch(["run", file, "--harness", "gemini"], { home: join(dir.path, "vouch"), env: { PATH: `${STUBS}:${process.env.PATH ?? "/usr/bin:/bin"}` } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('harness "gemini": session.fork: gemini cannot fork a session');
+    const c = await vouch(["run", file, "--harness", "command"], { home: join(dir.path, "vouch"), env: { VOUCH_COMMAND: "true" } });
+    expect(c.code).toBe(2);
+    expect(c.stderr).toContain('harness "command": session: the command harness runs a program that has no sessions to continue');
+  }, 60_000);
+});
+
+describe("vouch show RUN --transcript NODE", () => {
+  test("prints the path of the node's transcript, found by its session id; unknown node exit 2; none found exit 3", async () => {
+    const r = await run(`version: 1
+name: s
+nodes:
+  implement: { kind: agent, harness: claude, cwd: WORK, prompt: "Implement it." }
+  fix: { kind: agent, harness: claude, cwd: WORK, needs: [implement], prompt: "Fix it.", session: { fork: implement } }
+  tool: { kind: script, run: "true" }
+`);
+    expect(r.code, r.stderr).toBe(0);
+    const forked = r.finished("fix").session_id!;
+    const config = join(dir.path, "claude");
+    mkdirSync(join(config, "projects", "-work"), { recursive: true });
+    const path = join(config, "projects", "-work", `${forked}.jsonl`);
+    writeFileSync(path, "{}\n");
+    const env = { CLAUDE_CONFIG_DIR: config };
+    const found = await vouch(["show", "last", "--transcript", "fix"], { home: r.home, env });
+    expect([found.code, found.stdout, found.stderr]).toEqual([0, `${path}\n`, ""]);
+    const missing = await vouch(["show", "last", "--transcript", "implement"], { home: r.home, env });
+    expect(missing.code).toBe(3);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toContain(`no transcript found for session ${CLAUDE_ID} of node "implement"`);
+    const script = await vouch(["show", "last", "--transcript", "tool"], { home: r.home, env });
+    expect(script.code).toBe(3);
+    expect(script.stderr).toContain('node "tool" has no session');
+    const unknown = await vouch(["show", "last", "--transcript", "__proto__"], { home: r.home, env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no node "__proto__" in run');
+    const both = await vouch(["show", "last", "--transcript", "fix", "--json"], { home: r.home, env });
+    expect(both.code).toBe(2);
+    // The text show lists every attempt's session, and the transcript it found.
+    const text = (await vouch(["show", "last"], { home: r.home, env })).stdout;
+    expect(text).toContain(`\nSessions\n  implement attempt 1: ${CLAUDE_ID}\n  fix attempt 1: ${forked}\n\nTranscripts\n  fix attempt 1: ${path}\n`);
+  }, 60_000);
+});
