@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeCli } from "./lib/skip.ts";
 import { runClaudeScenario } from "./lib/claude.ts";
-import { cleanupScratch, cliInstalled, codexHome, runContract, scratch } from "./lib/index.ts";
+import { cleanupScratch, cliInstalled, codexHome, GEMINI_FAST_ENV, geminiHome, runContract, scratch } from "./lib/index.ts";
+import { startGemini } from "./servers/gemini.ts";
 import { always, answer } from "./servers/anthropic.ts";
 import { MODEL, usageCosting } from "./claude-pricing.ts";
 import { startOpenAiResponses } from "./servers/openai-responses.ts";
@@ -91,22 +92,25 @@ nodes:
 });
 
 let server: FakeServer;
-const codexSkip = !cliInstalled("codex");
+let gemini: FakeServer;
 beforeAll(() => {
-  if (!codexSkip) server = startOpenAiResponses();
+  if (cliInstalled("codex")) server = startOpenAiResponses();
+  if (cliInstalled("gemini")) gemini = startGemini();
 });
 afterAll(async () => {
   await server?.stop();
+  await gemini?.stop();
   cleanupScratch();
 });
 
+const graphFile = (body: string) => {
+  const cwd = scratch("work");
+  const file = join(scratch("graph"), "graph.yaml");
+  writeFileSync(file, body.replaceAll("CWD", JSON.stringify(cwd)));
+  return file;
+};
+
 describeCli("codex", "codex sessions", () => {
-  const graphFile = (body: string) => {
-    const cwd = scratch("work");
-    const file = join(scratch("graph"), "graph.yaml");
-    writeFileSync(file, body.replaceAll("CWD", JSON.stringify(cwd)));
-    return file;
-  };
   const thread = (r: Awaited<ReturnType<typeof runContract>>, node: string) => r.events.find((e) => e.type === "node.finished" && e.node === node);
 
   // exec's own options (--model, --sandbox) go before the subcommand: they parse there too.
@@ -150,5 +154,26 @@ nodes:
     const f = thread(r, "ask") as { session_id?: string; attempt: number };
     expect(f.attempt).toBe(2);
     expect(started[1] && "session" in started[1] ? started[1].session : undefined).toEqual({ mode: "resume", id: f.session_id, node: "ask", attempt: 1 });
+  });
+});
+
+describeCli("gemini", "gemini sessions", () => {
+  it("session: continue: --resume=ID is accepted and finds the session (the same session id goes on)", { timeout: TIMEOUT }, async () => {
+    const file = graphFile(`version: 1
+name: sessions
+defaults: { harness: gemini, cwd: CWD, caps: { wall: 90s } }
+nodes:
+  implement: { kind: agent, prompt: "Implement it." }
+  fix: { kind: agent, needs: [implement], prompt: "Fix it.", session: { continue: implement } }
+`);
+    const base = gemini.base("plain");
+    const r = await runContract(file, geminiHome(), { ...GEMINI_FAST_ENV, GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: base });
+    expect(r.code, r.stderr).toBe(0);
+    const finished = r.events.filter((e) => e.type === "node.finished") as { node: string; status: string; session_id?: string }[];
+    const [a, b] = [finished.find((e) => e.node === "implement")!, finished.find((e) => e.node === "fix")!];
+    expect(b.status).toBe("passed");
+    expect(a.session_id).toMatch(/^[0-9a-f-]{36}$/);
+    // gemini exits 42 for an id it cannot find: passing with the same id is the session found.
+    expect(b.session_id).toBe(a.session_id);
   });
 });
