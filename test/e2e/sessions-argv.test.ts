@@ -283,6 +283,28 @@ nodes:
     }
   }, 60_000);
 
+  test("inside a sub-graph (kind: graph), a node continues a node of the same sub-graph", async () => {
+    const r = await run(`version: 1
+name: s
+nodes:
+  first: { kind: agent, harness: claude, cwd: WORK, prompt: "Top first." }
+  sub: { kind: graph, use: ./sub.yaml, needs: [first] }
+`);
+    // run() wrote graph.yaml before this file existed: run again with the sub-graph beside it.
+    writeFileSync(join(dir.path, "sub.yaml"), `version: 1
+name: sub
+nodes:
+  implement: { kind: agent, harness: claude, cwd: ${JSON.stringify(r.work)}, prompt: "Sub implement." }
+  fix: { kind: agent, harness: claude, cwd: ${JSON.stringify(r.work)}, needs: [implement], prompt: "Sub fix.", session: { fork: implement } }
+`);
+    const again = await r.again(["run", join(dir.path, "graph.yaml"), "--pass-env", "STUB_ARGV", "--pass-env", "STUB_SESSION_DIR"]);
+    expect(again.code, again.stderr).toBe(0);
+    const fix = again.started.find((x) => x.prompt === "Sub fix.")!;
+    const implemented = again.finished("sub/implement").session_id!;
+    expect(fix.argv).toEqual(expect.arrayContaining([`--resume=${implemented}`, "--fork-session"]));
+    expect(again.finished("sub/fix").status).toBe("passed");
+  }, 60_000);
+
   test("--harness command on a graph that continues sessions is refused before anything starts (exit 2)", async () => {
     dir = tempDir("sessions");
     const file = join(dir.path, "g.yaml");
