@@ -8,7 +8,7 @@ Usage:
   vouch schema                     print the JSON Schema of graph files (for editors)
   vouch graph GRAPH [--format F]   draw a graph: text (default), mermaid or dot
   vouch runs [--json]              list recorded runs, newest first
-  vouch show RUN [--json|--tui]    what happened in a run: nodes, checks, overruns, cost, worktrees
+  vouch show RUN [--json|--tui]    what happened in a run: nodes, checks, overruns, cost, worktrees, sessions
   vouch report RUN [--format F]    a run as an HTML page, JUnit XML or a Markdown summary
   vouch resume RUN [options]       re-run what did not pass; decide a paused approval
   vouch harnesses [--json]         the harness adapters, their guarantees, which version is installed
@@ -82,19 +82,22 @@ Options:
   runs: `Usage: vouch runs [--json]
 
 Lists recorded runs, newest first: id, graph, status, started, wall time, cost.`,
-  show: `Usage: vouch show RUN [--json | --tui | --diff NODE]
+  show: `Usage: vouch show RUN [--json | --tui | --diff NODE | --transcript NODE]
 
 Shows one run from the ledger: each node's status and qualifier, stop reason, cost,
 turns, wall time; map branches; failed checks with their output tails; cap overruns;
-an approval the run waits for; where each agent sitting's transcript is (Claude
-Code sessions found under $CLAUDE_CONFIG_DIR or ~/.claude).
+an approval the run waits for; each agent attempt's session id, and where its
+transcript is (found under $CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or
+~/.codex, ~/.gemini).
 RUN is a run id, a unique prefix of one, or "last".
 
 Options:
-  --json   the same facts as one JSON object
-  --tui    replay the run's recorded events in the live view (needs a terminal; q leaves)
-  --diff NODE  print the patch of NODE's git worktree (base..its last commit); NODE is an
-               id, or map[index].id in a map branch`,
+  --json              the same facts as one JSON object
+  --tui               replay the run's recorded events in the live view (needs a terminal; q leaves)
+  --diff NODE         print the patch of NODE's git worktree (base..its last commit); NODE is an
+                      id, or map[index].id in a map branch
+  --transcript NODE   print only the transcript path of NODE's last sitting (one per map
+                      branch); exit 3 when none is found`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
                         [--replay-dir DIR] [--replay-delay DURATION] [--report FORMAT:FILE]
 

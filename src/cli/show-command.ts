@@ -8,7 +8,7 @@ import { renderShow } from "../ledger/render-show.ts";
 import { colorEnabled } from "../tui/output-choice.ts";
 import { sanitize } from "../tui/text.ts";
 import { parseCommandArgs } from "./args.ts";
-import { attachTranscripts, renderTranscripts } from "./show-transcripts.ts";
+import { attachTranscripts, renderTranscripts, transcriptPaths } from "./show-transcripts.ts";
 import type { CliIO, Command } from "./io.ts";
 import { printDiff } from "./show-diff.ts";
 
@@ -28,8 +28,9 @@ async function replay(events: VouchEvent[], io: CliIO): Promise<number> {
 }
 
 const showCommand: Command = async (args, io) => {
-  const { values, positionals } = parseCommandArgs("show", args, { json: { type: "boolean" }, tui: { type: "boolean" }, diff: { type: "string" } });
+  const { values, positionals } = parseCommandArgs("show", args, { json: { type: "boolean" }, tui: { type: "boolean" }, diff: { type: "string" }, transcript: { type: "string" } });
   if (values.diff !== undefined && (values.json || values.tui)) throw new UsageError("--diff prints a patch; it excludes --json and --tui");
+  if (values.diff !== undefined && values.transcript !== undefined) throw new UsageError("give --diff NODE or --transcript NODE, not both");
   if (positionals.length !== 1) {
     throw new UsageError(
       positionals.length === 0 ? "show needs a RUN: a run id, a unique prefix of one, or last" : `show takes one RUN (got ${positionals.length})`,
@@ -37,6 +38,7 @@ const showCommand: Command = async (args, io) => {
     );
   }
   if (values.tui) checkTerminal(io, values.json === true);
+  if (values.transcript !== undefined && (values.tui || values.json)) throw new UsageError("--transcript prints one path per line: it takes neither --json nor --tui");
   const home = checkedLedgerHome(io.env, io.cwd);
   if (!ledgerExists(home)) {
     throw new UsageError(`no run "${positionals[0]}": no runs are recorded in ${home}`, "run a graph first (vouch run GRAPH), or set VOUCH_HOME to the folder that holds its ledger");
@@ -45,6 +47,11 @@ const showCommand: Command = async (args, io) => {
   let events: VouchEvent[];
   try {
     const runId = ledger.resolveRun(positionals[0]!);
+    if (values.transcript !== undefined) {
+      // Paths only, one per line, so `less "$(vouch show last --transcript fix)"` works.
+      io.out(sanitize(`${transcriptPaths(ledger.runSummary(runId), values.transcript, io.env).join("\n")}\n`));
+      return 0;
+    }
     if (!values.tui) {
       const summary = ledger.runSummary(runId);
       if (values.diff !== undefined) return await printDiff(summary, values.diff, io);

@@ -1,7 +1,9 @@
-// Agent sittings' transcripts for `vouch show` (docs/ledger.md, ADR 0009): the session id the
-// harness reported (node.finished.session_id) located as a file under the
-// Claude projects folder by findTranscript. Looked up when shown, never stored:
-// transcripts live in the user's Claude folder and may move or be cleaned up.
+// Agent sittings' sessions and transcripts for `vouch show` (docs/ledger.md, ADR 0009,
+// ADR 0023): the session id the harness reported for each attempt
+// (node.retrying / node.finished .session_id), located as a transcript file in the
+// CLI's own folder by findTranscript. Looked up when shown, never stored:
+// transcripts live in the user's CLI folders and may move or be cleaned up.
+import { EXIT, UsageError, VouchError } from "../engine/errors.ts";
 import type { AttemptView, NodeView, RunSummary } from "../ledger/index.ts";
 import { findTranscript } from "../spawn/harness/transcript.ts";
 
@@ -9,29 +11,70 @@ export interface TranscriptRef {
   /** "review attempt 1", "verify [each #0] attempt 2 (session 2)". */
   where: string;
   session_id: string;
-  path: string;
+  /** The transcript file, or null when it was not found. */
+  path: string | null;
+}
+
+type Shown = AttemptView & { transcript?: string | null };
+
+/** Every attempt of every node, top-level and in branches, labelled as `vouch show` labels them. */
+function visitAttempts(summary: RunSummary, visit: (n: NodeView, label: string, a: Shown) => void): void {
+  const sessions = summary.sessions.length > 1;
+  const each = (n: NodeView, label: string) => {
+    for (const a of n.attempts as Shown[]) visit(n, `${label} attempt ${a.attempt}${sessions ? ` (session ${a.session})` : ""}`, a);
+  };
+  for (const n of summary.nodes) each(n, n.node);
+  for (const b of summary.branches) for (const n of b.nodes) each(n, `${n.node} [${b.map} #${b.index}]`);
 }
 
 /** Adds `transcript` (a path, or null when not found) to every attempt that has a
- *  session id, in place; returns the ones found, in show order. */
+ *  session id, in place; returns every attempt with a session id, in show order. */
 export function attachTranscripts(summary: RunSummary, env: Record<string, string | undefined>): TranscriptRef[] {
-  const found: TranscriptRef[] = [];
-  const sessions = summary.sessions.length > 1;
-  const visit = (n: NodeView, label: string) => {
-    for (const a of n.attempts as (AttemptView & { transcript?: string | null })[]) {
-      if (a.session_id === null) continue;
-      a.transcript = findTranscript(a.session_id, env);
-      if (a.transcript !== null) {
-        found.push({ where: `${label} attempt ${a.attempt}${sessions ? ` (session ${a.session})` : ""}`, session_id: a.session_id, path: a.transcript });
-      }
-    }
-  };
-  for (const n of summary.nodes) visit(n, n.node);
-  for (const b of summary.branches) for (const n of b.nodes) visit(n, `${n.node} [${b.map} #${b.index}]`);
-  return found;
+  const out: TranscriptRef[] = [];
+  visitAttempts(summary, (_n, where, a) => {
+    if (a.session_id === null) return;
+    a.transcript = findTranscript(a.session_id, env);
+    out.push({ where, session_id: a.session_id, path: a.transcript });
+  });
+  return out;
 }
 
+/** The Sessions block (every attempt's session id) and the Transcripts block (the files found). */
 export function renderTranscripts(refs: TranscriptRef[]): string {
   if (refs.length === 0) return "";
-  return `\nTranscripts\n${refs.map((r) => `  ${r.where}: ${r.path}`).join("\n")}\n`;
+  const sessions = `\nSessions\n${refs.map((r) => `  ${r.where}: ${r.session_id}`).join("\n")}\n`;
+  const found = refs.filter((r) => r.path !== null);
+  return found.length === 0 ? sessions : `${sessions}\nTranscripts\n${found.map((r) => `  ${r.where}: ${r.path}`).join("\n")}\n`;
+}
+
+/** Nothing to print for --transcript NODE: the node ran, but no transcript is known. */
+export class NoTranscriptError extends VouchError {
+  override readonly name = "NoTranscriptError";
+  readonly exitCode = EXIT.error;
+}
+
+/** `vouch show RUN --transcript NODE`: the transcript path of NODE's last attempt with a
+ *  session id (one per map branch for a branch node). */
+export function transcriptPaths(summary: RunSummary, node: string, env: Record<string, string | undefined>): string[] {
+  const views = [...summary.nodes.filter((n) => n.node === node), ...summary.branches.flatMap((b) => b.nodes.filter((n) => n.node === node))];
+  if (views.length === 0) {
+    throw new UsageError(`no node "${node}" in run ${summary.run.id}`, "the nodes are listed by vouch show RUN");
+  }
+  const paths: string[] = [];
+  const ids: string[] = [];
+  for (const v of views) {
+    const last = [...v.attempts].reverse().find((a) => a.session_id !== null);
+    if (!last) continue;
+    ids.push(last.session_id!);
+    const path = findTranscript(last.session_id!, env);
+    if (path !== null) paths.push(path);
+  }
+  if (ids.length === 0) throw new NoTranscriptError(`node "${node}" has no session: its harness reported no session id`, "only agent sittings on claude, codex or gemini (and replay recordings) have sessions");
+  if (paths.length === 0) {
+    throw new NoTranscriptError(
+      `no transcript found for session ${ids.join(", ")} of node "${node}"`,
+      "looked in $CLAUDE_CONFIG_DIR or ~/.claude/projects, $CODEX_HOME or ~/.codex/sessions, ~/.gemini/tmp: run vouch show with the HOME the sitting ran with",
+    );
+  }
+  return paths;
 }

@@ -159,6 +159,18 @@ export const nodeStartedSchema = z.strictObject({
   round: z.number().int().min(1).optional(),
   /** A map: how many items its branches run over (the TUI shows finished/items). */
   items: z.number().int().min(0).optional(),
+  /** An agent sitting that continues a session (ADR 0023): resume or fork the session `id`
+   *  of `node` (its attempt `attempt`, for a retry), or `fresh` with a `note` on why a
+   *  retry asked to continue starts a new session. */
+  session: z
+    .strictObject({
+      mode: z.enum(["resume", "fork", "fresh"]),
+      id: z.string().optional(),
+      node: z.string(),
+      attempt: z.number().int().min(1).optional(),
+      note: z.string().optional(),
+    })
+    .optional(),
 });
 
 export const nodeProgressSchema = z.strictObject({
@@ -219,6 +231,8 @@ export const nodeRetryingSchema = z.strictObject({
   /** One line on why the attempt did not pass (what the outputs show). */
   error: z.string().optional(),
   backoff_ms: z.number().min(0),
+  /** The failed attempt's session id, when the harness reported one. */
+  session_id: z.string().optional(),
 });
 
 export const nodeFinishedSchema = z.strictObject({
@@ -248,6 +262,10 @@ export const nodeFinishedSchema = z.strictObject({
   /** Feedback round, on a node of a feedback loop's chain (as on its node.started). */
   round: z.number().int().min(1).optional(),
   session_id: z.string().optional(),
+  /** The session's total cost as the harness reported it, when it differs from cost_usd (a
+   *  resumed claude session counts its earlier sittings; a retried node sums its attempts).
+   *  A later resume of session_id subtracts it (ADR 0023). Absent: cost_usd is that total. */
+  session_cost_usd: z.number().min(0).optional(),
   /** API requests the harness retried, summed over the node's attempts; absent when none were reported. */
   api_retries: z.number().int().min(0).optional(),
   /** The node's git worktree (workspace mode worktree), after its last attempt. */

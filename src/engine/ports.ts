@@ -5,6 +5,7 @@
 import type { Expect, HARNESS_NAMES } from "./graph/schema.ts";
 import type { BranchRef, StopReason, Tokens, VouchEvent } from "./events.ts";
 import { PortNotProvidedError } from "./errors.ts";
+import type { SessionMode } from "./sessions.ts";
 
 export type HarnessName = (typeof HARNESS_NAMES)[number];
 
@@ -41,11 +42,19 @@ export interface AgentAssignment {
    *  caps.budgetUsd; it is never a refusal reason (ADR 0012). */
   runBudgetLeftUsd?: number;
   output: { format: "text" | "json"; schema?: Record<string, unknown> };
+  /** Continue (resume) or fork a session the harness reported earlier (ADR 0023). The id
+   *  passed the engine's SESSION_ID_PATTERN; carriedCostUsd is what the harness last reported
+   *  as that session's total cost, so a harness whose total counts the earlier sittings
+   *  (claude) reports this sitting's own cost. */
+  session?: { mode: SessionMode; id: string; carriedCostUsd?: number };
 }
 
 /** The static part of an assignment, checked for every agent node before any process starts. */
 export type AgentPlan = Pick<AgentAssignment, "node" | "harness" | "caps" | "model" | "tools" | "permissionMode"> &
-  Partial<Pick<AgentAssignment, "prompt" | "cwd">>;
+  Partial<Pick<AgentAssignment, "prompt" | "cwd">> & {
+    /** What the node's sittings may do with a session: `session:` and retry.session: continue (resume). */
+    sessionModes?: SessionMode[];
+  };
 
 export interface Refusal {
   harness: string;
@@ -75,6 +84,9 @@ export interface Sitting {
   costUsd: number | null;
   tokens: Tokens | null;
   sessionId?: string;
+  /** The session's total cost as the harness reported it, when that total counts the
+   *  earlier sittings of a resumed session (claude): the next resume subtracts it. */
+  sessionCostUsd?: number;
   wallMs: number;
   /** Longest silence observed, when the harness supervised idle time. */
   idleMs?: number;

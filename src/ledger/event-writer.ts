@@ -80,8 +80,9 @@ export class EventWriter {
       "SELECT round AS r, attempt AS a FROM node_results WHERE run_id = ? AND session = ? AND node = ? AND map = ? AND branch_index = ? ORDER BY round DESC, attempt DESC LIMIT 1",
     );
     this.nodeRetrying = upsert(
-      ["status", "cause", "retry_cause", "retry_reason"],
-      "status = excluded.status, cause = excluded.cause, retry_cause = excluded.retry_cause, retry_reason = excluded.retry_reason",
+      ["status", "cause", "retry_cause", "retry_reason", "session_id"],
+      "status = excluded.status, cause = excluded.cause, retry_cause = excluded.retry_cause, retry_reason = excluded.retry_reason, " +
+        "session_id = coalesce(excluded.session_id, session_id)",
     );
     const finishedCols = [
       "status", "qualifier", "stop_reason", "cause", "error", "recovered", "fallback", "cost_usd", "turns",
@@ -168,7 +169,7 @@ export class EventWriter {
         break;
       }
       case "node.retrying":
-        this.nodeRetrying.run(...this.key(e, s, e.attempt), statusOfCause(e.cause), e.cause, e.cause, e.reason);
+        this.nodeRetrying.run(...this.key(e, s, e.attempt), statusOfCause(e.cause), e.cause, e.cause, e.reason, e.session_id ?? null);
         break;
       case "node.finished":
         this.finished(e, s);

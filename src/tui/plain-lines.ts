@@ -2,8 +2,9 @@
 // significant event — a node finished, a check failed (its output tail
 // indented below), a cap overrun, a retry, a branch finished with its verdict,
 // a pause, the run's end, and each API retry a harness reports (a rate-limited
-// sitting can wait minutes: the log must say why it is quiet). Other progress
-// and starts are not printed.
+// sitting can wait minutes: the log must say why it is quiet), and a retry that
+// asked to continue its session but starts afresh. Other progress and starts
+// are not printed.
 import { nodeKey, type EventOf, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
 import { checkOutcomeText, countsText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
@@ -60,7 +61,7 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
       ];
     }
     case "node.started":
-      return newRound(after, event);
+      return [...freshSession(event), ...newRound(after, event)];
     case "node.finished":
       return nodeFinished(after, event);
     case "branch.finished": {
@@ -110,6 +111,12 @@ function newRound(after: ViewState, e: EventOf<"node.started">): Line[] {
   const others = Object.values(scope ?? {}).filter((n) => n.id !== e.node && (n.round ?? 0) >= e.round!);
   if (others.length > 0) return [];
   return [line([seg("↺ ", "accent", true), seg(`${where(e)} `), seg(`round ${e.round}`, "accent", true), seg(": a feedback loop runs it again", "muted")])];
+}
+
+/** A retry asked to continue its session but starts afresh (ADR 0023): say why, once. */
+function freshSession(e: EventOf<"node.started">): Line[] {
+  if (e.session?.mode !== "fresh") return [];
+  return [line([seg("⚠ ", "warn", true), seg(`${where(e)} `), seg(`attempt ${e.attempt}: no session to continue`, "warn"), seg(`: ${oneLine(e.session.note ?? "")}`, "muted")])];
 }
 
 /** "↻ ask API retry 2/10, 429", once per retry: only when the attempt's count went up. */

@@ -27,7 +27,8 @@ beforeEach(async () => {
   runId = ndjson(r.stdout)[0]!.run;
   sessions = new Map();
   for (const e of ledgerEvents(p, runId)) {
-    if (e.type === "node.finished" && e.session_id) sessions.set(`${e.node}${e.branch ? `#${e.branch.index}` : ""}@${e.attempt}`, e.session_id);
+    // A retried attempt's session is on its node.retrying (ADR 0023), the last one's on node.finished.
+    if ((e.type === "node.finished" || e.type === "node.retrying") && e.session_id) sessions.set(`${e.node}${e.branch ? `#${e.branch.index}` : ""}@${e.attempt}`, e.session_id);
   }
 });
 afterEach(() => p.cleanup());

@@ -118,6 +118,10 @@ export const retrySchema = z.strictObject({
   max: z.number().int().min(1, { message: "retry.max must be at least 1" }),
   on: z.array(z.enum(RETRY_CAUSES)).min(1).optional(),
   backoff: durationSchema.optional(),
+  session: z
+    .enum(["fresh", "continue"])
+    .optional()
+    .meta({ description: "continue: a retry resumes the failed attempt's session with only the failure quoted (ADR 0023). Default fresh." }),
 });
 export type Retry = z.output<typeof retrySchema>;
 
@@ -150,6 +154,11 @@ export const workspaceSchema = z.strictObject({
   from: nodeId.optional().meta({ description: "Continue from an upstream node's worktree: this node's worktree starts at that node's last commit." }),
 });
 export type WorkspaceSpec = z.output<typeof workspaceSchema>;
+/** session: { continue: NODE } or { fork: NODE } on an agent node (ADR 0023); exactly one, checked by the validator. */
+export const sessionSchema = z
+  .strictObject({ continue: nodeId.optional(), fork: nodeId.optional() })
+  .meta({ description: "Continue (resume) or fork the last session of an upstream agent node on the same harness and cwd." });
+export type SessionSpec = z.output<typeof sessionSchema>;
 
 const common = {
   description: z.string().optional(),
@@ -180,6 +189,7 @@ export const agentNodeSchema = z.strictObject({
   ...agentFields,
   prompt: z.string().min(1, { message: "an agent node needs a prompt" }),
   workspace: workspaceSchema.optional(),
+  session: sessionSchema.optional(),
   output: outputSchema.optional(),
   success: successSchema.optional(),
   stamp: z.record(z.string(), z.string()).optional(),

@@ -7,6 +7,7 @@ import { renderText } from "../template/render.ts";
 import type { Judgement } from "../verdict/conjunction.ts";
 import { withQuote } from "../verdict/retry.ts";
 import { attemptLoop, type Attempt } from "./attempts.ts";
+import { attemptSession } from "./agent-session.ts";
 import { compileContract, detailOf, judgeAttempt, renderPrologue, templateFailure, type Contract, type Produced } from "./judging.ts";
 import { agentSettings, type AgentSettings } from "./node-settings.ts";
 import { commandContext, emitStarted, head, isFatal, tail, type NodeEnv, type NodeResult } from "./node-env.ts";
@@ -67,24 +68,28 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
   const ws = await openWorkspace(env, node, pro.cwd);
   if (ws instanceof Error) return workspaceFailure(env, "agent", ws, t0, s.harness);
   const p: Prepared = { env, node, s, prompt: pro.prompt, cwd: ws?.cwd ?? pro.cwd, contract: compileContract(env, "agent", node, pro.stamp), ws };
-  return recordWorkspace(env, ws, await attemptLoop(env, s.retry, (attempt, quote) => sitOnce(p, attempt, quote)));
+  return recordWorkspace(env, ws, await attemptLoop(env, s.retry, (attempt, quote, previous) => sitOnce(p, attempt, quote, previous)));
 }
 
 /** One attempt: refused when the run cannot afford the node's budget cap, else a sitting, judged. */
-async function sitOnce(p: Prepared, attempt: number, quote: string | undefined): Promise<Attempt> {
+async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, previous: Attempt | undefined): Promise<Attempt> {
   const { env, s } = p;
   const { ctx } = env;
   const remaining = env.frame.remainingBudget();
   const short = budgetShortfall(remaining, s.caps.budgetUsd);
   if (short !== null) return notStarted({ status: "error", qualifier: null, cause: "budget_insufficient", error: short, evidence: [], failedChecks: [] });
-  const fullPrompt = withQuote(p.prompt, quote);
-  emitStarted(env, "agent", attempt, { harness: s.harness, prompt: fullPrompt });
+  const sess = attemptSession(env, p.node, s, p.prompt, attempt, quote, previous);
+  if (sess.kind === "missing") return notStarted({ status: "error", qualifier: null, cause: "unavailable", error: sess.error, evidence: [], failedChecks: [] });
+  const fullPrompt = sess.prompt;
+  emitStarted(env, "agent", attempt, { harness: s.harness, prompt: fullPrompt, ...(sess.started ? { session: sess.started } : {}) });
   const once = new OverrunOnce();
   const token = {};
   const started = ctx.clock.now();
   let sitting: Sitting;
   try {
-    sitting = await ctx.ports.agents.run(assignmentOf(p, attempt, fullPrompt, remaining), { signal: env.signal, onProgress: progressReporter(p, attempt, once, token) });
+    const assignment = assignmentOf(p, attempt, fullPrompt, remaining);
+    if (sess.session) assignment.session = sess.session;
+    sitting = await ctx.ports.agents.run(assignment, { signal: env.signal, onProgress: progressReporter(p, attempt, once, token) });
   } catch (e) {
     if (isFatal(e)) throw e;
     sitting = crashed(e, ctx.clock.now() - started);
@@ -103,6 +108,12 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined):
     resultTail: tail(sitting.resultText),
   };
   if (sitting.sessionId !== undefined) a.sessionId = sitting.sessionId;
+  // A sitting that started its session: its own cost is the session's total so far.
+  const sessionTotal = sitting.sessionCostUsd ?? sitting.costUsd;
+  if (sessionTotal !== null) {
+    a.sessionCostUsd = sessionTotal;
+    if (sitting.sessionId !== undefined) ctx.sessionCosts.set(sitting.sessionId, sessionTotal);
+  }
   if (sitting.apiRetries !== undefined) a.apiRetries = sitting.apiRetries;
   return a;
 }

@@ -17,6 +17,8 @@ export interface Attempt {
   turns: number | null;
   tokens: Tokens | null;
   sessionId?: string;
+  /** The session's total cost as the harness reported it (see Sitting.sessionCostUsd). */
+  sessionCostUsd?: number;
   resultTail?: string;
   apiRetries?: number;
 }
@@ -44,7 +46,11 @@ class Spending {
   }
 }
 
-export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: (attempt: number, quote: string | undefined) => Promise<Attempt>): Promise<NodeResult> {
+/** One attempt: its number, the failure quoted from the attempt before, and that attempt
+ *  (a retry with session: continue resumes its session). */
+export type OneAttempt = (attempt: number, quote: string | undefined, previous: Attempt | undefined) => Promise<Attempt>;
+
+export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: OneAttempt): Promise<NodeResult> {
   const { ctx } = env;
   const t0 = ctx.clock.now();
   let release: () => void;
@@ -66,12 +72,14 @@ export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: (
 }
 
 /** Attempts until one is final (not retried, refused, or the node stopped); the slot is held. */
-async function attempts(env: NodeEnv, retry: Retry | undefined, one: (attempt: number, quote: string | undefined) => Promise<Attempt>, t0: number): Promise<NodeResult> {
+async function attempts(env: NodeEnv, retry: Retry | undefined, one: OneAttempt, t0: number): Promise<NodeResult> {
   const { ctx } = env;
   const spent = new Spending();
   let quote: string | undefined;
+  let previous: Attempt | undefined;
   for (let attempt = 1; ; attempt++) {
-    const a = await one(attempt, quote);
+    const a = await one(attempt, quote, previous);
+    previous = a;
     spent.add(a);
     const j = a.judgement;
     const d = decideRetry(retry, attempt, j.status, j.cause);
@@ -85,6 +93,7 @@ async function attempts(env: NodeEnv, retry: Retry | undefined, one: (attempt: n
       reason: quote,
       ...(j.error !== undefined ? { error: j.error } : {}),
       backoff_ms: d.backoffMs,
+      ...(a.sessionId !== undefined ? { session_id: a.sessionId } : {}),
     };
     ctx.emitter.emit(env.branch ? { ...retrying, branch: env.branch } : retrying);
     if (d.backoffMs > 0) {
@@ -114,6 +123,7 @@ function finalResult(a: Attempt, ran: number, spent: Spending, wallMs: number): 
   if (j.error !== undefined) r.error = j.error;
   if (a.resultTail !== undefined) r.resultTail = a.resultTail;
   if (a.sessionId !== undefined) r.sessionId = a.sessionId;
+  if (a.sessionCostUsd !== undefined) r.sessionCostUsd = a.sessionCostUsd;
   if (spent.apiRetries !== undefined) r.apiRetries = spent.apiRetries;
   return r;
 }

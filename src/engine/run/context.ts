@@ -8,7 +8,7 @@ import { Slots } from "../scheduler/slots.ts";
 import type { RunStop } from "../verdict/conjunction.ts";
 import { OutputSchemas } from "../verdict/output-schema.ts";
 import type { Emitter } from "./emitter.ts";
-import { commandInputs } from "./node-env.ts";
+import { commandInputs, type FinishedSession } from "./node-env.ts";
 import type { ResumeState, RunOptions, RunPorts } from "./types.ts";
 import { Workspaces } from "../workspace/workspaces.ts";
 import { priorWorkspaces } from "../workspace/prior.ts";
@@ -36,6 +36,11 @@ export class RunContext {
   private runBudgetReported = false;
   private active = 0;
   fatal: unknown = null;
+  /** The last total cost each session's harness reported (Sitting.sessionCostUsd), by session id:
+   *  what the next sitting resuming that session subtracts from its own total (ADR 0023). */
+  readonly sessionCosts = new Map<string, number>();
+  /** The last session of each finished agent node, by nodeKey(): what session: continues. */
+  readonly sessions = new Map<string, FinishedSession>();
   /** Computed once: a large input (a 10,000-item list) must not be serialised per command. */
   readonly commandInputs: readonly CommandInput[];
   /** The run's git worktrees (ADR 0020). */
@@ -56,6 +61,7 @@ export class RunContext {
     this.startedAt = ports.clock.now();
     this.commandInputs = commandInputs(inputs);
     this.workspaces = new Workspaces(ports.git, options.runId, priorWorkspaces(options.graph, options.resume));
+    for (const [id, cost] of Object.entries(options.resume?.sessionCosts ?? {})) this.sessionCosts.set(id, cost);
   }
 
   get clock(): Clock {

@@ -1,7 +1,7 @@
 // What a node handler gets (its place in the run and a view of run data) and
 // what it returns. Handlers emit node.started, node.progress, check.finished,
 // cap.overrun and node.retrying; the scope emits node.finished.
-import type { BranchRef, Cause, EvidencePart, NodeStatus, Qualifier, StopReason, Tokens, WorkspaceRecord } from "../events.ts";
+import type { BranchRef, Cause, EventOf, EvidencePart, NodeStatus, Qualifier, StopReason, Tokens, WorkspaceRecord } from "../events.ts";
 import { dirname } from "node:path";
 import { head } from "../cut.ts";
 import { FatalError } from "../errors.ts";
@@ -29,6 +29,16 @@ export interface NodeEnv {
   round?: number;
   /** Appended to the prompt of a feedback loop's head on later rounds. */
   feedbackQuote?: string;
+  /** The last session of node `id` (of this branch when the branch has it, else outer):
+   *  undefined when it has not finished in this run (ADR 0023). */
+  sessionOf?(id: string): FinishedSession | undefined;
+}
+
+/** What a finished agent node leaves for a node that continues its session. */
+export interface FinishedSession {
+  sessionId: string | null;
+  sessionCostUsd?: number;
+  status: NodeStatus;
 }
 
 export interface NodeResult {
@@ -46,6 +56,8 @@ export interface NodeResult {
   error?: string;
   resultTail?: string;
   sessionId?: string;
+  /** The session's total cost as the harness reported it (Sitting.sessionCostUsd). */
+  sessionCostUsd?: number;
   /** API requests the harness retried, summed over attempts (absent: none reported). */
   apiRetries?: number;
   failedChecks: CheckOutcome[];
@@ -73,7 +85,7 @@ export function stoppedResult(runStop: RunStop | null, attempt: number, wallMs: 
 }
 
 /** node.started, as every kind says it (an agent names its harness; agents and approvals their prompt). */
-export function emitStarted(env: NodeEnv, kind: string, attempt: number, more: { harness?: string; prompt?: string } = {}): void {
+export function emitStarted(env: NodeEnv, kind: string, attempt: number, more: { harness?: string; prompt?: string; session?: StartedSession } = {}): void {
   env.ctx.emitter.emit({
     type: "node.started",
     node: env.id,
@@ -83,8 +95,11 @@ export function emitStarted(env: NodeEnv, kind: string, attempt: number, more: {
     ...(env.branch ? { branch: env.branch } : {}),
     ...(more.prompt !== undefined ? { prompt: head(more.prompt) } : {}),
     ...(env.round !== undefined ? { round: env.round } : {}),
+    ...(more.session !== undefined ? { session: more.session } : {}),
   });
 }
+
+export type StartedSession = NonNullable<EventOf<"node.started">["session"]>;
 
 /** Every input as commands get it: strings as is, other values as JSON. */
 export function commandInputs(inputs: Record<string, unknown>): CommandInput[] {

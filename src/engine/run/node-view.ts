@@ -66,6 +66,8 @@ export function finishedEvent(node: string, branch: BranchRef | undefined, r: No
   if (x.fallback !== undefined) e.fallback = x.fallback;
   if (x.round !== undefined) e.round = x.round;
   if (r.sessionId !== undefined) e.session_id = r.sessionId;
+  // Only when it says more than cost_usd: a reader takes cost_usd as the session's total otherwise.
+  if (r.sessionId !== undefined && r.sessionCostUsd !== undefined && r.sessionCostUsd !== r.costUsd) e.session_cost_usd = r.sessionCostUsd;
   if (r.apiRetries !== undefined) e.api_retries = r.apiRetries;
   if (r.workspace !== undefined) e.workspace = r.workspace;
   return e;

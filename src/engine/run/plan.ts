@@ -3,7 +3,9 @@
 // the harnesses refuse. Starts nothing.
 import { resolve } from "node:path";
 import { GraphInvalidError, TemplateError, type GraphProblem } from "../errors.ts";
-import type { GraphFile } from "../graph/schema.ts";
+import type { AgentNode, GraphFile, Retry } from "../graph/schema.ts";
+import type { SessionMode } from "../sessions.ts";
+import { nodeSessionAsk } from "./agent-session.ts";
 import { refusingAgentRunner, type AgentPlan, type AgentRunner, type Refusal } from "../ports.ts";
 import { buildScopeIndex, type ScopeNode } from "../scheduler/scope-index.ts";
 import { renderText } from "../template/render.ts";
@@ -70,6 +72,14 @@ function runBudgetRefusals(agents: AgentRunner, plan: AgentPlan, runBudget: numb
   }));
 }
 
+/** What an agent node's sittings may do with a session (ADR 0023), for the harness to refuse. */
+function sessionModes(node: AgentNode, retry: Retry | undefined): SessionMode[] {
+  const ask = nodeSessionAsk(node);
+  const modes = new Set<SessionMode>(ask ? [ask.mode] : []);
+  if (retry?.session === "continue") modes.add("resume");
+  return [...modes];
+}
+
 export function planRun(options: RunOptions): RunPlan {
   const { graph } = options;
   const inputs = resolveInputs(graph, options.inputs);
@@ -93,6 +103,8 @@ export function planRun(options: RunOptions): RunPlan {
       if (s.model !== undefined) agentPlan.model = planned.model = s.model;
       if (s.tools !== undefined) agentPlan.tools = planned.tools = s.tools;
       if (s.permissionMode !== undefined) agentPlan.permissionMode = s.permissionMode;
+      const modes = sessionModes(node, s.retry);
+      if (modes.length > 0) agentPlan.sessionModes = modes;
       // A sub-graph's inputs are known only once its graph node runs.
       const cwd = staticCwd(s.cwd, w.file === graph ? inputs : {}, options.baseDir);
       if (cwd !== undefined) agentPlan.cwd = planned.cwd = cwd;

@@ -13,8 +13,15 @@ export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
   const lastBranch = new Map<string, Extract<VouchEvent, { type: "branch.finished" }>>();
   const items = new Map<string, unknown>();
   let lastSeq = -1;
+  // The last total each session's harness reported, whatever became of its node: a
+  // resumed run's next sitting in that session subtracts it (ADR 0023).
+  const sessionCosts: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const e of events) {
     if (e.seq > lastSeq) lastSeq = e.seq;
+    if (e.type === "node.finished" && e.session_id !== undefined) {
+      const total = e.session_cost_usd ?? e.cost_usd; // absent when it equals cost_usd
+      if (total !== null) sessionCosts[e.session_id] = total;
+    }
     if (e.type === "node.finished") {
       lastNode.set(nodeKey(e.node, e.branch), e);
       restarted.delete(nodeKey(e.node, e.branch));
@@ -30,6 +37,9 @@ export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
     const kept: KeptNode = { qualifier: e.qualifier };
     if (e.output !== undefined) kept.output = e.output;
     if (e.workspace !== undefined) kept.workspace = e.workspace;
+    if (e.session_id !== undefined) kept.sessionId = e.session_id;
+    const total = e.session_cost_usd ?? e.cost_usd; // absent when it equals cost_usd
+    if (e.session_id !== undefined && total !== null) kept.sessionCostUsd = total;
     nodes[key] = kept;
   }
   const branches: Record<string, KeptBranch> = Object.create(null) as Record<string, KeptBranch>;
@@ -39,5 +49,5 @@ export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
     if (e.output !== undefined) kept.output = e.output;
     branches[key] = kept;
   }
-  return { startSeq: lastSeq + 1, nodes, branches, recovered };
+  return { startSeq: lastSeq + 1, nodes, branches, recovered, sessionCosts };
 }

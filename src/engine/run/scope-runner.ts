@@ -17,7 +17,7 @@ import { renderStamp } from "./judging.ts";
 import { handle } from "./node-handlers.ts";
 import { keptIds, keptResult } from "./scope-resume.ts";
 import type { PausedApproval, RunContext } from "./context.ts";
-import { simpleResult, stoppedResult, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { simpleResult, stoppedResult, type FinishedSession, type NodeEnv, type NodeResult } from "./node-env.ts";
 import { finishedEvent, stateOf, viewOf, type NodeView } from "./node-view.ts";
 import { isObject } from "../json-object.ts";
 
@@ -103,10 +103,31 @@ export class ScopeRunner {
       const selfReported = k.view.qualifier === "self-reported";
       this.meta.set(id, { kind: this.index.nodes.get(id)!.kind, status: "passed", recovered: false, selfReported });
       this.count(id, "passed", selfReported);
+      if (this.index.nodes.get(id)!.kind === "agent") {
+        const kn = this.ctx.resume!.nodes[resumeKey(id)]!;
+        this.noteSession(id, { status: "passed", sessionId: kn.sessionId ?? null, ...(kn.sessionCostUsd !== undefined ? { sessionCostUsd: kn.sessionCostUsd } : {}) });
+      }
       kept.set(id, k.finished);
     }
     this.launchAll(this.scheduler.start(kept));
     this.afterChange();
+  }
+
+  /** A finished agent node's last session, for nodes that continue it (ADR 0023). */
+  private noteSession(id: string, f: FinishedSession): void {
+    this.ctx.sessions.set(nodeKey(this.key(id), this.branch), f);
+    if (f.sessionId !== null && f.sessionCostUsd !== undefined && !this.ctx.sessionCosts.has(f.sessionId)) this.ctx.sessionCosts.set(f.sessionId, f.sessionCostUsd);
+  }
+
+  private sessionOf(id: string): FinishedSession | undefined {
+    // A node of this scope (this branch's own), else the scope around the map (the validator allows
+    // only those): a map branch shares its parent's frame, so the outer key has the frame's branch.
+    return this.ctx.sessions.get(this.index.nodes.has(id) ? nodeKey(this.key(id), this.branch) : nodeKey(this.key(id), this.frame.branch));
+  }
+
+  private noteResult(id: string, node: ScopeNode, r: NodeResult): void {
+    if (node.kind !== "agent") return;
+    this.noteSession(id, { status: r.status, sessionId: r.sessionId ?? null, ...(r.sessionCostUsd !== undefined ? { sessionCostUsd: r.sessionCostUsd } : {}) });
   }
 
   /** Template and condition data. */
@@ -196,6 +217,7 @@ export class ScopeRunner {
       runStop: () => this.runStop(),
       scope: () => this.scope(),
       commandState: () => stateOf(this.frame.inputs, this.scope().nodes as Record<string, NodeView>, this.place),
+      sessionOf: (target) => this.sessionOf(target),
     };
     if (this.branch) e.branch = this.branch;
     // Only a branch's own scope has an item: a sub-graph in a branch sees its inputs, not the item.
@@ -260,6 +282,7 @@ export class ScopeRunner {
     const holds = fb.when ? evaluateCondition(fb.when, { ...this.scope(), nodes: { ...(this.scope().nodes as object), [id]: view } }) : r.status !== "passed";
     if (!holds) return false;
     this.rounds.set(id, done + 1);
+    this.noteResult(id, node, r);
     this.ctx.emitter.emit(finishedEvent(this.key(id), this.branch, r, this.roundExtra(id)));
     this.view[id] = view; // the head may quote or read this round's result
     this.feedbackQuotes.set(fb.to, quoteFeedback(id, this.roundOf.get(id) ?? 1, { ...r, failedChecks: r.failedChecks }));
@@ -299,6 +322,7 @@ export class ScopeRunner {
     if (fallback !== undefined) meta.fallback = fallback;
     this.meta.set(id, meta);
     this.count(id, r.status, selfReported);
+    this.noteResult(id, node, r);
     this.ctx.emitter.emit(finishedEvent(this.key(id), this.branch, r, { recovered, ...(fallback ? { fallback: this.key(fallback) } : {}), ...this.roundExtra(id) }));
     const f: Finished = { status: r.status, recovered };
     if (r.chosen) f.chosen = r.chosen;

@@ -96,6 +96,9 @@ export interface KeptNode {
   output?: unknown;
   /** Its worktree, reused by the nodes that continue from it. */
   workspace?: WorkspaceRecord;
+  /** The node's last session (node.finished.session_id, session_cost_usd): a node that continues it after the resume. */
+  sessionId?: string;
+  sessionCostUsd?: number;
 }
 export interface KeptBranch {
   item: unknown;
@@ -112,5 +115,7 @@ export interface ResumeState {
   /** nodeKey()s whose last result was not a pass that `exhausted:` recovered: they run
    *  again, so what ran on their exhausted output is not kept either. */
   recovered?: readonly string[];
+  /** The last total cost each session's harness reported (node.finished), by session id. */
+  sessionCosts?: Readonly<Record<string, number>>;
 }
 

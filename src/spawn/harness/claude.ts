@@ -8,6 +8,8 @@ import type { AgentAssignment } from "../../engine/ports.ts";
 import { createClaudeParser } from "./claude-stream.ts";
 import { budgetToKeep, flagNumber, supervision } from "./argv-format.ts";
 import type { Guarantees, HarnessAdapter, HarnessCommand } from "./types.ts";
+import { carryCost, claudeSessionArgs } from "./session-args.ts";
+import { SESSION_SUPPORT } from "../../engine/sessions.ts";
 
 export const CLAUDE_GUARANTEES: Guarantees = {
   caps: { turns: "native", budget_usd: "native", wall: "supervised", idle: "supervised" },
@@ -20,7 +22,7 @@ export const CLAUDE_GUARANTEES: Guarantees = {
 export const CLAUDE_PERMISSION_MODES = ["default", "acceptEdits", "auto", "bypassPermissions", "manual", "dontAsk", "plan"] as const;
 
 export function buildClaudeCommand(a: AgentAssignment): HarnessCommand {
-  const argv = ["claude", "-p", "--output-format", "stream-json", "--verbose"];
+  const argv = ["claude", "-p", "--output-format", "stream-json", "--verbose", ...claudeSessionArgs(a.session)];
   // Values always in the `=` form: a value can never be read as a flag (ADR 0019).
   if (a.model !== undefined) argv.push(`--model=${a.model}`);
   if (a.caps.turns !== undefined) argv.push("--max-turns", flagNumber(a.caps.turns));
@@ -49,6 +51,8 @@ export const claudeAdapter: HarnessAdapter = {
   protocol: "json-stream",
   guarantees: CLAUDE_GUARANTEES,
   permissionModes: CLAUDE_PERMISSION_MODES,
+  sessions: SESSION_SUPPORT.claude,
   buildCommand: buildClaudeCommand,
-  createParser: () => createClaudeParser(),
+  // A resumed session's total_cost_usd counts its earlier sittings: report this sitting's own.
+  createParser: (a) => carryCost(createClaudeParser(), a.session?.carriedCostUsd),
 };

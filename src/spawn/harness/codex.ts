@@ -14,6 +14,8 @@ import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
 import { supervision } from "./argv-format.ts";
 import { codexTurnCounter } from "./codex-turns.ts";
 import { stripEscapes } from "./escapes.ts";
+import { codexSessionArgs } from "./session-args.ts";
+import { SESSION_SUPPORT } from "../../engine/sessions.ts";
 import type { Guarantees, HarnessAdapter, HarnessCommand, ParsedSitting, StreamEnd, StreamParser } from "./types.ts";
 import { isObject, type JsonObject } from "../../engine/json-object.ts";
 
@@ -36,6 +38,8 @@ export function buildCodexCommand(a: AgentAssignment): HarnessCommand {
   // a value can never be read as a flag (ADR 0019).
   if (a.model !== undefined) argv.push(`--model=${a.model}`);
   if (a.permissionMode !== undefined) argv.push(`--sandbox=${a.permissionMode}`);
+  // resume/fork is exec's subcommand: after exec's options, before the prompt.
+  argv.push(...codexSessionArgs(a.session));
   argv.push("-"); // read the prompt from stdin
   return { argv, stdin: a.prompt, ...supervision(CODEX_GUARANTEES, a) };
 }
@@ -160,6 +164,7 @@ export const codexAdapter: HarnessAdapter = {
   protocol: "json-stream",
   guarantees: CODEX_GUARANTEES,
   permissionModes: CODEX_SANDBOX_MODES,
+  sessions: SESSION_SUPPORT.codex,
   buildCommand: buildCodexCommand,
   createParser: () => createCodexParser(),
 };

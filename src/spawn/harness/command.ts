@@ -8,6 +8,7 @@ import type { AgentAssignment, SittingProgress } from "../../engine/ports.ts";
 import { SpawnError } from "../../engine/errors.ts";
 import { lastLine } from "./json-documents.ts";
 import { supervision } from "./argv-format.ts";
+import { SESSION_SUPPORT } from "../../engine/sessions.ts";
 import type { BuildContext, Guarantees, HarnessAdapter, HarnessCommand, ParsedSitting, StreamEnd, StreamParser } from "./types.ts";
 
 export const COMMAND_GUARANTEES: Guarantees = {
@@ -74,6 +75,7 @@ export const commandAdapter: HarnessAdapter = {
   binary: null,
   protocol: "text",
   guarantees: COMMAND_GUARANTEES,
+  sessions: SESSION_SUPPORT.command,
   buildCommand: buildCommandHarnessCommand,
   createParser: () => createCommandParser(),
 };

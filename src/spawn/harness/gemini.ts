@@ -10,6 +10,8 @@
 // Its loop detection ("Loop detected, stopping execution", then a `success`
 // result with no answer) is a stop by the harness itself: stop reason `loop`.
 import { stripEscapes } from "./escapes.ts";
+import { geminiSessionArgs } from "./session-args.ts";
+import { SESSION_SUPPORT } from "../../engine/sessions.ts";
 import type { AgentAssignment, SittingProgress } from "../../engine/ports.ts";
 import type { StopReason } from "../../engine/events.ts";
 import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
@@ -53,6 +55,7 @@ export function buildGeminiCommand(a: AgentAssignment): HarnessCommand {
   // `--model=--yolo` as the model "--yolo" (ADR 0019).
   if (a.model !== undefined) argv.push(`--model=${a.model}`);
   if (a.permissionMode !== undefined) argv.push(`--approval-mode=${a.permissionMode}`);
+  argv.push(...geminiSessionArgs(a.session));
   argv.push("-p", GEMINI_PROMPT_FLAG_TEXT);
   return { argv, stdin: a.prompt, ...supervision(GEMINI_GUARANTEES, a) };
 }
@@ -189,6 +192,7 @@ export const geminiAdapter: HarnessAdapter = {
   protocol: "json-stream",
   guarantees: GEMINI_GUARANTEES,
   permissionModes: GEMINI_APPROVAL_MODES,
+  sessions: SESSION_SUPPORT.gemini,
   buildCommand: buildGeminiCommand,
   createParser: () => createGeminiParser(),
 };

@@ -8,6 +8,7 @@ import { isAbsolute } from "node:path";
 import type { CapName } from "../../engine/events.ts";
 import type { AgentPlan, Refusal, SittingCaps } from "../../engine/ports.ts";
 import type { HarnessDescriptor } from "./types.ts";
+import { sessionRefusal } from "../../engine/sessions.ts";
 
 /** The graph's cap names and where each lives in SittingCaps. */
 export const CAP_FIELDS: readonly { cap: CapName; key: keyof SittingCaps }[] = [
@@ -69,6 +70,11 @@ export function refuse(harness: HarnessDescriptor, plan: AgentPlan, options: Ref
     }
   }
 
+  for (const mode of plan.sessionModes ?? []) {
+    if (harness.sessions?.[mode]) continue;
+    const field = mode === "fork" ? "session.fork" : "session";
+    no(field, sessionRefusal(name, mode, field) ?? `${field}: cannot ${mode === "fork" ? "fork" : "resume"} a session`);
+  }
   if (plan.prompt !== undefined && plan.prompt.trim() === "") {
     no("prompt", "the prompt is empty: a sitting needs something to do");
   }

@@ -12,6 +12,7 @@ import { applyEdits, readEdits, ReplayEditError, type ReplayEdit } from "./repla
 import { InputError } from "../../engine/errors.ts";
 import { MAX_INPUT_ENV, readLimited } from "../read-limited.ts";
 import type { Guarantees, HarnessDescriptor } from "./types.ts";
+import { SESSION_SUPPORT } from "../../engine/sessions.ts";
 
 export const REPLAY_GUARANTEES: Guarantees = {
   caps: { turns: "observed", budget_usd: "observed", wall: "supervised", idle: "supervised" },
@@ -28,6 +29,8 @@ export const replayDescriptor: HarnessDescriptor = {
   protocol: "json-stream",
   guarantees: REPLAY_GUARANTEES,
   recorded: true,
+  // A recording of a resumed sitting plays like any other: accepted, not applied (ADR 0023).
+  sessions: SESSION_SUPPORT.replay,
 };
 
 export interface ReplayOptions {

@@ -4,6 +4,7 @@
 // runProcess (src/spawn/process.ts) and feeds stdout lines to their parser.
 import type { CapName } from "../../engine/events.ts";
 import type { AgentAssignment, HarnessName, Sitting, SittingProgress } from "../../engine/ports.ts";
+import type { SessionMode } from "../../engine/sessions.ts";
 
 /** How a cap is kept: the harness's own flag, the engine killing the process
  *  group, only noticed afterwards from the harness's report, or not at all. */
@@ -74,6 +75,8 @@ export interface HarnessDescriptor {
   permissionModes?: readonly string[];
   /** Plays recordings: model/tools/permission_mode are accepted but not applied (replay). */
   recorded?: boolean;
+  /** What it can do with a session id (ADR 0023): SESSION_SUPPORT[name], src/engine/sessions.ts. */
+  sessions?: Readonly<Record<SessionMode, boolean>>;
 }
 
 /** An adapter that drives a program through the spawn seam (all but replay). */

@@ -14,6 +14,13 @@
 //   STUB_FILL      a file the stub grows until the disk is full (scenario fill)
 //   STUB_PLAYED    a file the stub appends "turn N" to after printing each turn
 //   STUB_LINGER=1  after a success result, stay up until killed (30 s at most)
+//   STUB_FORGET=1  keep no session in STUB_SESSION_DIR (as when a CLI's folder was cleaned)
+//   STUB_SCENARIO_IF_PROMPT  "TEXT=SCENARIO": play SCENARIO instead when the prompt contains TEXT
+//   STUB_ARGV      a file the stub appends {"argv":[...],"prompt":"..."} to, one JSON line per start
+//   STUB_SESSION_ID  the session id a fresh sitting reports (hostile ids included)
+//   STUB_SESSION_DIR  where the stub keeps each session's total cost: a resumed or forked
+//                  claude sitting reports the session's cumulative total_cost_usd, as
+//                  Claude Code does, and resuming an id it never saw fails as Claude Code's does
 // On success the result text is a JSON "echo" of what the stub received:
 // {harness, prompt, model, tools, permissionMode, maxTurns, maxBudgetUsd, argv}.
 "use strict";
@@ -21,7 +28,7 @@ const fs = require("node:fs");
 const { spawn } = require("node:child_process");
 
 const env = process.env;
-const scenario = env.STUB_SCENARIO || "success";
+let scenario = env.STUB_SCENARIO || "success";
 const turnsWanted = Number(env.STUB_TURNS || 1);
 const turnMs = Number(env.STUB_TURN_MS || 20);
 const turnCost = Number(env.STUB_TURN_COST || 0.01);
@@ -63,13 +70,18 @@ function fail(message, code) {
 function parseArgs(harness, argv) {
   const got = { argv, positionals: [] };
   const valueFlags = {
-    claude: { "--model": "model", "--max-turns": "maxTurns", "--max-budget-usd": "maxBudgetUsd", "--permission-mode": "permissionMode", "--output-format": "outputFormat", "--fallback-model": "fallbackModel" },
+    claude: { "--model": "model", "--max-turns": "maxTurns", "--max-budget-usd": "maxBudgetUsd", "--permission-mode": "permissionMode", "--output-format": "outputFormat", "--fallback-model": "fallbackModel", "--resume": "resume" },
     codex: { "-m": "model", "--model": "model", "-s": "permissionMode", "--sandbox": "permissionMode" },
-    gemini: { "-m": "model", "--model": "model", "--approval-mode": "permissionMode", "--output-format": "outputFormat", "-p": "promptFlag", "--prompt": "promptFlag" },
+    gemini: { "-m": "model", "--model": "model", "--approval-mode": "permissionMode", "--output-format": "outputFormat", "-p": "promptFlag", "--prompt": "promptFlag", "--resume": "resume" },
     command: {},
   }[harness];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    // As clap does: after "--" every word is a positional, whatever it looks like.
+    if (a === "--" && harness === "codex") {
+      got.positionals.push(...argv.slice(i + 1));
+      break;
+    }
     const eq = a.startsWith("--") ? a.indexOf("=") : -1;
     if (eq > 0 && valueFlags[a.slice(0, eq)]) {
       got[valueFlags[a.slice(0, eq)]] = a.slice(eq + 1); // --flag=value: the value is whatever follows "="
@@ -84,6 +96,7 @@ function parseArgs(harness, argv) {
     else if (a === "--allowedTools" || a === "--allowed-tools") fail(`stub ${harness}: ${a} without '=' would swallow the prompt`, 2);
     else if (a === "-p" || a === "--print" || a === "--verbose" || a === "--json") got[a.replace(/^-+/, "")] = true;
     else if (a === "--skip-git-repo-check" || a === "--skip-trust") got[a.replace(/^-+/, "")] = true;
+    else if (a === "--fork-session") got.forkSession = true;
     else got.positionals.push(a);
   }
   return got;
@@ -99,8 +112,15 @@ function checkCommandLine(harness, got) {
   }
   if (harness === "codex") {
     if (got.positionals[0] !== "exec" || !got.json) fail("stub codex: expected `codex exec --json`", 2);
-    if (got.positionals.length !== 2) fail("stub codex: expected exactly one prompt argument", 2);
+    // exec [resume|fork SESSION_ID] PROMPT
+    const sub = got.positionals[1] === "resume" || got.positionals[1] === "fork" ? got.positionals[1] : null;
+    if (sub) {
+      got.resume = got.positionals[2];
+      got.forkSession = sub === "fork";
+    }
+    if (got.positionals.length !== (sub ? 4 : 2)) fail("stub codex: expected exactly one prompt argument", 2);
   }
+  if (got.forkSession && got.resume === undefined) fail(`stub ${harness}: --fork-session needs --resume`, 2);
   if (harness === "gemini") {
     if (got.outputFormat !== "stream-json") fail("stub gemini: expected --output-format stream-json", 42);
     if (got.promptFlag === undefined) fail("stub gemini: -p is required for headless mode", 42);
@@ -123,7 +143,30 @@ function echo(harness, got, prompt) {
 
 // ---- one format per harness ----------------------------------------------
 
-const SESSION = "5f0c8a52-2d7e-4b7a-9a51-6c1f3e0b9d27";
+const DEFAULT_SESSION = { claude: "5f0c8a52-2d7e-4b7a-9a51-6c1f3e0b9d27", codex: "0199a213-stub", gemini: "gemini-stub", command: "" };
+// The session this sitting reports: the resumed one, a new one for a fork or a fresh sitting.
+let SESSION = DEFAULT_SESSION.claude;
+/** What the session had cost before this sitting (STUB_SESSION_DIR; 0 for a fresh one). */
+let carried = 0;
+
+function openSession(harness, got) {
+  const fresh = env.STUB_SESSION_ID || DEFAULT_SESSION[harness];
+  SESSION = got.resume === undefined ? fresh : got.forkSession ? `${got.resume.slice(0, 20)}-fork-${process.pid}` : got.resume;
+  if (got.resume === undefined || !env.STUB_SESSION_DIR) return;
+  const file = `${env.STUB_SESSION_DIR}/${got.resume}`;
+  if (!/^[A-Za-z0-9_-]+$/.test(got.resume) || !fs.existsSync(file)) {
+    // As claude 2.1.332 does for an id it does not know.
+    out({ type: "result", subtype: "error_during_execution", is_error: true, num_turns: 0, total_cost_usd: 0, session_id: got.resume, errors: [`No conversation found with session ID: ${got.resume}`] });
+    process.stderr.write(`No conversation found with session ID: ${got.resume}\n`);
+    process.exit(1);
+  }
+  carried = Number(fs.readFileSync(file, "utf8"));
+}
+
+function closeSession(cost) {
+  if (env.STUB_SESSION_DIR && env.STUB_FORGET !== "1" && /^[A-Za-z0-9_-]+$/.test(SESSION)) fs.writeFileSync(`${env.STUB_SESSION_DIR}/${SESSION}`, String(carried + cost));
+}
+
 const formats = {
   claude: {
     start: () => out({ type: "system", subtype: "init", session_id: SESSION, model: "stub-model", tools: ["Bash", "Read"], cwd: process.cwd() }),
@@ -137,7 +180,8 @@ const formats = {
         subtype: r.subtype,
         is_error: r.subtype !== "success",
         num_turns: r.turns,
-        total_cost_usd: r.cost,
+        // A resumed session's total counts its earlier sittings, as Claude Code's does.
+        total_cost_usd: carried + r.cost,
         session_id: SESSION,
         usage: { input_tokens: 2 * r.turns, output_tokens: 10 * r.turns, cache_read_input_tokens: 100 * r.turns, cache_creation_input_tokens: 5 * r.turns },
         permission_denials: [],
@@ -148,7 +192,7 @@ const formats = {
     // As codex 0.171.0 prints it: one turn.started/turn.completed per exec,
     // one command_execution per tool-calling model response, the answer last.
     start: () => {
-      out({ type: "thread.started", thread_id: "0199a213-stub" });
+      out({ type: "thread.started", thread_id: SESSION });
       out({ type: "turn.started" });
     },
     turn: (n) => {
@@ -162,7 +206,7 @@ const formats = {
     },
   },
   gemini: {
-    start: () => out({ type: "init", timestamp: new Date().toISOString(), session_id: "gemini-stub", model: "stub-model" }),
+    start: () => out({ type: "init", timestamp: new Date().toISOString(), session_id: SESSION, model: "stub-model" }),
     turn: (n) => {
       const t = new Date().toISOString();
       out({ type: "tool_use", timestamp: t, tool_name: "list_directory", tool_id: `t${n}`, parameters: { path: "." } });
@@ -208,6 +252,7 @@ async function playSuccess(harness, got, prompt) {
     }
   }
   f.result({ subtype: "success", turns: turnsWanted, cost, text });
+  closeSession(cost);
   await flush();
   // STUB_LINGER=1: stays up after its result until killed (as claude can, with a background task).
   if (env.STUB_LINGER === "1") return void setTimeout(() => process.exit(0), 30_000);
@@ -222,7 +267,12 @@ async function main(harness) {
   const got = parseArgs(harness, argv);
   checkCommandLine(harness, got);
   const stdin = readStdin();
-  const prompt = harness === "codex" && got.positionals[1] !== "-" ? got.positionals[1] : stdin;
+  const last = got.positionals[got.positionals.length - 1];
+  const prompt = harness === "codex" && last !== "-" ? last : stdin;
+  const cond = env.STUB_SCENARIO_IF_PROMPT?.split("=");
+  if (cond && cond.length === 2 && prompt.includes(cond[0])) scenario = cond[1];
+  if (env.STUB_ARGV) fs.appendFileSync(env.STUB_ARGV, JSON.stringify({ argv, prompt }) + "\n");
+  if (harness !== "command") openSession(harness, got);
 
   switch (scenario) {
     case "success":
