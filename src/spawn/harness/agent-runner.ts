@@ -176,6 +176,7 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
     stdoutTail: result.stdoutTail,
     stderrTail: result.stderrTail,
     truncated: result.truncated,
+    endedAt: Date.now(),
   });
   const sitting: Sitting = {
     ...parsed,
@@ -190,6 +191,7 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
   if (supervised) {
     sitting.stopReason = supervised.stopReason;
     sitting.error = supervised.error;
+    delete sitting.resetsAt;
     if (breach) {
       // Report what the stream had shown when the sitting was killed.
       const b: BackstopBreach = breach;

@@ -14,6 +14,7 @@ import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
 import { supervision } from "./argv-format.ts";
 import { codexTurnCounter } from "./codex-turns.ts";
 import { stripEscapes } from "./escapes.ts";
+import { withCodexRateLimit } from "./rate-limit.ts";
 import type { Guarantees, HarnessAdapter, HarnessCommand, ParsedSitting, StreamEnd, StreamParser } from "./types.ts";
 import { isObject, type JsonObject } from "../../engine/json-object.ts";
 
@@ -122,7 +123,7 @@ export function createCodexParser(): StreamParser {
     progress,
     finish(end: StreamEnd): ParsedSitting {
       reader.finish().forEach(handle);
-      const sitting = decide(end);
+      const sitting = withCodexRateLimit(decide(end), turnFailed ?? lastError, end.endedAt);
       // As for gemini (ADR 0018): no raw escape sequence from the CLI reaches a record.
       return sitting.error === undefined ? sitting : { ...sitting, error: stripEscapes(sitting.error) };
     },

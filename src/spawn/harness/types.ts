@@ -43,6 +43,8 @@ export interface StreamEnd {
   stdoutTail: string;
   stderrTail: string;
   truncated: boolean;
+  /** When the process ended (epoch ms): what a relative reset ("retry in 42s") counts from. Default: now. */
+  endedAt?: number;
 }
 
 /** The part of a Sitting that comes from the harness's own output (the runner adds
