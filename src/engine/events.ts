@@ -247,10 +247,51 @@ export const branchFinishedSchema = z.strictObject({
   recovered: z.boolean().optional(),
 });
 
+// --- usage and rate limits (issue 16, ADR 0022) ----------------------------
+/** A reset moment as events carry it: ISO 8601 UTC, or null when the harness did not say. */
+const resetsAt = z.string().nullable();
+const limitedNode = z.strictObject({ node: z.string(), branch: branchRef.optional(), harness: z.string(), resets_at: resetsAt });
+
+/** An attempt cut off by a usage or rate limit: not a verdict, not counted against retry.max. */
+export const nodeLimitedSchema = z.strictObject({
+  ...base,
+  type: z.literal("node.limited"),
+  ...nodeRef,
+  attempt: z.number().int().min(1),
+  harness: z.string(),
+  resets_at: resetsAt,
+  /** What the harness said, in one line. */
+  error: z.string(),
+  cost_usd: z.number().min(0).nullable(),
+  turns: z.number().int().min(0).nullable(),
+  tokens: tokensSchema.nullable().optional(),
+  session_id: z.string().optional(),
+});
+
+/** --wait-limits: the run waits in this process for a limit to lift, then goes on. */
+export const runWaitingSchema = z.strictObject({
+  ...base,
+  type: z.literal("run.waiting"),
+  reason: z.literal("rate_limited"),
+  harness: z.string(),
+  resets_at: resetsAt,
+  /** How long this wait is (to resets_at, or vouch's backoff when it is unknown). */
+  wait_ms: z.number().min(0),
+  /** When the wait ends (ISO 8601 UTC). */
+  until: z.string(),
+});
+
 export const runPausedSchema = z.strictObject({
   ...base,
   type: z.literal("run.paused"),
+  /** What the run waits for: approvals (absent in runs recorded before issue 16) or a usage limit. */
+  reason: z.enum(["approval", "rate_limited"]).optional(),
+  /** reason rate_limited: the harness whose limit stopped the run, and when it resets (the earliest known). */
+  harness: z.string().optional(),
+  resets_at: resetsAt.optional(),
   approvals: z.array(z.strictObject({ node: z.string(), branch: branchRef.optional(), prompt: z.string().optional() })),
+  /** reason rate_limited: the nodes cut off by a limit (they run again on resume). */
+  limited: z.array(limitedNode).optional(),
 });
 
 const nodeCount = z.number().int().min(0);
@@ -296,6 +337,8 @@ export const eventSchema = z.discriminatedUnion("type", [
   branchFinishedSchema,
   runPausedSchema,
   runFinishedSchema,
+  nodeLimitedSchema,
+  runWaitingSchema,
 ]);
 
 export type VouchEvent = z.output<typeof eventSchema>;

@@ -4,6 +4,7 @@
 // a pause, the run's end, and each API retry a harness reports (a rate-limited
 // sitting can wait minutes: the log must say why it is quiet). Other progress
 // and starts are not printed.
+import { limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type VouchEvent } from "../engine/events.ts";
 import { checkOutcomeText, countsText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone } from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
@@ -31,6 +32,15 @@ function nodeOf(s: ViewState, e: { node: string; branch?: { map: string; index: 
 /** A second line, indented under the first: the error of a node or branch. */
 function because(status: string, text: string): Line {
   return line([seg("    "), seg(status === "error" ? "why: " : "error: ", statusTone(status)), seg(oneLine(text))]);
+}
+
+/** "⏸ paused: claude usage limit, resets 15:00 UTC" and how to go on. */
+function limitPausedLines(event: Extract<VouchEvent, { type: "run.paused" }>): Line[] {
+  if (event.reason !== "rate_limited" || event.harness === undefined) return [];
+  return [
+    line([seg("⏸ ", "warn", true), seg(`paused: ${limitPhrase(event.harness, event.resets_at, Date.parse(event.t))}`, "warn", true)]),
+    line([seg(`    vouch resume ${event.run}`), seg("  (add --wait-limits to wait for the reset)", "muted")]),
+  ];
 }
 
 /** The lines for `event`, given the view state after it was folded in (and before, for what changed). */
@@ -76,8 +86,14 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
       const told = Object.values(b?.nodes ?? {}).some((n) => n.error && (n.status === "failed" || n.status === "error"));
       return event.error && event.status !== "passed" && !told ? [line(out), because(event.status, event.error)] : [line(out)];
     }
+    case "node.limited": {
+      const at = event.branch ? `${event.node} (${event.branch.map} #${event.branch.index})` : event.node;
+      return [line([seg("⏸ ", "warn", true), seg(`${at} attempt ${event.attempt} held by the ${limitPhrase(event.harness, event.resets_at, Date.parse(event.t))}`, "warn")]), because("error", event.error)];
+    }
+    case "run.waiting":
+      return [line([seg("⏸ ", "warn", true), seg(waitingPhrase(event.harness, event.resets_at, event.until, Date.parse(event.t)), "warn", true)])];
     case "run.paused":
-      return event.approvals.flatMap((a) => {
+      return [...limitPausedLines(event), ...event.approvals.flatMap((a) => {
         const at = a.branch ? `${a.node} (${a.branch.map} #${a.branch.index})` : a.node;
         const rows = [
           line([seg("? ", "warn", true), seg(`paused at approval ${at}`, "warn", true)]),
@@ -85,7 +101,7 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
         ];
         for (const l of linesOf(a.prompt ?? "").slice(0, 3)) rows.push(line([seg("    │ ", "muted"), seg(l)]));
         return rows;
-      });
+      })];
     case "run.finished": {
       const tone = statusTone(event.status);
       const reason = event.reason ? ` (${event.reason})` : "";

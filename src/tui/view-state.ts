@@ -99,6 +99,13 @@ export interface RunView {
   version: string;
 }
 
+export interface LimitView {
+  harness: string;
+  resetsAt: string | null;
+  /** Set while the run waits in process (--wait-limits): when the wait ends. */
+  until?: string;
+}
+
 export interface RunEnd {
   status: RunStatus;
   exitCode: number;
@@ -125,6 +132,8 @@ export interface ViewState {
   runOverruns: readonly OverrunView[];
   /** Approvals the run paused at (run.paused). */
   paused: readonly { node: string; branch?: BranchRef; prompt?: string }[] | null;
+  /** The usage limit the run waits for (run.waiting: `until` set) or paused at (run.paused rate_limited). */
+  limit: LimitView | null;
   lastEventAt: number | null;
   events: number;
 }
@@ -142,6 +151,7 @@ export function initialState(): ViewState {
     costUsd: 0,
     runOverruns: [],
     paused: null,
+    limit: null,
     lastEventAt: null,
     events: 0,
   };

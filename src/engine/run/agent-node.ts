@@ -10,6 +10,7 @@ import { attemptLoop, type Attempt } from "./attempts.ts";
 import { compileContract, detailOf, judgeAttempt, renderPrologue, templateFailure, type Contract, type Produced } from "./judging.ts";
 import { agentSettings, type AgentSettings } from "./node-settings.ts";
 import { commandContext, emitStarted, head, isFatal, tail, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { emitLimited } from "./limited-attempt.ts";
 
 function emitOverruns(env: NodeEnv, attempt: number, list: Overrun[]): void {
   for (const o of list) {
@@ -61,7 +62,7 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
   const pro = renderPrologue(env, node, s.cwd, (scope) => ({ prompt: withQuote(renderText(node.prompt, scope), env.feedbackQuote) }));
   if (pro instanceof Error) return templateFailure(env, "agent", pro, t0, s.harness);
   const p: Prepared = { env, node, s, prompt: pro.prompt, cwd: pro.cwd, contract: compileContract(env, "agent", node, pro.stamp) };
-  return attemptLoop(env, s.retry, (attempt, quote) => sitOnce(p, attempt, quote));
+  return attemptLoop(env, s.retry, (attempt, quote) => sitOnce(p, attempt, quote), s.harness);
 }
 
 /** One attempt: refused when the run cannot afford the node's budget cap, else a sitting, judged. */
@@ -85,6 +86,7 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined):
   }
   emitOverruns(env, attempt, once.fresh(overruns(s.caps, { turns: sitting.turns, costUsd: sitting.costUsd, wallMs: sitting.wallMs, idleMs: sitting.idleMs })));
   env.frame.settleCost(token, sitting);
+  if (sitting.stopReason === "rate_limited") return limitedAttempt(p, attempt, sitting);
   const judgement = await judgeAttempt(env, p.contract, produced(sitting), attempt, () => commandContext(env, attempt, p.cwd, s.passEnv));
   const a: Attempt = {
     started: true,
@@ -94,6 +96,23 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined):
     turns: sitting.turns,
     tokens: sitting.tokens,
     resultTail: tail(sitting.resultText),
+  };
+  if (sitting.sessionId !== undefined) a.sessionId = sitting.sessionId;
+  if (sitting.apiRetries !== undefined) a.apiRetries = sitting.apiRetries;
+  return a;
+}
+
+/** Cut off by a limit: recorded, not judged (no check runs on a sitting the limit stopped). */
+function limitedAttempt(p: Prepared, attempt: number, sitting: Sitting): Attempt {
+  emitLimited(p.env, attempt, p.s.harness, sitting);
+  const a: Attempt = {
+    started: true,
+    judgement: { status: "error", qualifier: null, cause: "harness_error", error: sitting.error ?? "usage or rate limit", evidence: [], failedChecks: [] },
+    stopReason: "rate_limited",
+    costUsd: sitting.costUsd,
+    turns: sitting.turns,
+    tokens: sitting.tokens,
+    limited: { harness: p.s.harness, resetsAt: sitting.resetsAt ?? null },
   };
   if (sitting.sessionId !== undefined) a.sessionId = sitting.sessionId;
   if (sitting.apiRetries !== undefined) a.apiRetries = sitting.apiRetries;
