@@ -19,6 +19,7 @@ import { version } from "./version.ts";
 import { reportTargets } from "../report/write-report.ts";
 import { withReports } from "../report/run-reports.ts";
 import type { Command } from "./io.ts";
+import { LIMIT_OPTIONS, limitFlags } from "./limit-flags.ts";
 
 export const RUN_OPTIONS = {
   input: { type: "string", short: "i", multiple: true },
@@ -33,6 +34,7 @@ export const RUN_OPTIONS = {
   "pass-env": { type: "string", multiple: true },
   "dry-run": { type: "boolean" },
   report: { type: "string", multiple: true },
+  ...LIMIT_OPTIONS,
 } as const;
 
 export function harnessFlag(value: string | undefined): HarnessName | undefined {
@@ -93,6 +95,7 @@ const runCommand: Command = async (args, io) => {
   const replayDelayMs = values["replay-delay"] === undefined ? undefined : durationFlag("--replay-delay", values["replay-delay"]);
   const replayDir = replayDirFor(graphFile.path, values["replay-dir"], io.cwd);
   const reports = reportTargets(values.report, io.cwd);
+  const limits = limitFlags(values);
   const draft = {
     runId: newRunId(),
     graph: graphFile.graph,
@@ -107,6 +110,7 @@ const runCommand: Command = async (args, io) => {
     ...(budgetUsd !== undefined ? { budgetUsd } : {}),
     ...(wallMs !== undefined ? { wallMs } : {}),
     ...(harness !== undefined ? { harness } : {}),
+    ...limits,
   };
   if (values["dry-run"]) return printPlan(io, draft, { json: values.json === true, ...(replayDir ? { replayDir } : {}) });
 
