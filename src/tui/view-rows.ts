@@ -212,10 +212,13 @@ function liveCounts(state: ViewState): string {
   const c = new Map<string, number>();
   for (const id of state.order) {
     const n = own(state.nodes, id);
-    if (n) c.set(n.status, (c.get(n.status) ?? 0) + 1);
+    // A node held by a usage limit waits too, but not for a person.
+    const key = n?.status === "waiting" && n.stopReason === "rate_limited" ? "limited" : n?.status;
+    if (key) c.set(key, (c.get(key) ?? 0) + 1);
   }
-  const order = ["running", "retrying", "waiting", "passed", "failed", "error", "skipped", "cancelled", "pending"];
-  const parts = order.filter((s) => c.get(s)).map((s) => `${c.get(s)} ${s === "waiting" ? "awaiting approval" : s}`);
+  const order = ["running", "retrying", "waiting", "limited", "passed", "failed", "error", "skipped", "cancelled", "pending"];
+  const words: Record<string, string> = { waiting: "awaiting approval", limited: "held by a usage limit" };
+  const parts = order.filter((s) => c.get(s)).map((s) => `${c.get(s)} ${words[s] ?? s}`);
   return parts.length ? parts.join(" · ") : "waiting for the run to start";
 }
 

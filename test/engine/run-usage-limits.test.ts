@@ -126,3 +126,28 @@ describe("--wait-limits", () => {
     expect(again.outcome.status).toBe("passed");
   });
 });
+
+describe("inside a map", () => {
+  test("a limited branch node is held; the other branches' work goes on; the run pauses and resume runs only the held branch", async () => {
+    const mapGraph = `
+version: 1
+name: limits-map
+inputs: { items: { default: [a, b, c] } }
+nodes:
+  each:
+    kind: map
+    over: inputs.items
+    branch:
+      work: { kind: agent, harness: claude, prompt: "work {{ item }}" }
+`;
+    const agents = (a: { node: string; prompt: string }) => (a.prompt === "work b" ? limited(START + HOUR) : {});
+    const first = await run(mapGraph, { agents });
+    expect(first.outcome).toMatchObject({ status: "paused", exitCode: 4, reason: "rate_limited" });
+    expect(ofType(first.events, "node.limited").map((e) => e.branch?.index)).toEqual([1]);
+    const paused = ofType(first.events, "run.paused")[0]!;
+    expect(paused.limited).toEqual([{ node: "work", branch: { map: "each", index: 1 }, harness: "claude", resets_at: new Date(START + HOUR).toISOString() }]);
+    const second = await run(mapGraph, { options: { resume: priorFromEvents(first.events) } });
+    expect(second.agents.prompts("work")).toEqual(["work b"]);
+    expect(second.outcome.status).toBe("passed");
+  });
+});
