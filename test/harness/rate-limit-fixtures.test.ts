@@ -59,7 +59,6 @@ describe("claude", () => {
 });
 
 describe("codex", () => {
-  const codex = (name: string) => sit(createCodexParser(), "codex", name, 1);
   // Recorded with TZ=UTC: codex prints its local time with no zone; vouch reads it in its own zone.
   test.each([
     ["usage-limit", "2026-12-01T15:00:00.000Z"],
@@ -68,16 +67,14 @@ describe("codex", () => {
     ["429-headers", undefined],
     ["insufficient-quota", undefined],
   ])("%s: rate_limited, resets %s", (name, resets) => {
-    const prev = process.env.TZ;
-    process.env.TZ = "UTC";
-    try {
-      const s = codex(name);
-      expect(s.stopReason).toBe("rate_limited");
-      expect(iso(s.resetsAt)).toBe(resets);
-    } finally {
-      if (prev === undefined) delete process.env.TZ;
-      else process.env.TZ = prev;
-    }
+    const s = parseAll(createCodexParser(), read("codex", name), { exit: 1, endedAt: RECORDED, localZone: "UTC" }).sitting;
+    expect(s.stopReason).toBe("rate_limited");
+    expect(iso(s.resetsAt)).toBe(resets);
+  });
+
+  test("codex's bare clock time is read in the zone it was given (its TZ)", () => {
+    const s = parseAll(createCodexParser(), read("codex", "usage-limit"), { exit: 1, endedAt: RECORDED, localZone: "Europe/Berlin" }).sitting;
+    expect(iso(s.resetsAt)).toBe("2026-12-01T14:00:00.000Z");
   });
 
   test("a 401 stays unavailable", () => {

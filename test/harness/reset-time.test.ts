@@ -34,6 +34,10 @@ describe("the forms", () => {
     expect(at(text)).toBe(expected);
   });
 
+  test("a form that names no believable moment does not hide the next one", () => {
+    expect(at("logged 2020-01-01T00:00:00Z: quota exceeded, please retry in 42s")).toBe("2026-12-01T09:05:42.000Z");
+  });
+
   test("a bare clock time is read in the harness's local zone", () => {
     expect(at("try again at 3:00 PM.", "Europe/Berlin")).toBe("2026-12-01T14:00:00.000Z");
     expect(at("try again at 3:00 PM.", "America/Los_Angeles")).toBe("2026-12-01T23:00:00.000Z");

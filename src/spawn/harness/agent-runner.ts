@@ -177,6 +177,8 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
     stderrTail: result.stderrTail,
     truncated: result.truncated,
     endedAt: Date.now(),
+    // The child inherits vouch's TZ: a bare "try again at 3:00 PM" is in that zone.
+    ...(ctx.parentEnv.TZ ? { localZone: ctx.parentEnv.TZ } : {}),
   });
   const sitting: Sitting = {
     ...parsed,

@@ -116,7 +116,7 @@ export function createClaudeParser(source = "claude"): StreamParser {
       if (result) {
         const counted = assistantLines > 0 ? liveTurns() : null;
         const parsed = { ...fromResult(result, counted, liveTurns(), liveTokens()), ...(sessionId ? { sessionId } : {}), ...retries };
-        return withClaudeRateLimit(parsed, result, limitEvents, end.endedAt);
+        return withClaudeRateLimit(parsed, result, limitEvents, end);
       }
       const tokens = liveTokens();
       return {

@@ -123,7 +123,7 @@ export function createCodexParser(): StreamParser {
     progress,
     finish(end: StreamEnd): ParsedSitting {
       reader.finish().forEach(handle);
-      const sitting = withCodexRateLimit(decide(end), turnFailed ?? lastError, end.endedAt);
+      const sitting = withCodexRateLimit(decide(end), turnFailed ?? lastError, end);
       // As for gemini (ADR 0018): no raw escape sequence from the CLI reaches a record.
       return sitting.error === undefined ? sitting : { ...sitting, error: stripEscapes(sitting.error) };
     },

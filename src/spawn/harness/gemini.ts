@@ -137,7 +137,7 @@ export function createGeminiParser(): StreamParser {
       reader.finish().forEach(handle);
       const sitting = decide(end);
       const why = stripEscapes(lastError ?? resultError(result) ?? lastLine(stripEscapes(end.stderrTail)) ?? "");
-      return withGeminiRateLimit(sitting, end.exit, why, end.endedAt);
+      return withGeminiRateLimit(sitting, end.exit, why, end);
     },
   };
 

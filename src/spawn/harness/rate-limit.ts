@@ -73,9 +73,8 @@ export function rateLimitError(harness: string, stop: RateLimitStop, said: strin
   return `${harness} hit a usage or rate limit (${when})${line ? `: ${line.slice(0, 300)}` : ""}`;
 }
 
-/** The zone a harness prints bare clock times in: vouch's own (children inherit TZ). */
-export function localZone(env: Record<string, string | undefined> = process.env): string {
-  const tz = env.TZ;
+/** The zone a harness prints bare clock times in: the TZ it was given (vouch's own), else the system's. */
+export function localZone(tz: string | undefined): string {
   if (tz) {
     try {
       new Intl.DateTimeFormat("en-US", { timeZone: tz });
@@ -96,28 +95,34 @@ function limitedSitting<S extends { stopReason: string; error?: string; resetsAt
   return out;
 }
 
-function readingContext(endedAt: number | undefined): ResetContext {
-  return { now: endedAt ?? Date.now(), localZone: localZone() };
+/** What a parser knows of the process's end that a reset is read against (StreamEnd's fields). */
+export interface ReadingEnd {
+  endedAt?: number;
+  localZone?: string;
+}
+
+function readingContext(endedAt: number | undefined, zone: string | undefined): ResetContext {
+  return { now: endedAt ?? Date.now(), localZone: localZone(zone) };
 }
 
 /** claude's parsed sitting, turned rate_limited when its result says so. */
-export function withClaudeRateLimit<S extends { stopReason: string; error?: string; resetsAt?: number }>(sitting: S, result: JsonObject, events: readonly JsonObject[], endedAt?: number): S {
+export function withClaudeRateLimit<S extends { stopReason: string; error?: string; resetsAt?: number }>(sitting: S, result: JsonObject, events: readonly JsonObject[], end: ReadingEnd = {}): S {
   if (sitting.stopReason !== "crashed") return sitting;
-  const stop = claudeRateLimit(result, events, readingContext(endedAt));
+  const stop = claudeRateLimit(result, events, readingContext(end.endedAt, end.localZone));
   return stop ? limitedSitting(sitting, "claude", stop, typeof result.result === "string" ? result.result : "") : sitting;
 }
 
 /** codex's parsed sitting (a crash), turned rate_limited when its failure message says so. */
-export function withCodexRateLimit<S extends { stopReason: string; error?: string; resetsAt?: number }>(sitting: S, message: string | undefined, endedAt?: number): S {
+export function withCodexRateLimit<S extends { stopReason: string; error?: string; resetsAt?: number }>(sitting: S, message: string | undefined, end: ReadingEnd = {}): S {
   // Only a failure the parser could not name otherwise: a 401 stays unavailable, a cap stop stays a cap stop.
   if (sitting.stopReason !== "crashed") return sitting;
-  const stop = codexRateLimit(message, readingContext(endedAt));
+  const stop = codexRateLimit(message, readingContext(end.endedAt, end.localZone));
   return stop ? limitedSitting(sitting, "codex", stop, message ?? "") : sitting;
 }
 
 /** gemini's parsed sitting (a crash), turned rate_limited when its exit or error says so. */
-export function withGeminiRateLimit<S extends { stopReason: string; error?: string; resetsAt?: number }>(sitting: S, exit: number | null, message: string, endedAt?: number): S {
+export function withGeminiRateLimit<S extends { stopReason: string; error?: string; resetsAt?: number }>(sitting: S, exit: number | null, message: string, end: ReadingEnd = {}): S {
   if (sitting.stopReason !== "crashed") return sitting;
-  const stop = geminiRateLimit(exit, message, readingContext(endedAt));
+  const stop = geminiRateLimit(exit, message, readingContext(end.endedAt, end.localZone));
   return stop ? limitedSitting(sitting, "gemini", stop, message) : sitting;
 }

@@ -35,9 +35,11 @@ export interface ResetContext {
 /** The reset a text names, as epoch ms, or null when it names none (or none believable). */
 export function parseResetTime(text: string, ctx: ResetContext): number | null {
   const t = text.length > MAX_RESET_TEXT ? text.slice(0, MAX_RESET_TEXT) : text;
+  // The first form that names a believable moment: a stale ISO stamp in the text does not hide a later "retry in 42s".
   for (const read of [readIso, readClock, readDuration]) {
     const at = read(t, ctx);
-    if (at !== null) return believable(at, ctx.now);
+    const b = at === null ? null : believable(at, ctx.now);
+    if (b !== null) return b;
   }
   return null;
 }
