@@ -10,7 +10,7 @@ Usage:
   vouch runs [--json]              list recorded runs, newest first
   vouch show RUN [--json|--tui]    what happened in a run: nodes, checks, overruns, cost, worktrees, sessions
   vouch report RUN [--format F]    a run as an HTML page, JUnit XML or a Markdown summary
-  vouch resume RUN [options]       re-run what did not pass; decide a paused approval
+  vouch resume RUN [options]       re-run what did not pass; decide a paused approval; go on after a usage limit
   vouch harnesses [--json]         the harness adapters, their guarantees, which version is installed
   vouch doctor [--json]            check that each installed agent CLI accepts the arguments vouch sends
   vouch clean [RUN] [--branches]   remove the git worktrees a run made (and its branches with --branches)
@@ -19,7 +19,7 @@ Usage:
   vouch --version                  print the version
 
 Exit codes: 0 passed, 1 failed, 2 usage or invalid graph, 3 error (no verdict reached),
-            4 paused at an approval, 130 interrupted.
+            4 paused (at an approval, or at a usage or rate limit), 130 interrupted.
 Environment: VOUCH_HOME moves the ledger (default ./.vouch); NO_COLOR turns colour off;
              VOUCH_MAX_GRAPH_BYTES (default 4MiB) and VOUCH_MAX_INPUT_BYTES (default 64MiB)
              raise the size limits on graph files and on -i NAME=@FILE inputs.
@@ -48,6 +48,11 @@ Options:
                            FORMAT html, junit or markdown), e.g. --report junit:junit.xml;
                            an unwritable FILE is refused first (exit 2); one that fails
                            at the end turns exit 0 into 3 (docs/ci.md)
+  --wait-limits            when a harness hits a usage or rate limit and nothing else can run,
+                           wait in this process until it resets (a live countdown), then go on;
+                           without it the run pauses (exit 4) and vouch resume RUN goes on later
+  --max-wait DURATION      the most --wait-limits waits in total (default 6h); a reset further
+                           off pauses the run; an unknown reset waits 1m, 2m, 4m ... (at most 30m each)
 
 On a terminal the live UI shows the run; after it ends the final frame stays until
 you press q (q during the run asks to cancel it). In a pipe, plain lines; --json, NDJSON.
@@ -100,11 +105,14 @@ Options:
                       branch); exit 3 when none is found`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
                         [--replay-dir DIR] [--replay-delay DURATION] [--report FORMAT:FILE]
+                        [--wait-limits [--max-wait DURATION]]
 
 Re-runs only what did not pass (failed, error, cancelled or never started), keeping
 the outputs of what passed. Refuses (exit 2) when the graph file changed since the
 run started, unless --force. --approve/--reject decide a paused approval.
---report FORMAT:FILE writes a report of the whole run when the session ends (as for run).`,
+--report FORMAT:FILE writes a report of the whole run when the session ends (as for run).
+A run paused at a usage or rate limit goes on with the nodes the limit held; --wait-limits
+and --max-wait wait for a limit in this process, as for run.`,
   report: `Usage: vouch report RUN [--format html|junit|markdown] [-o FILE]
 
 Writes one recorded run as a report, from the ledger (the facts vouch show --json prints):

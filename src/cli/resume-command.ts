@@ -19,6 +19,7 @@ import type { Command } from "./io.ts";
 import { refuseBadWorkspaces } from "./workspace-check.ts";
 import { realGit } from "../workspace/git.ts";
 import { sanitize } from "../tui/text.ts";
+import { LIMIT_OPTIONS, limitFlags } from "./limit-flags.ts";
 
 const OPTIONS = {
   approve: { type: "string", multiple: true },
@@ -29,6 +30,7 @@ const OPTIONS = {
   "replay-dir": { type: "string" },
   "replay-delay": { type: "string" },
   report: { type: "string", multiple: true },
+  ...LIMIT_OPTIONS,
 } as const;
 
 /** Approval ids as events name them: a sub-graph's as "review/approve" (ADR 0024). */
@@ -83,6 +85,7 @@ const resumeCommand: Command = async (args, io) => {
   if (values.json && values.plain) throw new UsageError("--json and --plain exclude each other");
   const replayDelayMs = values["replay-delay"] === undefined ? undefined : durationFlag("--replay-delay", values["replay-delay"]);
   const reports = reportTargets(values.report, io.cwd);
+  const limits = limitFlags(values);
 
   const ledger = openLedger({ home: checkedLedgerHome(io.env, io.cwd), onNotice: io.err });
   let released = false;
@@ -118,6 +121,7 @@ const resumeCommand: Command = async (args, io) => {
         passEnv: ticket.passEnv,
         version,
         resume,
+        ...limits,
         ...(budgetUsd !== undefined ? { budgetUsd } : {}),
         ...(caps.wall_ms !== null ? { wallMs: caps.wall_ms } : {}),
         ...(ticket.harness !== null ? { harness: harnessFlag(ticket.harness)! } : {}),

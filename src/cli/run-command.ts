@@ -21,6 +21,7 @@ import { withReports } from "../report/run-reports.ts";
 import type { Command } from "./io.ts";
 import { refuseBadWorkspaces } from "./workspace-check.ts";
 import { realGit } from "../workspace/git.ts";
+import { LIMIT_OPTIONS, limitFlags } from "./limit-flags.ts";
 
 export const RUN_OPTIONS = {
   input: { type: "string", short: "i", multiple: true },
@@ -35,6 +36,7 @@ export const RUN_OPTIONS = {
   "pass-env": { type: "string", multiple: true },
   "dry-run": { type: "boolean" },
   report: { type: "string", multiple: true },
+  ...LIMIT_OPTIONS,
 } as const;
 
 export function harnessFlag(value: string | undefined): HarnessName | undefined {
@@ -96,6 +98,7 @@ const runCommand: Command = async (args, io) => {
   const replayDelayMs = values["replay-delay"] === undefined ? undefined : durationFlag("--replay-delay", values["replay-delay"]);
   const replayDir = replayDirFor(graphFile.path, values["replay-dir"], io.cwd);
   const reports = reportTargets(values.report, io.cwd);
+  const limits = limitFlags(values);
   const draft = {
     runId: newRunId(),
     graph: graphFile.graph,
@@ -110,6 +113,7 @@ const runCommand: Command = async (args, io) => {
     ...(budgetUsd !== undefined ? { budgetUsd } : {}),
     ...(wallMs !== undefined ? { wallMs } : {}),
     ...(harness !== undefined ? { harness } : {}),
+    ...limits,
   };
   if (values["dry-run"]) return printPlan(io, draft, { json: values.json === true, ...(replayDir ? { replayDir } : {}) });
 

@@ -7,7 +7,7 @@ export const NODE_STATUSES = ["passed", "failed", "error", "skipped", "cancelled
 export type NodeStatus = (typeof NODE_STATUSES)[number];
 export const QUALIFIERS = ["verified", "self-reported", "exit-only", "approved"] as const;
 export type Qualifier = (typeof QUALIFIERS)[number];
-export const STOP_REASONS = ["complete", "turns", "budget", "wall", "idle", "denied", "crashed", "cancelled", "unavailable", "loop"] as const;
+export const STOP_REASONS = ["complete", "turns", "budget", "wall", "idle", "denied", "crashed", "cancelled", "unavailable", "loop", "rate_limited"] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 export const RUN_STATUSES = ["passed", "failed", "error", "paused", "interrupted"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -308,10 +308,51 @@ export const mergeConflictSchema = z.strictObject({
   paths: z.array(z.string()),
 });
 
+// --- usage and rate limits (issue 16, ADR 0022) ----------------------------
+/** A reset moment as events carry it: ISO 8601 UTC, or null when the harness did not say. */
+const resetsAt = z.string().nullable();
+const limitedNode = z.strictObject({ node: z.string(), branch: branchRef.optional(), harness: z.string(), resets_at: resetsAt });
+
+/** An attempt cut off by a usage or rate limit: not a verdict, not counted against retry.max. */
+export const nodeLimitedSchema = z.strictObject({
+  ...base,
+  type: z.literal("node.limited"),
+  ...nodeRef,
+  attempt: z.number().int().min(1),
+  harness: z.string(),
+  resets_at: resetsAt,
+  /** What the harness said, in one line. */
+  error: z.string(),
+  cost_usd: z.number().min(0).nullable(),
+  turns: z.number().int().min(0).nullable(),
+  tokens: tokensSchema.nullable().optional(),
+  session_id: z.string().optional(),
+});
+
+/** --wait-limits: the run waits in this process for a limit to lift, then goes on. */
+export const runWaitingSchema = z.strictObject({
+  ...base,
+  type: z.literal("run.waiting"),
+  reason: z.literal("rate_limited"),
+  harness: z.string(),
+  resets_at: resetsAt,
+  /** How long this wait is (to resets_at, or vouch's backoff when it is unknown). */
+  wait_ms: z.number().min(0),
+  /** When the wait ends (ISO 8601 UTC). */
+  until: z.string(),
+});
+
 export const runPausedSchema = z.strictObject({
   ...base,
   type: z.literal("run.paused"),
+  /** What the run waits for: approvals (absent in runs recorded before issue 16) or a usage limit. */
+  reason: z.enum(["approval", "rate_limited"]).optional(),
+  /** reason rate_limited: the harness whose limit stopped the run, and when it resets (the earliest known). */
+  harness: z.string().optional(),
+  resets_at: resetsAt.optional(),
   approvals: z.array(z.strictObject({ node: z.string(), branch: branchRef.optional(), prompt: z.string().optional() })),
+  /** reason rate_limited: the nodes cut off by a limit (they run again on resume). */
+  limited: z.array(limitedNode).optional(),
 });
 
 const nodeCount = z.number().int().min(0);
@@ -358,6 +399,8 @@ export const eventSchema = z.discriminatedUnion("type", [
   mergeConflictSchema,
   runPausedSchema,
   runFinishedSchema,
+  nodeLimitedSchema,
+  runWaitingSchema,
 ]);
 
 export type VouchEvent = z.output<typeof eventSchema>;

@@ -99,6 +99,8 @@ export interface Sitting {
   resultTruncated?: boolean;
   /** API requests the harness retried (absent: none, or a harness that does not say). */
   apiRetries?: number;
+  /** Stop reason rate_limited: when the harness says the limit lifts (epoch ms); absent when it does not say. */
+  resetsAt?: number;
 }
 
 export interface AgentHooks {

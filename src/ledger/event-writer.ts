@@ -29,6 +29,7 @@ export class EventWriter {
   private readonly lastAttempt: Statement;
   private readonly nodeRetrying: Statement;
   private readonly nodeFinished: Statement;
+  private readonly nodeLimited: Statement;
   private readonly sessionOverrun: Statement;
   private readonly branchStarted: Statement;
   private readonly branchFinished: Statement;
@@ -89,6 +90,9 @@ export class EventWriter {
       "tokens", "wall_ms", "output", "result_tail", "evidence", "session_id", "finished_at",
     ];
     this.nodeFinished = upsert(finishedCols, finishedCols.map((c) => `${c} = excluded.${c}`).join(", "));
+    // An attempt cut off by a usage limit (ADR 0022): it ended, with no status (no verdict).
+    const limitedCols = ["stop_reason", "error", "cost_usd", "turns", "tokens", "session_id", "finished_at"];
+    this.nodeLimited = upsert(limitedCols, limitedCols.map((c) => `${c} = excluded.${c}`).join(", "));
     this.sessionOverrun = q("UPDATE sessions SET overruns = json_insert(overruns, '$[#]', json(?)) WHERE run_id = ? AND session = ?");
     this.branchStarted = q(
       `INSERT INTO branches (run_id, session, map, branch_index, label, item, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -173,6 +177,9 @@ export class EventWriter {
         break;
       case "node.finished":
         this.finished(e, s);
+        break;
+      case "node.limited":
+        this.nodeLimited.run(...this.key(e, s, e.attempt), "rate_limited", e.error, e.cost_usd, e.turns, e.tokens == null ? null : json(e.tokens), e.session_id ?? null, e.t);
         break;
       case "branch.started":
         this.branchStarted.run(e.run, s, e.branch.map, e.branch.index, e.label, json(e.item), e.t);

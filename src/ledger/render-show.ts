@@ -2,8 +2,9 @@
 // indented under their map), failed checks with their tails, cap overruns.
 import { formatDuration } from "../engine/graph/duration.ts";
 import { indentTail, money, oneLine, table, wall, when } from "./format.ts";
-import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, RunSummary } from "./types.ts";
+import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary } from "./types.ts";
 import { diffStatText } from "../engine/events.ts";
+import { limitPhrase } from "../engine/limit-phrase.ts";
 
 const LABEL_MAX = 32;
 
@@ -121,7 +122,18 @@ function waitingBlock(runId: string, approvals: NonNullable<RunSummary["sessions
   return `${lines.join("\n")}\n`;
 }
 
-export function renderShow(s: RunSummary): string {
+/** "paused: claude usage limit, resets 15:00 UTC", the nodes it holds, and how to go on. */
+function limitBlock(runId: string, limit: PausedLimit, now: number): string {
+  const lines = [`paused: ${limitPhrase(limit.harness, limit.resets_at, now)}`];
+  for (const l of limit.limited) {
+    const where = l.branch ? `${l.node} [${l.branch.map} #${l.branch.index}]` : l.node;
+    lines.push(`  held: ${where} (${limitPhrase(l.harness, l.resets_at, now)})`);
+  }
+  lines.push(`  go on with: vouch resume ${runId}   (add --wait-limits to wait for the reset in place)`);
+  return `${lines.join("\n")}\n`;
+}
+
+export function renderShow(s: RunSummary, now: number = Date.now()): string {
   const rows: string[][] = [];
   for (const n of s.nodes) {
     rows.push(nodeRow(n, ""));
@@ -133,6 +145,7 @@ export function renderShow(s: RunSummary): string {
   const parts = [header(s), table(["NODE", "STATUS", "STOP", "COST", "TURNS", "WALL", "DETAIL"], rows)];
 
   const waiting = s.sessions[s.sessions.length - 1]?.status === "paused" ? (s.sessions[s.sessions.length - 1]!.paused ?? []) : [];
+  if (s.limit) parts.push(limitBlock(s.run.id, s.limit, now));
   if (waiting.length > 0) parts.push(waitingBlock(s.run.id, waiting));
 
   const attempts = allAttempts(s);

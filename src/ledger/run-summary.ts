@@ -5,7 +5,7 @@ import type { Database } from "bun:sqlite";
 import type { EventOf, NodeStatus, VouchEvent } from "../engine/events.ts";
 import { listingOf, runRow, sessionViews, type Liveness } from "./run-listing.ts";
 import { attachWorkspaces, workspacesOf } from "./run-workspaces.ts";
-import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, RunSummary, SessionView } from "./types.ts";
+import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary, SessionView } from "./types.ts";
 
 interface NodeRow {
   session: number;
@@ -94,7 +94,7 @@ function nodeView(node: string, kind: string | null, rows: NodeRow[], latest: Se
   }
   const inLatest = latest !== undefined && last.session === latest.session;
   const runningNow = inLatest && latest.status === "running";
-  const waiting = inLatest && latest.status === "paused" && (latest.paused ?? []).some((a) => a.node === node && a.branch?.map === branch?.map && a.branch?.index === branch?.index);
+  const waiting = inLatest && latest.status === "paused" && ((latest.paused ?? []).some((a) => a.node === node && a.branch?.map === branch?.map && a.branch?.index === branch?.index) || last.stop_reason === "rate_limited");
   return {
     ...base,
     status: last.status ?? (runningNow ? "running" : waiting ? "waiting" : "unfinished"),
@@ -134,6 +134,15 @@ function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
     else out.set(k, [item]);
   }
   return out;
+}
+
+/** The latest session's run.paused, when a usage limit paused it. */
+function pausedLimit(db: Database, runId: string, session: number): PausedLimit | undefined {
+  const row = db.query("SELECT body FROM events WHERE run_id = ? AND session = ? AND type = 'run.paused' ORDER BY seq DESC LIMIT 1").get(runId, session) as { body: string } | null;
+  if (!row) return undefined;
+  const e = parseStored(row.body) as EventOf<"run.paused">;
+  if (e.reason !== "rate_limited" || e.harness === undefined) return undefined;
+  return { harness: e.harness, resets_at: e.resets_at ?? null, limited: e.limited ?? [] };
 }
 
 export function runSummary(db: Database, runId: string, liveness: Liveness): RunSummary | null {
@@ -192,6 +201,7 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
     for (const name of (parseStored(body) as EventOf<"run.started">).graph_env ?? []) graphEnv.add(name);
   }
   const listing = listingOf(run, sessions);
+  const limit = latest?.status === "paused" ? pausedLimit(db, runId, latest.session) : undefined;
   const finished = latest && latest.finished_at !== null && latest.status !== "abandoned" && latest.status !== "running";
   return {
     run: {
@@ -213,5 +223,6 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
     overruns,
     pass_env: passEnv,
     graph_env: [...graphEnv].sort(),
+    ...(limit ? { limit } : {}),
   };
 }

@@ -86,7 +86,8 @@ export interface AttemptView {
 }
 
 /** Shown status of a node: its status, or what became of it. `waiting`: an
- *  approval node the run is paused at (decide it with vouch resume --approve/--reject). */
+ *  approval node the run is paused at (decide it with vouch resume --approve/--reject),
+ *  or a node a usage limit holds (stop reason rate_limited; vouch resume runs it again). */
 export type NodeShownStatus = NodeStatus | "running" | "waiting" | "unfinished" | "not started";
 
 export interface NodeView {
@@ -144,4 +145,12 @@ export interface RunSummary {
   pass_env: string[];
   /** Names the graph's own env: lists passed to some nodes (never values). */
   graph_env: string[];
+  /** The usage limit the latest session paused at (its run.paused, reason rate_limited; ADR 0022). */
+  limit?: PausedLimit;
+}
+
+export interface PausedLimit {
+  harness: string;
+  resets_at: string | null;
+  limited: NonNullable<EventOf<"run.paused">["limited"]>;
 }

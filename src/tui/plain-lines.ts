@@ -5,6 +5,7 @@
 // sitting can wait minutes: the log must say why it is quiet), and a retry that
 // asked to continue its session but starts afresh. Other progress and starts
 // are not printed.
+import { limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
 import { checkOutcomeText, countsText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
@@ -32,6 +33,15 @@ function nodeOf(s: ViewState, e: { node: string; branch?: { map: string; index: 
 /** A second line, indented under the first: the error of a node or branch. */
 function because(status: string, text: string): Line {
   return line([seg("    "), seg(status === "error" ? "why: " : "error: ", statusTone(status)), seg(oneLine(text))]);
+}
+
+/** "⏸ paused: claude usage limit, resets 15:00 UTC" and how to go on. */
+function limitPausedLines(event: Extract<VouchEvent, { type: "run.paused" }>): Line[] {
+  if (event.reason !== "rate_limited" || event.harness === undefined) return [];
+  return [
+    line([seg("⏸ ", "warn", true), seg(`paused: ${limitPhrase(event.harness, event.resets_at, Date.parse(event.t))}`, "warn", true)]),
+    line([seg(`    vouch resume ${event.run}`), seg("  (add --wait-limits to wait for the reset)", "muted")]),
+  ];
 }
 
 /** The lines for `event`, given the view state after it was folded in (and before, for what changed). */
@@ -79,8 +89,14 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
     }
     case "merge.conflict":
       return [line([seg("⚠ ", "warn", true), seg(`${event.node} left out ${oneLine(event.git_branch)}`, "warn", true), seg(conflictWhy(event), "muted")])];
+    case "node.limited": {
+      const at = event.branch ? `${event.node} (${event.branch.map} #${event.branch.index})` : event.node;
+      return [line([seg("⏸ ", "warn", true), seg(`${at} attempt ${event.attempt} held by the ${limitPhrase(event.harness, event.resets_at, Date.parse(event.t))}`, "warn")]), because("error", event.error)];
+    }
+    case "run.waiting":
+      return [line([seg("⏸ ", "warn", true), seg(waitingPhrase(event.harness, event.resets_at, event.until, Date.parse(event.t)), "warn", true)])];
     case "run.paused":
-      return event.approvals.flatMap((a) => {
+      return [...limitPausedLines(event), ...event.approvals.flatMap((a) => {
         const at = a.branch ? `${a.node} (${a.branch.map} #${a.branch.index})` : a.node;
         const rows = [
           line([seg("? ", "warn", true), seg(`paused at approval ${at}`, "warn", true)]),
@@ -88,7 +104,7 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
         ];
         for (const l of linesOf(a.prompt ?? "").slice(0, 3)) rows.push(line([seg("    │ ", "muted"), seg(l)]));
         return rows;
-      });
+      })];
     case "run.finished": {
       const tone = statusTone(event.status);
       const reason = event.reason ? ` (${event.reason})` : "";

@@ -55,7 +55,7 @@ function liveText(b: BranchView, ctx: RowContext): Segment[] {
   if (!n) return [seg("starting", "info")];
   const a = n.attempts[n.attempts.length - 1];
   const bits = [n.id];
-  if (n.status === "waiting") bits.push("awaiting approval");
+  if (n.status === "waiting") bits.push(n.stopReason === "rate_limited" ? "held by a usage limit" : "awaiting approval");
   if (a?.turns != null) bits.push(`${a.turns} turns`);
   if (a?.costUsd != null) bits.push(formatUsd(a.costUsd));
   if (n.startedAt !== null && n.status === "running") bits.push(`${Math.floor(Math.max(0, ctx.now - n.startedAt) / 1000)}s`);

@@ -20,7 +20,8 @@ export function reduce(state: ViewState, event: VouchEvent): ViewState {
     case "run.started":
       return runStarted(s, event, at);
     case "node.started":
-      return updateNode(s, event.node, event.branch, (n) => {
+      // A sitting of the harness a wait was for starts: the wait is over.
+      return updateNode(s.limit?.until !== undefined && s.limit.harness === event.harness ? { ...s, limit: null } : s, event.node, event.branch, (n) => {
         const attempt: AttemptView = { attempt: event.attempt, startedAt: time(at), status: "running", turns: null, costUsd: null, tokens: null, checks: [] };
         // A later feedback round numbers its attempts from 1 again: what the earlier rounds cost is carried.
         const newRound = event.round !== undefined && n.round !== undefined && event.round > n.round;
@@ -88,8 +89,19 @@ export function reduce(state: ViewState, event: VouchEvent): ViewState {
         ...n,
         conflicts: [...(n.conflicts ?? []).filter((c) => c.gitBranch !== event.git_branch), { gitBranch: event.git_branch, from: event.from, paths: event.paths }],
       }));
-    case "run.paused":
-      return { ...s, status: "paused", paused: event.approvals };
+    case "run.paused": {
+      const limit = event.reason === "rate_limited" && event.harness !== undefined ? { harness: event.harness, resetsAt: event.resets_at ?? null } : null;
+      return { ...s, status: "paused", paused: event.approvals, limit };
+    }
+    case "run.waiting":
+      return { ...s, limit: { harness: event.harness, resetsAt: event.resets_at, until: event.until } };
+    case "node.limited":
+      return updateNode(s, event.node, event.branch, (n) => ({
+        ...withAttempt(n, event.attempt, (a) => ({ ...a, status: "waiting", turns: event.turns ?? a.turns, costUsd: event.cost_usd ?? a.costUsd })),
+        status: "waiting",
+        stopReason: "rate_limited",
+        activity: event.error,
+      }));
     case "run.finished":
       return {
         ...s,
@@ -149,7 +161,7 @@ function runStarted(s: ViewState, e: EventOf<"run.started">, at: number): ViewSt
   }
   // Keep nodes seen before run.started (a ledger read mid-run) after the declared ones.
   for (const id of s.order) if (!order.includes(id)) order.push(id);
-  return { ...s, run, status: "running", end: null, paused: null, order, branchOrder, nodes, maps };
+  return { ...s, run, status: "running", end: null, paused: null, limit: null, order, branchOrder, nodes, maps };
 }
 
 function emptyNode(id: string, kind: string, branch?: BranchRef): NodeView {

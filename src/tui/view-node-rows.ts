@@ -23,7 +23,7 @@ export function statusWords(n: NodeView): string {
     case "pending":
       return "pending";
     case "waiting":
-      return "awaiting approval";
+      return n.stopReason === "rate_limited" ? "held by a usage limit" : "awaiting approval";
     case "running":
       return n.attempt > 1 ? `running (attempt ${n.attempt})` : "running";
     case "retrying":

@@ -1,6 +1,7 @@
 // The whole screen as lines, for a width, a height and the UI's selection:
 // header, the nodes in graph order (maps with their branches), the approval
 // being asked, a notice, the keys. Pure: the Ink components only paint it.
+import { limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type BranchRef } from "../engine/events.ts";
 import { getAt } from "./chunked-list.ts";
 import { countsText, formatMs, formatUsd, overrunText, statusTone } from "./format.ts";
@@ -183,6 +184,7 @@ function headerLines(state: ViewState, o: FrameOptions): Line[] {
   const counts = state.end ? countsText(state.end.counts) : liveCounts(state);
   const lines = [line(first), line([seg(run ? `run ${run.id}  ` : ""), seg(counts, "muted")])];
   for (const ov of state.runOverruns) lines.push(line([seg(`⚠ run cap overrun ${overrunText(ov)}`, "bad", true)]));
+  lines.push(...limitLines(state, o.now));
   if (state.status === "paused" && state.paused && run) {
     for (const a of state.paused) {
       const id = a.branch ? `${a.node} (${a.branch.map} #${a.branch.index})` : a.node;
@@ -194,14 +196,29 @@ function headerLines(state: ViewState, o: FrameOptions): Line[] {
   return lines;
 }
 
+/** The live countdown while the run waits for a limit; what it paused at, and how to go on. */
+function limitLines(state: ViewState, now: number): Line[] {
+  const l = state.limit;
+  if (!l) return [];
+  if (l.until !== undefined && !state.end) return [line([seg(`⏸ ${waitingPhrase(l.harness, l.resetsAt, l.until, now)}`, "warn", true)])];
+  if (state.status !== "paused" || !state.run) return [];
+  return [
+    line([seg(`⏸ paused: ${limitPhrase(l.harness, l.resetsAt, now)}`, "warn", true)]),
+    line([seg(`  vouch resume ${state.run.id}`), seg("  (add --wait-limits to wait for the reset)", "muted")]),
+  ];
+}
+
 function liveCounts(state: ViewState): string {
   const c = new Map<string, number>();
   for (const id of state.order) {
     const n = own(state.nodes, id);
-    if (n) c.set(n.status, (c.get(n.status) ?? 0) + 1);
+    // A node held by a usage limit waits too, but not for a person.
+    const key = n?.status === "waiting" && n.stopReason === "rate_limited" ? "limited" : n?.status;
+    if (key) c.set(key, (c.get(key) ?? 0) + 1);
   }
-  const order = ["running", "retrying", "waiting", "passed", "failed", "error", "skipped", "cancelled", "pending"];
-  const parts = order.filter((s) => c.get(s)).map((s) => `${c.get(s)} ${s === "waiting" ? "awaiting approval" : s}`);
+  const order = ["running", "retrying", "waiting", "limited", "passed", "failed", "error", "skipped", "cancelled", "pending"];
+  const words: Record<string, string> = { waiting: "awaiting approval", limited: "held by a usage limit" };
+  const parts = order.filter((s) => c.get(s)).map((s) => `${c.get(s)} ${words[s] ?? s}`);
   return parts.length ? parts.join(" · ") : "waiting for the run to start";
 }
 

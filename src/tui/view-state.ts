@@ -103,6 +103,13 @@ export interface RunView {
   version: string;
 }
 
+export interface LimitView {
+  harness: string;
+  resetsAt: string | null;
+  /** Set while the run waits in process (--wait-limits): when the wait ends. */
+  until?: string;
+}
+
 export interface RunEnd {
   status: RunStatus;
   exitCode: number;
@@ -129,6 +136,8 @@ export interface ViewState {
   runOverruns: readonly OverrunView[];
   /** Approvals the run paused at (run.paused). */
   paused: readonly { node: string; branch?: BranchRef; prompt?: string }[] | null;
+  /** The usage limit the run waits for (run.waiting: `until` set) or paused at (run.paused rate_limited). */
+  limit: LimitView | null;
   lastEventAt: number | null;
   events: number;
 }
@@ -146,6 +155,7 @@ export function initialState(): ViewState {
     costUsd: 0,
     runOverruns: [],
     paused: null,
+    limit: null,
     lastEventAt: null,
     events: 0,
   };

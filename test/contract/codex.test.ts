@@ -75,8 +75,17 @@ describeCli("codex", "codex 0.171.0 through dist/vouch", () => {
     expect(r.node?.status).toBe("passed");
   });
 
+  // Issue 16: a 429 is a usage limit, not an error: the node is held and the run pauses.
+  test("rate-limited: held by the limit (node.limited, no reset named), the run paused, exit 4", async () => {
+    const r = await run("rate-limited");
+    expect(r.node).toBeUndefined();
+    const limited = r.events.filter((e) => e.type === "node.limited");
+    expect(limited).toEqual([expect.objectContaining({ node: "ask", harness: "codex", resets_at: null, error: expect.stringMatching(/429/) })]);
+    expect(r.events.at(-1)).toMatchObject({ type: "run.finished", status: "paused", reason: "rate_limited" });
+    expect(r.code).toBe(4);
+  });
+
   test.each([
-    ["rate-limited", /429/],
     ["server-error", /high demand|500/],
     ["disconnect", /stream disconnected/],
   ] as const)("%s: error harness_error/crashed with codex's message, zero turns, exit 3", async (scenario, message) => {

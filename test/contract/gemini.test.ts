@@ -69,8 +69,18 @@ describeCli("gemini", "gemini 0.61.0 through dist/vouch", () => {
     expect(r.node?.status).toBe("passed");
   });
 
+  // Issue 16: a 429 (exit 173) is a usage limit, not an error: the node is held and the run pauses.
+  test("rate-limited: held by the limit (node.limited), the run paused, exit 4", { timeout: SLOW }, async () => {
+    const r = await run("rate-limited");
+    expect(r.node).toBeUndefined();
+    const limited = r.events.filter((e) => e.type === "node.limited");
+    expect(limited).toEqual([expect.objectContaining({ node: "ask", harness: "gemini", resets_at: null, error: expect.stringMatching(/Quota exceeded/) })]);
+    expect(JSON.stringify(limited)).not.toContain("\\u001b");
+    expect(r.events.at(-1)).toMatchObject({ type: "run.finished", status: "paused", reason: "rate_limited" });
+    expect(r.code).toBe(4);
+  });
+
   test.each([
-    ["rate-limited", /Quota exceeded/],
     ["server-error", /500/],
     ["disconnect", /fetch failed|API Error/],
   ] as const)("%s: error harness_error/crashed with gemini's message, exit 3", { timeout: SLOW }, async (scenario, message) => {
@@ -79,7 +89,6 @@ describeCli("gemini", "gemini 0.61.0 through dist/vouch", () => {
     expect(r.node?.error).toMatch(message);
     expect(r.node?.error ?? "").not.toContain("\u001b");
     // docs/real-clis.md: gemini exits with the HTTP status modulo 256 (429 → 173, 500 → 244).
-    if (scenario === "rate-limited") expect(r.node?.error).toContain("exit 173");
     if (scenario === "server-error") expect(r.node?.error).toContain("exit 244");
     expect(r.code).toBe(3);
   });

@@ -27,7 +27,8 @@ const CASES: Case[] = [
   { name: "exit 1 with error_max_turns", graph: agentGraph("{ turns: 2, wall: 20s }"), stub: { STUB_TURNS: "5", STUB_TURN_MS: "5" }, exit: 3, status: "error", stop: "turns", cause: "cap_stop", says: /Reached maximum number of turns \(2\)/ },
   { name: "exit 1 with error_max_budget_usd", graph: agentGraph("{ budget_usd: 0.02, wall: 20s }"), stub: { STUB_TURNS: "5", STUB_TURN_MS: "5", STUB_TURN_COST: "0.015" }, exit: 3, status: "error", stop: "budget", cause: "cap_stop", says: /Reached maximum budget/ },
   { name: "exit 1 with error_during_execution", graph: agentGraph(), stub: { STUB_SCENARIO: "exec_error" }, exit: 3, status: "error", stop: "crashed", cause: "harness_error", says: /failed during execution: stub: the tool runtime broke/ },
-  { name: "reports success with is_error: true (an API error), exit 0", graph: agentGraph(), stub: { STUB_SCENARIO: "api_error" }, exit: 3, status: "error", stop: "crashed", cause: "harness_error", says: /API error 429/ },
+  // A 429 is a usage limit (issue 16, ADR 0022): the node is held and the run pauses, exit 4.
+  { name: "reports success with is_error: true (an API 429), exit 0", graph: agentGraph(), stub: { STUB_SCENARIO: "api_error" }, exit: 4, status: "waiting", stop: "rate_limited", cause: null, says: /claude hit a usage or rate limit/ },
   { name: "forks a grandchild that holds the pipe, then succeeds", graph: agentGraph(), stub: { STUB_SCENARIO: "grandchild" }, exit: 0, status: "passed", stop: "complete", cause: null, processes: 2 },
   { name: "ignores SIGTERM past its wall cap (SIGKILL after the 2 s grace)", graph: agentGraph("{ wall: 1s }"), stub: { STUB_SCENARIO: "hang", STUB_IGNORE_TERM: "1" }, exit: 3, status: "error", stop: "wall", cause: "cap_stop", says: /wall cap \(1000 ms\); process group killed/ },
   // The contrast: the harness completed and the evidence says no — FAIL, exit 1.

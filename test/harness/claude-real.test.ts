@@ -42,10 +42,11 @@ describe("real claude output", () => {
     expect(sitting.error).toContain("Reached maximum budget");
   });
 
-  test("429 after claude's retries: crashed, every retry counted and shown, the synthetic message is no turn", () => {
+  test("429 after claude's retries: rate_limited (issue 16), every retry counted and shown, the synthetic message is no turn", () => {
     const { sitting, progress } = parse("api-429");
-    expect(sitting).toMatchObject({ stopReason: "crashed", turns: 0, costUsd: 0, apiRetries: 2 });
-    expect(sitting.error).toContain("API error 429");
+    expect(sitting).toMatchObject({ stopReason: "rate_limited", turns: 0, costUsd: 0, apiRetries: 2 });
+    expect(sitting.error).toContain("Request rejected (429)");
+    expect(sitting.resetsAt).toBeUndefined();
     // Each api_retry line raises the count and names the retry (later progress repeats the last one).
     const raised = progress.filter((p, i) => (p.apiRetries ?? 0) > (progress[i - 1]?.apiRetries ?? 0));
     expect(raised.map((p) => p.activity)).toEqual(["API retry 1/2, 429", "API retry 2/2, 429"]);

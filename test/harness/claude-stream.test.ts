@@ -62,10 +62,10 @@ describe("Claude stream-json", () => {
     expect(sitting.turns).toBe(2);
   });
 
-  test("success with is_error (an API 429 with exit 0) is crashed, with the result text as the error", () => {
+  test("success with is_error (an API 429 with exit 0) is rate_limited (issue 16), with the result text as the error", () => {
     const { sitting } = parseAll(createClaudeParser(), fixture("success-is-error.jsonl"), { exit: 0 });
-    expect(sitting.stopReason).toBe("crashed");
-    expect(sitting.error).toContain("API error 429");
+    expect(sitting.stopReason).toBe("rate_limited");
+    expect(sitting.error).toContain("claude hit a usage or rate limit");
     expect(sitting.error).toContain("rate_limit_error");
     expect(sitting.costUsd).toBe(0);
   });

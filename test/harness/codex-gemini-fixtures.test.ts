@@ -28,8 +28,8 @@ describe("codex 0.171.0 recorded output", () => {
     expect(codex("blocks")).toMatchObject({ stopReason: "complete", turns: 1, resultText: BLOCK_TEXTS[2] });
   });
 
-  test("429 and a dropped stream are crashed with codex's words; 401 is unavailable", () => {
-    expect(codex("rate-limited")).toMatchObject({ stopReason: "crashed", turns: 0 });
+  test("429 is rate_limited (issue 16) and a dropped stream crashed, with codex's words; 401 is unavailable", () => {
+    expect(codex("rate-limited")).toMatchObject({ stopReason: "rate_limited", turns: 0 });
     expect(codex("rate-limited").error).toContain("429 Too Many Requests");
     expect(codex("disconnect").error).toContain("stream disconnected");
     expect(codex("unauthorized")).toMatchObject({ stopReason: "unavailable" });
@@ -58,10 +58,10 @@ describe("gemini 0.61.0 recorded output", () => {
     expect(s.error).toContain("Loop detected");
   });
 
-  test("HTTP errors exit with their status modulo 256: 429 exits 173 (crashed), 401 exits 145 (unavailable)", () => {
+  test("HTTP errors exit with their status modulo 256: 429 exits 173 (rate_limited), 401 exits 145 (unavailable)", () => {
     expect(geminiExits).toMatchObject({ "rate-limited": 173, unauthorized: 145 });
-    expect(gemini("rate-limited")).toMatchObject({ stopReason: "crashed" });
-    expect(gemini("rate-limited").error).toContain("HTTP 429");
+    expect(gemini("rate-limited")).toMatchObject({ stopReason: "rate_limited" });
+    expect(gemini("rate-limited").error).toContain("Quota exceeded");
     expect(gemini("unauthorized")).toMatchObject({ stopReason: "unavailable" });
     expect(gemini("disconnect")).toMatchObject({ stopReason: "crashed" });
   });

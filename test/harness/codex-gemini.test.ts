@@ -208,18 +208,21 @@ describe("gemini --output-format stream-json", () => {
     expect(sitting.error).toContain("Loop detected");
   });
 
-  test("an HTTP error exit (status mod 256) is named: 429 → 173 crashed, 401 → 145 unavailable; 144..255 only", () => {
+  test("an HTTP error exit (status mod 256) is named: 429 → 173 rate_limited, 500 → 244 crashed, 401 → 145 unavailable; 144..255 only", () => {
     const err = lines({ type: "result", timestamp: t, status: "error", error: { type: "unknown", message: "[API Error: quota]" }, stats: {} });
-    expect(parseAll(createGeminiParser(), err, { exit: 173 }).sitting).toMatchObject({ stopReason: "crashed", error: expect.stringContaining("exit 173: HTTP 429") });
+    expect(parseAll(createGeminiParser(), err, { exit: 173 }).sitting).toMatchObject({ stopReason: "rate_limited", error: expect.stringContaining("gemini hit a usage or rate limit") });
+    expect(parseAll(createGeminiParser(), err, { exit: 244 }).sitting).toMatchObject({ stopReason: "crashed", error: expect.stringContaining("exit 244: HTTP 500") });
     expect(parseAll(createGeminiParser(), err, { exit: 145 }).sitting.stopReason).toBe("unavailable");
     expect(httpStatusOfExit(41)).toBeNull();
     expect(httpStatusOfExit(143)).toBeNull();
     expect(httpStatusOfExit(255)).toBe(511);
   });
 
-  test("result status error is crashed with its message; no result is crashed", () => {
-    const err = lines({ type: "result", timestamp: t, status: "error", error: { type: "ApiError", message: "quota exceeded" }, stats: {} });
-    expect(parseAll(createGeminiParser(), err, { exit: 1 }).sitting).toMatchObject({ stopReason: "crashed", error: expect.stringContaining("quota exceeded") });
+  test("result status error is crashed with its message (rate_limited when it says quota exceeded); no result is crashed", () => {
+    const err = lines({ type: "result", timestamp: t, status: "error", error: { type: "ApiError", message: "the model had an internal error" }, stats: {} });
+    expect(parseAll(createGeminiParser(), err, { exit: 1 }).sitting).toMatchObject({ stopReason: "crashed", error: expect.stringContaining("internal error") });
+    const quota = lines({ type: "result", timestamp: t, status: "error", error: { type: "ApiError", message: "quota exceeded" }, stats: {} });
+    expect(parseAll(createGeminiParser(), quota, { exit: 1 }).sitting).toMatchObject({ stopReason: "rate_limited", error: expect.stringContaining("quota exceeded") });
     const none = parseAll(createGeminiParser(), "Loaded cached credentials.", { exit: 0 }).sitting;
     expect(none.stopReason).toBe("crashed");
     expect(none.error).toContain("no result event");

@@ -13,9 +13,10 @@ export const ENV_FILE = "src/spawn/child-env.ts";
 
 /** What each consumer layer may import from src/engine (invariants 3 and 4). Every entry must be in use. */
 export const ENGINE_ALLOWED: Record<"tui" | "ledger", readonly string[]> = {
-  tui: ["src/engine/events.ts", "src/engine/ports.ts", "src/engine/graph/duration.ts"],
+  // limit-phrase.ts: how a usage limit's reset is said, one home for the TUI, the plain lines and `vouch show` (ADR 0022).
+  tui: ["src/engine/events.ts", "src/engine/ports.ts", "src/engine/graph/duration.ts", "src/engine/limit-phrase.ts"],
   // json-depth.ts: the stored-JSON reader cuts what is nested past the engine's own bound (ADR 0019).
-  ledger: ["src/engine/events.ts", "src/engine/ports.ts", "src/engine/errors.ts", "src/engine/graph/duration.ts", "src/engine/json-depth.ts"],
+  ledger: ["src/engine/events.ts", "src/engine/ports.ts", "src/engine/errors.ts", "src/engine/graph/duration.ts", "src/engine/json-depth.ts", "src/engine/limit-phrase.ts"],
 };
 
 const PROCESS_ACCESS = new Set(["Bun.spawn", "Bun.spawnSync", "Bun.$"]);

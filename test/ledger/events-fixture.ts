@@ -112,6 +112,10 @@ export function fullRun(run = "r-full-0001"): RunScript {
   s.nodeStarted({ node: "review" }, "agent");
   s.ev("node.progress", { node: "review", attempt: 1, turns: 3, cost_usd: 0.02, tokens: { input: 10, output: 20, cache_read: 3000, cache_creation: 5 }, activity: "Read src/a.ts" });
   s.ev("cap.overrun", { node: "review", attempt: 1, scope: "node", cap: "turns", limit: 4, actual: 5 });
+  // The usage-limit events (ADR 0022), at no cost in time; review's node.finished below
+  // overwrites every column node.limited set on its row, so the projections stay as they were.
+  s.ev("node.limited", { node: "review", attempt: 1, harness: "claude", resets_at: "2026-11-29T15:00:00.000Z", error: "claude hit a usage or rate limit", cost_usd: 0, turns: 0, tokens: null }, 0);
+  s.ev("run.waiting", { reason: "rate_limited", harness: "claude", resets_at: "2026-11-29T15:00:00.000Z", wait_ms: 60_000, until: "2026-11-29T15:00:00.000Z" }, 0);
   s.finished({ node: "review" }, "passed", { qualifier: "self-reported", cost_usd: 0.05, turns: 5, tokens: { input: 10, output: 40, cache_read: 9000, cache_creation: 5 }, output: { findings: ["a", "b"] }, result_tail: "PASS" });
   s.nodeStarted({ node: "each" }, "map");
   for (const index of [0, 1]) {

@@ -13,6 +13,7 @@ import { agentSettings, type AgentSettings } from "./node-settings.ts";
 import { commandContext, emitStarted, head, isFatal, tail, type NodeEnv, type NodeResult } from "./node-env.ts";
 import { openWorkspace, recordWorkspace, settleAttempt, workspaceFailure } from "./node-workspace.ts";
 import type { NodeWorkspace } from "../workspace/workspaces.ts";
+import { emitLimited } from "./limited-attempt.ts";
 
 function emitOverruns(env: NodeEnv, attempt: number, list: Overrun[]): void {
   for (const o of list) {
@@ -68,7 +69,7 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
   const ws = await openWorkspace(env, node, pro.cwd);
   if (ws instanceof Error) return workspaceFailure(env, "agent", ws, t0, s.harness);
   const p: Prepared = { env, node, s, prompt: pro.prompt, cwd: ws?.cwd ?? pro.cwd, contract: compileContract(env, "agent", node, pro.stamp), ws };
-  return recordWorkspace(env, ws, await attemptLoop(env, s.retry, (attempt, quote, previous) => sitOnce(p, attempt, quote, previous)));
+  return recordWorkspace(env, ws, await attemptLoop(env, s.retry, (attempt, quote, previous) => sitOnce(p, attempt, quote, previous), s.harness));
 }
 
 /** One attempt: refused when the run cannot afford the node's budget cap, else a sitting, judged. */
@@ -96,7 +97,9 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, 
   }
   emitOverruns(env, attempt, once.fresh(overruns(s.caps, { turns: sitting.turns, costUsd: sitting.costUsd, wallMs: sitting.wallMs, idleMs: sitting.idleMs })));
   env.frame.settleCost(token, sitting);
+  // What the sitting changed is committed on its branch even when a limit cut it off: nothing is lost.
   const work = await settleAttempt(env, p.ws, attempt);
+  if (sitting.stopReason === "rate_limited") return limitedAttempt(p, attempt, sitting);
   const judgement = await judgeAttempt(env, p.contract, { ...produced(sitting), ...work }, attempt, () => commandContext(env, attempt, p.cwd, s.passEnv, p.ws?.path));
   const a: Attempt = {
     started: true,
@@ -114,6 +117,23 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, 
     a.sessionCostUsd = sessionTotal;
     if (sitting.sessionId !== undefined) ctx.sessionCosts.set(sitting.sessionId, sessionTotal);
   }
+  if (sitting.apiRetries !== undefined) a.apiRetries = sitting.apiRetries;
+  return a;
+}
+
+/** Cut off by a limit: recorded, not judged (no check runs on a sitting the limit stopped). */
+function limitedAttempt(p: Prepared, attempt: number, sitting: Sitting): Attempt {
+  emitLimited(p.env, attempt, p.s.harness, sitting);
+  const a: Attempt = {
+    started: true,
+    judgement: { status: "error", qualifier: null, cause: "harness_error", error: sitting.error ?? "usage or rate limit", evidence: [], failedChecks: [] },
+    stopReason: "rate_limited",
+    costUsd: sitting.costUsd,
+    turns: sitting.turns,
+    tokens: sitting.tokens,
+    limited: { harness: p.s.harness, resetsAt: sitting.resetsAt ?? null },
+  };
+  if (sitting.sessionId !== undefined) a.sessionId = sitting.sessionId;
   if (sitting.apiRetries !== undefined) a.apiRetries = sitting.apiRetries;
   return a;
 }

@@ -7,6 +7,7 @@ import { AbortedWhileWaiting } from "../scheduler/slots.ts";
 import type { Judgement } from "../verdict/conjunction.ts";
 import { decideRetry, quoteFailure } from "../verdict/retry.ts";
 import { isFatal, simpleResult, stoppedResult, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { parkOnLimit } from "./limited-attempt.ts";
 
 export interface Attempt {
   /** False when the attempt was refused before it started (budget_insufficient). */
@@ -21,6 +22,8 @@ export interface Attempt {
   sessionCostUsd?: number;
   resultTail?: string;
   apiRetries?: number;
+  /** The sitting was cut off by a usage or rate limit (stop reason rate_limited): no verdict. */
+  limited?: { harness: string; resetsAt: number | null };
 }
 
 function addTokens(a: Tokens | null, b: Tokens | null): Tokens | null {
@@ -50,39 +53,67 @@ class Spending {
  *  (a retry with session: continue resumes its session). */
 export type OneAttempt = (attempt: number, quote: string | undefined, previous: Attempt | undefined) => Promise<Attempt>;
 
-export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: OneAttempt): Promise<NodeResult> {
-  const { ctx } = env;
-  const t0 = ctx.clock.now();
-  let release: () => void;
-  try {
-    release = await env.frame.acquire(env.signal);
-  } catch (e) {
-    if (e instanceof AbortedWhileWaiting) return stoppedResult(env.runStop(), 0, ctx.clock.now() - t0);
-    throw e;
+/** The node's process slot: held from the first attempt to the last check, let go while parked on a limit. */
+export class SlotHold {
+  private release: (() => void) | null = null;
+  constructor(private readonly env: NodeEnv) {}
+
+  /** False when the run stopped before a slot was free. */
+  async take(): Promise<boolean> {
+    try {
+      this.release = await this.env.frame.acquire(this.env.signal);
+    } catch (e) {
+      if (e instanceof AbortedWhileWaiting) return false;
+      throw e;
+    }
+    if (!this.env.signal.aborted) return true;
+    this.give();
+    return false;
   }
-  if (env.signal.aborted) {
-    release();
-    return stoppedResult(env.runStop(), 0, ctx.clock.now() - t0);
-  }
-  try {
-    return await attempts(env, retry, one, t0);
-  } finally {
-    release();
+
+  give(): void {
+    this.release?.();
+    this.release = null;
   }
 }
 
-/** Attempts until one is final (not retried, refused, or the node stopped); the slot is held. */
-async function attempts(env: NodeEnv, retry: Retry | undefined, one: OneAttempt, t0: number): Promise<NodeResult> {
+/** @param harness an agent node's harness: no sitting of a limited harness starts (ADR 0022). */
+export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: OneAttempt, harness?: string): Promise<NodeResult> {
+  const { ctx } = env;
+  const t0 = ctx.clock.now();
+  const slot = new SlotHold(env);
+  if (!(await slot.take())) return stoppedResult(env.runStop(), 0, ctx.clock.now() - t0);
+  try {
+    return await attempts(env, retry, one, t0, slot, harness);
+  } finally {
+    slot.give();
+  }
+}
+
+/** Attempts until one is final (not retried, refused, or the node stopped); the slot is held
+ *  except while parked on a limit. A limited attempt is numbered but never counted against retry.max. */
+async function attempts(env: NodeEnv, retry: Retry | undefined, one: OneAttempt, t0: number, slot: SlotHold, harness: string | undefined): Promise<NodeResult> {
   const { ctx } = env;
   const spent = new Spending();
   let quote: string | undefined;
   let previous: Attempt | undefined;
+  let limitedAttempts = 0;
+  const stopped = (attempt: number) => stoppedResult(env.runStop(), attempt, ctx.clock.now() - t0, spentExtra(spent));
   for (let attempt = 1; ; attempt++) {
+    if (harness !== undefined && ctx.usageLimits.isLimited(harness) && !(await parkOnLimit(env, slot, harness))) return stopped(attempt - 1);
     const a = await one(attempt, quote, previous);
-    previous = a;
+    // A sitting cut off by a limit is no failure to continue from (ADR 0022, 0023).
+    if (!a.limited) previous = a;
     spent.add(a);
+    if (a.limited) {
+      if (env.signal.aborted) return stopped(attempt);
+      limitedAttempts++;
+      ctx.usageLimits.note(a.limited.harness, a.limited.resetsAt);
+      continue; // parks at the top of the loop, before the next attempt
+    }
+    if (harness !== undefined && a.started) ctx.usageLimits.clearStreak(harness);
     const j = a.judgement;
-    const d = decideRetry(retry, attempt, j.status, j.cause);
+    const d = decideRetry(retry, attempt - limitedAttempts, j.status, j.cause);
     if (!a.started || !d.retry || env.signal.aborted) return finalResult(a, a.started ? attempt : attempt - 1, spent, ctx.clock.now() - t0);
     quote = quoteFailure(attempt, j);
     const retrying = {
@@ -101,10 +132,14 @@ async function attempts(env: NodeEnv, retry: Retry | undefined, one: OneAttempt,
         await ctx.clock.sleep(d.backoffMs, env.signal);
       } catch (e) {
         if (isFatal(e)) throw e;
-        return stoppedResult(env.runStop(), attempt, ctx.clock.now() - t0, { costUsd: spent.cost, turns: spent.turns, tokens: spent.tokens, ...(spent.apiRetries !== undefined ? { apiRetries: spent.apiRetries } : {}) });
+        return stopped(attempt);
       }
     }
   }
+}
+
+function spentExtra(spent: Spending): Partial<NodeResult> {
+  return { costUsd: spent.cost, turns: spent.turns, tokens: spent.tokens, ...(spent.apiRetries !== undefined ? { apiRetries: spent.apiRetries } : {}) };
 }
 
 /** The node's result from its last attempt (`ran` of them started). */

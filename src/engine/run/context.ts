@@ -8,6 +8,7 @@ import { Slots } from "../scheduler/slots.ts";
 import type { RunStop } from "../verdict/conjunction.ts";
 import { OutputSchemas } from "../verdict/output-schema.ts";
 import type { Emitter } from "./emitter.ts";
+import { LimitBook } from "./limits.ts";
 import { commandInputs, type FinishedSession } from "./node-env.ts";
 import type { ResumeState, RunOptions, RunPorts } from "./types.ts";
 import { Workspaces } from "../workspace/workspaces.ts";
@@ -28,6 +29,8 @@ export class RunContext {
   readonly controller = new AbortController();
   readonly counts: RunCounts = { ...ZERO_COUNTS, self_reported: 0 };
   readonly paused = new Set<PausedApproval>();
+  /** Usage/rate limits and the attempts parked on them (ADR 0022). */
+  readonly usageLimits = new LimitBook(() => this.checkQuiet());
   readonly startedAt: number;
   stop: RunStop | null = null;
   costDone = 0;
@@ -80,10 +83,14 @@ export class RunContext {
   }
   end(): void {
     this.active--;
-    if (this.active === 0) this.onQuiet();
+    this.checkQuiet();
   }
+  /** Quiet: no live task can go on — none is left, or every one is parked on a limit. */
   isQuiet(): boolean {
-    return this.active === 0;
+    return this.active === this.usageLimits.parkedCount;
+  }
+  private checkQuiet(): void {
+    if (this.isQuiet()) this.onQuiet();
   }
 
   /** Run a piece of scheduling later but still count it as live work. */

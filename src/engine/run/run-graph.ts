@@ -14,6 +14,8 @@ import { planRun, runLimits } from "./plan.ts";
 import { ScopeRunner } from "./scope-runner.ts";
 import { SubgraphRunner } from "./subgraph-runner.ts";
 import { walkNodes } from "./graph-walk.ts";
+import { DEFAULT_MAX_WAIT_MS, decideLimits, type LimitDecision } from "./limit-wait.ts";
+import { resetIso } from "./limited-attempt.ts";
 import type { RunOptions, RunOutcome, RunPlan, RunPorts } from "./types.ts";
 
 export function withDefaultPorts(ports: Partial<RunPorts>): RunPorts {
@@ -179,25 +181,66 @@ class RunDriver {
     this.finish(agg.status === "cancelled" ? "interrupted" : agg.status, output);
   }
 
-  /** No live work left: either the run waits on approvals (paused) or the scheduler is stuck. */
+  /** No work can go on: what is left is parked on usage limits (wait or pause), waits on
+   *  approvals (paused), or the scheduler is stuck. */
   private onQuiet(): void {
     const { ctx } = this;
     if (this.ended || this.finishing || ctx.fatal !== null) return;
+    if (ctx.stop === null && ctx.usageLimits.parkedCount > 0) return this.onLimited();
     if (ctx.paused.size > 0 && ctx.stop === null) return this.pause();
     ctx.fail(new Error("internal: the run has no live work but is not finished (a scheduling bug)"));
   }
 
+  /** Only limited work is left (ADR 0022): wait for the soonest reset (--wait-limits), or pause. */
+  private onLimited(): void {
+    const { ctx, options } = this;
+    const policy = { wait: options.waitLimits === true, maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS };
+    const d = decideLimits(ctx.usageLimits.states(), this.ports.clock.now(), ctx.usageLimits.waitedMs, policy);
+    if (d === null) return ctx.fail(new Error("internal: attempts are parked on a limit no harness has (a scheduling bug)"));
+    if (d.kind === "pause") return this.pause(d);
+    this.waitForLimit(d);
+  }
+
+  /** run.waiting, then sleep to the reset on the run's clock. The wait is live work (the run is
+   *  not quiet meanwhile); a stop (Ctrl-C, the run wall cap) ends it and the parked attempts. */
+  private waitForLimit(d: Extract<LimitDecision, { kind: "wait" }>): void {
+    const { ctx } = this;
+    ctx.begin();
+    try {
+      const until = new Date(this.ports.clock.now() + d.waitMs).toISOString();
+      this.emitter.emit({ type: "run.waiting", reason: "rate_limited", harness: d.harness, resets_at: resetIso(d.resetsAt), wait_ms: d.waitMs, until });
+    } catch (e) {
+      ctx.end();
+      return ctx.fail(e);
+    }
+    this.ports.clock
+      .sleep(d.waitMs, ctx.signal)
+      .then(
+        () => {
+          ctx.usageLimits.waitedMs += d.waitMs;
+          ctx.usageLimits.lift(d.harness);
+        },
+        () => {},
+      )
+      .finally(() => ctx.end());
+  }
+
   /** run.paused and the paused finish. Called as the last live task ends (from a promise's
    *  finally, with no caller to throw to): the ledger failing here ends the run as anywhere else. */
-  private pause(): void {
+  private pause(limit?: Extract<LimitDecision, { kind: "pause" }>): void {
+    const { ctx } = this;
     try {
-      this.emitter.emit({
-        type: "run.paused",
-        approvals: [...this.ctx.paused].map((p) => ({ node: p.node, ...(p.branch ? { branch: p.branch } : {}), ...(p.prompt !== undefined ? { prompt: p.prompt } : {}) })),
-      });
-      this.finish("paused", undefined, "approval");
+      const approvals = [...ctx.paused].map((p) => ({ node: p.node, ...(p.branch ? { branch: p.branch } : {}), ...(p.prompt !== undefined ? { prompt: p.prompt } : {}) }));
+      if (!limit) {
+        this.emitter.emit({ type: "run.paused", reason: "approval", approvals });
+        return this.finish("paused", undefined, "approval");
+      }
+      const resets = new Map(ctx.usageLimits.states().map((s) => [s.harness, resetIso(s.resetsAt)]));
+      const limited = ctx.usageLimits.parkedAttempts().map((p) => ({ ...p, resets_at: resets.get(p.harness) ?? null }));
+      this.emitter.emit({ type: "run.paused", reason: "rate_limited", harness: limit.harness, resets_at: resetIso(limit.resetsAt), approvals, limited });
+      this.finish("paused", undefined, "rate_limited");
     } catch (e) {
-      this.ctx.fail(e);
+      ctx.fail(e);
     }
   }
 

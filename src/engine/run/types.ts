@@ -39,6 +39,10 @@ export interface RunOptions {
   passEnv?: string[];
   /** Ctrl-C / SIGTERM: cancel everything, status interrupted, exit 130. */
   signal?: AbortSignal;
+  /** --wait-limits: wait in this process for a usage limit to reset instead of pausing (ADR 0022). */
+  waitLimits?: boolean;
+  /** --max-wait: the most the run waits for limits in this process, in total (default DEFAULT_MAX_WAIT_MS). */
+  maxWaitMs?: number;
   /** From priorFromEvents(events) of the same run. */
   resume?: ResumeState;
   version: string;

@@ -176,6 +176,9 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
     stdoutTail: result.stdoutTail,
     stderrTail: result.stderrTail,
     truncated: result.truncated,
+    endedAt: Date.now(),
+    // The child inherits vouch's TZ: a bare "try again at 3:00 PM" is in that zone.
+    ...(ctx.parentEnv.TZ ? { localZone: ctx.parentEnv.TZ } : {}),
   });
   const sitting: Sitting = {
     ...parsed,
@@ -190,6 +193,7 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
   if (supervised) {
     sitting.stopReason = supervised.stopReason;
     sitting.error = supervised.error;
+    delete sitting.resetsAt;
     if (breach) {
       // Report what the stream had shown when the sitting was killed.
       const b: BackstopBreach = breach;

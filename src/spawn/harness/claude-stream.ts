@@ -18,6 +18,7 @@ import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
 import type { ParsedSitting, StreamEnd, StreamParser } from "./types.ts";
 import { claudeTokens, sumTokens } from "./tokens.ts";
 import { isObject, type JsonObject } from "../../engine/json-object.ts";
+import { claudeRateLimitInfo, withClaudeRateLimit } from "./rate-limit.ts";
 
 type Json = JsonObject;
 const ACTIVITY_CHARS = 120;
@@ -34,6 +35,7 @@ export function createClaudeParser(source = "claude"): StreamParser {
   let activity: string | undefined;
   let result: Json | undefined;
   let eventsSeen = 0;
+  const limitEvents: JsonObject[] = [];
 
   const liveTurns = () => messageIds.size + anonymousTurns;
   const liveTokens = (): Tokens | undefined => (usageById.size === 0 ? undefined : sumTokens([...usageById.values()]));
@@ -90,8 +92,13 @@ export function createClaudeParser(source = "claude"): StreamParser {
         result = event;
         if (typeof event.session_id === "string") sessionId = event.session_id;
         return true;
+      case "rate_limit_event": {
+        const info = claudeRateLimitInfo(event);
+        if (info) limitEvents.push(info);
+        return false;
+      }
       default:
-        // user (tool results), rate_limit_event, stream_event and types not invented yet.
+        // user (tool results), stream_event and types not invented yet.
         return false;
     }
   };
@@ -108,7 +115,8 @@ export function createClaudeParser(source = "claude"): StreamParser {
       const retries = apiRetries > 0 ? { apiRetries } : {};
       if (result) {
         const counted = assistantLines > 0 ? liveTurns() : null;
-        return { ...fromResult(result, counted, liveTurns(), liveTokens()), ...(sessionId ? { sessionId } : {}), ...retries };
+        const parsed = { ...fromResult(result, counted, liveTurns(), liveTokens()), ...(sessionId ? { sessionId } : {}), ...retries };
+        return withClaudeRateLimit(parsed, result, limitEvents, end);
       }
       const tokens = liveTokens();
       return {

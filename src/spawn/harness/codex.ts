@@ -16,6 +16,7 @@ import { codexTurnCounter } from "./codex-turns.ts";
 import { stripEscapes } from "./escapes.ts";
 import { codexSessionArgs } from "./session-args.ts";
 import { SESSION_SUPPORT } from "../../engine/sessions.ts";
+import { withCodexRateLimit } from "./rate-limit.ts";
 import type { Guarantees, HarnessAdapter, HarnessCommand, ParsedSitting, StreamEnd, StreamParser } from "./types.ts";
 import { isObject, type JsonObject } from "../../engine/json-object.ts";
 
@@ -126,7 +127,7 @@ export function createCodexParser(): StreamParser {
     progress,
     finish(end: StreamEnd): ParsedSitting {
       reader.finish().forEach(handle);
-      const sitting = decide(end);
+      const sitting = withCodexRateLimit(decide(end), turnFailed ?? lastError, end);
       // As for gemini (ADR 0018): no raw escape sequence from the CLI reaches a record.
       return sitting.error === undefined ? sitting : { ...sitting, error: stripEscapes(sitting.error) };
     },

@@ -12,6 +12,7 @@
 import { stripEscapes } from "./escapes.ts";
 import { geminiSessionArgs } from "./session-args.ts";
 import { SESSION_SUPPORT } from "../../engine/sessions.ts";
+import { withGeminiRateLimit } from "./rate-limit.ts";
 import type { AgentAssignment, SittingProgress } from "../../engine/ports.ts";
 import type { StopReason } from "../../engine/events.ts";
 import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
@@ -137,6 +138,13 @@ export function createGeminiParser(): StreamParser {
     reported: () => result !== undefined,
     finish(end: StreamEnd): ParsedSitting {
       reader.finish().forEach(handle);
+      const sitting = decide(end);
+      const why = stripEscapes(lastError ?? resultError(result) ?? lastLine(stripEscapes(end.stderrTail)) ?? "");
+      return withGeminiRateLimit(sitting, end.exit, why, end);
+    },
+  };
+
+  function decide(end: StreamEnd): ParsedSitting {
       const base = {
         resultText: lastText,
         turns: eventsSeen > 0 ? turns : null,
@@ -160,8 +168,7 @@ export function createGeminiParser(): StreamParser {
       const how = end.signal ? `killed by ${end.signal}` : `exit ${end.exit ?? "unknown"}`;
       const what = result ? `gemini ended with result status "${String(result.status)}" (${how})` : `gemini output ended with no result event (${how})`;
       return { ...base, stopReason: "crashed", error: `${what}${why ? `: ${why}` : ""}${reader.garbageNote()}` };
-    },
-  };
+  }
 }
 
 /** Gemini exits with the HTTP status of a failed API call, taken modulo 256

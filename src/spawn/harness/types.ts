@@ -44,6 +44,10 @@ export interface StreamEnd {
   stdoutTail: string;
   stderrTail: string;
   truncated: boolean;
+  /** When the process ended (epoch ms): what a relative reset ("retry in 42s") counts from. Default: now. */
+  endedAt?: number;
+  /** The zone the harness prints a bare clock time in (its TZ); default: the system's. */
+  localZone?: string;
 }
 
 /** The part of a Sitting that comes from the harness's own output (the runner adds
