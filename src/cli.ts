@@ -21,6 +21,8 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   resume: () => import("./cli/resume-command.ts"),
   validate: () => import("./cli/validate-command.ts"),
   graph: () => import("./cli/graph-command.ts"),
+  checks: () => import("./cli/checks-command.ts"),
+  plan: () => import("./cli/plan-command.ts"),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

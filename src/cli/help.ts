@@ -7,6 +7,8 @@ Usage:
   vouch validate GRAPH...          report every problem in graph files as file:line:col: message
   vouch schema                     print the JSON Schema of graph files (for editors)
   vouch graph GRAPH [--format F]   draw a graph: text (default), mermaid or dot
+  vouch checks [FILE] [--json]     list a check library: a graph's, or a checks file's
+  vouch plan GOAL --checks FILE    ask a model to plan a graph for GOAL, show it, write it, run it
   vouch runs [--json]              list recorded runs, newest first
   vouch show RUN [--json|--tui]    what happened in a run: nodes, checks, overruns, cost
   vouch report RUN [--format F]    a run as an HTML page, JUnit XML or a Markdown summary
@@ -68,6 +70,17 @@ Prints the JSON Schema of graph files. Save it and point your editor at it:
   graph: `Usage: vouch graph GRAPH [--format text|mermaid|dot]
 
 Draws the graph's nodes and edges (needs, routes, fallbacks, feedback loops, map branches).`,
+  checks: `Usage: vouch checks [FILE] [--json]
+
+Lists the check library FILE gives: each check's name, description, command,
+timeout and where it is defined (file:line:col). FILE is a graph (its own checks:
+plus the checks files its checks_from names) or a checks file (NAME.checks.yaml,
+holding only a checks: mapping). Without FILE, ./vouch.checks.yaml.
+
+Options:
+  --json   print the list as a JSON array
+
+Exit codes: 0 listed; 2 the file is missing or invalid (every problem as file:line:col).`,
   runs: `Usage: vouch runs [--json]
 
 Lists recorded runs, newest first: id, graph, status, started, wall time, cost.`,

@@ -4,7 +4,8 @@
 // JSON array on stdout. Exit 0 when every file is valid, 2 otherwise.
 import { EXIT, InputError, UsageError, formatProblem, type GraphProblem } from "../engine/errors.ts";
 import { parseCommandArgs } from "./args.ts";
-import { graphFilesIn, loadGraphSources } from "./graph-file.ts";
+import { loadChecksFile } from "../engine/graph/checks-file.ts";
+import { graphFilesIn, isChecksFile, loadGraphSources, readGraphSource } from "./graph-file.ts";
 import type { Command } from "./io.ts";
 import { isAbsolute, resolve } from "node:path";
 import { sanitize } from "../tui/text.ts";
@@ -18,6 +19,7 @@ function plural(n: number, word: string): string {
  *  warnings of a valid one. */
 export function checkFile(file: string, cwd: string, env: Record<string, string | undefined>): { problems: GraphProblem[]; warnings: GraphProblem[] } {
   try {
+    if (isChecksFile(file)) return { problems: loadChecksFile(file, readGraphSource(file, cwd, env, "checks file").text).problems, warnings: [] };
     // Every file the graph uses is validated too; their problems name their own file (ADR 0024).
     const { tree } = loadGraphSources(file, cwd, env);
     return tree.graph ? { problems: [], warnings: tree.warnings } : { problems: tree.problems, warnings: [] };

@@ -10,10 +10,11 @@ import { checks, plannedPowers, scriptCommand, stampNeedsJson, staticCommands } 
 import { dataPaths } from "./validate-templates.ts";
 import { valueDepth } from "./validate-depth.ts";
 import { argvValues } from "./validate-argv-values.ts";
+import { plannedReach } from "./validate-planned.ts";
 
 export { graphOrder, ancestors, type OrderedNode } from "./graph-index.ts";
 
-const RULES: Rule[] = [uniqueIds, references, cycles, maps, inputNames, staticCommands, plannedPowers, scriptCommand, checks, stampNeedsJson, dataPaths, valueDepth, argvValues];
+const RULES: Rule[] = [uniqueIds, references, cycles, maps, inputNames, staticCommands, plannedPowers, plannedReach, scriptCommand, checks, stampNeedsJson, dataPaths, valueDepth, argvValues];
 
 /** What exists in the file but did not pass the schema (so rules neither check it nor
  *  report references to it as unknown). Filled by the loader's salvage step. */

@@ -92,7 +92,7 @@ export function planRun(options: RunOptions): RunPlan {
       const agentPlan: AgentPlan = { node: id, harness: s.harness, caps: s.caps };
       if (s.model !== undefined) agentPlan.model = planned.model = s.model;
       if (s.tools !== undefined) agentPlan.tools = planned.tools = s.tools;
-      if (s.permissionMode !== undefined) agentPlan.permissionMode = s.permissionMode;
+      if (s.permissionMode !== undefined) agentPlan.permissionMode = planned.permissionMode = s.permissionMode;
       // A sub-graph's inputs are known only once its graph node runs.
       const cwd = staticCwd(s.cwd, w.file === graph ? inputs : {}, options.baseDir);
       if (cwd !== undefined) agentPlan.cwd = planned.cwd = cwd;
