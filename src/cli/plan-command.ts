@@ -3,8 +3,8 @@
 // makes it a planned graph naming the user's library, validates it (errors quoted
 // back for another attempt), shows it, writes it, and with --run runs it.
 // `--check-answer FILE` is the planner's own check (docs/plan.md).
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { EXIT, GraphInvalidError, UsageError, formatProblem } from "../engine/errors.ts";
 import { loadChecksFile } from "../engine/graph/checks-file.ts";
 import { checkedLedgerHome, openLedger } from "../ledger/index.ts";
@@ -88,10 +88,17 @@ function checkAnswerCommand(io: CliIO, values: Values): number {
   return EXIT.failed;
 }
 
+/** Where the plan goes, refused before any sitting when it cannot be written there. */
 function planFileOf(io: CliIO, values: Values): string {
-  if (values.output !== undefined) return abs(io, values.output);
-  const file = abs(io, "plan.yaml");
-  if (existsSync(file)) throw new UsageError(`plan.yaml exists in this folder: vouch plan does not overwrite it unless told`, "name the file with -o FILE (an existing one is then replaced)");
+  const file = abs(io, values.output ?? "plan.yaml");
+  if (values.output === undefined && existsSync(file)) throw new UsageError(`plan.yaml exists in this folder: vouch plan does not overwrite it unless told`, "name the file with -o FILE (an existing one is then replaced)");
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    accessSync(dirname(file), constants.W_OK);
+    if (existsSync(file) && !statSync(file).isFile()) throw new Error("it is not a regular file");
+  } catch (e) {
+    throw new UsageError(`-o ${values.output ?? "plan.yaml"}: the plan cannot be written there (${(e as Error).message})`, "name a file in a folder you can write");
+  }
   return file;
 }
 
