@@ -151,7 +151,7 @@ const planCommand: Command = async (args, io) => {
     return EXIT.usage;
   }
   writeFileSync(planFile, checked.text);
-  const shown = showPlan(io, { planFile, checksFile, inputs, harness: values.harness === undefined ? undefined : harness, passEnv, budgetUsd, wallMs });
+  const shown = showPlan(io, { planFile, checksFile, inputs, harness: values.harness === undefined ? undefined : harness, passEnv, budgetUsd, wallMs, replayDir });
   if (!values.run) return shown;
   if (shown !== EXIT.passed) return shown; // the dry run refused something: it would not start
   if (!values.yes && !(await approved(io))) {

@@ -3,7 +3,7 @@
 // its graph user-written), and `checks_from` naming the user's library by a path
 // relative to the plan file. Pure; validation reads the library through a port.
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
-import { isMap, parseDocument } from "yaml";
+import { isMap, isScalar, parseDocument } from "yaml";
 import type { GraphProblem } from "../../engine/errors.ts";
 import type { ChecksReader } from "../../engine/graph/checks-library.ts";
 import { loadGraph, type LoadResult } from "../../engine/graph/loader.ts";
@@ -27,8 +27,12 @@ export function planText(answer: string, checksFrom: string[]): string {
   const text = yamlOfAnswer(answer);
   const doc = parseDocument(text, { uniqueKeys: false, logLevel: "silent" });
   if (doc.errors.length > 0 || !isMap(doc.contents)) return text;
-  doc.set("origin", "planned");
-  doc.set("checks_from", doc.createNode(checksFrom, { flow: true }));
+  const map = doc.contents;
+  map.delete("origin");
+  map.delete("checks_from");
+  // Right after name: (where a reader looks first), whatever the model wrote there.
+  const at = map.items.findIndex((p) => isScalar(p.key) && p.key.value === "name") + 1;
+  map.items.splice(at, 0, doc.createPair("origin", "planned"), doc.createPair("checks_from", doc.createNode(checksFrom, { flow: true })));
   return doc.toString({ lineWidth: 0 });
 }
 

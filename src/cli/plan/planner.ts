@@ -18,13 +18,14 @@ export const PLANNER_SOURCE = plannerText as unknown as string;
 export function readOnlySettings(harness: HarnessName): Record<string, unknown> {
   switch (harness) {
     case "claude":
+    case "replay": // plays claude recordings: the same settings, so the demo shows them
       return { tools: ["Read", "Glob", "Grep"], permission_mode: "dontAsk" };
     case "codex":
       return { permission_mode: "read-only" };
     case "gemini":
       return { permission_mode: "plan" };
     default:
-      return {}; // replay and command run no model tools
+      return {}; // the command harness's program is the user's
   }
 }
 

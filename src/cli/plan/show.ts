@@ -36,6 +36,7 @@ export interface ShowSpec {
   passEnv: string[];
   budgetUsd: number | undefined;
   wallMs: number | undefined;
+  replayDir: string | undefined;
 }
 
 function agentLines(plan: RunPlan, cwd: string): string[] {
@@ -72,13 +73,13 @@ export function showPlan(io: CliIO, spec: ShowSpec): number {
   out.push(drawText(file.graph).trimEnd(), "");
   let plan: RunPlan | undefined;
   try {
-    plan = planRun({ ...options, ports: { agents: realAgentRunner({ ...io.env }) } });
+    plan = planRun({ ...options, ports: { agents: realAgentRunner({ ...io.env }, spec.replayDir) } });
   } catch {
     plan = undefined; // inputs missing, say: printPlan below says what
   }
   if (plan) out.push(...agentLines(plan, io.cwd), budgetLine(plan), "");
   io.out(sanitize(`${out.join("\n")}\n`));
-  return printPlan(io, options, { json: false });
+  return printPlan(io, options, { json: false, ...(spec.replayDir !== undefined ? { replayDir: spec.replayDir } : {}) });
 }
 
 /** Asks on the terminal; only y or yes runs the plan. */
