@@ -81,6 +81,32 @@ Options:
   --json   print the list as a JSON array
 
 Exit codes: 0 listed; 2 the file is missing or invalid (every problem as file:line:col).`,
+  plan: `Usage: vouch plan GOAL --checks FILE [options]
+
+Asks a model (through a harness, with read-only tools) to write a graph for GOAL
+that proves its work with the checks in FILE, a checks file you own. vouch makes
+the answer a planned graph (origin: planned; checks_from naming FILE relative to
+the plan), validates it, quotes the problems back for another attempt, then shows
+the graph, every agent's tools, mode and folder, the dry run and the total budget,
+and writes it. The planner is graphs/plan.yaml: a run recorded in the ledger.
+
+Options:
+  --checks FILE            the check library the plan may use (required)
+  --input, -i NAME=VALUE   an input of the plan (repeatable; shown to the model, passed to --run)
+  --output, -o PLAN        where to write the plan (default plan.yaml, never replaced unless named)
+  --attempts N             sittings at most, each told the last one's problems (default 2)
+  --run                    run the plan after asking "Run this plan now? [y/N]"
+  --yes                    with --run: run without asking (needed without a terminal)
+  --harness NAME           the harness for the planner and for --run (default claude)
+  --pass-env NAME          pass this environment variable to child processes (repeatable)
+  --budget USD             budget cap of each run (the planner's, the plan's)
+  --wall DURATION          wall-clock cap of each run
+  --replay-dir DIR         replay fixtures (the planner's node is "plan")
+  --check-answer FILE      the planner's own check: is FILE a valid planned graph? (with --checks, -o)
+
+Exit codes: 0 written (and, with --run, passed), 1 the plan ran and failed, 2 usage, an
+invalid library, a plan still invalid after --attempts or refused by the dry run,
+3 error, 4 paused, 130 interrupted. Docs: docs/plan.md`,
   runs: `Usage: vouch runs [--json]
 
 Lists recorded runs, newest first: id, graph, status, started, wall time, cost.`,
