@@ -58,11 +58,26 @@ describe("the loader", () => {
   });
 });
 
+test("each problem points at its own entry, whatever entries before it are (not strings, empty, NUL)", () => {
+  const graph = 'version: 1\nname: g\nchecks_from: ["", 3, "a\\0b", ./missing.checks.yaml]\nnodes:\n  a: { kind: end }\n';
+  expect(at(loadGraph("g.yaml", graph, { readChecks: files({}) }).problems)).toEqual([
+    "g.yaml:3:15 a checks_from entry is a path to a checks file",
+    "g.yaml:3:19 checks_from[1] must be a string, not a number (3)",
+    "g.yaml:3:22 a checks_from path cannot hold a NUL character",
+    'g.yaml:3:30 checks_from "./missing.checks.yaml": no such file missing.checks.yaml',
+  ]);
+});
+
+test("a graph named as a checks file is said to be a graph", () => {
+  const r = loadGraph("g.yaml", GRAPH, { readChecks: files({ "lib.checks.yaml": GRAPH }) });
+  expect(at(r.problems)).toContain("lib.checks.yaml:1:1 this is a graph (it has nodes:), not a checks file, which holds only checks:");
+});
+
 describe("a checks file", () => {
   test("holds only checks:, with static commands and valid regular expressions; reserved names refused", () => {
-    const r = loadChecksFile("c.checks.yaml", 'nodes: {}\nchecks:\n  t: { run: "echo {{ inputs.x }}", expect: { output_matches: "(" } }\n  __proto__: { run: x }\n');
+    const r = loadChecksFile("c.checks.yaml", 'inputs: {}\nchecks:\n  t: { run: "echo {{ inputs.x }}", expect: { output_matches: "(" } }\n  __proto__: { run: x }\n');
     expect(at(r.problems)).toEqual([
-      'c.checks.yaml:1:1 a checks file holds only checks: (found "nodes")',
+      'c.checks.yaml:1:1 a checks file holds only checks: (found "inputs")',
       "c.checks.yaml:3:19 a template in a run: command is refused",
       "c.checks.yaml:3:62 output_matches is not a valid regular expression: missing )",
       'c.checks.yaml:4:3 "__proto__" cannot be a check name: every JavaScript object already has a member of that name',

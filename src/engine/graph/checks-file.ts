@@ -46,6 +46,9 @@ function load(file: string, text: string): ChecksFileResult {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     return { problems: [...problems, { file, line: 1, col: 1, message: "a checks file is a mapping with one key, checks:", hint: EMPTY_HINT }] };
   }
+  if (Object.hasOwn(raw, "nodes")) {
+    return { problems: [...problems, { file, line: 1, col: 1, message: "this is a graph (it has nodes:), not a checks file, which holds only checks:", hint: "move the checks both graphs need into a checks file (NAME.checks.yaml) and name it in checks_from" }] };
+  }
   const extra: PathProblem[] = Object.keys(raw)
     .filter((k) => k !== "checks" && k !== "$schema")
     .map((k) => ({ path: [k], at: "key", message: `a checks file holds only checks: (found ${JSON.stringify(k)})`, hint: "inputs, nodes and the rest belong in a graph; the graph names this file in checks_from" }));

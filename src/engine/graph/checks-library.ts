@@ -26,7 +26,7 @@ export function checksPath(graphFile: string, entry: string): string {
 
 export function externalLibrary(
   graphFile: string,
-  entries: readonly string[],
+  entries: readonly { entry: string; index: number }[],
   own: Record<string, unknown> | undefined,
   located: (list: PathProblem[]) => GraphProblem[],
   read: ChecksReader,
@@ -39,16 +39,26 @@ export function externalLibrary(
   }
   const problems: GraphProblem[] = [];
   const seen = new Set<string>();
-  entries.forEach((entry, i) => {
-    const at = (message: string, hint?: string) => problems.push(...located([{ path: ["checks_from", i], message, ...(hint ? { hint } : {}) }]));
+  for (const { entry, index } of entries) {
+    const at = (message: string, hint?: string) => void problems.push(...located([{ path: ["checks_from", index], message, ...(hint ? { hint } : {}) }]));
+    if (entry.includes("\u0000")) {
+      at("a checks_from path cannot hold a NUL character");
+      continue;
+    }
     const path = checksPath(graphFile, entry);
-    if (seen.has(path)) return at(`checks_from names ${path} twice`);
+    if (seen.has(path)) {
+      at(`checks_from names ${path} twice`);
+      continue;
+    }
     seen.add(path);
     const got = readSafely(read, path);
-    if ("error" in got) return at(`checks_from ${JSON.stringify(entry)}: ${got.error}`, got.hint);
+    if ("error" in got) {
+      at(`checks_from ${JSON.stringify(entry)}: ${got.error}`, got.hint);
+      continue;
+    }
     const loaded = loadChecksFile(path, got.text);
-    if (loaded.problems.length > 0) return void problems.push(...loaded.problems);
-    if (!("checks" in loaded)) return;
+    problems.push(...loaded.problems);
+    if (!("checks" in loaded)) continue;
     for (const [name, def] of Object.entries(loaded.checks)) {
       const here = loaded.where[name]!;
       const first = where[name];
@@ -59,7 +69,7 @@ export function externalLibrary(
       where[name] = here;
       checks[name] = def;
     }
-  });
+  }
   return { checks, where, problems };
 }
 

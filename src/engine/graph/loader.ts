@@ -73,7 +73,8 @@ function load(file: string, text: string, options: LoadOptions): LoadResult {
 /** checks_from's files, as far as the entry list itself is readable (the schema reports the rest). */
 function libraryOf(file: string, raw: unknown, front: YamlFront, options: LoadOptions) {
   const top = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : {};
-  const entries = Array.isArray(top.checks_from) ? top.checks_from.filter((e): e is string => typeof e === "string" && e.length > 0) : [];
+  // Each readable entry with its index in the list, so a problem points at its own entry.
+  const entries = Array.isArray(top.checks_from) ? top.checks_from.flatMap((e: unknown, i) => (typeof e === "string" && e.length > 0 ? [{ entry: e, index: i }] : [])) : [];
   const own = typeof top.checks === "object" && top.checks !== null ? (top.checks as Record<string, unknown>) : undefined;
   // Positions cost a walk per name: only when something asks for them.
   if (entries.length === 0 && !options.sources) return { checks: {}, where: {}, problems: [] };
