@@ -11,7 +11,10 @@ import { checkedLedgerHome, openLedger } from "../ledger/index.ts";
 import { fileLimits, readLimited } from "../spawn/read-limited.ts";
 import { sanitize } from "../tui/text.ts";
 import { parseCommandArgs, positiveInt } from "./args.ts";
-import { readGraphFile, readGraphSource } from "./graph-file.ts";
+import { readGraphSource, sha256 } from "./graph-file.ts";
+import { loadGraph } from "../engine/graph/loader.ts";
+import type { HarnessName } from "../engine/ports.ts";
+import type { ListedCheck } from "./checks-command.ts";
 import type { CliIO, Command } from "./io.ts";
 import { checkAnswer, problemsOf } from "./plan/answer.ts";
 import { givenText, languageText, libraryText, plannedRules, plannerGraphText, PLANNER_NODE } from "./plan/planner.ts";
@@ -102,64 +105,97 @@ function planFileOf(io: CliIO, values: Values): string {
   return file;
 }
 
-const planCommand: Command = async (args, io) => {
-  const { values, positionals } = parseCommandArgs("plan", args, PLAN_OPTIONS);
-  if (values["check-answer"] !== undefined) return checkAnswerCommand(io, values);
+interface PlanSpec {
+  values: Values;
+  goal: string;
+  attempts: number;
+  checksFile: string;
+  checks: ListedCheck[];
+  planFile: string;
+  inputs: Record<string, string>;
+  harness: HarnessName;
+  passEnv: string[];
+  budgetUsd: number | undefined;
+  wallMs: number | undefined;
+}
+
+/** Every usage error before anything is written or asked. */
+function planSpec(io: CliIO, values: Values, positionals: string[]): PlanSpec {
   if (positionals.length !== 1 || positionals[0]!.trim() === "") throw new UsageError("plan needs one GOAL (quote it)", 'usage: vouch plan "GOAL" --checks FILE [options]; see: vouch plan --help');
   if (values.checks === undefined) throw new UsageError("plan needs --checks FILE: the check library a planned graph may use (its only commands)", "see: vouch checks --help; an example: examples/sample-repo/vouch.checks.yaml");
-  const attempts = positiveInt("--attempts", values.attempts) ?? 2;
-  const checksFile = abs(io, values.checks);
-  const checks = library(io, values.checks);
-  const planFile = planFileOf(io, values);
-  const inputs = parseInputs(values.input ?? [], io.cwd, fileLimits(io.env).inputBytes);
-  const harness = harnessFlag(values.harness) ?? "claude";
-  const passEnv = passEnvFlag(values["pass-env"]);
-  const budgetUsd = positiveNumber("--budget", values.budget);
-  const wallMs = durationFlag("--wall", values.wall);
   if (values.run && !values.yes && !io.stdinIsTTY) throw new UsageError("--run without --yes asks before running, and there is no terminal to ask on", "add --yes to run the plan without asking");
-
-  const home = checkedLedgerHome(io.env, io.cwd);
-  const runId = newRunId();
-  const plannerFile = join(home, "planner", `${runId}.yaml`);
-  const plannerInputs = {
-    goal: positionals[0]!, language: languageText(), rules: plannedRules(), library: libraryText(checks), given: givenText(inputs),
-    vouch: process.execPath, checks_file: checksFile, plan_file: planFile,
+  if (io.env.VOUCH_LEDGER !== undefined && io.env.VOUCH_LEDGER !== "") throw new UsageError("vouch plan reads the planner's answer from the ledger: it cannot run with VOUCH_LEDGER set", "unset VOUCH_LEDGER");
+  return {
+    values,
+    goal: positionals[0]!,
+    attempts: positiveInt("--attempts", values.attempts) ?? 2,
+    checksFile: abs(io, values.checks),
+    checks: library(io, values.checks),
+    planFile: planFileOf(io, values),
+    inputs: parseInputs(values.input ?? [], io.cwd, fileLimits(io.env).inputBytes),
+    harness: harnessFlag(values.harness) ?? "claude",
+    passEnv: passEnvFlag(values["pass-env"]),
+    budgetUsd: positiveNumber("--budget", values.budget),
+    wallMs: durationFlag("--wall", values.wall),
   };
-  mkdirSync(join(home, "planner"), { recursive: true, mode: 0o700 });
-  writeFileSync(plannerFile, plannerGraphText(harness, attempts), { mode: 0o600 });
-  const planner = readGraphFile(plannerFile, io.cwd, io.env);
-  const replayDir = values["replay-dir"] !== undefined ? replayDirFor(plannerFile, values["replay-dir"], io.cwd) : undefined;
+}
+
+/** The planner run (graphs/plan.yaml), recorded like any run; its graph file is kept
+ *  under the ledger home, written once the run has its id, so it can be shown and resumed. */
+async function runPlanner(io: CliIO, spec: PlanSpec, replayDir: string | undefined): Promise<{ code: number; runId: string; home: string }> {
+  const home = checkedLedgerHome(io.env, io.cwd);
+  const text = plannerGraphText(spec.harness, spec.attempts);
+  const loaded = loadGraph("graphs/plan.yaml", text);
+  if (!loaded.graph) throw new GraphInvalidError(loaded.problems); // a bug in vouch: the planner is built in
+  // The paths the check reads first (see graphs/plan.yaml).
+  const inputs = {
+    vouch: process.execPath, checks_file: spec.checksFile, plan_file: spec.planFile,
+    goal: spec.goal, language: languageText(), rules: plannedRules(), library: libraryText(spec.checks), given: givenText(spec.inputs),
+  };
+  const fileOf = (id: string) => join(home, "planner", `${id}.yaml`);
   const draft = {
-    runId, graph: planner.graph, graphPath: planner.path, graphDigest: planner.digest, inputs: plannerInputs, baseDir: io.cwd, passEnv, version, harness,
-    ...(budgetUsd !== undefined ? { budgetUsd } : {}), ...(wallMs !== undefined ? { wallMs } : {}),
+    runId: newRunId(), graph: loaded.graph, graphPath: fileOf("new"), graphDigest: sha256(text), inputs, baseDir: io.cwd, passEnv: spec.passEnv, version, harness: spec.harness,
+    ...(spec.budgetUsd !== undefined ? { budgetUsd: spec.budgetUsd } : {}), ...(spec.wallMs !== undefined ? { wallMs: spec.wallMs } : {}),
   };
   preflightRun(draft, io.env, replayDir);
   const ledger = openLedger({ home, onNotice: io.err });
-  const lock = ledger.claimNewRun(() => runId);
-  const code = await runSession({ io, flags: { plain: true }, ledger, lock, options: { ...draft, runId: lock.runId }, ...(replayDir !== undefined ? { replayDir } : {}) });
-  const answer = lastAnswer(home, lock.runId, PLANNER_NODE, io);
+  const lock = ledger.claimNewRun(() => newRunId());
+  mkdirSync(join(home, "planner"), { recursive: true, mode: 0o700 });
+  writeFileSync(fileOf(lock.runId), text, { mode: 0o600 });
+  const options = { ...draft, runId: lock.runId, graphPath: fileOf(lock.runId) };
+  const code = await runSession({ io, flags: { plain: true }, ledger, lock, options, ...(replayDir !== undefined ? { replayDir } : {}) });
+  return { code, runId: lock.runId, home };
+}
+
+const planCommand: Command = async (args, io) => {
+  const { values, positionals } = parseCommandArgs("plan", args, PLAN_OPTIONS);
+  if (values["check-answer"] !== undefined) return checkAnswerCommand(io, values);
+  const spec = planSpec(io, values, positionals);
+  const replayDir = values["replay-dir"] !== undefined ? replayDirFor("", values["replay-dir"], io.cwd) : undefined;
+  const { code, runId, home } = await runPlanner(io, spec, replayDir);
   if (code !== EXIT.passed && code !== EXIT.failed) return code; // error, paused, interrupted: said by the run
+  const answer = lastAnswer(home, runId, PLANNER_NODE, io);
   if (answer === undefined) {
-    io.err(`vouch: the planner gave no answer (run ${lock.runId}): see vouch show ${lock.runId}\n`);
+    io.err(`vouch: the planner gave no answer (run ${runId}): see vouch show ${runId}\n`);
     return EXIT.error;
   }
-  const checked = checkAnswer(answer.text, planFile, checksFile, checksReader(io));
+  // vouch decides, not the run's status: the last answer is checked again here.
+  const checked = checkAnswer(answer.text, spec.planFile, spec.checksFile, checksReader(io));
   const problems = problemsOf(checked.loaded);
   if (problems.length > 0) {
     for (const p of problems) io.err(sanitize(formatProblem(p)));
-    io.err(`vouch: after ${answer.attempt} attempt${answer.attempt === 1 ? "" : "s"} the planner's graph is still not valid (${problems.length} problem${problems.length === 1 ? "" : "s"} above; run ${lock.runId}); nothing was written\n`);
+    io.err(`vouch: after ${answer.attempt} attempt${answer.attempt === 1 ? "" : "s"} the planner's graph is still not valid (${problems.length} problem${problems.length === 1 ? "" : "s"} above; run ${runId}); nothing was written\n`);
     return EXIT.usage;
   }
-  writeFileSync(planFile, checked.text);
-  const shown = showPlan(io, { planFile, checksFile, inputs, harness: values.harness === undefined ? undefined : harness, passEnv, budgetUsd, wallMs, replayDir });
-  if (!values.run) return shown;
-  if (shown !== EXIT.passed) return shown; // the dry run refused something: it would not start
+  writeFileSync(spec.planFile, checked.text);
+  const shown = showPlan(io, { ...spec, harness: values.harness === undefined ? undefined : spec.harness, replayDir });
+  if (!values.run || shown !== EXIT.passed) return shown; // a dry-run refusal: it would not start
   if (!values.yes && !(await approved(io))) {
     io.err("vouch: not run; the plan is written, run it later with vouch run\n");
     return EXIT.passed;
   }
   const runCommand = (await import("./run-command.ts")).default;
-  return runCommand(runArgs(planFile, values), io);
+  return runCommand(runArgs(spec.planFile, values), io);
 };
 
 /** `vouch run PLAN` with the options plan was given. */

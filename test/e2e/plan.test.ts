@@ -4,7 +4,8 @@
 import { chmodSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
-import { ensureBinary, runsOf, SAMPLE_REPO, STACK_LINE, tempDir, vouch, type TempDir } from "./helpers.ts";
+import { BINARY, cleanEnv, ensureBinary, runsOf, SAMPLE_REPO, STACK_LINE, tempDir, vouch, type TempDir } from "./helpers.ts";
+import { exitedWith, TMUX, TmuxScreen } from "./tmux.ts";
 
 beforeAll(() => {
   ensureBinary();
@@ -111,6 +112,10 @@ describe("vouch plan (command harness)", () => {
     expect(existsSync(join(p.dir, "prompt.3"))).toBe(true);
     expect(existsSync(join(p.dir, "prompt.4"))).toBe(false);
     expect(existsSync(join(p.dir, "plans", "plan.yaml"))).toBe(false);
+    // The planner's run resumes like any run: its graph file is kept in the ledger home, unchanged.
+    const resumed = await vouch(["resume", "last"], { home: p.home, cwd: p.dir, env: { VOUCH_COMMAND: "./model.sh" } });
+    expect(resumed.stderr).not.toContain("changed since");
+    expect(resumed.code).toBe(1);
   });
 
   test("--attempts 1 asks once", async () => {
@@ -154,5 +159,31 @@ describe("vouch plan (command harness)", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/vouch\.checks\.yaml:2:\d+: a template in a run: command is refused/);
     expect(existsSync(join(p.dir, "prompt.1"))).toBe(false);
+    expect(existsSync(p.home), "a usage error leaves no ledger behind").toBe(false);
+  });
+});
+
+describe.skipIf(!TMUX)("--run on a terminal asks first", () => {
+  const screens: TmuxScreen[] = [];
+  afterEach(() => {
+    for (const s of screens.splice(0)) s.kill();
+  });
+
+  test.each([["n", 0, 1], ["y", 0, 2]])("answering %s: exit %i, %i run(s) in the ledger", async (key, code, runs) => {
+    const p = project([GOOD, "done"]);
+    const screen = new TmuxScreen(p.dir);
+    screens.push(screen);
+    const args = [BINARY, "plan", GOAL, "--checks", "vouch.checks.yaml", "--harness", "command", "-o", "plan.yaml", "--run"];
+    screen.start(["sh", "-c", `cd '${p.dir}' && exec "$@"`, "sh", ...args], cleanEnv({ home: p.home, env: { VOUCH_COMMAND: "./model.sh" } }));
+    await screen.waitFor("the question", (s) => s.some((l) => l.includes("Run this plan now? [y/N]")));
+    screen.keys(key, "Enter");
+    if (key === "y") {
+      // The plan runs in the live view, which keeps its last frame until q.
+      await screen.waitFor("the plan's run to end", (s) => s.some((l) => l.includes("cache-ttl  PASSED · exit 0")), 20_000);
+      screen.keys("q");
+    }
+    const done = await screen.waitFor("the exit", (s) => exitedWith(s) !== null, 20_000);
+    expect(exitedWith(done)).toBe(code);
+    expect(await runsOf(p.home)).toHaveLength(runs);
   });
 });
