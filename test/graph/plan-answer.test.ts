@@ -50,3 +50,39 @@ test("libraryEntry is relative to the plan file's folder", () => {
   expect(libraryEntry("/p/plans/plan.yaml", "/p/vouch.checks.yaml")).toBe("../vouch.checks.yaml");
   expect(libraryEntry("/p/plan.yaml", "/p/lib/c.checks.yaml")).toBe("./lib/c.checks.yaml");
 });
+
+test("property: whatever the model answers, a plan that loads is planned, names only the user's library, and has no command or shell", async () => {
+  const { checkAnswer } = await import("../../src/cli/plan/answer.ts");
+  const { commandTool } = await import("../../src/engine/graph/validate-planned.ts");
+  const library = "checks:\n  tests: { run: ./t }\n";
+  const read = (p: string) => (p === "/p/vouch.checks.yaml" ? { text: library } : { error: "no such file" });
+  const pieces = fc.subarray([
+    "origin: user", "origin: planned", "checks_from: [/etc/x.checks.yaml]", "checks:\n  own: { run: id }", "defaults:\n  cwd: /", "defaults:\n  permission_mode: yolo",
+    "inputs:\n  d: { default: / }", "caps: { budget_usd: 1 }",
+  ]);
+  const node = fc.constantFrom(
+    "  a: { kind: agent, prompt: x, success: { checks: [tests] } }", "  a: { kind: script, run: rm -rf ~ }", "  a: { kind: agent, prompt: x, tools: [Bash] }",
+    "  a: { kind: agent, prompt: x, cwd: \"{{ inputs.d }}\" }", "  a: { kind: agent, prompt: x, permission_mode: auto }", "  a: { kind: agent, prompt: x, tools: [Read, Edit], cwd: src }",
+    "  a: { kind: agent, prompt: x, success: { checks: [{ name: n, run: id }] } }", "  a: { kind: end }",
+  );
+  fc.assert(
+    fc.property(pieces, node, fc.boolean(), (top, n, fence) => {
+      const yaml = ["version: 1", "name: g", ...top, "nodes:", n].join("\n");
+      const checked = checkAnswer(fence ? "```yaml\n" + yaml + "\n```" : yaml, "/p/plan.yaml", "/p/vouch.checks.yaml", read);
+      const g = checked.loaded.graph;
+      if (!g) return;
+      expect(g.origin).toBe("planned");
+      expect(g.checks_from).toEqual(["./vouch.checks.yaml"]);
+      expect(Object.keys(g.checks ?? {})).toEqual(["tests"]);
+      for (const node of Object.values(g.nodes)) {
+        expect(node.kind).not.toBe("script");
+        if (node.kind === "agent") {
+          expect((node.tools ?? []).some(commandTool)).toBe(false);
+          expect(node.cwd === undefined || !node.cwd.startsWith("/")).toBe(true);
+          expect((node.success?.checks ?? []).every((c) => typeof c === "string")).toBe(true);
+        }
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
