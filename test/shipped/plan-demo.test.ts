@@ -2,7 +2,7 @@
 // replayed offline through dist/vouch: the planner's first answer pre-approves Bash
 // and writes its own check command, both refused and quoted back; the second is
 // written as a planned graph and run with --yes, the sample project's checks for real.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, expect, test } from "vitest";
 import { ensureBinary } from "../graph/binary.ts";
@@ -38,6 +38,8 @@ test("vouch plan, replayed: refused answer quoted back, the second written, show
   // The planner ran read-only (claude's settings, replay plays claude recordings), from a
   // graph file kept in the ledger home so its run can be shown and resumed like any other.
   const planner = readFileSync(join(r.home, "planner", `${runs[1]!.id}.yaml`), "utf8");
+  expect(statSync(join(r.home, "planner", `${runs[1]!.id}.yaml`)).mode & 0o777).toBe(0o600);
+  expect(statSync(join(r.home, "planner")).mode & 0o777).toBe(0o700);
   expect(planner).toContain("tools: [ Read, Glob, Grep ]");
   expect(planner).toContain("permission_mode: dontAsk");
   expect(planner).toContain("retry: { max: 1, on: [ check_failed ] }");
