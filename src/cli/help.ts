@@ -91,7 +91,8 @@ the graph, every agent's tools, mode and folder, the dry run and the total budge
 and writes it. The planner is graphs/plan.yaml: a run recorded in the ledger.
 
 Options:
-  --checks FILE            the check library the plan may use (required)
+  --checks FILE            the check library the plan may use (required): a checks file,
+                           or a graph, whose checks_from files are then used
   --input, -i NAME=VALUE   an input of the plan (repeatable; shown to the model, passed to --run)
   --output, -o PLAN        where to write the plan (default plan.yaml, never replaced unless named)
   --attempts N             sittings at most, each told the last one's problems (default 2)

@@ -6,15 +6,14 @@
 import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { EXIT, GraphInvalidError, UsageError, formatProblem } from "../engine/errors.ts";
-import { loadChecksFile } from "../engine/graph/checks-file.ts";
 import { checkedLedgerHome, openLedger } from "../ledger/index.ts";
 import { fileLimits, readLimited } from "../spawn/read-limited.ts";
 import { sanitize } from "../tui/text.ts";
 import { parseCommandArgs, positiveInt } from "./args.ts";
-import { readGraphSource, sha256 } from "./graph-file.ts";
+import { sha256 } from "./graph-file.ts";
 import { loadGraph } from "../engine/graph/loader.ts";
 import type { HarnessName } from "../engine/ports.ts";
-import type { ListedCheck } from "./checks-command.ts";
+import { checksReader, planLibrary, type PlanLibrary } from "./plan/library.ts";
 import type { CliIO, Command } from "./io.ts";
 import { checkAnswer, problemsOf } from "./plan/answer.ts";
 import { givenText, languageText, libraryText, plannedRules, plannerGraphText, PLANNER_NODE } from "./plan/planner.ts";
@@ -25,8 +24,6 @@ import { preflightRun, runSession } from "./run-session.ts";
 import { newRunId } from "./run-id.ts";
 import { positiveNumber } from "./args.ts";
 import { version } from "./version.ts";
-import type { ChecksReader } from "../engine/graph/checks-library.ts";
-import { InputError } from "../engine/errors.ts";
 
 export const PLAN_OPTIONS = {
   checks: { type: "string" },
@@ -47,25 +44,6 @@ type Values = ReturnType<typeof parseCommandArgs<typeof PLAN_OPTIONS>>["values"]
 
 const abs = (io: CliIO, p: string) => (isAbsolute(p) ? p : resolve(io.cwd, p));
 
-function checksReader(io: CliIO): ChecksReader {
-  return (file) => {
-    try {
-      return { text: readGraphSource(file, io.cwd, io.env, "checks file").text };
-    } catch (e) {
-      if (e instanceof InputError) return { error: e.message, ...(e.hint !== undefined ? { hint: e.hint } : {}) };
-      throw e;
-    }
-  };
-}
-
-/** The library --checks names: every check's name and description (problems → exit 2). */
-function library(io: CliIO, file: string) {
-  const source = readGraphSource(file, io.cwd, io.env, "checks file");
-  const loaded = loadChecksFile(file, source.text);
-  if (!("checks" in loaded)) throw new GraphInvalidError(loaded.problems);
-  return Object.entries(loaded.checks).map(([name, def]) => ({ name, description: def.description ?? null, run: def.run, timeout_ms: null, expect: null, defined_at: loaded.where[name]! }));
-}
-
 /** VOUCH_OUTPUT_FILE holds the output as JSON: a text answer is a JSON string. */
 function answerText(file: string): string {
   try {
@@ -80,7 +58,7 @@ function answerText(file: string): string {
 function checkAnswerCommand(io: CliIO, values: Values): number {
   if (values.checks === undefined || values.output === undefined) throw new UsageError("--check-answer needs --checks FILE and -o PLAN");
   const answer = answerText(new TextDecoder().decode(readLimited(abs(io, values["check-answer"]!), { what: "answer file", maxBytes: fileLimits(io.env).inputBytes, raise: "set VOUCH_MAX_INPUT_BYTES to read a larger answer" })));
-  const checked = checkAnswer(answer, abs(io, values.output), abs(io, values.checks), checksReader(io));
+  const checked = checkAnswer(answer, abs(io, values.output), planLibrary(io, values.checks).files, checksReader(io));
   const problems = problemsOf(checked.loaded);
   if (problems.length === 0) {
     io.out("the answer is a valid planned graph\n");
@@ -109,8 +87,9 @@ interface PlanSpec {
   values: Values;
   goal: string;
   attempts: number;
-  checksFile: string;
-  checks: ListedCheck[];
+  /** --checks as given, absolute (the planner's check reads the library from it again). */
+  checksArg: string;
+  library: PlanLibrary;
   planFile: string;
   inputs: Record<string, string>;
   harness: HarnessName;
@@ -129,8 +108,8 @@ function planSpec(io: CliIO, values: Values, positionals: string[]): PlanSpec {
     values,
     goal: positionals[0]!,
     attempts: positiveInt("--attempts", values.attempts) ?? 2,
-    checksFile: abs(io, values.checks),
-    checks: library(io, values.checks),
+    checksArg: abs(io, values.checks),
+    library: planLibrary(io, values.checks),
     planFile: planFileOf(io, values),
     inputs: parseInputs(values.input ?? [], io.cwd, fileLimits(io.env).inputBytes),
     harness: harnessFlag(values.harness) ?? "claude",
@@ -149,8 +128,8 @@ async function runPlanner(io: CliIO, spec: PlanSpec, replayDir: string | undefin
   if (!loaded.graph) throw new GraphInvalidError(loaded.problems); // a bug in vouch: the planner is built in
   // The paths the check reads first (see graphs/plan.yaml).
   const inputs = {
-    vouch: process.execPath, checks_file: spec.checksFile, plan_file: spec.planFile,
-    goal: spec.goal, language: languageText(), rules: plannedRules(), library: libraryText(spec.checks), given: givenText(spec.inputs),
+    vouch: process.execPath, checks_file: spec.checksArg, plan_file: spec.planFile,
+    goal: spec.goal, language: languageText(), rules: plannedRules(), library: libraryText(spec.library.checks), given: givenText(spec.inputs),
   };
   const fileOf = (id: string) => join(home, "planner", `${id}.yaml`);
   const draft = {
@@ -180,7 +159,7 @@ const planCommand: Command = async (args, io) => {
     return EXIT.error;
   }
   // vouch decides, not the run's status: the last answer is checked again here.
-  const checked = checkAnswer(answer.text, spec.planFile, spec.checksFile, checksReader(io));
+  const checked = checkAnswer(answer.text, spec.planFile, spec.library.files, checksReader(io));
   const problems = problemsOf(checked.loaded);
   if (problems.length > 0) {
     for (const p of problems) io.err(sanitize(formatProblem(p)));
@@ -188,7 +167,7 @@ const planCommand: Command = async (args, io) => {
     return EXIT.usage;
   }
   writeFileSync(spec.planFile, checked.text);
-  const shown = showPlan(io, { ...spec, harness: values.harness === undefined ? undefined : spec.harness, replayDir });
+  const shown = showPlan(io, { ...spec, checksFiles: spec.library.files, harness: values.harness === undefined ? undefined : spec.harness, replayDir });
   if (!values.run || shown !== EXIT.passed) return shown; // a dry-run refusal: it would not start
   if (!values.yes && !(await approved(io))) {
     io.err("vouch: not run; the plan is written, run it later with vouch run\n");

@@ -187,3 +187,19 @@ describe.skipIf(!TMUX)("--run on a terminal asks first", () => {
     expect(await runsOf(p.home)).toHaveLength(runs);
   });
 });
+
+describe("--checks GRAPH: the plan takes the graph's checks_from files", () => {
+  test("the files are named relative to the plan, the graph's own checks are not, and they reach the prompt", async () => {
+    const p = project([GOOD]);
+    writeFileSync(join(p.dir, "asker.yaml"), 'version: 1\nname: asker\nchecks_from: [./vouch.checks.yaml]\nchecks:\n  own: { run: "true", description: not for plans }\nnodes:\n  a: { kind: end }\n');
+    const r = await vouch(["plan", GOAL, "--checks", "asker.yaml", "--harness", "command", "-o", "plans/plan.yaml"], { home: p.home, cwd: p.dir, env: { VOUCH_COMMAND: "./model.sh" } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(written(p)).toContain("checks_from: [ ../vouch.checks.yaml ]");
+    expect(prompt(p, 1)).toContain("- tests: every source file under src/ exports something");
+    expect(prompt(p, 1)).not.toContain("not for plans");
+    writeFileSync(join(p.dir, "bare.yaml"), "version: 1\nname: bare\nnodes:\n  a: { kind: end }\n");
+    const none = await vouch(["plan", GOAL, "--checks", "bare.yaml", "--harness", "command"], { home: p.home, cwd: p.dir });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("this graph names no checks files (checks_from)");
+  });
+});

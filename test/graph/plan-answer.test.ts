@@ -68,7 +68,7 @@ test("property: whatever the model answers, a plan that loads is planned, names 
   fc.assert(
     fc.property(pieces, node, fc.boolean(), (top, n, fence) => {
       const yaml = ["version: 1", "name: g", ...top, "nodes:", n].join("\n");
-      const checked = checkAnswer(fence ? "```yaml\n" + yaml + "\n```" : yaml, "/p/plan.yaml", "/p/vouch.checks.yaml", read);
+      const checked = checkAnswer(fence ? "```yaml\n" + yaml + "\n```" : yaml, "/p/plan.yaml", ["/p/vouch.checks.yaml"], read);
       const g = checked.loaded.graph;
       if (!g) return;
       expect(g.origin).toBe("planned");

@@ -30,7 +30,7 @@ export function lastAnswer(home: string, runId: string, node: string, io: CliIO)
 
 export interface ShowSpec {
   planFile: string;
-  checksFile: string;
+  checksFiles: string[];
   inputs: Record<string, string>;
   harness: HarnessName | undefined;
   passEnv: string[];
@@ -69,7 +69,7 @@ export function showPlan(io: CliIO, spec: ShowSpec): number {
     ...(spec.harness !== undefined ? { harness: spec.harness } : {}),
     ...(spec.budgetUsd !== undefined ? { budgetUsd: spec.budgetUsd } : {}), ...(spec.wallMs !== undefined ? { wallMs: spec.wallMs } : {}),
   };
-  const out: string[] = [`plan written to ${relative(io.cwd, spec.planFile) || spec.planFile} (origin: planned; checks from ${relative(io.cwd, spec.checksFile)})`, ""];
+  const out: string[] = [`plan written to ${relative(io.cwd, spec.planFile) || spec.planFile} (origin: planned; checks from ${spec.checksFiles.map((f) => relative(io.cwd, f)).join(", ")})`, ""];
   out.push(drawText(file.graph).trimEnd(), "");
   let plan: RunPlan | undefined;
   try {
