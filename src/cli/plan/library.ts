@@ -4,11 +4,12 @@
 // the library through here, so they always agree.
 import { isAbsolute, resolve } from "node:path";
 import { parse } from "yaml";
-import { GraphInvalidError, InputError, UsageError } from "../../engine/errors.ts";
+import { GraphInvalidError, UsageError } from "../../engine/errors.ts";
 import { loadChecksFile } from "../../engine/graph/checks-file.ts";
 import { checksPath, type ChecksReader } from "../../engine/graph/checks-library.ts";
 import type { ListedCheck } from "../checks-command.ts";
-import { loadGraphSource, readGraphSource, type GraphSource } from "../graph-file.ts";
+import { loadGraph } from "../../engine/graph/loader.ts";
+import { checksReader as fileChecksReader, readGraphSource, type GraphSource } from "../graph-file.ts";
 import type { CliIO } from "../io.ts";
 
 export interface PlanLibrary {
@@ -17,15 +18,9 @@ export interface PlanLibrary {
   checks: ListedCheck[];
 }
 
+/** Reads checks files as graphs are read (bounded); the plan command and its check share it. */
 export function checksReader(io: Pick<CliIO, "cwd" | "env">): ChecksReader {
-  return (file) => {
-    try {
-      return { text: readGraphSource(file, io.cwd, io.env, "checks file").text };
-    } catch (e) {
-      if (e instanceof InputError) return { error: e.message, ...(e.hint !== undefined ? { hint: e.hint } : {}) };
-      throw e;
-    }
-  };
+  return fileChecksReader(io.cwd, io.env);
 }
 
 function isGraph(source: GraphSource): boolean {
@@ -41,7 +36,7 @@ function isGraph(source: GraphSource): boolean {
 function libraryFiles(io: Pick<CliIO, "cwd" | "env">, arg: string, source: GraphSource): string[] {
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(io.cwd, p));
   if (!isGraph(source)) return [abs(arg)];
-  const { loaded } = loadGraphSource(arg, source, io.cwd, io.env);
+  const loaded = loadGraph(arg, source.text, { readChecks: checksReader(io) });
   if (!loaded.graph) throw new GraphInvalidError(loaded.problems);
   const entries = loaded.graph.checks_from ?? [];
   if (entries.length === 0) throw new UsageError(`--checks ${arg}: this graph names no checks files (checks_from), and a plan may use only those`, "move the checks a plan may use into a checks file (NAME.checks.yaml) and name it in the graph's checks_from, or pass that file");
