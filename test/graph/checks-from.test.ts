@@ -137,6 +137,26 @@ describe("through dist/vouch", () => {
     expect((await vouch(["checks"], { home: home(), cwd: dir.path })).stderr).toContain("no vouch.checks.yaml in this folder");
   });
 
+  test("a sub-graph's library is its own: its checks_from is relative to it, and resume sees its checks file change", async () => {
+    mkdirSync(join(dir.path, "g", "sub"), { recursive: true });
+    writeFileSync(join(dir.path, "g", "sub", "own.checks.yaml"), "checks:\n  sub_bad: { run: \"cat \\\"$VOUCH_GRAPH_DIR/../../marker\\\"; exit 1\" }\n");
+    writeFileSync(join(dir.path, "g", "sub", "inner.yaml"), 'version: 1\nname: inner\nchecks_from: [./own.checks.yaml]\nnodes:\n  s: { kind: script, run: "true", success: { checks: [sub_bad] } }\n');
+    writeFileSync(join(dir.path, "g", "outer.yaml"), "version: 1\nname: outer\nnodes:\n  inner: { kind: graph, use: ./sub/inner.yaml }\n");
+    const h = join(dir.path, "home-sub");
+    const first = await vouch(["run", "g/outer.yaml", "--json"], { home: h, cwd: dir.path });
+    expect(first.code, first.stderr).toBe(1);
+    expect(first.stdout).toContain('"name":"sub_bad"');
+    writeFileSync(join(dir.path, "g", "sub", "own.checks.yaml"), 'checks:\n  sub_bad: { run: "true" }\n');
+    const refused = await vouch(["resume", "last"], { home: h, cwd: dir.path });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("changed since run");
+    // The outer graph does not see the inner library.
+    writeFileSync(join(dir.path, "g", "outer2.yaml"), 'version: 1\nname: outer2\nnodes:\n  inner: { kind: graph, use: ./sub/inner.yaml }\n  b: { kind: script, run: "true", success: { checks: [sub_bad] } }\n');
+    const v = await vouch(["validate", "g/outer2.yaml"], { home: h, cwd: dir.path });
+    expect(v.code).toBe(2);
+    expect(v.stdout).toContain('unknown check "sub_bad"');
+  });
+
   test("resume refuses when a checks file changed since the run started, as for a changed graph", async () => {
     writeFileSync(join(dir.path, "g", "fails.yaml"), 'version: 1\nname: f\nchecks_from: [./lib/vouch.checks.yaml]\nnodes:\n  a: { kind: script, run: "true", success: { checks: [bad] } }\n');
     writeFileSync(join(dir.path, "marker"), "failing\n");
