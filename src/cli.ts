@@ -22,6 +22,8 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   validate: () => import("./cli/validate-command.ts"),
   graph: () => import("./cli/graph-command.ts"),
   clean: () => import("./cli/clean-command.ts"),
+  checks: () => import("./cli/checks-command.ts"),
+  plan: () => import("./cli/plan-command.ts"),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

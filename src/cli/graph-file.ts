@@ -4,6 +4,7 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { GraphInvalidError, InputError, type GraphProblem } from "../engine/errors.ts";
+import type { ChecksReader } from "../engine/graph/checks-library.ts";
 import { loadGraphTree, type GraphReader, type TreeResult } from "../engine/graph/subgraph-tree.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import { fileLimits, MAX_GRAPH_ENV, readLimited } from "../spawn/read-limited.ts";
@@ -18,18 +19,36 @@ export interface GraphSource {
 
 /** The file's text and digest. Missing, unreadable, not a regular file, over the
  *  size limit (VOUCH_MAX_GRAPH_BYTES) or not UTF-8 → InputError naming the path (exit 2). */
-export function readGraphSource(path: string, cwd: string, env: Record<string, string | undefined>): GraphSource {
+export function readGraphSource(path: string, cwd: string, env: Record<string, string | undefined>, what = "graph file"): GraphSource {
   const absolute = isAbsolute(path) ? path : resolve(cwd, path);
   const maxBytes = fileLimits(env).graphBytes;
-  const bytes = readLimited(absolute, { what: `graph file ${path}`, maxBytes, raise: `a graph this large is almost surely not one; to read it anyway, set ${MAX_GRAPH_ENV} (e.g. ${MAX_GRAPH_ENV}=64MiB)` });
+  const bytes = readLimited(absolute, { what: `${what} ${path}`, maxBytes, raise: `a file this large is almost surely not one; to read it anyway, set ${MAX_GRAPH_ENV} (e.g. ${MAX_GRAPH_ENV}=64MiB)` });
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new InputError(`graph file ${path} is not UTF-8 text`);
+    throw new InputError(`${what} ${path} is not UTF-8 text`);
   }
-  const digest = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
-  return { path: absolute, text, digest };
+  return { path: absolute, text, digest: sha256(bytes) };
+}
+
+export function sha256(data: Uint8Array | string): string {
+  return new Bun.CryptoHasher("sha256").update(data).digest("hex");
+}
+
+/** Reads checks files (checks_from, ADR 0025) as graphs are read: regular files, bounded, UTF-8;
+ *  each digest read is added to `digests`, in the order the loader asks. */
+export function checksReader(cwd: string, env: Record<string, string | undefined>, digests: string[] = []): ChecksReader {
+  return (file) => {
+    try {
+      const checks = readGraphSource(file, cwd, env, "checks file");
+      digests.push(checks.digest); // the entries themselves are in the graph text
+      return { text: checks.text };
+    } catch (e) {
+      if (e instanceof InputError) return { error: e.message, ...(e.hint !== undefined ? { hint: e.hint } : {}) };
+      throw e;
+    }
+  };
 }
 
 export interface GraphTree extends GraphSource {
@@ -47,9 +66,10 @@ function realOf(path: string): string {
   }
 }
 
-/** Sub-graph files are read as the top one is: regular files, bounded, UTF-8. */
-function reader(cwd: string, env: Record<string, string | undefined>): GraphReader {
+/** Sub-graph files are read as the top one is: regular files, bounded, UTF-8; checks files too. */
+function reader(cwd: string, env: Record<string, string | undefined>, checksDigests: string[]): GraphReader {
   return {
+    checks: checksReader(cwd, env, checksDigests),
     read(path) {
       try {
         const s = readGraphSource(path, cwd, env);
@@ -63,18 +83,21 @@ function reader(cwd: string, env: Record<string, string | undefined>): GraphRead
 }
 
 /** The top file and every file it uses, loaded and checked (problems name their own file). */
-export function loadGraphSources(path: string, cwd: string, env: Record<string, string | undefined>): { source: GraphSource; tree: TreeResult } {
+export function loadGraphSources(path: string, cwd: string, env: Record<string, string | undefined>): { source: GraphSource; tree: TreeResult; checksDigests: string[] } {
   const source = readGraphSource(path, cwd, env);
-  return { source, tree: loadGraphTree(path, source.path, { text: source.text, digest: source.digest, realPath: realOf(source.path) }, reader(cwd, env)) };
+  const checksDigests: string[] = [];
+  return { source, tree: loadGraphTree(path, source.path, { text: source.text, digest: source.digest, realPath: realOf(source.path) }, reader(cwd, env, checksDigests)), checksDigests };
 }
 
 /** Read and load a graph and its sub-graphs. Problems → GraphInvalidError carrying each `file:line:col`.
  *  The digest covers every file: resume refuses a run whose sub-graph changed, as it does the top file. */
 export function readGraphFile(path: string, cwd: string, env: Record<string, string | undefined>): GraphTree {
-  const { source, tree } = loadGraphSources(path, cwd, env);
+  const { source, tree, checksDigests } = loadGraphSources(path, cwd, env);
   if (!tree.graph) throw new GraphInvalidError(tree.problems);
   const subgraphs = new Map([...tree.files].map(([p, f]) => [p, f.graph]));
-  const digest = tree.files.size === 0 ? source.digest : treeDigest(source, tree.files);
+  const files = tree.files.size === 0 ? source.digest : treeDigest(source, tree.files);
+  // Checks files too (ADR 0025): a graph that names none keeps the digest it had.
+  const digest = checksDigests.length === 0 ? files : sha256([files, ...checksDigests].join("\n"));
   return { ...source, digest, graph: tree.graph, warnings: tree.warnings, subgraphs };
 }
 
@@ -99,4 +122,9 @@ export function graphFilesIn(path: string, cwd: string): string[] {
     .filter((f) => /\.ya?ml$/.test(f))
     .sort()
     .map((f) => join(path, f));
+}
+
+/** A checks file by its name (NAME.checks.yaml / .yml): `vouch validate` and `vouch checks` read it as a library, not a graph. */
+export function isChecksFile(path: string): boolean {
+  return /\.checks\.ya?ml$/.test(path);
 }

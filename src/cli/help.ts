@@ -7,6 +7,8 @@ Usage:
   vouch validate GRAPH...          report every problem in graph files as file:line:col: message
   vouch schema                     print the JSON Schema of graph files (for editors)
   vouch graph GRAPH [--format F]   draw a graph: text (default), mermaid or dot
+  vouch checks [FILE] [--json]     list a check library: a graph's, or a checks file's
+  vouch plan GOAL --checks FILE    ask a model to plan a graph for GOAL, show it, write it, run it
   vouch runs [--json]              list recorded runs, newest first
   vouch show RUN [--json|--tui]    what happened in a run: nodes, checks, overruns, cost, worktrees, sessions
   vouch report RUN [--format F]    a run as an HTML page, JUnit XML or a Markdown summary
@@ -84,6 +86,44 @@ Nothing else is touched: not your checkout, not other runs, not other branches.
 
 Options:
   --branches   also delete the run's branches, the kept earlier tries (…@1) included`,
+  checks: `Usage: vouch checks [FILE] [--json]
+
+Lists the check library FILE gives: each check's name, description, command,
+timeout and where it is defined (file:line:col). FILE is a graph (its own checks:
+plus the checks files its checks_from names) or a checks file (NAME.checks.yaml,
+holding only a checks: mapping). Without FILE, ./vouch.checks.yaml.
+
+Options:
+  --json   print the list as a JSON array
+
+Exit codes: 0 listed; 2 the file is missing or invalid (every problem as file:line:col).`,
+  plan: `Usage: vouch plan GOAL --checks FILE [options]
+
+Asks a model (through a harness, with read-only tools) to write a graph for GOAL
+that proves its work with the checks in FILE, a checks file you own. vouch makes
+the answer a planned graph (origin: planned; checks_from naming FILE relative to
+the plan), validates it, quotes the problems back for another attempt, then shows
+the graph, every agent's tools, mode and folder, the dry run and the total budget,
+and writes it. The planner is graphs/plan.yaml: a run recorded in the ledger.
+
+Options:
+  --checks FILE            the check library the plan may use (required): a checks file,
+                           or a graph, whose checks_from files are then used
+  --input, -i NAME=VALUE   an input of the plan (repeatable; shown to the model, passed to --run)
+  --output, -o PLAN        where to write the plan (default plan.yaml, never replaced unless named)
+  --attempts N             sittings at most, each told the last one's problems (default 2)
+  --run                    run the plan after asking "Run this plan now? [y/N]"
+  --yes                    with --run: run without asking (needed without a terminal)
+  --harness NAME           the harness for the planner and for --run (default claude)
+  --pass-env NAME          pass this environment variable to child processes (repeatable)
+  --budget USD             budget cap of each run (the planner's, the plan's)
+  --wall DURATION          wall-clock cap of each run
+  --replay-dir DIR         replay fixtures (the planner's node is "plan")
+  --check-answer FILE      the planner's own check: is FILE a valid planned graph? (with --checks, -o)
+
+Exit codes: 0 written (and, with --run, passed), 1 the plan ran and failed, 2 usage, an
+invalid library, a plan still invalid after --attempts or refused by the dry run,
+3 error, 4 paused, 130 interrupted. Docs: docs/plan.md`,
   runs: `Usage: vouch runs [--json]
 
 Lists recorded runs, newest first: id, graph, status, started, wall time, cost.`,

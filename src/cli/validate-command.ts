@@ -8,7 +8,8 @@ import type { GraphFile } from "../engine/graph/schema.ts";
 import { checkWorkspaces } from "./workspace-check.ts";
 import { realGit } from "../workspace/git.ts";
 import { parseCommandArgs } from "./args.ts";
-import { graphFilesIn, loadGraphSources } from "./graph-file.ts";
+import { loadChecksFile } from "../engine/graph/checks-file.ts";
+import { graphFilesIn, isChecksFile, loadGraphSources, readGraphSource } from "./graph-file.ts";
 import type { Command } from "./io.ts";
 import { isAbsolute, resolve } from "node:path";
 import { sanitize } from "../tui/text.ts";
@@ -22,6 +23,7 @@ function plural(n: number, word: string): string {
  *  warnings of a valid one. */
 export function checkFile(file: string, cwd: string, env: Record<string, string | undefined>): { problems: GraphProblem[]; warnings: GraphProblem[]; loaded?: { graph: GraphFile; text: string } } {
   try {
+    if (isChecksFile(file)) return { problems: loadChecksFile(file, readGraphSource(file, cwd, env, "checks file").text).problems, warnings: [] };
     // Every file the graph uses is validated too; their problems name their own file (ADR 0024).
     const { source, tree } = loadGraphSources(file, cwd, env);
     return tree.graph ? { problems: [], warnings: tree.warnings, loaded: { graph: tree.graph, text: source.text } } : { problems: tree.problems, warnings: [] };

@@ -41,7 +41,7 @@ describe("the binary alone, under env -i, in a folder with no node_modules", () 
     expect(JSON.parse(bare(["schema"]).out).title).toBe("vouch graph");
     const v = bare(["validate", "graphs"]);
     expect(v.code).toBe(0);
-    expect(v.err).toContain("5 files valid");
+    expect(v.err).toContain("6 files valid"); // plan.yaml (vouch plan's planner) and parallel-implement.yaml among them
   });
 
   test("a run (plain and --json) records to ./.vouch beside it and reads it back", () => {

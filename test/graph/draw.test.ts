@@ -11,7 +11,9 @@ import { graphOrder } from "../../src/engine/graph/validate.ts";
 import type { GraphFile } from "../../src/engine/graph/schema.ts";
 
 function load(text: string): GraphFile {
-  const r = loadGraph("g.yaml", text);
+  // The valid corpus's checks_from entries are relative to test/graph/valid/.
+  const readChecks = (p: string) => ({ text: readFileSync(join(import.meta.dirname, "valid", p), "utf8") });
+  const r = loadGraph("g.yaml", text, { readChecks });
   if (!r.graph) throw new Error(r.problems.map((p) => `${p.line}:${p.col} ${p.message}`).join("\n"));
   return r.graph;
 }

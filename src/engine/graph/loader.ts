@@ -1,27 +1,34 @@
 // Loads a graph file: YAML (keeping source positions) -> zod schema -> semantic
 // validator, reporting every problem at once as file:line:col. Pure: the caller
-// reads the file (src/cli/graph-file.ts). Never throws, whatever the input.
-import { LineCounter, parseDocument, type Document } from "yaml";
+// reads the file (src/cli/graph-file.ts), and the checks files of checks_from
+// through the ChecksReader it passes. Never throws, whatever the input.
 import type { GraphProblem } from "../errors.ts";
-import type { Path, PathProblem } from "./problem.ts";
+import type { PathProblem } from "./problem.ts";
+import { externalLibrary, type ChecksReader } from "./checks-library.ts";
 import { endOrderWarnings } from "./end-order.ts";
 import { reservedNames } from "./reserved-names.ts";
 import { salvage } from "./salvage.ts";
 import { graphSchema, type GraphFile } from "./schema.ts";
 import { validateGraph } from "./validate.ts";
-import { badAliases, duplicateKeys, isStackOverflow, shoutedBooleans, unquotedTemplates, yamlErrorProblem, YAML_TOO_DEEP, YAML_TOO_DEEP_HINT, type OffsetProblem } from "./yaml-checks.ts";
-import { offsetOf, positionOf } from "./yaml-positions.ts";
-import { withoutQuoteFallout } from "./unclosed-quote.ts";
+import { yamlFront, type YamlFront } from "./yaml-front.ts";
 import { zodProblems, type Issue } from "./zod-issues.ts";
 
-/** `warnings` (a valid graph only) are advice: `vouch validate` prints them and still exits 0. */
-export type LoadResult = { graph: GraphFile; problems: []; warnings: GraphProblem[]; locate: Locate } | { graph: null; problems: GraphProblem[] };
+/** `warnings` (a valid graph only) are advice: `vouch validate` prints them and still exits 0.
+ *  A valid graph's `checks` holds its whole library: its own checks and those of checks_from. */
+export type LoadResult = { graph: GraphFile; problems: []; warnings: GraphProblem[]; locate: Locate; checkSources: Record<string, string> } | { graph: null; problems: GraphProblem[] };
 /** Places a problem found on a valid graph (by path) in its file: the sub-graph rules (ADR 0024) use it. */
 export type Locate = (problem: PathProblem) => GraphProblem;
 
-export function loadGraph(file: string, text: string): LoadResult {
+export interface LoadOptions {
+  /** Reads the files checks_from names; without it, checks_from is refused. */
+  readChecks?: ChecksReader;
+  /** Give checkSources for the graph's own checks even without checks_from (`vouch checks`). */
+  sources?: boolean;
+}
+
+export function loadGraph(file: string, text: string, options: LoadOptions = {}): LoadResult {
   try {
-    return load(file, text);
+    return load(file, text, options);
   } catch (e) {
     // A bug in the validator must not become a stack trace for a user mistake.
     const message = e instanceof Error ? e.message : String(e);
@@ -29,79 +36,62 @@ export function loadGraph(file: string, text: string): LoadResult {
   }
 }
 
-function isUnder(path: Path, prefix: Path): boolean {
-  return prefix.length <= path.length && prefix.every((seg, i) => String(seg) === String(path[i]));
-}
+const NO_READER: ChecksReader = () => ({ error: "checks files cannot be read here" });
 
-function load(file: string, text: string): LoadResult {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, merge: true, logLevel: "error" });
-  const place = (offset: number) => positionOf(lineCounter, offset);
-  const lineCol = (offset: number) => {
-    const p = place(offset);
-    return `${p.line}:${p.col}`;
-  };
-  const fromOffset = (p: OffsetProblem): GraphProblem => ({ file, ...place(p.offset), message: p.message, ...(p.hint ? { hint: p.hint } : {}) });
-
-  const problems: GraphProblem[] = [];
-  for (const e of [...withoutQuoteFallout(doc.errors, text), ...doc.warnings]) problems.push(fromOffset(yamlErrorProblem(e, text, lineCol)));
-  problems.push(...duplicateKeys(doc, lineCol).map(fromOffset));
-  const aliases = badAliases(doc);
-  problems.push(...aliases.map(fromOffset));
-  // A syntax error leaves a guessed structure: schema problems on it would mislead.
-  // Duplicate keys and warnings leave the structure intact, so checking goes on.
-  if (doc.errors.length > 0 || aliases.length > 0) return finish(problems);
-  if (doc.contents === null) {
-    problems.push({ file, line: 1, col: 1, message: "the file is empty", hint: "a graph needs at least version: 1, name: and nodes:" });
-    return finish(problems);
-  }
-  const templates = unquotedTemplates(doc);
-  problems.push(...templates.map(fromOffset));
-  problems.push(...shoutedBooleans(doc).map(fromOffset));
-  const hidden = templates.map((t) => t.path ?? []);
-
-  let raw: unknown;
-  try {
-    raw = doc.toJS({ maxAliasCount: 1000 });
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    problems.push(isStackOverflow(message)
-      ? { file, line: 1, col: 1, message: YAML_TOO_DEEP, hint: YAML_TOO_DEEP_HINT }
-      : { file, line: 1, col: 1, message: `YAML: ${message}` });
-    return finish(problems);
-  }
-
-  const located = (list: PathProblem[]) =>
-    list
-      .filter((p) => !hidden.some((h) => isUnder(p.path, h)))
-      .map((p): GraphProblem => ({ file, ...place(offsetOf(doc as Document, text, p)), message: p.message, ...(p.hint ? { hint: p.hint } : {}) }));
+function load(file: string, text: string, options: LoadOptions): LoadResult {
+  const front = yamlFront(file, text, "a graph needs at least version: 1, name: and nodes:");
+  const problems = [...front.problems];
+  if (!("raw" in front)) return finish(file, problems);
+  const { raw, located } = front;
 
   // Before the schema step: it drops a `__proto__` key without a word.
   problems.push(...located(reservedNames(raw)));
+  const library = libraryOf(file, raw, front, options);
+  problems.push(...library.problems);
+  const extra = Object.keys(library.checks);
   // One-shot parse: zod's eval-compiled fast path costs more than it saves here
   // (test/graph/loader-no-eval.test.ts).
   const parsed = graphSchema.safeParse(raw, { jitless: true });
   if (parsed.success) {
-    problems.push(...located(validateGraph(parsed.data)));
+    problems.push(...located(validateGraph(parsed.data, { nodes: [], checks: extra, inputs: [] })));
+    if (problems.length > 0) return finish(file, problems);
+    // Merged after validation: a planned graph's rules speak about its own checks only.
+    const graph = extra.length > 0 ? { ...parsed.data, checks: { ...library.checks, ...parsed.data.checks } } : parsed.data;
     const locate: Locate = (p) => located([p])[0] ?? { file, line: 1, col: 1, message: p.message };
-    return problems.length === 0 ? { graph: parsed.data, problems: [], warnings: located(endOrderWarnings(parsed.data)), locate } : finish(problems);
+    return { graph, problems: [], warnings: located(endOrderWarnings(graph)), locate, checkSources: library.where };
   }
   const issues = parsed.error.issues as unknown as Issue[];
   problems.push(...located(zodProblems(issues, raw)));
   const sound = salvage(raw, issues);
-  if (sound) problems.push(...located(validateGraph(sound.graph, sound.unparsed)));
-  return finish(problems);
+  if (sound) {
+    const unparsed = sound.unparsed.checks === "any" ? sound.unparsed : { ...sound.unparsed, checks: [...sound.unparsed.checks, ...extra] };
+    problems.push(...located(validateGraph(sound.graph, unparsed)));
+  }
+  return finish(file, problems);
 }
 
-function finish(problems: GraphProblem[]): LoadResult {
+/** checks_from's files, as far as the entry list itself is readable (the schema reports the rest). */
+function libraryOf(file: string, raw: unknown, front: YamlFront, options: LoadOptions) {
+  const top = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : {};
+  // Each readable entry with its index in the list, so a problem points at its own entry.
+  const entries = Array.isArray(top.checks_from) ? top.checks_from.flatMap((e: unknown, i) => (typeof e === "string" && e.length > 0 ? [{ entry: e, index: i }] : [])) : [];
+  const own = typeof top.checks === "object" && top.checks !== null ? (top.checks as Record<string, unknown>) : undefined;
+  // Positions cost a walk per name: only when something asks for them.
+  if (entries.length === 0 && !options.sources) return { checks: {}, where: {}, problems: [] };
+  return externalLibrary(file, entries, own, front.located, options.readChecks ?? NO_READER);
+}
+
+/** Unique problems; the graph file's first, then each checks file's, each by position. */
+function finish(file: string, problems: GraphProblem[]): LoadResult {
   const seen = new Set<string>();
   const unique = problems.filter((p) => {
-    const k = `${p.line}:${p.col}:${p.message}`;
+    const k = `${p.file}:${p.line}:${p.col}:${p.message}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
   });
-  unique.sort((a, b) => a.line - b.line || a.col - b.col || a.message.localeCompare(b.message));
+  const rank = (p: GraphProblem) => (p.file === file ? "" : p.file);
+  unique.sort((a, b) => rank(a).localeCompare(rank(b)) || a.line - b.line || a.col - b.col || a.message.localeCompare(b.message));
   return { graph: null, problems: unique };
 }
 

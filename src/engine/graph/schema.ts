@@ -321,6 +321,10 @@ export const graphSchema = z
     caps: runCapsSchema.optional(),
     concurrency: z.number().int().positive().optional(),
     checks: z.record(z.string().min(1), checkDefSchema).optional(),
+    checks_from: z
+      .array(z.string().min(1, { message: "a checks_from entry is a path to a checks file" }))
+      .optional()
+      .meta({ description: "Checks files (only a checks: mapping) merged into this graph's library; paths relative to this file." }),
     nodes: z.record(nodeId, nodeSchema).refine((nodes) => Object.keys(nodes).length > 0, { message: "a graph needs at least one node" }),
   })
   .meta({ title: "vouch graph", description: "A graph of coding-agent work (vouch graph language, version 1)." });

@@ -7,6 +7,7 @@
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
 import type { GraphProblem } from "../errors.ts";
 import { didYouMean } from "./did-you-mean.ts";
+import type { ChecksReader } from "./checks-library.ts";
 import { loadGraph, type Locate } from "./loader.ts";
 import type { Path } from "./problem.ts";
 import type { GraphFile, SubgraphNode } from "./schema.ts";
@@ -17,6 +18,8 @@ export const MAX_SUBGRAPH_DEPTH = 8;
 export type ReadResult = { text: string; digest: string; realPath: string } | { error: string; hint?: string };
 export interface GraphReader {
   read(absolutePath: string): ReadResult;
+  /** Reads the checks files each graph's checks_from names (ADR 0025); a sub-graph's library is its own. */
+  checks?: ChecksReader;
 }
 
 export interface UsedFile {
@@ -80,7 +83,7 @@ class TreeLoader {
   load(path: string, display: string, text: string, digest: string): Loaded {
     const known = this.loaded.get(path);
     if (known) return known;
-    const r = loadGraph(display, text);
+    const r = loadGraph(display, text, this.reader.checks ? { readChecks: this.reader.checks } : {});
     const l: Loaded = r.graph ? { graph: r.graph, locate: r.locate } : { graph: null };
     if (r.graph) {
       this.warnings.push(...r.warnings);

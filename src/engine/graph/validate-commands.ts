@@ -53,7 +53,7 @@ export const staticCommands: Rule = (ctx) => {
       ctx.report({
         path: keyPath, at: "key",
         message: `${c.form}: commands are refused in a planned graph (origin: planned)`,
-        hint: "a graph written by a model may not run commands of its own (docs/graph-language.md, Security rules for commands); only checks from a graph the user wrote",
+        hint: "a graph written by a model may not run commands of its own (docs/graph-language.md, Security rules for commands); it may name checks from the library the user gave (checks_from)",
       });
       continue;
     }
@@ -120,25 +120,23 @@ export const checks: Rule = (ctx) => {
   }
 };
 
-/** Permission modes that switch every safety prompt off, per harness (claude, codex, gemini). */
+/** Permission modes that switch every safety prompt off, per harness (claude, codex, gemini);
+ *  a planned graph refuses these and more (PLANNED_REFUSED_MODES in validate-planned.ts). */
 export const UNGUARDED_MODES = ["bypassPermissions", "danger-full-access", "yolo"];
 
-/** A planned graph (written by a model) may not hand itself credentials or switch off
- *  its harness's permission checks: env: names and unguarded permission modes are the
- *  user's to grant, from a graph they wrote or the command line (--pass-env). */
+/** A planned graph (written by a model) may not hand itself credentials: env: names
+ *  are the user's to grant, from a graph they wrote or the command line (--pass-env).
+ *  Modes, tools and folders: validate-planned.ts. */
 export const plannedPowers: Rule = (ctx) => {
   if (ctx.graph.origin !== "planned") return;
-  const hint = "a graph written by a model may not grant itself credentials or unguarded tools; pass names with --pass-env if you mean it";
-  const look = (path: Path, holder: { env?: string[]; permission_mode?: string } | undefined) => {
+  const hint = "a graph written by a model may not grant itself credentials; pass names with --pass-env if you mean it";
+  const look = (path: Path, holder: { env?: string[] } | undefined) => {
     if (!holder) return;
     if (holder.env !== undefined) ctx.report({ path: [...path, "env"], at: "key", message: "env: is refused in a planned graph (origin: planned)", hint });
-    if (holder.permission_mode !== undefined && UNGUARDED_MODES.includes(holder.permission_mode)) {
-      ctx.report({ path: [...path, "permission_mode"], message: `permission_mode ${holder.permission_mode} is refused in a planned graph (origin: planned)`, hint });
-    }
   };
   look(["defaults"], ctx.graph.defaults);
   for (const n of ctx.index.nodes) {
-    if (n.node?.kind === "agent" || n.node?.kind === "script") look(n.path, n.node as { env?: string[]; permission_mode?: string });
+    if (n.node?.kind === "agent" || n.node?.kind === "script") look(n.path, n.node as { env?: string[] });
   }
 };
 

@@ -11,12 +11,13 @@ import { dataPaths } from "./validate-templates.ts";
 import { valueDepth } from "./validate-depth.ts";
 import { argvValues } from "./validate-argv-values.ts";
 import { merges } from "./validate-merge.ts";
+import { plannedReach } from "./validate-planned.ts";
 import { sessions } from "./validate-sessions.ts";
 import { workspaces } from "./validate-workspace.ts";
 
 export { graphOrder, ancestors, type OrderedNode } from "./graph-index.ts";
 
-const RULES: Rule[] = [uniqueIds, references, cycles, maps, inputNames, staticCommands, plannedPowers, scriptCommand, checks, stampNeedsJson, dataPaths, valueDepth, argvValues, workspaces, merges, sessions];
+const RULES: Rule[] = [uniqueIds, references, cycles, maps, inputNames, staticCommands, plannedPowers, plannedReach, scriptCommand, checks, stampNeedsJson, dataPaths, valueDepth, argvValues, workspaces, merges, sessions];
 
 /** What exists in the file but did not pass the schema (so rules neither check it nor
  *  report references to it as unknown). Filled by the loader's salvage step. */

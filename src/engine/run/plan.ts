@@ -102,7 +102,7 @@ export function planRun(options: RunOptions): RunPlan {
       const agentPlan: AgentPlan = { node: id, harness: s.harness, caps: s.caps };
       if (s.model !== undefined) agentPlan.model = planned.model = s.model;
       if (s.tools !== undefined) agentPlan.tools = planned.tools = s.tools;
-      if (s.permissionMode !== undefined) agentPlan.permissionMode = s.permissionMode;
+      if (s.permissionMode !== undefined) agentPlan.permissionMode = planned.permissionMode = s.permissionMode;
       const modes = sessionModes(node, s.retry);
       if (modes.length > 0) agentPlan.sessionModes = modes;
       // A sub-graph's inputs are known only once its graph node runs.

@@ -77,6 +77,8 @@ export interface PlannedNode {
   caps?: SittingCaps;
   model?: string;
   tools?: string[];
+  /** The permission mode the harness is given (vouch plan shows it before approval). */
+  permissionMode?: string;
   cwd?: string;
   refusals: Refusal[];
 }

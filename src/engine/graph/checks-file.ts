@@ -1,0 +1,83 @@
+// A checks file (`checks_from: [./vouch.checks.yaml]`): a YAML file holding only a
+// `checks:` mapping, the library a user owns apart from any graph. Pure, like the
+// graph loader: the caller reads the bytes. Never throws.
+import { z } from "zod";
+import type { GraphProblem } from "../errors.ts";
+import { GraphIndex } from "./graph-index.ts";
+import type { PathProblem } from "./problem.ts";
+import { reservedNames } from "./reserved-names.ts";
+import { checkDefSchema, type CheckDef, type GraphFile } from "./schema.ts";
+import type { ValidateContext } from "./validate-context.ts";
+import { checks, staticCommands } from "./validate-commands.ts";
+import { yamlFront } from "./yaml-front.ts";
+import { zodProblems, type Issue } from "./zod-issues.ts";
+
+export const checksFileSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    checks: z.record(z.string().min(1), checkDefSchema),
+  })
+  .meta({ title: "vouch checks file", description: "A check library: only a checks: mapping, named by a graph's checks_from." });
+
+export interface LoadedChecks {
+  checks: Record<string, CheckDef>;
+  /** Where each check's name is written, file:line:col. */
+  where: Record<string, string>;
+}
+
+export type ChecksFileResult = ({ problems: [] } & LoadedChecks) | { problems: GraphProblem[] };
+
+const EMPTY_HINT = "a checks file holds one mapping: checks: { NAME: { run: COMMAND, description: ... } }";
+
+export function loadChecksFile(file: string, text: string): ChecksFileResult {
+  try {
+    return load(file, text);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    return { problems: [{ file, line: 1, col: 1, message: `internal error in the validator: ${message}`, hint: "this is a bug in vouch; please report it with this file" }] };
+  }
+}
+
+function load(file: string, text: string): ChecksFileResult {
+  const front = yamlFront(file, text, EMPTY_HINT);
+  const problems = [...front.problems];
+  if (!("raw" in front)) return { problems: problems.sort((a, b) => a.line - b.line || a.col - b.col) };
+  const raw = front.raw;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return { problems: [...problems, { file, line: 1, col: 1, message: "a checks file is a mapping with one key, checks:", hint: EMPTY_HINT }] };
+  }
+  if (Object.hasOwn(raw, "nodes")) {
+    return { problems: [...problems, { file, line: 1, col: 1, message: "this is a graph (it has nodes:), not a checks file, which holds only checks:", hint: "move the checks both graphs need into a checks file (NAME.checks.yaml) and name it in checks_from" }] };
+  }
+  const extra: PathProblem[] = Object.keys(raw)
+    .filter((k) => k !== "checks" && k !== "$schema")
+    .map((k) => ({ path: [k], at: "key", message: `a checks file holds only checks: (found ${JSON.stringify(k)})`, hint: "inputs, nodes and the rest belong in a graph; the graph names this file in checks_from" }));
+  problems.push(...front.located(extra));
+  problems.push(...front.located(reservedNames({ checks: (raw as { checks?: unknown }).checks })));
+  // Only the known keys: the others are reported above, and the checks are still checked.
+  const { $schema, checks: library } = raw as { $schema?: unknown; checks?: unknown };
+  const parsed = checksFileSchema.safeParse({ ...($schema !== undefined ? { $schema } : {}), checks: library }, { jitless: true });
+  if (!parsed.success) {
+    const issues = (parsed.error.issues as unknown as Issue[]).filter((i) => i.path[0] === "checks"); // other keys: said above
+    problems.push(...front.located(zodProblems(issues, raw)));
+    return { problems: problems.sort((a, b) => a.line - b.line || a.col - b.col) };
+  }
+  problems.push(...front.located(libraryRules(parsed.data.checks)));
+  if (problems.length > 0) return { problems: problems.sort((a, b) => a.line - b.line || a.col - b.col) };
+  const where: Record<string, string> = Object.create(null);
+  for (const name of Object.keys(parsed.data.checks)) {
+    const p = front.located([{ path: ["checks", name], at: "key", message: "" }])[0]!;
+    where[name] = `${p.file}:${p.line}:${p.col}`;
+  }
+  return { problems: [], checks: parsed.data.checks, where };
+}
+
+/** The graph rules that speak about a library: static commands, valid regular expressions. */
+function libraryRules(library: Record<string, CheckDef>): PathProblem[] {
+  const out: PathProblem[] = [];
+  const graph = { version: 1, name: "checks", nodes: {}, checks: library } as GraphFile;
+  const ctx: ValidateContext = { graph, index: new GraphIndex(graph, []), checkNames: new Set(Object.keys(library)), inputNames: new Set(), report: (p) => out.push(p) };
+  staticCommands(ctx);
+  checks(ctx);
+  return out;
+}

@@ -1,0 +1,75 @@
+// What a planned graph (origin: planned, written by a model) may not do besides
+// running commands of its own (validate-commands.ts): get a shell by the back door.
+// An agent it declares may not pre-approve a tool that runs commands, may not run
+// in a mode that approves everything (or every command), and may not work outside
+// the folder the run starts in. Each refusal names the field and why.
+import type { Path } from "./problem.ts";
+import type { Rule, ValidateContext } from "./validate-context.ts";
+
+/** Tools (base names, compared without case) that run commands: pre-approving one
+ *  hands the model a shell. claude `Bash` (and `Bash(rule)`), `PowerShell`; gemini's
+ *  shell tool; codex's shell tools. MCP tools (`mcp__…`) reach servers vouch cannot
+ *  see, so they are refused too. */
+export const COMMAND_TOOLS = ["bash", "powershell", "run_shell_command", "shell", "local_shell", "exec_command"];
+
+/** Permission modes refused in a planned graph, with why. The three that switch
+ *  every prompt off are UNGUARDED_MODES; the others approve commands on the model's
+ *  say-so (claude `auto`) or let its commands write (codex `workspace-write`). */
+export const PLANNED_REFUSED_MODES: Readonly<Record<string, string>> = {
+  bypassPermissions: "it approves every tool call, commands included (claude)",
+  auto: "it approves tool calls, commands included, without asking anyone (claude)",
+  "danger-full-access": "it lets the model's commands do anything, anywhere (codex)",
+  "workspace-write": "it is a writable sandbox: the model's commands may change files (codex)",
+  yolo: "it approves every tool call, the shell included (gemini)",
+};
+
+const HINT = "a graph written by a model may not give itself a shell: the user grants that in a graph they wrote (docs/graph-language.md, Planned graphs)";
+
+export function commandTool(tool: string): boolean {
+  const base = tool.replace(/\(.*$/s, "").trim().toLowerCase();
+  return COMMAND_TOOLS.includes(base) || base.startsWith("mcp__");
+}
+
+/** Why a planned graph's cwd is refused, or null: only a static relative path inside the run's folder. */
+export function plannedCwdProblem(cwd: string): string | null {
+  if (cwd.includes("{{")) return "a template: its value is known only when the run starts";
+  if (cwd.startsWith("/") || cwd.startsWith("~") || /^[A-Za-z]:[\\/]/.test(cwd)) return "not a path relative to the folder the run starts in";
+  let depth = 0;
+  for (const seg of cwd.split(/[\\/]+/)) {
+    if (seg === "..") depth--;
+    else if (seg !== "." && seg !== "") depth++;
+    if (depth < 0) return "it leads out of the folder the run starts in";
+  }
+  return null;
+}
+
+interface Holder {
+  tools?: string[];
+  permission_mode?: string;
+  cwd?: string;
+}
+
+function look(ctx: ValidateContext, path: Path, h: Holder | undefined): void {
+  if (!h) return;
+  (h.tools ?? []).forEach((tool, i) => {
+    if (!commandTool(tool)) return;
+    const why = tool.toLowerCase().startsWith("mcp__") ? "it reaches an MCP server, which may run anything" : "it runs commands";
+    ctx.report({ path: [...path, "tools", i], message: `tool ${tool} is refused in a planned graph (origin: planned): ${why}`, hint: HINT });
+  });
+  const mode = h.permission_mode;
+  if (mode !== undefined && Object.hasOwn(PLANNED_REFUSED_MODES, mode)) {
+    ctx.report({ path: [...path, "permission_mode"], message: `permission_mode ${mode} is refused in a planned graph (origin: planned): ${PLANNED_REFUSED_MODES[mode]}`, hint: HINT });
+  }
+  const bad = h.cwd === undefined ? null : plannedCwdProblem(h.cwd);
+  if (bad !== null) {
+    ctx.report({ path: [...path, "cwd"], message: `cwd ${JSON.stringify(h.cwd)} is refused in a planned graph (origin: planned): ${bad}`, hint: "write a folder relative to where the run starts, without .. (e.g. cwd: src), or leave cwd out" });
+  }
+}
+
+export const plannedReach: Rule = (ctx) => {
+  if (ctx.graph.origin !== "planned") return;
+  look(ctx, ["defaults"], ctx.graph.defaults);
+  for (const n of ctx.index.nodes) {
+    if (n.node?.kind === "agent" || n.node?.kind === "script") look(ctx, n.path, n.node as Holder);
+  }
+};
