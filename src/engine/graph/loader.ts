@@ -99,7 +99,5 @@ function finish(file: string, problems: GraphProblem[]): LoadResult {
  *  the text is parsed again, so the loader's result stays plain data. */
 export function locateProblems(file: string, text: string, list: readonly PathProblem[]): GraphProblem[] {
   if (list.length === 0) return [];
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, merge: true, logLevel: "error" });
-  return list.map((p) => ({ file, ...positionOf(lineCounter, offsetOf(doc as Document, text, p)), message: p.message, ...(p.hint ? { hint: p.hint } : {}) }));
+  return yamlFront(file, text, "").located([...list]);
 }
