@@ -18,9 +18,11 @@ function choosePackage(manifest, platform, arch) {
   const key = `${platform}-${arch}`;
   const deps = manifest.optionalDependencies || {};
   const names = Object.keys(deps);
+  // A platform package is <scope>/<key>: the key is what follows the scope's slash.
   const supported = names.map((n) => n.slice(n.lastIndexOf("/") + 1));
-  const name = names.find((n) => n.endsWith(`/${key}`));
-  if (!name) return { ok: false, key, supported };
+  const index = supported.indexOf(key);
+  if (index === -1) return { ok: false, key, supported };
+  const name = names[index];
   return { ok: true, key, name, version: deps[name], supported };
 }
 
@@ -59,7 +61,7 @@ function isMusl() {
 function notInstalled(choice, manifest, from) {
   const hints = [];
   if (isMusl()) hints.push("this Linux uses musl libc (Alpine?): the packages are built for glibc, so npm skipped it; build vouch from source instead");
-  const other = choice.supported.map((k) => Object.keys(manifest.optionalDependencies).find((n) => n.endsWith(`/${k}`))).find((n) => n !== choice.name && resolvePackage(n, from));
+  const other = Object.keys(manifest.optionalDependencies).find((n) => n !== choice.name && resolvePackage(n, from));
   if (other) hints.push(`${other} is installed instead: this node_modules was installed on another platform; install again on this machine`);
   hints.push(`it is an optional dependency of ${manifest.name}: install without --omit=optional or --no-optional (npm i -g ${manifest.name}@${manifest.version}), or add it: npm i -g ${choice.name}@${choice.version}`);
   return { what: `the package ${choice.name}, vouch's binary for ${choice.key}, is not installed`, hints };
