@@ -28,6 +28,19 @@ function manifestIn(tgz: string): Record<string, unknown> {
   return manifests.get(tgz)!;
 }
 
+const LC_CODE_SIGNATURE = 0x1d;
+/** The load command types of a 64-bit little-endian Mach-O header (empty for anything else). */
+function machLoadCommands(bytes: Buffer): number[] {
+  if (bytes.length < 32 || bytes.readUInt32LE(0) !== 0xfeedfacf) return [];
+  const commands: number[] = [];
+  let at = 32;
+  for (let i = 0; i < bytes.readUInt32LE(16) && at + 8 <= bytes.length; i++) {
+    commands.push(bytes.readUInt32LE(at));
+    at += bytes.readUInt32LE(at + 4);
+  }
+  return commands;
+}
+
 beforeAll(() => {
   out = mkdtempSync(join(tmpdir(), "vouch-release-out-"));
   const head = sh(["git", "rev-parse", "--short=12", "HEAD"]).out.trim();
@@ -92,6 +105,16 @@ describe("npm run release", () => {
       expect(kind(archive(key))).toMatch(expected[key]!);
       expect(kind(platformPack(key))).toMatch(expected[key]!);
     }
+  });
+
+  test("the darwin binaries carry a code signature (Apple Silicon starts no unsigned binary)", () => {
+    for (const key of ["darwin-arm64", "darwin-x64"]) {
+      const head = Bun.spawnSync(["sh", "-c", `tar -xzOf '${archive(key)}' vouch-${VERSION}-${key}/vouch | head -c 65536`], { stdout: "pipe" }).stdout;
+      expect(machLoadCommands(head)).toContain(LC_CODE_SIGNATURE);
+    }
+    // The reader can say no: a Linux binary is no Mach-O.
+    const elf = Bun.spawnSync(["sh", "-c", `tar -xzOf '${archive("linux-x64")}' vouch-${VERSION}-linux-x64/vouch | head -c 65536`], { stdout: "pipe" }).stdout;
+    expect(machLoadCommands(elf)).toEqual([]);
   });
 
   test("the linux-x64 archive's binary says the version and the commit it was built from", () => {
