@@ -46,11 +46,13 @@ export interface Prefix {
   path: string;
   bin: string;
   env: Record<string, string>;
+  /** How `npm install` went. */
+  install: Done;
   cleanup(): void;
 }
 
 /** `npm install -g --prefix` of the given tarballs into an empty folder, offline, with its own npm cache. */
-export function installGlobal(tarballs: string[], extra: string[] = []): Prefix & { install: Done } {
+export function installGlobal(tarballs: string[], extra: string[] = []): Prefix {
   const path = mkdtempSync(join(tmpdir(), "vouch-prefix-"));
   const bin = join(path, "bin");
   const env = { PATH: pathWithoutBun(bin), HOME: path, npm_config_cache: join(path, ".npm-cache"), npm_config_update_notifier: "false" };

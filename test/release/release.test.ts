@@ -72,7 +72,7 @@ describe("npm run release", () => {
     try {
       cpSync(join(out, "SHA256SUMS"), join(bad, "SHA256SUMS"));
       const bytes = readFileSync(wrapperPack());
-      bytes[bytes.length - 1] ^= 1;
+      bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 1;
       writeFileSync(join(bad, `vouch-cli-${VERSION}.tgz`), bytes);
       const tampered = sh(["sha256sum", "-c", "--ignore-missing", "SHA256SUMS"], { cwd: bad });
       expect(tampered.code).toBe(1);
