@@ -53,7 +53,8 @@ beforeAll(() => {
 }, 900_000);
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-describe("npm run release", () => {
+// Each unpacking reads up to 110 MB: slow on a loaded machine, hence the long timeouts.
+describe("npm run release", { timeout: 180_000 }, () => {
   test("writes an archive per target, the wrapper, a platform package per target, and SHA256SUMS", () => {
     const expected = [...KEYS.map((k) => `vouch-${VERSION}-${k}.tar.gz`), ...KEYS.map((k) => `vouch-cli-${k}-${VERSION}.tgz`), `vouch-cli-${VERSION}.tgz`, "SHA256SUMS"];
     expect(readdirSync(out).sort()).toEqual(expected.sort());
@@ -162,7 +163,7 @@ describe("npm run release", () => {
   });
 });
 
-describe("npm install -g of the wrapper and the linux-x64 package from their tarballs, offline, no Bun on PATH", () => {
+describe("npm install -g of the wrapper and the linux-x64 package from their tarballs, offline, no Bun on PATH", { timeout: 120_000 }, () => {
   let prefix: Prefix;
   let work: string;
   const vouch = (args: string[], env: Record<string, string> = {}) => sh(["vouch", ...args], { cwd: work, env: { ...prefix.env, ...env } });
