@@ -32,7 +32,7 @@ async function startSlowRun(prefix: Prefix, cwd: string) {
 }
 
 /** After a failed test: Ctrl-C to the group still running, so vouch stops its sleep too. */
-function stopLeftover(child: { pid: number; exitCode: number | null; signalCode: string | null } | undefined): void {
+function stopLeftover(child: { pid: number; exitCode: number | null; signalCode: unknown } | undefined): void {
   if (child && child.exitCode === null && child.signalCode === null) {
     try {
       process.kill(-child.pid, "SIGINT");
