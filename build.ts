@@ -1,8 +1,12 @@
 // Compiles src/cli.ts into one standalone binary: dist/vouch.
-// `bun run build.ts` builds for this machine; `--cross` also builds
-// linux-x64, linux-arm64 and darwin-arm64 as dist/vouch-<target>.
+// `bun run build.ts` builds for this machine; `--cross` also builds every
+// release target of npm/platforms.json (linux-x64, linux-arm64, darwin-arm64,
+// darwin-x64) as dist/vouch-<target>. A cross target needs that platform's Bun
+// runtime, which Bun downloads from the npm registry once and caches (ADR 0027).
+// `npm run release` (scripts/release.ts) compiles with the commit stamped in too.
 import type { BunPlugin } from "bun";
 import { version } from "./package.json";
+import platforms from "./npm/platforms.json";
 
 // ink imports react-devtools-core only in development; the import must resolve
 // at bundle time or the binary dies at start (see ADR 0001). An empty module is enough.
@@ -14,7 +18,8 @@ const stubDevtools: BunPlugin = {
   },
 };
 
-const CROSS_TARGETS = ["bun-linux-x64", "bun-linux-arm64", "bun-darwin-arm64"] as const;
+/** Bun's compile target per release target, e.g. "linux-arm64" -> "bun-linux-arm64". */
+export const RELEASE_TARGETS: Record<string, string> = Object.fromEntries(Object.entries(platforms.targets).map(([key, t]) => [key, t.bun]));
 
 /** Everything but the output: test/invariants/startup-chunk.test.ts bundles with it too.
  *  `splitting`: each lazily imported command is its own chunk inside the binary, so
@@ -31,22 +36,30 @@ export const BUNDLE_OPTIONS = {
   plugins: [stubDevtools],
 } satisfies Partial<Bun.BuildConfig>;
 
-async function compile(outfile: string, target?: string): Promise<void> {
+/** Compiles one binary. `commit` (a release build's) is stamped into `vouch --version`;
+ *  a development build leaves it out, so its version line does not change with every commit. */
+export async function compile(outfile: string, target?: string, commit?: string): Promise<void> {
+  const define = { ...BUNDLE_OPTIONS.define, ...(commit ? { VOUCH_COMMIT: JSON.stringify(commit) } : {}) };
   const result = await Bun.build({
     ...BUNDLE_OPTIONS,
+    define,
     compile: target ? { target: target as Bun.Build.CompileTarget, outfile } : { outfile },
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
-    process.exit(1);
+    throw new Error(`compiling ${outfile}${target ? ` for ${target}` : ""} failed`);
   }
 }
 
 if (import.meta.main) {
   const cross = process.argv.includes("--cross");
-  await compile("./dist/vouch");
-  if (cross) {
-    for (const target of CROSS_TARGETS) await compile(`./dist/vouch-${target.replace(/^bun-/, "")}`, target);
+  try {
+    await compile("./dist/vouch");
+    if (cross) for (const [key, target] of Object.entries(RELEASE_TARGETS)) await compile(`./dist/vouch-${key}`, target);
+  } catch (e) {
+    console.error(`build: ${(e as Error).message}`);
+    process.exit(1);
   }
-  console.error(`built dist/vouch${cross ? " and " + CROSS_TARGETS.length + " cross targets" : ""} (vouch ${version})`);
+  const count = Object.keys(RELEASE_TARGETS).length;
+  console.error(`built dist/vouch${cross ? ` and ${count} cross targets` : ""} (vouch ${version})`);
 }

@@ -7,7 +7,7 @@ import { COMMAND_HELP, MAIN_HELP } from "./cli/help.ts";
 import { processIO, type CliIO, type Command } from "./cli/io.ts";
 import { stdoutClosed } from "./cli/stdout-closed.ts";
 
-import { version } from "./cli/version.ts";
+import { versionLine } from "./cli/version.ts";
 import { sanitize } from "./tui/text.ts";
 
 const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
@@ -39,7 +39,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return EXIT.passed;
   }
   if (name === "--version" || name === "-V" || name === "version") {
-    io.out(`vouch ${version}\n`);
+    io.out(`${versionLine()}\n`);
     return EXIT.passed;
   }
   const load = COMMANDS[name];
