@@ -83,6 +83,10 @@ export function reduce(state: ViewState, event: VouchEvent): ViewState {
         map = count(map, next);
         return [next, map];
       });
+    case "branch.dispatched":
+    case "branch.cut_off":
+      // Where a branch runs changes nothing on screen yet (LIMITATIONS: no worker column).
+      return s;
     case "run.paused":
       return { ...s, status: "paused", paused: event.approvals };
     case "run.finished":

@@ -1,6 +1,6 @@
 // The engine's public API types (src/engine/run.ts re-exports them).
 import type { GraphFile } from "../graph/schema.ts";
-import type { AgentRunner, Approvals, Clock, CommandRunner, HarnessName, Ledger, Refusal, SittingCaps } from "../ports.ts";
+import type { AgentRunner, Approvals, BranchExecutor, Clock, CommandRunner, HarnessName, Ledger, Refusal, SittingCaps } from "../ports.ts";
 import type { Qualifier, RunCounts, RunStatus } from "../events.ts";
 
 export interface RunPorts {
@@ -38,6 +38,10 @@ export interface RunOptions {
   /** From priorFromEvents(events) of the same run. */
   resume?: ResumeState;
   version: string;
+  /** Where map branches run; absent = in process (ADR 0026). */
+  executor?: BranchExecutor;
+  /** The executor's URL for run.started (without a password). */
+  executorUrl?: string;
 }
 
 export interface RunOutcome {
@@ -106,5 +110,14 @@ export interface ResumeState {
   /** nodeKey()s whose last result was not a pass that `exhausted:` recovered: they run
    *  again, so what ran on their exhausted output is not kept either. */
   recovered?: readonly string[];
+  /** Branches handed to an executor in earlier sessions (ADR 0026). */
+  remote?: RemoteResume;
+}
+
+export interface RemoteResume {
+  /** By branchKey: the last dispatch, and whether the branch finished since. */
+  dispatches: Record<string, { dispatch: number; job: string; finished: boolean }>;
+  /** By branchKey: "attempt:seq" of the worker events the ledger already holds. */
+  seen: Record<string, string[]>;
 }
 
