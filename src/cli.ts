@@ -21,6 +21,9 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   resume: () => import("./cli/resume-command.ts"),
   validate: () => import("./cli/validate-command.ts"),
   graph: () => import("./cli/graph-command.ts"),
+  worker: () => import("./cli/worker-command.ts"),
+  workers: () => import("./cli/workers-command.ts"),
+  export: () => import("./cli/export-command.ts"),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

@@ -282,6 +282,8 @@ export interface BranchExecutor {
   /** Creates the job (a no-op when it exists: re-attach) and resolves with its outcome.
    *  Rejects with ExecutorLostError when the executor is gone (the run ends error). */
   run(job: BranchJob, hooks: BranchJobHooks): Promise<BranchJobOutcome>;
+  /** Let the connection go (the session's teardown). */
+  close?(): Promise<void>;
 }
 
 function refusing(port: string): never {

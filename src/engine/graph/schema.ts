@@ -273,6 +273,11 @@ export const graphSchema = z
     defaults: defaultsSchema.optional(),
     caps: runCapsSchema.optional(),
     concurrency: z.number().int().positive().optional(),
+    executor: z
+      .string()
+      .regex(/^rediss?:\/\//, { message: "executor must be a Redis URL: redis://HOST:PORT[/DB]" })
+      .optional()
+      .meta({ description: "Where map branches run: redis://HOST:PORT[/DB] hands each branch to `vouch worker`s (docs/scale-out.md). --executor overrides it." }),
     checks: z.record(z.string().min(1), checkDefSchema).optional(),
     nodes: z.record(nodeId, nodeSchema).refine((nodes) => Object.keys(nodes).length > 0, { message: "a graph needs at least one node" }),
   })
