@@ -9,17 +9,24 @@ import type { RedisTarget } from "./url.ts";
 export const RECONNECT_TRIES = 10;
 const CONNECT_TIMEOUT_MS = 5000;
 
-export function redisClient(target: RedisTarget, opts: { blocking?: boolean } = {}): Redis {
+export interface ClientOptions {
+  /** A blocking reader waits as long as Redis tells it to; others fail fast. */
+  blocking?: boolean;
+  /** A worker outlives Redis restarts: it reconnects for ever. A coordinator gives up
+   *  after RECONNECT_TRIES (about 5 s) and ends its run `error` (reason executor). */
+  forever?: boolean;
+}
+
+export function redisClient(target: RedisTarget, opts: ClientOptions = {}): Redis {
   return new Redis(target.url, {
     lazyConnect: true,
-    // A blocking reader waits as long as Redis tells it to; others fail fast.
-    maxRetriesPerRequest: opts.blocking ? null : 2,
+    maxRetriesPerRequest: opts.blocking || opts.forever ? null : 2,
     enableOfflineQueue: true,
-    retryStrategy: (times: number) => (times > RECONNECT_TRIES ? null : Math.min(100 * times, 500)),
+    retryStrategy: (times: number) => (opts.forever ? Math.min(200 * times, 2000) : times > RECONNECT_TRIES ? null : Math.min(100 * times, 500)),
   });
 }
 
-export async function connectChecked(target: RedisTarget, opts: { blocking?: boolean } = {}): Promise<Redis> {
+export async function connectChecked(target: RedisTarget, opts: ClientOptions = {}): Promise<Redis> {
   const client = redisClient(target, opts);
   let first: ((e: Error) => void) | null = null;
   // The first error at start is the answer (ioredis would otherwise retry quietly);

@@ -56,7 +56,7 @@ export class BranchWorker {
   constructor(private readonly o: WorkerOptions) {}
 
   async start(): Promise<void> {
-    this.cmd = await connectChecked(this.o.target);
+    this.cmd = await connectChecked(this.o.target, { forever: true });
     const lockDuration = this.o.lockMs;
     this.workerConn = this.cmd.duplicate({ maxRetriesPerRequest: null });
     this.workerConn.on("error", () => {});
