@@ -67,6 +67,11 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", ()
 
   test("3 workers, a 60-branch map: every branch passes once, the same ledger as a local run", async () => {
     await fleet();
+    // `vouch workers` lists the live workers from their heartbeats.
+    const listed = await vouch(["workers", redis.url, "--json"], { home: home(), cwd: dir.path });
+    expect(listed.code).toBe(0);
+    const fleetNow = JSON.parse(listed.stdout) as { workers: { name: string; concurrency: number }[]; jobs: { waiting: number } };
+    expect(fleetNow.workers.map((w) => [w.name, w.concurrency])).toEqual([["w0", 4], ["w1", 4], ["w2", 4]]);
     const file = graphFile("0.05");
     const local = await vouch(["run", file, "--json", "--concurrency", "12"], { home: home(), cwd: dir.path });
     const remote = await vouch(["run", file, "--json", "--concurrency", "12", "--executor", redis.url], { home: home(), cwd: dir.path });
