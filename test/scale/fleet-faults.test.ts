@@ -182,6 +182,40 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", ()
     expect(left).toBe("");
   });
 
+  test("SIGTERM on a worker: it takes nothing new, hands its running jobs back, exits 0; commands see VOUCH_WORKER", async () => {
+    await fleet(2);
+    const file = join(dir.path, "who.yaml");
+    writeFileSync(
+      file,
+      `version: 1
+name: who
+nodes:
+  items: { kind: script, run: "echo [0,1,2,3,4,5,6,7,8,9,10,11]", output: { format: json } }
+  each:
+    kind: map
+    needs: [items]
+    over: nodes.items.output
+    branch:
+      who: { kind: script, run: 'sleep 1; printf "{\\"w\\":\\"%s\\"}" "$VOUCH_WORKER"', output: { format: json } }
+`,
+    );
+    const c = new Coordinator(["run", file, "--concurrency", "8", "--executor", redis.url], home(), dir.path);
+    await c.until((evs) => evs.some((e) => e.type === "node.started" && e.remote?.worker === "w0"));
+    const termCode = await workers[0]!.term();
+    expect(workers[0]!.stderr + termCode).toContain("handing running ones back");
+    expect(termCode, workers[0]!.stderr).toBe(0);
+    const { code, events } = await c.done();
+    expect(code, JSON.stringify(events.filter((e) => e.type === "branch.finished" && e.status !== "passed").concat(of(events, "run.finished") as never[]))).toBe(0);
+    const cut = of(events, "branch.cut_off");
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.every((e) => e.worker === "w0")).toBe(true);
+    // Handed back, then finished by w1: each branch's output names the worker that ran it.
+    const done = of(events, "node.finished").filter((e) => e.node === "who" && e.status === "passed");
+    expect(done).toHaveLength(12);
+    for (const e of done) expect(e.output).toEqual({ w: e.remote!.worker });
+    for (const e of cut) expect(done.find((d) => d.branch!.index === e.branch.index)!.remote!.worker).toBe("w1");
+  });
+
   test("Redis unreachable at start: exit 2 with the URL and the error, no run recorded", async () => {
     dir = tempDir("fleet");
     const file = graphFile("0");

@@ -82,14 +82,17 @@ export class BranchWorker {
 
   private async process(job: Job, token?: string): Promise<unknown> {
     const id = job.id!;
+    // Taken while stopping (BullMQ had fetched it): hand it back untouched.
+    if (this.stopping) return this.handBack(job, token, Promise.resolve());
     const data = parseJob(job.data);
     const attempt = Math.max(1, job.attemptsStarted);
     const stream = eventsKey(data?.runId ?? "unknown");
     const cmd = this.cmd!;
     let pendingWrites: Promise<unknown> = Promise.resolve();
     const send = (m: StreamMessage) => {
-      pendingWrites = pendingWrites.then(() => cmd.xadd(stream, "*", "m", encodeMessage(m)));
-      return pendingWrites;
+      const write = pendingWrites.then(() => cmd.xadd(stream, "*", "m", encodeMessage(m)));
+      pendingWrites = write.catch(() => {}); // one failed write does not block the next
+      return write;
     };
     if (!data) return this.deliver(id, send, { worker: this.o.name, attempt, status: "error", output: null, error: "the job is not a vouch branch job (wrong shape)", counts: zero(), costUnknown: 0 });
     // An earlier attempt delivered the result and died before BullMQ heard: never run a branch twice.
@@ -98,12 +101,17 @@ export class BranchWorker {
     const graph = graphSchema.safeParse(data.graph);
     if (!graph.success) return this.deliver(id, send, { worker: this.o.name, attempt, status: "error", output: null, error: "the job's graph does not validate on this worker (different vouch versions?)", counts: zero(), costUnknown: 0 });
     let seq = 0;
+    let handedBack = false;
     const ledger: Ledger = {
       append: (e: VouchEvent) => {
+        // A handed-back branch's scope still winds down: what it says then is not sent.
+        if (handedBack) return;
         const { v: _v, run: _r, t: _t, seq: _s, ...body } = e;
-        void send({ kind: "event", job: id, event: { worker: this.o.name, attempt, seq: seq++, body: body as never } });
+        send({ kind: "event", job: id, event: { worker: this.o.name, attempt, seq: seq++, body: body as never } }).catch(() => {});
       },
     };
+    // SIGTERM came during the awaits above: nothing of this branch has started.
+    if (this.stopping) return this.handBack(job, token, pendingWrites);
     const env = { ...this.o.env, VOUCH_WORKER: this.o.name };
     const ports = {
       agents: createAgentRunner({ parentEnv: env, supervisor: this.supervisor }),
@@ -118,18 +126,24 @@ export class BranchWorker {
       void cmd.get(cancelKey(id)).then((r) => (r !== null ? run.stop((STOPS.has(r) ? r : "interrupted") as RunStop) : undefined), () => {});
     }, CANCEL_POLL_MS);
     try {
+      // Settled before a SIGTERM abandoned it: a true result, delivered even while stopping.
       const outcome = await run.outcome;
       return await this.deliver(id, send, { ...outcome, worker: this.o.name, attempt });
     } catch (e) {
-      if (!this.stopping) throw e;
-      // Handed back: the job waits for another worker; this attempt shows as cut off.
-      await pendingWrites.catch(() => {});
-      if (token) await job.moveToWait(token).catch(() => {});
-      throw new WaitingError();
+      if (!this.stopping || e instanceof WaitingError) throw e;
+      handedBack = true;
+      return await this.handBack(job, token, pendingWrites);
     } finally {
       clearInterval(poll);
       this.live.delete(id);
     }
+  }
+
+  /** The job waits for another worker; this attempt shows as cut off on the coordinator. */
+  private async handBack(job: Job, token: string | undefined, writes: Promise<unknown>): Promise<never> {
+    await writes.catch(() => {});
+    if (token) await job.moveToWait(token).catch(() => {});
+    throw new WaitingError();
   }
 
   private async deliver(id: string, send: (m: StreamMessage) => Promise<unknown>, outcome: BranchJobOutcome): Promise<unknown> {
