@@ -59,6 +59,10 @@ export class RedisServer {
     await ready(this.port);
   }
 
+  async ensureUp(): Promise<void> {
+    if (!this.proc) await this.up();
+  }
+
   /** SIGKILL by pid: Redis gone at once, as a crashed server is. */
   async down(): Promise<void> {
     const p = this.proc;
