@@ -18,6 +18,9 @@ export function refuseForWorkers(graph: GraphFile, url: string): void {
       if (b.kind === "approval") {
         throw new UsageError(`--executor ${url}: node ${mapId}.branch.${id} is an approval; approvals inside map branches cannot run on workers`, "run this graph without --executor, or move the approval out of the map");
       }
+      if (b.kind === "graph") {
+        throw new UsageError(`--executor ${url}: node ${mapId}.branch.${id} runs a sub-graph; sub-graphs inside map branches cannot run on workers yet (docs/LIMITATIONS.md)`, "run this graph without --executor");
+      }
       if ((b as { workspace?: unknown }).workspace !== undefined) {
         throw new UsageError(`--executor ${url}: node ${mapId}.branch.${id} has a workspace; branches with workspaces cannot run on workers yet (docs/LIMITATIONS.md)`, "run this graph without --executor");
       }

@@ -66,5 +66,7 @@ describe("what cannot run on workers is refused at load", () => {
     expect(() => refuseForWorkers(g, "redis://h:1")).toThrow(/each\.branch\.ok is an approval/);
     const plain = graphSchema.parse({ version: 1, name: "g", nodes: { ok: { kind: "approval" }, each: { kind: "map", over: "inputs.x", branch: { s: { kind: "script", run: "true" } } } } });
     expect(() => refuseForWorkers(plain, "redis://h:1")).not.toThrow();
+    const sub = graphSchema.parse({ version: 1, name: "g", nodes: { each: { kind: "map", over: "inputs.x", branch: { inner: { kind: "graph", use: "./other.yaml" } } } } });
+    expect(() => refuseForWorkers(sub, "redis://h:1")).toThrow(/each\.branch\.inner runs a sub-graph/);
   });
 });
