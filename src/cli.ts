@@ -24,6 +24,9 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   clean: () => import("./cli/clean-command.ts"),
   checks: () => import("./cli/checks-command.ts"),
   plan: () => import("./cli/plan-command.ts"),
+  worker: () => import("./cli/worker-command.ts"),
+  workers: () => import("./cli/workers-command.ts"),
+  export: () => import("./cli/export-command.ts"),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

@@ -16,6 +16,9 @@ Usage:
   vouch harnesses [--json]         the harness adapters, their guarantees, which version is installed
   vouch doctor [--json]            check that each installed agent CLI accepts the arguments vouch sends
   vouch clean [RUN] [--branches]   remove the git worktrees a run made (and its branches with --branches)
+  vouch worker redis://HOST:PORT   run map branches dispatched with --executor (docs/scale-out.md)
+  vouch workers redis://HOST:PORT  live workers and the jobs waiting and running
+  vouch export k8s --executor URL --image IMAGE   print a Kubernetes Deployment of workers
 
   vouch COMMAND --help             help for one command
   vouch --version                  print the version
@@ -28,6 +31,30 @@ Environment: VOUCH_HOME moves the ledger (default ./.vouch); NO_COLOR turns colo
 Docs: README.md, docs/graph-language.md, docs/events.md`;
 
 export const COMMAND_HELP: Record<string, string> = {
+  worker: `Usage: vouch worker redis://HOST:PORT[/DB] [--concurrency N] [--name NAME] [--workdir DIR]
+
+Takes map branches from the queue that \`vouch run --executor\` fills and runs each with
+the engine's own branch code, streaming its events back to the coordinator. Commands it
+runs see VOUCH_WORKER=NAME (default hostname:pid); --pass-env names reach them with this
+machine's values. --workdir: where branch commands run (default: the coordinator's folder).
+SIGTERM takes nothing new, kills what runs and hands those jobs back to the queue.
+VOUCH_WORKER_LOCK_MS (default 30000): how long a silent worker keeps its jobs.
+
+Exit codes: 0 stopped by a signal, 2 usage or Redis unreachable.`,
+  workers: `Usage: vouch workers redis://HOST:PORT[/DB] [--json]
+
+The live workers (from their heartbeats: name, pid, jobs running of concurrency) and the
+jobs waiting and running on the queue.
+
+Exit codes: 0, 2 usage or Redis unreachable.`,
+  export: `Usage: vouch export k8s --executor redis://HOST:PORT[/DB] --image IMAGE [--replicas N]
+                    [--concurrency N] [--secret NAME]... [--wall DURATION] [--name NAME]
+
+Prints a Kubernetes Deployment of \`vouch worker\`s as YAML: resources per worker, a
+termination grace period longer than the longest wall cap (--wall, default 30m), and the
+environment taken from Secrets by name (nothing secret is printed).
+
+Exit codes: 0, 2 usage.`,
   run: `Usage: vouch run GRAPH [options]
 
 Runs GRAPH and decides each node's verdict from evidence: exit status, the output
@@ -55,6 +82,8 @@ Options:
                            without it the run pauses (exit 4) and vouch resume RUN goes on later
   --max-wait DURATION      the most --wait-limits waits in total (default 6h); a reset further
                            off pauses the run; an unknown reset waits 1m, 2m, 4m ... (at most 30m each)
+  --executor URL           run every map branch as a job for \`vouch worker\`s: redis://HOST:PORT[/DB]
+                           (or \`executor:\` in the graph); unreachable at start: exit 2 (docs/scale-out.md)
 
 On a terminal the live UI shows the run; after it ends the final frame stays until
 you press q (q during the run asks to cancel it). In a pipe, plain lines; --json, NDJSON.

@@ -10,6 +10,7 @@ import { readGraphFile } from "./graph-file.ts";
 import { walkNodes } from "../engine/run/graph-walk.ts";
 import { durationFlag, harnessFlag, replayDirFor } from "./run-command.ts";
 import { preflightRun, runSession } from "./run-session.ts";
+import { chooseExecutor } from "./executor-option.ts";
 import { version } from "./version.ts";
 import { reportTargets } from "../report/write-report.ts";
 import { withReports } from "../report/run-reports.ts";
@@ -31,6 +32,7 @@ const OPTIONS = {
   "replay-delay": { type: "string" },
   report: { type: "string", multiple: true },
   ...LIMIT_OPTIONS,
+  executor: { type: "string" },
 } as const;
 
 /** Approval ids as events name them: a sub-graph's as "review/approve" (ADR 0024). */
@@ -127,6 +129,10 @@ const resumeCommand: Command = async (args, io) => {
         ...(ticket.harness !== null ? { harness: harnessFlag(ticket.harness)! } : {}),
       };
       preflightRun(options, io.env, replayDir); // refusals and input errors: nothing starts, the lock is let go below
+      // Branches ran on workers: re-attach to their jobs by id (ADR 0026).
+      const recordedExecutor = started?.type === "run.started" ? started.executor : undefined;
+      const chosen = await chooseExecutor(values.executor, graphFile.graph, recordedExecutor);
+      if (chosen) Object.assign(options, chosen);
       released = true; // runSession owns the lock and the ledger from here
       return await withReports(io, runId, reports, () =>
         runSession({

@@ -14,6 +14,7 @@ import { parseInputs } from "./run-inputs.ts";
 import { fileLimits } from "../spawn/read-limited.ts";
 import { newRunId } from "./run-id.ts";
 import { preflightRun, runSession } from "./run-session.ts";
+import { chooseExecutor } from "./executor-option.ts";
 import { printPlan } from "./dry-run.ts";
 import { version } from "./version.ts";
 import { reportTargets } from "../report/write-report.ts";
@@ -37,6 +38,7 @@ export const RUN_OPTIONS = {
   "dry-run": { type: "boolean" },
   report: { type: "string", multiple: true },
   ...LIMIT_OPTIONS,
+  executor: { type: "string" },
 } as const;
 
 export function harnessFlag(value: string | undefined): HarnessName | undefined {
@@ -118,10 +120,19 @@ const runCommand: Command = async (args, io) => {
   if (values["dry-run"]) return printPlan(io, draft, { json: values.json === true, ...(replayDir ? { replayDir } : {}) });
 
   preflightRun(draft, io.env, replayDir);
-  const ledger = openLedger({ home: checkedLedgerHome(io.env, io.cwd), onNotice: io.err });
-  // The ledger gives the id: the drawn one unless another run has it (ADR 0019).
-  const lock = ledger.claimNewRun(() => newRunId());
-  const options = { ...draft, runId: lock.runId };
+  // Before the ledger opens: an unreachable Redis is exit 2 and leaves no run behind.
+  const chosen = await chooseExecutor(values.executor, graphFile.graph);
+  let ledger: ReturnType<typeof openLedger>;
+  let lock: ReturnType<typeof ledger.claimNewRun>;
+  try {
+    ledger = openLedger({ home: checkedLedgerHome(io.env, io.cwd), onNotice: io.err });
+    // The ledger gives the id: the drawn one unless another run has it (ADR 0019).
+    lock = ledger.claimNewRun(() => newRunId());
+  } catch (e) {
+    await chosen?.executor.close?.(); // its connection would keep the process alive
+    throw e;
+  }
+  const options = { ...draft, runId: lock.runId, ...chosen };
   return withReports(io, options.runId, reports, () =>
     runSession({
       io,

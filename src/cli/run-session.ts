@@ -165,6 +165,7 @@ class Session {
       }
     };
     await step(() => this.sink?.close());
+    await step(() => spec.options.executor?.close?.());
     // A cancelled run, or one the engine gave up on (its groups were told to stop): wait for them.
     await step(() => (signals.cancelled || "error" in ran ? this.supervisor.shutdownAll() : undefined));
     // After every command has ended: the handover folder goes with the session.

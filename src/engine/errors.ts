@@ -118,3 +118,15 @@ export class CommandSpecError extends VouchError {
   override readonly name = "CommandSpecError";
   readonly exitCode = EXIT.usage;
 }
+
+/** The branch executor cannot be reached at start (`vouch run --executor`, `vouch worker`):
+ *  nothing ran, so it is a usage problem (exit 2) naming the URL and the error. */
+export class ExecutorUnreachableError extends VouchError {
+  override readonly name = "ExecutorUnreachableError";
+  readonly exitCode = EXIT.usage;
+}
+
+/** The executor was lost mid-run: the run ends `error` (reason executor) and is resumable. */
+export class ExecutorLostError extends Error {
+  override readonly name = "ExecutorLostError";
+}

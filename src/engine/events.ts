@@ -40,6 +40,7 @@ export const CAUSES = [
   "run_budget",
   "run_wall",
   "budget_insufficient",
+  "executor_lost",
   // skipped
   "not_chosen",
   "condition_false",
@@ -81,6 +82,11 @@ const base = {
   t: z.string(),
   /** Position in the run's event sequence; continues across resumes. */
   seq: z.number().int().min(0),
+  /** Set on an event a worker streamed back (ADR 0026): who ran it, in which job attempt,
+   *  and its number in that attempt ((branch, attempt, seq) drops duplicates). */
+  remote: z
+    .strictObject({ worker: z.string(), job: z.string(), attempt: z.number().int().min(1), seq: z.number().int().min(0) })
+    .optional(),
 };
 const nodeRef = { node: z.string(), branch: branchRef.optional() };
 
@@ -144,6 +150,8 @@ export const runStartedSchema = z.strictObject({
   base_dir: z.string().optional(),
   resumed: z.boolean(),
   version: z.string(),
+  /** Where map branches run: absent = in process; else the executor's URL (no password). */
+  executor: z.string().optional(),
 });
 
 export const nodeStartedSchema = z.strictObject({
@@ -342,6 +350,29 @@ export const runWaitingSchema = z.strictObject({
   until: z.string(),
 });
 
+/** A branch handed to an executor (ADR 0026): committed before the job is created. */
+export const branchDispatchedSchema = z.strictObject({
+  ...base,
+  type: z.literal("branch.dispatched"),
+  branch: branchRef,
+  executor: z.string(),
+  /** The job's deterministic id: <run>.<map>.<index>.<dispatch>. */
+  job: z.string(),
+  /** 1, then one more each time a resumed run dispatches the branch again. */
+  dispatch: z.number().int().min(1),
+});
+
+/** A worker's attempt at a branch ended without a result (the worker died or was
+ *  stopped); another attempt follows. Not a failure: the branch is decided by a later attempt. */
+export const branchCutOffSchema = z.strictObject({
+  ...base,
+  type: z.literal("branch.cut_off"),
+  branch: branchRef,
+  job: z.string(),
+  attempt: z.number().int().min(1),
+  worker: z.string(),
+});
+
 export const runPausedSchema = z.strictObject({
   ...base,
   type: z.literal("run.paused"),
@@ -397,6 +428,8 @@ export const eventSchema = z.discriminatedUnion("type", [
   branchStartedSchema,
   branchFinishedSchema,
   mergeConflictSchema,
+  branchDispatchedSchema,
+  branchCutOffSchema,
   runPausedSchema,
   runFinishedSchema,
   nodeLimitedSchema,

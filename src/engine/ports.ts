@@ -3,7 +3,7 @@
 // (src/spawn, src/ledger); tests inject fakes. The defaults here refuse loudly,
 // so an engine test that forgets a fake fails instead of starting a process.
 import type { Expect, HARNESS_NAMES } from "./graph/schema.ts";
-import type { BranchRef, StopReason, Tokens, VouchEvent } from "./events.ts";
+import type { BranchRef, EventBody, NodeStatus, RunCounts, StopReason, Tokens, VouchEvent } from "./events.ts";
 import { PortNotProvidedError } from "./errors.ts";
 import type { SessionMode } from "./sessions.ts";
 
@@ -213,6 +213,9 @@ export interface Clock {
 /** Where events go. The real one appends to the SQLite ledger before any consumer sees the event. */
 export interface Ledger {
   append(event: VouchEvent): void;
+  /** Commit what is queued now (the real sink batches on a short timer). An executor
+   *  commits `branch.dispatched` before the job exists (ADR 0026). */
+  flush?(): void;
 }
 
 export interface ApprovalRequest {
@@ -223,6 +226,80 @@ export interface ApprovalRequest {
 /** A human gate. Headless runs answer "pause" (the run ends with exit 4); the TUI asks in place. */
 export interface Approvals {
   decide(request: ApprovalRequest, signal: AbortSignal): Promise<"approve" | "reject" | "pause">;
+}
+
+// --- Branch executors (ADR 0026) -------------------------------------------
+// How a map branch is run. Absent: in process (`local`, the branch's scope runs in
+// this engine). A remote executor gets everything the branch needs as plain JSON
+// and streams the branch's events back; the map runner does not know which runs it.
+
+/** Everything one branch needs, as JSON: a worker needs no copy of the graph file. */
+export interface BranchJob {
+  runId: string;
+  /** Deterministic: the same branch dispatched twice is one job. */
+  jobId: string;
+  /** Dispatch attempt of this branch in the run (1, then +1 for each resume that re-runs it). */
+  dispatch: number;
+  map: string;
+  index: number;
+  item: unknown;
+  /** The graph, cut to what the branch runs: name, defaults, checks, the map node. */
+  graph: Record<string, unknown>;
+  graphDigest: string;
+  graphPath: string;
+  /** The run's inputs and the outputs of the top-level nodes the branch can read. */
+  inputs: Record<string, unknown>;
+  upstream: Record<string, unknown>;
+  /** Kept results of this branch's nodes from an earlier session (nodeKey → kept). */
+  kept: Record<string, unknown>;
+  harness?: HarnessName;
+  /** Names only: a worker passes its own values. Nothing secret goes through the queue. */
+  passEnv: string[];
+  baseDir: string;
+  concurrency: number;
+  version: string;
+}
+
+/** One event a worker streamed back, with where it came from. */
+export interface RemoteEvent {
+  worker: string;
+  /** The job's attempt on workers (BullMQ's attemptsStarted): a new one means the last was cut off. */
+  attempt: number;
+  /** The event's number within that attempt: (branch, attempt, seq) drops duplicates. */
+  seq: number;
+  body: EventBody;
+}
+
+/** What a worker sends when the branch's scope completed. */
+export interface BranchJobOutcome {
+  worker: string;
+  attempt: number;
+  status: NodeStatus;
+  output: unknown;
+  error: string | null;
+  recovered?: boolean;
+  counts: RunCounts;
+  costUnknown: number;
+}
+
+export interface BranchJobHooks {
+  /** Aborts when the branch must stop (run stop, fail_fast); the executor cancels the job. */
+  signal: AbortSignal;
+  /** Why it is stopping, for the worker's own stop (so statuses match a local stop). */
+  stopReason(): string | null;
+  /** A worker began an attempt (the first, or one after another was cut off). */
+  onAttempt(attempt: number, worker: string): void;
+  onEvent(event: RemoteEvent): void;
+}
+
+export interface BranchExecutor {
+  /** "redis", ...: written in branch.dispatched. */
+  readonly name: string;
+  /** Creates the job (a no-op when it exists: re-attach) and resolves with its outcome.
+   *  Rejects with ExecutorLostError when the executor is gone (the run ends error). */
+  run(job: BranchJob, hooks: BranchJobHooks): Promise<BranchJobOutcome>;
+  /** Let the connection go (the session's teardown). */
+  close?(): Promise<void>;
 }
 
 function refusing(port: string): never {

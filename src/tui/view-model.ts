@@ -84,6 +84,10 @@ export function reduce(state: ViewState, event: VouchEvent): ViewState {
         map = count(map, next);
         return [next, map];
       });
+    case "branch.dispatched":
+    case "branch.cut_off":
+      // Where a branch runs changes nothing on screen yet (LIMITATIONS: no worker column).
+      return s;
     case "merge.conflict":
       return updateNode(s, event.node, undefined, (n) => ({
         ...n,

@@ -121,6 +121,9 @@ export function fullRun(run = "r-full-0001"): RunScript {
   for (const index of [0, 1]) {
     const branch = { map: "each", index };
     s.ev("branch.started", { branch, item: { id: `F-${index}` }, label: `F-${index}` });
+    // Branches handed to workers (ADR 0026): the second one's first attempt was cut off.
+    s.ev("branch.dispatched", { branch, executor: "redis", job: `${run}.each.${index}.1`, dispatch: 1 }, 0);
+    if (index === 1) s.ev("branch.cut_off", { branch, job: `${run}.each.${index}.1`, attempt: 1, worker: "vm-1:42" }, 0);
     s.nodeStarted({ node: "verify", branch }, "agent");
     if (index === 1) s.check({ node: "verify", branch }, "grep-cited", false, { stdout_tail: "no match for foo()\n" });
     s.finished({ node: "verify", branch }, index === 0 ? "passed" : "failed", {

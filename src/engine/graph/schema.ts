@@ -320,6 +320,11 @@ export const graphSchema = z
     defaults: defaultsSchema.optional(),
     caps: runCapsSchema.optional(),
     concurrency: z.number().int().positive().optional(),
+    executor: z
+      .string()
+      .regex(/^rediss?:\/\//, { message: "executor must be a Redis URL: redis://HOST:PORT[/DB]" })
+      .optional()
+      .meta({ description: "Where map branches run: redis://HOST:PORT[/DB] hands each branch to `vouch worker`s (docs/scale-out.md). --executor overrides it." }),
     checks: z.record(z.string().min(1), checkDefSchema).optional(),
     checks_from: z
       .array(z.string().min(1, { message: "a checks_from entry is a path to a checks file" }))

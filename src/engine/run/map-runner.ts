@@ -5,20 +5,14 @@
 import { branchKey } from "../events.ts";
 import type { MapNode } from "../graph/schema.ts";
 import { countBranches, decideMap } from "../scheduler/aggregate.ts";
-import { buildScopeIndex, type ScopeIndex } from "../scheduler/scope-index.ts";
 import { resolvePath, stringify } from "../template/render.ts";
-import { summarizeBranch, verdictOf, type BranchResult } from "./branch-summary.ts";
+import { verdictOf, type BranchResult } from "./branch-summary.ts";
+import { branchIndex, executorLauncher, localLauncher, type BranchLauncher } from "./branch-launch.ts";
 import type { RunContext } from "./context.ts";
 import { simpleResult, stoppedResult, type NodeResult } from "./node-env.ts";
-import { ScopeRunner, starters } from "./scope-runner.ts";
+import type { ScopeRunner } from "./scope-runner.ts";
 import { isObject } from "../json-object.ts";
 
-const branchIndexes = new WeakMap<MapNode, ScopeIndex>();
-function branchIndex(node: MapNode): ScopeIndex {
-  let i = branchIndexes.get(node);
-  if (!i) branchIndexes.set(node, (i = buildScopeIndex(node.branch)));
-  return i;
-}
 
 const LABEL_LIMIT = 80;
 export function branchLabel(item: unknown): string {
@@ -47,6 +41,8 @@ export class MapRunner {
   private readonly unlink: () => void;
   /** The map's id in events and branch refs ("review/m" inside sub-graph review). */
   private readonly id: string;
+  /** In process or through the run's executor: this runner does not know which. */
+  private readonly launcher: BranchLauncher;
 
   constructor(
     private readonly ctx: RunContext,
@@ -62,6 +58,10 @@ export class MapRunner {
     if (outer.aborted) onRunAbort();
     else outer.addEventListener("abort", onRunAbort, { once: true });
     this.unlink = () => outer.removeEventListener("abort", onRunAbort);
+    const place = { id: this.id, node, parent, signal: this.controller.signal, failFastTripped: () => this.tripped, outer: parent.view };
+    // Only the top graph's maps go to an executor: a job carries one graph file's map.
+    const executor = parent.frame.depth === 0 ? ctx.options.executor : undefined;
+    this.launcher = executor ? executorLauncher(ctx, executor, place) : localLauncher(ctx, place);
   }
 
   private get limit(): number {
@@ -125,30 +125,14 @@ export class MapRunner {
     const branch = { map: this.id, index };
     this.ctx.emitter.emit({ type: "branch.started", branch, item, label: branchLabel(item) });
     this.live++;
-    const scope: ScopeRunner = new ScopeRunner(
-      this.ctx,
-      branchIndex(this.node),
-      this.parent.frame,
-      {
-        map: this.id,
-        index,
-        item,
-        ...(this.node.as ? { as: this.node.as } : {}),
-        signal: this.controller.signal,
-        failFastTripped: () => this.tripped,
-        outer: this.parent.view,
+    this.launcher.launch(index, item, {
+      onDone: (r) => this.branchDone(index, r),
+      onParked: () => {
+        this.parked.add(index);
+        this.live--;
+        this.pump();
       },
-      {
-        ...starters(this.parent.cb),
-        onComplete: () => this.branchDone(index, scope),
-        onParked: () => {
-          this.parked.add(index);
-          this.live--;
-          this.pump();
-        },
-      },
-    );
-    scope.start();
+    });
   }
 
   private cancelUnstarted(index: number): void {
@@ -157,10 +141,9 @@ export class MapRunner {
     this.record({ ...r, verdict: verdictOf(this.node, r) });
   }
 
-  private branchDone(index: number, scope: ScopeRunner): void {
+  private branchDone(index: number, r: BranchResult): void {
     if (this.parked.delete(index)) this.live++;
     this.live--;
-    const r = summarizeBranch(scope, this.node, index, this.items[index]);
     this.record(r);
     if (this.node.fail_fast && !this.tripped && r.status !== "passed" && !r.recovered && this.parent.frame.stop() === null) {
       this.tripped = true;

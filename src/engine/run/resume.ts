@@ -3,7 +3,7 @@
 // their output, unless the node had started again since (a feedback round).
 // Passed branches are kept whole.
 import { branchKey, nodeKey, type VouchEvent } from "../events.ts";
-import type { KeptBranch, KeptNode, ResumeState } from "./types.ts";
+import type { KeptBranch, KeptNode, RemoteResume, ResumeState } from "./types.ts";
 
 export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
   const lastNode = new Map<string, Extract<VouchEvent, { type: "node.finished" }>>();
@@ -16,8 +16,10 @@ export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
   // The last total each session's harness reported, whatever became of its node: a
   // resumed run's next sitting in that session subtracts it (ADR 0023).
   const sessionCosts: Record<string, number> = Object.create(null) as Record<string, number>;
+  const remote: RemoteResume = { dispatches: Object.create(null) as RemoteResume["dispatches"], seen: Object.create(null) as RemoteResume["seen"] };
   for (const e of events) {
     if (e.seq > lastSeq) lastSeq = e.seq;
+    noteRemote(remote, e);
     if (e.type === "node.finished" && e.session_id !== undefined) {
       const total = e.session_cost_usd ?? e.cost_usd; // absent when it equals cost_usd
       if (total !== null) sessionCosts[e.session_id] = total;
@@ -49,5 +51,18 @@ export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
     if (e.output !== undefined) kept.output = e.output;
     branches[key] = kept;
   }
-  return { startSeq: lastSeq + 1, nodes, branches, recovered, sessionCosts };
+  return { startSeq: lastSeq + 1, nodes, branches, recovered, sessionCosts, remote };
+}
+
+/** Dispatches and the worker events already recorded: a resumed coordinator
+ *  re-attaches to unfinished jobs and drops the events it has (ADR 0026). */
+function noteRemote(remote: RemoteResume, e: VouchEvent): void {
+  if (e.type === "branch.dispatched") {
+    remote.dispatches[branchKey(e.branch.map, e.branch.index)] = { dispatch: e.dispatch, job: e.job, finished: false };
+  } else if (e.type === "branch.finished") {
+    const d = remote.dispatches[branchKey(e.branch.map, e.branch.index)];
+    if (d) d.finished = true;
+  }
+  const branch = "branch" in e ? e.branch : undefined;
+  if (e.remote && branch) (remote.seen[branchKey(branch.map, branch.index)] ??= []).push(`${e.remote.attempt}:${e.remote.seq}`);
 }

@@ -121,6 +121,7 @@ class RunDriver {
         base_dir: options.baseDir,
         resumed: options.resume !== undefined,
         version: options.version,
+        ...(options.executorUrl !== undefined ? { executor: options.executorUrl } : {}),
       });
       return true;
     } catch (e) {
@@ -175,7 +176,7 @@ class RunDriver {
     const { ctx, top } = this;
     if (this.ended || this.finishing || ctx.fatal !== null) return;
     if (ctx.stop === "interrupted") return this.finish("interrupted", undefined, "interrupted");
-    if (ctx.stop === "budget" || ctx.stop === "wall") return this.finish("error", undefined, ctx.stop);
+    if (ctx.stop === "budget" || ctx.stop === "wall" || ctx.stop === "executor") return this.finish("error", undefined, ctx.stop);
     const agg = aggregate(top.entries());
     const output = agg.decidedBy !== undefined ? top.view[agg.decidedBy]?.output : undefined;
     this.finish(agg.status === "cancelled" ? "interrupted" : agg.status, output);

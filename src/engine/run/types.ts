@@ -1,6 +1,6 @@
 // The engine's public API types (src/engine/run.ts re-exports them).
 import type { GraphFile } from "../graph/schema.ts";
-import type { AgentRunner, Approvals, Clock, CommandRunner, GitPort, HarnessName, Ledger, MergePort, Refusal, SittingCaps } from "../ports.ts";
+import type { AgentRunner, Approvals, BranchExecutor, Clock, CommandRunner, GitPort, HarnessName, Ledger, MergePort, Refusal, SittingCaps } from "../ports.ts";
 import type { Qualifier, RunCounts, RunStatus, WorkspaceRecord } from "../events.ts";
 
 export interface RunPorts {
@@ -46,6 +46,10 @@ export interface RunOptions {
   /** From priorFromEvents(events) of the same run. */
   resume?: ResumeState;
   version: string;
+  /** Where map branches run; absent = in process (ADR 0026). */
+  executor?: BranchExecutor;
+  /** The executor's URL for run.started (without a password). */
+  executorUrl?: string;
 }
 
 export interface RunOutcome {
@@ -123,5 +127,14 @@ export interface ResumeState {
   recovered?: readonly string[];
   /** The last total cost each session's harness reported (node.finished), by session id. */
   sessionCosts?: Readonly<Record<string, number>>;
+  /** Branches handed to an executor in earlier sessions (ADR 0026). */
+  remote?: RemoteResume;
+}
+
+export interface RemoteResume {
+  /** By branchKey: the last dispatch, and whether the branch finished since. */
+  dispatches: Record<string, { dispatch: number; job: string; finished: boolean }>;
+  /** By branchKey: "attempt:seq" of the worker events the ledger already holds. */
+  seen: Record<string, string[]>;
 }
 

@@ -19,7 +19,7 @@ export interface Judgement {
 }
 
 /** Why the run itself is stopping, when it is: a sitting cancelled by it is an error, not an interruption. */
-export type RunStop = "interrupted" | "budget" | "wall" | "fail_fast" | "graph_budget" | "graph_wall";
+export type RunStop = "interrupted" | "budget" | "wall" | "fail_fast" | "graph_budget" | "graph_wall" | "executor";
 
 export interface Parts {
   exitZero: boolean;
@@ -59,6 +59,8 @@ export function stopOutcome(runStop: RunStop | null, detail?: string): StopOutco
   // A sub-graph's own caps (ADR 0024): the work inside it stops as a cap stop of its graph node.
   if (runStop === "graph_budget") return { status: "error", cause: "cap_stop", error: "stopped: the sub-graph's budget_usd was crossed" };
   if (runStop === "graph_wall") return { status: "error", cause: "cap_stop", error: "stopped: the sub-graph's wall time was crossed" };
+  // The executor (Redis) was lost: vouch could not see the branch through, the node reached no verdict.
+  if (runStop === "executor") return { status: "error", cause: "executor_lost", error: "stopped: the branch executor was lost" };
   return { status: "cancelled", cause: "cancelled", error: detail ? `cancelled: ${detail}` : "cancelled" };
 }
 

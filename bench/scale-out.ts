@@ -1,0 +1,101 @@
+// Scale-out benchmark (issue 19): 200 branches of `sleep 0.2` run by 1, 2 and 4
+// `vouch worker`s at 8 jobs each over a real redis-server, against the same map
+// run in process at concurrency 8. Prints the scaling ratios and the queue's
+// per-branch overhead, with the machine's load and fork cost.
+// Run: bun run build.ts && bun bench/scale-out.ts [--reps N]
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, connect } from "node:net";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+
+const BIN = join(import.meta.dirname, "..", "dist", "vouch");
+const BRANCHES = 200;
+const PER_WORKER = 8;
+const reps = Number(process.argv[process.argv.indexOf("--reps") + 1]) || 2;
+const dir = mkdtempSync(join(tmpdir(), "vouch-bench-scale-"));
+const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", VOUCH_HOME: join(dir, ".vouch") };
+const graph = join(dir, "sleep.yaml");
+writeFileSync(
+  graph,
+  `version: 1
+name: sleep-map
+nodes:
+  items: { kind: script, run: "seq 1 ${BRANCHES} | paste -sd, | sed 's/.*/[&]/'", output: { format: json } }
+  each:
+    kind: map
+    needs: [items]
+    over: nodes.items.output
+    branch:
+      nap: { kind: script, run: "sleep 0.2" }
+`,
+);
+
+const port = await new Promise<number>((resolve) => {
+  const s = createServer().listen(0, "127.0.0.1", () => {
+    const p = (s.address() as { port: number }).port;
+    s.close(() => resolve(p));
+  });
+});
+const redis = Bun.spawn(["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no"], { stdout: "ignore", stderr: "ignore" });
+for (let i = 0; i < 200; i++) {
+  const up = await new Promise<boolean>((r) => {
+    const c = connect(port, "127.0.0.1").once("connect", () => (c.destroy(), r(true))).once("error", () => r(false));
+  });
+  if (up) break;
+  await Bun.sleep(25);
+}
+const url = `redis://127.0.0.1:${port}`;
+
+async function timed(args: string[]): Promise<number> {
+  const t0 = performance.now();
+  const p = Bun.spawn([BIN, ...args], { env, cwd: dir, stdout: "ignore", stderr: "pipe" });
+  const code = await p.exited;
+  if (code !== 0) throw new Error(`vouch ${args.join(" ")}: exit ${code}: ${await new Response(p.stderr).text()}`);
+  return (performance.now() - t0) / 1000;
+}
+
+async function withWorkers<T>(n: number, body: () => Promise<T>): Promise<T> {
+  const ws = [];
+  for (let i = 0; i < n; i++) {
+    const w = Bun.spawn([BIN, "worker", url, "--concurrency", String(PER_WORKER), "--name", `b${i}`], { env, cwd: dir, stdout: "ignore", stderr: "pipe" });
+    const reader = w.stderr.getReader();
+    let text = "";
+    while (!text.includes("taking branch jobs")) text += new TextDecoder().decode((await reader.read()).value);
+    ws.push(w);
+  }
+  try {
+    return await body();
+  } finally {
+    for (const w of ws) w.kill("SIGTERM");
+    await Promise.all(ws.map((w) => w.exited));
+  }
+}
+
+function forkMs(): number {
+  const t0 = performance.now();
+  for (let i = 0; i < 50; i++) Bun.spawnSync(["true"]);
+  return (performance.now() - t0) / 50;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const loadBefore = load();
+const fork = forkMs();
+const wall: Record<string, number[]> = { local: [], w1: [], w2: [], w4: [] };
+try {
+  for (let r = 0; r < reps; r++) {
+    wall.local!.push(await timed(["run", graph, "--json", "--concurrency", String(PER_WORKER)]));
+    for (const n of [1, 2, 4]) wall[`w${n}`]!.push(await withWorkers(n, () => timed(["run", graph, "--json", "--concurrency", String(PER_WORKER * n), "--executor", url])));
+  }
+} finally {
+  redis.kill("SIGKILL");
+  await redis.exited;
+  rmSync(dir, { recursive: true, force: true });
+}
+const m = Object.fromEntries(Object.entries(wall).map(([k, v]) => [k, median(v)])) as Record<string, number>;
+const ideal = (BRANCHES * 0.2) / PER_WORKER;
+console.log(`scale-out: ${BRANCHES} branches of sleep 0.2, ${PER_WORKER} per worker, ${reps} reps (medians); load ${loadBefore} before, ${load()} after; fork+exec of true ${fork.toFixed(2)} ms`);
+console.log(`local (concurrency 8): ${m.local!.toFixed(2)} s (ideal ${ideal.toFixed(2)} s)`);
+for (const n of [1, 2, 4]) console.log(`${n} worker(s) × 8: ${m[`w${n}`]!.toFixed(2)} s (ideal ${(ideal / n).toFixed(2)} s); speed-up over 1 worker ${(m.w1! / m[`w${n}`]!).toFixed(2)}×`);
+console.log(`queue overhead per branch at 8 at once: ${(((m.w1! - m.local!) * PER_WORKER) / BRANCHES * 1000).toFixed(0)} ms of branch latency (1 worker vs local, same concurrency)`);
+console.log(JSON.stringify({ wall, fork_ms: fork }));

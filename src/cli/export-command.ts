@@ -1,0 +1,48 @@
+// `vouch export k8s --executor redis://... --image IMAGE [--replicas N]`: prints a
+// Deployment of workers as YAML (docs/scale-out.md).
+import YAML from "yaml";
+import { EXIT, UsageError } from "../engine/errors.ts";
+import { parseCommandArgs, positiveInt } from "./args.ts";
+import { durationFlag } from "./run-command.ts";
+import type { Command } from "./io.ts";
+
+const OPTIONS = {
+  executor: { type: "string" },
+  image: { type: "string" },
+  replicas: { type: "string" },
+  concurrency: { type: "string" },
+  secret: { type: "string", multiple: true },
+  wall: { type: "string" },
+  name: { type: "string" },
+} as const;
+
+/** A DNS-1123 label: what Kubernetes takes as a Deployment's and a Secret's name. */
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const DEFAULT_WALL_MS = 30 * 60_000;
+
+const exportCommand: Command = async (args, io) => {
+  const { values, positionals } = parseCommandArgs("export", args, OPTIONS);
+  if (positionals[0] !== "k8s" || positionals.length !== 1) throw new UsageError("export knows one target: k8s", "usage: vouch export k8s --executor redis://HOST:PORT --image IMAGE [--replicas N]");
+  if (values.executor === undefined) throw new UsageError("export k8s needs --executor redis://HOST:PORT[/DB]: the Redis the workers take jobs from");
+  if (values.image === undefined || values.image.trim() === "" || /\s/.test(values.image)) throw new UsageError("export k8s needs --image IMAGE: a container image with vouch and the agent CLIs (docs/scale-out.md)");
+  const { parseRedisUrl } = await import("../executor/redis/url.ts");
+  const target = parseRedisUrl(values.executor, "--executor");
+  if (new URL(target.url).password !== "") {
+    throw new UsageError("--executor: the URL has a password; the manifest is printed in the clear", "put the Redis URL in a Secret and pass it with --secret NAME instead");
+  }
+  const name = values.name ?? "vouch-worker";
+  for (const n of [name, ...(values.secret ?? [])]) if (!DNS_LABEL.test(n)) throw new UsageError(`${JSON.stringify(n)} is not a Kubernetes name (lower-case letters, digits and -, at most 63)`);
+  const { workerDeployment } = await import("../executor/k8s/deployment.ts");
+  const manifest = workerDeployment({
+    name,
+    image: values.image,
+    redis: target.display,
+    replicas: positiveInt("--replicas", values.replicas) ?? 1,
+    concurrency: positiveInt("--concurrency", values.concurrency) ?? 4,
+    secrets: [...new Set(values.secret ?? [])],
+    wallMs: durationFlag("--wall", values.wall) ?? DEFAULT_WALL_MS,
+  });
+  io.out(YAML.stringify(manifest));
+  return EXIT.passed;
+};
+export default exportCommand;

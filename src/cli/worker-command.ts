@@ -1,0 +1,55 @@
+// `vouch worker redis://HOST:PORT[/DB] [--concurrency N] [--name NAME] [--workdir DIR]`:
+// runs map branches other machines' `vouch run --executor` dispatch (docs/scale-out.md).
+import { existsSync, statSync } from "node:fs";
+import { hostname } from "node:os";
+import { resolve } from "node:path";
+import { EXIT, UsageError } from "../engine/errors.ts";
+import { parseCommandArgs, positiveInt } from "./args.ts";
+import type { Command } from "./io.ts";
+
+const OPTIONS = {
+  concurrency: { type: "string" },
+  name: { type: "string" },
+  workdir: { type: "string" },
+} as const;
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
+/** BullMQ's default lock is 30 s; VOUCH_WORKER_LOCK_MS shortens it (tests, fast failover). */
+const DEFAULT_LOCK_MS = 30_000;
+
+function lockMs(env: Record<string, string | undefined>): number {
+  const v = env.VOUCH_WORKER_LOCK_MS;
+  if (v === undefined || v === "") return DEFAULT_LOCK_MS;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1000) throw new UsageError(`VOUCH_WORKER_LOCK_MS="${v}": a whole number of milliseconds, at least 1000`);
+  return n;
+}
+
+const workerCommand: Command = async (args, io) => {
+  const { values, positionals } = parseCommandArgs("worker", args, OPTIONS);
+  if (positionals.length !== 1) throw new UsageError("worker takes one Redis URL", "usage: vouch worker redis://HOST:PORT[/DB] [--concurrency N] [--name NAME] [--workdir DIR]");
+  const { parseRedisUrl } = await import("../executor/redis/url.ts");
+  const target = parseRedisUrl(positionals[0]!, "worker");
+  const concurrency = positiveInt("--concurrency", values.concurrency) ?? 1;
+  const name = values.name ?? `${hostname()}:${process.pid}`;
+  if (!NAME.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: letters, digits and . _ : - only (at most 100)`);
+  let workdir: string | undefined;
+  if (values.workdir !== undefined) {
+    workdir = resolve(io.cwd, values.workdir);
+    if (!existsSync(workdir) || !statSync(workdir).isDirectory()) throw new UsageError(`--workdir ${values.workdir}: no such folder`);
+  }
+  const { BranchWorker } = await import("../executor/redis/worker.ts");
+  const worker = new BranchWorker({ target, name, concurrency, env: { ...io.env }, lockMs: lockMs(io.env), log: (l) => io.err(`${l}\n`), ...(workdir ? { workdir } : {}) });
+  await worker.start();
+  // Runs until SIGTERM / SIGINT: then takes nothing new and hands running jobs back.
+  await new Promise<void>((done) => {
+    const stop = (sig: string) => {
+      io.err(`vouch worker ${name}: ${sig}: taking no new jobs, handing running ones back\n`);
+      void worker.stop().then(done, done);
+    };
+    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.once("SIGINT", () => stop("SIGINT"));
+  });
+  return EXIT.passed;
+};
+export default workerCommand;

@@ -1,0 +1,49 @@
+// What goes over a run's event stream, worker → coordinator (ADR 0026). One field
+// `m` holding JSON; parsed strictly, since anything on Redis is untrusted input.
+import { z } from "zod";
+import type { BranchJobOutcome, RemoteEvent } from "../../engine/ports.ts";
+
+export type StreamMessage =
+  | { kind: "attempt"; job: string; worker: string; attempt: number }
+  | { kind: "event"; job: string; event: RemoteEvent }
+  | { kind: "result"; job: string; outcome: BranchJobOutcome };
+
+const counts = z.object({ passed: z.number(), failed: z.number(), error: z.number(), skipped: z.number(), cancelled: z.number(), self_reported: z.number().optional() });
+const messageSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("attempt"), job: z.string(), worker: z.string(), attempt: z.number().int().min(1) }),
+  z.object({
+    kind: z.literal("event"),
+    job: z.string(),
+    event: z.object({ worker: z.string(), attempt: z.number().int().min(1), seq: z.number().int().min(0), body: z.object({ type: z.string() }).passthrough() }),
+  }),
+  z.object({
+    kind: z.literal("result"),
+    job: z.string(),
+    outcome: z.object({
+      worker: z.string(),
+      attempt: z.number().int().min(1),
+      status: z.enum(["passed", "failed", "error", "skipped", "cancelled"]),
+      output: z.unknown(),
+      error: z.string().nullable(),
+      recovered: z.boolean().optional(),
+      counts,
+      costUnknown: z.number().int().min(0),
+    }),
+  }),
+]);
+
+export function encodeMessage(m: StreamMessage): string {
+  return JSON.stringify(m);
+}
+
+/** null for anything that is not a message of ours (it is dropped, not trusted). */
+export function decodeMessage(text: string): StreamMessage | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = messageSchema.safeParse(raw);
+  return parsed.success ? (parsed.data as StreamMessage) : null;
+}

@@ -1,0 +1,97 @@
+// Workers and a coordinator as real processes of the compiled binary, for the
+// scale-out suite: each worker is started, watched and killed by its pid.
+import type { Subprocess } from "bun";
+import { BINARY, cleanEnv, parseNdjson } from "../e2e/helpers.ts";
+import type { VouchEvent } from "../../src/engine/events.ts";
+
+/** Short locks: a killed worker's jobs go to another within a few seconds. */
+export const LOCK_ENV = { VOUCH_WORKER_LOCK_MS: "2000" };
+
+export class WorkerProc {
+  stderr = "";
+  private constructor(
+    readonly name: string,
+    readonly proc: Subprocess<"ignore", "ignore", "pipe">,
+  ) {}
+
+  static async start(url: string, name: string, home: string, concurrency = 4, env: Record<string, string> = {}): Promise<WorkerProc> {
+    const proc = Bun.spawn([BINARY, "worker", url, "--name", name, "--concurrency", String(concurrency)], { env: cleanEnv({ home, env: { ...LOCK_ENV, ...env } }), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    const w = new WorkerProc(name, proc);
+    const reader = proc.stderr.getReader();
+    const decoder = new TextDecoder();
+    // Ready when it says so; keep reading so its pipe never fills.
+    await new Promise<void>((resolve, reject) => {
+      const pump = async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return reject(new Error(`worker ${name} ended: ${w.stderr}`));
+          w.stderr += decoder.decode(value);
+          if (w.stderr.includes("taking branch jobs")) resolve();
+        }
+      };
+      pump().catch(() => {});
+    });
+    return w;
+  }
+
+  kill9(): void {
+    process.kill(this.proc.pid, "SIGKILL");
+  }
+
+  async term(): Promise<number> {
+    if (this.proc.exitCode === null && this.proc.signalCode === null) process.kill(this.proc.pid, "SIGTERM");
+    return this.proc.exited;
+  }
+}
+
+/** A coordinator whose NDJSON is read as it comes, so a test can act on an event. */
+export class Coordinator {
+  out = "";
+  err = "";
+  private waiters: { pred: (e: VouchEvent[]) => boolean; resolve(): void }[] = [];
+  readonly proc: Subprocess<"ignore", "pipe", "pipe">;
+  private readonly reading: Promise<void>[];
+
+  constructor(args: string[], home: string, cwd: string) {
+    this.proc = Bun.spawn([BINARY, ...args, "--json"], { cwd, env: cleanEnv({ home }), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    this.reading = [this.read(this.proc.stdout, (t) => (this.out += t)), this.read(this.proc.stderr, (t) => (this.err += t))];
+  }
+
+  private async read(stream: ReadableStream<Uint8Array>, add: (t: string) => void): Promise<void> {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      add(decoder.decode(chunk));
+      this.check();
+    }
+    this.check();
+  }
+
+  events(): VouchEvent[] {
+    const complete = this.out.slice(0, this.out.lastIndexOf("\n") + 1);
+    return parseNdjson(complete);
+  }
+
+  private check(): void {
+    const evs = this.events();
+    this.waiters = this.waiters.filter((w) => (w.pred(evs) ? (w.resolve(), false) : true));
+  }
+
+  /** Resolves when the events so far satisfy pred (or rejects when the process ends first). */
+  until(pred: (e: VouchEvent[]) => boolean): Promise<void> {
+    return Promise.race([
+      new Promise<void>((resolve) => {
+        this.waiters.push({ pred, resolve });
+        this.check();
+      }),
+      this.proc.exited.then(() => {
+        if (!pred(this.events())) throw new Error(`the coordinator ended first (exit ${this.proc.exitCode}): ${this.err}`);
+      }),
+    ]);
+  }
+
+  async done(): Promise<{ code: number; events: VouchEvent[] }> {
+    const code = await this.proc.exited;
+    await Promise.all(this.reading);
+    return { code, events: this.events() };
+  }
+}

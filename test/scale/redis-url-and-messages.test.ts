@@ -1,0 +1,72 @@
+// What comes from the user (Redis URLs) and from Redis (stream messages, job
+// data) is untrusted: checked once, with a clear message or dropped.
+import { describe, expect, test } from "vitest";
+import fc from "fast-check";
+import { parseRedisUrl } from "../../src/executor/redis/url.ts";
+import { decodeMessage, encodeMessage } from "../../src/executor/redis/protocol.ts";
+import { parseJob } from "../../src/executor/redis/job-shape.ts";
+import { UsageError } from "../../src/engine/errors.ts";
+import { refuseForWorkers } from "../../src/cli/executor-option.ts";
+import { graphSchema } from "../../src/engine/graph/schema.ts";
+
+describe("redis URLs", () => {
+  test("host, port and db; the displayed URL never has the password", () => {
+    expect(parseRedisUrl("redis://127.0.0.1:6380/3", "--executor")).toMatchObject({ host: "127.0.0.1", port: 6380, db: 3, display: "redis://127.0.0.1:6380/3" });
+    expect(parseRedisUrl("redis://h", "--executor")).toMatchObject({ port: 6379, db: 0, display: "redis://h" });
+    const withPassword = parseRedisUrl("redis://user:s3cret@h:1/2", "--executor");
+    expect(withPassword.display).toBe("redis://user@h:1/2");
+    expect(withPassword.url).toContain("s3cret");
+  });
+
+  test.each(["http://h:1", "h:6379", "redis://", "redis://h:1/x", "redis://h:1/2?a=b", "-rf", "redis://h:1/99999"])("%s is a usage error naming the flag", (bad) => {
+    expect(() => parseRedisUrl(bad, "--executor")).toThrow(UsageError);
+    try {
+      parseRedisUrl(bad, "--executor");
+    } catch (e) {
+      expect((e as Error).message).toMatch(/^--executor /);
+    }
+  });
+
+  test("any string: a RedisTarget or a UsageError, never anything else", () => {
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        try {
+          const t = parseRedisUrl(s, "--executor");
+          expect(t.display).not.toMatch(/:[^@/]*@/);
+        } catch (e) {
+          expect(e).toBeInstanceOf(UsageError);
+        }
+      }),
+    );
+  });
+});
+
+describe("stream messages and job data", () => {
+  test("a message round-trips; anything else is dropped", () => {
+    const m = { kind: "attempt" as const, job: "r.m.0.1", worker: "w", attempt: 2 };
+    expect(decodeMessage(encodeMessage(m))).toEqual(m);
+    for (const junk of ["", "{", "null", '{"kind":"result","job":"x"}', '{"kind":"__proto__"}', JSON.stringify({ kind: "event", job: "j", event: { worker: "w", attempt: 0, seq: 0, body: { type: "x" } } })]) {
+      expect(decodeMessage(junk)).toBeNull();
+    }
+  });
+
+  test("job data of the wrong shape is refused (an env var value or a bad name cannot sneak in)", () => {
+    expect(parseJob(null)).toBeNull();
+    expect(parseJob({ runId: "r" })).toBeNull();
+    const good = { runId: "r", jobId: "r.m.0.1", dispatch: 1, map: "m", index: 0, item: 1, graph: {}, graphDigest: "d", graphPath: "/g", inputs: {}, upstream: {}, kept: {}, passEnv: ["API_KEY"], baseDir: "/", concurrency: 1, version: "0" };
+    expect(parseJob(good)).not.toBeNull();
+    expect(parseJob({ ...good, passEnv: ["API_KEY=sk-123"] })).toBeNull();
+    expect(parseJob({ ...good, passEnv: ["-rf"] })).toBeNull();
+  });
+});
+
+describe("what cannot run on workers is refused at load", () => {
+  test("an approval inside a map branch", () => {
+    const g = graphSchema.parse({ version: 1, name: "g", nodes: { each: { kind: "map", over: "inputs.x", branch: { ok: { kind: "approval" } } } } });
+    expect(() => refuseForWorkers(g, "redis://h:1")).toThrow(/each\.branch\.ok is an approval/);
+    const plain = graphSchema.parse({ version: 1, name: "g", nodes: { ok: { kind: "approval" }, each: { kind: "map", over: "inputs.x", branch: { s: { kind: "script", run: "true" } } } } });
+    expect(() => refuseForWorkers(plain, "redis://h:1")).not.toThrow();
+    const sub = graphSchema.parse({ version: 1, name: "g", nodes: { each: { kind: "map", over: "inputs.x", branch: { inner: { kind: "graph", use: "./other.yaml" } } } } });
+    expect(() => refuseForWorkers(sub, "redis://h:1")).toThrow(/each\.branch\.inner runs a sub-graph/);
+  });
+});
