@@ -5,6 +5,7 @@ import { didYouMean } from "./did-you-mean.ts";
 import type { Path } from "./problem.ts";
 import type { CheckRef, Success } from "./schema.ts";
 import { templateExpressions } from "../template/parse.ts";
+import { hasFolder } from "./validate-planned.ts";
 import type { Rule, ValidateContext } from "./validate-context.ts";
 
 interface Command {
@@ -136,7 +137,8 @@ export const plannedPowers: Rule = (ctx) => {
   };
   look(["defaults"], ctx.graph.defaults);
   for (const n of ctx.index.nodes) {
-    if (n.node?.kind === "agent" || n.node?.kind === "script") look(n.path, n.node as { env?: string[] });
+    // A merge node's env: reaches its checks as a script's does.
+    if (hasFolder(n.node?.kind)) look(n.path, n.node as { env?: string[] });
   }
 };
 

@@ -66,10 +66,24 @@ function look(ctx: ValidateContext, path: Path, h: Holder | undefined): void {
   }
 }
 
+/** The kinds that have a cwd of their own: a merge node's cwd picks the repository it writes a branch into. */
+export function hasFolder(kind: string | undefined): boolean {
+  return kind === "agent" || kind === "script" || kind === "merge";
+}
+
 export const plannedReach: Rule = (ctx) => {
   if (ctx.graph.origin !== "planned") return;
   look(ctx, ["defaults"], ctx.graph.defaults);
   for (const n of ctx.index.nodes) {
-    if (n.node?.kind === "agent" || n.node?.kind === "script") look(ctx, n.path, n.node as Holder);
+    if (hasFolder(n.node?.kind)) look(ctx, n.path, n.node as Holder);
+  }
+  // Workers at a URL the model chose would run its branches and send back their
+  // verdicts: evidence vouch did not gather. The user grants that with --executor.
+  if (ctx.graph.executor !== undefined) {
+    ctx.report({
+      path: ["executor"],
+      message: "executor is refused in a planned graph (origin: planned): the processes at that URL would run its branches and report their verdicts",
+      hint: "pass --executor redis://… yourself if you mean the branches to run on your workers",
+    });
   }
 };
