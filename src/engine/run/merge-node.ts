@@ -41,7 +41,8 @@ function intoBranch(env: NodeEnv, node: MergeNode): string {
 async function locate(env: NodeEnv, node: MergeNode): Promise<Place | string> {
   const { ctx } = env;
   const scope = env.scope();
-  const cwdTemplate = node.cwd ?? ctx.graph.defaults?.cwd;
+  // The node's own file decides (a sub-graph's defaults, ADR 0024), as for agents and scripts.
+  const cwdTemplate = node.cwd ?? env.frame.graph.defaults?.cwd;
   const cwd = resolve(ctx.options.baseDir, cwdTemplate !== undefined ? renderText(cwdTemplate, scope) : ".");
   const into = intoBranch(env, node);
   const bad = branchNameProblem(into);
@@ -118,7 +119,7 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
   try {
     const place = await locate(env, node);
     if (typeof place === "string") return simpleResult("error", "harness_error", 1, took(), { error: place });
-    const plan = mergeSources(ctx.graph, node, ctx.options.runId, env.scope().nodes as Record<string, NodeView>);
+    const plan = mergeSources(env.frame.graph, node, ctx.options.runId, env.scope().nodes as Record<string, NodeView>, env.frame.prefix);
     const { tip, output } = await mergeAll(env, place, plan.sources);
     const stat = await ctx.ports.git.diffStat(place.root, place.baseCommit, tip);
     const full: MergeOutput = {
@@ -158,10 +159,10 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
 /** The node's checks, in the merged worktree (cwd keeps its place relative to the repository root). */
 async function checksOn(env: NodeEnv, node: MergeNode, worktree: string, p: Place): Promise<CheckOutcome[] | null> {
   if (env.signal.aborted) return null;
-  const specs = (node.success?.checks ?? []).map((ref) => checkSpec(env.ctx.graph, ref)).filter((s) => s !== null);
+  const specs = (node.success?.checks ?? []).map((ref) => checkSpec(env.frame.graph, ref)).filter((s) => s !== null);
   if (specs.length === 0) return [];
   const cwd = resolve(worktree, p.prefix);
-  const passEnv = [...new Set([...(env.ctx.graph.defaults?.env ?? []), ...(node.env ?? []), ...(env.ctx.options.passEnv ?? [])])];
+  const passEnv = [...new Set([...(env.frame.graph.defaults?.env ?? []), ...(node.env ?? []), ...(env.ctx.options.passEnv ?? [])])];
   const ctx = commandContext(env, 1, cwd, passEnv, worktree);
   const outcomes = await runChecks(env, specs, ctx, 1);
   return env.signal.aborted ? null : outcomes;

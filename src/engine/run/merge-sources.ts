@@ -36,7 +36,9 @@ function branchOutcomes(view: NodeView | undefined): BranchOutcome[] {
   return results.filter((r): r is BranchOutcome => typeof r === "object" && r !== null && typeof (r as BranchOutcome).index === "number");
 }
 
-export function mergeSources(graph: GraphFile, node: MergeNode, runId: string, views: Record<string, NodeView>): SourcePlan {
+/** @param graph the merge node's own file (a sub-graph's, ADR 0024), whose ids `from` names
+ *  @param prefix that file's id prefix: its nodes' worktree branches carry it (vouch/<run>/<prefix><id>) */
+export function mergeSources(graph: GraphFile, node: MergeNode, runId: string, views: Record<string, NodeView>, prefix = ""): SourcePlan {
   const plan: SourcePlan = { sources: [], notPassed: [] };
   for (const id of mergeFromIds(node)) {
     const target = graph.nodes[id];
@@ -49,10 +51,10 @@ export function mergeSources(graph: GraphFile, node: MergeNode, runId: string, v
           plan.notPassed.push(where);
           continue;
         }
-        const ref: BranchRef = { map: id, index: r.index };
-        for (const tip of tips) plan.sources.push({ from: where, branch: branchName(runId, tip, ref) });
+        const ref: BranchRef = { map: prefix + id, index: r.index };
+        for (const tip of tips) plan.sources.push({ from: where, branch: branchName(runId, prefix + tip, ref) });
       }
-    } else if (view?.status === "passed") plan.sources.push({ from: id, branch: branchName(runId, id) });
+    } else if (view?.status === "passed") plan.sources.push({ from: id, branch: branchName(runId, prefix + id) });
     else plan.notPassed.push(id);
   }
   return plan;
