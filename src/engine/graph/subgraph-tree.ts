@@ -60,6 +60,9 @@ const isInside = (root: string, path: string) => {
 };
 
 const hasMap = (g: GraphFile) => Object.values(g.nodes).some((n) => n.kind === "map");
+// A merge node runs at the top level only (ADR 0021): in a branch its worktree,
+// `into` and upstream branch names would be one for every branch of the map.
+const hasMerge = (g: GraphFile) => Object.values(g.nodes).some((n) => n.kind === "merge");
 
 class TreeLoader {
   readonly problems: GraphProblem[] = [];
@@ -161,6 +164,7 @@ class TreeLoader {
       at(u.node.inputs ? ["inputs"] : ["use"], `sub-graph ${shown} needs input${missing.length === 1 ? "" : "s"} ${missing.map((m) => `"${m}"`).join(", ")}, which this node does not pass`, `add inputs: { ${missing.map((m) => `${m}: ...`).join(", ")} }`, u.node.inputs ? "key" : "value");
     }
     if (inBranch && hasMap(sub)) at(["use"], `sub-graph ${shown} holds a map, and this node is inside a map branch: maps do not nest`, "move the sub-graph out of the branch, or its map into the parent");
+    if (inBranch && hasMerge(sub)) at(["use"], `sub-graph ${shown} holds a merge node, and this node is inside a map branch: merge nodes run at the top level only`, "move the sub-graph out of the branch, or merge after the map (kind: merge, from: the map)");
     if (parent.origin === "planned" && sub.origin !== "planned") at(["use"], `a planned graph may use only planned sub-graphs; ${shown} is user-written`, "a sub-graph a planned graph uses is held to the planned graph's rules");
   }
 }
