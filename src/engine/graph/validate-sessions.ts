@@ -8,6 +8,7 @@ import type { HarnessName } from "../ports.ts";
 import { sessionRefusal, type SessionMode } from "../sessions.ts";
 import type { IndexedNode } from "./graph-index.ts";
 import type { AgentNode } from "./schema.ts";
+import { workspaceOf } from "../workspace/spec.ts";
 import type { Rule, ValidateContext } from "./validate-context.ts";
 
 const harnessOf = (ctx: ValidateContext, n: AgentNode): HarnessName => n.harness ?? ctx.graph.defaults?.harness ?? DEFAULT_HARNESS;
@@ -78,6 +79,15 @@ function sessionTarget(ctx: ValidateContext, n: IndexedNode, node: AgentNode): {
   if (cwdOf(ctx, node) !== cwdOf(ctx, target.node)) {
     const show = (c: string | undefined) => (c === undefined ? "the base folder" : `"${c}"`);
     return void report(`session.${key}: "${id}" works in ${show(cwdOf(ctx, target.node))} and "${n.id}" in ${show(cwdOf(ctx, node))}; the CLIs keep sessions per folder, so both need the same cwd`);
+  }
+  // Each worktree node has a folder of its own (ADR 0020): the same cwd text is another folder.
+  const own = (x: AgentNode) => workspaceOf(ctx.graph, x) !== null;
+  if (own(node) || own(target.node)) {
+    const where = (x: AgentNode) => (own(x) ? "its own worktree" : "the shared folder");
+    return void report(
+      `session.${key}: "${id}" works in ${where(target.node)} and "${n.id}" in ${where(node)}; the CLIs keep sessions per folder, and every worktree is a folder of its own`,
+      `give both nodes workspace: { mode: shared }, or let "${n.id}" start its own session (drop session:) and read what "${id}" did from its branch`,
+    );
   }
   const problem = sessionRefusal(mine, mode, `session.${key}`);
   if (problem !== null) return void report(problem);
