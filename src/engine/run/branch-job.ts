@@ -91,6 +91,12 @@ export function runBranchJob(job: BranchJob, graph: GraphFile, ports: RunPorts, 
   let scope: ScopeRunner | null = null;
   const onQuiet = () => {
     if (ctx.paused.size > 0) reject(new Error("the branch waits on an approval: approvals cannot run on a worker"));
+    // Nothing on a worker lifts a limit (the coordinator's limit book waits or pauses):
+    // a branch whose only live work is parked on one would hold its job for ever.
+    else if (ctx.usageLimits.parkedCount > 0) {
+      const harnesses = [...new Set(ctx.usageLimits.parkedAttempts().map((p) => p.harness))].join(", ");
+      reject(new Error(`the branch is held by a usage limit of ${harnesses}: a worker cannot wait for a limit; resume the run once it lifts`));
+    }
   };
   const ctx: RunContext = new RunContext(options, { ...ports, ledger }, new Emitter(job.runId, ports.clock, ledger, 0), job.inputs, { concurrency: job.concurrency, budgetUsd: null, wallMs: null }, onQuiet, (e) => reject(e));
   const counts0 = { ...ctx.counts };

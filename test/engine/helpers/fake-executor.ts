@@ -4,6 +4,7 @@
 // first attempt cut off after a few events.
 import { graphSchema } from "../../../src/engine/graph/schema.ts";
 import { ExecutorLostError } from "../../../src/engine/errors.ts";
+import { ZERO_COUNTS } from "../../../src/engine/events.ts";
 import type { BranchExecutor, BranchJob, BranchJobHooks, BranchJobOutcome } from "../../../src/engine/ports.ts";
 import type { VouchEvent } from "../../../src/engine/events.ts";
 import { runBranchJob } from "../../../src/engine/run/branch-job.ts";
@@ -38,7 +39,15 @@ export class FakeExecutor implements BranchExecutor {
       await this.attempt(job, hooks, attempt, `w${attempt}`, this.o.cutOff.afterEvents);
       attempt++;
     }
-    const o = await this.attempt(job, hooks, attempt, `w${attempt}`);
+    let o;
+    try {
+      o = await this.attempt(job, hooks, attempt, `w${attempt}`);
+    } catch (e) {
+      // A branch the worker's engine gave up on fails its job; the Redis executor
+      // reports a failed job as the branch's error (redis-executor.ts, watch).
+      const error = `the job failed on the workers: ${(e as Error).message}`;
+      return { worker: "", attempt, status: "error", output: null, error, counts: { ...ZERO_COUNTS }, costUnknown: 0 };
+    }
     return { ...o!, worker: `w${attempt}`, attempt };
   }
 
