@@ -134,6 +134,10 @@ function limitedAttempt(p: Prepared, attempt: number, sitting: Sitting): Attempt
     limited: { harness: p.s.harness, resetsAt: sitting.resetsAt ?? null },
   };
   if (sitting.sessionId !== undefined) a.sessionId = sitting.sessionId;
+  // No attempt continues a limited one, but one may resume the session it added to:
+  // that sitting's own cost is what the session reached beyond this total.
+  const sessionTotal = sitting.sessionCostUsd ?? sitting.costUsd;
+  if (sitting.sessionId !== undefined && sessionTotal !== null) p.env.ctx.sessionCosts.set(sitting.sessionId, sessionTotal);
   if (sitting.apiRetries !== undefined) a.apiRetries = sitting.apiRetries;
   return a;
 }

@@ -29,7 +29,7 @@ export function attemptSession(env: NodeEnv, node: AgentNode, s: AgentSettings, 
     self: env.id,
     retryContinues: s.retry?.session === "continue",
     attempt,
-    ...(previous?.started ? { previous: { attempt: attempt - 1, ...sessionOfAttempt(previous) } } : {}),
+    ...(previous?.started ? { previous: { attempt: previous.number ?? attempt - 1, ...sessionOfAttempt(previous) } } : {}),
     ...(ask ? { node: ask, target: env.sessionOf?.(ask.target) } : {}),
   });
   const whole = withQuote(prompt, quote);

@@ -22,6 +22,8 @@ export interface Attempt {
   sessionCostUsd?: number;
   resultTail?: string;
   apiRetries?: number;
+  /** Its number, set by the loop when it becomes `previous` (limited attempts between are skipped). */
+  number?: number;
   /** The sitting was cut off by a usage or rate limit (stop reason rate_limited): no verdict. */
   limited?: { harness: string; resetsAt: number | null };
 }
@@ -103,7 +105,7 @@ async function attempts(env: NodeEnv, retry: Retry | undefined, one: OneAttempt,
     if (harness !== undefined && ctx.usageLimits.isLimited(harness) && !(await parkOnLimit(env, slot, harness))) return stopped(attempt - 1);
     const a = await one(attempt, quote, previous);
     // A sitting cut off by a limit is no failure to continue from (ADR 0022, 0023).
-    if (!a.limited) previous = a;
+    if (!a.limited) previous = { ...a, number: attempt };
     spent.add(a);
     if (a.limited) {
       if (env.signal.aborted) return stopped(attempt);
