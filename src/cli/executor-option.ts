@@ -2,6 +2,7 @@
 // ledger opens, so an unreachable Redis is exit 2 and leaves no run behind.
 import { UsageError } from "../engine/errors.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
+import { workspaceOf } from "../engine/workspace/spec.ts";
 import type { BranchExecutor } from "../engine/ports.ts";
 
 export interface ChosenExecutor {
@@ -21,7 +22,8 @@ export function refuseForWorkers(graph: GraphFile, url: string): void {
       if (b.kind === "graph") {
         throw new UsageError(`--executor ${url}: node ${mapId}.branch.${id} runs a sub-graph; sub-graphs inside map branches cannot run on workers yet (docs/LIMITATIONS.md)`, "run this graph without --executor");
       }
-      if ((b as { workspace?: unknown }).workspace !== undefined) {
+      // What the node works in once defaults apply: defaults.workspace gives branch agents a worktree too.
+      if (workspaceOf(graph, b) !== null) {
         throw new UsageError(`--executor ${url}: node ${mapId}.branch.${id} has a workspace; branches with workspaces cannot run on workers yet (docs/LIMITATIONS.md)`, "run this graph without --executor");
       }
     }
