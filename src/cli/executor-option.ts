@@ -22,6 +22,13 @@ export function refuseForWorkers(graph: GraphFile, url: string): void {
       if (b.kind === "graph") {
         throw new UsageError(`--executor ${url}: node ${mapId}.branch.${id} runs a sub-graph; sub-graphs inside map branches cannot run on workers yet (docs/LIMITATIONS.md)`, "run this graph without --executor");
       }
+      // A session is kept where its CLI ran: an outer node's is on this machine, not the worker's.
+      const session = b.kind === "agent" ? b.session : undefined;
+      const target = session?.continue ?? session?.fork;
+      if (target !== undefined && !Object.hasOwn(node.branch, target)) {
+        const verb = session!.continue !== undefined ? "continues" : "forks";
+        throw new UsageError(`--executor ${url}: node ${mapId}.branch.${id} ${verb} the session of "${target}", outside the branch; a worker cannot reach a session kept on this machine`, "run this graph without --executor, or start the branch's session afresh (drop session:)");
+      }
       // What the node works in once defaults apply: defaults.workspace gives branch agents a worktree too.
       if (workspaceOf(graph, b) !== null) {
         throw new UsageError(`--executor ${url}: node ${mapId}.branch.${id} has a workspace; branches with workspaces cannot run on workers yet (docs/LIMITATIONS.md)`, "run this graph without --executor");

@@ -19,3 +19,11 @@ test("a node that works in the shared folder is not refused: scripts do not inhe
   expect(() => refuseForWorkers(mapOf({ w: { kind: "agent", prompt: "p", workspace: { mode: "shared" } } }, { workspace: { mode: "worktree" } }), "redis://h:1")).not.toThrow();
   expect(() => refuseForWorkers(mapOf({ w: { kind: "agent", prompt: "p", workspace: { mode: "shared" } } }), "redis://h:1")).not.toThrow();
 });
+
+test("a branch agent that continues or forks an outer node's session is refused: that session is on the coordinator's machine", () => {
+  const g = (session: Record<string, string>) =>
+    graphSchema.parse({ version: 1, name: "g", nodes: { plan: { kind: "agent", prompt: "p" }, each: { kind: "map", needs: ["plan"], over: "inputs.x", branch: { a: { kind: "agent", prompt: "p" }, work: { kind: "agent", prompt: "p", needs: ["a"], session } } } } });
+  expect(() => refuseForWorkers(g({ fork: "plan" }), "redis://h:1")).toThrow(/each\.branch\.work forks the session of "plan", outside the branch/);
+  // A session of the same branch runs on the same worker.
+  expect(() => refuseForWorkers(g({ continue: "a" }), "redis://h:1")).not.toThrow();
+});
