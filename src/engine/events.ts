@@ -335,6 +335,8 @@ export const nodeLimitedSchema = z.strictObject({
   turns: z.number().int().min(0).nullable(),
   tokens: tokensSchema.nullable().optional(),
   session_id: z.string().optional(),
+  /** The session's total cost as the harness reported it, when it differs from cost_usd (ADR 0023). */
+  session_cost_usd: z.number().min(0).optional(),
 });
 
 /** --wait-limits: the run waits in this process for a limit to lift, then goes on. */

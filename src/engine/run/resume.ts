@@ -20,7 +20,7 @@ export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
   for (const e of events) {
     if (e.seq > lastSeq) lastSeq = e.seq;
     noteRemote(remote, e);
-    if (e.type === "node.finished" && e.session_id !== undefined) {
+    if ((e.type === "node.finished" || e.type === "node.limited") && e.session_id !== undefined) {
       const total = e.session_cost_usd ?? e.cost_usd; // absent when it equals cost_usd
       if (total !== null) sessionCosts[e.session_id] = total;
     }
