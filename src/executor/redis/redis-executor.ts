@@ -31,6 +31,9 @@ export class RedisExecutor implements BranchExecutor {
   private closed = false;
   private reader: Promise<void> | null = null;
   private watchdog: ReturnType<typeof setInterval> | null = null;
+  /** Resolved by close(): the reader stops waiting on an XREAD that may never settle. */
+  private stop!: () => void;
+  private readonly stopped = new Promise<null>((resolve) => (this.stop = () => resolve(null)));
 
   private constructor(
     readonly target: RedisTarget,
@@ -79,7 +82,9 @@ export class RedisExecutor implements BranchExecutor {
   private async readLoop(): Promise<void> {
     const key = eventsKey(this.runId!);
     while (!this.closed && !this.lost) {
-      const res = (await this.blocking.xread("COUNT", 500, "BLOCK", 500, "STREAMS", key, this.lastId)) as [string, [string, string[]][]][] | null;
+      const read = this.blocking.xread("COUNT", 500, "BLOCK", 500, "STREAMS", key, this.lastId) as Promise<[string, [string, string[]][]][] | null>;
+      read.catch(() => {}); // after close() nobody awaits it
+      const res = await Promise.race([read, this.stopped]);
       if (!res) continue;
       for (const [, entries] of res) {
         for (const [id, fields] of entries) {
@@ -155,14 +160,32 @@ export class RedisExecutor implements BranchExecutor {
     }
   }
 
+  /** Ends on every path, Redis up or gone: nothing here waits on Redis for longer than
+   *  CLOSE_WAIT_MS. ioredis's disconnect() on a client that is between reconnect tries
+   *  settles none of its queued commands (the blocking XREAD waits for ever), so the
+   *  reader stops waiting on it, and BullMQ's close is given a bounded time. */
   async close(): Promise<void> {
     this.closed = true;
+    this.stop();
     if (this.watchdog) clearInterval(this.watchdog);
-    if (this.runId && !this.lost) await this.cmd.expire(eventsKey(this.runId), KEEP_SECONDS).catch(() => {});
+    this.watchdog = null;
+    if (this.runId && !this.lost && this.cmd.status === "ready") await this.cmd.expire(eventsKey(this.runId), KEEP_SECONDS).catch(() => {});
     this.blocking.disconnect();
-    await this.reader?.catch(() => {});
-    await this.queue.close().catch(() => {});
+    await boundedWait(Promise.allSettled([this.reader, this.queue.close()]));
     this.queueConn.disconnect();
     this.cmd.disconnect();
   }
+}
+
+const CLOSE_WAIT_MS = 2000;
+
+/** Waits for `p` at most CLOSE_WAIT_MS; the timer never keeps the process alive. */
+async function boundedWait(p: Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CLOSE_WAIT_MS);
+    timer.unref?.();
+  });
+  await Promise.race([p.then(() => undefined), limit]);
+  clearTimeout(timer);
 }
