@@ -47,7 +47,8 @@ export function createCommandRunner(opts: CommandRunnerOptions): ClosableCommand
         env,
         wallMs,
         signal: ctx.signal,
-        ...(stdinState ? { stdin: handover.stateJson } : {}),
+        // The state file the handover wrote (the same bytes): no memfd per script.
+        ...(stdinState ? { stdinFile: handover.vars.VOUCH_STATE_FILE! } : {}),
         keepBytes: keepStdout,
         keepStderrBytes: keepBytes,
         ...(graceMs === undefined ? {} : { graceMs }),

@@ -13,6 +13,9 @@ export interface ProcessOptions {
   env: Record<string, string>;
   /** Written to stdin, then stdin is closed. Absent: stdin is closed at once. */
   stdin?: string;
+  /** A file whose contents are stdin (instead of stdin): no in-memory copy, and no memfd
+   *  per process left waiting for garbage collection (test/load/load.test.ts). */
+  stdinFile?: string;
   /** Wall cap: the whole group is killed when it is crossed. */
   wallMs?: number;
   /** Idle cap: killed when neither stream printed anything for this long. */

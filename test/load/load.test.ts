@@ -78,8 +78,9 @@ test(`${N} branches of real processes at concurrency ${CONCURRENCY}: no fd leak,
     expect(m.counts.passed).toBe(N + 1); // every branch's script and the map
     // No leak: after the run, the fd count is back to the baseline.
     expect(m.after.fds).toBeLessThanOrEqual(m.before.fds);
-    // During: bounded (stdio per live process, plus stdin memfds awaiting GC).
-    expect(Math.max(m.during.maxFds, outsideMaxFds)).toBeLessThan(m.before.fds + 512);
+    // During: bounded by stdio per live process. A script's stdin is its state file, not an
+    // in-memory Blob: a memfd per script waiting for GC reached 665 on a quiet machine.
+    expect(Math.max(m.during.maxFds, outsideMaxFds)).toBeLessThan(m.before.fds + 160);
     // Memory: nothing per process retained (heap), RSS growth bounded.
     expect(m.after.heapMb - m.before.heapMb).toBeLessThan(8);
     expect(m.after.rssMb - m.before.rssMb).toBeLessThan(48);
