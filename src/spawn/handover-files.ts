@@ -22,8 +22,6 @@ export interface Handover {
   /** VOUCH_STATE_FILE, VOUCH_ITEM_FILE when there is an item, VOUCH_OUTPUT_FILE when there
    *  is an output, VOUCH_INPUT_<NAME>_FILE (and, when small, VOUCH_INPUT_<NAME>) per input. */
   vars: Record<string, string>;
-  /** The state JSON (a script also gets it on stdin). */
-  stateJson: string;
   /** Lets go of the files (the command has finished); they may be kept for the next command. */
   release(): void;
 }
@@ -87,7 +85,6 @@ export class HandoverStore {
       let released = false;
       return {
         vars,
-        stateJson,
         release: () => {
           if (released) return;
           released = true;
