@@ -2,13 +2,14 @@
 // ledger opens, so an unreachable Redis is exit 2 and leaves no run behind.
 import { UsageError } from "../engine/errors.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
-import { workspaceOf } from "../engine/workspace/spec.ts";
-import type { BranchExecutor } from "../engine/ports.ts";
+import type { BranchExecutor, RemoteWorkspace } from "../engine/ports.ts";
 
 export interface ChosenExecutor {
   executor: BranchExecutor;
   /** For run.started: the URL without a password. */
   executorUrl: string;
+  /** Branches with worktrees: the repository the workers fetch and push (ADR 0029). */
+  remoteWorkspace?: RemoteWorkspace;
 }
 
 /** What cannot run on a worker, refused at load with where it is. */
@@ -29,20 +30,20 @@ export function refuseForWorkers(graph: GraphFile, url: string): void {
         const verb = session!.continue !== undefined ? "continues" : "forks";
         throw new UsageError(`--executor ${url}: node ${mapId}.branch.${id} ${verb} the session of "${target}", outside the branch; a worker cannot reach a session kept on this machine`, "run this graph without --executor, or start the branch's session afresh (drop session:)");
       }
-      // What the node works in once defaults apply: defaults.workspace gives branch agents a worktree too.
-      if (workspaceOf(graph, b) !== null) {
-        throw new UsageError(`--executor ${url}: node ${mapId}.branch.${id} has a workspace; branches with workspaces cannot run on workers yet (docs/LIMITATIONS.md)`, "run this graph without --executor");
-      }
     }
   }
 }
 
-export async function chooseExecutor(flag: string | undefined, graph: GraphFile, recorded?: string): Promise<ChosenExecutor | undefined> {
+/** @param baseDir the run's folder: its repository is the one branch worktrees come from */
+export async function chooseExecutor(flag: string | undefined, graph: GraphFile, baseDir: string, recorded?: string): Promise<ChosenExecutor | undefined> {
   const text = flag ?? graph.executor ?? recorded;
   if (text === undefined || text === "local") return undefined;
   const { parseRedisUrl } = await import("../executor/redis/url.ts");
   const target = parseRedisUrl(text, flag !== undefined ? "--executor" : "executor:");
   refuseForWorkers(graph, target.display);
+  // Before Redis: a base commit the remote lacks is refused with no connection made, no job, no run.
+  const { prepareRemoteWorkspace } = await import("../workspace/remote-workspace.ts");
+  const remoteWorkspace = await prepareRemoteWorkspace(graph, baseDir, target.display);
   const { RedisExecutor } = await import("../executor/redis/redis-executor.ts");
-  return { executor: await RedisExecutor.open(target), executorUrl: target.display };
+  return { executor: await RedisExecutor.open(target), executorUrl: target.display, ...(remoteWorkspace ? { remoteWorkspace } : {}) };
 }

@@ -131,7 +131,7 @@ const resumeCommand: Command = async (args, io) => {
       preflightRun(options, io.env, replayDir); // refusals and input errors: nothing starts, the lock is let go below
       // Branches ran on workers: re-attach to their jobs by id (ADR 0026).
       const recordedExecutor = started?.type === "run.started" ? started.executor : undefined;
-      const chosen = await chooseExecutor(values.executor, graphFile.graph, recordedExecutor);
+      const chosen = await chooseExecutor(values.executor, graphFile.graph, baseDir, recordedExecutor);
       if (chosen) Object.assign(options, chosen);
       released = true; // runSession owns the lock and the ledger from here
       return await withReports(io, runId, reports, () =>

@@ -121,7 +121,7 @@ const runCommand: Command = async (args, io) => {
 
   preflightRun(draft, io.env, replayDir);
   // Before the ledger opens: an unreachable Redis is exit 2 and leaves no run behind.
-  const chosen = await chooseExecutor(values.executor, graphFile.graph);
+  const chosen = await chooseExecutor(values.executor, graphFile.graph, io.cwd);
   let ledger: ReturnType<typeof openLedger>;
   let lock: ReturnType<typeof ledger.claimNewRun>;
   try {

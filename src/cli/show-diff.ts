@@ -1,6 +1,7 @@
 // `vouch show RUN --diff NODE`: the patch a node's worktree holds, base..commit
 // as its last node.finished recorded them (ADR 0020), read from the repository
 // the worktree belongs to. NODE is an id, or map[index].id in a map branch.
+import { existsSync } from "node:fs";
 import { UsageError } from "../engine/errors.ts";
 import { rootOf } from "../engine/workspace/workspaces.ts";
 import type { NodeView, RunSummary } from "../ledger/types.ts";
@@ -17,6 +18,17 @@ function withWorktrees(s: RunSummary): { name: string; node: NodeView }[] {
   return out;
 }
 
+/** The first repository holding the commit: where the worktree was (this machine's), else the
+ *  one here — a branch that ran on a worker (ADR 0029) has its recorded path on the worker. */
+async function holding(commit: string, places: string[]): Promise<string | null> {
+  for (const place of places) {
+    if (!existsSync(place)) continue;
+    const root = await realGit.repoRoot(place);
+    if (root !== null && (await realGit.resolveCommit(root, commit)) !== null) return root;
+  }
+  return null;
+}
+
 export async function printDiff(s: RunSummary, name: string, io: CliIO): Promise<number> {
   const all = withWorktrees(s);
   const found = all.find((x) => x.name === name);
@@ -28,8 +40,10 @@ export async function printDiff(s: RunSummary, name: string, io: CliIO): Promise
     );
   }
   const w = found.node.workspace!;
-  const root = rootOf(w.path, s.run.id);
-  if (root === null) throw new UsageError(`the recorded worktree of ${name} (${w.path}) is not under .vouch/worktrees/${s.run.id}`);
+  const recorded = rootOf(w.path, s.run.id);
+  if (recorded === null) throw new UsageError(`the recorded worktree of ${name} (${w.path}) is not under .vouch/worktrees/${s.run.id}`);
+  const root = await holding(w.commit, [recorded, io.cwd]);
+  if (root === null) throw new UsageError(`commit ${w.commit.slice(0, 12)} of ${name} is neither in ${recorded} nor in the repository here`, "a branch that ran on a worker is here once a merge node fetched it, or after: git fetch REMOTE 'refs/heads/vouch/*:refs/heads/vouch/*'");
   const patch = await realGit.diff(root, w.base, w.commit, DIFF_PRINT_BYTES);
   // The exact patch into a pipe (`| git apply` must work); on a terminal no escape sequence of the model's gets through.
   io.out(io.stdoutIsTTY ? sanitize(patch.text) : patch.text);

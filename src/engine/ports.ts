@@ -258,6 +258,22 @@ export interface BranchJob {
   baseDir: string;
   concurrency: number;
   version: string;
+  /** The repository the branch's worktree nodes need (ADR 0029); absent when none has one. */
+  workspace?: RemoteWorkspace;
+}
+
+/** What a worker needs to give a branch's nodes worktrees (ADR 0029): where to fetch and
+ *  push, and the commits every worktree starts from, resolved once on the coordinator. */
+export interface RemoteWorkspace {
+  /** The remote's URL as the coordinator's repository has it (never a password: refused). */
+  url: string;
+  /** The remote's name on the coordinator (`origin`): for messages and the merge node's fetch. */
+  remote: string;
+  /** Each `workspace.base` ref the branch uses and the commit it named on the coordinator
+   *  (a list, not an object: a ref may be called `__proto__`). */
+  bases: { ref: string; commit: string }[];
+  /** Where the run's folder is inside the repository ("" at its top, else "sub/dir"). */
+  prefix: string;
 }
 
 /** One event a worker streamed back, with where it came from. */
@@ -417,6 +433,9 @@ export type MergeStep = { merged: true; commit: string; source: string } | { mer
 export interface MergePort {
   /** Merges `branch` onto commit `onto`; a conflict leaves nothing behind. `source` is the branch's commit. */
   mergeBranch(root: string, onto: string, branch: string, message: string): Promise<MergeStep>;
+  /** Brings the run's branches workers pushed (vouch/<run>/...) from `remote` into `root`
+   *  (ADR 0029). Absent in ports that never meet workers. */
+  fetchRunBranches?(root: string, remote: string, runId: string): Promise<void>;
 }
 
 export const refusingMerge: MergePort = {

@@ -37,4 +37,15 @@ async function mergeBranch(root: string, onto: string, branch: string, message: 
   return { merged: true, commit, source };
 }
 
-export const realMerge: MergePort = { mergeBranch };
+const PLAIN = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
+
+/** The run's branches workers pushed (ADR 0029), forced: a branch re-run after its worker
+ *  died replaced what the first one pushed. */
+async function fetchRunBranches(root: string, remote: string, runId: string): Promise<void> {
+  if (!PLAIN.test(runId)) throw new GitError(["fetch"], `run id "${runId}" cannot name a branch`);
+  if (remote.startsWith("-")) throw new GitError(["fetch"], `remote "${remote}" starts with "-"; git would read it as an option`);
+  const refs = `refs/heads/vouch/${runId}/`;
+  await runGit(root, ["fetch", "--quiet", "--no-tags", "--end-of-options", remote, `+${refs}*:${refs}*`]);
+}
+
+export const realMerge: MergePort = { mergeBranch, fetchRunBranches };

@@ -14,8 +14,8 @@ export class WorkerProc {
     readonly proc: Subprocess<"ignore", "ignore", "pipe">,
   ) {}
 
-  static async start(url: string, name: string, home: string, concurrency = 4, env: Record<string, string> = {}): Promise<WorkerProc> {
-    const proc = Bun.spawn([BINARY, "worker", url, "--name", name, "--concurrency", String(concurrency)], { env: cleanEnv({ home, env: { ...LOCK_ENV, ...env } }), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  static async start(url: string, name: string, home: string, concurrency = 4, env: Record<string, string> = {}, extra: string[] = []): Promise<WorkerProc> {
+    const proc = Bun.spawn([BINARY, "worker", url, "--name", name, "--concurrency", String(concurrency), ...extra], { env: cleanEnv({ home, env: { ...LOCK_ENV, ...env } }), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
     const w = new WorkerProc(name, proc);
     const reader = proc.stderr.getReader();
     const decoder = new TextDecoder();

@@ -57,6 +57,7 @@ export function branchJob(ctx: RunContext, map: string, node: MapNode, index: nu
     version: o.version,
   };
   if (o.harness) job.harness = o.harness;
+  if (o.remoteWorkspace) job.workspace = o.remoteWorkspace;
   return job;
 }
 
@@ -110,7 +111,9 @@ export function runBranchJob(job: BranchJob, graph: GraphFile, ports: RunPorts, 
         const r = summarizeBranch(scope!, map, job.index, job.item);
         const counts = { ...ZERO_COUNTS, self_reported: 0 };
         for (const k of Object.keys(counts) as (keyof typeof counts)[]) counts[k] = (ctx.counts[k] ?? 0) - (counts0[k] ?? 0);
-        settle({ status: r.status, output: r.output, error: r.error, ...(r.recovered ? { recovered: true } : {}), counts, costUnknown: ctx.costUnknown });
+        const result = { status: r.status, output: r.output, error: r.error, ...(r.recovered ? { recovered: true } : {}), counts, costUnknown: ctx.costUnknown };
+        // Worktrees `keep` does not keep go first, as at a local run's end (ADR 0020); branches stay.
+        void ctx.workspaces.close().then(() => settle(result));
       },
     },
   );

@@ -119,6 +119,9 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
   try {
     const place = await locate(env, node);
     if (typeof place === "string") return simpleResult("error", "harness_error", 1, took(), { error: place });
+    // Branches that ran on workers were pushed to the remote (ADR 0029): bring them here first.
+    const remote = ctx.options.remoteWorkspace;
+    if (remote && ctx.ports.merge.fetchRunBranches) await ctx.ports.merge.fetchRunBranches(place.root, remote.remote, ctx.options.runId);
     const plan = mergeSources(env.frame.graph, node, ctx.options.runId, env.scope().nodes as Record<string, NodeView>, env.frame.prefix);
     const { tip, output } = await mergeAll(env, place, plan.sources);
     const stat = await ctx.ports.git.diffStat(place.root, place.baseCommit, tip);

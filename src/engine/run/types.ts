@@ -1,6 +1,6 @@
 // The engine's public API types (src/engine/run.ts re-exports them).
 import type { GraphFile } from "../graph/schema.ts";
-import type { AgentRunner, Approvals, BranchExecutor, Clock, CommandRunner, GitPort, HarnessName, Ledger, MergePort, Refusal, SittingCaps } from "../ports.ts";
+import type { AgentRunner, Approvals, BranchExecutor, Clock, CommandRunner, GitPort, HarnessName, Ledger, MergePort, Refusal, RemoteWorkspace, SittingCaps } from "../ports.ts";
 import type { Qualifier, RunCounts, RunStatus, WorkspaceRecord } from "../events.ts";
 
 export interface RunPorts {
@@ -50,6 +50,8 @@ export interface RunOptions {
   executor?: BranchExecutor;
   /** The executor's URL for run.started (without a password). */
   executorUrl?: string;
+  /** Map branches with worktrees run on workers: the repository they fetch and push (ADR 0029). */
+  remoteWorkspace?: RemoteWorkspace;
 }
 
 export interface RunOutcome {

@@ -19,6 +19,7 @@ import { cancelKey, doneKey, eventsKey, KEEP_SECONDS, QUEUE, workerKey } from ".
 import { encodeMessage, type StreamMessage } from "./protocol.ts";
 import { parseJob } from "./job-shape.ts";
 import type { RedisTarget } from "./url.ts";
+import { jobRepo, pushOutcome, WorkerRepos } from "./worker-repo.ts";
 
 export interface WorkerOptions {
   target: RedisTarget;
@@ -52,8 +53,11 @@ export class BranchWorker {
   private workerConn: Redis | null = null;
   private beat: ReturnType<typeof setInterval> | null = null;
   private stopping = false;
+  private readonly repos: WorkerRepos | null;
 
-  constructor(private readonly o: WorkerOptions) {}
+  constructor(private readonly o: WorkerOptions) {
+    this.repos = o.workdir !== undefined ? new WorkerRepos(o.workdir) : null;
+  }
 
   async start(): Promise<void> {
     this.cmd = await connectChecked(this.o.target, { forever: true });
@@ -114,24 +118,27 @@ export class BranchWorker {
     if (this.stopping) return this.handBack(job, token, pendingWrites);
     const env = { ...this.o.env, VOUCH_WORKER: this.o.name };
     const commands = createCommandRunner({ parentEnv: env, supervisor: this.supervisor });
-    // Workspaces and merge nodes are refused with --executor at load (LIMITATIONS, "Scale-out").
+    // Worktrees in this worker's clone of the job's remote (ADR 0029); merge nodes stay on the coordinator.
+    const baseDir = this.o.workdir ?? data.baseDir;
+    const repo = await jobRepo(this.repos, data, baseDir, this.o.name);
+    if (typeof repo === "string") return this.deliver(id, send, { worker: this.o.name, attempt, status: "error", output: null, error: repo, counts: zero(), costUnknown: 0 });
     const ports = {
       agents: createAgentRunner({ parentEnv: env, supervisor: this.supervisor }),
       commands: withWorkerVar(commands, this.o.name),
       clock: systemClock,
       ledger,
       approvals: refusingApprovals,
-      git: refusingGit,
+      git: repo?.git ?? refusingGit,
       merge: refusingMerge,
     };
-    const run = runBranchJob(data, graph.data, ports, ledger, this.o.workdir ?? data.baseDir);
+    const run = runBranchJob(data, graph.data, ports, ledger, baseDir);
     this.live.set(id, run);
     const poll = setInterval(() => {
       void cmd.get(cancelKey(id)).then((r) => (r !== null ? run.stop((STOPS.has(r) ? r : "interrupted") as RunStop) : undefined), () => {});
     }, CANCEL_POLL_MS);
     try {
       // Settled before a SIGTERM abandoned it: a true result, delivered even while stopping.
-      const outcome = await run.outcome;
+      const outcome = await pushOutcome(repo, await run.outcome);
       return await this.deliver(id, send, { ...outcome, worker: this.o.name, attempt });
     } catch (e) {
       if (!this.stopping || e instanceof WaitingError) throw e;
