@@ -16,7 +16,8 @@ import { runGit, runGitRaw } from "../../workspace/run-git.ts";
 /** Where a cwd on the worker sits in the repository ("" at its top), or null when outside it.
  *  `prefix` is the run's folder in the repository; `workerBase` stands for that folder here. */
 export function repoPrefix(prefix: string, workerBase: string, cwd: string): string | null {
-  const rel = relative(workerBase, resolve(workerBase, cwd));
+  // Not resolve(): it stops climbing at "/", so "../.." from a shallow folder would land inside.
+  const rel = isAbsolute(cwd) ? relative(workerBase, cwd) : cwd;
   if (isAbsolute(rel)) return null;
   const inRepo = posix.normalize(posix.join(prefix === "" ? "." : prefix, rel.split("\\").join("/")));
   if (inRepo === ".." || inRepo.startsWith("../") || posix.isAbsolute(inRepo)) return null;
