@@ -4,7 +4,7 @@
 // file on its worker, the worker pushes vouch/<run>/..., and a `kind: merge` node on the
 // coordinator merges every branch.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "bun";
 import { ensureBinary, parseNdjson, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
@@ -143,6 +143,40 @@ describe.skipIf(!HAVE_REDIS)("worktrees of map branches on workers", { timeout: 
     const diff = await vouch(["show", runId, "--diff", "each[2].work"], { home: home(), cwd: repo });
     expect(diff.stderr).toBe("");
     expect(diff.stdout).toContain("+branch 2 by w");
+  });
+
+  test("protect and keep behave as locally: a tampered README is named and put back, keep: on_failure leaves the worktree in the worker's clone", async () => {
+    const text = `version: 1
+name: rws-protect
+nodes:
+  items: { kind: script, run: "echo '[0, 1]'", output: { format: json } }
+  each:
+    kind: map
+    needs: [items]
+    over: nodes.items.output
+    branch:
+      work:
+        kind: script
+        workspace: { mode: worktree, protect: [README], keep: on_failure }
+        run: 'i=$(cat "$VOUCH_ITEM_FILE"); echo "out $i" > "out-$i.txt"; if [ "$i" = 1 ]; then echo tampered > README; fi'
+`;
+    const file = setUp(text);
+    const workdirs = await twoWorkers();
+    const r = await vouch(["run", file, "--json", "--executor", redis.url], { home: home(), cwd: repo });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(1);
+    const works = of(parseNdjson(r.stdout), "node.finished").filter((e) => e.node === "work");
+    const [ok, bad] = [0, 1].map((i) => works.find((e) => e.branch!.index === i)!);
+    expect(ok!.status).toBe("passed");
+    expect(bad!.status).toBe("failed");
+    expect(bad!.cause).toBe("tampered");
+    expect(bad!.workspace!.tampered).toEqual(["README"]);
+    // The failed node's worktree stays on its worker, README as in the base; the passed one's is gone.
+    expect(workdirs.some((d) => bad!.workspace!.path.startsWith(`${d}/repos/`))).toBe(true);
+    expect(readFileSync(join(bad!.workspace!.path, "README"), "utf8")).toBe("base\n");
+    expect(existsSync(ok!.workspace!.path)).toBe(false);
+    // Both branches are on the remote, at the commits their records name.
+    for (const w of [ok!, bad!]) expect(git(remote, "rev-parse", w.workspace!.branch)).toBe(w.workspace!.commit);
   });
 
   test("a base commit the remote does not have is refused before any job: exit 2, the commit, the remote, the push to make", async () => {
