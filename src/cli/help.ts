@@ -36,7 +36,8 @@ export const COMMAND_HELP: Record<string, string> = {
 Takes map branches from the queue that \`vouch run --executor\` fills and runs each with
 the engine's own branch code, streaming its events back to the coordinator. Commands it
 runs see VOUCH_WORKER=NAME (default hostname:pid); --pass-env names reach them with this
-machine's values. --workdir: where branch commands run (default: the coordinator's folder).
+machine's values. --workdir: where branch commands run (default: the coordinator's folder);
+branches with worktrees need it: the worker's clone of the repository is kept there.
 SIGTERM takes nothing new, kills what runs and hands those jobs back to the queue.
 VOUCH_WORKER_LOCK_MS (default 30000): how long a silent worker keeps its jobs.
 

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "bun";
 import { tempDir, type TempDir } from "../e2e/helpers.ts";
-import { clonePath, repoPrefix, WorkerRepos } from "../../src/executor/redis/worker-repo.ts";
+import { clonePath, pushOutcome, repoPrefix, WorkerRepos } from "../../src/executor/redis/worker-repo.ts";
 import { parseJob } from "../../src/executor/redis/job-shape.ts";
 import { Workspaces } from "../../src/engine/workspace/workspaces.ts";
 import type { RemoteWorkspace } from "../../src/engine/ports.ts";
@@ -119,4 +119,19 @@ test("a job's workspace with a value git could read as an option, or a prefix cl
   ]) {
     expect(parseJob({ ...base, workspace: bad })).toBeNull();
   }
+});
+
+test("a push the remote rejects makes the branch an error naming the remote: the merge would not find its work", async () => {
+  const { url, commit } = remote();
+  writeFileSync(join(url, "hooks", "pre-receive"), "#!/bin/sh\necho 'no pushes here' >&2\nexit 1\n", { mode: 0o755 });
+  const workdir = join(dir.path, "workdir");
+  mkdirSync(workdir);
+  const job = await new WorkerRepos(workdir).prepare(ws(url, commit), workdir);
+  await new Workspaces(job.git, "r1").open("work", { map: "each", index: 0 }, { base: "HEAD", protect: [], keep: "never" }, workdir);
+  const out = await pushOutcome(job, { status: "passed", error: null, output: 1 });
+  expect(out.status).toBe("error");
+  expect(out.error).toContain(`could not push the branch's work to ${url}`);
+  expect(out.error).toContain("no pushes here");
+  // No worktree: nothing to push, the outcome is as it was.
+  expect(await pushOutcome(null, { status: "passed", error: null })).toEqual({ status: "passed", error: null });
 });

@@ -5,6 +5,7 @@ import { branchKey, nodeKey, ZERO_COUNTS } from "../events.ts";
 import type { GraphFile, MapNode } from "../graph/schema.ts";
 import type { BranchJob, BranchJobOutcome, Ledger } from "../ports.ts";
 import type { RunStop } from "../verdict/conjunction.ts";
+import { workspaceOf } from "../workspace/spec.ts";
 import { summarizeBranch } from "./branch-summary.ts";
 import { branchIndex } from "./branch-launch.ts";
 import { RunContext } from "./context.ts";
@@ -57,7 +58,8 @@ export function branchJob(ctx: RunContext, map: string, node: MapNode, index: nu
     version: o.version,
   };
   if (o.harness) job.harness = o.harness;
-  if (o.remoteWorkspace) job.workspace = o.remoteWorkspace;
+  // Only a branch with a worktree needs the repository (a worker without --workdir runs the others).
+  if (o.remoteWorkspace && Object.values(node.branch).some((b) => workspaceOf(g, b) !== null)) job.workspace = o.remoteWorkspace;
   return job;
 }
 

@@ -1,0 +1,72 @@
+// The coordinator's check before branches with worktrees go to workers (ADR 0029), with
+// real git: which remote, its URL as a worker can use it, and what is refused (exit 2).
+import { afterEach, expect, test } from "vitest";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "bun";
+import { tempDir, type TempDir } from "../e2e/helpers.ts";
+import { graphSchema } from "../../src/engine/graph/schema.ts";
+import { hasPassword, prepareRemoteWorkspace } from "../../src/workspace/remote-workspace.ts";
+import { UsageError } from "../../src/engine/errors.ts";
+
+let dir: TempDir;
+afterEach(() => dir?.cleanup());
+
+function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } });
+  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
+  return r.stdout.toString().trim();
+}
+
+const graph = graphSchema.parse({ version: 1, name: "g", nodes: { each: { kind: "map", over: "inputs.x", branch: { w: { kind: "script", run: "true", workspace: { mode: "worktree" } } } } } });
+
+/** A repository in dir/repo (a subfolder app/) with two bare remotes, pushed to both. */
+function repo(): string {
+  dir = tempDir("rw-check");
+  const r = join(dir.path, "repo");
+  mkdirSync(join(r, "app"), { recursive: true });
+  git(dir.path, "init", "--quiet", "--bare", "origin.git");
+  git(dir.path, "init", "--quiet", "--bare", "fork.git");
+  git(r, "init", "--quiet");
+  writeFileSync(join(r, "app", "a"), "a\n");
+  git(r, "add", ".");
+  git(r, "commit", "--quiet", "-m", "a");
+  git(r, "remote", "add", "origin", "../origin.git"); // relative, as a user may write it
+  git(r, "remote", "add", "fork", join(dir.path, "fork.git"));
+  git(r, "push", "--quiet", "origin", "HEAD:main");
+  git(r, "push", "--quiet", "fork", "HEAD:main");
+  return r;
+}
+
+test("origin by default; its relative path made absolute; the run folder's place in the repository travels", async () => {
+  const r = repo();
+  const ws = await prepareRemoteWorkspace(graph, join(r, "app"), "redis://h:1");
+  expect(ws).toEqual({ url: join(dir.path, "origin.git"), remote: "origin", bases: [{ ref: "HEAD", commit: git(r, "rev-parse", "HEAD") }], prefix: "app" });
+  // No branch with a worktree: nothing is needed, and no git runs.
+  expect(await prepareRemoteWorkspace(graphSchema.parse({ version: 1, name: "g", nodes: { s: { kind: "script", run: "true" } } }), "/nonexistent", "redis://h:1")).toBeUndefined();
+});
+
+test("the current branch's upstream remote is the one used, as git push would", async () => {
+  const r = repo();
+  git(r, "branch", "--set-upstream-to=fork/main");
+  expect((await prepareRemoteWorkspace(graph, r, "redis://h:1"))!.remote).toBe("fork");
+});
+
+test("a remote URL holding a password is refused: it would go through Redis", async () => {
+  const r = repo();
+  git(r, "remote", "set-url", "origin", "https://me:s3cret@example.com/app.git");
+  const e = await prepareRemoteWorkspace(graph, r, "redis://h:1").catch((x: unknown) => x);
+  expect(e).toBeInstanceOf(UsageError);
+  expect((e as Error).message).toContain('the URL of remote "origin" holds a password');
+  expect((e as Error).message).not.toContain("s3cret");
+  expect(hasPassword("https://me@example.com/a.git")).toBe(false);
+  expect(hasPassword("git@example.com:a.git")).toBe(false);
+  expect(hasPassword("ssh://git:pw@example.com/a.git")).toBe(true);
+});
+
+test("a folder outside any repository is refused, naming it", async () => {
+  dir = tempDir("rw-none");
+  const e = await prepareRemoteWorkspace(graph, dir.path, "redis://h:1").catch((x: unknown) => x);
+  expect(e).toBeInstanceOf(UsageError);
+  expect((e as Error).message).toContain(`${dir.path} is not in one`);
+});
