@@ -19,6 +19,7 @@ import { AbortedWhileWaiting } from "../scheduler/slots.ts";
 import type { NodeView } from "./node-view.ts";
 import { mergeVerdict, type MergeOutput } from "./merge-verdict.ts";
 import { branchNameProblem } from "../graph/branch-name.ts";
+import { mergeFromIds } from "../graph/merge-from.ts";
 
 /** The most conflicting paths an event or the output names per branch. */
 const MAX_PATHS = 50;
@@ -120,8 +121,10 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
     const place = await locate(env, node);
     if (typeof place === "string") return simpleResult("error", "harness_error", 1, took(), { error: place });
     // Branches that ran on workers were pushed to the remote (ADR 0029): bring them here first.
+    // Only the top graph's maps run on workers (a sub-graph's branches run here).
     const remote = ctx.options.remoteWorkspace;
-    if (remote && ctx.ports.merge.fetchRunBranches) await ctx.ports.merge.fetchRunBranches(place.root, remote.remote, ctx.options.runId);
+    const overWorkers = env.frame.prefix === "" && mergeFromIds(node).some((id) => env.frame.graph.nodes[id]?.kind === "map");
+    if (remote && overWorkers && ctx.ports.merge.fetchRunBranches) await ctx.ports.merge.fetchRunBranches(place.root, remote.remote, ctx.options.runId);
     const plan = mergeSources(env.frame.graph, node, ctx.options.runId, env.scope().nodes as Record<string, NodeView>, env.frame.prefix);
     const { tip, output } = await mergeAll(env, place, plan.sources);
     const stat = await ctx.ports.git.diffStat(place.root, place.baseCommit, tip);
