@@ -135,3 +135,27 @@ test("a push the remote rejects makes the branch an error naming the remote: the
   // No worktree: nothing to push, the outcome is as it was.
   expect(await pushOutcome(null, { status: "passed", error: null })).toEqual({ status: "passed", error: null });
 });
+
+test("a server that refuses a fetch by id (protocol v0, an unadvertised commit) gets a fetch of its branches instead", async () => {
+  const { url, commit } = remote();
+  // A second commit on top: the base is no longer a branch tip, so v0 will not hand it out by id.
+  const src = join(dir.path, "src");
+  writeFileSync(join(src, "b.txt"), "b\n");
+  git(src, "add", ".");
+  git(src, "commit", "--quiet", "-m", "b");
+  git(src, "push", "--quiet", url, "HEAD:main");
+  const home = join(dir.path, "home");
+  mkdirSync(home);
+  writeFileSync(join(home, ".gitconfig"), "[protocol]\n\tversion = 0\n");
+  const saved = process.env.HOME;
+  process.env.HOME = home; // git run by vouch reads the worker's HOME
+  try {
+    const workdir = join(dir.path, "workdir");
+    mkdirSync(workdir);
+    const job = await new WorkerRepos(workdir).prepare(ws(url, commit), workdir);
+    expect(git(job.clone, "cat-file", "-t", commit)).toBe("commit");
+    expect(git(job.clone, "for-each-ref", "--format=%(refname)", "refs/vouch-base/")).toBe(""); // the by-id fetch was refused
+  } finally {
+    process.env.HOME = saved;
+  }
+});
