@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "bun";
 import { tempDir, type TempDir } from "../e2e/helpers.ts";
-import { clonePath, pushOutcome, repoPrefix, WorkerRepos } from "../../src/executor/redis/worker-repo.ts";
+import { clonePath, jobRepo, pushOutcome, repoPrefix, WorkerRepos } from "../../src/executor/redis/worker-repo.ts";
 import { parseJob } from "../../src/executor/redis/job-shape.ts";
 import { Workspaces } from "../../src/engine/workspace/workspaces.ts";
 import type { RemoteWorkspace } from "../../src/engine/ports.ts";
@@ -158,4 +158,11 @@ test("a server that refuses a fetch by id (protocol v0, an unadvertised commit) 
   } finally {
     process.env.HOME = saved;
   }
+});
+
+test("a worker without --workdir cannot give a branch worktrees: the branch's error says so; a branch without any needs none", async () => {
+  const job = parseJob({ runId: "r", jobId: "r.m.0.1", dispatch: 1, map: "m", index: 0, item: 1, graph: {}, graphDigest: "d", graphPath: "g", inputs: {}, upstream: {}, kept: {}, passEnv: [], baseDir: "/b", concurrency: 1, version: "v", workspace: ws("/srv/app.git", "a".repeat(40)) })!;
+  expect(await jobRepo(null, job, "/b", "w1")).toBe("worker w1 has no --workdir: a branch with worktrees needs one (the worker's clone of /srv/app.git lives there)");
+  const { workspace: _w, ...plain } = job;
+  expect(await jobRepo(null, plain, "/b", "w1")).toBeNull();
 });

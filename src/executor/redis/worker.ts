@@ -114,14 +114,14 @@ export class BranchWorker {
         send({ kind: "event", job: id, event: { worker: this.o.name, attempt, seq: seq++, body: body as never } }).catch(() => {});
       },
     };
-    // SIGTERM came during the awaits above: nothing of this branch has started.
-    if (this.stopping) return this.handBack(job, token, pendingWrites);
-    const env = { ...this.o.env, VOUCH_WORKER: this.o.name };
-    const commands = createCommandRunner({ parentEnv: env, supervisor: this.supervisor });
     // Worktrees in this worker's clone of the job's remote (ADR 0029); merge nodes stay on the coordinator.
     const baseDir = this.o.workdir ?? data.baseDir;
     const repo = await jobRepo(this.repos, data, baseDir, this.o.name);
     if (typeof repo === "string") return this.deliver(id, send, { worker: this.o.name, attempt, status: "error", output: null, error: repo, counts: zero(), costUnknown: 0 });
+    // SIGTERM came during the awaits above: nothing of this branch has started.
+    if (this.stopping) return this.handBack(job, token, pendingWrites);
+    const env = { ...this.o.env, VOUCH_WORKER: this.o.name };
+    const commands = createCommandRunner({ parentEnv: env, supervisor: this.supervisor });
     const ports = {
       agents: createAgentRunner({ parentEnv: env, supervisor: this.supervisor }),
       commands: withWorkerVar(commands, this.o.name),
