@@ -12,7 +12,7 @@
 // (docs/profiling.md); now a command whose data was handed before costs a stat per file.
 // A file a command changed anyway (root ignores 0400) is noticed by that stat and written
 // afresh before the next command gets it: every command reads what the engine handed it.
-import { mkdtempSync, renameSync, statSync, unlinkSync, writeFileSync, mkdirSync, chmodSync, rmSync } from "node:fs";
+import { chmodSync, closeSync, constants, fchmodSync, fstatSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandInput } from "../engine/ports.ts";
@@ -61,6 +61,8 @@ export class HandoverStore {
   private serial = 0;
   /** Files written since the store was made (tests bound it). */
   writes = 0;
+  /** Of those, files made new rather than a released one rewritten (tests bound it). */
+  made = 0;
   private inputsCache: { inputs: readonly CommandInput[]; vars: Record<string, string>; keys: string[]; folder: string } | null = null;
 
   constructor(
@@ -143,13 +145,34 @@ export class HandoverStore {
   private write(path: string, text: string): Stored {
     const slash = path.lastIndexOf("/");
     if (path.slice(0, slash) !== this.dir) mkdirSync(path.slice(0, slash), { recursive: true, mode: 0o700 });
+    this.writes++;
     // Written aside, then renamed: a command still reading an earlier file keeps its own copy.
+    const recycled = this.recycle(path, text);
+    if (recycled !== null) return recycled;
     const aside = `${this.dir}/.w${this.serial++}`;
     writeFileSync(aside, text, { mode: 0o400 });
+    this.made++;
     renameSync(aside, path);
-    this.writes++;
     const s = statSync(path);
     return { path, refs: 0, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
+  }
+
+  /** When the keep is full, the oldest released file becomes the new one: rewritten in place
+   *  and renamed, instead of a new file made and the old one unlinked. Making and removing a
+   *  file per command was most of the handover's cost on ext4 (an inode allocated and freed
+   *  each time, ADR 0032); no command holds a released file. Null: write a new file. */
+  private recycle(path: string, text: string): Stored | null {
+    if (this.idle.size < KEEP_RELEASED) return null;
+    const [oldKey, oldest] = this.idle.entries().next().value as [string, Stored];
+    this.idle.delete(oldKey);
+    this.files.delete(oldKey);
+    const done = rewriteInPlace(oldest, text);
+    if (done === null) {
+      removeQuietly(oldest.path);
+      return null;
+    }
+    renameSync(oldest.path, path);
+    return { path, refs: 0, ...done };
   }
 
   private letGo(key: string): void {
@@ -160,11 +183,7 @@ export class HandoverStore {
     const [oldKey, oldest] = this.idle.entries().next().value as [string, Stored];
     this.idle.delete(oldKey);
     this.files.delete(oldKey);
-    try {
-      unlinkSync(oldest.path);
-    } catch {
-      // gone already (a command removed it): nothing to free
-    }
+    removeQuietly(oldest.path);
   }
 
   /** Made and handed to its owner with no await in between: a process.exit in such a gap
@@ -181,6 +200,53 @@ export class HandoverStore {
     }
     this.dir = dir;
     return dir;
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already (a command removed it): nothing to free
+  }
+}
+
+/** Overwrites a released file with `text` if it is still the very file written (same inode,
+ *  one link, never through a symbolic link a command put in its place: that would change a
+ *  file elsewhere), read-only again after; its new identity, or null when it cannot be reused.
+ *  Never truncated to zero first: ext4 flushes a file truncated to zero when it is closed. */
+function rewriteInPlace(old: Stored, text: string): { ino: number; size: number; mtimeMs: number } | null {
+  const fds: number[] = [];
+  const open = (flags: number) => {
+    const fd = openSync(old.path, flags | constants.O_NOFOLLOW);
+    fds.push(fd);
+    const st = fstatSync(fd);
+    return st.isFile() && st.ino === old.ino && st.nlink === 1 ? { fd, st } : null;
+  };
+  try {
+    let w: ReturnType<typeof open>;
+    try {
+      w = open(constants.O_WRONLY);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EACCES") return null;
+      // Not root: 0400 refuses the writer. Made writable through a descriptor, never the path.
+      const r = open(constants.O_RDONLY);
+      if (r === null) return null;
+      fchmodSync(r.fd, 0o600);
+      w = open(constants.O_WRONLY);
+    }
+    if (w === null) return null;
+    const bytes = Buffer.from(text);
+    let at = 0;
+    while (at < bytes.length) at += writeSync(w.fd, bytes, at, bytes.length - at, at);
+    if (w.st.size > bytes.length) ftruncateSync(w.fd, bytes.length);
+    if ((w.st.mode & 0o777) !== 0o400) fchmodSync(w.fd, 0o400);
+    const s = fstatSync(w.fd);
+    return { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
+  } catch {
+    return null;
+  } finally {
+    for (const fd of fds) closeSync(fd);
   }
 }
 

@@ -2,7 +2,7 @@
 // before is not written again, a file a command changed is written afresh before the next
 // command gets it, and the files kept are bounded. Real processes, a real folder.
 import { afterAll, describe, expect, test } from "vitest";
-import { mkdirSync, readdirSync } from "node:fs";
+import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CommandContext } from "../../src/engine/ports.ts";
 import { createCommandRunner } from "../../src/spawn/command-runner.ts";
@@ -92,6 +92,46 @@ describe("one handover folder per runner", () => {
     expect(held.every((h) => readdirSync(folder).includes(h.vars.VOUCH_STATE_FILE!.slice(folder.length + 1)))).toBe(true);
     for (const h of held) h.release();
     expect(readdirSync(folder).length).toBe(KEEP_RELEASED);
+    void store.close();
+  });
+
+  test("a long map reuses the released files' inodes: 64 states one after another make at most KEEP_RELEASED + 1 files", () => {
+    // A file made and one unlinked per command was most of the handover's cost (ADR 0032).
+    const store = new HandoverStore(new ProcessSupervisor(), tmpRoot);
+    const inodes = new Set<number>();
+    for (let i = 0; i < 64; i++) {
+      const h = store.acquire({ state: { i, pad: "p".repeat(i % 7 === 0 ? 5000 : i) } });
+      const f = h.vars.VOUCH_STATE_FILE!;
+      inodes.add(statSync(f).ino);
+      // Every command reads exactly what it was handed, read-only, whatever the earlier file held.
+      expect(readFileSync(f, "utf8")).toBe(JSON.stringify({ i, pad: "p".repeat(i % 7 === 0 ? 5000 : i) }));
+      expect(statSync(f).mode & 0o777).toBe(0o400);
+      h.release();
+    }
+    expect(store.writes).toBe(64);
+    expect(store.made).toBeLessThanOrEqual(KEEP_RELEASED + 1);
+    expect(inodes.size).toBeLessThanOrEqual(KEEP_RELEASED + 1);
+    void store.close();
+  });
+
+  test("a released file a command replaced by a link is not written through: the target stays as it was", () => {
+    const store = new HandoverStore(new ProcessSupervisor(), tmpRoot);
+    const outside = join(dir.path, "outside.txt");
+    writeFileSync(outside, "keep me", { mode: 0o644 });
+    const first = store.acquire({ state: { first: true } });
+    const f = first.vars.VOUCH_STATE_FILE!;
+    first.release();
+    rmSync(f, { force: true });
+    symlinkSync(outside, f);
+    const hardTarget = join(dir.path, "hard.txt");
+    const second = store.acquire({ state: { second: true } });
+    linkSync(second.vars.VOUCH_STATE_FILE!, hardTarget);
+    second.release();
+    // Enough new states to recycle both released files.
+    for (let i = 0; i < KEEP_RELEASED * 2; i++) store.acquire({ state: { fill: i } }).release();
+    expect(readFileSync(outside, "utf8")).toBe("keep me");
+    expect(statSync(outside).mode & 0o777).toBe(0o644);
+    expect(readFileSync(hardTarget, "utf8")).toBe(JSON.stringify({ second: true }));
     void store.close();
   });
 
