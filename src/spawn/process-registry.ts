@@ -90,6 +90,7 @@ export class ProcessSupervisor {
   };
   private hooked = false;
   private barrier: (() => void) | null = null;
+  private turn: Promise<void> | null = null;
 
   /** What must happen before any process starts: the session commits every queued event
    *  (write-ahead: the ledger knows of every node process that ran, ADR 0009). */
@@ -100,6 +101,29 @@ export class ProcessSupervisor {
   /** Called by runProcess right before it starts a process; a throw (the ledger's) stops the start. */
   beforeStart(): void {
     this.barrier?.();
+  }
+
+  /**
+   * Resolves at the end of this turn of the event loop, once the barrier has run there for
+   * every process asking to start in this turn: their events share one commit instead of one
+   * each (ADR 0032). runProcess still calls beforeStart() right before each start, which finds
+   * nothing queued unless something was emitted since. Null when there is no barrier (nothing
+   * to wait for). Rejects with the barrier's error: then nothing of this turn starts.
+   */
+  startTurn(): Promise<void> | null {
+    if (this.barrier === null) return null;
+    this.turn ??= new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        this.turn = null;
+        try {
+          this.barrier?.();
+          resolve();
+        } catch (e) {
+          reject(e);
+        }
+      });
+    });
+    return this.turn;
   }
 
   /** Installs (or, with null, removes) the one observer. */

@@ -47,6 +47,13 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
   const stderr = new StreamPump(options.keepStderrBytes ?? keepBytes, maxLine, sawBytes, options.onStderrLine, callbackFailed);
 
   // Not a process problem: a ledger that cannot commit ends the run (FatalError), so it throws.
+  // Every process starting in this turn waits for one commit; then, with nothing awaited
+  // between, the barrier again (empty, unless an event came meanwhile) and the start.
+  const turn = options.supervisor?.startTurn();
+  if (turn) {
+    await turn;
+    if (options.signal?.aborted) return notStarted("cancelled", elapsed());
+  }
   options.supervisor?.beforeStart();
   let proc: Bun.Subprocess<Blob | "ignore", "pipe", "pipe">;
   try {

@@ -83,7 +83,7 @@ describe("one supervisor per owner", () => {
 });
 
 describe("the barrier before a start (write-ahead)", () => {
-  test("runs once per process, before the process exists; a throwing barrier starts nothing", async () => {
+  test("runs before the process exists; a throwing barrier starts nothing", async () => {
     const dir = tempDir();
     dirs.push(dir);
     const marker = join(dir.path, "started");
@@ -93,7 +93,8 @@ describe("the barrier before a start (write-ahead)", () => {
     const r = await runProcess({ shell: `touch '${marker}'` }, { cwd: dir.path, env: TEST_ENV, wallMs: 10_000, supervisor });
     expect(r.exit).toBe(0);
     expect(existsSync(marker)).toBe(true);
-    expect(seen).toEqual([false]);
+    // At the end of the turn (the commit) and again right before the start (nothing left to commit).
+    expect(seen).toEqual([false, false]);
 
     const second = join(dir.path, "second");
     supervisor.setBarrier(() => {
@@ -103,5 +104,36 @@ describe("the barrier before a start (write-ahead)", () => {
     await Bun.sleep(50);
     expect(existsSync(second)).toBe(false);
     expect(supervisor.liveGroups()).toEqual([]);
+  });
+
+  test("eight processes asking to start in one turn share one commit; events queued in that turn after the ask are in the next one, before the start", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const supervisor = new ProcessSupervisor();
+    let queued = 0;
+    const commits: number[] = [];
+    const queuedAtStart: number[] = [];
+    supervisor.setBarrier(() => {
+      if (queued > 0) commits.push(queued);
+      queued = 0;
+    });
+    supervisor.observe({ added: () => queuedAtStart.push(queued), removed: () => {} });
+    // As the engine does: a node.started queued, then its process asked for, eight times in one turn.
+    const runs = Array.from({ length: 8 }, (_, i) => {
+      queued++;
+      return runProcess({ shell: `exit ${i}` }, { cwd: dir.path, env: TEST_ENV, wallMs: 10_000, supervisor });
+    });
+    const results = await Promise.all(runs);
+    expect(results.map((r) => r.exit)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(commits).toEqual([8]);
+    expect(queuedAtStart).toEqual(Array(8).fill(0));
+
+    // Events queued in the turn after the ask (another node finishing) are committed before the start too.
+    queued++;
+    const late = runProcess({ shell: "true" }, { cwd: dir.path, env: TEST_ENV, wallMs: 10_000, supervisor });
+    queued++;
+    expect((await late).exit).toBe(0);
+    expect(commits).toEqual([8, 2]);
+    expect(queuedAtStart).toEqual(Array(9).fill(0));
   });
 });
