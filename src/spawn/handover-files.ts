@@ -51,6 +51,10 @@ interface Stored {
 /** Released files kept for the next command with the same content (a node's checks, a branch's
  *  commands). Bounded, so a long run keeps at most this many stale states on disk. */
 export const KEEP_RELEASED = 16;
+/** From this many released files kept, a new file is the oldest of them rewritten: a map's
+ *  commands release as many as the next ones write, so the keep stays between this and
+ *  KEEP_RELEASED and no file is made or unlinked per command (ADR 0032). */
+const RECYCLE_FROM = KEEP_RELEASED / 2;
 
 export class HandoverStore {
   private dir: string | null = null;
@@ -135,19 +139,19 @@ export class HandoverStore {
       return known.path;
     }
     const path = join(this.folder(), name ?? `${key.replace(":", "-")}.json`);
-    const stored = this.write(path, text);
+    const stored = this.write(key, path, text);
     stored.refs = (known?.refs ?? 0) + 1;
     this.idle.delete(key);
     this.files.set(key, stored);
     return path;
   }
 
-  private write(path: string, text: string): Stored {
+  private write(key: string, path: string, text: string): Stored {
     const slash = path.lastIndexOf("/");
     if (path.slice(0, slash) !== this.dir) mkdirSync(path.slice(0, slash), { recursive: true, mode: 0o700 });
     this.writes++;
     // Written aside, then renamed: a command still reading an earlier file keeps its own copy.
-    const recycled = this.recycle(path, text);
+    const recycled = this.recycle(key.slice(0, key.indexOf(":") + 1), path, text);
     if (recycled !== null) return recycled;
     const aside = `${this.dir}/.w${this.serial++}`;
     writeFileSync(aside, text, { mode: 0o400 });
@@ -157,13 +161,23 @@ export class HandoverStore {
     return { path, refs: 0, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
   }
 
-  /** When the keep is full, the oldest released file becomes the new one: rewritten in place
+  /** When the keep is half full, the oldest released file becomes the new one: rewritten in place
    *  and renamed, instead of a new file made and the old one unlinked. Making and removing a
    *  file per command was most of the handover's cost on ext4 (an inode allocated and freed
    *  each time, ADR 0032); no command holds a released file. Null: write a new file. */
-  private recycle(path: string, text: string): Stored | null {
-    if (this.idle.size < KEEP_RELEASED) return null;
-    const [oldKey, oldest] = this.idle.entries().next().value as [string, Stored];
+  private recycle(kind: string, path: string, text: string): Stored | null {
+    if (this.idle.size < RECYCLE_FROM) return null;
+    // The oldest of the same kind if any (a state for a state: about the same size, so no
+    // blocks freed or added), else the oldest.
+    let found: [string, Stored] | undefined;
+    for (const entry of this.idle) {
+      found ??= entry;
+      if (entry[0].startsWith(kind)) {
+        found = entry;
+        break;
+      }
+    }
+    const [oldKey, oldest] = found!;
     this.idle.delete(oldKey);
     this.files.delete(oldKey);
     const done = rewriteInPlace(oldest, text);
