@@ -22,7 +22,7 @@ export const DRAIN_MS = 1000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export async function runProcess(command: Command, options: ProcessOptions): Promise<ProcessResult> {
-  const started = performance.now();
+  let started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const resolved = resolveCommand(command, options.cwd, options.env);
   if (!resolved.ok) return notStarted("spawn_failed", 0, resolved.error);
@@ -53,6 +53,8 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
   if (turn) {
     await turn;
     if (options.signal?.aborted) return notStarted("cancelled", elapsed());
+    // The process's wall time and silences count from its start, not from the wait.
+    started = lastOutput = performance.now();
   }
   options.supervisor?.beforeStart();
   let proc: Bun.Subprocess<Blob | "ignore", "pipe", "pipe">;

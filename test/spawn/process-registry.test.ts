@@ -136,4 +136,19 @@ describe("the barrier before a start (write-ahead)", () => {
     expect(commits).toEqual([8, 2]);
     expect(queuedAtStart).toEqual(Array(9).fill(0));
   });
+
+  test("a cancellation while a start waits for its turn's commit starts nothing", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const supervisor = new ProcessSupervisor();
+    supervisor.setBarrier(() => {});
+    const started: number[] = [];
+    supervisor.observe({ added: (pgid) => started.push(pgid), removed: () => {} });
+    const ac = new AbortController();
+    const run = runProcess({ shell: "true" }, { cwd: dir.path, env: TEST_ENV, wallMs: 10_000, supervisor, signal: ac.signal });
+    ac.abort();
+    const r = await run;
+    expect(r.terminationReason).toBe("cancelled");
+    expect(started).toEqual([]);
+  });
 });
