@@ -2,7 +2,8 @@
 // worker runs it — with the same ScopeRunner a local branch uses, in a run
 // context of its own whose events go back to the coordinator.
 import { branchKey, nodeKey, ZERO_COUNTS } from "../events.ts";
-import type { GraphFile, MapNode } from "../graph/schema.ts";
+import { graphSchema, type GraphFile, type MapNode } from "../graph/schema.ts";
+import { sourceForm } from "../graph/source-form.ts";
 import type { BranchJob, BranchJobOutcome, Ledger } from "../ports.ts";
 import type { RunStop } from "../verdict/conjunction.ts";
 import { workspaceOf } from "../workspace/spec.ts";
@@ -39,6 +40,8 @@ export function branchJob(ctx: RunContext, map: string, node: MapNode, index: nu
     const k = ctx.resume?.nodes[nodeKey(id, { map, index })];
     if (k) kept[nodeKey(id, { map, index })] = k;
   }
+  // In the file's form: the worker validates it again (durations back to strings, ADR 0030).
+  const carried = sourceForm(graphSchema as never, graph) as Record<string, unknown>;
   const job: BranchJob = {
     runId: o.runId,
     jobId: jobIdOf(o.runId, map, index, dispatch),
@@ -46,7 +49,7 @@ export function branchJob(ctx: RunContext, map: string, node: MapNode, index: nu
     map,
     index,
     item,
-    graph,
+    graph: carried,
     graphDigest: o.graphDigest,
     graphPath: o.graphPath,
     inputs: ctx.inputs,
