@@ -101,6 +101,8 @@ export class BranchWorker {
     if (!data) return this.deliver(id, send, { worker: this.o.name, attempt, status: "error", output: null, error: "the job is not a vouch branch job (wrong shape)", counts: zero(), costUnknown: 0 });
     // An earlier attempt delivered the result and died before BullMQ heard: never run a branch twice.
     if (await cmd.get(doneKey(id))) return "already delivered";
+    // Cancelled while being fetched (too late for the coordinator to remove it): run nothing (ADR 0030).
+    if ((await cmd.get(cancelKey(id))) !== null) return this.deliver(id, send, { worker: this.o.name, attempt, status: "cancelled", output: null, error: "cancelled before it started", counts: zero(), costUnknown: 0 });
     await send({ kind: "attempt", job: id, worker: this.o.name, attempt });
     const graph = graphSchema.safeParse(data.graph);
     if (!graph.success) return this.deliver(id, send, { worker: this.o.name, attempt, status: "error", output: null, error: "the job's graph does not validate on this worker (different vouch versions?)", counts: zero(), costUnknown: 0 });
