@@ -42,14 +42,23 @@ const workerCommand: Command = async (args, io) => {
   const worker = new BranchWorker({ target, name, concurrency, env: { ...io.env }, lockMs: lockMs(io.env), log: (l) => io.err(`${l}\n`), ...(workdir ? { workdir } : {}) });
   await worker.start();
   // Runs until SIGTERM / SIGINT: then takes nothing new and hands running jobs back.
-  await new Promise<void>((done) => {
+  const reached = await new Promise<boolean>((done) => {
     const stop = (sig: string) => {
       io.err(`vouch worker ${name}: ${sig}: taking no new jobs, handing running ones back\n`);
-      void worker.stop().then(done, done);
+      void worker.stop().then(done, () => done(false));
     };
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.once("SIGINT", () => stop("SIGINT"));
   });
+  // Redis down: the stop killed every process and waited for nothing, but the timers
+  // of BullMQ's cut-short close would keep this process alive for ever. End it here.
+  if (!reached) await exitAfterStderr(EXIT.passed);
   return EXIT.passed;
 };
+/** process.exit once what was written to stderr is out (a pipe may still hold it). */
+async function exitAfterStderr(code: number): Promise<never> {
+  await new Promise<void>((resolve) => process.stderr.write("", () => resolve()));
+  process.exit(code);
+}
+
 export default workerCommand;

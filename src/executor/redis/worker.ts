@@ -18,6 +18,7 @@ import { connectChecked } from "./connect.ts";
 import { cancelKey, doneKey, eventsKey, KEEP_SECONDS, QUEUE, workerKey } from "./keys.ts";
 import { encodeMessage, type StreamMessage } from "./protocol.ts";
 import { parseJob } from "./job-shape.ts";
+import { isDown, unlessDown } from "./stop-wait.ts";
 import type { RedisTarget } from "./url.ts";
 import { jobRepo, pushOutcome, WorkerRepos } from "./worker-repo.ts";
 
@@ -167,18 +168,24 @@ export class BranchWorker {
     return { status: outcome.status };
   }
 
-  /** SIGTERM: take nothing new, kill what runs and hand those jobs back. */
-  async stop(): Promise<void> {
-    if (this.stopping) return;
+  /** SIGTERM: take nothing new, kill what runs and hand those jobs back. False when
+   *  Redis was down: the stop did not wait for it, and BullMQ's close was cut short. */
+  async stop(): Promise<boolean> {
+    if (this.stopping) return true;
     this.stopping = true;
     const closing = this.worker?.close();
     for (const run of this.live.values()) run.abandon();
+    const running = this.live.size;
     await this.supervisor.shutdownAll();
-    await closing?.catch(() => {});
+    // Redis down: no wait on it may hold the stop (stop-wait.ts).
+    await unlessDown(closing, this.cmd);
     if (this.beat) clearInterval(this.beat);
-    await this.cmd?.del(workerKey(this.o.name)).catch(() => {});
+    if (!isDown(this.cmd)) await unlessDown(this.cmd?.del(workerKey(this.o.name)), this.cmd);
+    if (isDown(this.cmd) && running > 0) this.o.log(`vouch worker ${this.o.name}: Redis at ${this.o.target.display} is unreachable: ${running} running job(s) not handed back; another worker takes them once this one's lock runs out`);
+    const reached = !isDown(this.cmd);
     this.workerConn?.disconnect(); // BullMQ never closes a connection it was handed
     this.cmd?.disconnect();
+    return reached;
   }
 }
 
