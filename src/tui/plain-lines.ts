@@ -1,7 +1,7 @@
 // What the plain writer prints for each event (ADR 0007): one line per
 // significant event — a node finished, a check failed (its output tail
 // indented below), a cap overrun, a retry, a branch finished with its verdict,
-// a pause, the run's end, and each API retry a harness reports (a rate-limited
+// a pause, the run's end, a branch attempt cut off on a worker, and each API retry a harness reports (a rate-limited
 // sitting can wait minutes: the log must say why it is quiet), and a retry that
 // asked to continue its session but starts afresh. Other progress and starts
 // are not printed.
@@ -14,6 +14,7 @@ import { TAIL_LINES, conflictWhy, roundText, statusWords } from "./view-node-row
 import { getAt } from "./chunked-list.ts";
 import type { BranchView, NodeView, ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
+import { workerLabel } from "./view-worker.ts";
 
 function where(e: { node: string; branch?: { map: string; index: number } }): string {
   return e.branch ? `${e.branch.map} #${e.branch.index} ${e.node}` : e.node;
@@ -83,10 +84,13 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
         seg(b?.label ? `${oneLine(b.label)}  ` : "", "muted"),
         seg(b?.verdictText ?? event.status.toUpperCase(), tone, true),
       ];
+      if (b?.worker !== undefined) out.push(seg(`  on ${workerLabel(b.worker)}`, "muted"));
       // A node that did not pass has already printed its error; say it once.
       const told = Object.values(b?.nodes ?? {}).some((n) => n.error && (n.status === "failed" || n.status === "error"));
       return event.error && event.status !== "passed" && !told ? [line(out), because(event.status, event.error)] : [line(out)];
     }
+    case "branch.cut_off":
+      return [line([seg("↻ ", "warn", true), seg(`${event.branch.map} #${event.branch.index} `), seg(`attempt ${event.attempt} cut off on ${workerLabel(event.worker)}`, "warn"), seg(": another worker takes the branch", "muted")])];
     case "merge.conflict":
       return [line([seg("⚠ ", "warn", true), seg(`${event.node} left out ${oneLine(event.git_branch)}`, "warn", true), seg(conflictWhy(event), "muted")])];
     case "node.limited": {
@@ -169,6 +173,7 @@ function nodeFinished(after: ViewState, e: EventOf<"node.finished">): Line[] {
   if (e.attempt > 1) out.push(seg(`  ↻ ${e.attempt} attempts`, "warn"));
   if (e.fallback) out.push(seg(`  → fallback ${e.fallback}`, "accent"));
   if (e.recovered) out.push(seg("  recovered", "accent"));
+  if (e.remote) out.push(seg(`  on ${workerLabel(e.remote.worker)}`, "muted"));
   const first: Line = { ...line(out), key: nodeKey(e.node, e.branch) };
   const lines = e.error && (e.status === "failed" || e.status === "error") ? [first, because(e.status, e.error)] : [first];
   if (e.workspace) lines.push(worktreeLine(e, e.workspace));

@@ -9,6 +9,7 @@ import { detailRows, type RowContext } from "./view-node-rows.ts";
 import { branchKey } from "../engine/events.ts";
 import type { BranchView, MapView, NodeView } from "./view-state.ts";
 import { own } from "./own.ts";
+import { workerText } from "./view-worker.ts";
 
 /** A map with at most this many branches lists them all unless folded by hand. */
 export const AUTO_OPEN_LIMIT = 12;
@@ -88,6 +89,8 @@ export function branchRows(
     ];
     if (b.status === "running") segments.push(...liveText(b, ctx));
     else segments.push(seg(b.verdictText ?? b.status.toUpperCase(), tone, true));
+    const where = workerText(b);
+    if (where) segments.push(seg(`  ${where}`, "muted"));
     rows.push({ ...line(segments, key), selected: isSel });
     rows.push(...branchDetailRows(b, nodeOrder));
   }

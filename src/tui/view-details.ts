@@ -70,6 +70,7 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
   if (n.fallback) out.push(...field("fallback", `${n.fallback} started because this node did not pass`, width));
   if (n.recovered) out.push(...field("recovered", "exhausted: recorded an output; dependents ran", width));
   if (n.harness) out.push(...field("harness", n.harness, width));
+  if (n.worker !== undefined) out.push(...field("worker", n.worker, width));
   if (n.round) out.push(...field("round", String(n.round), width));
   const figures = [n.costUsd !== null ? formatUsd(n.costUsd) : "cost unknown", n.turns !== null ? `${n.turns} turns` : "", n.wallMs !== null ? formatMs(n.wallMs) : ""];
   out.push(...field("spent", figures.filter(Boolean).join(" · "), width));
@@ -112,6 +113,8 @@ function branchDetails(state: ViewState, map: string, b: BranchView, width: numb
   out.push(...field("status", b.status, width, statusTone(b.status)));
   if (b.verdictText !== null) out.push(...field("verdict", b.verdictText, width, statusTone(b.status)));
   if (b.error) out.push(...field("error", b.error, width, statusTone(b.status)));
+  if (b.worker !== undefined) out.push(...field("worker", b.worker, width));
+  for (const c of b.cutOff ?? []) out.push(...field("cut off", `attempt ${c.attempt} on ${c.worker}: handed to another worker`, width, "warn"));
   const order = own(state.branchOrder, map) ?? [];
   const ids = [...order.filter((id) => own(b.nodes, id)), ...Object.keys(b.nodes).filter((id) => !order.includes(id))];
   for (const id of ids) out.push(line([seg("")]), ...nodeDetails(own(b.nodes, id)!, width, b));

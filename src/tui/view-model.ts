@@ -8,12 +8,17 @@ import { verdictText } from "./format.ts";
 import type { AttemptView, BranchView, MapView, NodeView, OverrunView, RunView, ViewState } from "./view-state.ts";
 import { initialState, isFinal, nodeCost } from "./view-state.ts";
 import { own, put, withKey } from "./own.ts";
+import { noteWorker } from "./view-worker.ts";
 
 export * from "./view-state.ts";
 export { selectFrame, selectBodyRows, type Frame, type FrameOptions, type PendingApprovalView } from "./view-rows.ts";
 export { selectDetails } from "./view-details.ts";
 
 export function reduce(state: ViewState, event: VouchEvent): ViewState {
+  return noteWorker(reduceEvent(state, event), event);
+}
+
+function reduceEvent(state: ViewState, event: VouchEvent): ViewState {
   const at = Date.parse(event.t);
   const s: ViewState = { ...state, events: state.events + 1, lastEventAt: Number.isNaN(at) ? state.lastEventAt : at };
   switch (event.type) {
@@ -86,7 +91,7 @@ export function reduce(state: ViewState, event: VouchEvent): ViewState {
       });
     case "branch.dispatched":
     case "branch.cut_off":
-      // Where a branch runs changes nothing on screen yet (LIMITATIONS: no worker column).
+      // Where a branch runs is noted by noteWorker (view-worker.ts), after every event.
       return s;
     case "merge.conflict":
       return updateNode(s, event.node, undefined, (n) => ({

@@ -62,6 +62,8 @@ export interface NodeView {
   /** A merge node: the branches it left out, with the paths that conflict. */
   conflicts?: readonly { gitBranch: string; from: string; paths: readonly string[] }[];
   startedAt: number | null;
+  /** The worker that ran this node's latest attempt (a branch node on a worker). */
+  worker?: string;
 }
 
 export interface BranchView {
@@ -75,6 +77,10 @@ export interface BranchView {
   nodes: Readonly<Record<string, NodeView>>;
   /** The branch node that started last (what the branch is doing now). */
   current?: string;
+  /** The worker running (or that ran) the branch's latest attempt, from its events' `remote` (view-worker.ts). */
+  worker?: string;
+  /** Attempts cut off on a worker (branch.cut_off), oldest first. */
+  cutOff?: readonly { worker: string; attempt: number }[];
 }
 
 export interface MapView {
