@@ -3,7 +3,7 @@
 // (runs, sessions, node_results, branches, env_names) in the same transaction,
 // so the tables never disagree with the events they came from.
 import type { Database, Statement } from "bun:sqlite";
-import type { EventOf, VouchEvent } from "../engine/events.ts";
+import { eventJson, type EventOf, type VouchEvent } from "../engine/events.ts";
 import { statusOfCause } from "./causes.ts";
 
 type Params = (string | number | null)[];
@@ -122,7 +122,7 @@ export class EventWriter {
         const last = new Map<string, { seq: number; t: string }>();
         for (const e of events) {
           const session = this.apply(e, staged);
-          this.insertEvent.run(e.run, e.seq, session, e.type, e.t, JSON.stringify(e));
+          this.insertEvent.run(e.run, e.seq, session, e.type, e.t, eventJson(e));
           const prev = last.get(e.run);
           if (!prev || e.seq >= prev.seq) last.set(e.run, { seq: e.seq, t: e.t });
         }
@@ -157,12 +157,12 @@ export class EventWriter {
         this.nodeProgress.run(...this.key(e, s, e.attempt), e.turns ?? null, e.cost_usd ?? null, json(e.tokens), e.api_retries ?? null);
         break;
       case "check.finished": {
-        const body = JSON.stringify(e);
+        const body = eventJson(e);
         this.nodeCheck.run(...this.key(e, s, e.attempt), body, body);
         break;
       }
       case "cap.overrun": {
-        const body = JSON.stringify(e);
+        const body = eventJson(e);
         if (e.node === undefined) {
           this.sessionOverrun.run(body, e.run, s);
         } else {
