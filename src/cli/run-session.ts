@@ -147,7 +147,17 @@ class Session {
         throw new OutputError(e);
       }
     };
-    this.sink = this.recording === "off" ? directSink(forward) : this.spec.ledger.sink(forward, { onFailure: this.signals.cancel });
+    const many = output.pushMany?.bind(output);
+    const forwardBatch = many
+      ? (events: readonly Parameters<EventOutput["push"]>[0][]) => {
+          try {
+            many(events);
+          } catch (e) {
+            throw new OutputError(e);
+          }
+        }
+      : undefined;
+    this.sink = this.recording === "off" ? directSink(forward) : this.spec.ledger.sink(forward, { onFailure: this.signals.cancel, ...(forwardBatch ? { forwardBatch } : {}) });
     return this.sink;
   }
 

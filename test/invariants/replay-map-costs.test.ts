@@ -1,0 +1,56 @@
+// What a map of replayed sittings costs beyond its work, as counts (issue 20:
+// 10,000 replayed sittings in 2.5 s and 100 MB): `vouch run --json` driven
+// in-process through main(), with the real ledger, on the benchmark's graph.
+import { afterAll, describe, expect, test } from "vitest";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { main } from "../../src/cli.ts";
+import type { CliIO } from "../../src/cli/io.ts";
+import { ledgerFile } from "../../src/ledger/home.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const GRAPH = join(ROOT, "bench", "graphs", "sched.yaml");
+const temp = mkdtempSync(join(tmpdir(), "vouch-replay-costs-"));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+async function runMap(items: number, home: string): Promise<{ code: number; writes: string[]; err: string }> {
+  const file = join(temp, `items-${items}.txt`);
+  writeFileSync(file, Array.from({ length: items }, (_, i) => `item-${i}`).join("\n") + "\n");
+  const writes: string[] = [];
+  let err = "";
+  const io: CliIO = {
+    out: (t) => void writes.push(t),
+    err: (t) => void (err += t),
+    stdoutIsTTY: false,
+    stdinIsTTY: false,
+    env: { VOUCH_HOME: home, PATH: process.env.PATH },
+    cwd: temp,
+    streams: process,
+  };
+  const code = await main(["run", GRAPH, "--json", "-i", `items=@${file}`], io);
+  return { code, writes, err };
+}
+
+describe("a map of 1,000 replayed sittings", () => {
+  test("--json writes each committed batch at once, and each line is the text the ledger stored", async () => {
+    const home = join(temp, "ndjson");
+    const r = await runMap(1000, home);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    const lines = r.writes.join("").split("\n");
+    expect(lines.pop()).toBe("");
+    expect(lines).toHaveLength(6004);
+    // Before: one write per event (6,004). A batch commits at most 256 events (the sink's
+    // maxBatch), and run.started / run.finished commit alone: about 6004 / 256 + 4 writes.
+    expect(r.writes.length).toBeLessThanOrEqual(40);
+    const db = new Database(ledgerFile(home), { readonly: true });
+    try {
+      const bodies = (db.query("SELECT body FROM events ORDER BY seq").all() as { body: string }[]).map((b) => b.body);
+      expect(lines).toEqual(bodies);
+    } finally {
+      db.close();
+    }
+  });
+});
