@@ -218,8 +218,13 @@ export class EventWriter {
   }
 
   private finished(e: EventOf<"node.finished">, s: number): void {
+    const id = this.nodeId(e, s);
+    const round = e.round ?? this.rounds.get(id) ?? 1;
+    // A finished node's round is not kept (10,000 branches, issue 20): an event of it after
+    // its end, if any, finds the round in the ledger (latest()), as after a restart.
+    this.rounds.delete(id);
     this.nodeFinished.run(
-      ...this.key(e, s, e.attempt, e.round ?? this.rounds.get(this.nodeId(e, s)) ?? 1),
+      ...this.key(e, s, e.attempt, round),
       e.status, e.qualifier, e.stop_reason, e.cause, e.error ?? null,
       e.recovered === undefined ? null : e.recovered ? 1 : 0, e.fallback ?? null,
       e.cost_usd, e.turns, json(e.tokens ?? undefined), e.wall_ms, json(e.output), e.result_tail ?? null,
