@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { main } from "../../src/cli.ts";
 import type { CliIO } from "../../src/cli/io.ts";
 import { ledgerFile } from "../../src/ledger/home.ts";
+import { COLLECT_EVERY_EVENTS, heapCollector } from "../../src/cli/heap-collect.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const GRAPH = join(ROOT, "bench", "graphs", "sched.yaml");
@@ -79,5 +80,21 @@ describe("a map of 1,000 replayed sittings", () => {
     // Before: 6.6 per branch under bun, 13 under vitest (its session in the run context, its
     // round in the ledger writer, their keys); now its result record, output and item: ~2.7 (~3.2).
     expect((large - small) / 1200).toBeLessThan(4);
+  });
+});
+
+describe("the session's heap collector (src/cli/heap-collect.ts)", () => {
+  test("collects once per COLLECT_EVERY_EVENTS events shown, whatever the batch sizes", () => {
+    let collections = 0;
+    const seen = heapCollector(COLLECT_EVERY_EVENTS, () => collections++);
+    // 10,000 replayed sittings: 60,004 events in batches of 256; a collection at each
+    // 40th batch (10,240 events since the last).
+    for (let i = 0; i < 60_004; i += 256) seen(Math.min(256, 60_004 - i));
+    expect(collections).toBe(5);
+    seen(1);
+    expect(collections).toBe(5);
+    const single = heapCollector(3, () => collections++);
+    for (let i = 0; i < 7; i++) single(1);
+    expect(collections).toBe(7);
   });
 });
