@@ -14,6 +14,7 @@ import type { EventOutput } from "../tui/output.ts";
 import type { Decision } from "./cli-approvals.ts";
 import type { CliIO } from "./io.ts";
 import { openOutput, type SessionOutput } from "./session-output.ts";
+import { heapCollector } from "./heap-collect.ts";
 import { SessionSignals } from "./session-signals.ts";
 
 export interface SessionSpec {
@@ -140,14 +141,27 @@ class Session {
    *  with the ledger's error (exit 3). */
   private openSink(output: EventOutput): EventSink {
     // A consumer that throws (a bug in the live UI) is vouch's error, not the node whose event it was.
+    const collect = heapCollector();
     const forward = (event: Parameters<EventOutput["push"]>[0]) => {
       try {
         output.push(event);
       } catch (e) {
         throw new OutputError(e);
       }
+      collect(1);
     };
-    this.sink = this.recording === "off" ? directSink(forward) : this.spec.ledger.sink(forward, { onFailure: this.signals.cancel });
+    const many = output.pushMany?.bind(output);
+    const forwardBatch = many
+      ? (events: readonly Parameters<EventOutput["push"]>[0][]) => {
+          try {
+            many(events);
+          } catch (e) {
+            throw new OutputError(e);
+          }
+          collect(events.length);
+        }
+      : undefined;
+    this.sink = this.recording === "off" ? directSink(forward) : this.spec.ledger.sink(forward, { onFailure: this.signals.cancel, ...(forwardBatch ? { forwardBatch } : {}) });
     return this.sink;
   }
 

@@ -450,3 +450,15 @@ export type EventBody = VouchEvent extends infer E ? (E extends VouchEvent ? Omi
 export function eventsJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(eventSchema, { unrepresentable: "any" }) as Record<string, unknown>;
 }
+
+const serialized = new WeakMap<VouchEvent, string>();
+/** An event's JSON text, made once per event: the ledger stores it and `--json` prints the
+ *  same text (issue 20: each event was stringified twice). Events are not changed once emitted. */
+export function eventJson(e: VouchEvent): string {
+  let text = serialized.get(e);
+  if (text === undefined) {
+    text = JSON.stringify(e);
+    serialized.set(e, text);
+  }
+  return text;
+}

@@ -3,7 +3,7 @@
 // (runs, sessions, node_results, branches, env_names) in the same transaction,
 // so the tables never disagree with the events they came from.
 import type { Database, Statement } from "bun:sqlite";
-import type { EventOf, VouchEvent } from "../engine/events.ts";
+import { eventJson, type EventOf, type VouchEvent } from "../engine/events.ts";
 import { statusOfCause } from "./causes.ts";
 
 type Params = (string | number | null)[];
@@ -122,7 +122,7 @@ export class EventWriter {
         const last = new Map<string, { seq: number; t: string }>();
         for (const e of events) {
           const session = this.apply(e, staged);
-          this.insertEvent.run(e.run, e.seq, session, e.type, e.t, JSON.stringify(e));
+          this.insertEvent.run(e.run, e.seq, session, e.type, e.t, eventJson(e));
           const prev = last.get(e.run);
           if (!prev || e.seq >= prev.seq) last.set(e.run, { seq: e.seq, t: e.t });
         }
@@ -157,12 +157,12 @@ export class EventWriter {
         this.nodeProgress.run(...this.key(e, s, e.attempt), e.turns ?? null, e.cost_usd ?? null, json(e.tokens), e.api_retries ?? null);
         break;
       case "check.finished": {
-        const body = JSON.stringify(e);
+        const body = eventJson(e);
         this.nodeCheck.run(...this.key(e, s, e.attempt), body, body);
         break;
       }
       case "cap.overrun": {
-        const body = JSON.stringify(e);
+        const body = eventJson(e);
         if (e.node === undefined) {
           this.sessionOverrun.run(body, e.run, s);
         } else {
@@ -218,8 +218,13 @@ export class EventWriter {
   }
 
   private finished(e: EventOf<"node.finished">, s: number): void {
+    const id = this.nodeId(e, s);
+    const round = e.round ?? this.rounds.get(id) ?? 1;
+    // A finished node's round is not kept (10,000 branches, issue 20): an event of it after
+    // its end, if any, finds the round in the ledger (latest()), as after a restart.
+    this.rounds.delete(id);
     this.nodeFinished.run(
-      ...this.key(e, s, e.attempt, e.round ?? this.rounds.get(this.nodeId(e, s)) ?? 1),
+      ...this.key(e, s, e.attempt, round),
       e.status, e.qualifier, e.stop_reason, e.cause, e.error ?? null,
       e.recovered === undefined ? null : e.recovered ? 1 : 0, e.fallback ?? null,
       e.cost_usd, e.turns, json(e.tokens ?? undefined), e.wall_ms, json(e.output), e.result_tail ?? null,

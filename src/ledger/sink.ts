@@ -28,6 +28,9 @@ export interface SinkOptions {
    *  owner should stop the run now rather than at the next append, which may be
    *  minutes away. The error is still thrown by the next append. */
   onFailure?: (error: unknown) => void;
+  /** Forwards a committed batch at once, in order, instead of `forward` per event
+   *  (--json writes a batch in one write). */
+  forwardBatch?: (events: readonly VouchEvent[]) => void;
 }
 
 /** Committed at once (ADR 0009): after run.started, run.paused and run.finished
@@ -66,6 +69,7 @@ export function batchingSink(write: (events: readonly VouchEvent[]) => void, for
     const batch = queue;
     queue = [];
     write(batch); // throws: nothing of this batch is forwarded
+    if (options.forwardBatch) return options.forwardBatch(batch);
     // A consumer that throws must not keep the others from seeing committed events.
     let consumerError: unknown = null;
     for (const e of batch) {

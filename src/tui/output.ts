@@ -6,6 +6,9 @@ import type { VouchEvent } from "../engine/events.ts";
 export interface EventOutput {
   /** One event, in order, as soon as the ledger has it. Never throws for a closed consumer. */
   push(event: VouchEvent): void;
+  /** Several events at once, in order, as push() would show them one by one (an output
+   *  that can write them together, --json, has it). */
+  pushMany?(events: readonly VouchEvent[]): void;
   /** The run is over: write what is left (the TUI's final frame) and release the terminal. */
   close(): Promise<void>;
 }

@@ -177,6 +177,28 @@ describe("ledger.sink", () => {
     expect(ledger.runEvents("r-consumer")).toHaveLength(3);
   });
 
+  test("forwardBatch gets each committed batch once, whole and in order, and nothing before its commit", () => {
+    const reader = new Database(ledgerFile(t.home), { readonly: true });
+    const stored = reader.query("SELECT count(*) AS n FROM events WHERE run_id = ? AND seq = ?");
+    const batches: number[][] = [];
+    const perEvent: number[] = [];
+    const sink = ledger.sink((e) => perEvent.push(e.seq), {
+      forwardBatch: (events) => {
+        expect(events.every((e) => (stored.get(e.run, e.seq) as { n: number }).n === 1)).toBe(true);
+        batches.push(events.map((e) => e.seq));
+      },
+    });
+    const s = new RunScript("r-batch");
+    sink.append(s.started());
+    for (const e of progressBurst(s, 10)) sink.append(e);
+    expect(batches).toEqual([[0]]);
+    timerFires();
+    sink.close();
+    reader.close();
+    expect(batches).toEqual([[0], Array.from({ length: 10 }, (_, i) => i + 1)]);
+    expect(perEvent).toEqual([]);
+  });
+
   test("close() commits what is pending; append after close is refused", () => {
     const forwarded: number[] = [];
     const sink = ledger.sink((e) => forwarded.push(e.seq), { maxDelayMs: 10_000 });

@@ -18,6 +18,20 @@ describe("NDJSON output", () => {
     expect(lines.some((l) => l.includes('"type":"node.progress"'))).toBe(true);
   });
 
+  test("pushMany writes a batch in one write, the same text as pushing each", async () => {
+    const events = loadFixture("map-mixed");
+    let one = "";
+    const each = createNdjsonOutput((t) => (one += t));
+    for (const e of events) each.push(e);
+    const writes: string[] = [];
+    const batched = createNdjsonOutput((t) => void writes.push(t));
+    batched.pushMany!(events);
+    expect(writes).toEqual([one]);
+    await batched.close();
+    batched.pushMany!(events);
+    expect(writes).toHaveLength(1);
+  });
+
   test("multi-line text inside an event stays on one line", () => {
     let text = "";
     const out = createNdjsonOutput((t) => (text += t));

@@ -14,8 +14,20 @@ export class Emitter {
     this.seq = startSeq;
   }
 
+  private lastMs = Number.NaN;
+  private lastIso = "";
+  /** The clock as ISO text; a burst of events in one millisecond shares it (10,000 sittings: 60,000 events). */
+  private time(): string {
+    const ms = this.clock.now();
+    if (ms !== this.lastMs) {
+      this.lastMs = ms;
+      this.lastIso = new Date(ms).toISOString();
+    }
+    return this.lastIso;
+  }
+
   emit(body: EventBody): VouchEvent {
-    const event = { v: 1, run: this.runId, t: new Date(this.clock.now()).toISOString(), seq: this.seq++, ...body } as VouchEvent;
+    const event = { v: 1, run: this.runId, t: this.time(), seq: this.seq++, ...body } as VouchEvent;
     this.ledger.append(event);
     return event;
   }

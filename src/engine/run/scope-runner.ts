@@ -66,6 +66,8 @@ export class ScopeRunner {
   private readonly roundOf = new Map<string, number>();
   private readonly feedbackQuotes = new Map<string, string>();
   private readonly counted = new Set<string>();
+  /** The sessions a branch scope noted: only its own nodes read them, so they go when it completes. */
+  private readonly sessionKeys = new Set<string>();
   private running = 0;
   private pausedHere = 0;
   private completed = false;
@@ -115,7 +117,9 @@ export class ScopeRunner {
 
   /** A finished agent node's last session, for nodes that continue it (ADR 0023). */
   private noteSession(id: string, f: FinishedSession): void {
-    this.ctx.sessions.set(nodeKey(this.key(id), this.branch), f);
+    const key = nodeKey(this.key(id), this.branch);
+    this.ctx.sessions.set(key, f);
+    if (this.place) this.sessionKeys.add(key);
     if (f.sessionId !== null && f.sessionCostUsd !== undefined && !this.ctx.sessionCosts.has(f.sessionId)) this.ctx.sessionCosts.set(f.sessionId, f.sessionCostUsd);
   }
 
@@ -333,6 +337,8 @@ export class ScopeRunner {
     if (this.completed) return;
     if (this.scheduler.isComplete()) {
       this.completed = true;
+      // A finished branch keeps nothing in the run's context (10,000 branches, issue 20).
+      for (const key of this.sessionKeys) this.ctx.sessions.delete(key);
       this.cb.onComplete();
       return;
     }

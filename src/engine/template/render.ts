@@ -1,7 +1,7 @@
 // Rendering templates against run data. A missing key is an error, never an
 // empty string (docs/graph-language.md). Rendered text goes into prompts and outputs only:
 // commands never see it (docs/architecture.md §7).
-import { parseTemplate, type ExprSegment, type FilterName } from "./parse.ts";
+import { parseTemplate, type ExprSegment, type FilterName, type ParsedTemplate } from "./parse.ts";
 import { TemplateError } from "../errors.ts";
 
 export type Scope = Record<string, unknown>;
@@ -47,9 +47,23 @@ function evaluate(expr: ExprSegment, scope: Scope): unknown {
   return value;
 }
 
+/** Parsed templates, kept: a map renders the same prompt once per branch. Bounded, since a
+ *  template is a graph's text (a few hundred at most), read only once parsed. */
+const PARSED_KEPT = 512;
+const parsedTemplates = new Map<string, ParsedTemplate>();
+function parsedOf(template: string): ParsedTemplate {
+  let p = parsedTemplates.get(template);
+  if (p === undefined) {
+    p = parseTemplate(template);
+    if (parsedTemplates.size >= PARSED_KEPT) parsedTemplates.delete(parsedTemplates.keys().next().value!);
+    parsedTemplates.set(template, p);
+  }
+  return p;
+}
+
 /** Render a template to text. */
 export function renderText(template: string, scope: Scope): string {
-  const parsed = parseTemplate(template);
+  const parsed = parsedOf(template);
   if (parsed.problems.length > 0) throw new TemplateError(parsed.problems[0]!.message);
   let out = "";
   for (const seg of parsed.segments) out += seg.kind === "text" ? seg.text : stringify(evaluate(seg, scope));
@@ -59,7 +73,7 @@ export function renderText(template: string, scope: Scope): string {
 /** A template that is exactly one expression keeps the value's type (a list stays a list);
  *  anything else renders to text. Used for outputs, stamps and `exhausted`. */
 export function renderValue(template: string, scope: Scope): unknown {
-  const parsed = parseTemplate(template);
+  const parsed = parsedOf(template);
   if (parsed.problems.length > 0) throw new TemplateError(parsed.problems[0]!.message);
   const meaningful = parsed.segments.filter((s) => s.kind === "expr" || s.text.trim() !== "");
   if (meaningful.length === 1 && meaningful[0]!.kind === "expr") return evaluate(meaningful[0]!, scope);

@@ -13,12 +13,12 @@ import { buildChildEnv } from "../child-env.ts";
 import { runProcess as realRunProcess } from "../process.ts";
 import type { Command, ProcessOptions, ProcessResult } from "../process-types.ts";
 import { ProcessSupervisor } from "../process-registry.ts";
-import { existsSync, statSync } from "node:fs";
 import { commandArgvFromEnv } from "./command.ts";
 import { DEFAULT_BACKSTOP, backstopBreach, type BackstopBreach, type BackstopMargins } from "./overruns.ts";
 import { refuse } from "./refuse.ts";
 import { harnessesKeeping, PROCESS_ADAPTERS } from "./registry.ts";
 import { playReplay, replayDescriptor } from "./replay.ts";
+import { FixtureFolder } from "./replay-folder.ts";
 import { fileLimits } from "../read-limited.ts";
 import type { HarnessAdapter, HarnessDescriptor } from "./types.ts";
 
@@ -64,6 +64,7 @@ export function createAgentRunner(opts: AgentRunnerOptions): AgentRunner {
   const margins = opts.backstop === undefined ? DEFAULT_BACKSTOP : opts.backstop;
   const runProcess = opts.runProcess ?? realRunProcess;
   const supervisor = opts.supervisor ?? new ProcessSupervisor();
+  const fixtures = new FixtureFolder();
 
   const descriptorFor = (harness: string): HarnessDescriptor | undefined =>
     harness === "replay" ? replayDescriptor : adapters[harness as keyof typeof adapters];
@@ -78,7 +79,7 @@ export function createAgentRunner(opts: AgentRunnerOptions): AgentRunner {
     if (harness.name === "command" && (!commandArgv || commandArgv.length === 0)) {
       out.push({ harness: "command", field: "harness", message: 'harness "command": no program to run: set VOUCH_COMMAND to a program path or a JSON array of argv' });
     }
-    if (harness.name === "replay" && !isDirectory(opts.replayDir)) {
+    if (harness.name === "replay" && (opts.replayDir === undefined || !fixtures.isFolder(opts.replayDir))) {
       const where = opts.replayDir ? `"${opts.replayDir}" is not a folder` : "no fixture folder was given";
       out.push({ harness: "replay", field: "harness", message: `harness "replay": ${where}: pass --replay-dir DIR` });
     }
@@ -93,7 +94,7 @@ export function createAgentRunner(opts: AgentRunnerOptions): AgentRunner {
       if (hooks.signal.aborted) return notRun("cancelled", "cancelled before the sitting started");
       if (a.harness === "replay") {
         // A fixture is read like an input file: regular files only, at most VOUCH_MAX_INPUT_BYTES.
-        return playReplay(a, hooks, { dir: opts.replayDir!, delayMs: opts.replayDelayMs ?? 0, maxBytes: fileLimits(opts.parentEnv).inputBytes });
+        return playReplay(a, hooks, { dir: opts.replayDir!, delayMs: opts.replayDelayMs ?? 0, maxBytes: fileLimits(opts.parentEnv).inputBytes, fixtures });
       }
       const adapter = adapters[a.harness];
       return runSitting(adapter, a, hooks, { commandArgv, margins, runProcess, parentEnv: opts.parentEnv, graceMs: opts.graceMs, reportedExitGraceMs: opts.reportedExitGraceMs ?? REPORTED_EXIT_GRACE_MS, supervisor });
@@ -263,6 +264,3 @@ function notRun(stopReason: Sitting["stopReason"], error: string): Sitting {
   return { stopReason, resultText: "", turns: null, costUsd: null, tokens: null, wallMs: 0, permissionDenials: 0, exitCode: null, stderrTail: "", error };
 }
 
-function isDirectory(path: string | undefined): boolean {
-  return path !== undefined && existsSync(path) && statSync(path).isDirectory();
-}

@@ -20,17 +20,25 @@ export function fixtureCandidates(node: string, attempt: number, branchIndex?: n
 
 export type FixtureLookup = { found: string } | { missing: string; lookedFor: string[] };
 
-export function findFixture(dir: string, id: string, attempt: number, branchIndex?: number, round?: number): FixtureLookup {
+/** Whether `name` in folder `dir` is a regular file (symbolic links followed). */
+export type FileProbe = (dir: string, name: string) => boolean;
+
+/** Asks the file system each time. */
+export const probeDisk: FileProbe = (dir, name) => {
+  const path = join(dir, name);
+  return existsSync(path) && statSync(path).isFile();
+};
+
+export function findFixture(dir: string, id: string, attempt: number, branchIndex?: number, round?: number, isFile: FileProbe = probeDisk): FixtureLookup {
   // A sub-graph's node "review/step" has its fixtures in a folder per graph node: review/step.jsonl (ADR 0024).
   const segments = id.split("/");
   const node = segments.pop()!;
   // Node ids are validated at load; refuse anything that could leave the folder anyway.
   if (!SAFE_NAME.test(node) || !segments.every((s) => SAFE_NAME.test(s))) return { missing: `node id "${id}" cannot name a fixture file`, lookedFor: [] };
   dir = join(dir, ...segments);
-  const names = fixtureCandidates(node, attempt, branchIndex, round).map((n) => join(...segments, n));
+  const names = fixtureCandidates(node, attempt, branchIndex, round);
   for (const name of names) {
-    const path = join(dir, name.split("/").pop()!);
-    if (existsSync(path) && statSync(path).isFile()) return { found: path };
+    if (isFile(dir, name)) return { found: join(dir, name) };
   }
-  return { missing: `no replay fixture for node "${id}" in ${dir}`, lookedFor: names };
+  return { missing: `no replay fixture for node "${id}" in ${dir}`, lookedFor: names.map((n) => join(...segments, n)) };
 }

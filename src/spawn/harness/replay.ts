@@ -7,10 +7,10 @@
 import { basename } from "node:path";
 import type { AgentAssignment, AgentHooks, Sitting } from "../../engine/ports.ts";
 import { createClaudeParser } from "./claude-stream.ts";
-import { findFixture } from "./replay-fixtures.ts";
-import { applyEdits, readEdits, ReplayEditError, type ReplayEdit } from "./replay-edits.ts";
+import { FixtureFolder } from "./replay-folder.ts";
+import { applyEdits, ReplayEditError, type ReplayEdit } from "./replay-edits.ts";
 import { InputError } from "../../engine/errors.ts";
-import { MAX_INPUT_ENV, readLimited } from "../read-limited.ts";
+import { MAX_INPUT_ENV } from "../read-limited.ts";
 import type { Guarantees, HarnessDescriptor } from "./types.ts";
 import { SESSION_SUPPORT } from "../../engine/sessions.ts";
 
@@ -38,6 +38,8 @@ export interface ReplayOptions {
   delayMs: number;
   /** The largest fixture read (VOUCH_MAX_INPUT_BYTES). */
   maxBytes: number;
+  /** What earlier sittings read of the folder (the runner's; default: a fresh one). */
+  fixtures?: FixtureFolder;
 }
 
 type Stop = "wall" | "idle" | "cancelled";
@@ -45,21 +47,22 @@ type Stop = "wall" | "idle" | "cancelled";
 export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: ReplayOptions): Promise<Sitting> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const lookup = findFixture(opts.dir, a.node, a.attempt, a.branch?.index, a.round);
+  const fixtures = opts.fixtures ?? new FixtureFolder();
+  const lookup = fixtures.find(opts.dir, a.node, a.attempt, a.branch?.index, a.round);
   if ("missing" in lookup) {
     const looked = lookup.lookedFor.length > 0 ? `; looked for ${lookup.lookedFor.join(", ")}` : "";
     return emptySitting("unavailable", elapsed(), `${lookup.missing}${looked}`);
   }
-  let text: string;
+  let lines: string[];
   try {
     const what = `replay fixture ${lookup.found}`;
-    text = new TextDecoder().decode(readLimited(lookup.found, { what, maxBytes: opts.maxBytes, raise: `set ${MAX_INPUT_ENV} to read a larger fixture` }));
+    lines = fixtures.lines(lookup.found, { what, maxBytes: opts.maxBytes, raise: `set ${MAX_INPUT_ENV} to read a larger fixture` });
   } catch (e) {
     return emptySitting("unavailable", elapsed(), e instanceof InputError ? e.message : `cannot read replay fixture ${lookup.found}: ${(e as Error).message}`);
   }
   let edits: ReplayEdit[];
   try {
-    edits = readEdits(lookup.found, opts.maxBytes);
+    edits = fixtures.edits(lookup, opts.maxBytes);
   } catch (e) {
     return emptySitting("unavailable", elapsed(), (e as Error).message);
   }
@@ -67,7 +70,7 @@ export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: Re
   const parser = createClaudeParser(`replay fixture ${basename(lookup.found)}`);
   let longestSilence = 0;
   let stop: Stop | null = null;
-  for (const line of text.split("\n")) {
+  for (const line of lines) {
     if (hooks.signal.aborted) stop = "cancelled";
     else if (opts.delayMs > 0) {
       stop = await pause(opts.delayMs, a, elapsed(), hooks.signal);
