@@ -36,6 +36,13 @@ export const BUNDLE_OPTIONS = {
   plugins: [stubDevtools],
 } satisfies Partial<Bun.BuildConfig>;
 
+/** The JIT policy the binary starts with: JavaScriptCore's tier-up thresholds times this.
+ *  A one-shot command (`vouch validate` of a small graph) runs its YAML parser and zod
+ *  schema construction once; compiling them cost more CPU than it saved (validate of
+ *  graphs/finding-verifier.yaml 118 -> ~80 ms CPU). src/cli/jit-policy.ts puts the normal
+ *  policy back for every command that can run long (ADR 0031). */
+export const STARTUP_JIT_POLICY = 64;
+
 /** Compiles one binary. `commit` (a release build's) is stamped into `vouch --version`;
  *  a development build leaves it out, so its version line does not change with every commit. */
 export async function compile(outfile: string, target?: string, commit?: string): Promise<void> {
@@ -43,7 +50,7 @@ export async function compile(outfile: string, target?: string, commit?: string)
   const result = await Bun.build({
     ...BUNDLE_OPTIONS,
     define,
-    compile: target ? { target: target as Bun.Build.CompileTarget, outfile } : { outfile },
+    compile: { ...(target ? { target: target as Bun.Build.CompileTarget } : {}), outfile, jitPolicy: STARTUP_JIT_POLICY },
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);

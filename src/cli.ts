@@ -8,6 +8,7 @@ import { processIO, type CliIO, type Command } from "./cli/io.ts";
 import { stdoutClosed } from "./cli/stdout-closed.ts";
 
 import { versionLine } from "./cli/version.ts";
+import { jitForCommand } from "./cli/jit-policy.ts";
 import { sanitize } from "./tui/text.ts";
 
 const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
@@ -55,6 +56,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.out(`${COMMAND_HELP[name] ?? MAIN_HELP}\n`);
     return EXIT.passed;
   }
+  jitForCommand(name); // `run` and the other long commands get the JIT's normal policy (ADR 0031)
   try {
     const command = (await load()).default;
     return await command(rest, io);

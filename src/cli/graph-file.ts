@@ -8,6 +8,7 @@ import type { ChecksReader } from "../engine/graph/checks-library.ts";
 import { loadGraphTree, type GraphReader, type TreeResult } from "../engine/graph/subgraph-tree.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import { fileLimits, MAX_GRAPH_ENV, readLimited } from "../spawn/read-limited.ts";
+import { noteInput } from "./jit-policy.ts";
 
 export interface GraphSource {
   /** Absolute path of the file. */
@@ -23,6 +24,7 @@ export function readGraphSource(path: string, cwd: string, env: Record<string, s
   const absolute = isAbsolute(path) ? path : resolve(cwd, path);
   const maxBytes = fileLimits(env).graphBytes;
   const bytes = readLimited(absolute, { what: `${what} ${path}`, maxBytes, raise: `a file this large is almost surely not one; to read it anyway, set ${MAX_GRAPH_ENV} (e.g. ${MAX_GRAPH_ENV}=64MiB)` });
+  noteInput(bytes.length); // a big graph is parsed with the JIT's normal policy (ADR 0031)
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
