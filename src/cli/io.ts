@@ -1,5 +1,6 @@
 // What a command needs from the process it runs in, so commands can be driven
 // in-process by tests and by the real binary alike.
+import { isatty } from "node:tty";
 
 export interface CliIO {
   /** Write to stdout (data: NDJSON, tables, schemas). */
@@ -28,9 +29,17 @@ export function processIO(): CliIO {
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    // isatty(0), not process.stdin.isTTY: reading that builds the stdin stream, which
+    // `vouch --version` and `vouch validate` never read (ADR 0031).
+    stdinIsTTY: isatty(0),
     env: process.env,
     cwd: process.cwd(),
-    streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+    streams: {
+      get stdin() {
+        return process.stdin;
+      },
+      stdout: process.stdout,
+      stderr: process.stderr,
+    },
   };
 }
