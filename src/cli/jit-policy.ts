@@ -1,15 +1,17 @@
 // When vouch lets the JavaScript JIT compile (ADR 0031). The binary starts with
 // JavaScriptCore's tier-up thresholds scaled up (build.ts STARTUP_JIT_POLICY):
-// a one-shot command on a small file (`vouch validate`, `graph`, `schema`,
-// `checks`) runs its YAML parse and zod schema construction once, and compiling
-// that code cost more CPU than it saved. Work that can run long gets the normal
-// policy back before it starts: every other command, and a one-shot command
-// once it has read more than LARGE_INPUT_BYTES of files.
+// start-up code (the YAML parse of a graph, the zod schema construction, opening
+// the ledger) runs once, and compiling it cost more CPU than it saved. Work that
+// can run long gets the normal policy back before it starts: a run's session
+// (runSession), every command not listed below, and a listed command once the
+// files it has read pass LARGE_INPUT_BYTES.
 
-/** Commands whose work is bounded by the files they read (the size rule below covers a big one). */
-const ONE_SHOT = new Set(["validate", "graph", "schema", "checks"]);
+/** Commands whose work before a session is bounded by the files they read (the size rule
+ *  covers a big one). `run` gets the normal policy when its session starts; `resume` is
+ *  not here: it rebuilds the run's state from the ledger first, as long as the run was. */
+const ONE_SHOT = new Set(["validate", "graph", "schema", "checks", "run"]);
 
-/** Past this many bytes of graph and checks files read, compiling pays again
+/** Past this many bytes of graph, checks and input files read, compiling pays again
  *  (a 71 KB graph still validated faster with the startup policy, a 239 KB one 8% slower). */
 export const LARGE_INPUT_BYTES = 128 * 1024;
 

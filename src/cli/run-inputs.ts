@@ -3,6 +3,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { InputError } from "../engine/errors.ts";
 import { MAX_INPUT_ENV, readLimited } from "../spawn/read-limited.ts";
+import { noteInput } from "./jit-policy.ts";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -30,5 +31,6 @@ function inputValue(name: string, raw: string, cwd: string, maxBytes: number): s
   const bytes = readLimited(path, { what: `--input ${name}=@${file}`, maxBytes, raise: `to pass a larger input, set ${MAX_INPUT_ENV} (e.g. ${MAX_INPUT_ENV}=256MiB)`,
     unreadable: "name a regular file (vouch does not read pipes or devices); to pass a value that starts with @, write @@",
   });
+  noteInput(bytes.length); // a big input is read with the JIT's normal policy (ADR 0031)
   return new TextDecoder().decode(bytes);
 }

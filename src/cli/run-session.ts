@@ -1,6 +1,7 @@
 // One session of a run, shared by `vouch run` and `vouch resume`: builds the real
 // ports, the ledger sink and the chosen output, handles Ctrl-C, drives the engine.
 // Data flows one way: engine → ledger (committed) → output (TUI | plain | NDJSON).
+import { normalJit } from "./jit-policy.ts";
 import { realGit } from "../workspace/git.ts";
 import { realMerge } from "../workspace/merge-git.ts";
 import { planRun, runGraph, systemClock, type RunOptions, type RunOutcome } from "../engine/run.ts";
@@ -94,6 +95,7 @@ type Ran = { outcome: RunOutcome } | { error: unknown };
 
 /** Runs the session to its end and returns the exit code (docs/architecture.md §5). */
 export async function runSession(spec: SessionSpec): Promise<number> {
+  normalJit(); // the engine runs as long as the run: the JIT's normal policy (ADR 0031)
   const recording = recordingOf(spec); // preflightRun() has passed
   return new Session(spec, recording).run();
 }

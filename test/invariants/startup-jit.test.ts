@@ -1,9 +1,9 @@
 // The JIT policy of ADR 0031: the binary starts with JavaScriptCore's tier-up
 // thresholds scaled up (build.ts STARTUP_JIT_POLICY), and vouch puts the normal
 // policy back (Bun.unsafe.setJITPolicy(1)) before any work that can run long:
-// every command but the one-shot ones, and a one-shot command once it has read
-// more than LARGE_INPUT_BYTES of files. Observed through a spy on the real API,
-// driving main() in-process; no timing.
+// a run's session, every command but the listed ones, and a listed command once
+// it has read more than LARGE_INPUT_BYTES of files. Observed through a spy on
+// the real API, driving main() in-process; no timing.
 import { afterAll, afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,8 +30,12 @@ afterEach(() => {
   policy.mockReset();
 });
 
+const SCRIPT = join(dir, "script.yaml");
+writeFileSync(SCRIPT, "version: 1\nname: script\ninputs:\n  items: { default: none }\nnodes:\n  a: { kind: script, run: 'true' }\n");
+
 async function run(...args: string[]): Promise<number> {
-  const io: CliIO = { out: () => {}, err: () => {}, stdoutIsTTY: false, stdinIsTTY: false, env: {}, cwd: dir, streams: process };
+  const env = { PATH: process.env.PATH, VOUCH_HOME: join(dir, "home") };
+  const io: CliIO = { out: () => {}, err: () => {}, stdoutIsTTY: false, stdinIsTTY: false, env, cwd: dir, streams: process };
   return main(args, io);
 }
 
@@ -57,7 +61,21 @@ describe("the JIT policy per command", () => {
     expect(policy).not.toHaveBeenCalled();
   });
 
-  test.each(["run", "resume", "worker", "show", "report", "runs"])("vouch %s gets the normal policy before its command is loaded", async (name) => {
+  test("vouch run keeps the startup policy while it reads the graph, and gets the normal one when its session starts", async () => {
+    expect(await run("run", SCRIPT, "--dry-run")).toBe(0);
+    expect(policy).not.toHaveBeenCalled();
+    expect(await run("run", SCRIPT, "--json")).toBe(0);
+    expect(policy).toHaveBeenCalledWith(1);
+  });
+
+  test("vouch run -i NAME=@FILE of a file over the limit gets the normal policy before the session", async () => {
+    const items = join(dir, "items.txt");
+    writeFileSync(items, "x\n".repeat(LARGE_INPUT_BYTES));
+    expect(await run("run", SCRIPT, "--dry-run", "-i", `items=@${items}`)).toBe(0);
+    expect(policy).toHaveBeenCalledWith(1);
+  });
+
+  test.each(["resume", "worker", "show", "report", "runs", "plan"])("vouch %s gets the normal policy before its command is loaded", async (name) => {
     // No arguments: each is a usage error, reached after the policy was set.
     await run(name);
     expect(policy).toHaveBeenCalledWith(1);
