@@ -12,6 +12,7 @@ import type { BranchJob, GitPort, RemoteWorkspace } from "../../engine/ports.ts"
 import { realGit } from "../../workspace/git.ts";
 import { GitError } from "../../workspace/git-error.ts";
 import { runGit, runGitRaw } from "../../workspace/run-git.ts";
+import { lockWorkdir } from "./workdir-lock.ts";
 
 /** Where a cwd on the worker sits in the repository ("" at its top), or null when outside it.
  *  `prefix` is the run's folder in the repository; `workerBase` stands for that folder here. */
@@ -31,8 +32,16 @@ export function clonePath(workdir: string, url: string): string {
 
 export class WorkerRepos {
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** Set once this process holds the workdir (the queue below guards one process only). */
+  private unlock: (() => void) | null = null;
 
   constructor(private readonly workdir: string) {}
+
+  /** The worker stops: another worker may use the folder. */
+  release(): void {
+    this.unlock?.();
+    this.unlock = null;
+  }
 
   queued<T>(clone: string, work: () => Promise<T>): Promise<T> {
     const next = (this.queues.get(clone) ?? Promise.resolve()).then(work, work);
@@ -42,6 +51,7 @@ export class WorkerRepos {
 
   /** The clone, holding every base commit the job names (fetched once, then reused). */
   async prepare(ws: RemoteWorkspace, workerBase: string): Promise<JobRepo> {
+    this.unlock ??= lockWorkdir(resolve(this.workdir));
     const clone = clonePath(resolve(this.workdir), ws.url);
     await this.queued(clone, async () => {
       if (!existsSync(join(clone, ".git"))) {

@@ -173,6 +173,7 @@ export class BranchWorker {
     for (const run of this.live.values()) run.abandon();
     await this.supervisor.shutdownAll();
     await closing?.catch(() => {});
+    this.repos?.release();
     if (this.beat) clearInterval(this.beat);
     await this.cmd?.del(workerKey(this.o.name)).catch(() => {});
     this.workerConn?.disconnect(); // BullMQ never closes a connection it was handed
