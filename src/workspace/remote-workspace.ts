@@ -28,9 +28,12 @@ export function branchBases(graph: GraphFile, url: string): string[] {
   return [...refs];
 }
 
-/** `user:password@` in a URL: it would travel through Redis to every worker. */
+/** `user:password@` in a URL, or any `name@` over http(s)/ftp(s): it would travel through Redis
+ *  to every worker. A token alone in the user's place (`https://ghp_...@github.com/`) is a
+ *  credential too, and an HTTP user name is never needed there: each worker's credential helper
+ *  supplies its own. `ssh://git@host/` keeps its user (no secret; the key is the worker's). */
 export function hasPassword(url: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(url);
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(url) || /^(https?|ftps?):\/\/[^/@]*@/i.test(url);
 }
 
 /** A local path (not scheme://, not scp-like host:path) is made absolute, so a worker on this machine finds it. */
@@ -59,7 +62,7 @@ async function remoteUrl(root: string, remote: string, url: string): Promise<str
     throw new UsageError(`--executor ${url}: the repository ${root} has no remote "${remote}"; workers fetch the branches' base commit from it and push their branches to it`, `add one that the workers can reach: git remote add ${remote} URL && git push ${remote} HEAD`);
   }
   if (hasPassword(got)) {
-    throw new UsageError(`--executor ${url}: the URL of remote "${remote}" holds a password; it would go through Redis to every worker`, "give the remote a URL without credentials; each worker uses its own (an SSH key, a credential helper)");
+    throw new UsageError(`--executor ${url}: the URL of remote "${remote}" holds a password or token; it would go through Redis to every worker`, "give the remote a URL without credentials (no user:password@ or token@); each worker uses its own (an SSH key, a credential helper)");
   }
   return absoluteUrl(got, root);
 }

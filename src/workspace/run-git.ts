@@ -7,6 +7,7 @@
 // and output parse the same everywhere.
 import { buildChildEnv, parentEnv } from "../spawn/child-env.ts";
 import { runProcess } from "../spawn/process.ts";
+import type { ProcessSupervisor } from "../spawn/process-registry.ts";
 import { GitError } from "./git-error.ts";
 
 /** Author and committer of every commit vouch makes. */
@@ -40,8 +41,9 @@ function gitEnv(): Record<string, string> {
 }
 
 /** Runs `git ARGS` in `cwd`; resolves with its exit status (never throws for a non-zero exit). */
-export async function runGitRaw(cwd: string, args: readonly string[], keepBytes = DEFAULT_GIT_OUTPUT_BYTES): Promise<GitResult> {
-  const result = await runProcess({ argv: ["git", ...CONFIG, ...args] }, { cwd, env: gitEnv(), keepBytes, keepStderrBytes: 64 * 1024 });
+/** `supervisor`: a git that may hang on the network (a worker's fetch) is stopped with the rest at shutdown. */
+export async function runGitRaw(cwd: string, args: readonly string[], keepBytes = DEFAULT_GIT_OUTPUT_BYTES, supervisor?: ProcessSupervisor): Promise<GitResult> {
+  const result = await runProcess({ argv: ["git", ...CONFIG, ...args] }, { cwd, env: gitEnv(), keepBytes, keepStderrBytes: 64 * 1024, ...(supervisor ? { supervisor } : {}) });
   if (result.terminationReason === "spawn_failed") {
     throw new GitError(args, `could not run git: ${result.spawnError ?? "it did not start"}`, "install git, or put it on PATH");
   }

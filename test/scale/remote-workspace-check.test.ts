@@ -57,11 +57,26 @@ test("a remote URL holding a password is refused: it would go through Redis", as
   git(r, "remote", "set-url", "origin", "https://me:s3cret@example.com/app.git");
   const e = await prepareRemoteWorkspace(graph, r, "redis://h:1").catch((x: unknown) => x);
   expect(e).toBeInstanceOf(UsageError);
-  expect((e as Error).message).toContain('the URL of remote "origin" holds a password');
+  expect((e as Error).message).toContain('the URL of remote "origin" holds a password or token');
   expect((e as Error).message).not.toContain("s3cret");
-  expect(hasPassword("https://me@example.com/a.git")).toBe(false);
   expect(hasPassword("git@example.com:a.git")).toBe(false);
+  expect(hasPassword("ssh://git@example.com/a.git")).toBe(false);
+  expect(hasPassword("https://example.com/a@b.git")).toBe(false);
   expect(hasPassword("ssh://git:pw@example.com/a.git")).toBe(true);
+});
+
+// A GitHub token is accepted in the user's place (https://TOKEN@github.com/...), and a
+// url.<base>.insteadOf in ~/.gitconfig (a common CI set-up) puts one there behind the user's
+// back: `git remote get-url` prints the rewritten URL, which would go to Redis as is.
+test("a token in the user's place of an https URL is refused too, also when insteadOf put it there", async () => {
+  const r = repo();
+  git(r, "remote", "set-url", "origin", "https://example.com/app.git");
+  git(r, "config", "url.https://ghp_T0KEN@example.com/.insteadOf", "https://example.com/");
+  const e = await prepareRemoteWorkspace(graph, r, "redis://h:1").catch((x: unknown) => x);
+  expect(e).toBeInstanceOf(UsageError);
+  expect((e as Error).message).toContain('the URL of remote "origin" holds a password or token');
+  expect((e as Error).message).not.toContain("ghp_T0KEN");
+  for (const u of ["https://ghp_abc@github.com/me/a.git", "HTTP://me@example.com/a.git", "https://x-access-token:t@github.com/a.git"]) expect(hasPassword(u)).toBe(true);
 });
 
 test("a folder outside any repository is refused, naming it", async () => {

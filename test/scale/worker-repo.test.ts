@@ -3,7 +3,8 @@
 // (a cwd outside the clone is in no repository), and untrusted job data refused.
 import { afterEach, expect, test } from "vitest";
 import fc from "fast-check";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "bun";
 import { tempDir, type TempDir } from "../e2e/helpers.ts";
@@ -165,4 +166,28 @@ test("a worker without --workdir cannot give a branch worktrees: the branch's er
   expect(await jobRepo(null, job, "/b", "w1")).toBe("worker w1 has no --workdir: a branch with worktrees needs one (the worker's clone of /srv/app.git lives there)");
   const { workspace: _w, ...plain } = job;
   expect(await jobRepo(null, plain, "/b", "w1")).toBeNull();
+});
+
+// The per-clone queue lives in one process: a second worker process on the same --workdir would
+// run fetch / worktree add on the same clone at once and fail on git's lock files. The first
+// worktree job takes <workdir>/repos/.worker (host and pid); another live holder is refused,
+// naming it; one that is gone is taken over; the worker's stop releases it.
+test("a --workdir another live worker process holds is refused for worktree jobs; a lock left by a dead one is taken over", async () => {
+  const { url, commit } = remote();
+  const workdir = join(dir.path, "workdir");
+  mkdirSync(join(workdir, "repos"), { recursive: true });
+  const lock = join(workdir, "repos", ".worker");
+  writeFileSync(lock, `${hostname()} 1\n`); // pid 1 is always alive: another worker
+  const job = parseJob({ runId: "r", jobId: "r.m.0.1", dispatch: 1, map: "m", index: 0, item: 1, graph: {}, graphDigest: "d", graphPath: "g", inputs: {}, upstream: {}, kept: {}, passEnv: [], baseDir: "/b", concurrency: 1, version: "v", workspace: ws(url, commit) })!;
+  const refused = await jobRepo(new WorkerRepos(workdir), job, workdir, "w2");
+  expect(refused).toContain(`${workdir} is in use by another worker (${hostname()} pid 1); each worker needs its own --workdir`);
+  expect(existsSync(clonePath(workdir, url))).toBe(false);
+  // A holder that is gone: a process that ran and exited.
+  const gone = spawnSync(["true"]).pid;
+  writeFileSync(lock, `${hostname()} ${gone}\n`);
+  const repos = new WorkerRepos(workdir);
+  expect(typeof (await jobRepo(repos, job, workdir, "w2"))).toBe("object");
+  expect(readFileSync(lock, "utf8")).toBe(`${hostname()} ${process.pid}\n`);
+  repos.release();
+  expect(existsSync(lock)).toBe(false);
 });

@@ -12,6 +12,8 @@ import type { BranchJob, GitPort, RemoteWorkspace } from "../../engine/ports.ts"
 import { realGit } from "../../workspace/git.ts";
 import { GitError } from "../../workspace/git-error.ts";
 import { runGit, runGitRaw } from "../../workspace/run-git.ts";
+import { lockWorkdir } from "./workdir-lock.ts";
+import type { ProcessSupervisor } from "../../spawn/process-registry.ts";
 
 /** Where a cwd on the worker sits in the repository ("" at its top), or null when outside it.
  *  `prefix` is the run's folder in the repository; `workerBase` stands for that folder here. */
@@ -31,8 +33,20 @@ export function clonePath(workdir: string, url: string): string {
 
 export class WorkerRepos {
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** Set once this process holds the workdir (the queue below guards one process only). */
+  private unlock: (() => void) | null = null;
 
-  constructor(private readonly workdir: string) {}
+  /** `supervisor`: the worker's, so a SIGTERM stops a fetch hanging on the network (the job is handed back). */
+  constructor(
+    private readonly workdir: string,
+    private readonly supervisor?: ProcessSupervisor,
+  ) {}
+
+  /** The worker stops: another worker may use the folder. */
+  release(): void {
+    this.unlock?.();
+    this.unlock = null;
+  }
 
   queued<T>(clone: string, work: () => Promise<T>): Promise<T> {
     const next = (this.queues.get(clone) ?? Promise.resolve()).then(work, work);
@@ -42,13 +56,14 @@ export class WorkerRepos {
 
   /** The clone, holding every base commit the job names (fetched once, then reused). */
   async prepare(ws: RemoteWorkspace, workerBase: string): Promise<JobRepo> {
+    this.unlock ??= lockWorkdir(resolve(this.workdir));
     const clone = clonePath(resolve(this.workdir), ws.url);
     await this.queued(clone, async () => {
       if (!existsSync(join(clone, ".git"))) {
         mkdirSync(clone, { recursive: true, mode: 0o700 });
         await runGit(clone, ["init", "--quiet"]);
       }
-      for (const { commit } of ws.bases) await fetchCommit(clone, ws.url, commit);
+      for (const { commit } of ws.bases) await fetchCommit(clone, ws.url, commit, this.supervisor);
     });
     return new JobRepo(this, clone, ws, resolve(workerBase));
   }
@@ -59,10 +74,10 @@ async function hasCommit(clone: string, commit: string): Promise<boolean> {
 }
 
 /** By id into a ref of its own (kept from gc); a server refusing ids gets a fetch of its branches. */
-async function fetchCommit(clone: string, url: string, commit: string): Promise<void> {
+async function fetchCommit(clone: string, url: string, commit: string, sup?: ProcessSupervisor): Promise<void> {
   if (await hasCommit(clone, commit)) return;
-  const byId = await runGitRaw(clone, ["fetch", "--quiet", "--no-tags", "--end-of-options", url, `${commit}:refs/vouch-base/${commit}`]);
-  if (byId.exit !== 0) await runGitRaw(clone, ["fetch", "--quiet", "--no-tags", "--end-of-options", url, "+refs/heads/*:refs/remotes/source/*"]);
+  const byId = await runGitRaw(clone, ["fetch", "--quiet", "--no-tags", "--end-of-options", url, `${commit}:refs/vouch-base/${commit}`], undefined, sup);
+  if (byId.exit !== 0) await runGitRaw(clone, ["fetch", "--quiet", "--no-tags", "--end-of-options", url, "+refs/heads/*:refs/remotes/source/*"], undefined, sup);
   if (!(await hasCommit(clone, commit))) {
     throw new GitError(["fetch"], `could not fetch the base commit ${commit.slice(0, 12)} from ${url}: ${byId.stderr.trim().split("\n")[0] || "the remote does not have it"}`);
   }

@@ -57,7 +57,7 @@ export class BranchWorker {
   private readonly repos: WorkerRepos | null;
 
   constructor(private readonly o: WorkerOptions) {
-    this.repos = o.workdir !== undefined ? new WorkerRepos(o.workdir) : null;
+    this.repos = o.workdir !== undefined ? new WorkerRepos(o.workdir, this.supervisor) : null;
   }
 
   async start(): Promise<void> {
@@ -120,9 +120,10 @@ export class BranchWorker {
     // Worktrees in this worker's clone of the job's remote (ADR 0029); merge nodes stay on the coordinator.
     const baseDir = this.o.workdir ?? data.baseDir;
     const repo = await jobRepo(this.repos, data, baseDir, this.o.name);
-    if (typeof repo === "string") return this.deliver(id, send, { worker: this.o.name, attempt, status: "error", output: null, error: repo, counts: zero(), costUnknown: 0 });
-    // SIGTERM came during the awaits above: nothing of this branch has started.
+    // SIGTERM came during the awaits above: nothing of this branch has started. Checked before a
+    // failed clone: the shutdown stops a fetch under way, which is no fault of the job.
     if (this.stopping) return this.handBack(job, token, pendingWrites);
+    if (typeof repo === "string") return this.deliver(id, send, { worker: this.o.name, attempt, status: "error", output: null, error: repo, counts: zero(), costUnknown: 0 });
     const env = { ...this.o.env, VOUCH_WORKER: this.o.name };
     const commands = createCommandRunner({ parentEnv: env, supervisor: this.supervisor });
     const ports = {
@@ -179,6 +180,7 @@ export class BranchWorker {
     await this.supervisor.shutdownAll();
     // Redis down: no wait on it may hold the stop (stop-wait.ts).
     await unlessDown(closing, this.cmd);
+    this.repos?.release();
     if (this.beat) clearInterval(this.beat);
     if (!isDown(this.cmd)) await unlessDown(this.cmd?.del(workerKey(this.o.name)), this.cmd);
     if (isDown(this.cmd) && running > 0) this.o.log(`vouch worker ${this.o.name}: Redis at ${this.o.target.display} is unreachable: ${running} running job(s) not handed back; another worker takes them once this one's lock runs out`);
