@@ -227,12 +227,14 @@ function removeQuietly(path: string): void {
 
 /** Overwrites a released file with `text` if it is still the very file written (same inode,
  *  one link, never through a symbolic link a command put in its place: that would change a
- *  file elsewhere), read-only again after; its new identity, or null when it cannot be reused.
+ *  file elsewhere, nor a FIFO or device), read-only again after; its new identity, or null when it cannot be reused.
  *  Never truncated to zero first: ext4 flushes a file truncated to zero when it is closed. */
 function rewriteInPlace(old: Stored, text: string): { ino: number; size: number; mtimeMs: number } | null {
   const fds: number[] = [];
   const open = (flags: number) => {
-    const fd = openSync(old.path, flags | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO a command put there would make the open wait for a reader for ever
+    // (vouch's one thread blocked, the run hung); it fails or opens at once, and is no file.
+    const fd = openSync(old.path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     fds.push(fd);
     const st = fstatSync(fd);
     return st.isFile() && st.ino === old.ino && st.nlink === 1 ? { fd, st } : null;
