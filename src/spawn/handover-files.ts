@@ -153,12 +153,26 @@ export class HandoverStore {
     // Written aside, then renamed: a command still reading an earlier file keeps its own copy.
     const recycled = this.recycle(key.slice(0, key.indexOf(":") + 1), path, text);
     if (recycled !== null) return recycled;
-    const aside = `${this.dir}/.w${this.serial++}`;
-    writeFileSync(aside, text, { mode: 0o400 });
+    const aside = this.writeAside(text);
     this.made++;
     renameSync(aside, path);
     const s = statSync(path);
     return { path, refs: 0, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
+  }
+
+  /** A new file under a name nothing is at: the folder is the commands' user's, so a link or
+   *  FIFO may sit at the next name (written through, it changed a file elsewhere; opened, it
+   *  waited for a reader for ever). Such a name is passed over. */
+  private writeAside(text: string): string {
+    for (;;) {
+      const aside = `${this.dir}/.w${this.serial++}`;
+      try {
+        writeFileSync(aside, text, { mode: 0o400, flag: "wx" });
+        return aside;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      }
+    }
   }
 
   /** When the keep is half full, the oldest released file becomes the new one: rewritten in place
