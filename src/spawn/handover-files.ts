@@ -153,12 +153,26 @@ export class HandoverStore {
     // Written aside, then renamed: a command still reading an earlier file keeps its own copy.
     const recycled = this.recycle(key.slice(0, key.indexOf(":") + 1), path, text);
     if (recycled !== null) return recycled;
-    const aside = `${this.dir}/.w${this.serial++}`;
-    writeFileSync(aside, text, { mode: 0o400 });
+    const aside = this.writeAside(text);
     this.made++;
     renameSync(aside, path);
     const s = statSync(path);
     return { path, refs: 0, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
+  }
+
+  /** A new file under a name nothing is at: the folder is the commands' user's, so a link or
+   *  FIFO may sit at the next name (written through, it changed a file elsewhere; opened, it
+   *  waited for a reader for ever). Such a name is passed over. */
+  private writeAside(text: string): string {
+    for (;;) {
+      const aside = `${this.dir}/.w${this.serial++}`;
+      try {
+        writeFileSync(aside, text, { mode: 0o400, flag: "wx" });
+        return aside;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      }
+    }
   }
 
   /** When the keep is half full, the oldest released file becomes the new one: rewritten in place
@@ -227,12 +241,14 @@ function removeQuietly(path: string): void {
 
 /** Overwrites a released file with `text` if it is still the very file written (same inode,
  *  one link, never through a symbolic link a command put in its place: that would change a
- *  file elsewhere), read-only again after; its new identity, or null when it cannot be reused.
+ *  file elsewhere, nor a FIFO or device), read-only again after; its new identity, or null when it cannot be reused.
  *  Never truncated to zero first: ext4 flushes a file truncated to zero when it is closed. */
 function rewriteInPlace(old: Stored, text: string): { ino: number; size: number; mtimeMs: number } | null {
   const fds: number[] = [];
   const open = (flags: number) => {
-    const fd = openSync(old.path, flags | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO a command put there would make the open wait for a reader for ever
+    // (vouch's one thread blocked, the run hung); it fails or opens at once, and is no file.
+    const fd = openSync(old.path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     fds.push(fd);
     const st = fstatSync(fd);
     return st.isFile() && st.ino === old.ino && st.nlink === 1 ? { fd, st } : null;

@@ -87,6 +87,24 @@ describe("replay: what is kept of the fixture folder", () => {
     expect((await runner.run(sitting(cwd, 2), hooks())).resultText).toBe("bbbb");
   });
 
+  test("a settled fixture rewritten in place with its old modification time kept (cp -p, tar, rsync -t) is played as rewritten", async () => {
+    // Review of ADR 0033: such a write does not move the modification time; only the change
+    // time (which no user can set) tells it apart, so it must be part of what is compared.
+    const dir = temp("vouch-replay-keptmtime-");
+    const cwd = temp("vouch-replay-cwd-");
+    const file = join(dir, "work.jsonl");
+    const old = new Date(Date.now() - 60_000);
+    writeFileSync(file, result("aaaa"));
+    utimesSync(file, old, old);
+    age(dir, 60);
+    const runner = createAgentRunner({ parentEnv: {}, replayDir: dir });
+    expect((await runner.run(sitting(cwd, 0), hooks())).resultText).toBe("aaaa");
+    expect((await runner.run(sitting(cwd, 1), hooks())).resultText).toBe("aaaa");
+    writeFileSync(file, result("bbbb"));
+    utimesSync(file, old, old);
+    expect((await runner.run(sitting(cwd, 2), hooks())).resultText).toBe("bbbb");
+  });
+
   test("a branch's own fixture added to a settled folder between sittings wins over the node's", async () => {
     const dir = temp("vouch-replay-added-");
     const cwd = temp("vouch-replay-cwd-");

@@ -2,7 +2,7 @@
 // before is not written again, a file a command changed is written afresh before the next
 // command gets it, and the files kept are bounded. Real processes, a real folder.
 import { afterAll, describe, expect, test } from "vitest";
-import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CommandContext } from "../../src/engine/ports.ts";
 import { createCommandRunner } from "../../src/spawn/command-runner.ts";
@@ -160,6 +160,26 @@ describe("one handover folder per runner", () => {
     expect(h.vars.VOUCH_ITEM_FILE!.startsWith(folder + "/item-")).toBe(true);
     expect(h.vars.VOUCH_STATE_FILE!.startsWith(folder + "/state-")).toBe(true);
     h.release();
+    void store.close();
+  });
+});
+
+describe("the file written aside (review of ADR 0032)", () => {
+  test("a link a command planted at the next aside names is not written through: the target stays as it was, the command gets its state", () => {
+    const store = new HandoverStore(new ProcessSupervisor(), tmpRoot);
+    const outside = join(dir.path, "outside-aside.txt");
+    writeFileSync(outside, "keep me", { mode: 0o644 });
+    const first = store.acquire({ state: { first: true } });
+    const folder = first.vars.VOUCH_STATE_FILE!.slice(0, first.vars.VOUCH_STATE_FILE!.lastIndexOf("/"));
+    // The folder is the command's user's: it can put anything at the names vouch writes aside.
+    for (let i = 0; i < 64; i++) symlinkSync(outside, join(folder, `.w${i}`));
+    const second = store.acquire({ state: { second: true } });
+    expect(readFileSync(outside, "utf8")).toBe("keep me");
+    const f = second.vars.VOUCH_STATE_FILE!;
+    expect(lstatSync(f).isFile()).toBe(true);
+    expect(readFileSync(f, "utf8")).toBe(JSON.stringify({ second: true }));
+    first.release();
+    second.release();
     void store.close();
   });
 });

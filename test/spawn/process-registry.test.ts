@@ -137,6 +137,29 @@ describe("the barrier before a start (write-ahead)", () => {
     expect(queuedAtStart).toEqual(Array(9).fill(0));
   });
 
+  test("an event queued after the turn's commit, before a waiting start resumes (another node's continuation), is committed before that start", async () => {
+    // Review of ADR 0032: the turn's commit runs in setImmediate; the starts resume as
+    // microtasks after it, and anything queued in between must not be left uncommitted.
+    const dir = tempDir();
+    dirs.push(dir);
+    const supervisor = new ProcessSupervisor();
+    let queued = 0;
+    let sneaked = false;
+    const queuedAtStart: number[] = [];
+    supervisor.setBarrier(() => {
+      queued = 0;
+      if (!sneaked) {
+        sneaked = true;
+        queueMicrotask(() => queued++); // runs before the awaiting start's continuation
+      }
+    });
+    supervisor.observe({ added: () => queuedAtStart.push(queued), removed: () => {} });
+    queued++;
+    expect((await runProcess({ shell: "true" }, { cwd: dir.path, env: TEST_ENV, wallMs: 10_000, supervisor })).exit).toBe(0);
+    expect(sneaked).toBe(true);
+    expect(queuedAtStart).toEqual([0]);
+  });
+
   test("a cancellation while a start waits for its turn's commit starts nothing", async () => {
     const dir = tempDir();
     dirs.push(dir);

@@ -5,9 +5,12 @@
 // fresh stat of the folder or file (device, inode, size, modification and change
 // times) is what it was when read. Nothing is kept of what was modified in the
 // SETTLED_MS before it was read: file times are coarse, and a write in the same
-// tick as the read could leave the same stat behind; any later write moves the
-// modification time to "now", away from a settled one. Such a folder or file is
-// looked up and read as before, each sitting.
+// tick as the read could leave the same stat behind; a later write moves the
+// modification time to "now", away from a settled one, and one that puts the old
+// modification time back (cp -p, tar, rsync -t) still moves the change time, which
+// is compared too (test/harness/replay-folder.test.ts). Such a folder or file is
+// looked up and read as before, each sitting. Where the change time is coarse or
+// missing (FAT), such a rewrite in the same tick is not seen (docs/LIMITATIONS.md).
 import { readdirSync, statSync, type Stats } from "node:fs";
 import { basename } from "node:path";
 import { findFixture, probeDisk, type FileProbe, type FixtureLookup } from "./replay-fixtures.ts";
