@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { createCodexParser } from "../../src/spawn/harness/codex.ts";
 import { createGeminiParser, GEMINI_EXIT_CODES, httpStatusOfExit } from "../../src/spawn/harness/gemini.ts";
-import { stripEscapes } from "../../src/spawn/harness/escapes.ts";
+import { sanitize } from "../../src/tui/text.ts";
 import { parseAll } from "./helpers.ts";
 
 const lines = (...events: unknown[]) => events.map((e) => JSON.stringify(e)).join("\n");
@@ -105,14 +105,14 @@ describe("codex exec --json", () => {
   // Review of issue 13: ADR 0018 says escape sequences are stripped from every
   // error text taken from a CLI; the codex parser kept them raw.
   test("no raw escape sequence from codex reaches the error (turn.failed, error event, stderr)", () => {
-    const red = (t: string) => `\u001b[31m${t}\u001b[0m\u0007`;
+    const red = (t: string) => `\u001b[31m${t}\u001b[0m\u0007\u009b2K\u202e`;
     const failed = parseAll(createCodexParser(), lines({ type: "turn.failed", error: { message: red("stream disconnected") } }), { exit: 1 }).sitting;
     const errored = parseAll(createCodexParser(), lines({ type: "error", message: red("retrying") }), { exit: 1 }).sitting;
     const stderr = parseAll(createCodexParser(), "", { exit: 1, stderrTail: red("boom") }).sitting;
     const usage = parseAll(createCodexParser(), "", { exit: 2, stderrTail: red("error: unexpected argument") }).sitting;
     for (const s of [failed, errored, stderr, usage]) {
       expect(s.error).toBeDefined();
-      expect(s.error).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+      expect(s.error).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
     }
     expect(failed.error).toContain("stream disconnected");
     expect(stderr.error).toContain("boom");
@@ -189,9 +189,9 @@ describe("gemini --output-format stream-json", () => {
     expect(sitting.error).not.toMatch(/[\u0000-\u001f]/);
   });
 
-  test("stripEscapes removes CSI, OSC and stray controls, keeps the words", () => {
-    expect(stripEscapes("\u001b[31mred\u001b[0m \u001b]0;title\u0007text\u0007\u001b[2K")).toBe("red text");
-    fc.assert(fc.property(fc.string(), (s) => !/\u001b/.test(stripEscapes(s))));
+  test("sanitize (the one stripper the parsers use) removes CSI, OSC and stray controls, keeps the words", () => {
+    expect(sanitize("\u001b[31mred\u001b[0m \u001b]0;title\u0007text\u0007\u001b[2K")).toBe("red text");
+    fc.assert(fc.property(fc.string(), (s) => !/\u001b/.test(sanitize(s))));
   });
 
   // Issue 13 item 4: this was complete (then failed/output_invalid on the empty answer).

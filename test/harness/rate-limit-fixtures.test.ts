@@ -8,7 +8,7 @@ import { createClaudeParser } from "../../src/spawn/harness/claude-stream.ts";
 import { createCodexParser } from "../../src/spawn/harness/codex.ts";
 import { createGeminiParser } from "../../src/spawn/harness/gemini.ts";
 import { parseResetTime } from "../../src/spawn/harness/reset-time.ts";
-import { codexRateLimit, geminiRateLimit, HIT_LIMIT_FORM } from "../../src/spawn/harness/rate-limit.ts";
+import { codexRateLimit, geminiRateLimit, HIT_LIMIT_FORM, localZone } from "../../src/spawn/harness/rate-limit.ts";
 import type { StreamParser } from "../../src/spawn/harness/types.ts";
 import { ROOT, parseAll } from "./helpers.ts";
 
@@ -120,5 +120,13 @@ describe("forms read from the CLIs' sources (sources.json)", () => {
     if (cli === "codex") expect(codexRateLimit(f.text, ctx)).not.toBeNull();
     else if (cli === "gemini") expect(geminiRateLimit(1, f.text, ctx)).not.toBeNull();
     else expect(HIT_LIMIT_FORM.test(f.text)).toBe(true);
+  });
+});
+
+describe("localZone", () => {
+  test("a valid TZ is kept; an invalid one is UTC (the C library's fallback); none is the system's", () => {
+    expect(localZone("Europe/Berlin")).toBe("Europe/Berlin");
+    expect(localZone("Not/A_Zone")).toBe("UTC");
+    expect(localZone(undefined)).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
   });
 });

@@ -79,6 +79,16 @@ describe("replayed edits", () => {
     expect(readFileSync(join(t.cwd, "real/kept.txt"), "utf8")).toBe("y");
   });
 
+  test("a path through a symlink into the folder's .git is refused like a .git path", async () => {
+    const s = setup({ edits: [{ path: "meta/hooks/pre-commit", content: "#!/bin/sh\nexit 0\n", executable: true }] });
+    mkdirSync(join(s.cwd, ".git", "hooks"), { recursive: true });
+    symlinkSync(join(s.cwd, ".git"), join(s.cwd, "meta"));
+    const sitting = await s.run();
+    expect(sitting.stopReason).toBe("unavailable");
+    expect(sitting.error).toContain("inside .git");
+    expect(existsSync(join(s.cwd, ".git", "hooks", "pre-commit"))).toBe(false);
+  });
+
   test("a symlinked file pointing out of the folder is not written through", async () => {
     const outside = mkdtempSync(join(tmpdir(), "vouch-replay-outside-"));
     writeFileSync(join(outside, "victim"), "safe");

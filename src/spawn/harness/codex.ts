@@ -13,7 +13,7 @@ import { inclusiveTokens, sumTokens } from "./tokens.ts";
 import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
 import { supervision } from "./argv-format.ts";
 import { codexTurnCounter } from "./codex-turns.ts";
-import { stripEscapes } from "./escapes.ts";
+import { sanitize } from "../../tui/text.ts";
 import { codexSessionArgs } from "./session-args.ts";
 import { SESSION_SUPPORT } from "../../engine/sessions.ts";
 import { withCodexRateLimit } from "./rate-limit.ts";
@@ -129,7 +129,7 @@ export function createCodexParser(): StreamParser {
       reader.finish().forEach(handle);
       const sitting = withCodexRateLimit(decide(end), turnFailed ?? lastError, end);
       // As for gemini (ADR 0018): no raw escape sequence from the CLI reaches a record.
-      return sitting.error === undefined ? sitting : { ...sitting, error: stripEscapes(sitting.error) };
+      return sitting.error === undefined ? sitting : { ...sitting, error: sanitize(sitting.error) };
     },
   };
 

@@ -9,7 +9,7 @@
 // 0018): gemini otherwise exits 55 in any folder it was not told to trust.
 // Its loop detection ("Loop detected, stopping execution", then a `success`
 // result with no answer) is a stop by the harness itself: stop reason `loop`.
-import { stripEscapes } from "./escapes.ts";
+import { sanitize } from "../../tui/text.ts";
 import { geminiSessionArgs } from "./session-args.ts";
 import { SESSION_SUPPORT } from "../../engine/sessions.ts";
 import { withGeminiRateLimit } from "./rate-limit.ts";
@@ -138,13 +138,13 @@ export function createGeminiParser(): StreamParser {
     reported: () => result !== undefined,
     finish(end: StreamEnd): ParsedSitting {
       reader.finish().forEach(handle);
-      const sitting = decide(end);
-      const why = stripEscapes(lastError ?? resultError(result) ?? lastLine(stripEscapes(end.stderrTail)) ?? "");
-      return withGeminiRateLimit(sitting, end.exit, why, end);
+      // Gemini colours its fatal messages even in a pipe: no raw ESC reaches a record.
+      const why = sanitize(lastError ?? resultError(result) ?? lastLine(sanitize(end.stderrTail)) ?? "");
+      return withGeminiRateLimit(decide(end, why), end.exit, why, end);
     },
   };
 
-  function decide(end: StreamEnd): ParsedSitting {
+  function decide(end: StreamEnd, why: string): ParsedSitting {
       const base = {
         resultText: lastText,
         turns: eventsSeen > 0 ? turns : null,
@@ -153,8 +153,6 @@ export function createGeminiParser(): StreamParser {
         permissionDenials: 0,
         ...(sessionId ? { sessionId } : {}),
       };
-      // Gemini colours its fatal messages even in a pipe: no raw ESC reaches a record.
-      const why = stripEscapes(lastError ?? resultError(result) ?? lastLine(stripEscapes(end.stderrTail)) ?? "");
       const known = end.exit !== null ? GEMINI_EXIT_CODES[end.exit] : undefined;
       const http = httpStatusOfExit(end.exit);
       if (known) return { ...base, stopReason: known.stopReason, error: `gemini: ${known.what} (exit ${end.exit})${why ? `: ${why}` : ""}` };

@@ -9,7 +9,7 @@
 // "Please retry in 42.5s". A limit is no verdict on the work: the engine
 // pauses the node instead of failing it.
 import { isObject, type JsonObject } from "../../engine/json-object.ts";
-import { parseResetTime, resetFromEpoch, type ResetContext } from "./reset-time.ts";
+import { parseResetTime, resetFromEpoch, validZone, type ResetContext } from "./reset-time.ts";
 
 export interface RateLimitStop {
   /** Epoch ms the harness says the limit lifts, or null when it does not say. */
@@ -28,7 +28,7 @@ export function claudeRateLimit(result: JsonObject, events: readonly JsonObject[
     result.api_error === "usage_limit_reached" ||
     result.api_error_status === 429 ||
     result.api_error_type === "rate_limit_error" ||
-    (result.is_error === true && HIT_LIMIT_FORM.test(text.slice(0, 4096)));
+    HIT_LIMIT_FORM.test(text.slice(0, 4096));
   if (!limited) return null;
   // The rate_limit_event names the reset exactly (epoch seconds); the text only to the minute, in a zone.
   for (let i = events.length - 1; i >= 0; i--) {
@@ -75,15 +75,8 @@ export function rateLimitError(harness: string, stop: RateLimitStop, said: strin
 
 /** The zone a harness prints bare clock times in: the TZ it was given (vouch's own), else the system's. */
 export function localZone(tz: string | undefined): string {
-  if (tz) {
-    try {
-      new Intl.DateTimeFormat("en-US", { timeZone: tz });
-      return tz;
-    } catch {
-      // An invalid TZ: the C library falls back to UTC, and so do we.
-      return "UTC";
-    }
-  }
+  // An invalid TZ: the C library falls back to UTC, and so do we.
+  if (tz) return validZone(tz) ? tz : "UTC";
   return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 }
 

@@ -109,6 +109,10 @@ function resolveTarget(rootReal: string, path: string): string {
       throw new ReplayEditError(`replay edit "${path}" goes through a dangling symlink`);
     }
     if (!inside(rootReal, real)) throw new ReplayEditError(`replay edit "${path}" leaves the folder through a symlink`);
+    // A link to the folder's own .git is no way round the .git rule.
+    if (relative(rootReal, real).split(sep).some((p) => p.toLowerCase() === ".git")) {
+      throw new ReplayEditError(`replay edit "${path}" is inside .git through a symlink: a recorded path must be relative and stay inside the folder`);
+    }
     at = real;
   }
   return at;

@@ -107,7 +107,8 @@ function zoneOf(iana: string | undefined, abbreviation: string | undefined, loca
   return validZone(l) ? { iana: l } : { offsetMin: 0 };
 }
 
-function validZone(zone: string): boolean {
+/** Whether Intl knows the IANA zone. */
+export function validZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: zone });
     return true;
