@@ -137,10 +137,7 @@ export class Workspaces {
       await this.git.commitAll(ws.path, `vouch: run ${this.runId}: what an earlier try left uncommitted`).catch(() => undefined);
       await this.git.removeWorktree(ws.root, ws.path);
     }
-    if (!(await this.git.branchExists(ws.root, ws.branch))) return;
-    let n = 1;
-    while (await this.git.branchExists(ws.root, keptBranchName(ws.branch, n))) n++;
-    await this.git.renameBranch(ws.root, ws.branch, keptBranchName(ws.branch, n));
+    await keepAside(this.git, ws.root, ws.branch);
   }
 
   private upstream(key: string, root: string): string {
@@ -179,6 +176,14 @@ export class Workspaces {
     this.queues.set(root, next.catch(() => undefined));
     return next;
   }
+}
+
+/** An earlier session's `branch`, if there is one, is kept as <branch>@<n>, the first n free. */
+export async function keepAside(git: GitPort, root: string, branch: string): Promise<void> {
+  if (!(await git.branchExists(root, branch))) return;
+  let n = 1;
+  while (await git.branchExists(root, keptBranchName(branch, n))) n++;
+  await git.renameBranch(root, branch, keptBranchName(branch, n));
 }
 
 function removes(keep: KeepPolicy, status: NodeStatus): boolean {
