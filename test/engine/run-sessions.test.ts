@@ -3,21 +3,12 @@
 // own session, a feedback round, a resumed run's kept session, and the plan's
 // session modes handed to the harness for refusal.
 import { describe, expect, test } from "vitest";
-import { finishedOf, ofType, run } from "./helpers/run-helper.ts";
+import { finishedOf, ofType, retryContinueGraph, run } from "./helpers/run-helper.ts";
 import { byNode, FakeAgentRunner } from "./helpers/fakes.ts";
 import { priorFromEvents } from "../../src/engine/run.ts";
 
 describe("retry: { session: continue }", () => {
-  const g = `
-version: 1
-name: t
-nodes:
-  work:
-    kind: agent
-    prompt: "do the work"
-    output: { format: json }
-    retry: { max: 2, on: [output_invalid], session: continue }
-`;
+  const g = retryContinueGraph;
   test("each retry resumes the session the attempt before reported, with the session's last total, and only the failure as prompt", async () => {
     const r = await run(g, {
       agents: byNode({

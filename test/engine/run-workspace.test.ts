@@ -5,7 +5,7 @@
 import { describe, expect, test } from "vitest";
 import { FakeCommandRunner } from "./helpers/fakes.ts";
 import { FAKE_BASE, FAKE_ROOT, FakeGit } from "./helpers/fake-git.ts";
-import { finishedOf, run, runFinished } from "./helpers/run-helper.ts";
+import { finishedOf, graphOf, run, runFinished } from "./helpers/run-helper.ts";
 
 const WT = `${FAKE_ROOT}/.vouch/worktrees/run-test`;
 
@@ -181,4 +181,19 @@ nodes:
     expect(git.commits.get(git.branches.get("vouch/run-test/impl@1")!)!.get("src/a.ts")).toBe("half-done");
     expect(finishedOf(r.events, "impl").workspace!.base).toBe(FAKE_BASE);
   });
+});
+
+test("a sub-graph node's attempt commit names its whole prefixed id (s/impl), not its last part", async () => {
+  const git = new FakeGit();
+  const inner = `version: 1\nname: inner\nnodes:\n  impl: { kind: agent, prompt: implement, workspace: { mode: worktree } }\n`;
+  const r = await run(`version: 1\nname: t\nnodes:\n  s: { kind: graph, use: ./inner.yaml }\n`, {
+    git,
+    agents: (a) => {
+      git.edit(a.workspace!, "src/a.ts", "changed");
+      return {};
+    },
+    options: { baseDir: FAKE_ROOT, subgraphs: new Map([["/work/inner.yaml", graphOf(inner)]]) },
+  });
+  expect(finishedOf(r.events, "s/impl").status).toBe("passed");
+  expect(git.calls.filter((c) => c.startsWith("commit "))).toEqual(["commit c1 vouch: run run-test, node s/impl, attempt 1"]);
 });

@@ -6,18 +6,9 @@
 import { expect, test } from "vitest";
 import type { Sitting } from "../../src/engine/ports.ts";
 import { byNode } from "./helpers/fakes.ts";
-import { finishedOf, ofType, run } from "./helpers/run-helper.ts";
+import { finishedOf, ofType, retryContinueGraph, run } from "./helpers/run-helper.ts";
 
-const g = `
-version: 1
-name: t
-nodes:
-  work:
-    kind: agent
-    prompt: "do the work"
-    output: { format: json }
-    retry: { max: 2, on: [output_invalid], session: continue }
-`;
+const g = retryContinueGraph;
 const limited: Partial<Sitting> = { stopReason: "rate_limited", resultText: "", turns: 1, exitCode: 1, error: "claude hit a usage or rate limit", sessionId: "s-1", costUsd: 0.1, sessionCostUsd: 0.2 };
 
 test("the sitting after a limited one in the same session carries the limited sitting's total; node.started names attempt 1", async () => {

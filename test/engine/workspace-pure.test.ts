@@ -157,4 +157,15 @@ nodes:
       '6:67: workspace.from names "c", which is not upstream of "c"',
     ]);
   });
+  test("a base git would read as an option is refused, on the node and in defaults", () => {
+    expect(problems(`version: 1
+name: w
+defaults: { workspace: { base: --all } }
+nodes:
+  a: { kind: agent, prompt: a, workspace: { mode: worktree, base: -x } }
+`).map((l) => l.replace(/^\d+:\d+: /, ""))).toEqual([
+      'base "--all" starts with "-": git would read it as an option',
+      'base "-x" starts with "-": git would read it as an option',
+    ]);
+  });
 });

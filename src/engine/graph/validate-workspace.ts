@@ -15,13 +15,17 @@ export const workspaces: Rule = (ctx) => {
     const ws = node.workspace;
     const at = [...n.path, "workspace"];
     if (ws.from !== undefined) fromRule(ctx, n, ws.from, ws.mode, ws.base);
-    if (ws.base?.startsWith("-")) ctx.report({ path: [...at, "base"], message: `base "${ws.base}" starts with "-": git would read it as an option`, hint: "name a branch, tag or commit" });
+    baseRule(ctx, [...at, "base"], ws.base);
     ws.protect?.forEach((glob, i) => globRule(ctx, [...at, "protect", i], glob));
   }
   const d = ctx.graph.defaults?.workspace;
-  if (d?.base?.startsWith("-")) ctx.report({ path: ["defaults", "workspace", "base"], message: `base "${d.base}" starts with "-": git would read it as an option`, hint: "name a branch, tag or commit" });
+  baseRule(ctx, ["defaults", "workspace", "base"], d?.base);
   d?.protect?.forEach((glob, i) => globRule(ctx, ["defaults", "workspace", "protect", i], glob));
 };
+
+function baseRule(ctx: ValidateContext, path: (string | number)[], base: string | undefined): void {
+  if (base?.startsWith("-")) ctx.report({ path, message: `base "${base}" starts with "-": git would read it as an option`, hint: "name a branch, tag or commit" });
+}
 
 function globRule(ctx: ValidateContext, path: (string | number)[], glob: string): void {
   const g = compileGlob(glob);

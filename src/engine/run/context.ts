@@ -63,7 +63,7 @@ export class RunContext {
     this.slots = new Slots(limits.concurrency);
     this.startedAt = ports.clock.now();
     this.commandInputs = commandInputs(inputs);
-    this.workspaces = new Workspaces(ports.git, options.runId, priorWorkspaces(options.graph, options.resume));
+    this.workspaces = new Workspaces(ports.git, options.runId, priorWorkspaces(options.graph, options.resume, options));
     for (const [id, cost] of Object.entries(options.resume?.sessionCosts ?? {})) this.sessionCosts.set(id, cost);
   }
 

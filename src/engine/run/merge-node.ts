@@ -10,7 +10,8 @@ import type { MergeNode } from "../graph/schema.ts";
 import type { CheckOutcome } from "../ports.ts";
 import { renderText } from "../template/render.ts";
 import { judgeChecks } from "../verdict/conjunction.ts";
-import { branchName, keptBranchName, worktreePath } from "../workspace/names.ts";
+import { branchName, worktreePath } from "../workspace/names.ts";
+import { keepAside } from "../workspace/workspaces.ts";
 import { DEFAULT_BASE } from "../workspace/spec.ts";
 import { checkSpec, runChecks } from "./checks.ts";
 import { mergeSources, type MergeSource } from "./merge-sources.ts";
@@ -83,11 +84,7 @@ async function mergeAll(env: NodeEnv, p: Place, sources: MergeSource[]): Promise
 /** The worktree the merged tree is checked out in; an earlier session's branch is kept as <into>@n. */
 async function checkout(env: NodeEnv, p: Place, tip: string): Promise<string> {
   const git = env.ctx.ports.git;
-  if (await git.branchExists(p.root, p.into)) {
-    let n = 1;
-    while (await git.branchExists(p.root, keptBranchName(p.into, n))) n++;
-    await git.renameBranch(p.root, p.into, keptBranchName(p.into, n));
-  }
+  await keepAside(git, p.root, p.into);
   const path = worktreePath(p.root, env.ctx.options.runId, env.id);
   await git.removeWorktree(p.root, path).catch(() => {}); // a worktree a killed session left behind
   await git.hideVouchDir(p.root);

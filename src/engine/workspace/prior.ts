@@ -1,29 +1,27 @@
 // The worktrees an earlier session of a resumed run recorded for nodes that
 // passed (they do not run again): `from` continues from them, and the run's end
-// applies their node's `keep` to them as to this session's.
+// applies their node's `keep` to them as to this session's. A node's keep is
+// read in its own graph file (a sub-graph's defaults, ADR 0024).
 import type { GraphFile } from "../graph/schema.ts";
-import type { AnyNode } from "../graph/graph-index.ts";
-import type { ResumeState } from "../run/types.ts";
+import { walkNodes } from "../run/graph-walk.ts";
+import type { ResumeState, RunOptions } from "../run/types.ts";
 import { DEFAULT_KEEP, workspaceOf } from "./spec.ts";
 import type { PriorWorkspace } from "./workspaces.ts";
 
-/** The node a resume key names: "id", or "map#index/id". */
-function nodeOfKey(graph: GraphFile, key: string): AnyNode | undefined {
-  const slash = key.indexOf("/");
-  if (slash === -1) return Object.hasOwn(graph.nodes, key) ? graph.nodes[key] : undefined;
-  const map = key.slice(0, key.indexOf("#"));
-  const id = key.slice(slash + 1);
-  const m = Object.hasOwn(graph.nodes, map) ? graph.nodes[map] : undefined;
-  return m?.kind === "map" && Object.hasOwn(m.branch, id) ? m.branch[id] : undefined;
+/** A resume key without its branch index: "id", or "map#/id" for every branch of the map. */
+function shape(key: string): string {
+  return key.replace(/#\d+\//, "#/");
 }
 
-export function priorWorkspaces(graph: GraphFile, resume: ResumeState | undefined): Map<string, PriorWorkspace> {
+export function priorWorkspaces(graph: GraphFile, resume: ResumeState | undefined, files: Pick<RunOptions, "graphPath" | "subgraphs">): Map<string, PriorWorkspace> {
   const out = new Map<string, PriorWorkspace>();
-  for (const [key, kept] of Object.entries(resume?.nodes ?? {})) {
-    if (kept.workspace === undefined) continue;
-    const node = nodeOfKey(graph, key);
-    out.set(key, { record: kept.workspace, keep: (node && workspaceOf(graph, node)?.keep) ?? DEFAULT_KEEP });
+  const kept = Object.entries(resume?.nodes ?? {}).filter(([, k]) => k.workspace !== undefined);
+  if (kept.length === 0) return out;
+  const keeps = new Map<string, PriorWorkspace["keep"]>();
+  for (const w of walkNodes(graph, files.graphPath, files.subgraphs)) {
+    const keep = workspaceOf(w.file, w.node)?.keep;
+    if (keep !== undefined) keeps.set(w.map !== undefined ? `${w.map}#/${w.id}` : w.id, keep);
   }
+  for (const [key, k] of kept) out.set(key, { record: k.workspace!, keep: keeps.get(shape(key)) ?? DEFAULT_KEEP });
   return out;
 }
-

@@ -18,6 +18,8 @@ export class WorkspaceError extends Error {
 
 export interface NodeWorkspace {
   key: string;
+  /** The node's id (prefixed in a sub-graph, "review/fix"), as its commits name it. */
+  id: string;
   root: string;
   path: string;
   branch: string;
@@ -65,6 +67,7 @@ export class Workspaces {
     const start = spec.from !== undefined ? this.upstream(nodeKey(spec.from, branch), found.root) : await this.baseCommit(found.root, spec.base);
     const ws: NodeWorkspace = {
       key,
+      id,
       root: found.root,
       path: worktreePath(found.root, this.runId, id, branch),
       branch: branchName(this.runId, id, branch),
@@ -87,8 +90,7 @@ export class Workspaces {
 
   /** After an attempt: commit what changed, name protected paths it touched and put them back. */
   async settle(ws: NodeWorkspace, attempt: number, branch?: BranchRef, round?: number): Promise<AttemptWork> {
-    const id = ws.key.slice(ws.key.lastIndexOf("/") + 1);
-    const commit = await this.git.commitAll(ws.path, attemptMessage(this.runId, id, attempt, branch, round));
+    const commit = await this.git.commitAll(ws.path, attemptMessage(this.runId, ws.id, attempt, branch, round));
     const changed = await this.git.changedPaths(ws.root, ws.base, commit);
     const touched = [...new Set(changed.flatMap((c) => (c.from !== undefined ? [c.from, c.path] : [c.path])))];
     const tampered = matching(touched, ws.protect);
@@ -135,10 +137,7 @@ export class Workspaces {
       await this.git.commitAll(ws.path, `vouch: run ${this.runId}: what an earlier try left uncommitted`).catch(() => undefined);
       await this.git.removeWorktree(ws.root, ws.path);
     }
-    if (!(await this.git.branchExists(ws.root, ws.branch))) return;
-    let n = 1;
-    while (await this.git.branchExists(ws.root, keptBranchName(ws.branch, n))) n++;
-    await this.git.renameBranch(ws.root, ws.branch, keptBranchName(ws.branch, n));
+    await keepAside(this.git, ws.root, ws.branch);
   }
 
   private upstream(key: string, root: string): string {
@@ -177,6 +176,14 @@ export class Workspaces {
     this.queues.set(root, next.catch(() => undefined));
     return next;
   }
+}
+
+/** An earlier session's `branch`, if there is one, is kept as <branch>@<n>, the first n free. */
+export async function keepAside(git: GitPort, root: string, branch: string): Promise<void> {
+  if (!(await git.branchExists(root, branch))) return;
+  let n = 1;
+  while (await git.branchExists(root, keptBranchName(branch, n))) n++;
+  await git.renameBranch(root, branch, keptBranchName(branch, n));
 }
 
 function removes(keep: KeepPolicy, status: NodeStatus): boolean {

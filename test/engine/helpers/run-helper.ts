@@ -9,6 +9,18 @@ import { FakeClock } from "./fake-clock.ts";
 import type { GitPort } from "../../../src/engine/ports.ts";
 import { CheckingLedger, FakeAgentRunner, FakeApprovals, FakeCommandRunner, type SittingScript } from "./fakes.ts";
 
+/** One agent node whose output_invalid retries continue its session (ADR 0023). */
+export const retryContinueGraph = `
+version: 1
+name: t
+nodes:
+  work:
+    kind: agent
+    prompt: "do the work"
+    output: { format: json }
+    retry: { max: 2, on: [output_invalid], session: continue }
+`;
+
 export function graphOf(text: string): GraphFile {
   return graphSchema.parse(YAML.parse(text));
 }
