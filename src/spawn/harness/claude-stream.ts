@@ -24,6 +24,9 @@ type Json = JsonObject;
 const ACTIVITY_CHARS = 120;
 
 /** @param source how messages name the output: "claude" for a process, "replay fixture x.jsonl" for a recording. */
+/** The latest rejected rate_limit_events kept per sitting (claudeRateLimit reads the last usable one). */
+const KEPT_LIMIT_EVENTS = 8;
+
 export function createClaudeParser(source = "claude"): StreamParser {
   const reader = new JsonDocumentReader();
   const messageIds = new Set<string>();
@@ -93,8 +96,13 @@ export function createClaudeParser(source = "claude"): StreamParser {
         if (typeof event.session_id === "string") sessionId = event.session_id;
         return true;
       case "rate_limit_event": {
+        // Only a rejected one can name the reset, and only the latest are read: a stream of
+        // these lines (hostile or long) must not grow the list without end.
         const info = claudeRateLimitInfo(event);
-        if (info) limitEvents.push(info);
+        if (info?.status === "rejected") {
+          limitEvents.push(info);
+          if (limitEvents.length > KEPT_LIMIT_EVENTS) limitEvents.shift();
+        }
         return false;
       }
       default:
