@@ -3,20 +3,14 @@
 import { afterEach, expect, test } from "vitest";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawnSync } from "bun";
 import { tempDir, type TempDir } from "../e2e/helpers.ts";
 import { graphSchema } from "../../src/engine/graph/schema.ts";
 import { hasPassword, prepareRemoteWorkspace } from "../../src/workspace/remote-workspace.ts";
 import { UsageError } from "../../src/engine/errors.ts";
+import { git } from "./fleet.ts";
 
 let dir: TempDir;
 afterEach(() => dir?.cleanup());
-
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
-  return r.stdout.toString().trim();
-}
 
 const graph = graphSchema.parse({ version: 1, name: "g", nodes: { each: { kind: "map", over: "inputs.x", branch: { w: { kind: "script", run: "true", workspace: { mode: "worktree" } } } } } });
 
