@@ -67,13 +67,16 @@ async function remoteUrl(root: string, remote: string, url: string): Promise<str
   return absoluteUrl(got, root);
 }
 
-/** True when a branch of `remote` (just fetched) holds `commit`. */
-async function remoteHas(root: string, remote: string, url: string, commit: string): Promise<boolean> {
-  const fetch = ["fetch", "--quiet", "--no-tags", "--", remote, `+refs/heads/*:refs/remotes/${remote}/*`];
-  const f = await runGitRaw(root, fetch);
+/** Fetches the branches of `remote`, so `remoteHas` sees what is there now. */
+async function fetchRemote(root: string, remote: string, url: string): Promise<void> {
+  const f = await runGitRaw(root, ["fetch", "--quiet", "--no-tags", "--", remote, `+refs/heads/*:refs/remotes/${remote}/*`]);
   if (f.exit !== 0) {
     throw new UsageError(`--executor ${url}: could not fetch remote "${remote}" to check the base commit is there: ${f.stderr.trim().split("\n")[0] ?? ""}`, "make the remote reachable from here (and from the workers), then run again");
   }
+}
+
+/** True when a branch of `remote` (fetched by `fetchRemote`) holds `commit`. */
+async function remoteHas(root: string, remote: string, commit: string): Promise<boolean> {
   const r = await runGitRaw(root, ["for-each-ref", "--count=1", "--format=%(refname)", "--contains", commit, "--", `refs/remotes/${remote}/`]);
   return r.exit === 0 && r.stdout.trim() !== "";
 }
@@ -88,10 +91,13 @@ export async function prepareRemoteWorkspace(graph: GraphFile, baseDir: string, 
   const remote = await remoteName(root);
   const remoteAt = await remoteUrl(root, remote, url);
   const bases: RemoteWorkspace["bases"] = [];
+  let fetched = false; // once for all the bases, after the first resolves
   for (const ref of refs) {
     const commit = await realGit.resolveCommit(root, ref);
     if (commit === null) throw new UsageError(`--executor ${url}: workspace base "${ref}" names no commit in ${root}`, "name a branch, tag or commit that exists");
-    if (!(await remoteHas(root, remote, url, commit))) {
+    if (!fetched) await fetchRemote(root, remote, url);
+    fetched = true;
+    if (!(await remoteHas(root, remote, commit))) {
       throw new UsageError(
         `--executor ${url}: the base commit ${commit.slice(0, 12)} (workspace base "${ref}") is not on remote "${remote}" (${remoteAt}); workers fetch it from there`,
         `push it first (git push ${remote} ${ref === "HEAD" ? "HEAD" : ref}), then run again`,

@@ -5,16 +5,15 @@
 // coordinator adds up the streamed costs, crosses the budget while branches run
 // on the workers, stops dispatching and cancels them; the workers kill their
 // process groups.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "bun";
-import { ensureBinary, parseNdjson, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
+import { parseNdjson, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import { HARNESS_STUBS } from "../faults/fault-run.ts";
 import { eventually, groupAlive } from "../spawn/helpers.ts";
-import type { EventOf, VouchEvent } from "../../src/engine/events.ts";
-import { HAVE_REDIS, RedisServer } from "./redis-server.ts";
-import { WorkerProc } from "./fleet.ts";
+import { HAVE_REDIS } from "./redis-server.ts";
+import { of, stopAll, useRedis, WorkerProc } from "./fleet.ts";
 
 const BRANCHES = 60;
 const MARKER = "27.1828"; // a sleep no other test runs
@@ -44,29 +43,19 @@ nodes:
 `;
 }
 
-const of = <T extends VouchEvent["type"]>(events: VouchEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type);
-
 function groupsIn(file: string): number[] {
   if (!existsSync(file)) return [];
   return [...new Set(readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((l) => Number(l.split(" ")[1])))];
 }
 
 describe.skipIf(!HAVE_REDIS)("the run budget crossed across workers", { timeout: 180_000 }, () => {
-  let redis: RedisServer;
+  const redis = useRedis();
   let dir: TempDir;
-  let workers: WorkerProc[] = [];
+  const workers: WorkerProc[] = [];
   const home = () => join(dir.path, ".vouch");
 
-  beforeAll(async () => {
-    await ensureBinary();
-    redis = await RedisServer.start();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
   afterEach(async () => {
-    await Promise.all(workers.map((w) => w.term()));
-    workers = [];
+    await stopAll(workers);
     for (const g of [...groupsIn(join(dir.path, "stub.pids")), ...groupsIn(join(dir.path, "hold.pids"))]) {
       try {
         process.kill(-g, "SIGKILL"); // what a failed case left behind
@@ -83,11 +72,11 @@ describe.skipIf(!HAVE_REDIS)("the run budget crossed across workers", { timeout:
     const holdPids = join(dir.path, "hold.pids");
     // The workers' own environment: the stubs first on PATH, the stub's cost per turn.
     const env = { PATH: `${HARNESS_STUBS}:/usr/local/bin:/usr/bin:/bin`, STUB_TURN_COST: String(TURN_COST), STUB_PIDS: stubPids };
-    for (let i = 0; i < 3; i++) workers.push(await WorkerProc.start(redis.url, `w${i}`, home(), 4, env));
+    for (let i = 0; i < 3; i++) workers.push(await WorkerProc.start(redis().url, `w${i}`, home(), 4, env));
     const file = join(dir.path, "budget.yaml");
     writeFileSync(file, graph(holdPids));
     // The job carries the names only; each worker passes its own values.
-    const args = ["run", file, "--json", "--concurrency", "12", "--budget", String(BUDGET), "--pass-env", "STUB_TURN_COST", "--pass-env", "STUB_PIDS", "--executor", redis.url];
+    const args = ["run", file, "--json", "--concurrency", "12", "--budget", String(BUDGET), "--pass-env", "STUB_TURN_COST", "--pass-env", "STUB_PIDS", "--executor", redis().url];
     const ran = await vouch(args, { home: home(), cwd: dir.path, env: { PATH: env.PATH } });
     const events = parseNdjson(ran.stdout);
     expect(ran.stderr).not.toMatch(/^\s+at /m);

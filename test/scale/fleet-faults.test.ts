@@ -1,14 +1,14 @@
 // The scale-out fault suite (issue 19, ADR 0026) through the real binary: a real
 // redis-server on a free loopback port, three `vouch worker`s, a 60-branch map.
 // Workers and Redis are killed by pid; every assertion reads the coordinator's ledger.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "bun";
-import { ensureBinary, parseNdjson, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
-import type { EventOf, VouchEvent } from "../../src/engine/events.ts";
-import { HAVE_REDIS, RedisServer } from "./redis-server.ts";
-import { Coordinator, WorkerProc } from "./fleet.ts";
+import { parseNdjson, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
+import type { VouchEvent } from "../../src/engine/events.ts";
+import { HAVE_REDIS } from "./redis-server.ts";
+import { Coordinator, of, stopAll, useRedis, WorkerProc } from "./fleet.ts";
 
 const BRANCHES = 60;
 /** A 60-branch map; each branch sleeps (SLEEP) and prints its item as JSON. */
@@ -32,33 +32,24 @@ nodes:
 `;
 }
 
-const of = <T extends VouchEvent["type"]>(events: VouchEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type);
 const finishedBranches = (events: VouchEvent[]) => of(events, "branch.finished");
 
 // Real processes on a shared machine: generous bounds, never a timed assertion.
 describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { timeout: 180_000 }, () => {
-  let redis: RedisServer;
+  const redis = useRedis();
   let dir: TempDir;
-  let workers: WorkerProc[] = [];
+  const workers: WorkerProc[] = [];
   const home = () => join(dir.path, ".vouch");
 
-  beforeAll(async () => {
-    await ensureBinary();
-    redis = await RedisServer.start();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
   afterEach(async () => {
-    await redis.ensureUp(); // a test that failed with Redis down must not take the next ones with it
-    await Promise.all(workers.map((w) => w.term()));
-    workers = [];
+    await redis().ensureUp(); // a test that failed with Redis down must not take the next ones with it
+    await stopAll(workers);
     dir.cleanup();
   });
 
   async function fleet(n = 3, env: Record<string, string> = {}): Promise<void> {
     dir = tempDir("fleet");
-    for (let i = 0; i < n; i++) workers.push(await WorkerProc.start(redis.url, `w${i}`, home(), 4, env));
+    for (let i = 0; i < n; i++) workers.push(await WorkerProc.start(redis().url, `w${i}`, home(), 4, env));
   }
 
   function graphFile(sleep: string, n = BRANCHES): string {
@@ -70,13 +61,13 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
   test("3 workers, a 60-branch map: every branch passes once, the same ledger as a local run", async () => {
     await fleet();
     // `vouch workers` lists the live workers from their heartbeats.
-    const listed = await vouch(["workers", redis.url, "--json"], { home: home(), cwd: dir.path });
+    const listed = await vouch(["workers", redis().url, "--json"], { home: home(), cwd: dir.path });
     expect(listed.code).toBe(0);
     const fleetNow = JSON.parse(listed.stdout) as { workers: { name: string; concurrency: number }[]; jobs: { waiting: number } };
     expect(fleetNow.workers.map((w) => [w.name, w.concurrency])).toEqual([["w0", 4], ["w1", 4], ["w2", 4]]);
     const file = graphFile("0.05");
     const local = await vouch(["run", file, "--json", "--concurrency", "12"], { home: home(), cwd: dir.path });
-    const remote = await vouch(["run", file, "--json", "--concurrency", "12", "--executor", redis.url], { home: home(), cwd: dir.path });
+    const remote = await vouch(["run", file, "--json", "--concurrency", "12", "--executor", redis().url], { home: home(), cwd: dir.path });
     expect(remote.stderr).toBe("");
     const [l, r] = [parseNdjson(local.stdout), parseNdjson(remote.stdout)];
     expect(remote.code).toBe(local.code);
@@ -98,7 +89,7 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
   test("kill -9 one worker mid-branch: the run still passes, the cut-off attempt is recorded, no branch passes twice", async () => {
     await fleet();
     const file = graphFile("0.4");
-    const c = new Coordinator(["run", file, "--concurrency", "12", "--executor", redis.url], home(), dir.path);
+    const c = new Coordinator(["run", file, "--concurrency", "12", "--executor", redis().url], home(), dir.path);
     await c.until((evs) => evs.some((e) => e.type === "node.started" && e.remote?.worker === "w1"));
     workers[1]!.kill9();
     const { code, events } = await c.done();
@@ -122,7 +113,7 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
   test("kill -9 the coordinator: resume re-attaches to the jobs by id, every branch passes once", async () => {
     await fleet();
     const file = graphFile("0.3");
-    const c = new Coordinator(["run", file, "--concurrency", "12", "--executor", redis.url], home(), dir.path);
+    const c = new Coordinator(["run", file, "--concurrency", "12", "--executor", redis().url], home(), dir.path);
     await c.until((evs) => finishedBranches(evs).length >= 10);
     process.kill(c.proc.pid, "SIGKILL");
     const first = await c.done();
@@ -152,13 +143,13 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
   test("Redis stopped mid-run: the run ends error (reason executor) and resumes once Redis is back", async () => {
     await fleet();
     const file = graphFile("0.3");
-    const c = new Coordinator(["run", file, "--concurrency", "12", "--executor", redis.url], home(), dir.path);
+    const c = new Coordinator(["run", file, "--concurrency", "12", "--executor", redis().url], home(), dir.path);
     await c.until((evs) => finishedBranches(evs).length >= 5);
-    await redis.down();
+    await redis().down();
     const { code, events } = await c.done();
     expect(code).toBe(3);
     expect(of(events, "run.finished")[0]).toMatchObject({ status: "error", reason: "executor" });
-    await redis.up();
+    await redis().up();
     const resumed = await vouch(["resume", "last", "--json"], { home: home(), cwd: dir.path });
     const second = parseNdjson(resumed.stdout);
     expect([0, 1]).toContain(resumed.code);
@@ -172,7 +163,7 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
     await fleet();
     const marker = "31.4159"; // a sleep no other test runs
     const file = graphFile(marker);
-    const ran = await vouch(["run", file, "--json", "--concurrency", "12", "--wall", "3s", "--executor", redis.url], { home: home(), cwd: dir.path });
+    const ran = await vouch(["run", file, "--json", "--concurrency", "12", "--wall", "3s", "--executor", redis().url], { home: home(), cwd: dir.path });
     const events = parseNdjson(ran.stdout);
     expect(ran.code).toBe(3);
     expect(of(events, "run.finished")[0]).toMatchObject({ status: "error", reason: "wall" });
@@ -205,7 +196,7 @@ nodes:
       who: { kind: script, run: 'sleep 1; printf "{\\"w\\":\\"%s\\"}" "$VOUCH_WORKER"', output: { format: json } }
 `,
     );
-    const c = new Coordinator(["run", file, "--concurrency", "8", "--executor", redis.url], home(), dir.path);
+    const c = new Coordinator(["run", file, "--concurrency", "8", "--executor", redis().url], home(), dir.path);
     await c.until((evs) => evs.some((e) => e.type === "node.started" && e.remote?.worker === "w0"));
     const termCode = await workers[0]!.term();
     expect(workers[0]!.stderr + termCode).toContain("handing running ones back");

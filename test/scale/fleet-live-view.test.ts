@@ -2,13 +2,13 @@
 // a real redis-server and one `vouch worker --name w-view`; `vouch run --plain`
 // says where each branch ran, and `vouch show RUN --tui` (the live view replayed,
 // in a real terminal: tmux) puts the worker on each branch's row.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, ensureBinary, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
+import { BINARY, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import { eventually } from "../spawn/helpers.ts";
-import { HAVE_REDIS, RedisServer } from "./redis-server.ts";
-import { WorkerProc } from "./fleet.ts";
+import { HAVE_REDIS } from "./redis-server.ts";
+import { useRedis, WorkerProc } from "./fleet.ts";
 
 const HAVE_TMUX = Bun.spawnSync(["sh", "-c", "command -v tmux"]).exitCode === 0;
 const socket = `vouch-fleet-view-${process.pid}`;
@@ -28,16 +28,9 @@ nodes:
 `;
 
 describe.skipIf(!HAVE_REDIS)("the worker's name in the live view", { timeout: 120_000 }, () => {
-  let redis: RedisServer;
+  const redis = useRedis();
   let dir: TempDir;
   let worker: WorkerProc | null = null;
-  beforeAll(async () => {
-    await ensureBinary();
-    redis = await RedisServer.start();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
   afterEach(async () => {
     if (HAVE_TMUX) tmux("kill-server");
     await worker?.term();
@@ -48,9 +41,9 @@ describe.skipIf(!HAVE_REDIS)("the worker's name in the live view", { timeout: 12
   test("--plain names the worker of each branch; show --tui puts it on each branch row", async () => {
     dir = tempDir("fleet-view");
     const home = join(dir.path, ".vouch");
-    worker = await WorkerProc.start(redis.url, "w-view", home, 3);
+    worker = await WorkerProc.start(redis().url, "w-view", home, 3);
     writeFileSync(join(dir.path, "view.yaml"), GRAPH);
-    const ran = await vouch(["run", "view.yaml", "--plain", "--executor", redis.url], { home, cwd: dir.path });
+    const ran = await vouch(["run", "view.yaml", "--plain", "--executor", redis().url], { home, cwd: dir.path });
     expect(ran.code, ran.stderr).toBe(1);
     const lines = ran.stdout.split("\n");
     for (const [i, word] of [[0, "PASSED"], [1, "FAILED"], [2, "PASSED"]] as const) {

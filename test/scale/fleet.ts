@@ -1,8 +1,41 @@
 // Workers and a coordinator as real processes of the compiled binary, for the
 // scale-out suite: each worker is started, watched and killed by its pid.
-import type { Subprocess } from "bun";
-import { BINARY, cleanEnv, parseNdjson } from "../e2e/helpers.ts";
-import type { VouchEvent } from "../../src/engine/events.ts";
+import { spawnSync, type Subprocess } from "bun";
+import { afterAll, beforeAll } from "vitest";
+import { BINARY, cleanEnv, ensureBinary, parseNdjson } from "../e2e/helpers.ts";
+import type { EventOf, VouchEvent } from "../../src/engine/events.ts";
+import { RedisServer } from "./redis-server.ts";
+
+/** git with a fixed identity, main as the first branch and no system or user config; throws on a non-zero exit. */
+export function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } });
+  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
+  return r.stdout.toString().trim();
+}
+
+/** The events of one type, typed as such. */
+export const of = <T extends VouchEvent["type"]>(events: VouchEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type);
+
+/** In a describe block: the binary built and one redis-server for the block, stopped after it. Call the getter in a test, not at collection. */
+export function useRedis(): () => RedisServer {
+  let redis: RedisServer | undefined;
+  beforeAll(async () => {
+    await ensureBinary();
+    redis = await RedisServer.start();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  return () => {
+    if (!redis) throw new Error("no redis-server: useRedis() is read before its beforeAll ran");
+    return redis;
+  };
+}
+
+/** Sends SIGTERM to every worker, waits for them all to end and empties the list. */
+export async function stopAll(workers: WorkerProc[]): Promise<void> {
+  await Promise.all(workers.splice(0).map((w) => w.term()));
+}
 
 /** Short locks: a killed worker's jobs go to another within a few seconds. */
 export const LOCK_ENV = { VOUCH_WORKER_LOCK_MS: "2000" };

@@ -50,6 +50,14 @@ describe("stream messages and job data", () => {
     }
   });
 
+  // The coordinator adds a result's counts to the run's: a worker cannot take passes or failures away.
+  test("a result's counts are whole numbers, none below zero", () => {
+    const result = (counts: Record<string, number>) => JSON.stringify({ kind: "result", job: "j", outcome: { worker: "w", attempt: 1, status: "passed", output: null, error: null, counts: { passed: 1, failed: 0, error: 0, skipped: 0, cancelled: 0, ...counts }, costUnknown: 0 } });
+    expect(decodeMessage(result({}))).not.toBeNull();
+    expect(decodeMessage(result({ self_reported: 2 }))).not.toBeNull();
+    for (const bad of [{ failed: -3 }, { passed: 0.5 }, { self_reported: -1 }] as Record<string, number>[]) expect(decodeMessage(result(bad)), JSON.stringify(bad)).toBeNull();
+  });
+
   test("job data of the wrong shape is refused (an env var value or a bad name cannot sneak in)", () => {
     expect(parseJob(null)).toBeNull();
     expect(parseJob({ runId: "r" })).toBeNull();

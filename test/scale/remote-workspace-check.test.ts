@@ -1,22 +1,16 @@
 // The coordinator's check before branches with worktrees go to workers (ADR 0029), with
 // real git: which remote, its URL as a worker can use it, and what is refused (exit 2).
 import { afterEach, expect, test } from "vitest";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawnSync } from "bun";
 import { tempDir, type TempDir } from "../e2e/helpers.ts";
 import { graphSchema } from "../../src/engine/graph/schema.ts";
 import { hasPassword, prepareRemoteWorkspace } from "../../src/workspace/remote-workspace.ts";
 import { UsageError } from "../../src/engine/errors.ts";
+import { git } from "./fleet.ts";
 
 let dir: TempDir;
 afterEach(() => dir?.cleanup());
-
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
-  return r.stdout.toString().trim();
-}
 
 const graph = graphSchema.parse({ version: 1, name: "g", nodes: { each: { kind: "map", over: "inputs.x", branch: { w: { kind: "script", run: "true", workspace: { mode: "worktree" } } } } } });
 
@@ -84,4 +78,19 @@ test("a folder outside any repository is refused, naming it", async () => {
   const e = await prepareRemoteWorkspace(graph, dir.path, "redis://h:1").catch((x: unknown) => x);
   expect(e).toBeInstanceOf(UsageError);
   expect((e as Error).message).toContain(`${dir.path} is not in one`);
+});
+
+test("the remote is fetched once for all the bases the branches name, and each base resolves", async () => {
+  const r = repo();
+  git(r, "tag", "v1");
+  git(r, "push", "--quiet", "origin", "v1:refs/heads/release");
+  const log = join(dir.path, "upload-pack.log");
+  const pack = join(dir.path, "upload-pack.sh");
+  writeFileSync(pack, `#!/bin/sh\necho fetch >> '${log}'\nexec git-upload-pack "$@"\n`, { mode: 0o755 });
+  git(r, "config", "remote.origin.uploadpack", pack);
+  const two = graphSchema.parse({ version: 1, name: "g", nodes: { each: { kind: "map", over: "inputs.x", branch: { a: { kind: "script", run: "true", workspace: { mode: "worktree" } }, b: { kind: "script", run: "true", workspace: { mode: "worktree", base: "v1" } } } } } });
+  const ws = await prepareRemoteWorkspace(two, r, "redis://h:1");
+  const head = git(r, "rev-parse", "HEAD");
+  expect(ws!.bases).toEqual([{ ref: "HEAD", commit: head }, { ref: "v1", commit: head }]);
+  expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["fetch"]);
 });

@@ -3,24 +3,15 @@
 // with their own --workdir, a real redis-server. Each branch's worktree node commits a
 // file on its worker, the worker pushes vouch/<run>/..., and a `kind: merge` node on the
 // coordinator merges every branch.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "bun";
-import { ensureBinary, parseNdjson, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
-import type { EventOf, VouchEvent } from "../../src/engine/events.ts";
-import { HAVE_REDIS, RedisServer } from "./redis-server.ts";
-import { WorkerProc } from "./fleet.ts";
+import { parseNdjson, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
+import { HAVE_REDIS } from "./redis-server.ts";
+import { git, of, stopAll, useRedis, WorkerProc } from "./fleet.ts";
 
 const N = 4;
-
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
-  return r.stdout.toString().trim();
-}
-
-const of = <T extends VouchEvent["type"]>(events: VouchEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type);
 
 /** N branches; each one's worktree script writes out-<i>.txt; then a merge of them all. */
 function graph(extraBranch = ""): string {
@@ -46,23 +37,15 @@ ${extraBranch}
 }
 
 describe.skipIf(!HAVE_REDIS)("worktrees of map branches on workers", { timeout: 180_000 }, () => {
-  let redis: RedisServer;
+  const redis = useRedis();
   let dir: TempDir;
-  let workers: WorkerProc[] = [];
+  const workers: WorkerProc[] = [];
   let remote: string;
   let repo: string;
   const home = () => join(dir.path, ".vouch");
 
-  beforeAll(async () => {
-    await ensureBinary();
-    redis = await RedisServer.start();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
   afterEach(async () => {
-    await Promise.all(workers.map((w) => w.term()));
-    workers = [];
+    await stopAll(workers);
     dir.cleanup();
   });
 
@@ -88,21 +71,21 @@ describe.skipIf(!HAVE_REDIS)("worktrees of map branches on workers", { timeout: 
     const dirs = ["w0", "w1"].map((n) => join(dir.path, `workdir-${n}`));
     for (const [i, d] of dirs.entries()) {
       mkdirSync(d);
-      workers.push(await WorkerProc.start(redis.url, `w${i}`, home(), 2, {}, ["--workdir", d]));
+      workers.push(await WorkerProc.start(redis().url, `w${i}`, home(), 2, {}, ["--workdir", d]));
     }
     return dirs;
   }
 
   /** The queue's jobs (one key each, named by the job id, which starts with the run id): a refused run adds none. */
   function queueKeys(): string[] {
-    const r = spawnSync(["redis-cli", "-p", String(redis.port), "--scan", "--pattern", "bull:vouch-branches:*"]);
+    const r = spawnSync(["redis-cli", "-p", String(redis().port), "--scan", "--pattern", "bull:vouch-branches:*"]);
     return r.stdout.toString().split("\n").filter((k) => /^bull:vouch-branches:\d{8}-/.test(k)).sort();
   }
 
   test("every branch's worktree runs on a worker, is pushed to the remote, and the coordinator's merge has every file", async () => {
     const file = setUp();
     const workdirs = await twoWorkers();
-    const r = await vouch(["run", file, "--json", "--executor", redis.url], { home: home(), cwd: repo });
+    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo });
     const events = parseNdjson(r.stdout);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -162,7 +145,7 @@ nodes:
 `;
     const file = setUp(text);
     const workdirs = await twoWorkers();
-    const r = await vouch(["run", file, "--json", "--executor", redis.url], { home: home(), cwd: repo });
+    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(1);
     const works = of(parseNdjson(r.stdout), "node.finished").filter((e) => e.node === "work");
@@ -187,7 +170,7 @@ nodes:
     git(repo, "commit", "--quiet", "-m", "local only");
     const head = git(repo, "rev-parse", "HEAD");
     const before = queueKeys();
-    const r = await vouch(["run", file, "--json", "--executor", redis.url], { home: home(), cwd: repo });
+    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(`the base commit ${head.slice(0, 12)} (workspace base "HEAD") is not on remote "origin" (${remote})`);
@@ -198,7 +181,7 @@ nodes:
     expect(JSON.parse(runs.stdout)).toEqual([]); // no run recorded
     // Pushed, the same run goes through.
     git(repo, "push", "--quiet", "origin", "HEAD:main");
-    const again = await vouch(["run", file, "--json", "--executor", redis.url], { home: home(), cwd: repo });
+    const again = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo });
     expect(again.code).toBe(0);
   });
 
@@ -206,7 +189,7 @@ nodes:
     const file = setUp();
     git(repo, "remote", "remove", "origin");
     const before = queueKeys();
-    const r = await vouch(["run", file, "--json", "--executor", redis.url], { home: home(), cwd: repo });
+    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`the repository ${repo} has no remote "origin"`);
     expect(r.stderr).toContain("git remote add origin URL");
@@ -227,7 +210,7 @@ nodes:
     writeFileSync(file, graph(hostile).replace(`run: "seq 0 ${N - 1} | paste -sd, | sed 's/.*/[&]/'"`, `run: cat items.json`));
     writeFileSync(join(repo, "items.json"), JSON.stringify(items));
     const workdirs = await twoWorkers();
-    const r = await vouch(["run", file, "--json", "--executor", redis.url], { home: home(), cwd: repo });
+    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo });
     const events = parseNdjson(r.stdout);
     const runId = of(events, "run.started")[0]!.run;
     const escapes = of(events, "node.finished").filter((e) => e.node === "escape");

@@ -3,20 +3,14 @@
 // reach it: the worker must stop the fetch itself and hand the job back for another worker,
 // as with a SIGTERM before the branch starts, not wait on the fetch for ever, and not end the
 // branch `error` because the fetch it stopped failed.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "bun";
-import { BINARY, cleanEnv, ensureBinary, tempDir, type TempDir } from "../e2e/helpers.ts";
+import { BINARY, cleanEnv, tempDir, type TempDir } from "../e2e/helpers.ts";
 import type { EventOf, VouchEvent } from "../../src/engine/events.ts";
-import { HAVE_REDIS, RedisServer } from "./redis-server.ts";
-import { Coordinator, LOCK_ENV, WorkerProc } from "./fleet.ts";
-
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
-  return r.stdout.toString().trim();
-}
+import { HAVE_REDIS } from "./redis-server.ts";
+import { Coordinator, git, LOCK_ENV, stopAll, useRedis, WorkerProc } from "./fleet.ts";
 
 const GRAPH = `version: 1
 name: sig
@@ -34,21 +28,14 @@ nodes:
 `;
 
 describe.skipIf(!HAVE_REDIS)("a worker sent SIGTERM mid-fetch", { timeout: 60_000 }, () => {
-  let redis: RedisServer;
+  const redis = useRedis();
   let dir: TempDir;
   const procs: { kill(): void }[] = [];
   const workers: WorkerProc[] = [];
 
-  beforeAll(async () => {
-    await ensureBinary();
-    redis = await RedisServer.start();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
   afterEach(async () => {
     for (const p of procs.splice(0)) p.kill();
-    await Promise.all(workers.splice(0).map((w) => w.term()));
+    await stopAll(workers);
     dir?.cleanup();
   });
 
@@ -78,11 +65,11 @@ describe.skipIf(!HAVE_REDIS)("a worker sent SIGTERM mid-fetch", { timeout: 60_00
     writeFileSync(join(homeA, ".gitconfig"), `[url "ssh://hang/remote.git"]\n\tinsteadOf = ${remote}\n[core]\n\tsshCommand = ${join(homeA, "hang-ssh")}\n`);
     const workA = join(dir.path, "workdir-a");
     mkdirSync(workA);
-    const a = Bun.spawn([BINARY, "worker", redis.url, "--name", "wa", "--workdir", workA], { env: cleanEnv({ home, env: { ...LOCK_ENV, HOME: homeA } }), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    const a = Bun.spawn([BINARY, "worker", redis().url, "--name", "wa", "--workdir", workA], { env: cleanEnv({ home, env: { ...LOCK_ENV, HOME: homeA } }), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
     procs.push({ kill: () => a.exitCode === null && a.signalCode === null && process.kill(a.pid, "SIGKILL") });
     const aErr = new Response(a.stderr).text();
 
-    const c = new Coordinator(["run", file, "--executor", redis.url], home, repo);
+    const c = new Coordinator(["run", file, "--executor", redis().url], home, repo);
     procs.push({ kill: () => c.proc.exitCode === null && c.proc.kill("SIGKILL") });
     while (!existsSync(mark) || readFileSync(mark, "utf8").trim() === "") {
       if (c.proc.exitCode !== null) throw new Error(`the coordinator ended first: ${c.err}`);
@@ -94,7 +81,7 @@ describe.skipIf(!HAVE_REDIS)("a worker sent SIGTERM mid-fetch", { timeout: 60_00
 
     const workB = join(dir.path, "workdir-b");
     mkdirSync(workB);
-    workers.push(await WorkerProc.start(redis.url, "wb", home, 1, {}, ["--workdir", workB]));
+    workers.push(await WorkerProc.start(redis().url, "wb", home, 1, {}, ["--workdir", workB]));
     expect(await c.proc.exited).toBe(0);
     const events = c.events();
     const finished = events.filter((e): e is EventOf<"branch.finished"> => e.type === "branch.finished");

@@ -12,15 +12,10 @@ import { clonePath, jobRepo, pushOutcome, repoPrefix, WorkerRepos } from "../../
 import { parseJob } from "../../src/executor/redis/job-shape.ts";
 import { Workspaces } from "../../src/engine/workspace/workspaces.ts";
 import type { RemoteWorkspace } from "../../src/engine/ports.ts";
+import { git } from "./fleet.ts";
 
 let dir: TempDir;
 afterEach(() => dir?.cleanup());
-
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
-  return r.stdout.toString().trim();
-}
 
 /** A bare remote holding one commit (a file in sub/); returns its URL and the commit. */
 function remote(): { url: string; commit: string } {

@@ -8,7 +8,9 @@ export type StreamMessage =
   | { kind: "event"; job: string; event: RemoteEvent }
   | { kind: "result"; job: string; outcome: BranchJobOutcome };
 
-const counts = z.object({ passed: z.number(), failed: z.number(), error: z.number(), skipped: z.number(), cancelled: z.number(), self_reported: z.number().optional() });
+// Added to the run's own counts: whole numbers, none below zero.
+const count = z.number().int().min(0);
+const counts = z.object({ passed: count, failed: count, error: count, skipped: count, cancelled: count, self_reported: count.optional() });
 const messageSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("attempt"), job: z.string(), worker: z.string(), attempt: z.number().int().min(1) }),
   z.object({

@@ -99,14 +99,16 @@ export class BranchWorker {
       pendingWrites = write.catch(() => {}); // one failed write does not block the next
       return write;
     };
-    if (!data) return this.deliver(id, send, { worker: this.o.name, attempt, status: "error", output: null, error: "the job is not a vouch branch job (wrong shape)", counts: zero(), costUnknown: 0 });
+    /** An outcome with nothing run: an error, or a job cancelled before it started. */
+    const unrun = (status: "error" | "cancelled", error: string) => this.deliver(id, send, { worker: this.o.name, attempt, status, output: null, error, counts: zero(), costUnknown: 0 });
+    if (!data) return unrun("error", "the job is not a vouch branch job (wrong shape)");
     // An earlier attempt delivered the result and died before BullMQ heard: never run a branch twice.
     if (await cmd.get(doneKey(id))) return "already delivered";
     // Cancelled while being fetched (too late for the coordinator to remove it): run nothing (ADR 0030).
-    if ((await cmd.get(cancelKey(id))) !== null) return this.deliver(id, send, { worker: this.o.name, attempt, status: "cancelled", output: null, error: "cancelled before it started", counts: zero(), costUnknown: 0 });
+    if ((await cmd.get(cancelKey(id))) !== null) return unrun("cancelled", "cancelled before it started");
     await send({ kind: "attempt", job: id, worker: this.o.name, attempt });
     const graph = graphSchema.safeParse(data.graph);
-    if (!graph.success) return this.deliver(id, send, { worker: this.o.name, attempt, status: "error", output: null, error: "the job's graph does not validate on this worker (different vouch versions?)", counts: zero(), costUnknown: 0 });
+    if (!graph.success) return unrun("error", "the job's graph does not validate on this worker (different vouch versions?)");
     let seq = 0;
     let handedBack = false;
     const ledger: Ledger = {
@@ -123,7 +125,7 @@ export class BranchWorker {
     // SIGTERM came during the awaits above: nothing of this branch has started. Checked before a
     // failed clone: the shutdown stops a fetch under way, which is no fault of the job.
     if (this.stopping) return this.handBack(job, token, pendingWrites);
-    if (typeof repo === "string") return this.deliver(id, send, { worker: this.o.name, attempt, status: "error", output: null, error: repo, counts: zero(), costUnknown: 0 });
+    if (typeof repo === "string") return unrun("error", repo);
     const env = { ...this.o.env, VOUCH_WORKER: this.o.name };
     const commands = createCommandRunner({ parentEnv: env, supervisor: this.supervisor });
     const ports = {
