@@ -58,6 +58,17 @@ describe("stream messages and job data", () => {
     for (const bad of [{ failed: -3 }, { passed: 0.5 }, { self_reported: -1 }] as Record<string, number>[]) expect(decodeMessage(result(bad)), JSON.stringify(bad)).toBeNull();
   });
 
+  test("a worker's event cannot be a coordinator's (run.*, branch.dispatched, branch.cut_off) nor carry a negative or non-numeric cost", () => {
+    const event = (body: Record<string, unknown>) => JSON.stringify({ kind: "event", job: "j", event: { worker: "w", attempt: 1, seq: 0, body } });
+    expect(decodeMessage(event({ type: "node.finished", node: "a", cost_usd: 0.25 }))).not.toBeNull();
+    expect(decodeMessage(event({ type: "node.finished", node: "a", cost_usd: null }))).not.toBeNull();
+    expect(decodeMessage(event({ type: "node.started", node: "a" }))).not.toBeNull();
+    for (const type of ["run.finished", "run.started", "run.paused", "run.waiting", "branch.dispatched", "branch.cut_off"]) {
+      expect(decodeMessage(event({ type })), type).toBeNull();
+    }
+    for (const cost of [-1, -0.01, "0.5"]) expect(decodeMessage(event({ type: "node.finished", node: "a", cost_usd: cost })), String(cost)).toBeNull();
+  });
+
   test("job data of the wrong shape is refused (an env var value or a bad name cannot sneak in)", () => {
     expect(parseJob(null)).toBeNull();
     expect(parseJob({ runId: "r" })).toBeNull();

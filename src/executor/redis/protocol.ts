@@ -11,12 +11,18 @@ export type StreamMessage =
 // Added to the run's own counts: whole numbers, none below zero.
 const count = z.number().int().min(0);
 const counts = z.object({ passed: count, failed: count, error: count, skipped: count, cancelled: count, self_reported: count.optional() });
+// A branch's events only: a worker cannot record the run's own events in the coordinator's
+// ledger (a run.finished, a dispatch), nor lower the run's spend with a negative cost.
+const COORDINATOR_ONLY = new Set(["branch.dispatched", "branch.cut_off"]);
+const body = z
+  .object({ type: z.string().refine((t) => !t.startsWith("run.") && !COORDINATOR_ONLY.has(t)), cost_usd: z.number().min(0).nullable().optional() })
+  .passthrough();
 const messageSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("attempt"), job: z.string(), worker: z.string(), attempt: z.number().int().min(1) }),
   z.object({
     kind: z.literal("event"),
     job: z.string(),
-    event: z.object({ worker: z.string(), attempt: z.number().int().min(1), seq: z.number().int().min(0), body: z.object({ type: z.string() }).passthrough() }),
+    event: z.object({ worker: z.string(), attempt: z.number().int().min(1), seq: z.number().int().min(0), body }),
   }),
   z.object({
     kind: z.literal("result"),
