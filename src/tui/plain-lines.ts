@@ -5,7 +5,7 @@
 // sitting can wait minutes: the log must say why it is quiet), and a retry that
 // asked to continue its session but starts afresh. Other progress and starts
 // are not printed.
-import { limitPhrase, waitingPhrase } from "./limit-text.ts";
+import { limitPausedLines, limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
 import { checkOutcomeText, countsText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
@@ -37,12 +37,9 @@ function because(status: string, text: string): Line {
 }
 
 /** "⏸ paused: claude usage limit, resets 15:00 UTC" and how to go on. */
-function limitPausedLines(event: Extract<VouchEvent, { type: "run.paused" }>): Line[] {
+function limitPaused(event: Extract<VouchEvent, { type: "run.paused" }>): Line[] {
   if (event.reason !== "rate_limited" || event.harness === undefined) return [];
-  return [
-    line([seg("⏸ ", "warn", true), seg(`paused: ${limitPhrase(event.harness, event.resets_at, Date.parse(event.t))}`, "warn", true)]),
-    line([seg(`    vouch resume ${event.run}`), seg("  (add --wait-limits to wait for the reset)", "muted")]),
-  ];
+  return limitPausedLines(event.harness, event.resets_at, event.run, Date.parse(event.t), "    ");
 }
 
 /** The lines for `event`, given the view state after it was folded in (and before, for what changed). */
@@ -100,7 +97,7 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
     case "run.waiting":
       return [line([seg("⏸ ", "warn", true), seg(waitingPhrase(event.harness, event.resets_at, event.until, Date.parse(event.t)), "warn", true)])];
     case "run.paused":
-      return [...limitPausedLines(event), ...event.approvals.flatMap((a) => {
+      return [...limitPaused(event), ...event.approvals.flatMap((a) => {
         const at = a.branch ? `${a.node} (${a.branch.map} #${a.branch.index})` : a.node;
         const rows = [
           line([seg("? ", "warn", true), seg(`paused at approval ${at}`, "warn", true)]),

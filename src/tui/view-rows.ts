@@ -1,7 +1,7 @@
 // The whole screen as lines, for a width, a height and the UI's selection:
 // header, the nodes in graph order (maps with their branches), the approval
 // being asked, a notice, the keys. Pure: the Ink components only paint it.
-import { limitPhrase, waitingPhrase } from "./limit-text.ts";
+import { limitPausedLines, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type BranchRef } from "../engine/events.ts";
 import { getAt } from "./chunked-list.ts";
 import { countsText, formatMs, formatUsd, overrunText, statusTone } from "./format.ts";
@@ -202,10 +202,7 @@ function limitLines(state: ViewState, now: number): Line[] {
   if (!l) return [];
   if (l.until !== undefined && !state.end) return [line([seg(`⏸ ${waitingPhrase(l.harness, l.resetsAt, l.until, now)}`, "warn", true)])];
   if (state.status !== "paused" || !state.run) return [];
-  return [
-    line([seg(`⏸ paused: ${limitPhrase(l.harness, l.resetsAt, now)}`, "warn", true)]),
-    line([seg(`  vouch resume ${state.run.id}`), seg("  (add --wait-limits to wait for the reset)", "muted")]),
-  ];
+  return limitPausedLines(l.harness, l.resetsAt, state.run.id, now, "  ");
 }
 
 function liveCounts(state: ViewState): string {

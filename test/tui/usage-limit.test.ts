@@ -55,7 +55,7 @@ describe("the TUI", () => {
       .emit({ type: "run.finished", status: "paused", exit_code: 4, reason: "rate_limited", cost_usd: 0, cost_unknown: 0, wall_ms: 1, counts: { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 } });
     const text = frame(r, Date.parse("2026-11-29T10:00:00Z"));
     expect(text).toContain("paused: claude usage limit, resets 15:00 UTC");
-    expect(text).toContain(`vouch resume ${r.run}`);
+    expect(text).toContain(`  vouch resume ${r.run}  (add --wait-limits to wait for the reset)`);
   });
 });
 
@@ -70,4 +70,5 @@ test("plain lines: the held attempt, the wait and the pause, each in one line", 
   expect(text).toContain("write attempt 1 held by the claude usage limit, resets 15:00 UTC");
   expect(text).toMatch(/waiting for the claude usage limit, reset time unknown, trying again 10:01 UTC · 1m left/);
   expect(text).toContain("paused: claude usage limit, resets 15:00 UTC");
+  expect(text).toContain(`    vouch resume ${r.run}  (add --wait-limits to wait for the reset)`);
 });
