@@ -9,7 +9,7 @@ import { fitLine, line, seg, type Line, type Segment, type Tone } from "./lines.
 import { linesOf } from "./text.ts";
 import { branchRows, mapProgress, mapSummaryRow, type Fold } from "./view-branch-rows.ts";
 import { selectDetails } from "./view-details.ts";
-import { detailRows, nodeRow, type RowContext } from "./view-node-rows.ts";
+import { detailRows, nodeAt, nodeRow, type RowContext } from "./view-node-rows.ts";
 import type { BranchView, NodeView, ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
 
@@ -187,7 +187,7 @@ function headerLines(state: ViewState, o: FrameOptions): Line[] {
   lines.push(...limitLines(state, o.now));
   if (state.status === "paused" && state.paused && run) {
     for (const a of state.paused) {
-      const id = a.branch ? `${a.node} (${a.branch.map} #${a.branch.index})` : a.node;
+      const id = nodeAt(a);
       lines.push(line([seg(`? paused at approval ${id}`, "warn", true)]));
       lines.push(line([seg(`  vouch resume ${run.id} --approve ${a.node}`), seg(`  (or --reject ${a.node})`, "muted")]));
     }

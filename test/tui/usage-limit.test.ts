@@ -7,6 +7,7 @@ import { createPlainOutput } from "../../src/tui/plain-output.ts";
 import { reduceAll, selectFrame } from "../../src/tui/view-model.ts";
 import { limitPhrase, resetClock } from "../../src/engine/limit-phrase.ts";
 import { RunRecorder } from "./helpers/event-builder.ts";
+import { nodeAt } from "../../src/tui/view-node-rows.ts";
 
 const RESET = "2026-11-29T15:00:00.000Z";
 
@@ -71,4 +72,9 @@ test("plain lines: the held attempt, the wait and the pause, each in one line", 
   expect(text).toMatch(/waiting for the claude usage limit, reset time unknown, trying again 10:01 UTC · 1m left/);
   expect(text).toContain("paused: claude usage limit, resets 15:00 UTC");
   expect(text).toContain(`    vouch resume ${r.run}  (add --wait-limits to wait for the reset)`);
+});
+
+test("a held or paused node is named with its map branch: write (each #3)", () => {
+  expect(nodeAt({ node: "write" })).toBe("write");
+  expect(nodeAt({ node: "write", branch: { map: "each", index: 3 } })).toBe("write (each #3)");
 });
