@@ -24,14 +24,29 @@ function outDir(argv: string[]): string {
   return resolve(dir);
 }
 
+/** What a release writes into its folder: the archives, the packed packages, SHA256SUMS. */
+const RELEASE_FILE = /^(SHA256SUMS|vouch-.+\.(tar\.gz|tgz))$/;
+
+/** Empties `dir` for the release, or makes it: only a folder that is new or holds nothing but
+ *  an earlier (or failed) release's files; any other is refused before anything is removed. */
+export async function clearOut(dir: string): Promise<void> {
+  const other = (await readdir(dir).catch(() => [] as string[])).find((f) => !RELEASE_FILE.test(f));
+  if (other !== undefined) {
+    throw new ReleaseError(`${dir} holds ${other}, which no release wrote: a release empties its folder first, so it leaves this one alone`, "npm run release -- --out NEW_DIR", 2);
+  }
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+}
+
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** A platform package's folder: package.json, a README, bin/vouch (compiled here). */
 async function stagePlatform(work: string, t: Target, version: string, commit: string): Promise<string> {
   const dir = join(work, "npm", t.key);
   await mkdir(join(dir, "bin"), { recursive: true });
-  await writeFile(join(dir, "package.json"), json(platformManifest(t, version, pkg.license)));
-  await writeFile(join(dir, "README.md"), `# ${platformManifest(t, version, pkg.license).name}\n\nThe compiled vouch binary for ${t.key}. Install \`vouch-cli\` instead: it depends on this package and runs the binary.\n`);
+  const manifest = platformManifest(t, version, pkg.license);
+  await writeFile(join(dir, "package.json"), json(manifest));
+  await writeFile(join(dir, "README.md"), `# ${manifest.name}\n\nThe compiled vouch binary for ${t.key}. Install \`vouch-cli\` instead: it depends on this package and runs the binary.\n`);
   console.error(`release: compiling ${t.key} (${t.bun})`);
   await compile(join(dir, "bin", "vouch"), t.bun, commit);
   return dir;
@@ -59,8 +74,7 @@ async function release(argv: string[]): Promise<void> {
   const version = checkVersion(pkg.version);
   const commit = commitOf(ROOT);
   const out = outDir(argv);
-  await rm(out, { recursive: true, force: true });
-  await mkdir(out, { recursive: true });
+  await clearOut(out);
   const work = await mkdtemp(join(tmpdir(), "vouch-release-"));
   try {
     const jobs: (() => Promise<unknown>)[] = [];

@@ -4,6 +4,8 @@
 // Used to write the replay fixtures of the shipped graphs.
 import type { ReplayEdit } from "../../src/spawn/harness/replay-edits.ts";
 
+/** The tools of a sitting that may edit its folder. */
+export const EDIT_TOOLS = ["Read", "Grep", "Glob", "Edit", "Write", "Bash"];
 
 export interface ToolStep {
   tool: string;

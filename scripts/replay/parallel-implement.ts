@@ -7,9 +7,8 @@
 // Each sitting's edits are recorded beside it (<name>.edits.json) and applied in
 // its worktree by the replay harness (ADR 0021): 0 and 1 merge, 3 passes its own
 // checks but conflicts with 0 at the merge, 2 never reaches it.
-import type { SittingSpec } from "./claude-stream.ts";
-
-const EDIT_TOOLS = ["Read", "Grep", "Glob", "Edit", "Write", "Bash"];
+import type { ReplayEdit } from "../../src/spawn/harness/replay-edits.ts";
+import { EDIT_TOOLS, type SittingSpec, type ToolStep } from "./claude-stream.ts";
 
 const CACHE_HEAD = `// A small time-to-live cache.
 export class TtlCache {
@@ -27,7 +26,8 @@ export class TtlCache {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
 `;
-const CACHE_TAIL = `    return entry.value;
+const CACHE_RETURN = "    return entry.value;";
+const CACHE_TAIL = `${CACHE_RETURN}
   }
 
   size() {
@@ -36,18 +36,28 @@ const CACHE_TAIL = `    return entry.value;
 }
 `;
 
+/** A sitting that puts `guard` before TtlCache.get's return: its Read and Edit
+ *  steps, and the file the edit leaves (one string, so the two cannot drift). */
+function guardCacheGet(guard: string): { steps: ToolStep[]; edit: ReplayEdit } {
+  return {
+    steps: [
+      { tool: "Read", input: { file_path: "src/cache.js" }, result: "export class TtlCache {" },
+      { tool: "Edit", input: { file_path: "src/cache.js", old_string: CACHE_RETURN, new_string: `${guard}${CACHE_RETURN}` }, result: "The file src/cache.js has been updated." },
+    ],
+    edit: { path: "src/cache.js", content: `${CACHE_HEAD}${guard}${CACHE_TAIL}` },
+  };
+}
+const honourTtl = guardCacheGet("    if (this.now() - entry.at > this.ttlMs) return undefined;\n");
+const deleteExpired = guardCacheGet("    if (this.now() - entry.at > this.ttlMs) {\n      this.entries.delete(key);\n      return undefined;\n    }\n");
+
 export const parallelImplementFixtures: Record<string, SittingSpec> = {
   "implement.0": {
     session: "8d3e4f50-0001-4d00-8000-0000000000p0",
     tools: EDIT_TOOLS,
-    steps: [
-      { tool: "Read", input: { file_path: "src/cache.js" }, result: "export class TtlCache {" },
-      { tool: "Edit", input: { file_path: "src/cache.js", old_string: "    return entry.value;", new_string: "    if (this.now() - entry.at > this.ttlMs) return undefined;\n    return entry.value;" }, result: "The file src/cache.js has been updated." },
-      { tool: "Bash", input: { command: "./scripts/test" }, result: "tests ok" },
-    ],
+    steps: [...honourTtl.steps, { tool: "Bash", input: { command: "./scripts/test" }, result: "tests ok" }],
     costUsd: 0.0934,
     text: "TtlCache.get now returns undefined for an entry older than ttlMs.",
-    edits: [{ path: "src/cache.js", content: `${CACHE_HEAD}    if (this.now() - entry.at > this.ttlMs) return undefined;\n${CACHE_TAIL}` }],
+    edits: [honourTtl.edit],
   },
   "implement.1": {
     session: "8d3e4f50-0002-4d00-8000-0000000000p1",
@@ -79,12 +89,9 @@ export const parallelImplementFixtures: Record<string, SittingSpec> = {
   "implement.3": {
     session: "8d3e4f50-0004-4d00-8000-0000000000p3",
     tools: EDIT_TOOLS,
-    steps: [
-      { tool: "Read", input: { file_path: "src/cache.js" }, result: "export class TtlCache {" },
-      { tool: "Edit", input: { file_path: "src/cache.js", old_string: "    return entry.value;", new_string: "    if (this.now() - entry.at > this.ttlMs) {\n      this.entries.delete(key);\n      return undefined;\n    }\n    return entry.value;" }, result: "The file src/cache.js has been updated." },
-    ],
+    steps: deleteExpired.steps,
     costUsd: 0.0788,
     text: "An expired entry is deleted when get() finds it.",
-    edits: [{ path: "src/cache.js", content: `${CACHE_HEAD}    if (this.now() - entry.at > this.ttlMs) {\n      this.entries.delete(key);\n      return undefined;\n    }\n${CACHE_TAIL}` }],
+    edits: [deleteExpired.edit],
   },
 };

@@ -3,9 +3,7 @@
 // loop sends it back to implement, the second review is clean, the run hands off.
 // (Replay prints what a model said; it edits no file, so the checks see the sample
 // repository as it is — and they run for real.)
-import type { SittingSpec } from "./claude-stream.ts";
-
-const EDIT_TOOLS = ["Read", "Grep", "Glob", "Edit", "Write", "Bash"];
+import { EDIT_TOOLS, type SittingSpec } from "./claude-stream.ts";
 
 export const stepRunnerFixtures: Record<string, SittingSpec> = {
   "implement.r1": {

@@ -3,7 +3,7 @@
 // --branches also the run's branches (vouch/<run>/...). Nothing else is
 // touched: not the user's checkout, not other runs, not other branches. A live
 // run (a process holds its lock) is left alone.
-import { readdirSync, rmdirSync } from "node:fs";
+import { lstatSync, readdirSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../engine/errors.ts";
 import { BRANCH_PREFIX, WORKTREES_DIR } from "../engine/workspace/names.ts";
@@ -47,10 +47,12 @@ function pickRuns(asked: string | undefined, found: Found, root: string): string
   throw new UsageError(`no worktrees or branches of run "${asked}" in ${root}`, "vouch clean works on the repository holding the current folder; see: git worktree list");
 }
 
-/** Empty folders left under .vouch/worktrees/<run> once its worktrees are gone; a folder holding anything stays. */
+/** Empty folders left under .vouch/worktrees/<run> once its worktrees are gone; a folder holding
+ *  anything stays. A symlink is not followed (one left in a worktree may point anywhere). */
 function removeEmptyDirs(dir: string): void {
   let entries: string[];
   try {
+    if (!lstatSync(dir).isDirectory()) return;
     entries = readdirSync(dir);
   } catch {
     return;

@@ -5,12 +5,12 @@
 // sitting can wait minutes: the log must say why it is quiet), and a retry that
 // asked to continue its session but starts afresh. Other progress and starts
 // are not printed.
-import { limitPhrase, waitingPhrase } from "./limit-text.ts";
+import { limitPausedLines, limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
 import { checkOutcomeText, countsText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
 import { linesOf, oneLine } from "./text.ts";
-import { TAIL_LINES, conflictWhy, roundText, statusWords } from "./view-node-rows.ts";
+import { TAIL_LINES, conflictWhy, nodeAt, roundText, statusWords } from "./view-node-rows.ts";
 import { getAt } from "./chunked-list.ts";
 import type { BranchView, NodeView, ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
@@ -37,12 +37,9 @@ function because(status: string, text: string): Line {
 }
 
 /** "⏸ paused: claude usage limit, resets 15:00 UTC" and how to go on. */
-function limitPausedLines(event: Extract<VouchEvent, { type: "run.paused" }>): Line[] {
+function limitPaused(event: Extract<VouchEvent, { type: "run.paused" }>): Line[] {
   if (event.reason !== "rate_limited" || event.harness === undefined) return [];
-  return [
-    line([seg("⏸ ", "warn", true), seg(`paused: ${limitPhrase(event.harness, event.resets_at, Date.parse(event.t))}`, "warn", true)]),
-    line([seg(`    vouch resume ${event.run}`), seg("  (add --wait-limits to wait for the reset)", "muted")]),
-  ];
+  return limitPausedLines(event.harness, event.resets_at, event.run, Date.parse(event.t), "    ");
 }
 
 /** The lines for `event`, given the view state after it was folded in (and before, for what changed). */
@@ -93,15 +90,13 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
       return [line([seg("↻ ", "warn", true), seg(`${event.branch.map} #${event.branch.index} `), seg(`attempt ${event.attempt} cut off on ${workerLabel(event.worker)}`, "warn"), seg(": another worker takes the branch", "muted")])];
     case "merge.conflict":
       return [line([seg("⚠ ", "warn", true), seg(`${event.node} left out ${oneLine(event.git_branch)}`, "warn", true), seg(conflictWhy(event), "muted")])];
-    case "node.limited": {
-      const at = event.branch ? `${event.node} (${event.branch.map} #${event.branch.index})` : event.node;
-      return [line([seg("⏸ ", "warn", true), seg(`${at} attempt ${event.attempt} held by the ${limitPhrase(event.harness, event.resets_at, Date.parse(event.t))}`, "warn")]), because("error", event.error)];
-    }
+    case "node.limited":
+      return [line([seg("⏸ ", "warn", true), seg(`${nodeAt(event)} attempt ${event.attempt} held by the ${limitPhrase(event.harness, event.resets_at, Date.parse(event.t))}`, "warn")]), because("error", event.error)];
     case "run.waiting":
       return [line([seg("⏸ ", "warn", true), seg(waitingPhrase(event.harness, event.resets_at, event.until, Date.parse(event.t)), "warn", true)])];
     case "run.paused":
-      return [...limitPausedLines(event), ...event.approvals.flatMap((a) => {
-        const at = a.branch ? `${a.node} (${a.branch.map} #${a.branch.index})` : a.node;
+      return [...limitPaused(event), ...event.approvals.flatMap((a) => {
+        const at = nodeAt(a);
         const rows = [
           line([seg("? ", "warn", true), seg(`paused at approval ${at}`, "warn", true)]),
           line([seg(`    vouch resume ${event.run} --approve ${a.node}`), seg(`  (or --reject ${a.node})`, "muted")]),

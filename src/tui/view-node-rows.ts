@@ -57,6 +57,11 @@ export function metricsText(n: NodeView, now: number, live = true): string {
 }
 
 /** "round 2" on a node a feedback loop runs again (nothing on the first pass). */
+/** A node as the pause and limit lines name it: "write", or "write (each #3)" in a map branch. */
+export function nodeAt(n: { node: string; branch?: { map: string; index: number } | undefined }): string {
+  return n.branch ? `${n.node} (${n.branch.map} #${n.branch.index})` : n.node;
+}
+
 export function roundText(n: Pick<NodeView, "round">): string {
   return n.round !== undefined && n.round > 1 ? `round ${n.round}` : "";
 }

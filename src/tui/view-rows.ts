@@ -1,7 +1,7 @@
 // The whole screen as lines, for a width, a height and the UI's selection:
 // header, the nodes in graph order (maps with their branches), the approval
 // being asked, a notice, the keys. Pure: the Ink components only paint it.
-import { limitPhrase, waitingPhrase } from "./limit-text.ts";
+import { limitPausedLines, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type BranchRef } from "../engine/events.ts";
 import { getAt } from "./chunked-list.ts";
 import { countsText, formatMs, formatUsd, overrunText, statusTone } from "./format.ts";
@@ -9,7 +9,7 @@ import { fitLine, line, seg, type Line, type Segment, type Tone } from "./lines.
 import { linesOf } from "./text.ts";
 import { branchRows, mapProgress, mapSummaryRow, type Fold } from "./view-branch-rows.ts";
 import { selectDetails } from "./view-details.ts";
-import { detailRows, nodeRow, type RowContext } from "./view-node-rows.ts";
+import { detailRows, nodeAt, nodeRow, type RowContext } from "./view-node-rows.ts";
 import type { BranchView, NodeView, ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
 
@@ -187,7 +187,7 @@ function headerLines(state: ViewState, o: FrameOptions): Line[] {
   lines.push(...limitLines(state, o.now));
   if (state.status === "paused" && state.paused && run) {
     for (const a of state.paused) {
-      const id = a.branch ? `${a.node} (${a.branch.map} #${a.branch.index})` : a.node;
+      const id = nodeAt(a);
       lines.push(line([seg(`? paused at approval ${id}`, "warn", true)]));
       lines.push(line([seg(`  vouch resume ${run.id} --approve ${a.node}`), seg(`  (or --reject ${a.node})`, "muted")]));
     }
@@ -202,10 +202,7 @@ function limitLines(state: ViewState, now: number): Line[] {
   if (!l) return [];
   if (l.until !== undefined && !state.end) return [line([seg(`⏸ ${waitingPhrase(l.harness, l.resetsAt, l.until, now)}`, "warn", true)])];
   if (state.status !== "paused" || !state.run) return [];
-  return [
-    line([seg(`⏸ paused: ${limitPhrase(l.harness, l.resetsAt, now)}`, "warn", true)]),
-    line([seg(`  vouch resume ${state.run.id}`), seg("  (add --wait-limits to wait for the reset)", "muted")]),
-  ];
+  return limitPausedLines(l.harness, l.resetsAt, state.run.id, now, "  ");
 }
 
 function liveCounts(state: ViewState): string {

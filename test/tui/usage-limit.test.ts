@@ -7,6 +7,7 @@ import { createPlainOutput } from "../../src/tui/plain-output.ts";
 import { reduceAll, selectFrame } from "../../src/tui/view-model.ts";
 import { limitPhrase, resetClock } from "../../src/engine/limit-phrase.ts";
 import { RunRecorder } from "./helpers/event-builder.ts";
+import { nodeAt } from "../../src/tui/view-node-rows.ts";
 
 const RESET = "2026-11-29T15:00:00.000Z";
 
@@ -55,7 +56,7 @@ describe("the TUI", () => {
       .emit({ type: "run.finished", status: "paused", exit_code: 4, reason: "rate_limited", cost_usd: 0, cost_unknown: 0, wall_ms: 1, counts: { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 } });
     const text = frame(r, Date.parse("2026-11-29T10:00:00Z"));
     expect(text).toContain("paused: claude usage limit, resets 15:00 UTC");
-    expect(text).toContain(`vouch resume ${r.run}`);
+    expect(text).toContain(`  vouch resume ${r.run}  (add --wait-limits to wait for the reset)`);
   });
 });
 
@@ -70,4 +71,10 @@ test("plain lines: the held attempt, the wait and the pause, each in one line", 
   expect(text).toContain("write attempt 1 held by the claude usage limit, resets 15:00 UTC");
   expect(text).toMatch(/waiting for the claude usage limit, reset time unknown, trying again 10:01 UTC · 1m left/);
   expect(text).toContain("paused: claude usage limit, resets 15:00 UTC");
+  expect(text).toContain(`    vouch resume ${r.run}  (add --wait-limits to wait for the reset)`);
+});
+
+test("a held or paused node is named with its map branch: write (each #3)", () => {
+  expect(nodeAt({ node: "write" })).toBe("write");
+  expect(nodeAt({ node: "write", branch: { map: "each", index: 3 } })).toBe("write (each #3)");
 });
