@@ -28,7 +28,7 @@ const exportCommand: Command = async (args, io) => {
   const { parseRedisUrl } = await import("../executor/redis/url.ts");
   const target = parseRedisUrl(values.executor, "--executor");
   if (new URL(target.url).password !== "") {
-    throw new UsageError("--executor: the URL has a password; the manifest is printed in the clear", "put the Redis URL in a Secret and pass it with --secret NAME instead");
+    throw new UsageError("--executor: the URL has a password; the manifest is printed in the clear", "the exported Deployment cannot take a Redis password yet (vouch worker reads its URL from its argument only): export without it and add the password to the manifest by hand, or keep Redis on a private network (docs/scale-out.md)");
   }
   const name = values.name ?? "vouch-worker";
   for (const n of [name, ...(values.secret ?? [])]) if (!DNS_LABEL.test(n)) throw new UsageError(`${JSON.stringify(n)} is not a Kubernetes name (lower-case letters, digits and -, at most 63)`);
