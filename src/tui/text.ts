@@ -1,22 +1,10 @@
 // Terminal-safe text: what reaches the screen is sanitized (model and command
 // output may carry escape sequences) and never wider than the width given.
 
-// ESC sequences (CSI, OSC, two-character escapes), then every other C0/C1 control,
-// and the Unicode controls that reorder or break what a terminal shows (bidi
-// embeddings, overrides and isolates, line and paragraph separators).
-const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?|\u009b[0-?]*[ -/]*[@-~]/g;
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
-const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
-
-/** Text from outside (labels, tails, errors) with escapes and control characters removed; tabs become spaces. */
-export function sanitize(text: string): string {
-  return text.replace(ESCAPES, "").replace(/\t/g, "  ").replace(/\r\n?/g, "\n").replace(CONTROLS, "");
-}
-
-/** sanitize() for one piece of a line: newlines become spaces too. Cheap for the usual clean text. */
-export function sanitizeInline(text: string): string {
-  return UNSAFE.test(text) ? sanitize(text).replace(/\n/g, " ") : text;
-}
+// sanitize and sanitizeInline live in src/text/sanitize.ts, below every layer, so the
+// harnesses (src/spawn) clean a CLI's error text with the same function the screen uses.
+import { sanitize, sanitizeInline } from "../text/sanitize.ts";
+export { sanitize, sanitizeInline };
 
 /** One line: sanitized, whitespace runs (newlines included) collapsed. */
 export function oneLine(text: string): string {

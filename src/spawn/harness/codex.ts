@@ -13,7 +13,7 @@ import { inclusiveTokens, sumTokens } from "./tokens.ts";
 import { JsonDocumentReader, lastLine, typedEvent } from "./json-documents.ts";
 import { supervision } from "./argv-format.ts";
 import { codexTurnCounter } from "./codex-turns.ts";
-import { sanitize } from "../../tui/text.ts";
+import { sanitize } from "../../text/sanitize.ts";
 import { codexSessionArgs } from "./session-args.ts";
 import { SESSION_SUPPORT } from "../../engine/sessions.ts";
 import { withCodexRateLimit } from "./rate-limit.ts";

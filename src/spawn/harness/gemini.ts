@@ -9,7 +9,7 @@
 // 0018): gemini otherwise exits 55 in any folder it was not told to trust.
 // Its loop detection ("Loop detected, stopping execution", then a `success`
 // result with no answer) is a stop by the harness itself: stop reason `loop`.
-import { sanitize } from "../../tui/text.ts";
+import { sanitize } from "../../text/sanitize.ts";
 import { geminiSessionArgs } from "./session-args.ts";
 import { SESSION_SUPPORT } from "../../engine/sessions.ts";
 import { withGeminiRateLimit } from "./rate-limit.ts";
