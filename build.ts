@@ -19,7 +19,9 @@ const stubDevtools: BunPlugin = {
 };
 
 /** Bun's compile target per release target, e.g. "linux-arm64" -> "bun-linux-arm64". */
-export const RELEASE_TARGETS: Record<string, string> = Object.fromEntries(Object.entries(platforms.targets).map(([key, t]) => [key, t.bun]));
+export const RELEASE_TARGETS: Record<string, string> = Object.fromEntries(
+  Object.entries(platforms.targets).map(([key, t]) => [key, t.bun]),
+);
 
 /** Everything but the output: test/invariants/startup-chunk.test.ts bundles with it too.
  *  `splitting`: each lazily imported command is its own chunk inside the binary, so

@@ -47,13 +47,19 @@ function once(ledger: boolean): number {
   const r = Bun.spawnSync([BINARY, "run", file, "--json"], { env, cwd: dir, stdout: "pipe", stderr: "pipe" });
   const ms = performance.now() - start;
   const events = r.stdout.toString().split("\n").filter(Boolean).length;
-  if (r.exitCode !== 0 || events !== 2 * nodes + 2) throw new Error(`run ${ledger ? "with" : "without"} the ledger: exit ${r.exitCode}, ${events} events\n${r.stderr.toString()}`);
+  if (r.exitCode !== 0 || events !== 2 * nodes + 2)
+    throw new Error(`run ${ledger ? "with" : "without"} the ledger: exit ${r.exitCode}, ${events} events\n${r.stderr.toString()}`);
   rmSync(home, { recursive: true, force: true });
   return ms;
 }
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
-console.log(`ledger overhead: ${nodes} script nodes (argv: [true]), concurrency ${concurrency}, ${runs} runs each, alternating; load average ${load()}`);
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+console.log(
+  `ledger overhead: ${nodes} script nodes (argv: [true]), concurrency ${concurrency}, ${runs} runs each, alternating; load average ${load()}`,
+);
 try {
   once(true); // warm-up: page cache, binary
   const withLedger: number[] = [];
@@ -64,12 +70,16 @@ try {
   }
   const line = (label: string, t: number[]) => {
     const s = [...t].sort((a, b) => a - b);
-    console.log(`${label.padEnd(16)} median ${median(s).toFixed(0)} ms  spread ${s[0]!.toFixed(0)}–${s.at(-1)!.toFixed(0)} ms  (${(median(s) / nodes).toFixed(2)} ms/node)`);
+    console.log(
+      `${label.padEnd(16)} median ${median(s).toFixed(0)} ms  spread ${s[0]!.toFixed(0)}–${s.at(-1)!.toFixed(0)} ms  (${(median(s) / nodes).toFixed(2)} ms/node)`,
+    );
     return median(s);
   };
   const a = line("with ledger", withLedger);
   const b = line("VOUCH_LEDGER=off", without);
-  console.log(`ratio with/without: ${(a / b).toFixed(3)}  (+${(((a - b) / nodes) * 1000).toFixed(0)} µs per node); load average after ${load()}`);
+  console.log(
+    `ratio with/without: ${(a / b).toFixed(3)}  (+${(((a - b) / nodes) * 1000).toFixed(0)} µs per node); load average after ${load()}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -29,12 +29,24 @@ export async function overhead(items: number, reps: number): Promise<OverheadRes
     const graph = join(import.meta.dirname, "graphs", "overhead.yaml");
     const env = vouchEnv(dir.path);
     const vouch = async () =>
-      expectExit(await measure([VOUCH, "run", graph, "--json", "-i", `items=@${itemsFile}`], { cwd: dir.path, env }), 0, "vouch run (overhead)");
-    const xargs = async () => expectExit(await measure(["xargs", "-P", "8", "-n", "1", "sh", "-c", "true"], { stdin: lines, env }), 0, "xargs");
+      expectExit(
+        await measure([VOUCH, "run", graph, "--json", "-i", `items=@${itemsFile}`], { cwd: dir.path, env }),
+        0,
+        "vouch run (overhead)",
+      );
+    const xargs = async () =>
+      expectExit(await measure(["xargs", "-P", "8", "-n", "1", "sh", "-c", "true"], { stdin: lines, env }), 0, "xargs");
     const floorScript = join(import.meta.dirname, "spawn-floor.ts");
     const floor = async () => expectExit(await measure([process.execPath, floorScript, String(items), "8"], { env }), 0, "spawn floor");
     const noLedger = async () =>
-      expectExit(await measure([VOUCH, "run", graph, "--json", "-i", `items=@${itemsFile}`], { cwd: dir.path, env: { ...env, VOUCH_LEDGER: "off" } }), 0, "vouch run (overhead, VOUCH_LEDGER=off)");
+      expectExit(
+        await measure([VOUCH, "run", graph, "--json", "-i", `items=@${itemsFile}`], {
+          cwd: dir.path,
+          env: { ...env, VOUCH_LEDGER: "off" },
+        }),
+        0,
+        "vouch run (overhead, VOUCH_LEDGER=off)",
+      );
     const runs = { vouch, xargs, floor, noLedger };
     for (const f of Object.values(runs)) await f(); // warm-up: page cache, ledger file
     const got: Record<keyof typeof runs, Measured[]> = { vouch: [], xargs: [], floor: [], noLedger: [] };

@@ -48,10 +48,19 @@ const rows: Row[] = [];
 log(`start-up: ${CFG.startupRuns} runs each`);
 const st = await startup(CFG.startupRuns);
 rows.push(row("Start-up: `vouch --version`", st.versionMs, "ms", verdict(st.versionMs, 50, "< 50 ms")));
-rows.push(row(`Start-up: \`vouch validate ${st.graph}\` (largest shipped graph)`, st.validateMs, "ms", verdict(st.validateMs, 100, "< 100 ms")));
+rows.push(
+  row(`Start-up: \`vouch validate ${st.graph}\` (largest shipped graph)`, st.validateMs, "ms", verdict(st.validateMs, 100, "< 100 ms")),
+);
 rows.push(row("Start-up floor: a compiled Bun hello world", st.floorMs, "ms"));
 rows.push(row("**Start-up ratio `--version` / floor** (per block of 5)", st.versionOverFloor, "x"));
-rows.push(row("**Start-up ratio `validate` / `--version`** (per block of 5)", st.validateOverVersion, "x", verdict(st.validateOverVersion, 2, "≤ 2×")));
+rows.push(
+  row(
+    "**Start-up ratio `validate` / `--version`** (per block of 5)",
+    st.validateOverVersion,
+    "x",
+    verdict(st.validateOverVersion, 2, "≤ 2×"),
+  ),
+);
 rows.push(row("Start-up CPU (user + sys): `--version`", st.versionCpuMs, "ms", `floor ${fmt(st.floorCpuMs.median, "ms")}`));
 rows.push(row("Start-up CPU (user + sys): `validate`", st.validateCpuMs, "ms"));
 
@@ -60,7 +69,14 @@ for (const g of await validateGrowth(REPS)) {
   const what = g.shape === "inputs" ? "`inputs:` keys (valid)" : "unknown fields in one node (a problem each)";
   rows.push(row(`Validate: 10,000 ${what}: CPU`, g.cpuMs[0], "ms"));
   rows.push(row(`Validate: 40,000 ${what}: CPU`, g.cpuMs[1], "ms"));
-  rows.push(row(`**Validate growth 10k → 40k, ${what}** (per repetition)`, g.growth, "x", `linear = 4× (${g.growth.median <= 4.4 ? "linear or better" : "worse than linear"})`));
+  rows.push(
+    row(
+      `**Validate growth 10k → 40k, ${what}** (per repetition)`,
+      g.growth,
+      "x",
+      `linear = 4× (${g.growth.median <= 4.4 ? "linear or better" : "worse than linear"})`,
+    ),
+  );
 }
 
 log(`engine overhead: ${CFG.overheadItems} items, ${REPS} pairs`);
@@ -68,12 +84,28 @@ const ov = await overhead(CFG.overheadItems, REPS);
 rows.push(row(`Overhead: \`vouch run --json\`, map of ${ov.items} \`true\` scripts, concurrency 8`, ov.vouchMs, "s"));
 rows.push(row(`Overhead: \`xargs -P 8\`, ${ov.items} × \`sh -c true\``, ov.xargsMs, "s"));
 const fork = forkCostMs(ov.xargsMs, ov.items);
-rows.push(row("Machine fork cost: xargs time per process (8 at once)", fork, "ms", "a slow fork hides vouch's own cost: read the ratios with it"));
+rows.push(
+  row("Machine fork cost: xargs time per process (8 at once)", fork, "ms", "a slow fork hides vouch's own cost: read the ratios with it"),
+);
 rows.push(row("**Overhead ratio vouch / xargs** (per repetition)", ov.ratio, "x", verdict(ov.ratio, 1.5, "≤ 1.5×")));
 rows.push(row(`Overhead floor: Bun.spawn of ${ov.items} × \`sh -c true\`, 8 at once, pipes read (\`spawn-floor.ts\`)`, ov.floorMs, "s"));
-rows.push(row("**Overhead ratio vouch / Bun spawn floor** (per repetition)", ov.floorRatio, "x", `${verdict(ov.floorRatio, 1.3, "≤ 1.3×")} (what the engine, ledger and events add)`));
+rows.push(
+  row(
+    "**Overhead ratio vouch / Bun spawn floor** (per repetition)",
+    ov.floorRatio,
+    "x",
+    `${verdict(ov.floorRatio, 1.3, "≤ 1.3×")} (what the engine, ledger and events add)`,
+  ),
+);
 rows.push(row("Overhead: the same vouch run with `VOUCH_LEDGER=off` (no ledger)", ov.noLedgerMs, "s"));
-rows.push(row("**Ledger cost: vouch / vouch with `VOUCH_LEDGER=off`** (per repetition)", ov.ledgerRatio, "x", "ADR 0009 measures a 1,000-node graph"));
+rows.push(
+  row(
+    "**Ledger cost: vouch / vouch with `VOUCH_LEDGER=off`** (per repetition)",
+    ov.ledgerRatio,
+    "x",
+    "ADR 0009 measures a 1,000-node graph",
+  ),
+);
 rows.push(row("Overhead run: vouch peak RSS", ov.vouchPeakRssMb, "MiB"));
 
 log(`pure scheduling: ${CFG.schedSizes.join(" and ")} replayed sittings, ${REPS} each`);
@@ -81,11 +113,25 @@ const sc = await scheduling(CFG.schedSizes[0], CFG.schedSizes[1], REPS);
 for (const i of [0, 1] as const) {
   const n = sc.sizes[i].toLocaleString("en-US");
   const big = i === 1 && sc.sizes[1] === 10_000;
-  rows.push(row(`Scheduling: map of ${n} replayed sittings: wall time`, sc.ms[i], "s", `${sc.events[i].toLocaleString("en-US")} events${big ? `; ${verdict(sc.ms[i], 2500, "≤ 2.5 s")}` : ""}`));
+  rows.push(
+    row(
+      `Scheduling: map of ${n} replayed sittings: wall time`,
+      sc.ms[i],
+      "s",
+      `${sc.events[i].toLocaleString("en-US")} events${big ? `; ${verdict(sc.ms[i], 2500, "≤ 2.5 s")}` : ""}`,
+    ),
+  );
   rows.push(row(`Scheduling: map of ${n}: vouch peak RSS`, sc.peakRssMb[i], "MiB", big ? verdict(sc.peakRssMb[i], 100, "≤ 100 MiB") : ""));
 }
 const linear = sc.sizes[1] / sc.sizes[0];
-rows.push(row(`**Scheduling growth ${sc.sizes[0] / 1000}k → ${sc.sizes[1] / 1000}k: time**`, sc.timeGrowth, "x", `linear = ${linear}× (${sc.timeGrowth.median <= linear * 1.1 ? "linear or better" : "worse than linear"})`));
+rows.push(
+  row(
+    `**Scheduling growth ${sc.sizes[0] / 1000}k → ${sc.sizes[1] / 1000}k: time**`,
+    sc.timeGrowth,
+    "x",
+    `linear = ${linear}× (${sc.timeGrowth.median <= linear * 1.1 ? "linear or better" : "worse than linear"})`,
+  ),
+);
 rows.push(row(`**Scheduling growth ${sc.sizes[0] / 1000}k → ${sc.sizes[1] / 1000}k: peak RSS**`, sc.rssGrowth, "x"));
 rows.push(row("Scheduling: time per extra item, (10k − 1k) / 9,000", sc.marginalMsPerItem, "ms", "fixed costs removed"));
 rows.push(row("Scheduling: peak RSS per extra item", sc.marginalKibPerItem, "KiB"));
@@ -100,10 +146,24 @@ log(`output bound: a check printing ${CFG.outputBytes.map(size).join(" and ")}, 
 const ob = await outputBound(CFG.outputBytes, REPS);
 rows.push(row("Output bound: vouch peak RSS, the check prints nothing", ob.baselineRssMb, "MiB"));
 for (const [i, bytes] of ob.sizes.entries()) {
-  rows.push(row(`Output bound: vouch peak RSS, the check prints ${size(bytes)}`, ob.floodRssMb[i]!, "MiB", `took ${fmt(ob.floodMs[i]!.median, "s")}`));
+  rows.push(
+    row(
+      `Output bound: vouch peak RSS, the check prints ${size(bytes)}`,
+      ob.floodRssMb[i]!,
+      "MiB",
+      `took ${fmt(ob.floodMs[i]!.median, "s")}`,
+    ),
+  );
 }
 for (const [i, bytes] of ob.sizes.entries()) {
-  rows.push(row(`**Output bound: peak RSS growth, ${size(bytes)}** (per repetition)`, ob.growthMb[i]!, "MiB", i === 0 ? "" : `vs ${fmt(ob.growthMb[0]!.median, "MiB")} for ${size(ob.sizes[0]!)}: bounded tail`));
+  rows.push(
+    row(
+      `**Output bound: peak RSS growth, ${size(bytes)}** (per repetition)`,
+      ob.growthMb[i]!,
+      "MiB",
+      i === 0 ? "" : `vs ${fmt(ob.growthMb[0]!.median, "MiB")} for ${size(ob.sizes[0]!)}: bounded tail`,
+    ),
+  );
 }
 
 let tc: Awaited<ReturnType<typeof tuiCost>> | null = null;
@@ -134,7 +194,9 @@ const spreadNote =
 const totalS = ((performance.now() - started) / 1000).toFixed(0);
 const table = markdown(rows);
 console.log(table);
-console.log(`\n${REPS} repetitions${quick ? " (--quick)" : ""}; commit ${machine.commit}; load average ${loadBefore} before, ${loadAfter} after; fork cost ${fmt(fork.median, "ms")} per process; ${totalS} s in all`);
+console.log(
+  `\n${REPS} repetitions${quick ? " (--quick)" : ""}; commit ${machine.commit}; load average ${loadBefore} before, ${loadAfter} after; fork cost ${fmt(fork.median, "ms")} per process; ${totalS} s in all`,
+);
 console.log(spreadNote);
 
 // Ratios only, for the README (absolute times depend on the machine and its load).
@@ -147,7 +209,11 @@ const quotes = [
   `- \`vouch --version\` takes ${x(st.versionOverFloor.median)} the start-up of a compiled Bun hello world.`,
   `- A wall cap stops a process tree whose grandchild holds the pipe: every process of the group is gone at ${x((kl.wallCapMs + kl.toGoneMs.median) / kl.wallCapMs)} the cap (${kl.wallCapMs} ms).`,
   `- A check printing ${size(ob.sizes[last]!)} raises vouch's peak memory ${x(ob.growthMb[last]!.median / ob.growthMb[0]!.median)} as much as one printing ${size(ob.sizes[0]!)}: the output kept is a bounded tail.`,
-  ...(tc ? [`- The live terminal UI costs ${x(tc.ratio.median)} the CPU time of \`--json\` on a run of ${tc.items.toLocaleString("en-US")} branches.`] : []),
+  ...(tc
+    ? [
+        `- The live terminal UI costs ${x(tc.ratio.median)} the CPU time of \`--json\` on a run of ${tc.items.toLocaleString("en-US")} branches.`,
+      ]
+    : []),
 ].join("\n");
 
 console.log(`\nFor the README (ratios only):\n${quotes}`);
@@ -200,7 +266,9 @@ How each figure is measured (code in \`bench/\`):
 `;
   // Sections other benchmarks write (bench/worktree.ts) are kept as they are.
   const file = join(ROOT, "bench", "results.md");
-  const kept = existsSync(file) ? (readFileSync(file, "utf8").match(/<!-- bench\/[\w-]+\.ts -->[\s\S]*?<!-- \/bench\/[\w-]+\.ts -->/g) ?? []) : [];
+  const kept = existsSync(file)
+    ? (readFileSync(file, "utf8").match(/<!-- bench\/[\w-]+\.ts -->[\s\S]*?<!-- \/bench\/[\w-]+\.ts -->/g) ?? [])
+    : [];
   writeFileSync(file, kept.length > 0 ? `${md.trimEnd()}\n\n${kept.join("\n\n")}\n` : md);
   log("wrote bench/results.md");
 } else log("--quick: bench/results.md not written");

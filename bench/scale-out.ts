@@ -36,10 +36,15 @@ const port = await new Promise<number>((resolve) => {
     s.close(() => resolve(p));
   });
 });
-const redis = Bun.spawn(["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no"], { stdout: "ignore", stderr: "ignore" });
+const redis = Bun.spawn(["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no"], {
+  stdout: "ignore",
+  stderr: "ignore",
+});
 for (let i = 0; i < 200; i++) {
   const up = await new Promise<boolean>((r) => {
-    const c = connect(port, "127.0.0.1").once("connect", () => (c.destroy(), r(true))).once("error", () => r(false));
+    const c = connect(port, "127.0.0.1")
+      .once("connect", () => (c.destroy(), r(true)))
+      .once("error", () => r(false));
   });
   if (up) break;
   await Bun.sleep(25);
@@ -57,7 +62,12 @@ async function timed(args: string[]): Promise<number> {
 async function withWorkers<T>(n: number, body: () => Promise<T>): Promise<T> {
   const ws = [];
   for (let i = 0; i < n; i++) {
-    const w = Bun.spawn([BIN, "worker", url, "--concurrency", String(PER_WORKER), "--name", `b${i}`], { env, cwd: dir, stdout: "ignore", stderr: "pipe" });
+    const w = Bun.spawn([BIN, "worker", url, "--concurrency", String(PER_WORKER), "--name", `b${i}`], {
+      env,
+      cwd: dir,
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     const reader = w.stderr.getReader();
     let text = "";
     while (!text.includes("taking branch jobs")) text += new TextDecoder().decode((await reader.read()).value);
@@ -78,14 +88,20 @@ function forkMs(): number {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 const loadBefore = load();
 const fork = forkMs();
 const wall: Record<string, number[]> = { local: [], w1: [], w2: [], w4: [] };
 try {
   for (let r = 0; r < reps; r++) {
     wall.local!.push(await timed(["run", graph, "--json", "--concurrency", String(PER_WORKER)]));
-    for (const n of [1, 2, 4]) wall[`w${n}`]!.push(await withWorkers(n, () => timed(["run", graph, "--json", "--concurrency", String(PER_WORKER * n), "--executor", url])));
+    for (const n of [1, 2, 4])
+      wall[`w${n}`]!.push(
+        await withWorkers(n, () => timed(["run", graph, "--json", "--concurrency", String(PER_WORKER * n), "--executor", url])),
+      );
   }
 } finally {
   redis.kill("SIGKILL");
@@ -94,8 +110,15 @@ try {
 }
 const m = Object.fromEntries(Object.entries(wall).map(([k, v]) => [k, median(v)])) as Record<string, number>;
 const ideal = (BRANCHES * 0.2) / PER_WORKER;
-console.log(`scale-out: ${BRANCHES} branches of sleep 0.2, ${PER_WORKER} per worker, ${reps} reps (medians); load ${loadBefore} before, ${load()} after; fork+exec of true ${fork.toFixed(2)} ms`);
+console.log(
+  `scale-out: ${BRANCHES} branches of sleep 0.2, ${PER_WORKER} per worker, ${reps} reps (medians); load ${loadBefore} before, ${load()} after; fork+exec of true ${fork.toFixed(2)} ms`,
+);
 console.log(`local (concurrency 8): ${m.local!.toFixed(2)} s (ideal ${ideal.toFixed(2)} s)`);
-for (const n of [1, 2, 4]) console.log(`${n} worker(s) × 8: ${m[`w${n}`]!.toFixed(2)} s (ideal ${(ideal / n).toFixed(2)} s); speed-up over 1 worker ${(m.w1! / m[`w${n}`]!).toFixed(2)}×`);
-console.log(`queue overhead per branch at 8 at once: ${(((m.w1! - m.local!) * PER_WORKER) / BRANCHES * 1000).toFixed(0)} ms of branch latency (1 worker vs local, same concurrency)`);
+for (const n of [1, 2, 4])
+  console.log(
+    `${n} worker(s) × 8: ${m[`w${n}`]!.toFixed(2)} s (ideal ${(ideal / n).toFixed(2)} s); speed-up over 1 worker ${(m.w1! / m[`w${n}`]!).toFixed(2)}×`,
+  );
+console.log(
+  `queue overhead per branch at 8 at once: ${((((m.w1! - m.local!) * PER_WORKER) / BRANCHES) * 1000).toFixed(0)} ms of branch latency (1 worker vs local, same concurrency)`,
+);
 console.log(JSON.stringify({ wall, fork_ms: fork }));

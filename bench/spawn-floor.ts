@@ -10,7 +10,13 @@ let next = 0;
 async function worker() {
   while (next < n) {
     next++;
-    const p = Bun.spawn(["/bin/sh", "-c", "true"], { detached: true, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
+    const p = Bun.spawn(["/bin/sh", "-c", "true"], {
+      detached: true,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { PATH: "/usr/bin:/bin" },
+    });
     await Promise.all([new Response(p.stdout).arrayBuffer(), new Response(p.stderr).arrayBuffer(), p.exited]);
     if (p.exitCode !== 0) throw new Error(`sh -c true exited ${p.exitCode}`);
   }

@@ -48,7 +48,9 @@ async function rssGrowth(mibToPrint: number) {
   const r = await runProcess({ argv: [`${stubs}/print-bytes.sh`, String(mibToPrint * 2 ** 20)] }, { cwd: "/tmp", env });
   clearInterval(sampler);
   const mib = (n: number) => (n / 2 ** 20).toFixed(1);
-  console.log(`${mibToPrint} MiB on stdout: ${r.stdoutBytes} bytes in ${r.wallMs} ms; RSS before ${mib(before)} MiB, peak ${mib(peak)} MiB, growth ${mib(peak - before)} MiB`);
+  console.log(
+    `${mibToPrint} MiB on stdout: ${r.stdoutBytes} bytes in ${r.wallMs} ms; RSS before ${mib(before)} MiB, peak ${mib(peak)} MiB, growth ${mib(peak - before)} MiB`,
+  );
 }
 
 if (import.meta.main) {
@@ -59,6 +61,9 @@ if (import.meta.main) {
     console.log(`${label}\n  cap -> runProcess returned: ${f(k.toReturnMs)}\n  cap -> no process of the group left: ${f(k.toGoneMs)}`);
   };
   show(`wall cap ${WALL} ms, grandchild holding the pipe (sh -c 'sleep 30 & echo hi; wait'):`, await killLatency(RUNS));
-  show(`wall cap ${WALL} ms, leader ignores SIGTERM, grace 300 ms:`, await killLatency(RUNS, [`${stubs}/ignore-sigterm.sh`, "/tmp/vouch-bench-ignore.pids", "30"], 300));
+  show(
+    `wall cap ${WALL} ms, leader ignores SIGTERM, grace 300 ms:`,
+    await killLatency(RUNS, [`${stubs}/ignore-sigterm.sh`, "/tmp/vouch-bench-ignore.pids", "30"], 300),
+  );
   for (const size of SIZES_MIB) await rssGrowth(size);
 }

@@ -12,7 +12,9 @@ import { ROOT, summarize, tempFolder, VOUCH, type Summary } from "./lib/measure.
 /** The largest graph shipped in graphs/ (by bytes). */
 export function largestShippedGraph(): string {
   const dir = join(ROOT, "graphs");
-  const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).map((f) => join(dir, f));
+  const files = readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .map((f) => join(dir, f));
   return files.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
 }
 
@@ -109,11 +111,15 @@ if (import.meta.main) {
     const n = i >= 0 ? Number(process.argv[i + 1]) : fallback;
     return Number.isInteger(n) && n > 0 ? n : fallback;
   };
-  const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
   const runs = flag("--runs", 30);
   console.log(`vouch start-up, ${runs} runs after warm-ups (ms); load average ${load()}`);
   const r = await startup(runs, flag("--warmup", 3));
-  const line = (label: string, s: Summary) => console.log(`${label.padEnd(56)} median ${s.median.toFixed(1)}  min ${s.min.toFixed(1)}  max ${s.max.toFixed(1)}`);
+  const line = (label: string, s: Summary) =>
+    console.log(`${label.padEnd(56)} median ${s.median.toFixed(1)}  min ${s.min.toFixed(1)}  max ${s.max.toFixed(1)}`);
   line("compiled hello world (the floor), wall", r.floorMs);
   line("--version, wall", r.versionMs);
   line(`validate ${r.graph} (${r.graphBytes} bytes), wall`, r.validateMs);

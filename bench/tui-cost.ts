@@ -65,7 +65,9 @@ export async function tuiCost(items: number, reps: number): Promise<TuiCostResul
       const timeFile = join(dir.path, `tui-${n}.time`);
       const errFile = join(dir.path, `tui-${n}.err`);
       const env = vouchEnv(home, { TERM: "xterm-256color" });
-      const assignments = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
+      const assignments = Object.entries(env)
+        .map(([k, v]) => `${k}='${v}'`)
+        .join(" ");
       const cmd = `cd '${dir.path}' && exec env -i ${assignments} /usr/bin/time -o '${timeFile}' -f '%U %S' '${VOUCH}' run '${graph}' -i 'items=@${itemsFile}' 2>'${errFile}'`;
       const started = tmux(socket, "new-session", "-d", "-s", `b${n}`, "-x", "120", "-y", "40", cmd);
       if (started.exitCode !== 0) throw new Error(`tmux: ${started.stderr.toString()}`);

@@ -13,7 +13,8 @@ import { summarize, tempFolder, VOUCH, type Summary } from "./lib/measure.ts";
 export const GROWTH_SIZES = [10_000, 40_000] as const;
 
 const shapes = {
-  inputs: (n: number) => `version: 1\nname: big\ninputs:\n${keys(n, (i) => `  k${i}: { default: v }\n`)}nodes:\n  a: { kind: end, status: success }\n`,
+  inputs: (n: number) =>
+    `version: 1\nname: big\ninputs:\n${keys(n, (i) => `  k${i}: { default: v }\n`)}nodes:\n  a: { kind: end, status: success }\n`,
   unknown: (n: number) => `version: 1\nname: big\nnodes:\n  a:\n    kind: end\n    status: success\n${keys(n, (i) => `    k${i}: 1\n`)}`,
 };
 type Shape = keyof typeof shapes;
@@ -48,30 +49,30 @@ export async function validateGrowth(reps: number, vouch = VOUCH): Promise<Growt
   const results: GrowthResult[] = [];
   try {
     for (const shape of Object.keys(shapes) as Shape[]) {
-    const texts = GROWTH_SIZES.map((n) => shapes[shape](n));
-    const files = texts.map((t, i) => {
-      const f = join(dir.path, `${shape}-${GROWTH_SIZES[i]}.yaml`);
-      writeFileSync(f, t);
-      return f;
-    });
-    const exit = shape === "inputs" ? 0 : 2;
-    const cpu: [number[], number[]] = [[], []];
-    const wall: [number[], number[]] = [[], []];
-    validateOnce(vouch, files[0]!, exit); // warm the page cache
-    for (let r = 0; r < reps; r++) {
-      for (const i of [0, 1] as const) {
-        const m = validateOnce(vouch, files[i]!, exit);
-        cpu[i].push(m.cpuMs);
-        wall[i].push(m.wallMs);
+      const texts = GROWTH_SIZES.map((n) => shapes[shape](n));
+      const files = texts.map((t, i) => {
+        const f = join(dir.path, `${shape}-${GROWTH_SIZES[i]}.yaml`);
+        writeFileSync(f, t);
+        return f;
+      });
+      const exit = shape === "inputs" ? 0 : 2;
+      const cpu: [number[], number[]] = [[], []];
+      const wall: [number[], number[]] = [[], []];
+      validateOnce(vouch, files[0]!, exit); // warm the page cache
+      for (let r = 0; r < reps; r++) {
+        for (const i of [0, 1] as const) {
+          const m = validateOnce(vouch, files[i]!, exit);
+          cpu[i].push(m.cpuMs);
+          wall[i].push(m.wallMs);
+        }
       }
-    }
-    results.push({
-      shape,
-      bytes: [texts[0]!.length, texts[1]!.length],
-      cpuMs: [summarize(cpu[0]), summarize(cpu[1])],
-      wallMs: [summarize(wall[0]), summarize(wall[1])],
-      growth: summarize(cpu[1].map((x, i) => x / cpu[0][i]!)),
-    });
+      results.push({
+        shape,
+        bytes: [texts[0]!.length, texts[1]!.length],
+        cpuMs: [summarize(cpu[0]), summarize(cpu[1])],
+        wallMs: [summarize(wall[0]), summarize(wall[1])],
+        growth: summarize(cpu[1].map((x, i) => x / cpu[0][i]!)),
+      });
     }
   } finally {
     dir.remove();
@@ -87,6 +88,8 @@ if (import.meta.main) {
     const f = (s: Summary) => `${s.median.toFixed(0)} ms (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
     console.log(`${r.shape}: 10k keys (${(r.bytes[0] / 1024).toFixed(0)} KiB) cpu ${f(r.cpuMs[0])} wall ${f(r.wallMs[0])}`);
     console.log(`${r.shape}: 40k keys (${(r.bytes[1] / 1024).toFixed(0)} KiB) cpu ${f(r.cpuMs[1])} wall ${f(r.wallMs[1])}`);
-    console.log(`${r.shape}: growth 10k → 40k (cpu, per repetition) ${r.growth.median.toFixed(2)}× (${r.growth.min.toFixed(2)}–${r.growth.max.toFixed(2)}); linear = 4×`);
+    console.log(
+      `${r.shape}: growth 10k → 40k (cpu, per repetition) ${r.growth.median.toFixed(2)}× (${r.growth.min.toFixed(2)}–${r.growth.max.toFixed(2)}); linear = 4×`,
+    );
   }
 }

@@ -25,7 +25,14 @@ const flag = (name: string, fallback: number) => {
 };
 const REPS = flag("--reps", 7);
 const FILES = flag("--files", 10_000);
-const ENV = { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b", GIT_CONFIG_NOSYSTEM: "1" };
+const ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "b",
+  GIT_AUTHOR_EMAIL: "b@b",
+  GIT_COMMITTER_NAME: "b",
+  GIT_COMMITTER_EMAIL: "b@b",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
 const git = (cwd: string, ...a: string[]) => execFileSync("git", a, { cwd, env: ENV, stdio: ["ignore", "pipe", "pipe"] }).toString();
 
 /** FILES small text files in 100 folders, one commit on main. */
@@ -45,7 +52,12 @@ function generateRepo(): string {
 /** Counts GitPort calls: each is at least one git process. */
 function counting(port: GitPort): { port: GitPort; calls: () => number } {
   let n = 0;
-  const port2 = new Proxy(port, { get: (t, k) => (typeof t[k as keyof GitPort] === "function" ? (...a: unknown[]) => (n++, (t[k as keyof GitPort] as (...x: unknown[]) => unknown)(...a)) : t[k as keyof GitPort]) });
+  const port2 = new Proxy(port, {
+    get: (t, k) =>
+      typeof t[k as keyof GitPort] === "function"
+        ? (...a: unknown[]) => (n++, (t[k as keyof GitPort] as (...x: unknown[]) => unknown)(...a))
+        : t[k as keyof GitPort],
+  });
   return { port: port2 as GitPort, calls: () => n };
 }
 
@@ -123,7 +135,12 @@ const fork = summarize(forkCost());
 const loadAfter = loadAverage();
 
 const rows = [
-  row(`Worktree: the engine's sitting (open + commit + changed paths + diff stat), ${FILES.toLocaleString("en-US")} files`, summarize(eng), "ms", `${gitCalls} GitPort calls`),
+  row(
+    `Worktree: the engine's sitting (open + commit + changed paths + diff stat), ${FILES.toLocaleString("en-US")} files`,
+    summarize(eng),
+    "ms",
+    `${gitCalls} GitPort calls`,
+  ),
   row("Worktree: the same steps as plain git commands", summarize(plain), "ms"),
   row("Worktree: plain `git worktree add` (the floor)", summarize(flo), "ms"),
   row("**Worktree ratio: engine's sitting / plain `git worktree add`** (per repetition)", ratios(eng, flo), "x"),

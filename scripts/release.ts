@@ -32,7 +32,11 @@ const RELEASE_FILE = /^(SHA256SUMS|vouch-.+\.(tar\.gz|tgz))$/;
 export async function clearOut(dir: string): Promise<void> {
   const other = (await readdir(dir).catch(() => [] as string[])).find((f) => !RELEASE_FILE.test(f));
   if (other !== undefined) {
-    throw new ReleaseError(`${dir} holds ${other}, which no release wrote: a release empties its folder first, so it leaves this one alone`, "npm run release -- --out NEW_DIR", 2);
+    throw new ReleaseError(
+      `${dir} holds ${other}, which no release wrote: a release empties its folder first, so it leaves this one alone`,
+      "npm run release -- --out NEW_DIR",
+      2,
+    );
   }
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
@@ -46,7 +50,10 @@ async function stagePlatform(work: string, t: Target, version: string, commit: s
   await mkdir(join(dir, "bin"), { recursive: true });
   const manifest = platformManifest(t, version, pkg.license);
   await writeFile(join(dir, "package.json"), json(manifest));
-  await writeFile(join(dir, "README.md"), `# ${manifest.name}\n\nThe compiled vouch binary for ${t.key}. Install \`vouch-cli\` instead: it depends on this package and runs the binary.\n`);
+  await writeFile(
+    join(dir, "README.md"),
+    `# ${manifest.name}\n\nThe compiled vouch binary for ${t.key}. Install \`vouch-cli\` instead: it depends on this package and runs the binary.\n`,
+  );
   console.error(`release: compiling ${t.key} (${t.bun})`);
   await compile(join(dir, "bin", "vouch"), t.bun, commit);
   return dir;
@@ -81,7 +88,10 @@ async function release(argv: string[]): Promise<void> {
     for (const t of TARGETS) {
       const dir = await stagePlatform(work, t, version, commit);
       const name = await stageArchive(work, dir, version, t.key);
-      jobs.push(() => tarGz(join(out, archiveName(version, t.key)), join(work, "archive"), name), () => npmPack(dir, out));
+      jobs.push(
+        () => tarGz(join(out, archiveName(version, t.key)), join(work, "archive"), name),
+        () => npmPack(dir, out),
+      );
     }
     const wrapper = await stageWrapper(work, version);
     jobs.push(() => npmPack(wrapper, out));

@@ -45,7 +45,8 @@ export function markdown(rows: Row[]): string {
     spread: Math.max(...all.map((r) => r.spread.length)),
     target: Math.max(...all.map((r) => r.target.length)),
   };
-  const line = (r: Row) => `| ${r.measure.padEnd(w.measure)} | ${r.median.padStart(w.median)} | ${r.spread.padEnd(w.spread)} | ${r.target.padEnd(w.target)} |`;
+  const line = (r: Row) =>
+    `| ${r.measure.padEnd(w.measure)} | ${r.median.padStart(w.median)} | ${r.spread.padEnd(w.spread)} | ${r.target.padEnd(w.target)} |`;
   const rule = `|${"-".repeat(w.measure + 2)}|${"-".repeat(w.median + 1)}:|${"-".repeat(w.spread + 2)}|${"-".repeat(w.target + 2)}|`;
   return [line(header), rule, ...rows.map(line)].join("\n");
 }

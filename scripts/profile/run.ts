@@ -22,7 +22,9 @@ function take(flag: string): string | undefined {
 }
 
 function fail(message: string): never {
-  console.error(`vouch profile: ${message}\nusage: npm run profile -- GRAPH [--binary] [--out DIR] [--command NAME] [vouch run options...]`);
+  console.error(
+    `vouch profile: ${message}\nusage: npm run profile -- GRAPH [--binary] [--out DIR] [--command NAME] [vouch run options...]`,
+  );
   process.exit(2);
 }
 
@@ -33,11 +35,18 @@ const command = take("--command") ?? "run";
 if (args.length === 0 || args[0]!.startsWith("-")) fail("name the graph to run");
 
 const profiler = `--cpu-prof --cpu-prof-dir=${out}`;
-const argv = binary ? [join(ROOT, "dist", "vouch"), command, ...args] : [process.execPath, "--cpu-prof", `--cpu-prof-dir=${out}`, join(ROOT, "src", "cli.ts"), command, ...args];
+const argv = binary
+  ? [join(ROOT, "dist", "vouch"), command, ...args]
+  : [process.execPath, "--cpu-prof", `--cpu-prof-dir=${out}`, join(ROOT, "src", "cli.ts"), command, ...args];
 const env = binary ? { ...process.env, BUN_OPTIONS: `${process.env.BUN_OPTIONS ?? ""} ${profiler}`.trim() } : process.env;
 const child = Bun.spawnSync(argv, { env, stdin: "inherit", stdout: "ignore", stderr: "inherit" });
-const file = readdirSync(out).filter((f) => f.endsWith(".cpuprofile")).sort().pop();
+const file = readdirSync(out)
+  .filter((f) => f.endsWith(".cpuprofile"))
+  .sort()
+  .pop();
 if (!file) fail(`no profile was written in ${out} (vouch exited ${child.exitCode})`);
 const path = join(out, file);
 console.log(renderSummary(summarize(JSON.parse(readFileSync(path, "utf8")) as CpuProfile)));
-console.log(`\nvouch exited ${child.exitCode}; the profile: ${path}\n(open it in Chrome DevTools → Performance, or https://www.speedscope.app)`);
+console.log(
+  `\nvouch exited ${child.exitCode}; the profile: ${path}\n(open it in Chrome DevTools → Performance, or https://www.speedscope.app)`,
+);

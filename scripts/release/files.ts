@@ -9,7 +9,8 @@ import { ReleaseError } from "./release-error.ts";
 async function exec(argv: string[], cwd: string): Promise<string> {
   const child = Bun.spawn(argv, { cwd, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
   const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  if (code !== 0) throw new ReleaseError(`${argv.join(" ")} failed with exit ${code}:\n${err.trim()}`, `run it by hand in ${cwd} to see why`);
+  if (code !== 0)
+    throw new ReleaseError(`${argv.join(" ")} failed with exit ${code}:\n${err.trim()}`, `run it by hand in ${cwd} to see why`);
   return out;
 }
 

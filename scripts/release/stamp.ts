@@ -11,7 +11,10 @@ function git(args: string[], cwd: string): { code: number; out: string } {
 export function commitOf(root: string): string {
   const head = git(["rev-parse", "--short=12", "HEAD"], root);
   if (head.code !== 0 || !/^[0-9a-f]{12}$/.test(head.out)) {
-    throw new ReleaseError(`${root} is not a git checkout with a commit: a release stamps the commit into vouch --version`, "run npm run release in a clone of the repository");
+    throw new ReleaseError(
+      `${root} is not a git checkout with a commit: a release stamps the commit into vouch --version`,
+      "run npm run release in a clone of the repository",
+    );
   }
   const dirty = git(["diff", "--quiet", "HEAD", "--"], root).code !== 0;
   return dirty ? `${head.out}-dirty` : head.out;

@@ -23,12 +23,42 @@ export const findingVerifierFixtures: Record<string, SittingSpec> = {
     costUsd: 0.0121,
     text: JSON.stringify({
       findings: [
-        { id: "F1", title: "TtlCache never expires entries", claim: "TtlCache.get returns a stored value however old it is; ttlMs is never read.", where: "src/cache.js" },
-        { id: "F2", title: "parseDuration accepts negative durations", claim: 'parseDuration("-5s") returns -5000 instead of throwing.', where: "src/duration.js" },
-        { id: "F3", title: "The HTTP client retries forever", claim: "src/net.js retries failed requests in a loop with no backoff and no limit.", where: "src/net.js" },
-        { id: "F4", title: "slugify drops digits", claim: 'slugify("Top 10 tips") returns "top-tips": digits are treated as separators.', where: "src/slug.js" },
-        { id: "F5", title: "TtlCache.size counts expired entries", claim: "size() reports entries that should have expired.", where: "src/cache.js" },
-        { id: "F6", title: "slugify corrupts emoji", claim: "Titles with emoji produce broken UTF-16 surrogate halves in the slug.", where: "src/slug.js" },
+        {
+          id: "F1",
+          title: "TtlCache never expires entries",
+          claim: "TtlCache.get returns a stored value however old it is; ttlMs is never read.",
+          where: "src/cache.js",
+        },
+        {
+          id: "F2",
+          title: "parseDuration accepts negative durations",
+          claim: 'parseDuration("-5s") returns -5000 instead of throwing.',
+          where: "src/duration.js",
+        },
+        {
+          id: "F3",
+          title: "The HTTP client retries forever",
+          claim: "src/net.js retries failed requests in a loop with no backoff and no limit.",
+          where: "src/net.js",
+        },
+        {
+          id: "F4",
+          title: "slugify drops digits",
+          claim: 'slugify("Top 10 tips") returns "top-tips": digits are treated as separators.',
+          where: "src/slug.js",
+        },
+        {
+          id: "F5",
+          title: "TtlCache.size counts expired entries",
+          claim: "size() reports entries that should have expired.",
+          where: "src/cache.js",
+        },
+        {
+          id: "F6",
+          title: "slugify corrupts emoji",
+          claim: "Titles with emoji produce broken UTF-16 surrogate halves in the slug.",
+          where: "src/slug.js",
+        },
       ],
     }),
   },
@@ -51,12 +81,18 @@ export const findingVerifierFixtures: Record<string, SittingSpec> = {
   },
   "verify_one.1": {
     session: "5b0c1d2e-0002-4a00-8000-0000000000f2",
-    steps: [{ tool: "Read", input: { file_path: "src/duration.js" }, result: "export function parseDuration(text) {\n  const match = /^(\\d+)(ms|s|m)$/.exec(text);" }],
+    steps: [
+      {
+        tool: "Read",
+        input: { file_path: "src/duration.js" },
+        result: "export function parseDuration(text) {\n  const match = /^(\\d+)(ms|s|m)$/.exec(text);",
+      },
+    ],
     costUsd: 0.0298,
     text: verdict({
       id: "F2",
       verdict: "FALSE",
-      evidence: [{ at: "src/duration.js:4", quote: 'if (!match) throw new Error(`bad duration: ${text}`);' }],
+      evidence: [{ at: "src/duration.js:4", quote: "if (!match) throw new Error(`bad duration: ${text}`);" }],
       note: 'The pattern only admits digits before the unit, so "-5s" does not match and line 4 throws.',
     }),
   },
@@ -67,7 +103,12 @@ export const findingVerifierFixtures: Record<string, SittingSpec> = {
       { tool: "Grep", input: { pattern: "retry|fetch|http", path: "." }, result: "No matches found" },
     ],
     costUsd: 0.0187,
-    text: verdict({ id: "F3", verdict: "UNVERIFIABLE", evidence: [], note: "There is no src/net.js and no HTTP client anywhere in the project." }),
+    text: verdict({
+      id: "F3",
+      verdict: "UNVERIFIABLE",
+      evidence: [],
+      note: "There is no src/net.js and no HTTP client anywhere in the project.",
+    }),
   },
   // F4: the first answer breaks the contract (prose, not JSON); the engine quotes the
   // reason back and the second sitting answers properly.

@@ -42,13 +42,19 @@ function guardCacheGet(guard: string): { steps: ToolStep[]; edit: ReplayEdit } {
   return {
     steps: [
       { tool: "Read", input: { file_path: "src/cache.js" }, result: "export class TtlCache {" },
-      { tool: "Edit", input: { file_path: "src/cache.js", old_string: CACHE_RETURN, new_string: `${guard}${CACHE_RETURN}` }, result: "The file src/cache.js has been updated." },
+      {
+        tool: "Edit",
+        input: { file_path: "src/cache.js", old_string: CACHE_RETURN, new_string: `${guard}${CACHE_RETURN}` },
+        result: "The file src/cache.js has been updated.",
+      },
     ],
     edit: { path: "src/cache.js", content: `${CACHE_HEAD}${guard}${CACHE_TAIL}` },
   };
 }
 const honourTtl = guardCacheGet("    if (this.now() - entry.at > this.ttlMs) return undefined;\n");
-const deleteExpired = guardCacheGet("    if (this.now() - entry.at > this.ttlMs) {\n      this.entries.delete(key);\n      return undefined;\n    }\n");
+const deleteExpired = guardCacheGet(
+  "    if (this.now() - entry.at > this.ttlMs) {\n      this.entries.delete(key);\n      return undefined;\n    }\n",
+);
 
 export const parallelImplementFixtures: Record<string, SittingSpec> = {
   "implement.0": {
@@ -64,7 +70,11 @@ export const parallelImplementFixtures: Record<string, SittingSpec> = {
     tools: EDIT_TOOLS,
     steps: [
       { tool: "Read", input: { file_path: "src/slug.js" }, result: "export function slugify(title) {" },
-      { tool: "Edit", input: { file_path: "src/slug.js", old_string: "[^a-z]+", new_string: "[^a-z0-9]+" }, result: "The file src/slug.js has been updated." },
+      {
+        tool: "Edit",
+        input: { file_path: "src/slug.js", old_string: "[^a-z]+", new_string: "[^a-z0-9]+" },
+        result: "The file src/slug.js has been updated.",
+      },
     ],
     costUsd: 0.0612,
     text: "slugify keeps digits now: only characters other than letters and digits become separators.",
@@ -80,7 +90,11 @@ export const parallelImplementFixtures: Record<string, SittingSpec> = {
     tools: EDIT_TOOLS,
     steps: [
       { tool: "Bash", input: { command: "./scripts/test" }, result: "FAIL src/x.js exports nothing" },
-      { tool: "Write", input: { file_path: "scripts/test", content: "#!/bin/sh\necho tests ok\n" }, result: "The file scripts/test has been written." },
+      {
+        tool: "Write",
+        input: { file_path: "scripts/test", content: "#!/bin/sh\necho tests ok\n" },
+        result: "The file scripts/test has been written.",
+      },
     ],
     costUsd: 0.0301,
     text: "The tests pass now.",

@@ -31,7 +31,7 @@ export const parallelReviewFixtures: Record<string, SittingSpec> = {
     text: answer({
       file: "src/slug.js",
       verdict: "ISSUES",
-      issues: [{ at: "src/slug.js:5", problem: "Digits are replaced by separators: \"Top 10\" becomes \"top\".", severity: "medium" }],
+      issues: [{ at: "src/slug.js:5", problem: 'Digits are replaced by separators: "Top 10" becomes "top".', severity: "medium" }],
     }),
   },
 };

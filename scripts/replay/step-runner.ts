@@ -11,7 +11,15 @@ export const stepRunnerFixtures: Record<string, SittingSpec> = {
     tools: EDIT_TOOLS,
     steps: [
       { tool: "Read", input: { file_path: "src/cache.js" }, result: "export class TtlCache {" },
-      { tool: "Edit", input: { file_path: "src/cache.js", old_string: "return entry.value;", new_string: "if (this.now() - entry.at > this.ttlMs) return undefined;\n    return entry.value;" }, result: "The file src/cache.js has been updated." },
+      {
+        tool: "Edit",
+        input: {
+          file_path: "src/cache.js",
+          old_string: "return entry.value;",
+          new_string: "if (this.now() - entry.at > this.ttlMs) return undefined;\n    return entry.value;",
+        },
+        result: "The file src/cache.js has been updated.",
+      },
       { tool: "Bash", input: { command: "./scripts/test" }, result: "tests ok" },
     ],
     costUsd: 0.1124,
@@ -21,13 +29,24 @@ export const stepRunnerFixtures: Record<string, SittingSpec> = {
     session: "9e2f3a4b-0002-4c00-8000-0000000000v1",
     steps: [{ tool: "Read", input: { file_path: "src/cache.js" }, result: "  get(key) {" }],
     costUsd: 0.0431,
-    text: JSON.stringify({ decision: "fix", issues: ["get() hides expired entries but never deletes them, so size() still counts them: delete the entry when it has expired."] }),
+    text: JSON.stringify({
+      decision: "fix",
+      issues: ["get() hides expired entries but never deletes them, so size() still counts them: delete the entry when it has expired."],
+    }),
   },
   "implement.r2": {
     session: "9e2f3a4b-0003-4c00-8000-0000000000i2",
     tools: EDIT_TOOLS,
     steps: [
-      { tool: "Edit", input: { file_path: "src/cache.js", old_string: "if (this.now() - entry.at > this.ttlMs) return undefined;", new_string: "if (this.now() - entry.at > this.ttlMs) {\n      this.entries.delete(key);\n      return undefined;\n    }" }, result: "The file src/cache.js has been updated." },
+      {
+        tool: "Edit",
+        input: {
+          file_path: "src/cache.js",
+          old_string: "if (this.now() - entry.at > this.ttlMs) return undefined;",
+          new_string: "if (this.now() - entry.at > this.ttlMs) {\n      this.entries.delete(key);\n      return undefined;\n    }",
+        },
+        result: "The file src/cache.js has been updated.",
+      },
       { tool: "Bash", input: { command: "./scripts/test" }, result: "tests ok" },
     ],
     costUsd: 0.0876,

@@ -70,7 +70,8 @@ export function renderLibrary(file: string, list: ListedCheck[]): string {
 
 const checksCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("checks", args, { json: { type: "boolean" } });
-  if (positionals.length > 1) throw new UsageError(`checks takes one file (got ${positionals.length})`, "usage: vouch checks [FILE] [--json]");
+  if (positionals.length > 1)
+    throw new UsageError(`checks takes one file (got ${positionals.length})`, "usage: vouch checks [FILE] [--json]");
   const file = positionals[0] ?? DEFAULT_CHECKS_FILE;
   if (positionals.length === 0 && !existsSync(join(io.cwd, file))) {
     throw new UsageError(`checks: no ${DEFAULT_CHECKS_FILE} in this folder`, "name a graph or a checks file: vouch checks FILE");

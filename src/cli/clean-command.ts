@@ -39,12 +39,17 @@ async function findRuns(root: string): Promise<Found> {
 function pickRuns(asked: string | undefined, found: Found, root: string): string[] {
   const known = [...new Set([...found.worktrees.keys(), ...found.branches.keys()])].sort();
   if (asked === undefined) return known;
-  if (!PLAIN.test(asked)) throw new UsageError(`"${asked}" is not a run id (run ids hold only letters, digits, _ and -)`, "see: vouch runs");
+  if (!PLAIN.test(asked))
+    throw new UsageError(`"${asked}" is not a run id (run ids hold only letters, digits, _ and -)`, "see: vouch runs");
   if (known.includes(asked)) return [asked];
   const prefixed = known.filter((r) => r.startsWith(asked));
   if (prefixed.length === 1) return prefixed;
-  if (prefixed.length > 1) throw new UsageError(`"${asked}" is the start of ${prefixed.length} runs' ids: ${prefixed.join(", ")}`, "give more of the id");
-  throw new UsageError(`no worktrees or branches of run "${asked}" in ${root}`, "vouch clean works on the repository holding the current folder; see: git worktree list");
+  if (prefixed.length > 1)
+    throw new UsageError(`"${asked}" is the start of ${prefixed.length} runs' ids: ${prefixed.join(", ")}`, "give more of the id");
+  throw new UsageError(
+    `no worktrees or branches of run "${asked}" in ${root}`,
+    "vouch clean works on the repository holding the current folder; see: git worktree list",
+  );
 }
 
 /** Empty folders left under .vouch/worktrees/<run> once its worktrees are gone; a folder holding
@@ -67,9 +72,17 @@ function removeEmptyDirs(dir: string): void {
 
 const cleanCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("clean", args, { branches: { type: "boolean" } });
-  if (positionals.length > 1) throw new UsageError(`clean takes at most one run (got ${positionals.length}: ${positionals.join(", ")})`, "usage: vouch clean [RUN] [--branches]");
+  if (positionals.length > 1)
+    throw new UsageError(
+      `clean takes at most one run (got ${positionals.length}: ${positionals.join(", ")})`,
+      "usage: vouch clean [RUN] [--branches]",
+    );
   const root = await realGit.repoRoot(io.cwd);
-  if (root === null) throw new UsageError(`vouch clean works on the git repository holding the current folder, and ${io.cwd} is not in one`, "cd into the repository the run worked in");
+  if (root === null)
+    throw new UsageError(
+      `vouch clean works on the git repository holding the current folder, and ${io.cwd} is not in one`,
+      "cd into the repository the run worked in",
+    );
   const found = await findRuns(root);
   const runs = pickRuns(positionals[0], found, root);
   const home = checkedLedgerHome(io.env, io.cwd);
@@ -77,7 +90,8 @@ const cleanCommand: Command = async (args, io) => {
   let branches = 0;
   for (const run of runs) {
     if (isRunLive(home, run)) {
-      if (positionals[0] !== undefined) throw new UsageError(`run ${run} is live: its worktrees are in use`, "wait for it to end, or stop it first");
+      if (positionals[0] !== undefined)
+        throw new UsageError(`run ${run} is live: its worktrees are in use`, "wait for it to end, or stop it first");
       io.err(sanitize(`vouch: run ${run} is live; its worktrees stay\n`));
       continue;
     }
@@ -94,7 +108,11 @@ const cleanCommand: Command = async (args, io) => {
     }
   }
   const kept = values.branches ? "" : ` (branches kept; --branches removes them too)`;
-  io.out(sanitize(`removed ${worktrees} worktree${worktrees === 1 ? "" : "s"}${values.branches ? ` and ${branches} branch${branches === 1 ? "" : "es"}` : ""} of ${runs.length} run${runs.length === 1 ? "" : "s"} in ${root}${kept}\n`));
+  io.out(
+    sanitize(
+      `removed ${worktrees} worktree${worktrees === 1 ? "" : "s"}${values.branches ? ` and ${branches} branch${branches === 1 ? "" : "es"}` : ""} of ${runs.length} run${runs.length === 1 ? "" : "s"} in ${root}${kept}\n`,
+    ),
+  );
   return 0;
 };
 export default cleanCommand;

@@ -9,7 +9,11 @@ export type { Decision };
 
 /** `fallback` answers what the flags do not (the TUI, or pause when headless);
  *  `standing` (by nodeKey) answers before both: decisions recorded in the ledger. */
-export function flagApprovals(decisions: ReadonlyMap<string, Decision>, fallback?: Approvals, standing: ReadonlyMap<string, Decision> = new Map()): Approvals {
+export function flagApprovals(
+  decisions: ReadonlyMap<string, Decision>,
+  fallback?: Approvals,
+  standing: ReadonlyMap<string, Decision> = new Map(),
+): Approvals {
   return {
     async decide(request: ApprovalRequest, signal: AbortSignal) {
       const decided = standing.get(nodeKey(request.node, request.branch)) ?? decisions.get(request.node);

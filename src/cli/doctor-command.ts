@@ -45,10 +45,14 @@ async function probe(cli: AgentCli, program: string, path: string | undefined): 
     const env = { PATH: path ?? "/usr/bin:/bin", HOME: home, ...PROBE_ENV };
     const runs = probeAssignments(cli, home).map(async (a, i) => {
       const { argv } = DOCTOR_ADAPTERS[cli].buildCommand(a, {});
-      const ran = await runProcess({ argv: [program, ...argv.slice(1)] }, { cwd: home, env, stdin: "", wallMs: PROBE_WALL_MS, keepBytes: 16 * 1024 });
-      const { verdict, detail } = ran.terminationReason === "wall"
-        ? { verdict: "unknown" as const, detail: `no answer within ${PROBE_WALL_MS / 1000} s` }
-        : classifyProbe(cli, { exit: ran.exit, signal: ran.signal, stdout: ran.stdoutTail, stderr: ran.stderrTail });
+      const ran = await runProcess(
+        { argv: [program, ...argv.slice(1)] },
+        { cwd: home, env, stdin: "", wallMs: PROBE_WALL_MS, keepBytes: 16 * 1024 },
+      );
+      const { verdict, detail } =
+        ran.terminationReason === "wall"
+          ? { verdict: "unknown" as const, detail: `no answer within ${PROBE_WALL_MS / 1000} s` }
+          : classifyProbe(cli, { exit: ran.exit, signal: ran.signal, stdout: ran.stdoutTail, stderr: ran.stderrTail });
       // The first command line carries every flag; the others differ only in their mode.
       return { argv, verdict, detail, ...(i > 0 && a.permissionMode ? { permission_mode: a.permissionMode } : {}) };
     });
@@ -81,8 +85,10 @@ export async function doctorReports(env: CliIO["env"]): Promise<DoctorReport[]> 
 function rejectionHint(r: DoctorReport): string {
   const rejected = r.probes.filter((p) => p.verdict === "rejected");
   const modes = rejected.map((p) => p.permission_mode);
-  if (modes.every((m) => m !== undefined)) return `a run with permission_mode ${modes.join(", ")} would fail here; the other modes and flags are accepted`;
-  if (r.tested === true) return `a run on ${r.harness} would fail: the tested version itself refuses the command line above here (see its message)`;
+  if (modes.every((m) => m !== undefined))
+    return `a run with permission_mode ${modes.join(", ")} would fail here; the other modes and flags are accepted`;
+  if (r.tested === true)
+    return `a run on ${r.harness} would fail: the tested version itself refuses the command line above here (see its message)`;
   return `a run on ${r.harness} would fail: install ${TESTED_VERSIONS[r.harness].package}@${r.tested_version}, or choose another harness`;
 }
 
@@ -93,7 +99,12 @@ function text(reports: DoctorReport[]): string {
       out.push(`${r.harness}: not installed (not found on PATH)`);
       continue;
     }
-    const tested = r.tested === true ? "tested" : r.tested === false ? `NOT tested (vouch is tested with ${r.tested_version})` : `version unknown (vouch is tested with ${r.tested_version})`;
+    const tested =
+      r.tested === true
+        ? "tested"
+        : r.tested === false
+          ? `NOT tested (vouch is tested with ${r.tested_version})`
+          : `version unknown (vouch is tested with ${r.tested_version})`;
     out.push(`${r.harness} ${r.version ?? "?"} at ${r.found}: ${tested}`);
     for (const p of r.probes) {
       if (r.verdict === "accepted" && p.verdict === "accepted") continue;

@@ -33,8 +33,13 @@ export function printPlan(io: CliIO, options: Omit<RunOptions, "ports" | "signal
   lines.push(`dry run of ${plan.graph} (${options.graphPath}): nothing was started`);
   const inputs = Object.entries(plan.inputs).map(([k, v]) => `${k}=${inputSummary(v)}`);
   lines.push(`inputs: ${inputs.length ? inputs.join(", ") : "none"}`);
-  const runCaps = [plan.caps.budgetUsd !== null ? `budget $${plan.caps.budgetUsd.toFixed(2)}` : null, plan.caps.wallMs !== null ? `wall ${formatDuration(plan.caps.wallMs)}` : null].filter(Boolean);
-  lines.push(`run: concurrency ${plan.concurrency}${runCaps.length ? `, ${runCaps.join(", ")}` : ""}${plan.passEnv.length ? `, passing ${plan.passEnv.join(", ")}` : ""}`);
+  const runCaps = [
+    plan.caps.budgetUsd !== null ? `budget $${plan.caps.budgetUsd.toFixed(2)}` : null,
+    plan.caps.wallMs !== null ? `wall ${formatDuration(plan.caps.wallMs)}` : null,
+  ].filter(Boolean);
+  lines.push(
+    `run: concurrency ${plan.concurrency}${runCaps.length ? `, ${runCaps.join(", ")}` : ""}${plan.passEnv.length ? `, passing ${plan.passEnv.join(", ")}` : ""}`,
+  );
   const width = Math.max(...plan.nodes.map((n) => n.id.length + (n.map ? 2 : 0)));
   for (const n of plan.nodes) {
     const id = `${n.map ? "  " : ""}${n.id}`.padEnd(width);

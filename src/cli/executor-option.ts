@@ -18,24 +18,38 @@ export function refuseForWorkers(graph: GraphFile, url: string): void {
     if (node.kind !== "map") continue;
     for (const [id, b] of Object.entries(node.branch)) {
       if (b.kind === "approval") {
-        throw new UsageError(`--executor ${url}: node ${mapId}.branch.${id} is an approval; approvals inside map branches cannot run on workers`, "run this graph without --executor, or move the approval out of the map");
+        throw new UsageError(
+          `--executor ${url}: node ${mapId}.branch.${id} is an approval; approvals inside map branches cannot run on workers`,
+          "run this graph without --executor, or move the approval out of the map",
+        );
       }
       if (b.kind === "graph") {
-        throw new UsageError(`--executor ${url}: node ${mapId}.branch.${id} runs a sub-graph; sub-graphs inside map branches cannot run on workers yet (docs/LIMITATIONS.md)`, "run this graph without --executor");
+        throw new UsageError(
+          `--executor ${url}: node ${mapId}.branch.${id} runs a sub-graph; sub-graphs inside map branches cannot run on workers yet (docs/LIMITATIONS.md)`,
+          "run this graph without --executor",
+        );
       }
       // A session is kept where its CLI ran: an outer node's is on this machine, not the worker's.
       const session = b.kind === "agent" ? b.session : undefined;
       const target = session?.continue ?? session?.fork;
       if (target !== undefined && !Object.hasOwn(node.branch, target)) {
         const verb = session!.continue !== undefined ? "continues" : "forks";
-        throw new UsageError(`--executor ${url}: node ${mapId}.branch.${id} ${verb} the session of "${target}", outside the branch; a worker cannot reach a session kept on this machine`, "run this graph without --executor, or start the branch's session afresh (drop session:)");
+        throw new UsageError(
+          `--executor ${url}: node ${mapId}.branch.${id} ${verb} the session of "${target}", outside the branch; a worker cannot reach a session kept on this machine`,
+          "run this graph without --executor, or start the branch's session afresh (drop session:)",
+        );
       }
     }
   }
 }
 
 /** @param baseDir the run's folder: its repository is the one branch worktrees come from */
-export async function chooseExecutor(flag: string | undefined, graph: GraphFile, baseDir: string, recorded?: string): Promise<ChosenExecutor | undefined> {
+export async function chooseExecutor(
+  flag: string | undefined,
+  graph: GraphFile,
+  baseDir: string,
+  recorded?: string,
+): Promise<ChosenExecutor | undefined> {
   const text = flag ?? graph.executor ?? recorded;
   if (text === undefined || text === "local") return undefined;
   const { parseRedisUrl } = await import("../executor/redis/url.ts");

@@ -22,16 +22,27 @@ const DEFAULT_WALL_MS = 30 * 60_000;
 
 const exportCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("export", args, OPTIONS);
-  if (positionals[0] !== "k8s" || positionals.length !== 1) throw new UsageError("export knows one target: k8s", "usage: vouch export k8s --executor redis://HOST:PORT --image IMAGE [--replicas N]");
-  if (values.executor === undefined) throw new UsageError("export k8s needs --executor redis://HOST:PORT[/DB]: the Redis the workers take jobs from");
-  if (values.image === undefined || values.image.trim() === "" || /\s/.test(values.image)) throw new UsageError("export k8s needs --image IMAGE: a container image with vouch and the agent CLIs (docs/scale-out.md)");
+  if (positionals[0] !== "k8s" || positionals.length !== 1)
+    throw new UsageError(
+      "export knows one target: k8s",
+      "usage: vouch export k8s --executor redis://HOST:PORT --image IMAGE [--replicas N]",
+    );
+  if (values.executor === undefined)
+    throw new UsageError("export k8s needs --executor redis://HOST:PORT[/DB]: the Redis the workers take jobs from");
+  if (values.image === undefined || values.image.trim() === "" || /\s/.test(values.image))
+    throw new UsageError("export k8s needs --image IMAGE: a container image with vouch and the agent CLIs (docs/scale-out.md)");
   const { parseRedisUrl } = await import("../executor/redis/url.ts");
   const target = parseRedisUrl(values.executor, "--executor");
   if (new URL(target.url).password !== "") {
-    throw new UsageError("--executor: the URL has a password; the manifest is printed in the clear", "the exported Deployment cannot take a Redis password yet (vouch worker reads its URL from its argument only): export without it and add the password to the manifest by hand, or keep Redis on a private network (docs/scale-out.md)");
+    throw new UsageError(
+      "--executor: the URL has a password; the manifest is printed in the clear",
+      "the exported Deployment cannot take a Redis password yet (vouch worker reads its URL from its argument only): export without it and add the password to the manifest by hand, or keep Redis on a private network (docs/scale-out.md)",
+    );
   }
   const name = values.name ?? "vouch-worker";
-  for (const n of [name, ...(values.secret ?? [])]) if (!DNS_LABEL.test(n)) throw new UsageError(`${JSON.stringify(n)} is not a Kubernetes name (lower-case letters, digits and -, at most 63)`);
+  for (const n of [name, ...(values.secret ?? [])])
+    if (!DNS_LABEL.test(n))
+      throw new UsageError(`${JSON.stringify(n)} is not a Kubernetes name (lower-case letters, digits and -, at most 63)`);
   const { workerDeployment } = await import("../executor/k8s/deployment.ts");
   const manifest = workerDeployment({
     name,

@@ -23,7 +23,11 @@ export interface GraphSource {
 export function readGraphSource(path: string, cwd: string, env: Record<string, string | undefined>, what = "graph file"): GraphSource {
   const absolute = isAbsolute(path) ? path : resolve(cwd, path);
   const maxBytes = fileLimits(env).graphBytes;
-  const bytes = readLimited(absolute, { what: `${what} ${path}`, maxBytes, raise: `a file this large is almost surely not one; to read it anyway, set ${MAX_GRAPH_ENV} (e.g. ${MAX_GRAPH_ENV}=64MiB)` });
+  const bytes = readLimited(absolute, {
+    what: `${what} ${path}`,
+    maxBytes,
+    raise: `a file this large is almost surely not one; to read it anyway, set ${MAX_GRAPH_ENV} (e.g. ${MAX_GRAPH_ENV}=64MiB)`,
+  });
   noteInput(bytes.length); // a big graph is parsed with the JIT's normal policy (ADR 0031)
   let text: string;
   try {
@@ -77,7 +81,8 @@ function reader(cwd: string, env: Record<string, string | undefined>, checksDige
         const s = readGraphSource(path, cwd, env);
         return { text: s.text, digest: s.digest, realPath: realOf(path) };
       } catch (e) {
-        if (e instanceof InputError) return { error: e.message.replace(`graph file ${path}`, "the file"), ...(e.hint !== undefined ? { hint: e.hint } : {}) };
+        if (e instanceof InputError)
+          return { error: e.message.replace(`graph file ${path}`, "the file"), ...(e.hint !== undefined ? { hint: e.hint } : {}) };
         throw e;
       }
     },
@@ -85,10 +90,23 @@ function reader(cwd: string, env: Record<string, string | undefined>, checksDige
 }
 
 /** The top file and every file it uses, loaded and checked (problems name their own file). */
-export function loadGraphSources(path: string, cwd: string, env: Record<string, string | undefined>): { source: GraphSource; tree: TreeResult; checksDigests: string[] } {
+export function loadGraphSources(
+  path: string,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): { source: GraphSource; tree: TreeResult; checksDigests: string[] } {
   const source = readGraphSource(path, cwd, env);
   const checksDigests: string[] = [];
-  return { source, tree: loadGraphTree(path, source.path, { text: source.text, digest: source.digest, realPath: realOf(source.path) }, reader(cwd, env, checksDigests)), checksDigests };
+  return {
+    source,
+    tree: loadGraphTree(
+      path,
+      source.path,
+      { text: source.text, digest: source.digest, realPath: realOf(source.path) },
+      reader(cwd, env, checksDigests),
+    ),
+    checksDigests,
+  };
 }
 
 /** Read and load a graph and its sub-graphs. Problems → GraphInvalidError carrying each `file:line:col`.

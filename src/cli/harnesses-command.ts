@@ -41,42 +41,51 @@ export interface HarnessReport {
 const isAgentCli = (name: string): name is AgentCli => Object.hasOwn(TESTED_VERSIONS, name);
 
 export async function harnessReports(env: CliIO["env"]): Promise<HarnessReport[]> {
-  return Promise.all(HARNESSES.map(async (h) => {
-    let program = h.binary;
-    let note: string | null = null;
-    if (h.name === "command") {
-      program = commandArgvFromEnv(env)?.[0] ?? null;
-      if (!program) note = "no program: set VOUCH_COMMAND";
-    }
-    if (h.name === "replay") note = "built in: plays recorded fixtures (--replay-dir)";
-    const found = program ? findOnPath(program, env.PATH) : null;
-    if (program && !found) note = `not found on PATH`;
-    const g = h.guarantees;
-    const agent = isAgentCli(h.name) ? h.name : null;
-    const version = agent && found ? (await installedVersion(agent, found, { PATH: env.PATH })).version : null;
-    return {
-      name: h.name,
-      program,
-      found,
-      note,
-      protocol: h.protocol,
-      caps: { ...g.caps },
-      model: g.model,
-      tools: g.tools,
-      permission_mode: g.permissionMode,
-      permission_modes: h.permissionModes ? [...h.permissionModes] : null,
-      recorded: h.recorded === true,
-      version,
-      tested_version: agent ? TESTED_VERSIONS[agent].version : null,
-      tested: agent ? testedWith(agent, version) : null,
-    };
-  }));
+  return Promise.all(
+    HARNESSES.map(async (h) => {
+      let program = h.binary;
+      let note: string | null = null;
+      if (h.name === "command") {
+        program = commandArgvFromEnv(env)?.[0] ?? null;
+        if (!program) note = "no program: set VOUCH_COMMAND";
+      }
+      if (h.name === "replay") note = "built in: plays recorded fixtures (--replay-dir)";
+      const found = program ? findOnPath(program, env.PATH) : null;
+      if (program && !found) note = `not found on PATH`;
+      const g = h.guarantees;
+      const agent = isAgentCli(h.name) ? h.name : null;
+      const version = agent && found ? (await installedVersion(agent, found, { PATH: env.PATH })).version : null;
+      return {
+        name: h.name,
+        program,
+        found,
+        note,
+        protocol: h.protocol,
+        caps: { ...g.caps },
+        model: g.model,
+        tools: g.tools,
+        permission_mode: g.permissionMode,
+        permission_modes: h.permissionModes ? [...h.permissionModes] : null,
+        recorded: h.recorded === true,
+        version,
+        tested_version: agent ? TESTED_VERSIONS[agent].version : null,
+        tested: agent ? testedWith(agent, version) : null,
+      };
+    }),
+  );
 }
 
 function table(reports: HarnessReport[]): string {
   const honoured = (r: HarnessReport, b: boolean) => (r.recorded ? "recorded" : b ? "yes" : "no");
   const header = ["harness", "program", "installed", "version", "tested", ...CAP_NAMES, "model", "tools", "permission_mode"];
-  const tested = (r: HarnessReport) => (r.tested === true ? "yes" : r.tested === false ? `no (tested: ${r.tested_version})` : r.tested_version ? `? (tested: ${r.tested_version})` : "-");
+  const tested = (r: HarnessReport) =>
+    r.tested === true
+      ? "yes"
+      : r.tested === false
+        ? `no (tested: ${r.tested_version})`
+        : r.tested_version
+          ? `? (tested: ${r.tested_version})`
+          : "-";
   const rows = reports.map((r) => [
     r.name,
     r.program ?? "-",
@@ -89,7 +98,11 @@ function table(reports: HarnessReport[]): string {
     honoured(r, r.permission_mode),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   const legend = [
     "",
     "native: the harness's own flag keeps the cap; supervised: vouch kills the process group;",

@@ -17,12 +17,21 @@ export async function checkMerges(graph: GraphFile, baseDir: string, git: GitPor
     const dir = resolve(baseDir, cwd);
     const root = await git.repoRoot(dir);
     if (root === null) {
-      problems.push({ path: ["nodes", id, "kind"], message: `a merge node merges git branches, and ${dir} is not in a git repository`, hint: "run vouch inside a git repository, or set the merge node's cwd to a folder of one" });
+      problems.push({
+        path: ["nodes", id, "kind"],
+        message: `a merge node merges git branches, and ${dir} is not in a git repository`,
+        hint: "run vouch inside a git repository, or set the merge node's cwd to a folder of one",
+      });
       continue;
     }
     const base = node.base ?? DEFAULT_BASE;
     if ((await git.resolveCommit(root, base)) === null) {
-      problems.push({ path: node.base !== undefined ? ["nodes", id, "base"] : ["nodes", id, "kind"], message: `merge base "${base}" names no commit in ${root}`, hint: base === "HEAD" ? "the repository has no commit yet: commit something first" : "name a branch, tag or commit of that repository" });
+      problems.push({
+        path: node.base !== undefined ? ["nodes", id, "base"] : ["nodes", id, "kind"],
+        message: `merge base "${base}" names no commit in ${root}`,
+        hint:
+          base === "HEAD" ? "the repository has no commit yet: commit something first" : "name a branch, tag or commit of that repository",
+      });
     }
   }
   return problems;

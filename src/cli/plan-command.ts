@@ -57,7 +57,15 @@ function answerText(file: string): string {
 /** The planner's check: is the answer in FILE a valid planned graph? Problems on stdout, exit 1. */
 function checkAnswerCommand(io: CliIO, values: Values): number {
   if (values.checks === undefined || values.output === undefined) throw new UsageError("--check-answer needs --checks FILE and -o PLAN");
-  const answer = answerText(new TextDecoder().decode(readLimited(abs(io, values["check-answer"]!), { what: "answer file", maxBytes: fileLimits(io.env).inputBytes, raise: "set VOUCH_MAX_INPUT_BYTES to read a larger answer" })));
+  const answer = answerText(
+    new TextDecoder().decode(
+      readLimited(abs(io, values["check-answer"]!), {
+        what: "answer file",
+        maxBytes: fileLimits(io.env).inputBytes,
+        raise: "set VOUCH_MAX_INPUT_BYTES to read a larger answer",
+      }),
+    ),
+  );
   const checked = checkAnswer(answer, abs(io, values.output), planLibrary(io, values.checks).files, checksReader(io));
   const problems = problemsOf(checked.loaded);
   if (problems.length === 0) {
@@ -72,13 +80,20 @@ function checkAnswerCommand(io: CliIO, values: Values): number {
 /** Where the plan goes, refused before any sitting when it cannot be written there. */
 function planFileOf(io: CliIO, values: Values): string {
   const file = abs(io, values.output ?? "plan.yaml");
-  if (values.output === undefined && existsSync(file)) throw new UsageError(`plan.yaml exists in this folder: vouch plan does not overwrite it unless told`, "name the file with -o FILE (an existing one is then replaced)");
+  if (values.output === undefined && existsSync(file))
+    throw new UsageError(
+      `plan.yaml exists in this folder: vouch plan does not overwrite it unless told`,
+      "name the file with -o FILE (an existing one is then replaced)",
+    );
   try {
     mkdirSync(dirname(file), { recursive: true });
     accessSync(dirname(file), constants.W_OK);
     if (existsSync(file) && !statSync(file).isFile()) throw new Error("it is not a regular file");
   } catch (e) {
-    throw new UsageError(`-o ${values.output ?? "plan.yaml"}: the plan cannot be written there (${(e as Error).message})`, "name a file in a folder you can write");
+    throw new UsageError(
+      `-o ${values.output ?? "plan.yaml"}: the plan cannot be written there (${(e as Error).message})`,
+      "name a file in a folder you can write",
+    );
   }
   return file;
 }
@@ -100,10 +115,23 @@ interface PlanSpec {
 
 /** Every usage error before anything is written or asked. */
 function planSpec(io: CliIO, values: Values, positionals: string[]): PlanSpec {
-  if (positionals.length !== 1 || positionals[0]!.trim() === "") throw new UsageError("plan needs one GOAL (quote it)", 'usage: vouch plan "GOAL" --checks FILE [options]; see: vouch plan --help');
-  if (values.checks === undefined) throw new UsageError("plan needs --checks FILE: the check library a planned graph may use (its only commands)", "see: vouch checks --help; an example: examples/sample-repo/vouch.checks.yaml");
-  if (values.run && !values.yes && !io.stdinIsTTY) throw new UsageError("--run without --yes asks before running, and there is no terminal to ask on", "add --yes to run the plan without asking");
-  if (io.env.VOUCH_LEDGER !== undefined && io.env.VOUCH_LEDGER !== "") throw new UsageError("vouch plan reads the planner's answer from the ledger: it cannot run with VOUCH_LEDGER set", "unset VOUCH_LEDGER");
+  if (positionals.length !== 1 || positionals[0]!.trim() === "")
+    throw new UsageError("plan needs one GOAL (quote it)", 'usage: vouch plan "GOAL" --checks FILE [options]; see: vouch plan --help');
+  if (values.checks === undefined)
+    throw new UsageError(
+      "plan needs --checks FILE: the check library a planned graph may use (its only commands)",
+      "see: vouch checks --help; an example: examples/sample-repo/vouch.checks.yaml",
+    );
+  if (values.run && !values.yes && !io.stdinIsTTY)
+    throw new UsageError(
+      "--run without --yes asks before running, and there is no terminal to ask on",
+      "add --yes to run the plan without asking",
+    );
+  if (io.env.VOUCH_LEDGER !== undefined && io.env.VOUCH_LEDGER !== "")
+    throw new UsageError(
+      "vouch plan reads the planner's answer from the ledger: it cannot run with VOUCH_LEDGER set",
+      "unset VOUCH_LEDGER",
+    );
   return {
     values,
     goal: positionals[0]!,
@@ -121,20 +149,39 @@ function planSpec(io: CliIO, values: Values, positionals: string[]): PlanSpec {
 
 /** The planner run (graphs/plan.yaml), recorded like any run; its graph file is kept
  *  under the ledger home, written once the run has its id, so it can be shown and resumed. */
-async function runPlanner(io: CliIO, spec: PlanSpec, replayDir: string | undefined): Promise<{ code: number; runId: string; home: string }> {
+async function runPlanner(
+  io: CliIO,
+  spec: PlanSpec,
+  replayDir: string | undefined,
+): Promise<{ code: number; runId: string; home: string }> {
   const home = checkedLedgerHome(io.env, io.cwd);
   const text = plannerGraphText(spec.harness, spec.attempts);
   const loaded = loadGraph("graphs/plan.yaml", text);
   if (!loaded.graph) throw new GraphInvalidError(loaded.problems); // a bug in vouch: the planner is built in
   // The paths the check reads first (see graphs/plan.yaml).
   const inputs = {
-    vouch: process.execPath, checks_file: spec.checksArg, plan_file: spec.planFile,
-    goal: spec.goal, language: languageText(), rules: plannedRules(), library: libraryText(spec.library.checks), given: givenText(spec.inputs),
+    vouch: process.execPath,
+    checks_file: spec.checksArg,
+    plan_file: spec.planFile,
+    goal: spec.goal,
+    language: languageText(),
+    rules: plannedRules(),
+    library: libraryText(spec.library.checks),
+    given: givenText(spec.inputs),
   };
   const fileOf = (id: string) => join(home, "planner", `${id}.yaml`);
   const draft = {
-    runId: newRunId(), graph: loaded.graph, graphPath: fileOf("new"), graphDigest: sha256(text), inputs, baseDir: io.cwd, passEnv: spec.passEnv, version, harness: spec.harness,
-    ...(spec.budgetUsd !== undefined ? { budgetUsd: spec.budgetUsd } : {}), ...(spec.wallMs !== undefined ? { wallMs: spec.wallMs } : {}),
+    runId: newRunId(),
+    graph: loaded.graph,
+    graphPath: fileOf("new"),
+    graphDigest: sha256(text),
+    inputs,
+    baseDir: io.cwd,
+    passEnv: spec.passEnv,
+    version,
+    harness: spec.harness,
+    ...(spec.budgetUsd !== undefined ? { budgetUsd: spec.budgetUsd } : {}),
+    ...(spec.wallMs !== undefined ? { wallMs: spec.wallMs } : {}),
   };
   preflightRun(draft, io.env, replayDir);
   const ledger = openLedger({ home, onNotice: io.err });
@@ -163,11 +210,18 @@ const planCommand: Command = async (args, io) => {
   const problems = problemsOf(checked.loaded);
   if (problems.length > 0) {
     for (const p of problems) io.err(sanitize(formatProblem(p)));
-    io.err(`vouch: after ${answer.attempt} attempt${answer.attempt === 1 ? "" : "s"} the planner's graph is still not valid (${problems.length} problem${problems.length === 1 ? "" : "s"} above; run ${runId}); nothing was written\n`);
+    io.err(
+      `vouch: after ${answer.attempt} attempt${answer.attempt === 1 ? "" : "s"} the planner's graph is still not valid (${problems.length} problem${problems.length === 1 ? "" : "s"} above; run ${runId}); nothing was written\n`,
+    );
     return EXIT.usage;
   }
   writeFileSync(spec.planFile, checked.text);
-  const shown = showPlan(io, { ...spec, checksFiles: spec.library.files, harness: values.harness === undefined ? undefined : spec.harness, replayDir });
+  const shown = showPlan(io, {
+    ...spec,
+    checksFiles: spec.library.files,
+    harness: values.harness === undefined ? undefined : spec.harness,
+    replayDir,
+  });
   if (!values.run || shown !== EXIT.passed) return shown; // a dry-run refusal: it would not start
   if (!values.yes && !(await approved(io))) {
     io.err("vouch: not run; the plan is written, run it later with vouch run\n");

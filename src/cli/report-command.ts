@@ -9,11 +9,16 @@ import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./io.ts";
 
 const reportCommand: Command = async (args, io) => {
-  const { values, positionals } = parseCommandArgs("report", args, { format: { type: "string", short: "f" }, output: { type: "string", short: "o" } });
+  const { values, positionals } = parseCommandArgs("report", args, {
+    format: { type: "string", short: "f" },
+    output: { type: "string", short: "o" },
+  });
   const format = reportFormat(values.format ?? "html", "report --format");
   if (positionals.length !== 1) {
     throw new UsageError(
-      positionals.length === 0 ? "report needs a RUN: a run id, a unique prefix of one, or last" : `report takes one RUN (got ${positionals.length})`,
+      positionals.length === 0
+        ? "report needs a RUN: a run id, a unique prefix of one, or last"
+        : `report takes one RUN (got ${positionals.length})`,
       "see the recorded runs with: vouch runs",
     );
   }
@@ -21,7 +26,10 @@ const reportCommand: Command = async (args, io) => {
   if (file) checkWritable(file, "-o");
   const home = checkedLedgerHome(io.env, io.cwd);
   if (!ledgerExists(home)) {
-    throw new UsageError(`no run "${positionals[0]}": no runs are recorded in ${home}`, "run a graph first (vouch run GRAPH), or set VOUCH_HOME to the folder that holds its ledger");
+    throw new UsageError(
+      `no run "${positionals[0]}": no runs are recorded in ${home}`,
+      "run a graph first (vouch run GRAPH), or set VOUCH_HOME to the folder that holds its ledger",
+    );
   }
   // As show: a ledger vouch may not write is still read (ADR 0013).
   const ledger = openLedgerForReading({ home });

@@ -37,13 +37,26 @@ const OPTIONS = {
 
 /** Approval ids as events name them: a sub-graph's as "review/approve" (ADR 0024). */
 function approvalNodes(graph: GraphFile, graphPath: string, subgraphs?: ReadonlyMap<string, GraphFile>): Set<string> {
-  return new Set(walkNodes(graph, graphPath, subgraphs).filter((w) => w.node.kind === "approval").map((w) => w.id));
+  return new Set(
+    walkNodes(graph, graphPath, subgraphs)
+      .filter((w) => w.node.kind === "approval")
+      .map((w) => w.id),
+  );
 }
 
-export function decisionsFrom(approve: string[], reject: string[], graph: GraphFile, graphPath = "", subgraphs?: ReadonlyMap<string, GraphFile>): Map<string, Decision> {
+export function decisionsFrom(
+  approve: string[],
+  reject: string[],
+  graph: GraphFile,
+  graphPath = "",
+  subgraphs?: ReadonlyMap<string, GraphFile>,
+): Map<string, Decision> {
   const approvals = approvalNodes(graph, graphPath, subgraphs);
   const decisions = new Map<string, Decision>();
-  for (const [flag, names, decision] of [["--approve", approve, "approve"], ["--reject", reject, "reject"]] as const) {
+  for (const [flag, names, decision] of [
+    ["--approve", approve, "approve"],
+    ["--reject", reject, "reject"],
+  ] as const) {
     for (const name of names) {
       if (!approvals.has(name)) {
         const known = [...approvals].join(", ") || "none";
@@ -57,7 +70,12 @@ export function decisionsFrom(approve: string[], reject: string[], graph: GraphF
 }
 
 /** A decision the ledger already holds is final: --approve/--reject naming it again is refused. */
-function refuseRedecision(decisions: Map<string, Decision>, prior: ReturnType<typeof priorDecisions>, runId: string, graphPath: string): void {
+function refuseRedecision(
+  decisions: Map<string, Decision>,
+  prior: ReturnType<typeof priorDecisions>,
+  runId: string,
+  graphPath: string,
+): void {
   const again = redecided(decisions, prior);
   if (!again) return;
   const where = again.branch ? ` (in ${again.branch.map} #${again.branch.index})` : "";

@@ -33,7 +33,12 @@ export interface SessionSpec {
   standing?: Map<string, Decision>;
 }
 
-export function realAgentRunner(env: Record<string, string | undefined>, replayDir?: string, replayDelayMs?: number, supervisor?: ProcessSupervisor) {
+export function realAgentRunner(
+  env: Record<string, string | undefined>,
+  replayDir?: string,
+  replayDelayMs?: number,
+  supervisor?: ProcessSupervisor,
+) {
   return createAgentRunner({
     parentEnv: env,
     ...(supervisor !== undefined ? { supervisor } : {}),
@@ -51,7 +56,11 @@ export function preflight(options: RunOptions): void {
 /** preflight() with the real agent runner. Callers run it before runSession — before
  *  the ledger opens for a new run — so a usage error leaves no ledger (or .vouch folder)
  *  behind and no live UI flashes up. */
-export function preflightRun(options: Omit<RunOptions, "ports" | "signal">, env: Record<string, string | undefined>, replayDir?: string): void {
+export function preflightRun(
+  options: Omit<RunOptions, "ports" | "signal">,
+  env: Record<string, string | undefined>,
+  replayDir?: string,
+): void {
   preflight({ ...options, ports: { agents: realAgentRunner({ ...env }, replayDir) } });
 }
 
@@ -62,8 +71,13 @@ export function preflightRun(options: Omit<RunOptions, "ports" | "signal">, env:
 function ledgerSwitch(spec: SessionSpec): "on" | "off" {
   const value = spec.io.env.VOUCH_LEDGER;
   if (value === undefined || value === "") return "on";
-  if (value !== "off") throw new UsageError(`VOUCH_LEDGER="${value}": the only value it takes is "off" (a benchmark switch)`, "unset VOUCH_LEDGER to record the run");
-  if (spec.options.resume) throw new UsageError("VOUCH_LEDGER=off cannot resume a run: a resumed session must be recorded", "unset VOUCH_LEDGER");
+  if (value !== "off")
+    throw new UsageError(
+      `VOUCH_LEDGER="${value}": the only value it takes is "off" (a benchmark switch)`,
+      "unset VOUCH_LEDGER to record the run",
+    );
+  if (spec.options.resume)
+    throw new UsageError("VOUCH_LEDGER=off cannot resume a run: a resumed session must be recorded", "unset VOUCH_LEDGER");
   return "off";
 }
 
@@ -120,8 +134,16 @@ class Session {
     const { supervisor } = this;
     const agents = realAgentRunner(env, spec.replayDir, spec.replayDelayMs, supervisor);
     const journalFile = reapEarlierGroups(io, spec.lock);
-    const out = await openOutput({ io, flags: spec.flags, ...(spec.decisions ? { decisions: spec.decisions } : {}), ...(spec.standing ? { standing: spec.standing } : {}), cancel: signals.cancel, exitNow: () => this.exitNow() });
-    if (this.recording === "off") io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
+    const out = await openOutput({
+      io,
+      flags: spec.flags,
+      ...(spec.decisions ? { decisions: spec.decisions } : {}),
+      ...(spec.standing ? { standing: spec.standing } : {}),
+      cancel: signals.cancel,
+      exitNow: () => this.exitNow(),
+    });
+    if (this.recording === "off")
+      io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
     const sink = this.openSink(out.output);
     supervisor.setBarrier(() => sink.flush());
     const commands = createCommandRunner({ parentEnv: env, supervisor });
@@ -163,14 +185,22 @@ class Session {
           collect(events.length);
         }
       : undefined;
-    this.sink = this.recording === "off" ? directSink(forward) : this.spec.ledger.sink(forward, { onFailure: this.signals.cancel, ...(forwardBatch ? { forwardBatch } : {}) });
+    this.sink =
+      this.recording === "off"
+        ? directSink(forward)
+        : this.spec.ledger.sink(forward, { onFailure: this.signals.cancel, ...(forwardBatch ? { forwardBatch } : {}) });
     return this.sink;
   }
 
   /** Every step runs whatever an earlier one threw (a full disk makes sink.close()
    *  throw): the groups, the lock, the ledger, the live UI and the signal handlers
    *  are let go on every path; returns the first error. */
-  private async teardown(ran: Ran, out: SessionOutput, journal: { stop(): unknown }, commands: { close(): Promise<void> }): Promise<{ error: unknown } | null> {
+  private async teardown(
+    ran: Ran,
+    out: SessionOutput,
+    journal: { stop(): unknown },
+    commands: { close(): Promise<void> },
+  ): Promise<{ error: unknown } | null> {
     const { spec, signals } = this;
     let failure: { error: unknown } | null = "error" in ran ? { error: ran.error } : null;
     const step = async (fn: () => unknown) => {

@@ -15,10 +15,19 @@ import { printDiff } from "./show-diff.ts";
 function checkTerminal(io: CliIO, json: boolean): void {
   if (json) throw new UsageError("--json and --tui exclude each other");
   if (!io.stdoutIsTTY || !io.stdinIsTTY) {
-    const which = !io.stdoutIsTTY && !io.stdinIsTTY ? "stdin and stdout are not terminals" : !io.stdoutIsTTY ? "stdout is not a terminal" : "stdin is not a terminal";
-    throw new UsageError(`show --tui needs a terminal to draw in and read keys from (${which})`, "use vouch show RUN for text, or vouch show RUN --json");
+    const which =
+      !io.stdoutIsTTY && !io.stdinIsTTY
+        ? "stdin and stdout are not terminals"
+        : !io.stdoutIsTTY
+          ? "stdout is not a terminal"
+          : "stdin is not a terminal";
+    throw new UsageError(
+      `show --tui needs a terminal to draw in and read keys from (${which})`,
+      "use vouch show RUN for text, or vouch show RUN --json",
+    );
   }
-  if (io.env.TERM === "dumb") throw new UsageError("show --tui cannot draw on TERM=dumb", "use vouch show RUN for text, or vouch show RUN --json");
+  if (io.env.TERM === "dumb")
+    throw new UsageError("show --tui cannot draw on TERM=dumb", "use vouch show RUN for text, or vouch show RUN --json");
 }
 
 async function replay(events: VouchEvent[], io: CliIO): Promise<number> {
@@ -28,20 +37,31 @@ async function replay(events: VouchEvent[], io: CliIO): Promise<number> {
 }
 
 const showCommand: Command = async (args, io) => {
-  const { values, positionals } = parseCommandArgs("show", args, { json: { type: "boolean" }, tui: { type: "boolean" }, diff: { type: "string" }, transcript: { type: "string" } });
+  const { values, positionals } = parseCommandArgs("show", args, {
+    json: { type: "boolean" },
+    tui: { type: "boolean" },
+    diff: { type: "string" },
+    transcript: { type: "string" },
+  });
   if (values.diff !== undefined && (values.json || values.tui)) throw new UsageError("--diff prints a patch; it excludes --json and --tui");
   if (values.diff !== undefined && values.transcript !== undefined) throw new UsageError("give --diff NODE or --transcript NODE, not both");
   if (positionals.length !== 1) {
     throw new UsageError(
-      positionals.length === 0 ? "show needs a RUN: a run id, a unique prefix of one, or last" : `show takes one RUN (got ${positionals.length})`,
+      positionals.length === 0
+        ? "show needs a RUN: a run id, a unique prefix of one, or last"
+        : `show takes one RUN (got ${positionals.length})`,
       "see the recorded runs with: vouch runs",
     );
   }
   if (values.tui) checkTerminal(io, values.json === true);
-  if (values.transcript !== undefined && (values.tui || values.json)) throw new UsageError("--transcript prints one path per line: it takes neither --json nor --tui");
+  if (values.transcript !== undefined && (values.tui || values.json))
+    throw new UsageError("--transcript prints one path per line: it takes neither --json nor --tui");
   const home = checkedLedgerHome(io.env, io.cwd);
   if (!ledgerExists(home)) {
-    throw new UsageError(`no run "${positionals[0]}": no runs are recorded in ${home}`, "run a graph first (vouch run GRAPH), or set VOUCH_HOME to the folder that holds its ledger");
+    throw new UsageError(
+      `no run "${positionals[0]}": no runs are recorded in ${home}`,
+      "run a graph first (vouch run GRAPH), or set VOUCH_HOME to the folder that holds its ledger",
+    );
   }
   const ledger = openLedgerForReading({ home });
   let events: VouchEvent[];

@@ -36,17 +36,26 @@ export async function printDiff(s: RunSummary, name: string, io: CliIO): Promise
     const names = all.map((x) => x.name);
     throw new UsageError(
       `no node "${name}" with a worktree in run ${s.run.id}`,
-      names.length === 0 ? "no node of this run worked in a worktree (workspace mode worktree)" : `nodes with one: ${names.slice(0, 20).join(", ")}${names.length > 20 ? ", ..." : ""}`,
+      names.length === 0
+        ? "no node of this run worked in a worktree (workspace mode worktree)"
+        : `nodes with one: ${names.slice(0, 20).join(", ")}${names.length > 20 ? ", ..." : ""}`,
     );
   }
   const w = found.node.workspace!;
   const recorded = rootOf(w.path, s.run.id);
   if (recorded === null) throw new UsageError(`the recorded worktree of ${name} (${w.path}) is not under .vouch/worktrees/${s.run.id}`);
   const root = await holding(w.commit, [recorded, io.cwd]);
-  if (root === null) throw new UsageError(`commit ${w.commit.slice(0, 12)} of ${name} is neither in ${recorded} nor in the repository here`, "a branch that ran on a worker is here once a merge node fetched it, or after: git fetch REMOTE 'refs/heads/vouch/*:refs/heads/vouch/*'");
+  if (root === null)
+    throw new UsageError(
+      `commit ${w.commit.slice(0, 12)} of ${name} is neither in ${recorded} nor in the repository here`,
+      "a branch that ran on a worker is here once a merge node fetched it, or after: git fetch REMOTE 'refs/heads/vouch/*:refs/heads/vouch/*'",
+    );
   const patch = await realGit.diff(root, w.base, w.commit, DIFF_PRINT_BYTES);
   // The exact patch into a pipe (`| git apply` must work); on a terminal no escape sequence of the model's gets through.
   io.out(io.stdoutIsTTY ? sanitize(patch.text) : patch.text);
-  if (patch.truncated) io.err(`vouch: the diff is longer than ${DIFF_PRINT_BYTES} bytes; only its end was printed (git -C ${root} diff ${w.base} ${w.commit} prints all of it)\n`);
+  if (patch.truncated)
+    io.err(
+      `vouch: the diff is longer than ${DIFF_PRINT_BYTES} bytes; only its end was printed (git -C ${root} diff ${w.base} ${w.commit} prints all of it)\n`,
+    );
   return 0;
 }

@@ -56,7 +56,10 @@ export class NoTranscriptError extends VouchError {
 /** `vouch show RUN --transcript NODE`: the transcript path of NODE's last attempt with a
  *  session id (one per map branch for a branch node). */
 export function transcriptPaths(summary: RunSummary, node: string, env: Record<string, string | undefined>): string[] {
-  const views = [...summary.nodes.filter((n) => n.node === node), ...summary.branches.flatMap((b) => b.nodes.filter((n) => n.node === node))];
+  const views = [
+    ...summary.nodes.filter((n) => n.node === node),
+    ...summary.branches.flatMap((b) => b.nodes.filter((n) => n.node === node)),
+  ];
   if (views.length === 0) {
     throw new UsageError(`no node "${node}" in run ${summary.run.id}`, "the nodes are listed by vouch show RUN");
   }
@@ -69,7 +72,11 @@ export function transcriptPaths(summary: RunSummary, node: string, env: Record<s
     const path = findTranscript(last.session_id!, env);
     if (path !== null) paths.push(path);
   }
-  if (ids.length === 0) throw new NoTranscriptError(`node "${node}" has no session: its harness reported no session id`, "only agent sittings on claude, codex or gemini (and replay recordings) have sessions");
+  if (ids.length === 0)
+    throw new NoTranscriptError(
+      `node "${node}" has no session: its harness reported no session id`,
+      "only agent sittings on claude, codex or gemini (and replay recordings) have sessions",
+    );
   if (paths.length === 0) {
     throw new NoTranscriptError(
       `no transcript found for session ${ids.join(", ")} of node "${node}"`,

@@ -21,14 +21,22 @@ function plural(n: number, word: string): string {
 
 /** Problems of one file (a file that cannot be read is one problem at 1:1), and the
  *  warnings of a valid one. */
-export function checkFile(file: string, cwd: string, env: Record<string, string | undefined>): { problems: GraphProblem[]; warnings: GraphProblem[]; loaded?: { graph: GraphFile; text: string } } {
+export function checkFile(
+  file: string,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): { problems: GraphProblem[]; warnings: GraphProblem[]; loaded?: { graph: GraphFile; text: string } } {
   try {
-    if (isChecksFile(file)) return { problems: loadChecksFile(file, readGraphSource(file, cwd, env, "checks file").text).problems, warnings: [] };
+    if (isChecksFile(file))
+      return { problems: loadChecksFile(file, readGraphSource(file, cwd, env, "checks file").text).problems, warnings: [] };
     // Every file the graph uses is validated too; their problems name their own file (ADR 0024).
     const { source, tree } = loadGraphSources(file, cwd, env);
-    return tree.graph ? { problems: [], warnings: tree.warnings, loaded: { graph: tree.graph, text: source.text } } : { problems: tree.problems, warnings: [] };
+    return tree.graph
+      ? { problems: [], warnings: tree.warnings, loaded: { graph: tree.graph, text: source.text } }
+      : { problems: tree.problems, warnings: [] };
   } catch (e) {
-    if (e instanceof InputError) return { problems: [{ file, line: 1, col: 1, message: e.message, ...(e.hint !== undefined ? { hint: e.hint } : {}) }], warnings: [] };
+    if (e instanceof InputError)
+      return { problems: [{ file, line: 1, col: 1, message: e.message, ...(e.hint !== undefined ? { hint: e.hint } : {}) }], warnings: [] };
     throw e;
   }
 }
@@ -46,7 +54,10 @@ const validateCommand: Command = async (args, io) => {
     // Only a folder gives no file: "0 files valid" (exit 0) would pass a typo'd or empty folder.
     if (found.length === 0) {
       const where = isAbsolute(p) ? p : `${p} (${resolve(io.cwd, p)})`;
-      throw new UsageError(`nothing to validate: the folder ${where} holds no graph file (*.yaml or *.yml; folders inside it are not read)`, "name graph files, or a folder that holds some");
+      throw new UsageError(
+        `nothing to validate: the folder ${where} holds no graph file (*.yaml or *.yml; folders inside it are not read)`,
+        "name graph files, or a folder that holds some",
+      );
     }
     return found;
   });
@@ -56,7 +67,9 @@ const validateCommand: Command = async (args, io) => {
     const checked = checkFile(file, io.cwd, io.env);
     const { warnings } = checked;
     // A valid graph's workspaces are checked against git too (ADR 0020): the repository and the base.
-    const problems = checked.loaded ? locateProblems(file, checked.loaded.text, (await checkWorkspaces(checked.loaded.graph, io.cwd, realGit)).problems) : checked.problems;
+    const problems = checked.loaded
+      ? locateProblems(file, checked.loaded.text, (await checkWorkspaces(checked.loaded.graph, io.cwd, realGit)).problems)
+      : checked.problems;
     if (problems.length > 0) invalid++;
     all.push(...problems, ...warnings.map((w) => ({ ...w, severity: "warning" as const })));
     // A problem may quote a key or value of the file: its control characters stay out of the terminal.
@@ -66,7 +79,10 @@ const validateCommand: Command = async (args, io) => {
   const problemCount = all.filter((p) => p.severity === undefined).length;
   const warningCount = all.length - problemCount;
   const warned = warningCount > 0 ? `, ${plural(warningCount, "warning")}` : "";
-  const summary = invalid === 0 ? `${plural(files.length, "file")} valid${warned}` : `${plural(files.length, "file")}, ${plural(invalid, "invalid file")}, ${plural(problemCount, "problem")}${warned}`;
+  const summary =
+    invalid === 0
+      ? `${plural(files.length, "file")} valid${warned}`
+      : `${plural(files.length, "file")}, ${plural(invalid, "invalid file")}, ${plural(problemCount, "problem")}${warned}`;
   io.err(`${summary}\n`);
   return invalid === 0 ? EXIT.passed : EXIT.usage;
 };

@@ -27,7 +27,11 @@ function lockMs(env: Record<string, string | undefined>): number {
 
 const workerCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("worker", args, OPTIONS);
-  if (positionals.length !== 1) throw new UsageError("worker takes one Redis URL", "usage: vouch worker redis://HOST:PORT[/DB] [--concurrency N] [--name NAME] [--workdir DIR]");
+  if (positionals.length !== 1)
+    throw new UsageError(
+      "worker takes one Redis URL",
+      "usage: vouch worker redis://HOST:PORT[/DB] [--concurrency N] [--name NAME] [--workdir DIR]",
+    );
   const { parseRedisUrl } = await import("../executor/redis/url.ts");
   const target = parseRedisUrl(positionals[0]!, "worker");
   const concurrency = positiveInt("--concurrency", values.concurrency) ?? 1;
@@ -39,7 +43,15 @@ const workerCommand: Command = async (args, io) => {
     if (!existsSync(workdir) || !statSync(workdir).isDirectory()) throw new UsageError(`--workdir ${values.workdir}: no such folder`);
   }
   const { BranchWorker } = await import("../executor/redis/worker.ts");
-  const worker = new BranchWorker({ target, name, concurrency, env: { ...io.env }, lockMs: lockMs(io.env), log: (l) => io.err(`${l}\n`), ...(workdir ? { workdir } : {}) });
+  const worker = new BranchWorker({
+    target,
+    name,
+    concurrency,
+    env: { ...io.env },
+    lockMs: lockMs(io.env),
+    log: (l) => io.err(`${l}\n`),
+    ...(workdir ? { workdir } : {}),
+  });
   await worker.start();
   // Runs until SIGTERM / SIGINT: then takes nothing new and hands running jobs back.
   const reached = await new Promise<boolean>((done) => {

@@ -17,7 +17,8 @@ const workersCommand: Command = async (args, io) => {
   }
   io.out(`jobs: ${fleet.jobs.waiting} waiting, ${fleet.jobs.active} running\n`);
   if (fleet.workers.length === 0) io.out("no live workers\n");
-  for (const w of fleet.workers) io.out(sanitize(`${w.name}  pid ${w.pid}  ${w.running.length}/${w.concurrency} running  since ${w.started}\n`));
+  for (const w of fleet.workers)
+    io.out(sanitize(`${w.name}  pid ${w.pid}  ${w.running.length}/${w.concurrency} running  since ${w.started}\n`));
   return EXIT.passed;
 };
 export default workersCommand;

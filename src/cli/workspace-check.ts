@@ -32,8 +32,18 @@ function needs(graph: GraphFile, baseDir: string): Need[] {
     if (cwd.includes("{{")) continue;
     const at: Path = map !== undefined ? ["nodes", map, "branch", id] : ["nodes", id];
     const own = node.workspace;
-    const modeAt: Path = own?.mode !== undefined ? [...at, "workspace", "mode"] : graph.defaults?.workspace?.mode !== undefined ? ["defaults", "workspace", "mode"] : [...at, "workspace"];
-    const baseAt: Path = own?.base !== undefined ? [...at, "workspace", "base"] : graph.defaults?.workspace?.base !== undefined ? ["defaults", "workspace", "base"] : modeAt;
+    const modeAt: Path =
+      own?.mode !== undefined
+        ? [...at, "workspace", "mode"]
+        : graph.defaults?.workspace?.mode !== undefined
+          ? ["defaults", "workspace", "mode"]
+          : [...at, "workspace"];
+    const baseAt: Path =
+      own?.base !== undefined
+        ? [...at, "workspace", "base"]
+        : graph.defaults?.workspace?.base !== undefined
+          ? ["defaults", "workspace", "base"]
+          : modeAt;
     out.push({ modeAt, baseAt, dir: resolve(baseDir, cwd), base: spec.base });
   }
   return out;
@@ -57,21 +67,38 @@ export async function checkWorkspaces(graph: GraphFile, baseDir: string, git: Gi
   const dirty = new Set<string>();
   for (const n of needs(graph, baseDir)) {
     if (!existsSync(n.dir)) {
-      report({ path: n.modeAt, message: `workspace mode worktree: the node's folder ${n.dir} does not exist`, hint: "set cwd to a folder of a git repository" });
+      report({
+        path: n.modeAt,
+        message: `workspace mode worktree: the node's folder ${n.dir} does not exist`,
+        hint: "set cwd to a folder of a git repository",
+      });
       continue;
     }
     const root = await git.repoRoot(n.dir);
     if (root === null) {
-      report({ path: n.modeAt, message: `workspace mode worktree needs a git repository, and ${n.dir} is not in one`, hint: "run vouch inside a git repository, set cwd to a folder of one, or use mode: shared" });
+      report({
+        path: n.modeAt,
+        message: `workspace mode worktree needs a git repository, and ${n.dir} is not in one`,
+        hint: "run vouch inside a git repository, set cwd to a folder of one, or use mode: shared",
+      });
       continue;
     }
     if ((await git.resolveCommit(root, n.base)) === null) {
-      report({ path: n.baseAt, message: `workspace base "${n.base}" names no commit in ${root}`, hint: n.base === "HEAD" ? "the repository has no commit yet: commit something first" : "name a branch, tag or commit of that repository" });
+      report({
+        path: n.baseAt,
+        message: `workspace base "${n.base}" names no commit in ${root}`,
+        hint:
+          n.base === "HEAD"
+            ? "the repository has no commit yet: commit something first"
+            : "name a branch, tag or commit of that repository",
+      });
       continue;
     }
     if (n.base === "HEAD" && !dirty.has(root) && (await git.hasUncommittedChanges(root))) {
       dirty.add(root);
-      warnings.push(`vouch: warning: ${root} has uncommitted changes; worktrees start from HEAD and will not contain them (commit them first, or set workspace.base)\n`);
+      warnings.push(
+        `vouch: warning: ${root} has uncommitted changes; worktrees start from HEAD and will not contain them (commit them first, or set workspace.base)\n`,
+      );
     }
   }
   for (const p of await checkMerges(graph, baseDir, git)) report(p);
@@ -79,7 +106,14 @@ export async function checkWorkspaces(graph: GraphFile, baseDir: string, git: Gi
 }
 
 /** The check as `vouch run` and `vouch resume` use it: problems refuse the run (exit 2), warnings go to stderr. */
-export async function refuseBadWorkspaces(file: string, text: string, graph: GraphFile, baseDir: string, git: GitPort, err: (text: string) => void): Promise<void> {
+export async function refuseBadWorkspaces(
+  file: string,
+  text: string,
+  graph: GraphFile,
+  baseDir: string,
+  git: GitPort,
+  err: (text: string) => void,
+): Promise<void> {
   const { problems, warnings } = await checkWorkspaces(graph, baseDir, git);
   const located: GraphProblem[] = locateProblems(file, text, problems);
   if (located.length > 0) throw new GraphInvalidError(located);

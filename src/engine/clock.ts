@@ -16,12 +16,15 @@ export const systemClock: Clock = {
         reject(signal!.reason);
       };
       const arm = (left: number) => {
-        timer = setTimeout(() => {
-          const rest = due - Date.now();
-          if (rest > 0) return arm(rest);
-          signal?.removeEventListener("abort", onAbort);
-          resolve();
-        }, Math.min(Math.max(0, left), MAX_TIMER_MS));
+        timer = setTimeout(
+          () => {
+            const rest = due - Date.now();
+            if (rest > 0) return arm(rest);
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          },
+          Math.min(Math.max(0, left), MAX_TIMER_MS),
+        );
       };
       arm(due - Date.now());
       signal?.addEventListener("abort", onAbort, { once: true });

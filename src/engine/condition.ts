@@ -4,7 +4,6 @@
 import { resolvePath, stringify } from "./template/render.ts";
 import { isObject } from "./json-object.ts";
 
-
 /** Structural equality of JSON values. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -62,7 +62,10 @@ export class RefusalError extends VouchError {
   override readonly name = "RefusalError";
   readonly exitCode = EXIT.usage;
   constructor(readonly refusals: { node: string; harness: string; field: string; message: string }[]) {
-    super(refusals.map((r) => `node ${r.node}: ${r.message}`).join("\n"), "see: vouch harnesses (what each harness keeps); vouch run GRAPH --dry-run (every refusal)");
+    super(
+      refusals.map((r) => `node ${r.node}: ${r.message}`).join("\n"),
+      "see: vouch harnesses (what each harness keeps); vouch run GRAPH --dry-run (every refusal)",
+    );
   }
 }
 
@@ -108,7 +111,10 @@ export class OutputError extends FatalError {
   constructor(readonly consumerError: unknown) {
     const e = consumerError;
     const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    super(`the output failed while showing the run (a bug in vouch): ${what}`, "the events committed so far are in the ledger: vouch show last");
+    super(
+      `the output failed while showing the run (a bug in vouch): ${what}`,
+      "the events committed so far are in the ledger: vouch show last",
+    );
   }
 }
 

@@ -7,7 +7,19 @@ export const NODE_STATUSES = ["passed", "failed", "error", "skipped", "cancelled
 export type NodeStatus = (typeof NODE_STATUSES)[number];
 export const QUALIFIERS = ["verified", "self-reported", "exit-only", "approved"] as const;
 export type Qualifier = (typeof QUALIFIERS)[number];
-export const STOP_REASONS = ["complete", "turns", "budget", "wall", "idle", "denied", "crashed", "cancelled", "unavailable", "loop", "rate_limited"] as const;
+export const STOP_REASONS = [
+  "complete",
+  "turns",
+  "budget",
+  "wall",
+  "idle",
+  "denied",
+  "crashed",
+  "cancelled",
+  "unavailable",
+  "loop",
+  "rate_limited",
+] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 export const RUN_STATUSES = ["passed", "failed", "error", "paused", "interrupted"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];

@@ -9,7 +9,8 @@ export function resetClock(resetsAt: string, now: number): string {
   if (Number.isNaN(at.getTime())) return "at an unknown time";
   const hm = `${String(at.getUTCHours()).padStart(2, "0")}:${String(at.getUTCMinutes()).padStart(2, "0")} UTC`;
   const today = new Date(now);
-  const sameDay = at.getUTCFullYear() === today.getUTCFullYear() && at.getUTCMonth() === today.getUTCMonth() && at.getUTCDate() === today.getUTCDate();
+  const sameDay =
+    at.getUTCFullYear() === today.getUTCFullYear() && at.getUTCMonth() === today.getUTCMonth() && at.getUTCDate() === today.getUTCDate();
   if (sameDay) return hm;
   const month = at.toLocaleString("en-US", { month: "short", timeZone: "UTC" });
   return `${month} ${at.getUTCDate()} ${hm}`;

@@ -441,4 +441,3 @@ export interface MergePort {
 export const refusingMerge: MergePort = {
   mergeBranch: async () => refusing("Merge"),
 };
-

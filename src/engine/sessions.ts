@@ -28,7 +28,8 @@ export function harnessesThatCan(mode: SessionMode): string[] {
 export function sessionRefusal(harness: HarnessName, mode: SessionMode, field: string): string | null {
   if (SESSION_SUPPORT[harness]?.[mode] !== false) return null;
   const others = harnessesThatCan(mode).join(", ");
-  if (harness === "command") return `${field}: the command harness runs a program that has no sessions to ${mode === "fork" ? "fork" : "continue"}; remove ${field.startsWith("retry") ? "retry.session" : "session"} or choose a harness that can (${others})`;
+  if (harness === "command")
+    return `${field}: the command harness runs a program that has no sessions to ${mode === "fork" ? "fork" : "continue"}; remove ${field.startsWith("retry") ? "retry.session" : "session"} or choose a harness that can (${others})`;
   return `${field}: ${harness} cannot ${mode === "fork" ? "fork a session (its CLI has no fork)" : "resume a session"}; ${mode === "fork" ? "use session: { continue: NODE } or " : ""}choose a harness that can (${others})`;
 }
 
@@ -85,16 +86,27 @@ export function chooseSession(ask: SessionAsk): SessionChoice {
       return { kind: "session", mode: "resume", session, from, quoteOnly: true };
     }
     const why = prev.sessionId === undefined ? "reported no session id" : "reported a session id vouch does not pass to a CLI";
-    if (!ask.node) return { kind: "fresh", note: `attempt ${prev.attempt} ${why}: this retry is a fresh sitting with the whole prompt`, from };
+    if (!ask.node)
+      return { kind: "fresh", note: `attempt ${prev.attempt} ${why}: this retry is a fresh sitting with the whole prompt`, from };
   }
   if (!ask.node) return { kind: "none" };
   const { mode, target } = ask.node;
   const field = `session.${mode === "resume" ? "continue" : "fork"}`;
   const t = ask.target;
-  if (t === undefined) return { kind: "missing", error: `${field}: node "${target}" has not finished in this run, so it has no session to ${mode === "resume" ? "continue" : "fork"}` };
+  if (t === undefined)
+    return {
+      kind: "missing",
+      error: `${field}: node "${target}" has not finished in this run, so it has no session to ${mode === "resume" ? "continue" : "fork"}`,
+    };
   if (!usableSessionId(t.sessionId)) {
-    const why = t.sessionId === null ? "reported no session id (its sitting ended before the harness said one)" : "reported a session id vouch does not pass to a CLI";
-    return { kind: "missing", error: `${field}: node "${target}" (${t.status}) ${why}; nothing to ${mode === "resume" ? "continue" : "fork"}: run it again, or remove session: for a fresh sitting` };
+    const why =
+      t.sessionId === null
+        ? "reported no session id (its sitting ended before the harness said one)"
+        : "reported a session id vouch does not pass to a CLI";
+    return {
+      kind: "missing",
+      error: `${field}: node "${target}" (${t.status}) ${why}; nothing to ${mode === "resume" ? "continue" : "fork"}: run it again, or remove session: for a fresh sitting`,
+    };
   }
   const session: KnownSession = { id: t.sessionId, ...(t.sessionCostUsd !== undefined ? { costUsd: t.sessionCostUsd } : {}) };
   return { kind: "session", mode, session, from: { node: target }, quoteOnly: false };

@@ -2,7 +2,16 @@
 import type { Cause, NodeStatus } from "../engine/events.ts";
 
 const FAILED: ReadonlySet<Cause> = new Set<Cause>([
-  "nonzero_exit", "output_invalid", "result_mismatch", "check_failed", "rejected", "end_failure", "map_failed", "tampered", "merge_conflict", "nothing_to_merge",
+  "nonzero_exit",
+  "output_invalid",
+  "result_mismatch",
+  "check_failed",
+  "rejected",
+  "end_failure",
+  "map_failed",
+  "tampered",
+  "merge_conflict",
+  "nothing_to_merge",
 ]);
 const SKIPPED: ReadonlySet<Cause> = new Set<Cause>(["not_chosen", "condition_false", "upstream_not_passed", "fallback_unused"]);
 

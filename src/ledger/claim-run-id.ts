@@ -16,12 +16,7 @@ export function runIdUsed(db: Database, runId: string): boolean {
   return row !== null;
 }
 
-export function claimRunId(
-  db: Database,
-  file: string,
-  makeId: () => string,
-  lock: (runId: string) => RunLock,
-): RunLock {
+export function claimRunId(db: Database, file: string, makeId: () => string, lock: (runId: string) => RunLock): RunLock {
   let last = "";
   for (let i = 0; i < CLAIM_ATTEMPTS; i++) {
     const id = makeId();
@@ -37,5 +32,8 @@ export function claimRunId(
     if (!runIdUsed(db, id)) return held;
     held.release();
   }
-  throw new LedgerError(`could not find an unused run id in ${file} after ${CLAIM_ATTEMPTS} tries (last: ${last})`, "this should not happen; check that nothing else writes to the ledger");
+  throw new LedgerError(
+    `could not find an unused run id in ${file} after ${CLAIM_ATTEMPTS} tries (last: ${last})`,
+    "this should not happen; check that nothing else writes to the ledger",
+  );
 }

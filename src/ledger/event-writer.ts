@@ -86,8 +86,22 @@ export class EventWriter {
         "session_id = coalesce(excluded.session_id, session_id)",
     );
     const finishedCols = [
-      "status", "qualifier", "stop_reason", "cause", "error", "recovered", "fallback", "cost_usd", "turns",
-      "tokens", "wall_ms", "output", "result_tail", "evidence", "session_id", "finished_at",
+      "status",
+      "qualifier",
+      "stop_reason",
+      "cause",
+      "error",
+      "recovered",
+      "fallback",
+      "cost_usd",
+      "turns",
+      "tokens",
+      "wall_ms",
+      "output",
+      "result_tail",
+      "evidence",
+      "session_id",
+      "finished_at",
     ];
     this.nodeFinished = upsert(finishedCols, finishedCols.map((c) => `${c} = excluded.${c}`).join(", "));
     // An attempt cut off by a usage limit (ADR 0022): it ended, with no status (no verdict).
@@ -179,7 +193,16 @@ export class EventWriter {
         this.finished(e, s);
         break;
       case "node.limited":
-        this.nodeLimited.run(...this.key(e, s, e.attempt), "rate_limited", e.error, e.cost_usd, e.turns, e.tokens == null ? null : json(e.tokens), e.session_id ?? null, e.t);
+        this.nodeLimited.run(
+          ...this.key(e, s, e.attempt),
+          "rate_limited",
+          e.error,
+          e.cost_usd,
+          e.turns,
+          e.tokens == null ? null : json(e.tokens),
+          e.session_id ?? null,
+          e.t,
+        );
         break;
       case "branch.started":
         this.branchStarted.run(e.run, s, e.branch.map, e.branch.index, e.label, json(e.item), e.t);
@@ -192,8 +215,17 @@ export class EventWriter {
         break;
       case "run.finished":
         this.runFinished.run(
-          e.t, e.status, e.exit_code, e.reason ?? null, e.cost_usd, e.cost_unknown, e.wall_ms,
-          JSON.stringify(e.counts), json(e.output), e.run, s,
+          e.t,
+          e.status,
+          e.exit_code,
+          e.reason ?? null,
+          e.cost_usd,
+          e.cost_unknown,
+          e.wall_ms,
+          JSON.stringify(e.counts),
+          json(e.output),
+          e.run,
+          s,
         );
         break;
     }
@@ -207,8 +239,18 @@ export class EventWriter {
       this.bumpRun.run(JSON.stringify(e.nodes), e.run);
     } else {
       this.insertRun.run(
-        e.run, e.graph, e.graph_path, e.graph_digest, JSON.stringify(e.inputs), JSON.stringify(e.caps),
-        e.concurrency, e.harness, e.version, JSON.stringify(e.nodes), e.t, e.seq,
+        e.run,
+        e.graph,
+        e.graph_path,
+        e.graph_digest,
+        JSON.stringify(e.inputs),
+        JSON.stringify(e.caps),
+        e.concurrency,
+        e.harness,
+        e.version,
+        JSON.stringify(e.nodes),
+        e.t,
+        e.seq,
       );
     }
     this.insertSession.run(e.run, session, e.resumed ? 1 : 0, e.graph_digest, e.t, e.seq, e.t, e.seq);
@@ -225,10 +267,22 @@ export class EventWriter {
     this.rounds.delete(id);
     this.nodeFinished.run(
       ...this.key(e, s, e.attempt, round),
-      e.status, e.qualifier, e.stop_reason, e.cause, e.error ?? null,
-      e.recovered === undefined ? null : e.recovered ? 1 : 0, e.fallback ?? null,
-      e.cost_usd, e.turns, json(e.tokens ?? undefined), e.wall_ms, json(e.output), e.result_tail ?? null,
-      json(e.evidence), e.session_id ?? null, e.t,
+      e.status,
+      e.qualifier,
+      e.stop_reason,
+      e.cause,
+      e.error ?? null,
+      e.recovered === undefined ? null : e.recovered ? 1 : 0,
+      e.fallback ?? null,
+      e.cost_usd,
+      e.turns,
+      json(e.tokens ?? undefined),
+      e.wall_ms,
+      json(e.output),
+      e.result_tail ?? null,
+      json(e.evidence),
+      e.session_id ?? null,
+      e.t,
     );
   }
 
@@ -243,7 +297,12 @@ export class EventWriter {
 
   /** The row key. Events without a round (progress, checks, overruns, retries) belong to the
    *  node's current round: the last node.started seen, else the latest row in the ledger. */
-  private key(e: { run: string; seq: number; node: string; branch?: { map: string; index: number } }, s: number, attempt: number, round?: number): Params {
+  private key(
+    e: { run: string; seq: number; node: string; branch?: { map: string; index: number } },
+    s: number,
+    attempt: number,
+    round?: number,
+  ): Params {
     const r = round ?? this.rounds.get(this.nodeId(e, s)) ?? this.latest(e.run, s, e.node, e.branch).round;
     return [e.run, s, e.node, e.branch?.map ?? "", e.branch?.index ?? -1, r, attempt, e.seq];
   }

@@ -186,17 +186,17 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
-export type LedgerState =
-  | { kind: "empty" }
-  | { kind: "foreign" }
-  | { kind: "vouch"; version: number };
+export type LedgerState = { kind: "empty" } | { kind: "foreign" } | { kind: "vouch"; version: number };
 
 /** What is in an opened SQLite file, read before anything is written to it. */
 export function inspect(db: Database): LedgerState {
   const tables = db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
   if (tables.length === 0) return { kind: "empty" };
   if (!tables.some((t) => t.name === "meta")) return { kind: "foreign" };
-  const rows = db.query("SELECT key, value FROM meta WHERE key IN ('application', 'schema_version')").all() as { key: string; value: string }[];
+  const rows = db.query("SELECT key, value FROM meta WHERE key IN ('application', 'schema_version')").all() as {
+    key: string;
+    value: string;
+  }[];
   const meta = new Map(rows.map((r) => [r.key, r.value]));
   const version = Number(meta.get("schema_version"));
   if (meta.get("application") !== APPLICATION_MARKER || !Number.isInteger(version) || version < 1) return { kind: "foreign" };
@@ -223,7 +223,9 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
       }
       db.run(m.sql);
       if (m.version === 1) db.run("INSERT INTO meta (key, value) VALUES ('application', ?)", [APPLICATION_MARKER]);
-      db.run("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [String(m.version)]);
+      db.run("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [
+        String(m.version),
+      ]);
       version = m.version;
     }).immediate();
   }

@@ -44,7 +44,10 @@ export function openReadOnly(file: string, newest: number): Database {
     if (!cannotCreateShm(e)) throw ledgerErrorFrom(e, file, doing);
     if (existsSync(`${file}-wal`)) {
       // Commits may sit in the -wal: reading the file alone would miss them.
-      throw new LedgerError(`cannot read ${file} without write access while its write-ahead log (${file}-wal) has no -shm beside it`, NO_WRITE_ACCESS);
+      throw new LedgerError(
+        `cannot read ${file} without write access while its write-ahead log (${file}-wal) has no -shm beside it`,
+        NO_WRITE_ACCESS,
+      );
     }
   }
   try {

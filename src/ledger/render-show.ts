@@ -54,7 +54,9 @@ function branchRow(b: BranchView): string[] {
 function header(s: RunSummary): string {
   const r = s.run;
   // The reason only when it says more than the status ("error, exit 3, budget"; not "interrupted, exit 130, interrupted").
-  const status = [r.status, r.exit_code === null ? null : `exit ${r.exit_code}`, r.reason === r.status ? null : r.reason].filter(Boolean).join(", ");
+  const status = [r.status, r.exit_code === null ? null : `exit ${r.exit_code}`, r.reason === r.status ? null : r.reason]
+    .filter(Boolean)
+    .join(", ");
   const lines: [string, string][] = [
     ["run", r.id],
     ["graph", `${r.graph} (${r.graph_path})`],
@@ -66,13 +68,21 @@ function header(s: RunSummary): string {
   if (r.counts) {
     const c = r.counts;
     const self = c.self_reported ? ` (${c.self_reported} self-reported)` : "";
-    lines.push(["nodes", `${c.passed} passed${self}, ${c.failed} failed, ${c.error} error, ${c.skipped} skipped, ${c.cancelled} cancelled`]);
+    lines.push([
+      "nodes",
+      `${c.passed} passed${self}, ${c.failed} failed, ${c.error} error, ${c.skipped} skipped, ${c.cancelled} cancelled`,
+    ]);
   }
   if (s.sessions.length > 1) {
-    lines.push(["sessions", s.sessions.map((x) => `#${x.session}${x.resumed ? " (resume)" : ""} ${when(x.started_at)} ${x.status}`).join("; ")]);
+    lines.push([
+      "sessions",
+      s.sessions.map((x) => `#${x.session}${x.resumed ? " (resume)" : ""} ${when(x.started_at)} ${x.status}`).join("; "),
+    ]);
   }
-  if (s.pass_env.length > 0) lines.push(["env", `${s.pass_env.join(", ")} (--pass-env: names passed to child processes; values are never recorded)`]);
-  if (s.graph_env.length > 0) lines.push(["env", `${s.graph_env.join(", ")} (the graph's env: lists; names only, values are never recorded)`]);
+  if (s.pass_env.length > 0)
+    lines.push(["env", `${s.pass_env.join(", ")} (--pass-env: names passed to child processes; values are never recorded)`]);
+  if (s.graph_env.length > 0)
+    lines.push(["env", `${s.graph_env.join(", ")} (the graph's env: lists; names only, values are never recorded)`]);
   return lines.map(([k, v]) => `${k.padEnd(9)}${v}`).join("\n") + "\n";
 }
 
@@ -81,7 +91,8 @@ function allAttempts(s: RunSummary): { where: string; attempt: AttemptView }[] {
   const out: { where: string; attempt: AttemptView }[] = [];
   const sessions = s.sessions.length > 1;
   const add = (n: NodeView, where: string) => {
-    for (const a of n.attempts) out.push({ where: `${where} attempt ${a.attempt}${sessions ? ` (session ${a.session})` : ""}`, attempt: a });
+    for (const a of n.attempts)
+      out.push({ where: `${where} attempt ${a.attempt}${sessions ? ` (session ${a.session})` : ""}`, attempt: a });
   };
   for (const n of s.nodes) add(n, n.node);
   for (const b of s.branches) for (const n of b.nodes) add(n, `${n.node} [${b.map} #${b.index}]`);
@@ -158,7 +169,10 @@ export function renderShow(s: RunSummary, now: number = Date.now()): string {
   ];
   if (overruns.length > 0) parts.push(`Cap overruns\n${overruns.join("\n")}\n`);
   const worktrees = worktreeRows(s);
-  if (worktrees.length > 0) parts.push(`Worktrees (vouch show ${s.run.id} --diff NODE prints a node's diff)\n${table(["NODE", "BRANCH", "CHANGES", "COMMIT"], worktrees)}`);
+  if (worktrees.length > 0)
+    parts.push(
+      `Worktrees (vouch show ${s.run.id} --diff NODE prints a node's diff)\n${table(["NODE", "BRANCH", "CHANGES", "COMMIT"], worktrees)}`,
+    );
   return parts.join("\n");
 }
 
@@ -167,7 +181,12 @@ function worktreeRows(s: RunSummary): string[][] {
   const row = (where: string, n: NodeView) => {
     const w = n.workspace;
     if (!w) return;
-    rows.push([where, w.branch, diffStatText(w) + (w.tampered ? `; tampered: ${w.tampered.map(oneLine).join(", ")}` : ""), w.commit.slice(0, 12)]);
+    rows.push([
+      where,
+      w.branch,
+      diffStatText(w) + (w.tampered ? `; tampered: ${w.tampered.map(oneLine).join(", ")}` : ""),
+      w.commit.slice(0, 12),
+    ]);
   };
   for (const n of s.nodes) row(n.node, n);
   for (const b of s.branches) for (const n of b.nodes) row(`${b.map}[${b.index}].${n.node}`, n);

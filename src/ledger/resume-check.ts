@@ -34,7 +34,13 @@ function short(digest: string): string {
 }
 
 /** Refusals in order: the run is live; it passed (nothing to resume); its graph changed (unless force). */
-export function checkResumable(summary: RunSummary, lock: RunLock, currentDigest: string, force: boolean, hasSubgraphs = false): ResumeTicket {
+export function checkResumable(
+  summary: RunSummary,
+  lock: RunLock,
+  currentDigest: string,
+  force: boolean,
+  hasSubgraphs = false,
+): ResumeTicket {
   const { run } = summary;
   const latest = summary.sessions[summary.sessions.length - 1];
   if (run.status === "passed") {

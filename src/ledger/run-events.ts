@@ -13,7 +13,10 @@ export function runEvents(db: Database, runId: string, file: string): VouchEvent
     try {
       value = parseStored(body);
     } catch {
-      throw new LedgerError(`${file}: event ${seq} of run ${runId} is not valid JSON`, "the ledger was altered outside vouch; start a new run");
+      throw new LedgerError(
+        `${file}: event ${seq} of run ${runId} is not valid JSON`,
+        "the ledger was altered outside vouch; start a new run",
+      );
     }
     const parsed = eventSchema.safeParse(value);
     if (!parsed.success) {

@@ -64,7 +64,9 @@ export interface Liveness {
  *  their branches' nodes carry the sittings. */
 function partialCost(db: Database, runId: string, session: number, mapIds: Set<string>): { cost: number; unknown: number } {
   const rows = db
-    .query("SELECT node, map, branch_index, attempt, kind, status, cost_usd FROM node_results WHERE run_id = ? AND session = ? ORDER BY attempt")
+    .query(
+      "SELECT node, map, branch_index, attempt, kind, status, cost_usd FROM node_results WHERE run_id = ? AND session = ? ORDER BY attempt",
+    )
     .all(runId, session) as CostRow[];
   const byNode = new Map<string, CostRow[]>();
   for (const r of rows) {
@@ -101,7 +103,13 @@ export function sessionViews(db: Database, run: RunRow, liveness: Liveness): Ses
   const now = liveness.now();
   const maps = mapIdsOf(run);
   return rows.map((r): SessionView => {
-    const facts: SessionFacts = { session: r.session, finished: r.status, started_at: r.started_at, last_event_at: r.last_event_at, wall_ms: r.wall_ms };
+    const facts: SessionFacts = {
+      session: r.session,
+      finished: r.status,
+      started_at: r.started_at,
+      last_event_at: r.last_event_at,
+      wall_ms: r.wall_ms,
+    };
     const status = sessionStatus(facts, r.session === latest, live);
     const partial = r.status === null ? partialCost(db, run.id, r.session, maps) : null;
     return {

@@ -85,16 +85,37 @@ function attemptOf(r: NodeRow): AttemptView {
 }
 
 /** Rows of one node (all sessions and attempts, oldest first) as a NodeView. */
-function nodeView(node: string, kind: string | null, rows: NodeRow[], latest: SessionView | undefined, branch?: { map: string; index: number }): NodeView {
+function nodeView(
+  node: string,
+  kind: string | null,
+  rows: NodeRow[],
+  latest: SessionView | undefined,
+  branch?: { map: string; index: number },
+): NodeView {
   const attempts = rows.map(attemptOf);
   const last = attempts[attempts.length - 1];
   const base = { node, kind: rows.find((r) => r.kind !== null)?.kind ?? kind, ...(branch ? { branch } : {}) };
   if (!last) {
-    return { ...base, status: "not started", qualifier: null, stop_reason: null, cause: null, error: null, cost_usd: null, turns: null, wall_ms: null, attempts };
+    return {
+      ...base,
+      status: "not started",
+      qualifier: null,
+      stop_reason: null,
+      cause: null,
+      error: null,
+      cost_usd: null,
+      turns: null,
+      wall_ms: null,
+      attempts,
+    };
   }
   const inLatest = latest !== undefined && last.session === latest.session;
   const runningNow = inLatest && latest.status === "running";
-  const waiting = inLatest && latest.status === "paused" && ((latest.paused ?? []).some((a) => a.node === node && a.branch?.map === branch?.map && a.branch?.index === branch?.index) || last.stop_reason === "rate_limited");
+  const waiting =
+    inLatest &&
+    latest.status === "paused" &&
+    ((latest.paused ?? []).some((a) => a.node === node && a.branch?.map === branch?.map && a.branch?.index === branch?.index) ||
+      last.stop_reason === "rate_limited");
   return {
     ...base,
     status: last.status ?? (runningNow ? "running" : waiting ? "waiting" : "unfinished"),
@@ -138,7 +159,9 @@ function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
 
 /** The latest session's run.paused, when a usage limit paused it. */
 function pausedLimit(db: Database, runId: string, session: number): PausedLimit | undefined {
-  const row = db.query("SELECT body FROM events WHERE run_id = ? AND session = ? AND type = 'run.paused' ORDER BY seq DESC LIMIT 1").get(runId, session) as { body: string } | null;
+  const row = db
+    .query("SELECT body FROM events WHERE run_id = ? AND session = ? AND type = 'run.paused' ORDER BY seq DESC LIMIT 1")
+    .get(runId, session) as { body: string } | null;
   if (!row) return undefined;
   const e = parseStored(row.body) as EventOf<"run.paused">;
   if (e.reason !== "rate_limited" || e.harness === undefined) return undefined;
@@ -152,9 +175,7 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
   const latest = sessions[sessions.length - 1];
   const graphNodes = parseStored(run.nodes) as EventOf<"run.started">["nodes"];
   const kindOf = new Map(graphNodes.map((n) => [`${n.map ?? ""}\u0000${n.id}`, n.kind]));
-  const rows = db
-    .query("SELECT * FROM node_results WHERE run_id = ? ORDER BY session, round, attempt, first_seq")
-    .all(runId) as NodeRow[];
+  const rows = db.query("SELECT * FROM node_results WHERE run_id = ? ORDER BY session, round, attempt, first_seq").all(runId) as NodeRow[];
   const byNode = groupBy(rows, (r) => `${r.map}\u0000${r.branch_index}\u0000${r.node}`);
 
   const topIds = [...graphNodes.filter((n) => n.map === undefined).map((n) => n.id)];
@@ -167,7 +188,16 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
   for (const r of rows) {
     const k = `${r.map}\u0000${r.branch_index}`;
     if (r.map !== "" && !latestBranch.has(k)) {
-      latestBranch.set(k, { session: r.session, map: r.map, branch_index: r.branch_index, label: null, item: null, status: null, verdict: null, error: null });
+      latestBranch.set(k, {
+        session: r.session,
+        map: r.map,
+        branch_index: r.branch_index,
+        label: null,
+        item: null,
+        status: null,
+        verdict: null,
+        error: null,
+      });
     }
   }
   const mapOrder = topIds;
@@ -187,14 +217,24 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
         ...(b.verdict === null ? {} : { verdict: parseStored(b.verdict) }),
         error: b.error,
         session: b.session,
-        nodes: ids.map((id) => nodeView(id, kindOf.get(`${b.map}\u0000${id}`) ?? null, byNode.get(`${b.map}\u0000${b.branch_index}\u0000${id}`) ?? [], latest, ref)),
+        nodes: ids.map((id) =>
+          nodeView(
+            id,
+            kindOf.get(`${b.map}\u0000${id}`) ?? null,
+            byNode.get(`${b.map}\u0000${b.branch_index}\u0000${id}`) ?? [],
+            latest,
+            ref,
+          ),
+        ),
       };
     });
 
   attachWorkspaces(nodes, branches, workspacesOf(db, runId));
   const overrunRows = db.query("SELECT overruns FROM sessions WHERE run_id = ? ORDER BY session").all(runId) as { overruns: string }[];
   const overruns = overrunRows.flatMap((r) => (parseStored(r.overruns) as EventOf<"cap.overrun">[]).map(record)) as OverrunRecord[];
-  const passEnv = (db.query("SELECT DISTINCT name FROM env_names WHERE run_id = ? ORDER BY name").all(runId) as { name: string }[]).map((r) => r.name);
+  const passEnv = (db.query("SELECT DISTINCT name FROM env_names WHERE run_id = ? ORDER BY name").all(runId) as { name: string }[]).map(
+    (r) => r.name,
+  );
   // The graph's own env: names, from the run.started of every session (names only, never values).
   const graphEnv = new Set<string>();
   for (const { body } of db.query("SELECT body FROM events WHERE run_id = ? AND type = 'run.started'").all(runId) as { body: string }[]) {

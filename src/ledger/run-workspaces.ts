@@ -9,7 +9,9 @@ import type { BranchView, NodeView } from "./types.ts";
 export function workspacesOf(db: Database, runId: string): Map<string, WorkspaceRecord> {
   const out = new Map<string, WorkspaceRecord>();
   // The LIKE only skips events that cannot hold one; each body is still parsed and checked.
-  const rows = db.query(`SELECT body FROM events WHERE run_id = ? AND type = 'node.finished' AND body LIKE '%"workspace":%' ORDER BY seq`).all(runId) as { body: string }[];
+  const rows = db
+    .query(`SELECT body FROM events WHERE run_id = ? AND type = 'node.finished' AND body LIKE '%"workspace":%' ORDER BY seq`)
+    .all(runId) as { body: string }[];
   for (const { body } of rows) {
     const e = parseStored(body) as EventOf<"node.finished">;
     if (e.workspace !== undefined) out.set(nodeKey(e.node, e.branch), e.workspace);

@@ -48,7 +48,11 @@ export const DEFAULT_MAX_BATCH = 256;
 export const DEFAULT_MAX_DELAY_MS = 4;
 
 /** A sink that commits with `write` (one transaction per call) before forwarding. */
-export function batchingSink(write: (events: readonly VouchEvent[]) => void, forward: (event: VouchEvent) => void, options: SinkOptions = {}): EventSink {
+export function batchingSink(
+  write: (events: readonly VouchEvent[]) => void,
+  forward: (event: VouchEvent) => void,
+  options: SinkOptions = {},
+): EventSink {
   const maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH);
   const maxDelayMs = Math.max(0, options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS);
   let queue: VouchEvent[] = [];

@@ -9,15 +9,33 @@ export function ledgerErrorFrom(e: unknown, file: string, doing: string): unknow
   if (e instanceof VouchError) return e;
   const code = (e as { code?: string })?.code ?? "";
   const message = (e as Error)?.message ?? String(e);
-  if (code === "SQLITE_NOTADB") return new LedgerError(`${file} is not a vouch ledger: it is not a SQLite database (a foreign or corrupt file)`, MOVE_AWAY);
-  if (code.startsWith("SQLITE_CORRUPT")) return new LedgerError(`${file} is corrupt (${message}) while ${doing}`, `check it with: sqlite3 ${file} 'PRAGMA integrity_check'; or ${MOVE_AWAY}`);
-  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return new LedgerError(`${file} stayed locked by another process while ${doing}`, "another vouch is writing to this ledger; try again in a moment");
-  if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_PERM")) return new LedgerError(`cannot write ${file} while ${doing}: ${message}`, "check the folder's permissions, or set VOUCH_HOME to a writable folder");
-  if (code.startsWith("SQLITE_FULL")) return new LedgerError(`the disk holding ${file} is full while ${doing}`, "free some space and resume the run");
+  if (code === "SQLITE_NOTADB")
+    return new LedgerError(`${file} is not a vouch ledger: it is not a SQLite database (a foreign or corrupt file)`, MOVE_AWAY);
+  if (code.startsWith("SQLITE_CORRUPT"))
+    return new LedgerError(
+      `${file} is corrupt (${message}) while ${doing}`,
+      `check it with: sqlite3 ${file} 'PRAGMA integrity_check'; or ${MOVE_AWAY}`,
+    );
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
+    return new LedgerError(
+      `${file} stayed locked by another process while ${doing}`,
+      "another vouch is writing to this ledger; try again in a moment",
+    );
+  if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_PERM"))
+    return new LedgerError(
+      `cannot write ${file} while ${doing}: ${message}`,
+      "check the folder's permissions, or set VOUCH_HOME to a writable folder",
+    );
+  if (code.startsWith("SQLITE_FULL"))
+    return new LedgerError(`the disk holding ${file} is full while ${doing}`, "free some space and resume the run");
   if (code.startsWith("SQLITE_IOERR")) return new LedgerError(`input/output error on ${file} while ${doing}: ${message}`);
   if (code.startsWith("SQLITE_")) return new LedgerError(`ledger ${file}: ${message} (${code}) while ${doing}`);
   const errno = (e as NodeJS.ErrnoException)?.code;
-  if (errno) return new LedgerError(`cannot use ${file} while ${doing}: ${message}`, "check the folder's permissions, or set VOUCH_HOME to another folder");
+  if (errno)
+    return new LedgerError(
+      `cannot use ${file} while ${doing}: ${message}`,
+      "check the folder's permissions, or set VOUCH_HOME to another folder",
+    );
   return e;
 }
 

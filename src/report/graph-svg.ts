@@ -48,7 +48,11 @@ export function dotOf(model: ReportModel): string {
   const ids = new Map<string, string>();
   model.graph.forEach((n, i) => ids.set(`${n.map ?? ""}\u0000${n.id}`, `n${i}`));
   const statuses = statusOf(model);
-  const lines = ["digraph G {", '  graph [rankdir=LR, bgcolor="transparent", fontname="sans-serif"];', '  node [shape=box, style="rounded,filled", fontname="sans-serif", fontsize=11, fontcolor="white"];'];
+  const lines = [
+    "digraph G {",
+    '  graph [rankdir=LR, bgcolor="transparent", fontname="sans-serif"];',
+    '  node [shape=box, style="rounded,filled", fontname="sans-serif", fontsize=11, fontcolor="white"];',
+  ];
   const node = (n: ReportModel["graph"][number]) => {
     const key = `${n.map ?? ""}\u0000${n.id}`;
     const s = statuses.get(key) ?? { status: "not started", note: "not started" };
@@ -58,7 +62,10 @@ export function dotOf(model: ReportModel): string {
   const maps = [...new Set(model.graph.filter((n) => n.map !== undefined).map((n) => n.map!))];
   for (const n of model.graph.filter((g) => g.map === undefined)) lines.push(node(n));
   maps.forEach((map, i) => {
-    lines.push(`  subgraph cluster_${i} {`, `    label=${dotString(`${map}: each branch`)}; style="dashed"; color="#888888"; fontcolor="#444444";`);
+    lines.push(
+      `  subgraph cluster_${i} {`,
+      `    label=${dotString(`${map}: each branch`)}; style="dashed"; color="#888888"; fontcolor="#444444";`,
+    );
     for (const n of model.graph.filter((g) => g.map === map)) lines.push(`  ${node(n)}`);
     lines.push("  }");
   });

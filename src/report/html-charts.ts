@@ -47,6 +47,11 @@ export function costHtml(model: ReportModel): string {
   const rows = [...costs].filter(([, c]) => c > 0).sort((a, b) => b[1] - a[1]);
   if (rows.length === 0) return `<p>No node reported a cost.${unknown ? ` ${unknown} of unknown cost.` : ""}</p>`;
   const max = rows[0]![1];
-  const body = rows.map(([k, c]) => `<tr><td><code>${html(k)}</code></td><td class="num">${html(usd(c))}</td><td class="costbar"><span style="width:${pct(c, max)}%"></span></td></tr>`).join("");
+  const body = rows
+    .map(
+      ([k, c]) =>
+        `<tr><td><code>${html(k)}</code></td><td class="num">${html(usd(c))}</td><td class="costbar"><span style="width:${pct(c, max)}%"></span></td></tr>`,
+    )
+    .join("");
   return `<table class="cost">${body}</table>${unknown ? `<p>${unknown} node(s) reported no cost (ends, or a harness that does not say) and are not drawn; nodes that cost nothing are left out too.</p>` : ""}`;
 }

@@ -18,7 +18,18 @@ function checkHtml(c: CheckRecord): string {
 
 function attemptRow(a: AttemptView): string {
   const retry = a.retry_reason ? `${a.retry_cause ?? ""}: ${a.retry_reason}` : "";
-  const cells = [a.session, a.round, a.attempt, a.status ?? "unfinished", a.qualifier ?? "", a.stop_reason ?? "", usd(a.cost_usd), a.turns ?? "", seconds(a.wall_ms), retry];
+  const cells = [
+    a.session,
+    a.round,
+    a.attempt,
+    a.status ?? "unfinished",
+    a.qualifier ?? "",
+    a.stop_reason ?? "",
+    usd(a.cost_usd),
+    a.turns ?? "",
+    seconds(a.wall_ms),
+    retry,
+  ];
   return `<tr>${cells.map((c) => `<td>${html(c)}</td>`).join("")}</tr>`;
 }
 
@@ -61,8 +72,15 @@ export function shown(text: string): string {
 
 function branchRow(b: BranchView): string {
   const label = shown(b.label ?? "");
-  const verdict = shown(b.verdict === undefined || b.verdict === null ? "" : typeof b.verdict === "string" ? b.verdict : JSON.stringify(b.verdict));
-  const nodes = b.nodes.map((n) => `<details${n.status === "passed" || n.status === "skipped" ? "" : " open"}><summary>${badge(n.status)} ${html(n.node)}</summary>${nodeBody(n)}</details>`).join("");
+  const verdict = shown(
+    b.verdict === undefined || b.verdict === null ? "" : typeof b.verdict === "string" ? b.verdict : JSON.stringify(b.verdict),
+  );
+  const nodes = b.nodes
+    .map(
+      (n) =>
+        `<details${n.status === "passed" || n.status === "skipped" ? "" : " open"}><summary>${badge(n.status)} ${html(n.node)}</summary>${nodeBody(n)}</details>`,
+    )
+    .join("");
   const search = `${b.index} ${label} ${verdict} ${b.status}`.toLowerCase();
   return `<tr class="branch" data-status="${html(b.status)}" data-text="${html(search)}"><td>${b.index}</td><td>${html(label)}</td><td>${badge(b.status)}</td><td>${html(verdict)}</td><td>${nodes}${b.error && !b.nodes.some((n) => b.error!.includes(n.error ?? "\u0000")) ? `<div class="why">${html(b.error)}</div>` : ""}</td></tr>`;
 }

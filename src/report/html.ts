@@ -33,7 +33,10 @@ function csp(): string {
 
 function capsText(model: ReportModel): string {
   const { caps } = model.summary.run;
-  const parts = [caps.budget_usd === null ? "no budget cap" : `budget ${usd(caps.budget_usd)}`, caps.wall_ms === null ? "no wall cap" : `wall ${seconds(caps.wall_ms)}`];
+  const parts = [
+    caps.budget_usd === null ? "no budget cap" : `budget ${usd(caps.budget_usd)}`,
+    caps.wall_ms === null ? "no wall cap" : `wall ${seconds(caps.wall_ms)}`,
+  ];
   return parts.join(", ");
 }
 
@@ -45,7 +48,11 @@ function overrunsHtml(model: ReportModel): string {
 
 function headerHtml(model: ReportModel): string {
   const r = model.summary.run;
-  const counts = r.counts ? Object.entries(r.counts).map(([k, v]) => `${v} ${k.replaceAll("_", "-")}`).join(", ") : "–";
+  const counts = r.counts
+    ? Object.entries(r.counts)
+        .map(([k, v]) => `${v} ${k.replaceAll("_", "-")}`)
+        .join(", ")
+    : "–";
   const rows: [string, string][] = [
     ["status", `${badge(r.status)}${r.reason ? ` ${html(r.reason)}` : ""}`],
     ["exit code", html(r.exit_code ?? "–")],
@@ -54,7 +61,10 @@ function headerHtml(model: ReportModel): string {
     ["caps", html(capsText(model))],
     ["overruns", overrunsHtml(model)],
     ["nodes", html(counts)],
-    ["run", `<code>${html(r.id)}</code> · started ${html(r.started_at)} · ${r.sessions} session(s) · harness ${html(r.harness ?? "per node")} · vouch ${html(r.version)}`],
+    [
+      "run",
+      `<code>${html(r.id)}</code> · started ${html(r.started_at)} · ${r.sessions} session(s) · harness ${html(r.harness ?? "per node")} · vouch ${html(r.version)}`,
+    ],
     ["graph", `<code>${html(r.graph_path)}</code>`],
     ["inputs", inputsHtml(r.inputs)],
   ];

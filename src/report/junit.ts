@@ -28,7 +28,9 @@ export function outcomeOf(status: string): Outcome {
 function failureBody(n: ReportNode): { message: string; body: string } {
   const failed = failedChecks(n.view);
   const first = failed[0];
-  const message = first ? `check ${first.name} failed: ${first.reason ?? `expected ${first.expect}`}` : `${n.view.cause ?? "failed"}${n.view.error ? `: ${n.view.error}` : ""}`;
+  const message = first
+    ? `check ${first.name} failed: ${first.reason ?? `expected ${first.expect}`}`
+    : `${n.view.cause ?? "failed"}${n.view.error ? `: ${n.view.error}` : ""}`;
   const parts = failed.map((c) => `check ${c.name}: expected ${c.expect}${c.reason ? ` (${c.reason})` : ""}\n${checkTail(c)}`);
   if (parts.length === 0 && n.view.error) parts.push(n.view.error);
   return { message, body: parts.join("\n\n") };
@@ -39,7 +41,8 @@ function testcase(n: ReportNode, classname: string, overruns: string[]): string 
   const outcome = outcomeOf(n.view.status);
   const out = `<system-out>${xmlBody(`status ${n.view.status}; qualifier ${n.view.qualifier ?? "none"}; cost ${usd(n.view.cost_usd)}; attempts ${n.view.attempts.length}`)}</system-out>`;
   if (outcome === "passed") return `    ${open}>${out}</testcase>`;
-  if (outcome === "skipped") return `    ${open}><skipped${attrs({ message: `${n.view.status}${n.view.cause ? `: ${n.view.cause}` : ""}` })}/>${out}</testcase>`;
+  if (outcome === "skipped")
+    return `    ${open}><skipped${attrs({ message: `${n.view.status}${n.view.cause ? `: ${n.view.cause}` : ""}` })}/>${out}</testcase>`;
   if (outcome === "failure") {
     const { message, body } = failureBody(n);
     return `    ${open}><failure${attrs({ type: n.view.cause ?? "failed", message })}>${xmlBody(body)}</failure>${out}</testcase>`;
@@ -51,7 +54,14 @@ function testcase(n: ReportNode, classname: string, overruns: string[]): string 
 
 /** `wallMs`: the suite's own wall time (the run's, or its map node's), not the sum of
  *  its testcases', which ran side by side. */
-function suite(name: string, classname: string, nodes: ReportNode[], model: ReportModel, wallMs: number | null, extra: Record<string, string>): string {
+function suite(
+  name: string,
+  classname: string,
+  nodes: ReportNode[],
+  model: ReportModel,
+  wallMs: number | null,
+  extra: Record<string, string>,
+): string {
   const overrunsOf = new Map<string, string[]>();
   for (const o of allOverruns(model)) {
     const k = o.path ?? "";
@@ -63,7 +73,16 @@ function suite(name: string, classname: string, nodes: ReportNode[], model: Repo
     props[`${n.path}.cost_usd`] = n.view.cost_usd === null ? "unknown" : String(n.view.cost_usd);
     props[`${n.path}.qualifier`] = n.view.qualifier ?? "none";
   }
-  const head = attrs({ name, tests: nodes.length, failures: count("failure"), errors: count("error"), skipped: count("skipped"), time: secs(wallMs), timestamp: model.summary.run.started_at.replace(/Z$/, ""), id: model.summary.run.id });
+  const head = attrs({
+    name,
+    tests: nodes.length,
+    failures: count("failure"),
+    errors: count("error"),
+    skipped: count("skipped"),
+    time: secs(wallMs),
+    timestamp: model.summary.run.started_at.replace(/Z$/, ""),
+    id: model.summary.run.id,
+  });
   const properties = Object.entries(props).map(([k, v]) => `      <property${attrs({ name: k, value: v })}/>`);
   const cases = nodes.map((n) => testcase(n, classname, overrunsOf.get(n.path) ?? []));
   return [`  <testsuite${head}>`, "    <properties>", ...properties, "    </properties>", ...cases, "  </testsuite>"].join("\n");
@@ -71,16 +90,37 @@ function suite(name: string, classname: string, nodes: ReportNode[], model: Repo
 
 export function renderJunit(model: ReportModel): string {
   const r = model.summary.run;
-  const runProps: Record<string, string> = { run: r.id, status: r.status, exit_code: String(r.exit_code ?? ""), cost_usd: String(r.cost_usd), cost_unknown: String(r.cost_unknown) };
+  const runProps: Record<string, string> = {
+    run: r.id,
+    status: r.status,
+    exit_code: String(r.exit_code ?? ""),
+    cost_usd: String(r.cost_usd),
+    cost_unknown: String(r.cost_unknown),
+  };
   for (const o of model.summary.overruns) runProps[`overrun.${o.cap}`] = `${o.actual} > ${o.limit}`;
   const top = model.nodes.filter((n) => !n.branch);
   const suites = [suite(r.graph, r.graph, top, model, r.wall_ms, runProps)];
   for (const map of [...new Set(model.nodes.filter((n) => n.branch).map((n) => n.branch!.map))]) {
     const wall = top.find((n) => n.path === map)?.view.wall_ms ?? null;
-    suites.push(suite(`${r.graph}.${map}`, r.graph, model.nodes.filter((n) => n.branch?.map === map), model, wall, {}));
+    suites.push(
+      suite(
+        `${r.graph}.${map}`,
+        r.graph,
+        model.nodes.filter((n) => n.branch?.map === map),
+        model,
+        wall,
+        {},
+      ),
+    );
   }
   const all = model.nodes;
   const count = (o: Outcome) => all.filter((n) => outcomeOf(n.view.status) === o).length;
-  const head = attrs({ name: `vouch ${r.graph} ${r.id}`, tests: all.length, failures: count("failure"), errors: count("error"), time: secs(r.wall_ms) });
+  const head = attrs({
+    name: `vouch ${r.graph} ${r.id}`,
+    tests: all.length,
+    failures: count("failure"),
+    errors: count("error"),
+    time: secs(r.wall_ms),
+  });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${head}>\n${suites.join("\n")}\n</testsuites>\n`;
 }

@@ -6,13 +6,26 @@
 import { mdCode, mdFence, mdHtmlInline, mdInline } from "./escape.ts";
 import { allOverruns, checkTail, failedChecks, seconds, usd, type ReportModel, type ReportNode } from "./model.ts";
 
-const ICON: Record<string, string> = { passed: "✅", failed: "❌", error: "⚠️", paused: "⏸️", interrupted: "⏹️", skipped: "⏭️", cancelled: "⏹️" };
+const ICON: Record<string, string> = {
+  passed: "✅",
+  failed: "❌",
+  error: "⚠️",
+  paused: "⏸️",
+  interrupted: "⏹️",
+  skipped: "⏭️",
+  cancelled: "⏹️",
+};
 const MAX_ROWS = 100;
 const MAX_DETAILS = 30;
 
 function statusLine(model: ReportModel): string {
   const r = model.summary.run;
-  const counts = r.counts ? ` · ${Object.entries(r.counts).filter(([, v]) => v > 0).map(([k, v]) => `${v} ${k.replaceAll("_", "-")}`).join(", ")}` : "";
+  const counts = r.counts
+    ? ` · ${Object.entries(r.counts)
+        .filter(([, v]) => v > 0)
+        .map(([k, v]) => `${v} ${k.replaceAll("_", "-")}`)
+        .join(", ")}`
+    : "";
   return `### ${ICON[r.status] ?? "•"} vouch: \`${mdCode(r.graph)}\` ${r.status} (exit ${r.exit_code ?? "–"})\n\nRun \`${mdCode(r.id)}\` · cost ${usd(r.cost_usd)}${r.cost_unknown ? ` (+${r.cost_unknown} unknown)` : ""} · wall ${seconds(r.wall_ms)}${r.sessions > 1 ? ` · ${r.sessions} sessions` : ""}${counts}${r.reason ? ` · ${mdInline(r.reason)}` : ""}`;
 }
 

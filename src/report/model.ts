@@ -52,7 +52,9 @@ export const REPORT_TAIL_CHARS = 8000;
  *  REPORT_TAIL_CHARS characters (marked; `vouch show --json` has the whole tail). */
 export function checkTail(c: CheckRecord): string {
   const whole = [c.stdout_tail, c.stderr_tail].filter((t) => t.trim() !== "").join("\n");
-  return whole.length <= REPORT_TAIL_CHARS ? whole : `[… ${whole.length - REPORT_TAIL_CHARS} characters before]\n${tail(whole, REPORT_TAIL_CHARS)}`;
+  return whole.length <= REPORT_TAIL_CHARS
+    ? whole
+    : `[… ${whole.length - REPORT_TAIL_CHARS} characters before]\n${tail(whole, REPORT_TAIL_CHARS)}`;
 }
 
 /** Every overrun of the run: run-wide ones and those on node attempts. */

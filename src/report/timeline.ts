@@ -59,7 +59,16 @@ export function timelineOf(events: VouchEvent[]): Timeline {
       }
     } else if (e.type === "check.finished") {
       const end = at(e.t);
-      bars.push({ kind: "check", path: pathOf(e), session, attempt: e.attempt, name: e.name, start: Math.max(0, end - e.duration_ms), end, status: e.passed ? "passed" : "failed" });
+      bars.push({
+        kind: "check",
+        path: pathOf(e),
+        session,
+        attempt: e.attempt,
+        name: e.name,
+        start: Math.max(0, end - e.duration_ms),
+        end,
+        status: e.passed ? "passed" : "failed",
+      });
     }
   }
   close(last);
@@ -69,7 +78,12 @@ export function timelineOf(events: VouchEvent[]): Timeline {
 
 /** The most intervals open at once (an interval's end before another's start at the same ms). */
 function peakOf(bars: Bar[]): number {
-  const edges = bars.flatMap((b) => [{ t: b.start, d: 1 }, { t: b.end, d: -1 }]).sort((a, b) => a.t - b.t || a.d - b.d);
+  const edges = bars
+    .flatMap((b) => [
+      { t: b.start, d: 1 },
+      { t: b.end, d: -1 },
+    ])
+    .sort((a, b) => a.t - b.t || a.d - b.d);
   let now = 0;
   let peak = 0;
   for (const e of edges) {

@@ -23,7 +23,10 @@ const WHY: Record<string, string> = {
 };
 
 function cannotWrite(file: string, code: string | undefined, flag: string): UsageError {
-  return new UsageError(`${flag} ${file}: cannot write the report: ${WHY[code ?? ""] ?? code ?? "unknown error"}`, "give a path in a folder you can write to");
+  return new UsageError(
+    `${flag} ${file}: cannot write the report: ${WHY[code ?? ""] ?? code ?? "unknown error"}`,
+    "give a path in a folder you can write to",
+  );
 }
 
 /** Fails now (before a run starts) when the report could not be written later. */
@@ -61,7 +64,8 @@ export function reportTargets(values: string[] | undefined, cwd: string): Report
   // The later report would silently replace the earlier: a CI reading junit.xml would get HTML.
   targets.forEach((t, i) => {
     const first = targets.findIndex((o) => o.file === t.file);
-    if (first < i) throw new UsageError(`--report ${t.file}: given twice (${targets[first]!.format} and ${t.format})`, "give each report its own file");
+    if (first < i)
+      throw new UsageError(`--report ${t.file}: given twice (${targets[first]!.format} and ${t.format})`, "give each report its own file");
   });
   return targets;
 }

@@ -19,12 +19,14 @@ export function argStringProblem(argv: readonly string[], env: Record<string, st
   for (const [name, value] of Object.entries(env)) {
     if (surelyFits(name, value)) continue;
     const size = bytes(name) + 1 + bytes(value) + 1;
-    if (size > MAX_ARG_STRLEN) return `the environment variable ${name} is ${kib(size)}; the system refuses any one variable or argument over 128 KiB (E2BIG)`;
+    if (size > MAX_ARG_STRLEN)
+      return `the environment variable ${name} is ${kib(size)}; the system refuses any one variable or argument over 128 KiB (E2BIG)`;
   }
   for (const [i, arg] of argv.entries()) {
     if (surelyFits(arg)) continue;
     const size = bytes(arg) + 1;
-    if (size > MAX_ARG_STRLEN) return `${i === 2 && argv[1] === "-c" ? "the shell command" : `argument ${i}`} is ${kib(size)}; the system refuses any one variable or argument over 128 KiB (E2BIG)`;
+    if (size > MAX_ARG_STRLEN)
+      return `${i === 2 && argv[1] === "-c" ? "the shell command" : `argument ${i}`} is ${kib(size)}; the system refuses any one variable or argument over 128 KiB (E2BIG)`;
   }
   return undefined;
 }

@@ -68,7 +68,9 @@ export function createCommandRunner(opts: CommandRunnerOptions): ClosableCommand
       const r = await run({ shell: check.run }, ctx, check.timeoutMs, false);
       if (r.terminationReason === "spawn_failed") {
         // Not evidence either way: the check never ran (ERROR, not FAIL).
-        const hint = r.spawnError?.includes("E2BIG") ? "pass large data through files (VOUCH_INPUT_<NAME>_FILE, VOUCH_STATE_FILE), not the environment" : "check the node's cwd";
+        const hint = r.spawnError?.includes("E2BIG")
+          ? "pass large data through files (VOUCH_INPUT_<NAME>_FILE, VOUCH_STATE_FILE), not the environment"
+          : "check the node's cwd";
         throw new SpawnError(`check "${check.name}" could not start: ${r.spawnError}`, hint);
       }
       const timedOut = r.terminationReason === "wall";

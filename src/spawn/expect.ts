@@ -69,7 +69,6 @@ function fail(reason: string): Judgement {
   return { passed: false, reason };
 }
 
-
 function printed(run: FinishedCheck, out: string): string {
   if (run.stdoutTruncated) return `printed ${run.stdoutBytes} bytes`;
   const n = out.split("\n").length;
@@ -82,4 +81,3 @@ function firstLines(out: string): string {
   const shown = lines.slice(0, 2).map((l) => (l.length > 120 ? `${l.slice(0, 119)}…` : l));
   return shown.join(", ") + (lines.length > 2 ? ", …" : "");
 }
-

@@ -12,7 +12,23 @@
 // (docs/profiling.md); now a command whose data was handed before costs a stat per file.
 // A file a command changed anyway (root ignores 0400) is noticed by that stat and written
 // afresh before the next command gets it: every command reads what the engine handed it.
-import { chmodSync, closeSync, constants, fchmodSync, fstatSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandInput } from "../engine/ports.ts";

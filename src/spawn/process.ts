@@ -63,7 +63,8 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
       cwd: resolved.cwd,
       env: options.env,
       detached: true,
-      stdin: options.stdinFile !== undefined ? Bun.file(options.stdinFile) : options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
+      stdin:
+        options.stdinFile !== undefined ? Bun.file(options.stdinFile) : options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
       stdout: "pipe",
       stderr: "pipe",
     });

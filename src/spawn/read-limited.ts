@@ -38,13 +38,17 @@ function limitFrom(env: Record<string, string | undefined>, name: string, fallba
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const bytes = parseByteSize(raw);
-  if (bytes === undefined) throw new UsageError(`${name}="${raw}" is not a size`, `write a number of bytes, or one with a unit: ${name}=20MiB`);
+  if (bytes === undefined)
+    throw new UsageError(`${name}="${raw}" is not a size`, `write a number of bytes, or one with a unit: ${name}=20MiB`);
   return bytes;
 }
 
 /** The limits in force: the defaults, or VOUCH_MAX_GRAPH_BYTES / VOUCH_MAX_INPUT_BYTES. */
 export function fileLimits(env: Record<string, string | undefined>): FileLimits {
-  return { graphBytes: limitFrom(env, MAX_GRAPH_ENV, DEFAULT_MAX_GRAPH_BYTES), inputBytes: limitFrom(env, MAX_INPUT_ENV, DEFAULT_MAX_INPUT_BYTES) };
+  return {
+    graphBytes: limitFrom(env, MAX_GRAPH_ENV, DEFAULT_MAX_GRAPH_BYTES),
+    inputBytes: limitFrom(env, MAX_INPUT_ENV, DEFAULT_MAX_INPUT_BYTES),
+  };
 }
 
 export function formatBytes(n: number): string {
@@ -90,14 +94,23 @@ export function readLimited(path: string, r: LimitedRead): Uint8Array {
   } catch (e) {
     // A Unix socket (or a device with nothing behind it) cannot be opened at all: ENXIO. Name its kind.
     const st = (e as NodeJS.ErrnoException).code === "ENXIO" ? statSync(path, { throwIfNoEntry: false }) : undefined;
-    if (st && !st.isFile()) throw new InputError(`cannot read ${r.what}: it is ${kindOf(st)}, not a regular file`, r.unreadable ?? "name a regular file (vouch does not read pipes or devices)");
+    if (st && !st.isFile())
+      throw new InputError(
+        `cannot read ${r.what}: it is ${kindOf(st)}, not a regular file`,
+        r.unreadable ?? "name a regular file (vouch does not read pipes or devices)",
+      );
     throw new InputError(`cannot read ${r.what}: ${reason(e)}`, r.unreadable);
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new InputError(`cannot read ${r.what}: it is ${kindOf(st)}, not a regular file`, r.unreadable ?? "name a regular file (vouch does not read pipes or devices)");
+    if (!st.isFile())
+      throw new InputError(
+        `cannot read ${r.what}: it is ${kindOf(st)}, not a regular file`,
+        r.unreadable ?? "name a regular file (vouch does not read pipes or devices)",
+      );
     const tooBig = () => new InputError(`${r.what} is over the limit of ${formatBytes(r.maxBytes)}`, r.raise);
-    if (st.size > r.maxBytes) throw new InputError(`${r.what} is ${formatBytes(st.size)}, over the limit of ${formatBytes(r.maxBytes)}`, r.raise);
+    if (st.size > r.maxBytes)
+      throw new InputError(`${r.what} is ${formatBytes(st.size)}, over the limit of ${formatBytes(r.maxBytes)}`, r.raise);
     return readUpTo(fd, r.maxBytes, st.size, tooBig);
   } catch (e) {
     if (e instanceof InputError) throw e;

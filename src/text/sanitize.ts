@@ -19,4 +19,3 @@ export function sanitize(text: string): string {
 export function sanitizeInline(text: string): string {
   return UNSAFE.test(text) ? sanitize(text).replace(/\n/g, " ") : text;
 }
-

@@ -127,7 +127,10 @@ export function startTui(opts: TuiOptions): TuiHandle {
 }
 
 /** `vouch show RUN --tui`: a recorded run in the same view; resolves once the user leaves (q or Ctrl-C). */
-export async function replayTui(events: Iterable<VouchEvent>, opts: Pick<TuiOptions, "stdout" | "stdin" | "stderr" | "color" | "debug">): Promise<void> {
+export async function replayTui(
+  events: Iterable<VouchEvent>,
+  opts: Pick<TuiOptions, "stdout" | "stdin" | "stderr" | "color" | "debug">,
+): Promise<void> {
   const tui = startTui({ ...opts, replay: true, onCancel: () => undefined, onExitNow: () => undefined });
   for (const e of events) tui.push(e);
   await tui.done;

@@ -25,7 +25,6 @@ export function formatMs(ms: number): string {
   return formatDuration(ms >= 60_000 ? Math.floor(ms / 1000) * 1000 : ms);
 }
 
-
 /** A cap value in its unit: turns as a count, budget in dollars, wall and idle (milliseconds) as durations. */
 export function formatCapValue(cap: CapName, value: number): string {
   if (cap === "budget_usd") return formatUsd(value);

@@ -154,8 +154,10 @@ function foldKey(ui: UiState, key: "left" | "right", ctx: KeyContext): { ui: UiS
 
 /** The line shown above the keys for a question or a state the user caused. */
 export function noticeFor(ui: UiState): { text: string; tone: "warn" | "bad" } | null {
-  if (ui.confirm === "cancel") return { text: "Cancel the run? Running work is stopped and recorded as interrupted.  y yes · n no", tone: "bad" };
-  if (ui.confirm === "pause") return { text: "Quit? Approvals wait: the run pauses (exit 4) once nothing else can run.  y yes · n no", tone: "warn" };
+  if (ui.confirm === "cancel")
+    return { text: "Cancel the run? Running work is stopped and recorded as interrupted.  y yes · n no", tone: "bad" };
+  if (ui.confirm === "pause")
+    return { text: "Quit? Approvals wait: the run pauses (exit 4) once nothing else can run.  y yes · n no", tone: "warn" };
   if (ui.cancelRequested) return { text: "cancelling… (Ctrl-C again exits at once)", tone: "bad" };
   if (ui.pausedApprovals) return { text: "approvals left for later: the run pauses when the rest is done", tone: "warn" };
   return null;

@@ -7,7 +7,17 @@
 // are not printed.
 import { limitPausedLines, limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
-import { checkOutcomeText, countsText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import {
+  checkOutcomeText,
+  countsText,
+  failureTail,
+  formatMs,
+  formatUsd,
+  overrunText,
+  statusIcon,
+  statusTone,
+  workspaceStat,
+} from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
 import { linesOf, oneLine } from "./text.ts";
 import { TAIL_LINES, conflictWhy, nodeAt, roundText, statusWords } from "./view-node-rows.ts";
@@ -48,24 +58,39 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
     case "node.progress":
       return apiRetry(before, event);
     case "run.started": {
-      const caps = [event.caps.budget_usd !== null ? `budget ${formatUsd(event.caps.budget_usd)}` : "", event.caps.wall_ms !== null ? `wall ${formatMs(event.caps.wall_ms)}` : ""];
+      const caps = [
+        event.caps.budget_usd !== null ? `budget ${formatUsd(event.caps.budget_usd)}` : "",
+        event.caps.wall_ms !== null ? `wall ${formatMs(event.caps.wall_ms)}` : "",
+      ];
       const count = event.nodes.filter((n) => n.map === undefined).length;
       const text = [`${count} node${count === 1 ? "" : "s"}`, ...caps].filter(Boolean).join(" · ");
       return [
-        line([seg("▶ ", "accent", true), seg(event.graph, undefined, true), seg(`  run ${event.run} ${event.resumed ? "resumed" : "started"}`)]),
+        line([
+          seg("▶ ", "accent", true),
+          seg(event.graph, undefined, true),
+          seg(`  run ${event.run} ${event.resumed ? "resumed" : "started"}`),
+        ]),
         line([seg(`  ${text}`, "muted")]),
       ];
     }
     case "check.finished":
       return event.passed ? [] : checkFailed(event);
     case "cap.overrun": {
-      const who = event.scope === "run" || event.node === undefined ? "run" : where({ node: event.node, ...(event.branch ? { branch: event.branch } : {}) });
+      const who =
+        event.scope === "run" || event.node === undefined
+          ? "run"
+          : where({ node: event.node, ...(event.branch ? { branch: event.branch } : {}) });
       return [line([seg("⚠ ", "bad", true), seg(`${who} `), seg(`cap overrun ${overrunText(event)}`, "bad", true)])];
     }
     case "node.retrying": {
       const backoff = event.backoff_ms > 0 ? ` in ${formatMs(event.backoff_ms)}` : "";
       return [
-        line([seg("↻ ", "warn", true), seg(`${where(event)} `), seg(`attempt ${event.attempt} ${event.cause}, retrying${backoff}: `, "warn"), seg(oneLine(event.error ?? event.reason), "muted")]),
+        line([
+          seg("↻ ", "warn", true),
+          seg(`${where(event)} `),
+          seg(`attempt ${event.attempt} ${event.cause}, retrying${backoff}: `, "warn"),
+          seg(oneLine(event.error ?? event.reason), "muted"),
+        ]),
       ];
     }
     case "node.started":
@@ -87,29 +112,61 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
       return event.error && event.status !== "passed" && !told ? [line(out), because(event.status, event.error)] : [line(out)];
     }
     case "branch.cut_off":
-      return [line([seg("↻ ", "warn", true), seg(`${event.branch.map} #${event.branch.index} `), seg(`attempt ${event.attempt} cut off on ${workerLabel(event.worker)}`, "warn"), seg(": another worker takes the branch", "muted")])];
+      return [
+        line([
+          seg("↻ ", "warn", true),
+          seg(`${event.branch.map} #${event.branch.index} `),
+          seg(`attempt ${event.attempt} cut off on ${workerLabel(event.worker)}`, "warn"),
+          seg(": another worker takes the branch", "muted"),
+        ]),
+      ];
     case "merge.conflict":
-      return [line([seg("⚠ ", "warn", true), seg(`${event.node} left out ${oneLine(event.git_branch)}`, "warn", true), seg(conflictWhy(event), "muted")])];
+      return [
+        line([
+          seg("⚠ ", "warn", true),
+          seg(`${event.node} left out ${oneLine(event.git_branch)}`, "warn", true),
+          seg(conflictWhy(event), "muted"),
+        ]),
+      ];
     case "node.limited":
-      return [line([seg("⏸ ", "warn", true), seg(`${nodeAt(event)} attempt ${event.attempt} held by the ${limitPhrase(event.harness, event.resets_at, Date.parse(event.t))}`, "warn")]), because("error", event.error)];
+      return [
+        line([
+          seg("⏸ ", "warn", true),
+          seg(
+            `${nodeAt(event)} attempt ${event.attempt} held by the ${limitPhrase(event.harness, event.resets_at, Date.parse(event.t))}`,
+            "warn",
+          ),
+        ]),
+        because("error", event.error),
+      ];
     case "run.waiting":
-      return [line([seg("⏸ ", "warn", true), seg(waitingPhrase(event.harness, event.resets_at, event.until, Date.parse(event.t)), "warn", true)])];
+      return [
+        line([seg("⏸ ", "warn", true), seg(waitingPhrase(event.harness, event.resets_at, event.until, Date.parse(event.t)), "warn", true)]),
+      ];
     case "run.paused":
-      return [...limitPaused(event), ...event.approvals.flatMap((a) => {
-        const at = nodeAt(a);
-        const rows = [
-          line([seg("? ", "warn", true), seg(`paused at approval ${at}`, "warn", true)]),
-          line([seg(`    vouch resume ${event.run} --approve ${a.node}`), seg(`  (or --reject ${a.node})`, "muted")]),
-        ];
-        for (const l of linesOf(a.prompt ?? "").slice(0, 3)) rows.push(line([seg("    │ ", "muted"), seg(l)]));
-        return rows;
-      })];
+      return [
+        ...limitPaused(event),
+        ...event.approvals.flatMap((a) => {
+          const at = nodeAt(a);
+          const rows = [
+            line([seg("? ", "warn", true), seg(`paused at approval ${at}`, "warn", true)]),
+            line([seg(`    vouch resume ${event.run} --approve ${a.node}`), seg(`  (or --reject ${a.node})`, "muted")]),
+          ];
+          for (const l of linesOf(a.prompt ?? "").slice(0, 3)) rows.push(line([seg("    │ ", "muted"), seg(l)]));
+          return rows;
+        }),
+      ];
     case "run.finished": {
       const tone = statusTone(event.status);
       const reason = event.reason ? ` (${event.reason})` : "";
       const cost = formatUsd(event.cost_usd) + (event.cost_unknown ? ` + ${event.cost_unknown} of unknown cost` : "");
       return [
-        line([seg("■ ", tone, true), seg("run "), seg(`${event.status}${reason} · exit ${event.exit_code}`, tone, true), seg(`  ${cost} · ${formatMs(event.wall_ms)}`, "muted")]),
+        line([
+          seg("■ ", tone, true),
+          seg("run "),
+          seg(`${event.status}${reason} · exit ${event.exit_code}`, tone, true),
+          seg(`  ${cost} · ${formatMs(event.wall_ms)}`, "muted"),
+        ]),
         line([seg(`  ${countsText(event.counts)}`)]),
       ];
     }
@@ -125,19 +182,33 @@ function newRound(after: ViewState, e: EventOf<"node.started">): Line[] {
   const scope = e.branch ? branchAt(after, e.branch)?.nodes : after.nodes;
   const others = Object.values(scope ?? {}).filter((n) => n.id !== e.node && (n.round ?? 0) >= e.round!);
   if (others.length > 0) return [];
-  return [line([seg("↺ ", "accent", true), seg(`${where(e)} `), seg(`round ${e.round}`, "accent", true), seg(": a feedback loop runs it again", "muted")])];
+  return [
+    line([
+      seg("↺ ", "accent", true),
+      seg(`${where(e)} `),
+      seg(`round ${e.round}`, "accent", true),
+      seg(": a feedback loop runs it again", "muted"),
+    ]),
+  ];
 }
 
 /** A retry asked to continue its session but starts afresh (ADR 0023): say why, once. */
 function freshSession(e: EventOf<"node.started">): Line[] {
   if (e.session?.mode !== "fresh") return [];
-  return [line([seg("⚠ ", "warn", true), seg(`${where(e)} `), seg(`attempt ${e.attempt}: no session to continue`, "warn"), seg(`: ${oneLine(e.session.note ?? "")}`, "muted")])];
+  return [
+    line([
+      seg("⚠ ", "warn", true),
+      seg(`${where(e)} `),
+      seg(`attempt ${e.attempt}: no session to continue`, "warn"),
+      seg(`: ${oneLine(e.session.note ?? "")}`, "muted"),
+    ]),
+  ];
 }
 
 /** "↻ ask API retry 2/10, 429", once per retry: only when the attempt's count went up. */
 function apiRetry(before: ViewState | undefined, e: EventOf<"node.progress">): Line[] {
   if (e.api_retries === undefined) return [];
-  const prior = before ? nodeOf(before, e)?.attempts.find((a) => a.attempt === e.attempt)?.apiRetries ?? 0 : 0;
+  const prior = before ? (nodeOf(before, e)?.attempts.find((a) => a.attempt === e.attempt)?.apiRetries ?? 0) : 0;
   if (e.api_retries <= prior) return [];
   const what = e.activity?.startsWith("API retry") ? e.activity : `API retry ${e.api_retries}`;
   return [line([seg("↻ ", "warn", true), seg(`${where(e)} `), seg(oneLine(what), "warn")])];
@@ -146,8 +217,16 @@ function apiRetry(before: ViewState | undefined, e: EventOf<"node.progress">): L
 function checkFailed(e: EventOf<"check.finished">): Line[] {
   const outcome = checkOutcomeText({ exit: e.exit, signal: e.signal, timedOut: e.timed_out, durationMs: e.duration_ms });
   const reason = e.reason && oneLine(e.reason) !== outcome ? ` · ${oneLine(e.reason)}` : "";
-  const rows = [line([seg("✗ ", "bad", true), seg(`${where(e)} `), seg(`check ${e.name} failed`, "bad", true), seg(`: ${outcome} · expect ${e.expect}${reason}`, "muted")])];
-  for (const l of failureTail({ stdoutTail: e.stdout_tail, stderrTail: e.stderr_tail }, TAIL_LINES)) rows.push(line([seg("    │ ", "muted"), seg(l)]));
+  const rows = [
+    line([
+      seg("✗ ", "bad", true),
+      seg(`${where(e)} `),
+      seg(`check ${e.name} failed`, "bad", true),
+      seg(`: ${outcome} · expect ${e.expect}${reason}`, "muted"),
+    ]),
+  ];
+  for (const l of failureTail({ stdoutTail: e.stdout_tail, stderrTail: e.stderr_tail }, TAIL_LINES))
+    rows.push(line([seg("    │ ", "muted"), seg(l)]));
   return rows;
 }
 
@@ -160,7 +239,11 @@ function nodeFinished(after: ViewState, e: EventOf<"node.finished">): Line[] {
   const words = n ? statusWords(n) : e.status;
   // A script or check costs nothing: "$0" is shown only for what could have cost something (an agent).
   const costly = e.cost_usd !== null && (e.cost_usd > 0 || n?.kind === "agent");
-  const figures = [costly ? formatUsd(e.cost_usd!) : "", e.turns !== null ? `${e.turns} turn${e.turns === 1 ? "" : "s"}` : "", e.wall_ms > 0 ? formatMs(e.wall_ms) : ""].filter(Boolean);
+  const figures = [
+    costly ? formatUsd(e.cost_usd!) : "",
+    e.turns !== null ? `${e.turns} turn${e.turns === 1 ? "" : "s"}` : "",
+    e.wall_ms > 0 ? formatMs(e.wall_ms) : "",
+  ].filter(Boolean);
   const out: Segment[] = [seg(`${statusIcon(e.status)} `, tone, true), seg(`${where(e)} `, undefined, true), seg(words, tone)];
   if (figures.length) out.push(seg(`  ${figures.join(" · ")}`, "muted"));
   const round = n ? roundText(n) : "";
@@ -177,5 +260,10 @@ function nodeFinished(after: ViewState, e: EventOf<"node.finished">): Line[] {
 
 /** "    ⎇ each #0 work  vouch/<run>/each/0/work · 2 files, +3 -1". */
 function worktreeLine(e: EventOf<"node.finished">, w: WorkspaceRecord): Line {
-  return line([seg("    ⎇ ", "muted"), seg(e.branch ? `${where(e)}  ` : ""), seg(oneLine(w.branch)), seg(` · ${workspaceStat(w)}`, w.tampered ? "bad" : "muted")]);
+  return line([
+    seg("    ⎇ ", "muted"),
+    seg(e.branch ? `${where(e)}  ` : ""),
+    seg(oneLine(w.branch)),
+    seg(` · ${workspaceStat(w)}`, w.tampered ? "bad" : "muted"),
+  ]);
 }

@@ -97,7 +97,10 @@ export function branchRows(
   if (hidden > 0) {
     const key = foldKey(m.id);
     const what = fold === "closed" ? `${hidden} branches folded` : `${hidden} passed branches folded`;
-    rows.push({ ...line([seg(key === selected ? "› " : "  ", "accent", true), seg(`    + ${what} · → lists them`, "muted")], key), selected: key === selected });
+    rows.push({
+      ...line([seg(key === selected ? "› " : "  ", "accent", true), seg(`    + ${what} · → lists them`, "muted")], key),
+      selected: key === selected,
+    });
   }
   return rows;
 }
@@ -113,10 +116,12 @@ function branchDetailRows(b: BranchView, nodeOrder: readonly string[]): Line[] {
     if (!unpassed && n.overruns.length === 0 && !n.attempts.some((a) => a.retry)) continue;
     const sub = detailRows(n, "    ", { passedChecks: false });
     if (sub.length === 0) continue;
-    if (ids.length > 1 || unpassed) rows.push(line([seg("        "), seg(`${n.id}: ${n.status}${n.cause ? ` ${n.cause}` : ""}`, statusTone(n.status))]));
+    if (ids.length > 1 || unpassed)
+      rows.push(line([seg("        "), seg(`${n.id}: ${n.status}${n.cause ? ` ${n.cause}` : ""}`, statusTone(n.status))]));
     rows.push(...sub);
     explained ||= unpassed;
   }
-  if (!explained && b.error && b.status !== "passed") rows.push(line([seg("        "), seg("error: ", statusTone(b.status)), seg(oneLine(b.error))]));
+  if (!explained && b.error && b.status !== "passed")
+    rows.push(line([seg("        "), seg("error: ", statusTone(b.status)), seg(oneLine(b.error))]));
   return rows;
 }

@@ -56,7 +56,8 @@ function block(title: string, text: string, width: number, indent = ""): Line[] 
   const all = linesOf(text);
   if (all.length === 0) return [];
   const out = [line([seg(`${indent}${title}`, "muted", true)])];
-  for (const l of all) for (const p of wrap(l, Math.max(10, width - indent.length - 4))) out.push(line([seg(`${indent}  │ `, "muted"), seg(p)]));
+  for (const l of all)
+    for (const p of wrap(l, Math.max(10, width - indent.length - 4))) out.push(line([seg(`${indent}  │ `, "muted"), seg(p)]));
   return out;
 }
 
@@ -72,29 +73,56 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
   if (n.harness) out.push(...field("harness", n.harness, width));
   if (n.worker !== undefined) out.push(...field("worker", n.worker, width));
   if (n.round) out.push(...field("round", String(n.round), width));
-  const figures = [n.costUsd !== null ? formatUsd(n.costUsd) : "cost unknown", n.turns !== null ? `${n.turns} turns` : "", n.wallMs !== null ? formatMs(n.wallMs) : ""];
+  const figures = [
+    n.costUsd !== null ? formatUsd(n.costUsd) : "cost unknown",
+    n.turns !== null ? `${n.turns} turns` : "",
+    n.wallMs !== null ? formatMs(n.wallMs) : "",
+  ];
   out.push(...field("spent", figures.filter(Boolean).join(" · "), width));
   if (n.tokens) {
     const t = n.tokens;
     out.push(...field("tokens", `in ${t.input} · out ${t.output} · cache read ${t.cache_read} · cache write ${t.cache_creation}`, width));
   }
-  for (const o of n.overruns) out.push(...field("overrun", `${overrunText(o)}${o.attempt !== null ? ` (attempt ${o.attempt})` : ""}`, width, "bad"));
+  for (const o of n.overruns)
+    out.push(...field("overrun", `${overrunText(o)}${o.attempt !== null ? ` (attempt ${o.attempt})` : ""}`, width, "bad"));
   if (n.evidence?.length) {
     out.push(...field("evidence", n.evidence.map((e) => `${e.part} ${e.outcome}${e.detail ? ` (${e.detail})` : ""}`).join(" · "), width));
   }
   if (n.sessionId) out.push(...field("session", n.sessionId, width));
-  if (n.workspace) out.push(...field("worktree", `${n.workspace.branch} · ${workspaceStat(n.workspace)}`, width, n.workspace.tampered ? "bad" : undefined));
+  if (n.workspace)
+    out.push(
+      ...field("worktree", `${n.workspace.branch} · ${workspaceStat(n.workspace)}`, width, n.workspace.tampered ? "bad" : undefined),
+    );
   if (n.attempts.length) out.push(line([seg("attempts", "muted", true)]));
   for (const a of n.attempts) {
     const retries = a.apiRetries ? `${a.apiRetries} API ${a.apiRetries === 1 ? "retry" : "retries"}` : "";
-    const bits = [a.costUsd !== null ? formatUsd(a.costUsd) : "", a.turns !== null ? `${a.turns} turns` : "", retries].filter(Boolean).join(" · ");
+    const bits = [a.costUsd !== null ? formatUsd(a.costUsd) : "", a.turns !== null ? `${a.turns} turns` : "", retries]
+      .filter(Boolean)
+      .join(" · ");
     out.push(line([seg(`  #${a.attempt} `), seg(a.status, statusTone(a.status), true), seg(bits ? `  ${bits}` : "", "muted")]));
-    if (a.retry) out.push(...field("    retried", `${a.retry.cause}: ${a.retry.reason}${a.retry.backoffMs ? ` (backoff ${formatMs(a.retry.backoffMs)})` : ""}`, width, "warn"));
+    if (a.retry)
+      out.push(
+        ...field(
+          "    retried",
+          `${a.retry.cause}: ${a.retry.reason}${a.retry.backoffMs ? ` (backoff ${formatMs(a.retry.backoffMs)})` : ""}`,
+          width,
+          "warn",
+        ),
+      );
     for (const c of a.checks) {
       const outcome = checkOutcomeText(c);
       const reason = c.reason && oneLine(c.reason) !== outcome ? c.reason : "";
-      const what = c.passed ? `passed · ${formatMs(c.durationMs)}` : [outcome, `expect ${c.expect}`, reason, formatMs(c.durationMs)].filter(Boolean).join(" · ");
-      out.push(line([seg("    "), seg(c.passed ? "✓ " : "✗ ", c.passed ? "ok" : "bad", true), seg(c.name, undefined, true), seg(`  ${oneLine(what)}`, "muted")]));
+      const what = c.passed
+        ? `passed · ${formatMs(c.durationMs)}`
+        : [outcome, `expect ${c.expect}`, reason, formatMs(c.durationMs)].filter(Boolean).join(" · ");
+      out.push(
+        line([
+          seg("    "),
+          seg(c.passed ? "✓ " : "✗ ", c.passed ? "ok" : "bad", true),
+          seg(c.name, undefined, true),
+          seg(`  ${oneLine(what)}`, "muted"),
+        ]),
+      );
       if (!c.passed) {
         out.push(...block("stdout (tail)", c.stdoutTail, width, "      "));
         out.push(...block("stderr (tail)", c.stderrTail, width, "      "));
@@ -114,7 +142,8 @@ function branchDetails(state: ViewState, map: string, b: BranchView, width: numb
   if (b.verdictText !== null) out.push(...field("verdict", b.verdictText, width, statusTone(b.status)));
   if (b.error) out.push(...field("error", b.error, width, statusTone(b.status)));
   if (b.worker !== undefined) out.push(...field("worker", b.worker, width));
-  for (const c of b.cutOff ?? []) out.push(...field("cut off", `attempt ${c.attempt} on ${c.worker}: handed to another worker`, width, "warn"));
+  for (const c of b.cutOff ?? [])
+    out.push(...field("cut off", `attempt ${c.attempt} on ${c.worker}: handed to another worker`, width, "warn"));
   const order = own(state.branchOrder, map) ?? [];
   const ids = [...order.filter((id) => own(b.nodes, id)), ...Object.keys(b.nodes).filter((id) => !order.includes(id))];
   for (const id of ids) out.push(line([seg("")]), ...nodeDetails(own(b.nodes, id)!, width, b));
@@ -127,7 +156,13 @@ function mapDetails(m: MapView | undefined, width: number): Line[] {
   const c = m.statusCounts;
   const out: Line[] = [line([seg(`${m.id} branches`, undefined, true)])];
   out.push(...field("finished", `${m.finished} of ${m.items ?? m.started}${m.running ? ` · ${m.running} running` : ""}`, width));
-  out.push(...field("status", `passed ${c.passed} · failed ${c.failed} · error ${c.error} · skipped ${c.skipped} · cancelled ${c.cancelled}`, width));
+  out.push(
+    ...field(
+      "status",
+      `passed ${c.passed} · failed ${c.failed} · error ${c.error} · skipped ${c.skipped} · cancelled ${c.cancelled}`,
+      width,
+    ),
+  );
   for (const [v, n] of m.verdictCounts) out.push(...field("verdict", `${v}: ${n}`, width));
   out.push(line([seg("→ on the map row lists every branch, ← folds them", "muted")]));
   return out;

@@ -26,27 +26,41 @@ function reduceEvent(state: ViewState, event: VouchEvent): ViewState {
       return runStarted(s, event, at);
     case "node.started":
       // A sitting of the harness a wait was for starts: the wait is over.
-      return updateNode(s.limit?.until !== undefined && s.limit.harness === event.harness ? { ...s, limit: null } : s, event.node, event.branch, (n) => {
-        const attempt: AttemptView = { attempt: event.attempt, startedAt: time(at), status: "running", turns: null, costUsd: null, tokens: null, checks: [] };
-        // A later feedback round numbers its attempts from 1 again: what the earlier rounds cost is carried.
-        const newRound = event.round !== undefined && n.round !== undefined && event.round > n.round;
-        const next: NodeView = {
-          ...n,
-          ...(newRound ? { carriedCostUsd: nodeCost(n), costUsd: null } : {}),
-          kind: event.kind,
-          status: event.kind === "approval" ? "waiting" : "running",
-          attempt: event.attempt,
-          attempts: newRound ? [attempt] : [...n.attempts.filter((a) => a.attempt !== event.attempt), attempt],
-          startedAt: time(at),
-          qualifier: null,
-          stopReason: null,
-          cause: null,
-        };
-        if (event.harness !== undefined) next.harness = event.harness;
-        if (event.prompt !== undefined) next.prompt = event.prompt;
-        if (event.round !== undefined) next.round = event.round;
-        return next;
-      }, event.kind === "map" ? (m) => ({ ...m, items: event.items ?? m.items }) : undefined);
+      return updateNode(
+        s.limit?.until !== undefined && s.limit.harness === event.harness ? { ...s, limit: null } : s,
+        event.node,
+        event.branch,
+        (n) => {
+          const attempt: AttemptView = {
+            attempt: event.attempt,
+            startedAt: time(at),
+            status: "running",
+            turns: null,
+            costUsd: null,
+            tokens: null,
+            checks: [],
+          };
+          // A later feedback round numbers its attempts from 1 again: what the earlier rounds cost is carried.
+          const newRound = event.round !== undefined && n.round !== undefined && event.round > n.round;
+          const next: NodeView = {
+            ...n,
+            ...(newRound ? { carriedCostUsd: nodeCost(n), costUsd: null } : {}),
+            kind: event.kind,
+            status: event.kind === "approval" ? "waiting" : "running",
+            attempt: event.attempt,
+            attempts: newRound ? [attempt] : [...n.attempts.filter((a) => a.attempt !== event.attempt), attempt],
+            startedAt: time(at),
+            qualifier: null,
+            stopReason: null,
+            cause: null,
+          };
+          if (event.harness !== undefined) next.harness = event.harness;
+          if (event.prompt !== undefined) next.prompt = event.prompt;
+          if (event.round !== undefined) next.round = event.round;
+          return next;
+        },
+        event.kind === "map" ? (m) => ({ ...m, items: event.items ?? m.items }) : undefined,
+      );
     case "node.progress":
       return updateNode(s, event.node, event.branch, (n) => {
         const next = withAttempt(n, event.attempt, (a) => ({
@@ -54,7 +68,11 @@ function reduceEvent(state: ViewState, event: VouchEvent): ViewState {
           turns: event.turns ?? a.turns,
           costUsd: event.cost_usd ?? a.costUsd,
           tokens: event.tokens ?? a.tokens,
-          ...(event.api_retries !== undefined ? { apiRetries: event.api_retries } : a.apiRetries !== undefined ? { apiRetries: a.apiRetries } : {}),
+          ...(event.api_retries !== undefined
+            ? { apiRetries: event.api_retries }
+            : a.apiRetries !== undefined
+              ? { apiRetries: a.apiRetries }
+              : {}),
         }));
         if (event.activity !== undefined) next.activity = event.activity;
         return next;
@@ -70,7 +88,16 @@ function reduceEvent(state: ViewState, event: VouchEvent): ViewState {
     }
     case "node.retrying":
       return updateNode(s, event.node, event.branch, (n) => ({
-        ...withAttempt(n, event.attempt, (a) => ({ ...a, status: "retrying", retry: { cause: event.cause, reason: event.reason, backoffMs: event.backoff_ms, ...(event.error !== undefined ? { error: event.error } : {}) } })),
+        ...withAttempt(n, event.attempt, (a) => ({
+          ...a,
+          status: "retrying",
+          retry: {
+            cause: event.cause,
+            reason: event.reason,
+            backoffMs: event.backoff_ms,
+            ...(event.error !== undefined ? { error: event.error } : {}),
+          },
+        })),
         status: "retrying",
       }));
     case "node.finished":
@@ -78,13 +105,31 @@ function reduceEvent(state: ViewState, event: VouchEvent): ViewState {
     case "branch.started":
       return updateBranch(s, event.branch, (b, m) => {
         const map = b && b.status !== "running" ? uncount(m, b) : m;
-        return [{ index: event.branch.index, label: event.label, status: "running", verdict: null, verdictText: null, nodes: b?.nodes ?? {} }, { ...map, started: map.started + (b ? 0 : 1), running: map.running + (b?.status === "running" ? 0 : 1) }];
+        return [
+          { index: event.branch.index, label: event.label, status: "running", verdict: null, verdictText: null, nodes: b?.nodes ?? {} },
+          { ...map, started: map.started + (b ? 0 : 1), running: map.running + (b?.status === "running" ? 0 : 1) },
+        ];
       });
     case "branch.finished":
       return updateBranch(s, event.branch, (b, m) => {
-        const prior = b ?? { index: event.branch.index, label: `#${event.branch.index}`, status: "running", verdict: null, verdictText: null, nodes: {} };
-        let map = prior.status === "running" ? { ...m, running: Math.max(0, m.running - (b ? 1 : 0)), started: m.started + (b ? 0 : 1) } : uncount(m, prior);
-        const next: BranchView = { ...prior, status: event.status, verdict: event.verdict, verdictText: verdictText(event.verdict, event.status) };
+        const prior = b ?? {
+          index: event.branch.index,
+          label: `#${event.branch.index}`,
+          status: "running",
+          verdict: null,
+          verdictText: null,
+          nodes: {},
+        };
+        let map =
+          prior.status === "running"
+            ? { ...m, running: Math.max(0, m.running - (b ? 1 : 0)), started: m.started + (b ? 0 : 1) }
+            : uncount(m, prior);
+        const next: BranchView = {
+          ...prior,
+          status: event.status,
+          verdict: event.verdict,
+          verdictText: verdictText(event.verdict, event.status),
+        };
         if (event.error !== undefined) next.error = event.error;
         map = count(map, next);
         return [next, map];
@@ -96,17 +141,28 @@ function reduceEvent(state: ViewState, event: VouchEvent): ViewState {
     case "merge.conflict":
       return updateNode(s, event.node, undefined, (n) => ({
         ...n,
-        conflicts: [...(n.conflicts ?? []).filter((c) => c.gitBranch !== event.git_branch), { gitBranch: event.git_branch, from: event.from, paths: event.paths }],
+        conflicts: [
+          ...(n.conflicts ?? []).filter((c) => c.gitBranch !== event.git_branch),
+          { gitBranch: event.git_branch, from: event.from, paths: event.paths },
+        ],
       }));
     case "run.paused": {
-      const limit = event.reason === "rate_limited" && event.harness !== undefined ? { harness: event.harness, resetsAt: event.resets_at ?? null } : null;
+      const limit =
+        event.reason === "rate_limited" && event.harness !== undefined
+          ? { harness: event.harness, resetsAt: event.resets_at ?? null }
+          : null;
       return { ...s, status: "paused", paused: event.approvals, limit };
     }
     case "run.waiting":
       return { ...s, limit: { harness: event.harness, resetsAt: event.resets_at, until: event.until } };
     case "node.limited":
       return updateNode(s, event.node, event.branch, (n) => ({
-        ...withAttempt(n, event.attempt, (a) => ({ ...a, status: "waiting", turns: event.turns ?? a.turns, costUsd: event.cost_usd ?? a.costUsd })),
+        ...withAttempt(n, event.attempt, (a) => ({
+          ...a,
+          status: "waiting",
+          turns: event.turns ?? a.turns,
+          costUsd: event.cost_usd ?? a.costUsd,
+        })),
         status: "waiting",
         stopReason: "rate_limited",
         activity: event.error,
@@ -215,7 +271,8 @@ function updateNode(
     before = nodeCost(prior);
     after = nodeCost(n);
     next = { ...s, nodes: withKey(s.nodes, id, n), order: s.order.includes(id) ? s.order : [...s.order, id] };
-    if (mapFn || n.kind === "map") next = { ...next, maps: withKey(next.maps, id, (mapFn ?? ((m) => m))(own(next.maps, id) ?? emptyMap(id))) };
+    if (mapFn || n.kind === "map")
+      next = { ...next, maps: withKey(next.maps, id, (mapFn ?? ((m) => m))(own(next.maps, id) ?? emptyMap(id))) };
   } else {
     next = updateBranch(s, branch, (b, m) => {
       const br = b ?? { index: branch.index, label: `#${branch.index}`, status: "running", verdict: null, verdictText: null, nodes: {} };
@@ -260,7 +317,8 @@ function uncount(m: MapView, b: BranchView): MapView {
 
 function withAttempt(n: NodeView, attempt: number, fn: (a: AttemptView) => AttemptView): NodeView {
   const i = n.attempts.findIndex((a) => a.attempt === attempt);
-  const prior: AttemptView = i >= 0 ? n.attempts[i]! : { attempt, startedAt: null, status: "running", turns: null, costUsd: null, tokens: null, checks: [] };
+  const prior: AttemptView =
+    i >= 0 ? n.attempts[i]! : { attempt, startedAt: null, status: "running", turns: null, costUsd: null, tokens: null, checks: [] };
   const attempts = n.attempts.slice();
   if (i >= 0) attempts[i] = fn(prior);
   else attempts.push(fn(prior));

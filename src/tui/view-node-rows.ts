@@ -52,7 +52,8 @@ export function metricsText(n: NodeView, now: number, live = true): string {
   if (turns !== null) parts.push(`${turns} turn${turns === 1 ? "" : "s"}`);
   if (n.wallMs !== null && n.status !== "running") {
     if (n.wallMs > 0 || (n.status !== "skipped" && n.status !== "cancelled")) parts.push(formatMs(n.wallMs));
-  } else if (live && (n.status === "running" || n.status === "waiting") && n.startedAt !== null) parts.push(formatMs(Math.max(0, now - n.startedAt)));
+  } else if (live && (n.status === "running" || n.status === "waiting") && n.startedAt !== null)
+    parts.push(formatMs(Math.max(0, now - n.startedAt)));
   return parts.join(" · ");
 }
 
@@ -113,7 +114,10 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
   const rows: Line[] = [];
   const pad = `  ${indent}    `;
   for (const a of n.attempts) {
-    if (a.retry) rows.push(line([seg(pad), seg(`↻ attempt ${a.attempt} ${a.retry.cause}: `, "warn"), seg(oneLine(a.retry.error ?? a.retry.reason), "muted")]));
+    if (a.retry)
+      rows.push(
+        line([seg(pad), seg(`↻ attempt ${a.attempt} ${a.retry.cause}: `, "warn"), seg(oneLine(a.retry.error ?? a.retry.reason), "muted")]),
+      );
   }
   const many = n.attempts.length > 1;
   for (const o of n.overruns) {

@@ -48,7 +48,10 @@ export interface Frame {
 const ID_MAX = 24;
 const PROMPT_LINES = 3;
 
-export function selectBodyRows(state: ViewState, o: { now: number; selected: string | null; fold?: Readonly<Record<string, Fold>> }): Line[] {
+export function selectBodyRows(
+  state: ViewState,
+  o: { now: number; selected: string | null; fold?: Readonly<Record<string, Fold>> },
+): Line[] {
   const ctx: RowContext = {
     now: o.now,
     tick: Math.floor(o.now / 120),
@@ -139,7 +142,10 @@ function window(all: Line[], top: number, height: number): Line[] {
 function scrollTo(rows: Line[], selected: string | null, scrollTop: number, height: number): { body: Line[]; scrollTop: number } {
   if (rows.length <= height) return { body: rows, scrollTop: 0 };
   const inner = Math.max(1, height - 1);
-  const at = Math.max(0, rows.findIndex((r) => r.key !== undefined && r.key === selected));
+  const at = Math.max(
+    0,
+    rows.findIndex((r) => r.key !== undefined && r.key === selected),
+  );
   let top = Math.min(Math.max(scrollTop, at - inner + 1), at);
   top = Math.max(0, Math.min(top, rows.length - inner));
   const shown = rows.slice(top, top + inner);
@@ -166,11 +172,7 @@ function runStatusText(state: ViewState, replay: boolean): { text: string; tone:
 function headerLines(state: ViewState, o: FrameOptions): Line[] {
   const run = state.run;
   const started = run?.startedAt ?? null;
-  const elapsed = state.end
-    ? state.end.wallMs
-    : started === null
-      ? null
-      : Math.max(0, o.now - started);
+  const elapsed = state.end ? state.end.wallMs : started === null ? null : Math.max(0, o.now - started);
   const status = runStatusText(state, Boolean(o.replay));
   const cost = formatUsd(state.costUsd) + (state.end?.costUnknown ? ` +${state.end.costUnknown} unknown` : "");
   const budget = run?.budgetUsd != null ? ` / ${formatUsd(run.budgetUsd)}` : "";
@@ -233,8 +235,15 @@ function approvalLines(a: PendingApprovalView, count: number): Line[] {
 
 function keysLine(o: FrameOptions, approval: boolean): Segment[] {
   const keys: [string, string][] = o.details
-    ? [["↑↓", "scroll"], ["esc", "back"]]
-    : [["↑↓", "select"], ["⏎", "details"], ["←→", "fold"]];
+    ? [
+        ["↑↓", "scroll"],
+        ["esc", "back"],
+      ]
+    : [
+        ["↑↓", "select"],
+        ["⏎", "details"],
+        ["←→", "fold"],
+      ];
   if (approval) keys.push(["a", "approve"], ["r", "reject"]);
   if (!o.details) keys.push(["q", "quit"]);
   const out: Segment[] = [];

@@ -1,5 +1,17 @@
 // The view model's shape: what the screen knows about a run, built only from events.
-import type { BranchRef, Cause, CapName, EvidencePart, NodeStatus, Qualifier, RunCounts, RunStatus, StopReason, Tokens, WorkspaceRecord } from "../engine/events.ts";
+import type {
+  BranchRef,
+  Cause,
+  CapName,
+  EvidencePart,
+  NodeStatus,
+  Qualifier,
+  RunCounts,
+  RunStatus,
+  StopReason,
+  Tokens,
+  WorkspaceRecord,
+} from "../engine/events.ts";
 import type { CheckOutcome } from "../engine/ports.ts";
 import type { ChunkedList } from "./chunked-list.ts";
 import type { RowStatus } from "./format.ts";
@@ -147,7 +159,6 @@ export interface ViewState {
   lastEventAt: number | null;
   events: number;
 }
-
 
 export function initialState(): ViewState {
   return {

@@ -53,7 +53,8 @@ async function commitAll(worktree: string, message: string): Promise<string> {
   await runGit(worktree, ["add", "--all", "--", "."]);
   const staged = await runGitRaw(worktree, ["diff", "--cached", "--quiet"]);
   if (staged.exit === 1) await runGit(worktree, ["commit", "--quiet", "--no-verify", "-m", message]);
-  else if (staged.exit !== 0) throw new GitError(["diff", "--cached"], `git diff --cached failed (exit ${staged.exit}): ${staged.stderr.trim()}`);
+  else if (staged.exit !== 0)
+    throw new GitError(["diff", "--cached"], `git diff --cached failed (exit ${staged.exit}): ${staged.stderr.trim()}`);
   return (await runGit(worktree, ["rev-parse", "HEAD"])).trim();
 }
 
@@ -89,7 +90,14 @@ async function diff(root: string, from: string, to: string, maxBytes: number): P
   return { text: r.stdout, truncated: r.truncated };
 }
 
-const STATUS: Record<string, ChangedPath["status"]> = { A: "added", M: "modified", D: "removed", R: "renamed", C: "copied", T: "type_changed" };
+const STATUS: Record<string, ChangedPath["status"]> = {
+  A: "added",
+  M: "modified",
+  D: "removed",
+  R: "renamed",
+  C: "copied",
+  T: "type_changed",
+};
 
 async function changedPaths(root: string, from: string, to: string): Promise<ChangedPath[]> {
   const args = ["diff", "--name-status", "-z", "--find-renames", "--no-ext-diff", from, to, "--"];
@@ -131,7 +139,10 @@ function literal(path: string): string {
 
 async function listWorktrees(root: string): Promise<string[]> {
   const out = await runGit(root, ["worktree", "list", "--porcelain", "-z"]);
-  return out.split("\0").filter((f) => f.startsWith("worktree ")).map((f) => f.slice("worktree ".length));
+  return out
+    .split("\0")
+    .filter((f) => f.startsWith("worktree "))
+    .map((f) => f.slice("worktree ".length));
 }
 
 /** `*` in vouch's own folder: git then ignores the folder and everything in it. */

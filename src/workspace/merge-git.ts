@@ -29,7 +29,8 @@ async function mergeBranch(root: string, onto: string, branch: string, message: 
   // Both sides are commit ids (hex): nothing git could read as an option.
   const args = ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", onto, source];
   const r = await runGitRaw(root, args);
-  if (r.exit !== 0 && r.exit !== 1) throw new GitError(args, `git merge-tree failed (exit ${r.exit}): ${r.stderr.trim() || "(no message)"}`);
+  if (r.exit !== 0 && r.exit !== 1)
+    throw new GitError(args, `git merge-tree failed (exit ${r.exit}): ${r.stderr.trim() || "(no message)"}`);
   const { tree, paths } = parseMergeTree(r.stdout);
   if (r.exit === 1) return { merged: false, paths, source };
   if (!HEX.test(tree)) throw new GitError(args, `git merge-tree printed no tree id`);

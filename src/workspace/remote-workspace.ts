@@ -21,7 +21,10 @@ export function branchBases(graph: GraphFile, url: string): string[] {
       if (spec === null) continue;
       if (spec.from === undefined) refs.add(spec.base);
       else if (!Object.hasOwn(node.branch, spec.from)) {
-        throw new UsageError(`--executor ${url}: node ${mapId}.branch.${id} continues the worktree of "${spec.from}", outside the branch; a worker cannot reach a worktree on this machine`, "run this graph without --executor, or start the branch's worktree from a base (drop workspace.from)");
+        throw new UsageError(
+          `--executor ${url}: node ${mapId}.branch.${id} continues the worktree of "${spec.from}", outside the branch; a worker cannot reach a worktree on this machine`,
+          "run this graph without --executor, or start the branch's worktree from a base (drop workspace.from)",
+        );
       }
     }
   }
@@ -59,10 +62,16 @@ async function remoteUrl(root: string, remote: string, url: string): Promise<str
   const r = await runGitRaw(root, ["remote", "get-url", "--", remote]);
   const got = r.stdout.trim();
   if (r.exit !== 0 || got === "") {
-    throw new UsageError(`--executor ${url}: the repository ${root} has no remote "${remote}"; workers fetch the branches' base commit from it and push their branches to it`, `add one that the workers can reach: git remote add ${remote} URL && git push ${remote} HEAD`);
+    throw new UsageError(
+      `--executor ${url}: the repository ${root} has no remote "${remote}"; workers fetch the branches' base commit from it and push their branches to it`,
+      `add one that the workers can reach: git remote add ${remote} URL && git push ${remote} HEAD`,
+    );
   }
   if (hasPassword(got)) {
-    throw new UsageError(`--executor ${url}: the URL of remote "${remote}" holds a password or token; it would go through Redis to every worker`, "give the remote a URL without credentials (no user:password@ or token@); each worker uses its own (an SSH key, a credential helper)");
+    throw new UsageError(
+      `--executor ${url}: the URL of remote "${remote}" holds a password or token; it would go through Redis to every worker`,
+      "give the remote a URL without credentials (no user:password@ or token@); each worker uses its own (an SSH key, a credential helper)",
+    );
   }
   return absoluteUrl(got, root);
 }
@@ -71,13 +80,24 @@ async function remoteUrl(root: string, remote: string, url: string): Promise<str
 async function fetchRemote(root: string, remote: string, url: string): Promise<void> {
   const f = await runGitRaw(root, ["fetch", "--quiet", "--no-tags", "--", remote, `+refs/heads/*:refs/remotes/${remote}/*`]);
   if (f.exit !== 0) {
-    throw new UsageError(`--executor ${url}: could not fetch remote "${remote}" to check the base commit is there: ${f.stderr.trim().split("\n")[0] ?? ""}`, "make the remote reachable from here (and from the workers), then run again");
+    throw new UsageError(
+      `--executor ${url}: could not fetch remote "${remote}" to check the base commit is there: ${f.stderr.trim().split("\n")[0] ?? ""}`,
+      "make the remote reachable from here (and from the workers), then run again",
+    );
   }
 }
 
 /** True when a branch of `remote` (fetched by `fetchRemote`) holds `commit`. */
 async function remoteHas(root: string, remote: string, commit: string): Promise<boolean> {
-  const r = await runGitRaw(root, ["for-each-ref", "--count=1", "--format=%(refname)", "--contains", commit, "--", `refs/remotes/${remote}/`]);
+  const r = await runGitRaw(root, [
+    "for-each-ref",
+    "--count=1",
+    "--format=%(refname)",
+    "--contains",
+    commit,
+    "--",
+    `refs/remotes/${remote}/`,
+  ]);
   return r.exit === 0 && r.stdout.trim() !== "";
 }
 
@@ -86,7 +106,11 @@ export async function prepareRemoteWorkspace(graph: GraphFile, baseDir: string, 
   const refs = branchBases(graph, url);
   if (refs.length === 0) return undefined;
   const root = await realGit.repoRoot(baseDir);
-  if (root === null) throw new UsageError(`--executor ${url}: map branches with worktrees need a git repository, and ${baseDir} is not in one`, "run from inside the repository the branches work on");
+  if (root === null)
+    throw new UsageError(
+      `--executor ${url}: map branches with worktrees need a git repository, and ${baseDir} is not in one`,
+      "run from inside the repository the branches work on",
+    );
   const prefix = (await realGit.cwdPrefix(baseDir)).replace(/\/+$/, "");
   const remote = await remoteName(root);
   const remoteAt = await remoteUrl(root, remote, url);
@@ -94,7 +118,11 @@ export async function prepareRemoteWorkspace(graph: GraphFile, baseDir: string, 
   let fetched = false; // once for all the bases, after the first resolves
   for (const ref of refs) {
     const commit = await realGit.resolveCommit(root, ref);
-    if (commit === null) throw new UsageError(`--executor ${url}: workspace base "${ref}" names no commit in ${root}`, "name a branch, tag or commit that exists");
+    if (commit === null)
+      throw new UsageError(
+        `--executor ${url}: workspace base "${ref}" names no commit in ${root}`,
+        "name a branch, tag or commit that exists",
+      );
     if (!fetched) await fetchRemote(root, remote, url);
     fetched = true;
     if (!(await remoteHas(root, remote, commit))) {

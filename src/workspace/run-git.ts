@@ -19,7 +19,22 @@ export const DEFAULT_GIT_OUTPUT_BYTES = 32 * 1024 * 1024;
 /** Settings that make a command behave the same whatever the user's config says:
  *  no hooks (a pre-commit hook must not run on the agent's work), no signing
  *  prompts, no fsmonitor daemon, no external diff or textconv programs. */
-const CONFIG = ["-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "-c", "core.fsmonitor=false", "-c", "diff.external=", "-c", "core.quotepath=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false"];
+const CONFIG = [
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "commit.gpgsign=false",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "diff.external=",
+  "-c",
+  "core.quotepath=false",
+  "-c",
+  "gc.auto=0",
+  "-c",
+  "maintenance.auto=false",
+];
 
 export interface GitResult {
   exit: number;
@@ -42,8 +57,16 @@ function gitEnv(): Record<string, string> {
 
 /** Runs `git ARGS` in `cwd`; resolves with its exit status (never throws for a non-zero exit). */
 /** `supervisor`: a git that may hang on the network (a worker's fetch) is stopped with the rest at shutdown. */
-export async function runGitRaw(cwd: string, args: readonly string[], keepBytes = DEFAULT_GIT_OUTPUT_BYTES, supervisor?: ProcessSupervisor): Promise<GitResult> {
-  const result = await runProcess({ argv: ["git", ...CONFIG, ...args] }, { cwd, env: gitEnv(), keepBytes, keepStderrBytes: 64 * 1024, ...(supervisor ? { supervisor } : {}) });
+export async function runGitRaw(
+  cwd: string,
+  args: readonly string[],
+  keepBytes = DEFAULT_GIT_OUTPUT_BYTES,
+  supervisor?: ProcessSupervisor,
+): Promise<GitResult> {
+  const result = await runProcess(
+    { argv: ["git", ...CONFIG, ...args] },
+    { cwd, env: gitEnv(), keepBytes, keepStderrBytes: 64 * 1024, ...(supervisor ? { supervisor } : {}) },
+  );
   if (result.terminationReason === "spawn_failed") {
     throw new GitError(args, `could not run git: ${result.spawnError ?? "it did not start"}`, "install git, or put it on PATH");
   }

@@ -12,11 +12,16 @@ const CONTRACT_TIMEOUT = 90_000;
 const model = `model: ${MODEL}`;
 
 /** Calls a harmless tool forever, each response costing `usd`. */
-const costlyTools = (usd: number): Script => (n) => ({ kind: "message", blocks: [text(`Again (${n + 1}).`), toolUse("Glob", { pattern: "*.none" })], usage: usageCosting(usd) });
+const costlyTools =
+  (usd: number): Script =>
+  (n) => ({ kind: "message", blocks: [text(`Again (${n + 1}).`), toolUse("Glob", { pattern: "*.none" })], usage: usageCosting(usd) });
 
 describeCli("claude", "claude caps", () => {
   it("a turns stop: error cap_stop, turns = the 2 responses made, no overrun (item 5)", { timeout: CONTRACT_TIMEOUT }, async () => {
-    const r = await runClaudeScenario({ script: toolsForever, graph: oneAgentGraph({ fields: [model, "tools: [Glob]", "caps: { turns: 2 }"] }) });
+    const r = await runClaudeScenario({
+      script: toolsForever,
+      graph: oneAgentGraph({ fields: [model, "tools: [Glob]", "caps: { turns: 2 }"] }),
+    });
     const f = r.finished("ask");
     expect([r.code, f.status, f.qualifier, f.stop_reason, f.cause]).toEqual([3, "error", null, "turns", "cap_stop"]);
     expect(r.server.requests).toHaveLength(2);
@@ -27,7 +32,10 @@ describeCli("claude", "claude caps", () => {
   });
 
   it("a sub-agent's responses are not turns: 3 main responses under turns: 3 pass, no overrun", { timeout: CONTRACT_TIMEOUT }, async () => {
-    const r = await runClaudeScenario({ script: delegating, graph: oneAgentGraph({ fields: [model, "tools: [Agent]", "caps: { turns: 3 }"] }) });
+    const r = await runClaudeScenario({
+      script: delegating,
+      graph: oneAgentGraph({ fields: [model, "tools: [Agent]", "caps: { turns: 3 }"] }),
+    });
     const f = r.finished("ask");
     expect([r.code, f.status, f.stop_reason]).toEqual([0, "passed", "complete"]);
     // 4 model requests: 3 of the main conversation, 1 of the sub-agent.
@@ -36,8 +44,13 @@ describeCli("claude", "claude caps", () => {
     expect(r.overruns()).toEqual([]);
   });
 
-  it("a huge usage under the node's budget_usd: claude's own budget stop, the overrun reported", { timeout: CONTRACT_TIMEOUT }, async () => {
-    const r = await runClaudeScenario({ script: always(answer("Hello.", usageCosting(7.5))), graph: oneAgentGraph({ fields: [model, "caps: { budget_usd: 0.5 }"] }) });
+  it("a huge usage under the node's budget_usd: claude's own budget stop, the overrun reported", {
+    timeout: CONTRACT_TIMEOUT,
+  }, async () => {
+    const r = await runClaudeScenario({
+      script: always(answer("Hello.", usageCosting(7.5))),
+      graph: oneAgentGraph({ fields: [model, "caps: { budget_usd: 0.5 }"] }),
+    });
     const f = r.finished("ask");
     expect([r.code, f.status, f.stop_reason, f.cause]).toEqual([3, "error", "budget", "cap_stop"]);
     expect(f.cost_usd).toBeCloseTo(7.5, 6);
@@ -46,9 +59,15 @@ describeCli("claude", "claude caps", () => {
     expect(r.overruns().map((o) => [o.scope, o.cap, o.limit, Number(o.actual.toFixed(6))])).toEqual([["node", "budget_usd", 0.5, 7.5]]);
   });
 
-  it("the run budget reaches claude as --max-budget-usd; the stop recorded is claude's (item 1)", { timeout: CONTRACT_TIMEOUT }, async () => {
+  it("the run budget reaches claude as --max-budget-usd; the stop recorded is claude's (item 1)", {
+    timeout: CONTRACT_TIMEOUT,
+  }, async () => {
     // No budget_usd on the node; the run has $0.50; every response costs $0.30.
-    const r = await runClaudeScenario({ script: costlyTools(0.3), graph: oneAgentGraph({ fields: [model, "tools: [Glob]", "caps: { turns: 5 }"] }), args: ["--budget", "0.5"] });
+    const r = await runClaudeScenario({
+      script: costlyTools(0.3),
+      graph: oneAgentGraph({ fields: [model, "tools: [Glob]", "caps: { turns: 5 }"] }),
+      args: ["--budget", "0.5"],
+    });
     const f = r.finished("ask");
     // claude stopped itself after the response that crossed $0.50 (2 of them), not at its turns cap (5).
     expect(r.server.requests).toHaveLength(2);

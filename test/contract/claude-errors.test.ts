@@ -16,7 +16,9 @@ const retries = Number(FAST_RETRIES);
 describeCli("claude", "claude API errors", () => {
   // A 429 after claude's retries is a usage limit (issue 16): claude-limits.test.ts.
   for (const status of [500, 529]) {
-    it(`${status} on every request: claude retries (shown live, counted), then error harness_error`, { timeout: CONTRACT_TIMEOUT }, async () => {
+    it(`${status} on every request: claude retries (shown live, counted), then error harness_error`, {
+      timeout: CONTRACT_TIMEOUT,
+    }, async () => {
       const r = await runClaudeScenario({ script: always(apiError(status, { "retry-after": "0" })), graph, keepHome: true });
       try {
         const f = r.finished("ask");
@@ -51,7 +53,9 @@ describeCli("claude", "claude API errors", () => {
     expect(r.server.requests).toHaveLength(2);
   });
 
-  it("401: claude retries it too (2.1.332 does, with an API key), then error harness_error naming the API error", { timeout: CONTRACT_TIMEOUT }, async () => {
+  it("401: claude retries it too (2.1.332 does, with an API key), then error harness_error naming the API error", {
+    timeout: CONTRACT_TIMEOUT,
+  }, async () => {
     const r = await runClaudeScenario({ script: always(apiError(401)), graph });
     const f = r.finished("ask");
     expect([r.code, f.status, f.stop_reason, f.cause]).toEqual([3, "error", "crashed", "harness_error"]);
@@ -61,7 +65,9 @@ describeCli("claude", "claude API errors", () => {
     expect(r.server.requests).toHaveLength(retries + 1);
   });
 
-  it("a stream cut in the middle of a message: error harness_error, never a pass on half an answer", { timeout: CONTRACT_TIMEOUT }, async () => {
+  it("a stream cut in the middle of a message: error harness_error, never a pass on half an answer", {
+    timeout: CONTRACT_TIMEOUT,
+  }, async () => {
     const r = await runClaudeScenario({ script: always({ kind: "disconnect" }), graph });
     const f = r.finished("ask");
     expect([r.code, f.status, f.stop_reason, f.cause]).toEqual([3, "error", "crashed", "harness_error"]);

@@ -19,7 +19,10 @@ const RECORD = process.env.VOUCH_RECORD_FIXTURES === "1";
 const SHAPE = { dictionaries: ["modelUsage", "model_usage_since_last_result"], depth: 5 };
 
 /** The distinct line shapes, order-free (retry lines and system lines may interleave differently). */
-const shapes = (ndjson: string) => linesShape(ndjson, SHAPE).map((s) => JSON.stringify(s)).sort();
+const shapes = (ndjson: string) =>
+  linesShape(ndjson, SHAPE)
+    .map((s) => JSON.stringify(s))
+    .sort();
 
 describeCli("claude", "recorded claude output still matches the pinned claude", () => {
   for (const scenario of RECORDED) {

@@ -28,7 +28,9 @@ nodes:
 `;
 
 describeCli("claude", "claude usage limits", () => {
-  it("a subscription's 5-hour limit (429 with reset headers): paused, exit 4, resets_at; resume after recovery passes without re-running prep", { timeout: CONTRACT_TIMEOUT }, async () => {
+  it("a subscription's 5-hour limit (429 with reset headers): paused, exit 4, resets_at; resume after recovery passes without re-running prep", {
+    timeout: CONTRACT_TIMEOUT,
+  }, async () => {
     const reset = Math.floor(Date.now() / 1000) + 3 * 3600;
     let limited = true;
     const headers = {
@@ -78,10 +80,14 @@ describeCli("claude", "claude usage limits", () => {
     }
   });
 
-  it("an API-key 429 after claude's retries: paused (exit 4), resets_at null, no retry spent by vouch", { timeout: CONTRACT_TIMEOUT }, async () => {
+  it("an API-key 429 after claude's retries: paused (exit 4), resets_at null, no retry spent by vouch", {
+    timeout: CONTRACT_TIMEOUT,
+  }, async () => {
     const retries = Number(FAST_RETRIES);
     const r = await runClaudeScenario({
-      script: always(apiError(429, { "retry-after": "0", "anthropic-ratelimit-tokens-reset": new Date(Date.now() + 60_000).toISOString() })),
+      script: always(
+        apiError(429, { "retry-after": "0", "anthropic-ratelimit-tokens-reset": new Date(Date.now() + 60_000).toISOString() }),
+      ),
       graph: oneAgentGraph({ fields: [`model: ${MODEL}`, "retry: { max: 2, on: [harness_error] }"] }),
     });
     expect(r.code, r.stderr).toBe(4);

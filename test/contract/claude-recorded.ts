@@ -30,7 +30,11 @@ export const delegating: Script = (_n, body) => {
   const messages = JSON.stringify(body.messages ?? []);
   if (messages.includes(SUB_PROMPT) && !messages.includes("toolu_")) return answer("sub-hello");
   if (!messages.includes("tool_result")) {
-    return { kind: "message", blocks: [text("Delegating."), toolUse("Agent", { description: "say hello", prompt: SUB_PROMPT, subagent_type: "general-purpose" })], stopReason: "tool_use" };
+    return {
+      kind: "message",
+      blocks: [text("Delegating."), toolUse("Agent", { description: "say hello", prompt: SUB_PROMPT, subagent_type: "general-purpose" })],
+      stopReason: "tool_use",
+    };
   }
   return answer("Main done.");
 };

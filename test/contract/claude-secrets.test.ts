@@ -16,7 +16,10 @@ const graph = oneAgentGraph({ fields: [`model: ${MODEL}`] });
 const PIECES = [FAKE_ANTHROPIC_KEY, "contract-test-fake-key"];
 
 describeCli("claude", "claude and the API key", () => {
-  for (const [name, script] of [["an answer", always(answer("Hello."))], ["a 401", always(apiError(401))]] as const) {
+  for (const [name, script] of [
+    ["an answer", always(answer("Hello."))],
+    ["a 401", always(apiError(401))],
+  ] as const) {
     it(`${name}: the key's value is in no event, message, ledger file or show output`, { timeout: CONTRACT_TIMEOUT }, async () => {
       const r = await runClaudeScenario({ script, graph, keepHome: true });
       try {

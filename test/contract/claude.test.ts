@@ -12,7 +12,10 @@ const model = `model: ${MODEL}`;
 
 describeCli("claude", "claude answers", () => {
   it("a plain answer passes exit-only, with claude's cost and one turn", { timeout: CONTRACT_TIMEOUT }, async () => {
-    const r = await runClaudeScenario({ script: always(answer("Hello there.", { input_tokens: 12, output_tokens: 5 })), graph: oneAgentGraph({ fields: [model] }) });
+    const r = await runClaudeScenario({
+      script: always(answer("Hello there.", { input_tokens: 12, output_tokens: 5 })),
+      graph: oneAgentGraph({ fields: [model] }),
+    });
     const f = r.finished("ask");
     expect([r.code, f.status, f.qualifier, f.stop_reason, f.cause]).toEqual([0, "passed", "exit-only", "complete", null]);
     expect(f.cost_usd).toBeCloseTo(costOf(12, 5), 9);
@@ -47,9 +50,16 @@ describeCli("claude", "claude answers", () => {
   });
 
   it("several content blocks per message count as one turn per model response", { timeout: CONTRACT_TIMEOUT }, async () => {
-    const blocks: Reply = { kind: "message", blocks: [text("One."), text("Two."), toolUse("Glob", { pattern: "*.none" })], usage: { input_tokens: 10, output_tokens: 10 } };
+    const blocks: Reply = {
+      kind: "message",
+      blocks: [text("One."), text("Two."), toolUse("Glob", { pattern: "*.none" })],
+      usage: { input_tokens: 10, output_tokens: 10 },
+    };
     const done: Reply = { kind: "message", blocks: [text("Done."), text("Really done.")], usage: { input_tokens: 10, output_tokens: 10 } };
-    const r = await runClaudeScenario({ script: sequence(blocks, done), graph: oneAgentGraph({ fields: [model, "tools: [Glob]", "caps: { turns: 5 }"] }) });
+    const r = await runClaudeScenario({
+      script: sequence(blocks, done),
+      graph: oneAgentGraph({ fields: [model, "tools: [Glob]", "caps: { turns: 5 }"] }),
+    });
     const f = r.finished("ask");
     expect([r.code, f.status, f.stop_reason]).toEqual([0, "passed", "complete"]);
     expect(r.server.requests).toHaveLength(2);
@@ -66,7 +76,10 @@ describeCli("claude", "claude answers", () => {
 describeCli("claude", "claude permission modes (issue 13 item 6)", () => {
   for (const mode of ["auto", "manual", "dontAsk", "plan"]) {
     it(`permission_mode ${mode} is accepted by vouch and by claude`, { timeout: CONTRACT_TIMEOUT }, async () => {
-      const r = await runClaudeScenario({ script: always(answer("Hello.")), graph: oneAgentGraph({ fields: [model, `permission_mode: ${mode}`] }) });
+      const r = await runClaudeScenario({
+        script: always(answer("Hello.")),
+        graph: oneAgentGraph({ fields: [model, `permission_mode: ${mode}`] }),
+      });
       expect(r.stderr).not.toContain("unknown permission_mode");
       const f = r.finished("ask");
       expect([r.code, f.status, f.stop_reason]).toEqual([0, "passed", "complete"]);

@@ -18,7 +18,11 @@ function onlyCodexAndGemini(): string {
 }
 
 async function vouchWith(args: string[], bin: string) {
-  const p = Bun.spawn([ensureBinary(), ...args], { env: { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: scratch("home") }, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([ensureBinary(), ...args], {
+    env: { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: scratch("home") },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   return { stdout, stderr, code };
 }
@@ -32,15 +36,26 @@ describeCli(["codex", "gemini"], "the real codex and gemini: versions and argume
     expect(reports.find((x) => x.name === "gemini")).toMatchObject({ version: "0.61.0", tested: true });
   });
 
-  test("vouch doctor: both accept every command line vouch sends (every sandbox and approval mode), exit 0", { timeout: 120_000 }, async () => {
+  test("vouch doctor: both accept every command line vouch sends (every sandbox and approval mode), exit 0", {
+    timeout: 120_000,
+  }, async () => {
     const r = await vouchWith(["doctor", "--json"], onlyCodexAndGemini());
-    const reports = JSON.parse(r.stdout) as { harness: string; verdict: string; probes: { argv: string[]; verdict: string; detail: string }[] }[];
+    const reports = JSON.parse(r.stdout) as {
+      harness: string;
+      verdict: string;
+      probes: { argv: string[]; verdict: string; detail: string }[];
+    }[];
     const codex = reports.find((x) => x.harness === "codex")!;
     const gemini = reports.find((x) => x.harness === "gemini")!;
     expect(codex.probes.map((p) => [p.verdict, p.detail])).toEqual(Array(3).fill(["accepted", "parsed; stopped at the empty prompt"]));
     expect(gemini.probes.map((p) => p.verdict)).toEqual(["accepted", "accepted", "accepted", "accepted"]);
     // vouch passes values as --flag=value (ADR 0019), so a value is never read as a flag.
-    expect(gemini.probes.map((p) => p.argv.find((x) => x.startsWith("--approval-mode="))?.slice("--approval-mode=".length))).toEqual(["default", "auto_edit", "yolo", "plan"]);
+    expect(gemini.probes.map((p) => p.argv.find((x) => x.startsWith("--approval-mode="))?.slice("--approval-mode=".length))).toEqual([
+      "default",
+      "auto_edit",
+      "yolo",
+      "plan",
+    ]);
     expect(r.code).toBe(0);
   });
 
@@ -52,7 +67,13 @@ describeCli(["codex", "gemini"], "the real codex and gemini: versions and argume
     ["gemini", ["--output-format", "stream-json", "--approval-mode", "nope", "-p", "x"], "Invalid values:"],
   ] as const)("the real %s's parse error is read as rejected (%s)", { timeout: 60_000 }, async (cli, args, detail) => {
     const home = scratch("probe-home");
-    const p = Bun.spawn([join(CLIS_BIN, cli), ...args], { cwd: home, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...PROBE_ENV }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([join(CLIS_BIN, cli), ...args], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...PROBE_ENV },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [stdout, stderr, exit] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
     const read = classifyProbe(cli, { exit, signal: null, stdout, stderr });
     expect(read.verdict).toBe("rejected");

@@ -29,7 +29,11 @@ function shapeOfValue(v: unknown, key = ""): unknown {
   if (v !== null && typeof v === "object") {
     if (DATA_KEYED.has(key)) return "{map}";
     const o = v as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, k === "type" || k === "role" || k === "status" || k === "severity" ? o[k] : shapeOfValue(o[k], k)]));
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, k === "type" || k === "role" || k === "status" || k === "severity" ? o[k] : shapeOfValue(o[k], k)]),
+    );
   }
   return v === null ? "null" : typeof v;
 }

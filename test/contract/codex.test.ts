@@ -80,7 +80,9 @@ describeCli("codex", "codex 0.171.0 through dist/vouch", () => {
     const r = await run("rate-limited");
     expect(r.node).toBeUndefined();
     const limited = r.events.filter((e) => e.type === "node.limited");
-    expect(limited).toEqual([expect.objectContaining({ node: "ask", harness: "codex", resets_at: null, error: expect.stringMatching(/429/) })]);
+    expect(limited).toEqual([
+      expect.objectContaining({ node: "ask", harness: "codex", resets_at: null, error: expect.stringMatching(/429/) }),
+    ]);
     expect(r.events.at(-1)).toMatchObject({ type: "run.finished", status: "paused", reason: "rate_limited" });
     expect(r.code).toBe(4);
   });

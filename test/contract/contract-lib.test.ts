@@ -24,8 +24,14 @@ describe("pinned versions", () => {
 
 describe("shapeOf", () => {
   it("keeps types, subtypes and keys, drops values", () => {
-    const a = shapeOf({ type: "result", subtype: "success", session_id: "a", total_cost_usd: 0.1, modelUsage: { "m-1": { x: 1 } } }, { dictionaries: ["modelUsage"] });
-    const b = shapeOf({ subtype: "success", type: "result", session_id: "zz", total_cost_usd: 7, modelUsage: { other: {} } }, { dictionaries: ["modelUsage"] });
+    const a = shapeOf(
+      { type: "result", subtype: "success", session_id: "a", total_cost_usd: 0.1, modelUsage: { "m-1": { x: 1 } } },
+      { dictionaries: ["modelUsage"] },
+    );
+    const b = shapeOf(
+      { subtype: "success", type: "result", session_id: "zz", total_cost_usd: 7, modelUsage: { other: {} } },
+      { dictionaries: ["modelUsage"] },
+    );
     expect(a).toEqual(b);
     expect(a).toMatchObject({ type: "=result", subtype: "=success", session_id: "string" });
   });

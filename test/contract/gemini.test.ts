@@ -2,7 +2,16 @@
 // dist/vouch against the fake Gemini API, one scenario per test, each in a
 // throwaway HOME and a working folder gemini was never told to trust.
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { cleanupScratch, cliInstalled, describeCli, GEMINI_FAST_ENV, geminiHome, oneNodeGraph, runContract, type Outcome } from "./lib/index.ts";
+import {
+  cleanupScratch,
+  cliInstalled,
+  describeCli,
+  GEMINI_FAST_ENV,
+  geminiHome,
+  oneNodeGraph,
+  runContract,
+  type Outcome,
+} from "./lib/index.ts";
 import { startGemini } from "./servers/gemini.ts";
 import { BLOCK_TEXTS, JSON_ANSWER, PLAIN_ANSWER, type FakeServer, type Scenario } from "./servers/scenarios.ts";
 
@@ -20,7 +29,11 @@ const SLOW = 120_000; // gemini takes seconds to start on a shared machine
 
 async function run(scenario: Scenario, o: { caps?: string; format?: "json"; permissionMode?: string } = {}): Promise<Outcome> {
   const { graph } = oneNodeGraph({ harness: "gemini", ...o });
-  return runContract(graph, geminiHome(), { ...GEMINI_FAST_ENV, GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: server.base(scenario) });
+  return runContract(graph, geminiHome(), {
+    ...GEMINI_FAST_ENV,
+    GEMINI_API_KEY: "fake-key",
+    GOOGLE_GEMINI_BASE_URL: server.base(scenario),
+  });
 }
 
 describeCli("gemini", "gemini 0.61.0 through dist/vouch", () => {
@@ -74,7 +87,9 @@ describeCli("gemini", "gemini 0.61.0 through dist/vouch", () => {
     const r = await run("rate-limited");
     expect(r.node).toBeUndefined();
     const limited = r.events.filter((e) => e.type === "node.limited");
-    expect(limited).toEqual([expect.objectContaining({ node: "ask", harness: "gemini", resets_at: null, error: expect.stringMatching(/Quota exceeded/) })]);
+    expect(limited).toEqual([
+      expect.objectContaining({ node: "ask", harness: "gemini", resets_at: null, error: expect.stringMatching(/Quota exceeded/) }),
+    ]);
     expect(JSON.stringify(limited)).not.toContain("\\u001b");
     expect(r.events.at(-1)).toMatchObject({ type: "run.finished", status: "paused", reason: "rate_limited" });
     expect(r.code).toBe(4);

@@ -35,7 +35,9 @@ nodes:
 const said = (body: Record<string, unknown>) => JSON.stringify(body.messages);
 
 describeCli("claude", "claude sessions", () => {
-  it("session: continue: --resume is accepted, the earlier conversation reaches the model, the cost is the sitting's own", { timeout: TIMEOUT }, async () => {
+  it("session: continue: --resume is accepted, the earlier conversation reaches the model, the cost is the sitting's own", {
+    timeout: TIMEOUT,
+  }, async () => {
     const r = await runClaudeScenario({ script: always(answer("Done.", usageCosting(0.3))), graph: twoNodes("continue") });
     expect(r.code, r.stderr).toBe(0);
     const implement = r.finished("implement");
@@ -64,7 +66,9 @@ describeCli("claude", "claude sessions", () => {
     expect(fix.cost_usd).toBeCloseTo(0.1, 4);
   });
 
-  it("retry: { session: continue }: the second sitting resumes the first's session with only the failure quoted", { timeout: TIMEOUT }, async () => {
+  it("retry: { session: continue }: the second sitting resumes the first's session with only the failure quoted", {
+    timeout: TIMEOUT,
+  }, async () => {
     const graph = `version: 1
 name: retry
 nodes:
@@ -111,7 +115,8 @@ const graphFile = (body: string) => {
 };
 
 describeCli("codex", "codex sessions", () => {
-  const thread = (r: Awaited<ReturnType<typeof runContract>>, node: string) => r.events.find((e) => e.type === "node.finished" && e.node === node);
+  const thread = (r: Awaited<ReturnType<typeof runContract>>, node: string) =>
+    r.events.find((e) => e.type === "node.finished" && e.node === node);
 
   // exec's own options (--model, --sandbox) go before the subcommand: they parse there too.
   it("session: continue and fork: exec resume / exec fork are accepted and find the thread", { timeout: TIMEOUT }, async () => {
@@ -153,7 +158,12 @@ nodes:
     const started = r.events.filter((e) => e.type === "node.started");
     const f = thread(r, "ask") as { session_id?: string; attempt: number };
     expect(f.attempt).toBe(2);
-    expect(started[1] && "session" in started[1] ? started[1].session : undefined).toEqual({ mode: "resume", id: f.session_id, node: "ask", attempt: 1 });
+    expect(started[1] && "session" in started[1] ? started[1].session : undefined).toEqual({
+      mode: "resume",
+      id: f.session_id,
+      node: "ask",
+      attempt: 1,
+    });
   });
 });
 

@@ -20,14 +20,17 @@ const titled = (doc: string) => Object.fromEntries([...doc.matchAll(/```yaml tit
 describe("graph-language.md", () => {
   test("the checks_from example validates with its checks file, and the node's checks come from it", () => {
     const blocks = titled(LANG);
-    const r = loadGraph("graph.yaml", blocks["graph.yaml"]!, { readChecks: (p) => (p === "vouch.checks.yaml" ? { text: blocks["vouch.checks.yaml"]! } : { error: "no" }) });
+    const r = loadGraph("graph.yaml", blocks["graph.yaml"]!, {
+      readChecks: (p) => (p === "vouch.checks.yaml" ? { text: blocks["vouch.checks.yaml"]! } : { error: "no" }),
+    });
     expect(r.problems).toEqual([]);
     expect(Object.keys(r.graph!.checks!)).toEqual(["tests", "fmt"]);
   });
 
   test("Planned graphs names every refused tool and mode", () => {
     const section = LANG.slice(LANG.indexOf("## Planned graphs"));
-    for (const t of ["Bash", "PowerShell", "run_shell_command", "shell", "local_shell", "exec_command", "mcp__"]) expect(section).toContain(`\`${t}`);
+    for (const t of ["Bash", "PowerShell", "run_shell_command", "shell", "local_shell", "exec_command", "mcp__"])
+      expect(section).toContain(`\`${t}`);
     expect(COMMAND_TOOLS.every((t) => section.toLowerCase().includes(`\`${t}`))).toBe(true);
     for (const m of Object.keys(PLANNED_REFUSED_MODES)) expect(section).toContain(`\`${m}\``);
   });
@@ -35,7 +38,9 @@ describe("graph-language.md", () => {
 
 describe("plan.md", () => {
   test("the planner's caps and read-only settings are as written", () => {
-    const planner = parse(readFileSync(join(ROOT, "graphs", "plan.yaml"), "utf8")) as { nodes: { plan: { caps: { turns: number; wall: string } } } };
+    const planner = parse(readFileSync(join(ROOT, "graphs", "plan.yaml"), "utf8")) as {
+      nodes: { plan: { caps: { turns: number; wall: string } } };
+    };
     expect(planner.nodes.plan.caps).toEqual({ turns: 16, wall: "10m" });
     expect(PLAN).toContain("16 turns, 10\n   minutes a sitting");
     expect(readOnlySettings("claude")).toEqual({ tools: ["Read", "Glob", "Grep"], permission_mode: "dontAsk" });

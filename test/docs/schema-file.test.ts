@@ -13,7 +13,9 @@ const SCHEMA_FILE = join(ROOT, "docs", "vouch.schema.json");
 describe("docs/vouch.schema.json", () => {
   test("is what vouch schema prints", () => {
     expect(existsSync(SCHEMA_FILE), "docs/vouch.schema.json is missing: ./dist/vouch schema > docs/vouch.schema.json").toBe(true);
-    expect(readFileSync(SCHEMA_FILE, "utf8"), "stale: ./dist/vouch schema > docs/vouch.schema.json").toBe(`${JSON.stringify(graphJsonSchema(), null, 2)}\n`);
+    expect(readFileSync(SCHEMA_FILE, "utf8"), "stale: ./dist/vouch schema > docs/vouch.schema.json").toBe(
+      `${JSON.stringify(graphJsonSchema(), null, 2)}\n`,
+    );
   });
 
   test("every $schema= comment in a shipped graph names a file that exists", () => {

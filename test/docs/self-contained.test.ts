@@ -51,9 +51,21 @@ describe("no reference to a file outside the repository", () => {
   });
 
   test("the scan can fail: each outside form is caught, inside paths are not", () => {
-    const bad = ["see " + "DES" + "IGN.md §2", "(DESI" + "GN §6)", "TOOL" + "CHAIN.md says", "../" + "sha" + "red/refer" + "ence/README.md", "/work/" + "shared/x", 'join(ROOT, "..", "sh' + 'ared")'];
+    const bad = [
+      "see " + "DES" + "IGN.md §2",
+      "(DESI" + "GN §6)",
+      "TOOL" + "CHAIN.md says",
+      "../" + "sha" + "red/refer" + "ence/README.md",
+      "/work/" + "shared/x",
+      'join(ROOT, "..", "sh' + 'ared")',
+    ];
     for (const line of bad) expect(offending(line), line).toHaveLength(1);
-    for (const line of ["docs/architecture.md §2", "test/fixtures/claude-reference/turns.json", "src/engine/shared.ts", "../docs/vouch.schema.json"]) {
+    for (const line of [
+      "docs/architecture.md §2",
+      "test/fixtures/claude-reference/turns.json",
+      "src/engine/shared.ts",
+      "../docs/vouch.schema.json",
+    ]) {
       expect(offending(line), line).toEqual([]);
     }
   });
@@ -70,17 +82,29 @@ describe("docs/architecture.md is current with the code", () => {
   });
 
   test("every `name` it places in a file (`name` in `src/x.ts`) is defined in that file", () => {
-    const places = [...page.matchAll(/`([A-Za-z_][\w.]*)(?:\(\))?` in `(src\/[^`]+\.tsx?)`/g)].map((m) => ({ name: m[1]!.split(".").pop()!, file: m[2]! }));
+    const places = [...page.matchAll(/`([A-Za-z_][\w.]*)(?:\(\))?` in `(src\/[^`]+\.tsx?)`/g)].map((m) => ({
+      name: m[1]!.split(".").pop()!,
+      file: m[2]!,
+    }));
     expect(places.length).toBeGreaterThanOrEqual(5);
     const wrong = places.filter(({ name, file }) => {
       const text = existsSync(join(ROOT, file)) ? readFileSync(join(ROOT, file), "utf8") : "";
-      return !new RegExp(String.raw`(function\*?|class|const|let|interface|type|enum)\s+${name}\b|^\s+(private\s+|readonly\s+|async\s+)*${name}\s*[(<]`, "m").test(text);
+      return !new RegExp(
+        String.raw`(function\*?|class|const|let|interface|type|enum)\s+${name}\b|^\s+(private\s+|readonly\s+|async\s+)*${name}\s*[(<]`,
+        "m",
+      ).test(text);
     });
     expect(wrong.map((w) => `${w.name} in ${w.file}`)).toEqual([]);
   });
 
   test("the page names the files of the five things a newcomer looks for first", () => {
-    for (const file of ["src/spawn/process.ts", "src/engine/events.ts", "src/engine/scheduler/dag-scheduler.ts", "src/engine/verdict/conjunction.ts", "src/ledger/event-writer.ts"]) {
+    for (const file of [
+      "src/spawn/process.ts",
+      "src/engine/events.ts",
+      "src/engine/scheduler/dag-scheduler.ts",
+      "src/engine/verdict/conjunction.ts",
+      "src/ledger/event-writer.ts",
+    ]) {
       expect(page).toContain(`\`${file}\``);
     }
   });

@@ -24,7 +24,15 @@ test("clean RUN removes the run's empty folders and does not follow a symlink ou
   mkdirSync(join(outside, "keep"));
   symlinkSync(outside, join(left, "out"));
   let out = "";
-  const io: CliIO = { out: (t) => void (out += t), err: () => {}, stdoutIsTTY: false, stdinIsTTY: false, env: { PATH: process.env.PATH, VOUCH_HOME: home }, cwd: repo, streams: process };
+  const io: CliIO = {
+    out: (t) => void (out += t),
+    err: () => {},
+    stdoutIsTTY: false,
+    stdinIsTTY: false,
+    env: { PATH: process.env.PATH, VOUCH_HOME: home },
+    cwd: repo,
+    streams: process,
+  };
   expect(await main(["clean", run], io)).toBe(0);
   expect(out).toContain("of 1 run");
   expect(existsSync(join(left, "empty"))).toBe(false);

@@ -47,11 +47,18 @@ test("every human output of a hostile graph name is free of control characters",
   }
   // --json keeps the exact name, escaped by JSON.
   const json = await runBinary(["runs", "--json"], o);
-  expect(JSON.parse(json.stdout)[0].graph).toBe(JSON.parse(`"${HOSTILE.replace(/\\e/g, "\\u001b").replace(/\\a/g, "\\u0007").replace(/\\x9b/g, "\\u009b").replace(/\\0/g, "\\u0000")}"`));
+  expect(JSON.parse(json.stdout)[0].graph).toBe(
+    JSON.parse(
+      `"${HOSTILE.replace(/\\e/g, "\\u001b").replace(/\\a/g, "\\u0007").replace(/\\x9b/g, "\\u009b").replace(/\\0/g, "\\u0000")}"`,
+    ),
+  );
 });
 
 test("validate: a problem quoting a hostile key or value prints it without its control characters", async () => {
-  writeFileSync(join(dir.path, "bad.yaml"), `version: 1\nname: t\nnodes:\n  a: { kind: script, argv: ["true"], "x\\e[2J\\0y": 1 }\n  b: { kind: "sc\\e]0;t\\aript" }\n`);
+  writeFileSync(
+    join(dir.path, "bad.yaml"),
+    `version: 1\nname: t\nnodes:\n  a: { kind: script, argv: ["true"], "x\\e[2J\\0y": 1 }\n  b: { kind: "sc\\e]0;t\\aript" }\n`,
+  );
   const r = await runBinary(["validate", "bad.yaml"], { cwd: dir.path, home: join(dir.path, ".vouch") });
   expect(r.code).toBe(2);
   clean("validate stdout", r.stdout);

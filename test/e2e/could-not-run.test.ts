@@ -27,21 +27,37 @@ async function runNode(node: string, env: Record<string, string> = {}) {
 }
 
 const CASES: [string, string, RegExp][] = [
-  ["a shell command that is not found (127)", `    kind: script\n    run: no-such-command-vouch-test --flag\n`, /127 \(command not found\)/],
+  [
+    "a shell command that is not found (127)",
+    `    kind: script\n    run: no-such-command-vouch-test --flag\n`,
+    /127 \(command not found\)/,
+  ],
   ["a shell command that is not executable (126)", `    kind: script\n    run: ./not-exec.sh\n`, /126 \(command not executable\)/],
-  ["a not-found shell command under exit_zero: false", `    kind: script\n    run: no-such-command-vouch-test\n    success: { exit_zero: false }\n`, /127/],
+  [
+    "a not-found shell command under exit_zero: false",
+    `    kind: script\n    run: no-such-command-vouch-test\n    success: { exit_zero: false }\n`,
+    /127/,
+  ],
   ["an argv program that does not exist (ENOENT)", `    kind: script\n    argv: [no-such-command-vouch-test]\n`, /could not start/],
   ["an argv program that is not executable (EACCES)", `    kind: script\n    argv: [./not-exec.sh]\n`, /could not start/],
-  ["a check whose command is not found", `    kind: script\n    run: "true"\n    success: { checks: [{ name: c, run: no-such-command-vouch-test }] }\n`, /127/],
+  [
+    "a check whose command is not found",
+    `    kind: script\n    run: "true"\n    success: { checks: [{ name: c, run: no-such-command-vouch-test }] }\n`,
+    /127/,
+  ],
 ];
 
-test.each(CASES)("%s: the node is error harness_error and the run exits 3", async (_name, node, detail) => {
-  const { code, finished, run } = await runNode(node);
-  expect({ status: finished.status, cause: finished.cause }).toEqual({ status: "error", cause: "harness_error" });
-  expect(finished.error).toMatch(detail);
-  expect(run.status).toBe("error");
-  expect(code).toBe(3);
-}, 30_000);
+test.each(CASES)(
+  "%s: the node is error harness_error and the run exits 3",
+  async (_name, node, detail) => {
+    const { code, finished, run } = await runNode(node);
+    expect({ status: finished.status, cause: finished.cause }).toEqual({ status: "error", cause: "harness_error" });
+    expect(finished.error).toMatch(detail);
+    expect(run.status).toBe("error");
+    expect(code).toBe(3);
+  },
+  30_000,
+);
 
 test("a script that runs and exits 127 on purpose under argv (no shell) is its own verdict: failed", async () => {
   const { code, finished } = await runNode(`    kind: script\n    argv: [sh, -c, "exit 127"]\n`);
@@ -52,8 +68,12 @@ test("a script that runs and exits 127 on purpose under argv (no shell) is its o
 test.each([
   ["does not exist", "/no/such/agent-program"],
   ["is not executable", "./not-exec.sh"],
-])("an agent program that %s: error (exit 3), never failed", async (_name, program) => {
-  const { code, finished } = await runNode(`    kind: agent\n    harness: command\n    prompt: hi\n`, { VOUCH_COMMAND: program });
-  expect({ status: finished.status, code }).toEqual({ status: "error", code: 3 });
-  expect(finished.error).toMatch(/could not be started/);
-}, 30_000);
+])(
+  "an agent program that %s: error (exit 3), never failed",
+  async (_name, program) => {
+    const { code, finished } = await runNode(`    kind: agent\n    harness: command\n    prompt: hi\n`, { VOUCH_COMMAND: program });
+    expect({ status: finished.status, code }).toEqual({ status: "error", code: 3 });
+    expect(finished.error).toMatch(/could not be started/);
+  },
+  30_000,
+);

@@ -68,7 +68,10 @@ describe("JSON nested 50,000 levels deep", () => {
 
   test("a script with output format json fails output_invalid; without a format its output is text", async () => {
     const file = join(dir.path, "deep-object.json");
-    const g = graph("script-deep", `  j:\n    kind: script\n    argv: [cat, ${file}]\n    output: { format: json }\n  t:\n    kind: script\n    argv: [cat, ${file}]\n`);
+    const g = graph(
+      "script-deep",
+      `  j:\n    kind: script\n    argv: [cat, ${file}]\n    output: { format: json }\n  t:\n    kind: script\n    argv: [cat, ${file}]\n`,
+    );
     const r = await vouch(["run", g, "--json"], { home });
     clean(r);
     expect(r.code).toBe(1);

@@ -21,7 +21,10 @@ beforeAll(async () => {
   dir = tempDir("deep-ledger");
   home = join(dir.path, "home");
   const g = join(dir.path, "g.yaml");
-  writeFileSync(g, `version: 1\nname: g\nnodes:\n  a:\n    kind: script\n    argv: [printf, '{"k": 1}']\n    output: { format: json }\n  done:\n    kind: end\n    needs: [a]\n    output: "{{ nodes.a.output }}"\n`);
+  writeFileSync(
+    g,
+    `version: 1\nname: g\nnodes:\n  a:\n    kind: script\n    argv: [printf, '{"k": 1}']\n    output: { format: json }\n  done:\n    kind: end\n    needs: [a]\n    output: "{{ nodes.a.output }}"\n`,
+  );
   expect((await vouch(["run", g, "--plain"], { home })).code).toBe(0);
   plantDeepOutputs(join(home, "ledger.sqlite"));
 });
@@ -54,7 +57,11 @@ describe("a ledger holding JSON nested 30,000 levels (written before the bound)"
   });
 
   test("show, runs --json and every report format read it", async () => {
-    for (const args of [["show", "last"], ["runs", "--json"], ...["html", "junit", "markdown"].map((f) => ["report", "last", "--format", f, "-o", join(dir.path, `r.${f}`)])]) {
+    for (const args of [
+      ["show", "last"],
+      ["runs", "--json"],
+      ...["html", "junit", "markdown"].map((f) => ["report", "last", "--format", f, "-o", join(dir.path, `r.${f}`)]),
+    ]) {
       const r = await vouch(args, { home });
       clean(r);
       expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0);

@@ -60,7 +60,9 @@ describe("vouch run --dry-run", () => {
     const s = setup("refused");
     const r = await vouch(["run", GRAPH, "-i", `marks=${s.marks}`, "--dry-run"], { home: s.home, cwd: s.root }); // no VOUCH_COMMAND
     expect(r.code).toBe(2);
-    expect(r.stdout).toContain('  ask    agent    command wall 30s\n         refused: harness "command": no program to run: set VOUCH_COMMAND');
+    expect(r.stdout).toContain(
+      '  ask    agent    command wall 30s\n         refused: harness "command": no program to run: set VOUCH_COMMAND',
+    );
     expect(r.stderr).toBe("vouch: 1 refusal: the run would not start\n");
     expect(readdirSync(s.marks)).toEqual([]);
   });

@@ -32,7 +32,11 @@ nodes:
   const env = { GRAPH_TOKEN: SECRET, CLI_TOKEN: `${SECRET}-cli`, UNNAMED_TOKEN: `${SECRET}-unnamed` };
   const run = await vouch(["run", graph, "--pass-env", "CLI_TOKEN", "--json"], { home, env });
   expect(run.code).toBe(0);
-  const finished = run.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === "node.finished");
+  const finished = run.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .find((e) => e.type === "node.finished");
   expect(finished.output).toBe(`graph=[${SECRET}] cli=[${SECRET}-cli] unnamed=[]\n`);
 
   const show = JSON.parse((await vouch(["show", "last", "--json"], { home })).stdout);
@@ -54,7 +58,7 @@ nodes:
 
 test("a --pass-env name that is not set is said on stderr (the run may rely on it), and the run goes on", async () => {
   const graph = join(dir.path, "plain.yaml");
-  writeFileSync(graph, "version: 1\nname: p\nnodes:\n  a: { kind: script, run: \"true\" }\n");
+  writeFileSync(graph, 'version: 1\nname: p\nnodes:\n  a: { kind: script, run: "true" }\n');
   const run = await vouch(["run", graph, "--pass-env", "NOT_SET_ANYWHERE_42", "--json"], { home: join(dir.path, "home2") });
   expect(run.code).toBe(0);
   expect(run.stderr).toContain("--pass-env NOT_SET_ANYWHERE_42: not set in this environment, so no child gets it");

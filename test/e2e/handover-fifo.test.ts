@@ -18,8 +18,17 @@ test("a script that puts a FIFO where its state file was: the later nodes run an
   // Enough nodes after it, each with a new state, for the released files to be recycled.
   const later = Array.from({ length: 20 }, (_, i) => `  n${i + 1}:\n    kind: script\n    needs: [n${i}]\n    run: "true"\n`).join("");
   const graph = join(dir.path, "g.yaml");
-  writeFileSync(graph, `version: 1\nname: fifo\nnodes:\n  n0:\n    kind: script\n    run: 'rm -f "$VOUCH_STATE_FILE" && mkfifo "$VOUCH_STATE_FILE"'\n${later}`);
-  const p = Bun.spawn([BINARY, "run", graph, "--json"], { cwd: dir.path, env: cleanEnv({ home: join(dir.path, "home") }), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  writeFileSync(
+    graph,
+    `version: 1\nname: fifo\nnodes:\n  n0:\n    kind: script\n    run: 'rm -f "$VOUCH_STATE_FILE" && mkfifo "$VOUCH_STATE_FILE"'\n${later}`,
+  );
+  const p = Bun.spawn([BINARY, "run", graph, "--json"], {
+    cwd: dir.path,
+    env: cleanEnv({ home: join(dir.path, "home") }),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   // A guard, not a measure: a hung vouch cannot end by itself (its timers cannot fire).
   let killed = false;
   const guard = setTimeout(() => {

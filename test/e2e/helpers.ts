@@ -14,7 +14,15 @@ export const E2E_GRAPHS = join(import.meta.dirname, "graphs");
 export const FINDING_VERIFIER = join(ROOT, "graphs", "finding-verifier.yaml");
 export const SAMPLE_REPO = join(ROOT, "examples", "sample-repo");
 /** The shipped demo: the finding verifier on the sample repository, replayed (no model). */
-export const DEMO_ARGS = [FINDING_VERIFIER, "--harness", "replay", "-i", `findings=@${join(SAMPLE_REPO, "REVIEW.md")}`, "-i", `project_dir=${SAMPLE_REPO}`];
+export const DEMO_ARGS = [
+  FINDING_VERIFIER,
+  "--harness",
+  "replay",
+  "-i",
+  `findings=@${join(SAMPLE_REPO, "REVIEW.md")}`,
+  "-i",
+  `project_dir=${SAMPLE_REPO}`,
+];
 
 /** A private copy of examples/sample-repo as a git repository, everything committed: step-runner
  *  works in a worktree of the repository holding project_dir, never of vouch's own checkout. */
@@ -72,7 +80,8 @@ export function parseNdjson(stdout: string): VouchEvent[] {
       throw new Error(`stdout line ${i + 1} is not JSON: ${l.slice(0, 120)}`);
     }
     const parsed = eventSchema.safeParse(value);
-    if (!parsed.success) throw new Error(`stdout line ${i + 1} does not match the event schema: ${parsed.error.message}\n${l.slice(0, 300)}`);
+    if (!parsed.success)
+      throw new Error(`stdout line ${i + 1} does not match the event schema: ${parsed.error.message}\n${l.slice(0, 300)}`);
     return parsed.data;
   });
 }

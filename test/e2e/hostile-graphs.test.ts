@@ -30,9 +30,21 @@ const deepObject = (n: number) => '{"k":'.repeat(n) + '"v"' + "}".repeat(n);
 
 // ---- what fast-check draws ----
 const plainId = fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/);
-const hostileId = fc.oneof(fc.constantFrom(...RESERVED_NAMES), fc.constantFrom("-x", "a b", "ü", "x".repeat(300), "", "1st", "a\u001b[31m"));
+const hostileId = fc.oneof(
+  fc.constantFrom(...RESERVED_NAMES),
+  fc.constantFrom("-x", "a b", "ü", "x".repeat(300), "", "1st", "a\u001b[31m"),
+);
 const nodeId = fc.oneof({ weight: 4, arbitrary: plainId }, { weight: 1, arbitrary: hostileId });
-const hostileText = fc.constantFrom("plain", "-i", "--yolo", "\u001b[2J\u001b[31mred", "{{ inputs.x }}", "a\u0000b", "é".repeat(2000), "$(id)");
+const hostileText = fc.constantFrom(
+  "plain",
+  "-i",
+  "--yolo",
+  "\u001b[2J\u001b[31mred",
+  "{{ inputs.x }}",
+  "a\u0000b",
+  "é".repeat(2000),
+  "$(id)",
+);
 const model = fc.constantFrom(undefined, "--yolo", "-m", "--dangerously-skip-permissions", "model-1");
 const depth = fc.constantFrom(1, 8, MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1, 5000, 50_000);
 const shape = fc.constantFrom("array", "object", "text");
@@ -82,7 +94,13 @@ function outputFile(n: NodeSpec): string {
 }
 
 /** The graph text (JSON, which is YAML) and what the properties expect of it. */
-type GraphSpec = { name: string; nodes: NodeSpec[]; input: { name: string; value: string } | undefined; check: string | undefined; env: string | undefined };
+type GraphSpec = {
+  name: string;
+  nodes: NodeSpec[];
+  input: { name: string; value: string } | undefined;
+  check: string | undefined;
+  env: string | undefined;
+};
 function build(spec: GraphSpec) {
   const ids: string[] = [];
   const nodes = new Map<string, J>();
@@ -92,17 +110,38 @@ function build(spec: GraphSpec) {
   for (const n of spec.nodes) {
     if (nodes.has(n.id)) continue;
     const needs = [...new Set(n.needs.filter((i: number) => i < ids.length).map((i: number) => ids[i]!))];
-    const common: [string, J | undefined][] = [["kind", n.kind], ["needs", needs.length > 0 ? needs : undefined]];
-    if (n.kind === "end") nodes.set(n.id, obj(...common, ["output", n.endDepth > 0 ? JSON.parse(deepArray(Math.min(n.endDepth, 1000))) as J : undefined]));
+    const common: [string, J | undefined][] = [
+      ["kind", n.kind],
+      ["needs", needs.length > 0 ? needs : undefined],
+    ];
+    if (n.kind === "end")
+      nodes.set(n.id, obj(...common, ["output", n.endDepth > 0 ? (JSON.parse(deepArray(Math.min(n.endDepth, 1000))) as J) : undefined]));
     else if (n.kind === "script") {
       const success = spec.check !== undefined ? obj(["checks", [spec.check]]) : undefined;
       // env names are free: `constructor` is an ordinary variable name (ADR 0019).
       const env = spec.env !== undefined ? [spec.env] : undefined;
-      nodes.set(n.id, obj(...common, ["argv", ["cat", outputFile(n)]], ["output", n.json ? obj(["format", "json"]) : undefined], ["success", success], ["env", env]));
-    }
-    else {
+      nodes.set(
+        n.id,
+        obj(
+          ...common,
+          ["argv", ["cat", outputFile(n)]],
+          ["output", n.json ? obj(["format", "json"]) : undefined],
+          ["success", success],
+          ["env", env],
+        ),
+      );
+    } else {
       agentOutput ??= outputFile(n);
-      nodes.set(n.id, obj(...common, ["harness", "command"], ["prompt", "answer"], ["model", n.model], ["output", n.json ? obj(["format", "json"]) : undefined]));
+      nodes.set(
+        n.id,
+        obj(
+          ...common,
+          ["harness", "command"],
+          ["prompt", "answer"],
+          ["model", n.model],
+          ["output", n.json ? obj(["format", "json"]) : undefined],
+        ),
+      );
       if (n.model?.startsWith("-")) flagLike = true;
     }
     if (RESERVED_NAMES.includes(n.id)) reserved = true;

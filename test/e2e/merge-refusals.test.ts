@@ -15,7 +15,10 @@ beforeAll(() => {
 
 const graph = (dir: string, base: string) => {
   const file = join(dir, "g.yaml");
-  writeFileSync(file, `version: 1\nname: x\nnodes:\n  a: { kind: agent, prompt: a, harness: command, workspace: { mode: worktree } }\n  j: { kind: merge, needs: [a], from: [a]${base} }\n`);
+  writeFileSync(
+    file,
+    `version: 1\nname: x\nnodes:\n  a: { kind: agent, prompt: a, harness: command, workspace: { mode: worktree } }\n  j: { kind: merge, needs: [a], from: [a]${base} }\n`,
+  );
   return file;
 };
 

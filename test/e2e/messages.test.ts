@@ -13,7 +13,7 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => dir?.cleanup());
 
-const GOOD = "version: 1\nname: good\nnodes:\n  a: { kind: script, argv: [\"true\"] }\n";
+const GOOD = 'version: 1\nname: good\nnodes:\n  a: { kind: script, argv: ["true"] }\n';
 
 describe("validate with nothing to validate", () => {
   test("an empty folder: exit 2, naming the folder it looked in", () => {
@@ -38,7 +38,11 @@ describe("validate with nothing to validate", () => {
 
 describe("type messages say what the value is", () => {
   test.each([
-    ["caps: { budget_usd: .inf }", "nodes:\n  a: { kind: agent, prompt: hi, caps: { budget_usd: .inf } }\n", "g.yaml:4:53: caps.budget_usd must be a finite number, not .inf (infinite, or a number too large to hold)\n"],
+    [
+      "caps: { budget_usd: .inf }",
+      "nodes:\n  a: { kind: agent, prompt: hi, caps: { budget_usd: .inf } }\n",
+      "g.yaml:4:53: caps.budget_usd must be a finite number, not .inf (infinite, or a number too large to hold)\n",
+    ],
     ["nodes: !!set", "nodes: !!set { a }\n", "g.yaml:3:14: nodes must be a mapping, not a set (!!set)\n"],
     ["nodes: !!omap", "nodes: !!omap [a: 1]\n", "g.yaml:3:15: nodes must be a mapping, not an ordered map (!!omap)\n"],
   ])("%s", (_name, body, said) => {
@@ -51,9 +55,21 @@ describe("type messages say what the value is", () => {
 
 describe("an unclosed quote is reported where it opens", () => {
   test.each([
-    ['a " in a flow list, more nodes after', "version: 1\nname: t\nnodes:\n  a: { kind: script, argv: [\"true] }\n  b: { kind: script, argv: [\"true\"] }\n  c: { kind: end, needs: [a] }\n", "g.yaml:4:29: YAML: this \" quote is never closed"],
-    ["a ' in a flow list", "version: 1\nname: t\nnodes:\n  a: { kind: script, argv: ['true] }\n  b: { kind: script, argv: [\"true\"] }\n", "g.yaml:4:29: YAML: this ' quote is never closed"],
-    ['a " in a block value', "version: 1\nname: t\nnodes:\n  a:\n    kind: script\n    run: \"echo hi\n  b: { kind: script, argv: [\"true\"] }\n", 'g.yaml:6:10: YAML: this " quote is never closed'],
+    [
+      'a " in a flow list, more nodes after',
+      'version: 1\nname: t\nnodes:\n  a: { kind: script, argv: ["true] }\n  b: { kind: script, argv: ["true"] }\n  c: { kind: end, needs: [a] }\n',
+      'g.yaml:4:29: YAML: this " quote is never closed',
+    ],
+    [
+      "a ' in a flow list",
+      'version: 1\nname: t\nnodes:\n  a: { kind: script, argv: [\'true] }\n  b: { kind: script, argv: ["true"] }\n',
+      "g.yaml:4:29: YAML: this ' quote is never closed",
+    ],
+    [
+      'a " in a block value',
+      'version: 1\nname: t\nnodes:\n  a:\n    kind: script\n    run: "echo hi\n  b: { kind: script, argv: ["true"] }\n',
+      'g.yaml:6:10: YAML: this " quote is never closed',
+    ],
   ])("%s", (_name, text, first) => {
     writeFileSync(join(dir.path, "g.yaml"), text);
     const r = runVouch(["validate", "g.yaml"], dir.path);

@@ -8,7 +8,20 @@ import { join } from "node:path";
 import type { EventOf } from "../../src/engine/events.ts";
 import { displayWidth } from "../../src/tui/text.ts";
 import { factsFromJson, factsFromPlain } from "../tui/helpers/facts.ts";
-import { BINARY, DEMO_ARGS, ROOT, cleanEnv, sampleGitRepo, ensureBinary, parseNdjson, runsOf, tempDir, vouch, type Ran, type TempDir } from "./helpers.ts";
+import {
+  BINARY,
+  DEMO_ARGS,
+  ROOT,
+  cleanEnv,
+  sampleGitRepo,
+  ensureBinary,
+  parseNdjson,
+  runsOf,
+  tempDir,
+  vouch,
+  type Ran,
+  type TempDir,
+} from "./helpers.ts";
 import { TMUX, TmuxScreen, exitedWith } from "./tmux.ts";
 
 let dir: TempDir;
@@ -20,11 +33,25 @@ afterAll(() => dir.cleanup());
 
 const STEP_REPO = sampleGitRepo();
 afterAll(() => STEP_REPO.cleanup());
-const STEP_RUNNER = [join(ROOT, "graphs", "step-runner.yaml"), "--harness", "replay", "-i", "task=Make TtlCache.get honour ttlMs", "-i", `project_dir=${STEP_REPO.path}`];
+const STEP_RUNNER = [
+  join(ROOT, "graphs", "step-runner.yaml"),
+  "--harness",
+  "replay",
+  "-i",
+  "task=Make TtlCache.get honour ttlMs",
+  "-i",
+  `project_dir=${STEP_REPO.path}`,
+];
 
 /** A plain line that is not a fact must be the run's header or a line indented under a fact. */
 function unaccounted(lines: string[]): string[] {
-  return lines.filter((l) => factsFromPlain([l]).length === 0 && !/^▶ \S+ {2}run \S+ started$/.test(l) && !/^ {2}\d+ nodes?( · .+)?$/.test(l) && !l.startsWith("    "));
+  return lines.filter(
+    (l) =>
+      factsFromPlain([l]).length === 0 &&
+      !/^▶ \S+ {2}run \S+ started$/.test(l) &&
+      !/^ {2}\d+ nodes?( · .+)?$/.test(l) &&
+      !l.startsWith("    "),
+  );
 }
 
 /** The same graph run three times: --json, plain at 80 columns, plain uncut (a pipe without $COLUMNS). */
@@ -72,7 +99,10 @@ describe("plain and --json from the same graph carry the same facts", () => {
   test("the shipped demo's plain lines say what a person needs: verdicts, the retry's error, the check's tail, the overrun", async () => {
     const r = (await threeWays("finding-verifier", DEMO_ARGS)).wide;
     const lines = r.stdout.split("\n");
-    const verdicts = lines.filter((l) => /^. verify_each #\d F\d {2}/.test(l)).map((l) => l.slice(2)).sort();
+    const verdicts = lines
+      .filter((l) => /^. verify_each #\d F\d {2}/.test(l))
+      .map((l) => l.slice(2))
+      .sort();
     expect(verdicts).toEqual([
       "verify_each #0 F1  VERIFIED",
       "verify_each #1 F2  FALSE",
@@ -81,7 +111,9 @@ describe("plain and --json from the same graph carry the same facts", () => {
       "verify_each #4 F5  UNVERIFIABLE",
       "verify_each #5 F6  UNVERIFIABLE",
     ]);
-    expect(lines).toContain('↻ verify_each #3 verify_one attempt 1 output_invalid, retrying: output is not JSON: the result is not JSON and holds no fenced code block (JSON Parse error: Unexpected identifier "Yes")');
+    expect(lines).toContain(
+      '↻ verify_each #3 verify_one attempt 1 output_invalid, retrying: output is not JSON: the result is not JSON and holds no fenced code block (JSON Parse error: Unexpected identifier "Yes")',
+    );
     expect(lines).toContain("    │ src/cache.js:40: src/cache.js has 22 lines; cited line 40");
     expect(lines).toContain("⚠ verify_each #5 verify_one cap overrun turns 9/8");
     expect(r.stdout).not.toContain("Your previous attempt");
@@ -90,7 +122,10 @@ describe("plain and --json from the same graph carry the same facts", () => {
   test("the feedback loop's second round is announced and marked", async () => {
     const r = (await threeWays("step-runner", STEP_RUNNER)).wide;
     // (the worktree lines under each node, "    ⎇ vouch/...", are left out here)
-    const lines = r.stdout.split("\n").filter((l) => !l.startsWith("    ⎇ ")).map((l) => l.replace(/ {2}\$.*?(?= {2}↺|$)/, ""));
+    const lines = r.stdout
+      .split("\n")
+      .filter((l) => !l.startsWith("    ⎇ "))
+      .map((l) => l.replace(/ {2}\$.*?(?= {2}↺|$)/, ""));
     const at = lines.indexOf("↺ implement round 2: a feedback loop runs it again");
     expect(at).toBeGreaterThan(0);
     expect(lines.slice(at - 1, at + 3)).toEqual([
@@ -105,7 +140,12 @@ describe("plain and --json from the same graph carry the same facts", () => {
 describe("interrupting a --json run", () => {
   test("Ctrl-C (SIGINT): the human message goes to stderr, stdout stays NDJSON and ends interrupted (130)", async () => {
     const home = join(dir.path, "sigint");
-    const p = Bun.spawn([BINARY, "run", ...DEMO_ARGS, "--json", "--replay-delay", "120ms"], { env: cleanEnv({ home }), cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([BINARY, "run", ...DEMO_ARGS, "--json", "--replay-delay", "120ms"], {
+      env: cleanEnv({ home }),
+      cwd: ROOT,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const reader = p.stdout.getReader();
     const decoder = new TextDecoder();
     let stdout = "";
@@ -132,7 +172,12 @@ describe("interrupting a --json run", () => {
   test("a reader that goes away — vouch run --json | head -1: one event, no EPIPE noise, the run interrupted (130) and resumable", async () => {
     const home = join(dir.path, "epipe");
     const script = '{ "$0" "$@"; echo "vouch exited $?" >&2; } | head -1';
-    const p = Bun.spawn(["sh", "-c", script, BINARY, "run", ...DEMO_ARGS, "--json", "--replay-delay", "120ms"], { env: cleanEnv({ home }), cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn(["sh", "-c", script, BINARY, "run", ...DEMO_ARGS, "--json", "--replay-delay", "120ms"], {
+      env: cleanEnv({ home }),
+      cwd: ROOT,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [stdout, stderr] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
     expect(parseNdjson(stdout).map((e) => e.type)).toEqual(["run.started"]);
     expect(stderr).toBe("vouch exited 130\n");
@@ -174,7 +219,9 @@ describe.skipIf(!TMUX)("NO_COLOR on a terminal", () => {
   });
 
   test("the live UI with NO_COLOR=1 draws no colour", async () => {
-    const { screen, coloured } = await screenOf(["run", ...STEP_RUNNER], { VOUCH_HOME: join(dir.path, "tui-colour"), NO_COLOR: "1" }, (s) => s.some((l) => l.includes("PASSED · exit 0")));
+    const { screen, coloured } = await screenOf(["run", ...STEP_RUNNER], { VOUCH_HOME: join(dir.path, "tui-colour"), NO_COLOR: "1" }, (s) =>
+      s.some((l) => l.includes("PASSED · exit 0")),
+    );
     expect(coloured).toContain("PASSED · exit 0");
     expect(coloured).not.toMatch(SGR_COLOR);
     screen.keys("q");

@@ -49,7 +49,11 @@ function project(answers: string[]): { dir: string; home: string } {
 
 const GOAL = "Make the cache honour ttlMs and prove it";
 async function plan(p: { dir: string; home: string }, extra: string[] = []) {
-  return vouch(["plan", GOAL, "--checks", "vouch.checks.yaml", "--harness", "command", "-o", "plans/plan.yaml", ...extra], { home: p.home, cwd: p.dir, env: { VOUCH_COMMAND: "./model.sh" } });
+  return vouch(["plan", GOAL, "--checks", "vouch.checks.yaml", "--harness", "command", "-o", "plans/plan.yaml", ...extra], {
+    home: p.home,
+    cwd: p.dir,
+    env: { VOUCH_COMMAND: "./model.sh" },
+  });
 }
 const prompt = (p: { dir: string }, n: number) => readFileSync(join(p.dir, `prompt.${n}`), "utf8");
 const written = (p: { dir: string }) => readFileSync(join(p.dir, "plans", "plan.yaml"), "utf8");
@@ -84,7 +88,10 @@ describe("vouch plan (command harness)", () => {
     // The planner's sittings are in the ledger like any run's.
     const runs = await runsOf(p.home);
     expect(runs).toHaveLength(1);
-    const show = JSON.parse((await vouch(["show", runs[0]!.id, "--json"], { home: p.home })).stdout) as { run: { graph: string }; nodes: { node: string; attempts: unknown[] }[] };
+    const show = JSON.parse((await vouch(["show", runs[0]!.id, "--json"], { home: p.home })).stdout) as {
+      run: { graph: string };
+      nodes: { node: string; attempts: unknown[] }[];
+    };
     expect(show.run.graph).toBe("vouch-plan");
     expect(show.nodes.find((n) => n.node === "plan")!.attempts).toHaveLength(2);
   });
@@ -107,7 +114,9 @@ describe("vouch plan (command harness)", () => {
     const r = await plan(p, ["--attempts", "3"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/plan\.yaml:\d+:\d+: tool Bash is refused in a planned graph \(origin: planned\): it runs commands/);
-    expect(r.stderr).toMatch(/plan\.yaml:\d+:\d+: cwd "\/" is refused in a planned graph \(origin: planned\): not a path relative to the folder the run starts in/);
+    expect(r.stderr).toMatch(
+      /plan\.yaml:\d+:\d+: cwd "\/" is refused in a planned graph \(origin: planned\): not a path relative to the folder the run starts in/,
+    );
     expect(r.stderr).toContain("after 3 attempts the planner's graph is still not valid");
     expect(existsSync(join(p.dir, "prompt.3"))).toBe(true);
     expect(existsSync(join(p.dir, "prompt.4"))).toBe(false);
@@ -135,7 +144,10 @@ describe("vouch plan (command harness)", () => {
     expect(r.stdout).toMatch(/check build passed|✓ fix passed/);
     const runs = await runsOf(p.home);
     expect(runs.map((x) => x.status)).toEqual(["passed", "passed"]);
-    const planned = JSON.parse((await vouch(["show", runs[0]!.id, "--json"], { home: p.home })).stdout) as { run: { graph: string }; nodes: { node: string; attempts: { checks: { name: string; passed: boolean }[] }[] }[] };
+    const planned = JSON.parse((await vouch(["show", runs[0]!.id, "--json"], { home: p.home })).stdout) as {
+      run: { graph: string };
+      nodes: { node: string; attempts: { checks: { name: string; passed: boolean }[] }[] }[];
+    };
     expect(planned.run.graph).toBe("cache-ttl");
     expect(planned.nodes[0]!.attempts[0]!.checks.map((c) => `${c.name}:${c.passed}`)).toEqual(["build:true", "tests:true"]);
   });
@@ -154,7 +166,7 @@ describe("vouch plan (command harness)", () => {
     expect((await vouch(["plan", GOAL], { home: p.home, cwd: p.dir, env })).stderr).toContain("plan needs --checks FILE");
     expect((await vouch(["plan", "--checks", "vouch.checks.yaml"], { home: p.home, cwd: p.dir, env })).code).toBe(2);
     expect((await plan(p, ["--attempts", "0"])).stderr).toContain("--attempts takes a whole number greater than zero");
-    writeFileSync(join(p.dir, "vouch.checks.yaml"), "checks:\n  t: { run: \"echo {{ inputs.x }}\" }\n");
+    writeFileSync(join(p.dir, "vouch.checks.yaml"), 'checks:\n  t: { run: "echo {{ inputs.x }}" }\n');
     const bad = await plan(p);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/vouch\.checks\.yaml:2:\d+: a template in a run: command is refused/);
@@ -169,12 +181,18 @@ describe.skipIf(!TMUX)("--run on a terminal asks first", () => {
     for (const s of screens.splice(0)) s.kill();
   });
 
-  test.each([["n", 0, 1], ["y", 0, 2]])("answering %s: exit %i, %i run(s) in the ledger", async (key, code, runs) => {
+  test.each([
+    ["n", 0, 1],
+    ["y", 0, 2],
+  ])("answering %s: exit %i, %i run(s) in the ledger", async (key, code, runs) => {
     const p = project([GOOD, "done"]);
     const screen = new TmuxScreen(p.dir);
     screens.push(screen);
     const args = [BINARY, "plan", GOAL, "--checks", "vouch.checks.yaml", "--harness", "command", "-o", "plan.yaml", "--run"];
-    screen.start(["sh", "-c", `cd '${p.dir}' && exec "$@"`, "sh", ...args], cleanEnv({ home: p.home, env: { VOUCH_COMMAND: "./model.sh" } }));
+    screen.start(
+      ["sh", "-c", `cd '${p.dir}' && exec "$@"`, "sh", ...args],
+      cleanEnv({ home: p.home, env: { VOUCH_COMMAND: "./model.sh" } }),
+    );
     await screen.waitFor("the question", (s) => s.some((l) => l.includes("Run this plan now? [y/N]")));
     screen.keys(key, "Enter");
     if (key === "y") {
@@ -191,8 +209,15 @@ describe.skipIf(!TMUX)("--run on a terminal asks first", () => {
 describe("--checks GRAPH: the plan takes the graph's checks_from files", () => {
   test("the files are named relative to the plan, the graph's own checks are not, and they reach the prompt", async () => {
     const p = project([GOOD]);
-    writeFileSync(join(p.dir, "asker.yaml"), 'version: 1\nname: asker\nchecks_from: [./vouch.checks.yaml]\nchecks:\n  own: { run: "true", description: not for plans }\nnodes:\n  a: { kind: end }\n');
-    const r = await vouch(["plan", GOAL, "--checks", "asker.yaml", "--harness", "command", "-o", "plans/plan.yaml"], { home: p.home, cwd: p.dir, env: { VOUCH_COMMAND: "./model.sh" } });
+    writeFileSync(
+      join(p.dir, "asker.yaml"),
+      'version: 1\nname: asker\nchecks_from: [./vouch.checks.yaml]\nchecks:\n  own: { run: "true", description: not for plans }\nnodes:\n  a: { kind: end }\n',
+    );
+    const r = await vouch(["plan", GOAL, "--checks", "asker.yaml", "--harness", "command", "-o", "plans/plan.yaml"], {
+      home: p.home,
+      cwd: p.dir,
+      env: { VOUCH_COMMAND: "./model.sh" },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(written(p)).toContain("checks_from: [ ../vouch.checks.yaml ]");
     expect(prompt(p, 1)).toContain("- tests: every source file under src/ exports something");

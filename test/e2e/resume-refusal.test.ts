@@ -15,9 +15,12 @@ afterAll(() => dir?.cleanup());
 test("a resume the harness would refuse (graph changed, --force) exits 2, starts nothing and lets the run go", async () => {
   const graph = join(dir.path, "refuse.yaml");
   const home = join(dir.path, "home3");
-  writeFileSync(graph, "version: 1\nname: r\nnodes:\n  a: { kind: script, run: \"exit 1\" }\n");
+  writeFileSync(graph, 'version: 1\nname: r\nnodes:\n  a: { kind: script, run: "exit 1" }\n');
   expect((await vouch(["run", graph, "--json"], { home })).code).toBe(1);
-  writeFileSync(graph, "version: 1\nname: r\nnodes:\n  a: { kind: script, run: \"exit 1\" }\n  b: { kind: agent, harness: codex, prompt: p, caps: { budget_usd: 1 } }\n");
+  writeFileSync(
+    graph,
+    'version: 1\nname: r\nnodes:\n  a: { kind: script, run: "exit 1" }\n  b: { kind: agent, harness: codex, prompt: p, caps: { budget_usd: 1 } }\n',
+  );
   const refused = await vouch(["resume", "last", "--force", "--json"], { home });
   expect(refused.code).toBe(2);
   expect(refused.stdout).toBe("");

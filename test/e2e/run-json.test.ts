@@ -95,7 +95,8 @@ describe("vouch run --json on script graphs", () => {
   });
 
   test("the schema check is not a formality: a line with an unknown field or a bad type is refused", () => {
-    const good = '{"v":1,"run":"r","t":"x","seq":0,"type":"run.finished","status":"passed","exit_code":0,"cost_usd":0,"cost_unknown":0,"wall_ms":1,"counts":{"passed":0,"failed":0,"error":0,"skipped":0,"cancelled":0}}\n';
+    const good =
+      '{"v":1,"run":"r","t":"x","seq":0,"type":"run.finished","status":"passed","exit_code":0,"cost_usd":0,"cost_unknown":0,"wall_ms":1,"counts":{"passed":0,"failed":0,"error":0,"skipped":0,"cancelled":0}}\n';
     expect(parseNdjson(good)).toHaveLength(1);
     expect(() => parseNdjson(good.replace('"wall_ms":1', '"wall_ms":1,"extra":true'))).toThrow(/event schema/);
     expect(() => parseNdjson(good.replace('"exit_code":0', '"exit_code":"0"'))).toThrow(/event schema/);

@@ -35,8 +35,15 @@ test("--json: the self-report-only nodes pass self-reported, and run.finished co
   const r = await vouch(["run", graph, "--json"], { home: home() });
   expect(r.code, r.stderr).toBe(0);
   const events = parseNdjson(r.stdout);
-  const q = Object.fromEntries(events.filter((e): e is EventOf<"node.finished"> => e.type === "node.finished").map((e) => [e.node, `${e.status} ${e.qualifier}`]));
-  expect(q).toEqual({ claim: "passed self-reported", claim_json: "passed self-reported", proved: "passed verified", plain: "passed exit-only" });
+  const q = Object.fromEntries(
+    events.filter((e): e is EventOf<"node.finished"> => e.type === "node.finished").map((e) => [e.node, `${e.status} ${e.qualifier}`]),
+  );
+  expect(q).toEqual({
+    claim: "passed self-reported",
+    claim_json: "passed self-reported",
+    proved: "passed verified",
+    plain: "passed exit-only",
+  });
   const fin = events.at(-1) as EventOf<"run.finished">;
   expect(fin.counts).toEqual({ passed: 4, self_reported: 2, failed: 0, error: 0, skipped: 0, cancelled: 0 });
 }, 30_000);

@@ -32,15 +32,26 @@ async function run(graph: string, stubEnv: Record<string, string> = {}) {
   const argvFile = join(dir.path, "argv.jsonl");
   const env: Record<string, string> = { STUB_ARGV: argvFile, STUB_SESSION_DIR: sessions, STUB_TURN_MS: "1", ...stubEnv };
   const passEnv = Object.keys(env).flatMap((n) => ["--pass-env", n]);
-  const r = await vouch(["run", file, "--json", ...passEnv], { home: join(dir.path, "vouch"), env: { ...env, PATH: `${STUBS}:${process.env.PATH ?? "/usr/bin:/bin"}` } });
+  const r = await vouch(["run", file, "--json", ...passEnv], {
+    home: join(dir.path, "vouch"),
+    env: { ...env, PATH: `${STUBS}:${process.env.PATH ?? "/usr/bin:/bin"}` },
+  });
   const vouchEnv = { ...env, PATH: `${STUBS}:${process.env.PATH ?? "/usr/bin:/bin"}` };
-  return { ...inspect(r, argvFile), home: join(dir.path, "vouch"), work, again: async (args: string[]) => inspect(await vouch([...args, "--json"], { home: join(dir.path, "vouch"), env: vouchEnv }), argvFile) };
+  return {
+    ...inspect(r, argvFile),
+    home: join(dir.path, "vouch"),
+    work,
+    again: async (args: string[]) => inspect(await vouch([...args, "--json"], { home: join(dir.path, "vouch"), env: vouchEnv }), argvFile),
+  };
 }
 
 function inspect(r: { code: number; stdout: string; stderr: string }, argvFile: string) {
   let started: Started[] = [];
   try {
-    started = readFileSync(argvFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Started);
+    started = readFileSync(argvFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Started);
   } catch {
     // no sitting started
   }
@@ -55,7 +66,8 @@ const FAILS_ONCE = `{ name: once, run: "test -f .seen || { touch .seen; echo fir
 
 describe("retry: { session: continue }", () => {
   test("claude: the second sitting resumes the first's session with only the failure as its prompt; each attempt's cost apart", async () => {
-    const r = await run(`version: 1
+    const r = await run(
+      `version: 1
 name: s
 nodes:
   work:
@@ -65,7 +77,9 @@ nodes:
     prompt: "Write the whole feature."
     retry: { max: 1, on: [check_failed], session: continue }
     success: { checks: [${FAILS_ONCE}] }
-`, { STUB_TURN_COST: "0.25" });
+`,
+      { STUB_TURN_COST: "0.25" },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.started).toHaveLength(2);
     expect(r.started[0]!.argv.some((a) => a.startsWith("--resume"))).toBe(false);
@@ -83,7 +97,11 @@ nodes:
     const f = r.finished("work");
     expect(f).toMatchObject({ status: "passed", attempt: 2, cost_usd: 0.5, session_id: CLAUDE_ID });
     const shown = JSON.parse((await vouch(["show", "last", "--json"], { home: r.home })).stdout);
-    const attempts = shown.nodes[0].attempts.map((a: { attempt: number; session_id: string; cost_usd: number }) => [a.attempt, a.session_id, a.cost_usd]);
+    const attempts = shown.nodes[0].attempts.map((a: { attempt: number; session_id: string; cost_usd: number }) => [
+      a.attempt,
+      a.session_id,
+      a.cost_usd,
+    ]);
     expect(attempts).toEqual([
       [1, CLAUDE_ID, 0.25],
       [2, CLAUDE_ID, 0.5], // node.finished's cost_usd is the node's sum over its attempts
@@ -118,7 +136,8 @@ nodes:
 
   test("a first attempt that reported a hostile session id: the retry is a fresh sitting with the whole prompt, and says why", async () => {
     for (const hostile of ["--dangerously-skip-permissions", "\u001b]0;pwned\u0007abc", "../../etc/passwd"]) {
-      const r = await run(`version: 1
+      const r = await run(
+        `version: 1
 name: s
 nodes:
   work:
@@ -128,10 +147,13 @@ nodes:
     prompt: "Write it."
     retry: { max: 1, on: [check_failed], session: continue }
     success: { checks: [${FAILS_ONCE}] }
-`, { STUB_SESSION_ID: hostile });
+`,
+        { STUB_SESSION_ID: hostile },
+      );
       expect(r.code, r.stderr).toBe(0);
       expect(r.started).toHaveLength(2);
-      for (const s of r.started) expect(s.argv.some((a) => a.includes(hostile) || a.startsWith("--resume") || a.startsWith("--dangerously"))).toBe(false);
+      for (const s of r.started)
+        expect(s.argv.some((a) => a.includes(hostile) || a.startsWith("--resume") || a.startsWith("--dangerously"))).toBe(false);
       expect(r.started[1]!.prompt).toMatch(/^Write it\.\n\n---\nYour previous attempt/);
       expect(r.of("node.started")[1]!.session).toEqual({
         mode: "fresh",
@@ -165,7 +187,10 @@ nodes:
   test("continue: fix resumes implement's session with its own prompt, and costs only its own sitting", async () => {
     const r = await run(graph("continue"), { STUB_TURN_COST: "0.3" });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.started.map((s) => s.argv.filter((a) => a.startsWith("--resume") || a === "--fork-session"))).toEqual([[], [`--resume=${CLAUDE_ID}`]]);
+    expect(r.started.map((s) => s.argv.filter((a) => a.startsWith("--resume") || a === "--fork-session"))).toEqual([
+      [],
+      [`--resume=${CLAUDE_ID}`],
+    ]);
     expect(r.started[1]!.prompt).toBe("Fix what is left.");
     expect(r.of("node.started").find((e) => e.node === "fix")!.session).toEqual({ mode: "resume", id: CLAUDE_ID, node: "implement" });
     // claude reported 0.6 for the resumed session: fix's own sitting cost 0.3.
@@ -206,7 +231,8 @@ nodes:
 
 describe("vouch resume", () => {
   test("a node continuing a node kept from the first session resumes the session id the ledger holds, and its cost is its own", async () => {
-    const r = await run(`version: 1
+    const r = await run(
+      `version: 1
 name: s
 nodes:
   implement:
@@ -222,7 +248,9 @@ nodes:
     prompt: "Fix what is left."
     session: { continue: implement }
     success: { checks: [${FAILS_ONCE}] }
-`, { STUB_TURN_COST: "0.3" });
+`,
+      { STUB_TURN_COST: "0.3" },
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(r.finished("fix")).toMatchObject({ status: "failed", cost_usd: 0.3, session_cost_usd: 0.6 });
     const runId = r.events[0]!.run;
@@ -273,9 +301,15 @@ nodes:
         session: { continue: draft }
 `);
     expect(r.code, r.stderr).toBe(0);
-    const drafts = new Map(r.of("node.finished").filter((e) => e.node === "draft").map((e) => [e.branch!.index, e.session_id!]));
+    const drafts = new Map(
+      r
+        .of("node.finished")
+        .filter((e) => e.node === "draft")
+        .map((e) => [e.branch!.index, e.session_id!]),
+    );
     expect(new Set(drafts.values()).size).toBe(3); // three forks, three sessions
-    for (const s of r.started.filter((x) => x.prompt.startsWith("Draft"))) expect(s.argv).toEqual(expect.arrayContaining([`--resume=${CLAUDE_ID}`, "--fork-session"]));
+    for (const s of r.started.filter((x) => x.prompt.startsWith("Draft")))
+      expect(s.argv).toEqual(expect.arrayContaining([`--resume=${CLAUDE_ID}`, "--fork-session"]));
     for (const [index, item] of ["a", "b", "c"].entries()) {
       const polish = r.started.find((x) => x.prompt === `Polish ${item}.`)!;
       expect(polish.argv).toContain(`--resume=${drafts.get(index)}`);
@@ -291,12 +325,15 @@ nodes:
   sub: { kind: graph, use: ./sub.yaml, needs: [first] }
 `);
     // run() wrote graph.yaml before this file existed: run again with the sub-graph beside it.
-    writeFileSync(join(dir.path, "sub.yaml"), `version: 1
+    writeFileSync(
+      join(dir.path, "sub.yaml"),
+      `version: 1
 name: sub
 nodes:
   implement: { kind: agent, harness: claude, cwd: ${JSON.stringify(r.work)}, prompt: "Sub implement." }
   fix: { kind: agent, harness: claude, cwd: ${JSON.stringify(r.work)}, needs: [implement], prompt: "Sub fix.", session: { fork: implement } }
-`);
+`,
+    );
     const again = await r.again(["run", join(dir.path, "graph.yaml"), "--pass-env", "STUB_ARGV", "--pass-env", "STUB_SESSION_DIR"]);
     expect(again.code, again.stderr).toBe(0);
     const fix = again.started.find((x) => x.prompt === "Sub fix.")!;
@@ -308,8 +345,14 @@ nodes:
   test("--harness command on a graph that continues sessions is refused before anything starts (exit 2)", async () => {
     dir = tempDir("sessions");
     const file = join(dir.path, "g.yaml");
-    writeFileSync(file, 'version: 1\nname: s\nnodes:\n  a: { kind: agent, prompt: "a", retry: { max: 1, session: continue } }\n  b: { kind: agent, prompt: "b", needs: [a], session: { fork: a } }\n');
-    const r = await vouch(["run", file, "--harness", "gemini"], { home: join(dir.path, "vouch"), env: { PATH: `${STUBS}:${process.env.PATH ?? "/usr/bin:/bin"}` } });
+    writeFileSync(
+      file,
+      'version: 1\nname: s\nnodes:\n  a: { kind: agent, prompt: "a", retry: { max: 1, session: continue } }\n  b: { kind: agent, prompt: "b", needs: [a], session: { fork: a } }\n',
+    );
+    const r = await vouch(["run", file, "--harness", "gemini"], {
+      home: join(dir.path, "vouch"),
+      env: { PATH: `${STUBS}:${process.env.PATH ?? "/usr/bin:/bin"}` },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('harness "gemini": session.fork: gemini cannot fork a session');
     const c = await vouch(["run", file, "--harness", "command"], { home: join(dir.path, "vouch"), env: { VOUCH_COMMAND: "true" } });
@@ -350,6 +393,8 @@ nodes:
     expect(both.code).toBe(2);
     // The text show lists every attempt's session, and the transcript it found.
     const text = (await vouch(["show", "last"], { home: r.home, env })).stdout;
-    expect(text).toContain(`\nSessions\n  implement attempt 1: ${CLAUDE_ID}\n  fix attempt 1: ${forked}\n\nTranscripts\n  fix attempt 1: ${path}\n`);
+    expect(text).toContain(
+      `\nSessions\n  implement attempt 1: ${CLAUDE_ID}\n  fix attempt 1: ${forked}\n\nTranscripts\n  fix attempt 1: ${path}\n`,
+    );
   }, 60_000);
 });

@@ -50,10 +50,17 @@ describe("the binary alone, under env -i, in a folder with no node_modules", () 
     expect(run.code).toBe(0);
     expect(run.out.trim().split("\n").at(-1)).toContain('"type":"run.finished"');
     expect(existsSync(join(dir, ".vouch", "ledger.sqlite"))).toBe(true);
-    const plain = bare(["run", "graphs/finding-verifier.yaml", "--harness", "replay", "-i", "findings=@sample/REVIEW.md", "-i", "project_dir=sample"], env);
+    const plain = bare(
+      ["run", "graphs/finding-verifier.yaml", "--harness", "replay", "-i", "findings=@sample/REVIEW.md", "-i", "project_dir=sample"],
+      env,
+    );
     expect(plain.code).toBe(0);
     expect(plain.out).toContain("F5  UNVERIFIABLE");
-    expect(bare(["runs"], env).out.split("\n").filter((l) => l.includes("passed"))).toHaveLength(2);
+    expect(
+      bare(["runs"], env)
+        .out.split("\n")
+        .filter((l) => l.includes("passed")),
+    ).toHaveLength(2);
   });
 
   test("report draws the graph with the Graphviz WebAssembly inside the binary", () => {
@@ -65,18 +72,22 @@ describe("the binary alone, under env -i, in a folder with no node_modules", () 
     expect(bare(["report", "last", "--format", "junit"], env).out).toContain('name="verify_each[4].verify_one"');
   });
 
-  test.skipIf(!TMUX)("the live UI starts and draws from the binary alone (ink is inside it)", async () => {
-    const screen = new TmuxScreen(dir);
-    try {
-      // cd into the copied folder and clear the environment, as a person with the downloaded file would.
-      const command = `cd '${dir}' && exec env -i PATH=/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 HOME='${dir}' VOUCH_HOME='${dir}/tui-ledger' ./vouch run graphs/finding-verifier.yaml --harness replay -i findings=@sample/REVIEW.md -i project_dir=sample`;
-      screen.start(["sh", "-c", command], {});
-      const end = await screen.waitFor("the final frame", (s) => s.some((l) => l.includes("PASSED · exit 0")));
-      expect(end.join("\n")).toContain("turns 9/8");
-      screen.keys("q");
-      await screen.waitFor("vouch to exit", (s) => s.some((l) => l === "vouch exited 0"));
-    } finally {
-      screen.kill();
-    }
-  }, 60_000);
+  test.skipIf(!TMUX)(
+    "the live UI starts and draws from the binary alone (ink is inside it)",
+    async () => {
+      const screen = new TmuxScreen(dir);
+      try {
+        // cd into the copied folder and clear the environment, as a person with the downloaded file would.
+        const command = `cd '${dir}' && exec env -i PATH=/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 HOME='${dir}' VOUCH_HOME='${dir}/tui-ledger' ./vouch run graphs/finding-verifier.yaml --harness replay -i findings=@sample/REVIEW.md -i project_dir=sample`;
+        screen.start(["sh", "-c", command], {});
+        const end = await screen.waitFor("the final frame", (s) => s.some((l) => l.includes("PASSED · exit 0")));
+        expect(end.join("\n")).toContain("turns 9/8");
+        screen.keys("q");
+        await screen.waitFor("vouch to exit", (s) => s.some((l) => l === "vouch exited 0"));
+      } finally {
+        screen.kill();
+      }
+    },
+    60_000,
+  );
 });

@@ -27,7 +27,13 @@ interface Traced {
 /** Runs argv under `strace -f` (every thread and child) with stdin from /dev/null. */
 function traced(argv: string[], cwd = ROOT): Traced {
   const log = join(dir, `trace-${Math.random().toString(36).slice(2)}.txt`);
-  const r = Bun.spawnSync(["strace", "-f", "-qq", "-o", log, "-e", "trace=execve,read,fstat,newfstatat,statx", ...argv], { cwd, stdin: Bun.file("/dev/null"), stdout: "ignore", stderr: "ignore", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, VOUCH_HOME: join(dir, "home") } });
+  const r = Bun.spawnSync(["strace", "-f", "-qq", "-o", log, "-e", "trace=execve,read,fstat,newfstatat,statx", ...argv], {
+    cwd,
+    stdin: Bun.file("/dev/null"),
+    stdout: "ignore",
+    stderr: "ignore",
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, VOUCH_HOME: join(dir, "home") },
+  });
   const lines = readFileSync(log, "utf8").split("\n");
   return {
     code: r.exitCode ?? -1,
@@ -54,7 +60,10 @@ describe.skipIf(!hasStrace)("start-up of the binary (strace)", () => {
   test("the markers catch what they look for: a worktree graph's validate runs git; a program that builds process.stdin stats it", () => {
     const repo = makeRepo({ "a.txt": "a\n" }, "vouch-startup-repo-");
     try {
-      writeFileSync(join(repo, "wt.yaml"), "version: 1\nname: wt\nnodes:\n  a: { kind: script, run: 'true', workspace: { mode: worktree } }\n");
+      writeFileSync(
+        join(repo, "wt.yaml"),
+        "version: 1\nname: wt\nnodes:\n  a: { kind: script, run: 'true', workspace: { mode: worktree } }\n",
+      );
       const t = traced([BINARY, "validate", "wt.yaml"], repo);
       expect(t.code).toBe(0);
       expect(t.execs.length).toBeGreaterThan(1);

@@ -19,7 +19,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 test("a passed run exits 0 though its stderr message met a closed pipe", () => {
   // VOUCH_LEDGER=off makes the run print one line to stderr; `| true` has gone by then.
   const script = `VOUCH_LEDGER=off "$1" run ok.yaml --json 2>&1 >out.json | true; echo "\${PIPESTATUS[0]}"`;
-  const r = Bun.spawnSync(["bash", "-c", script, "bash", BINARY], { cwd: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", VOUCH_HOME: join(dir, ".vouch") }, stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync(["bash", "-c", script, "bash", BINARY], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", VOUCH_HOME: join(dir, ".vouch") },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const last = JSON.parse(readFileSync(join(dir, "out.json"), "utf8").trim().split("\n").at(-1)!);
   expect(last).toMatchObject({ type: "run.finished", exit_code: 0 });
   expect(r.stdout.toString().trim()).toBe("0");

@@ -37,17 +37,19 @@ nodes:
     const c = folder({ "a.yaml": A, "b.yaml": B });
     const v = await vouch(["validate", "a.yaml"], { home: c.home, cwd: c.path });
     expect(v.code).toBe(2);
-    expect(v.stdout).toBe("b.yaml:6:10: node \"back\": use makes a cycle: a.yaml → b.yaml → a.yaml\n    hint: a graph cannot use itself, directly or through other graphs\n");
+    expect(v.stdout).toBe(
+      'b.yaml:6:10: node "back": use makes a cycle: a.yaml → b.yaml → a.yaml\n    hint: a graph cannot use itself, directly or through other graphs\n',
+    );
     const run = await vouch(["run", "a.yaml"], { home: c.home, cwd: c.path });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("b.yaml:6:10: node \"back\": use makes a cycle");
+    expect(run.stderr).toContain('b.yaml:6:10: node "back": use makes a cycle');
   });
 
   test("a graph using itself is a cycle at its own use line", async () => {
     const c = folder({ "self.yaml": `version: 1\nname: self\nnodes:\n  me:\n    kind: graph\n    use: ./self.yaml\n` });
     const v = await vouch(["validate", "self.yaml"], { home: c.home, cwd: c.path });
     expect(v.code).toBe(2);
-    expect(v.stdout).toContain("self.yaml:6:10: node \"me\": use makes a cycle: self.yaml → self.yaml");
+    expect(v.stdout).toContain('self.yaml:6:10: node "me": use makes a cycle: self.yaml → self.yaml');
   });
 
   test("a missing required input and an unknown one, at the node in the parent; a problem inside the sub-graph names its file", async () => {
@@ -110,7 +112,9 @@ nodes:
       'g/main.yaml:8:31: node "folder": cannot read sub-graph g/: cannot read the file: it is a directory, not a regular file',
       expect.stringMatching(/^g\/main\.yaml:9:29: node "huge": cannot read sub-graph g\/huge\.yaml: .*(larger|limit|MiB)/),
       expect.stringMatching(/^g\/main\.yaml:10:28: node "out": use "\.\.\/outside\.yaml" leaves the top graph's folder/),
-      expect.stringMatching(/^g\/main\.yaml:11:29: node "link": use "\.\/link\.yaml" leads \(through a link\) outside the top graph's folder/),
+      expect.stringMatching(
+        /^g\/main\.yaml:11:29: node "link": use "\.\/link\.yaml" leads \(through a link\) outside the top graph's folder/,
+      ),
     ]);
     const proto = folder({
       "main.yaml": `version: 1\nname: main\nnodes:\n  s:\n    kind: graph\n    use: ./ok.yaml\n    inputs: { __proto__: 1 }\n`,
@@ -132,10 +136,14 @@ describe("where a sub-graph may be used", () => {
     });
     const planned = await vouch(["validate", "planned.yaml"], { home: c.home, cwd: c.path });
     expect(planned.code).toBe(2);
-    expect(planned.stdout).toContain('planned.yaml:5:26: node "s": a planned graph may use only planned sub-graphs; user.yaml is user-written');
+    expect(planned.stdout).toContain(
+      'planned.yaml:5:26: node "s": a planned graph may use only planned sub-graphs; user.yaml is user-written',
+    );
     const mapped = await vouch(["validate", "mapped.yaml"], { home: c.home, cwd: c.path });
     expect(mapped.code).toBe(2);
-    expect(mapped.stdout).toContain('mapped.yaml:10:30: node "s": sub-graph withmap.yaml holds a map, and this node is inside a map branch: maps do not nest');
+    expect(mapped.stdout).toContain(
+      'mapped.yaml:10:30: node "s": sub-graph withmap.yaml holds a map, and this node is inside a map branch: maps do not nest',
+    );
   });
 
   test("an approval inside a sub-graph pauses the run; resume --approve review/ok decides it", async () => {
@@ -155,4 +163,3 @@ describe("where a sub-graph may be used", () => {
     expect(finished(parseNdjson(r.stdout), "review")[0]).toMatchObject({ status: "passed", qualifier: "approved", output: "approved" });
   });
 });
-

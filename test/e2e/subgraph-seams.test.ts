@@ -22,7 +22,9 @@ test("a sub-graph with a merge node inside a map branch is refused at load (exit
   });
   const v = await vouch(["validate", "top.yaml"], { home: c.home, cwd: c.path });
   expect(v.code).toBe(2);
-  expect(v.stdout).toContain('mid.yaml:4:31: node "deeper": sub-graph inner.yaml holds a merge node, and this node is inside a map branch: merge nodes run at the top level only');
+  expect(v.stdout).toContain(
+    'mid.yaml:4:31: node "deeper": sub-graph inner.yaml holds a merge node, and this node is inside a map branch: merge nodes run at the top level only',
+  );
   // Outside a branch the same sub-graph is fine.
   const flat = await vouch(["validate", "flat.yaml"], { home: c.home, cwd: c.path });
   expect(flat.stdout + flat.stderr).not.toContain("merge nodes run at the top level only");

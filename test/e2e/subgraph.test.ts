@@ -125,9 +125,15 @@ nodes:
     expect(r.code, r.stderr).toBe(0);
     const events = parseNdjson(r.stdout);
     const counts = finished(events, "review/count").map((e) => [e.branch?.index, e.output]);
-    expect(counts.sort()).toEqual([[0, 1], [1, 2]]);
+    expect(counts.sort()).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
     const results = (finished(events, "each")[0]!.output as { results: { output: unknown }[] }).results;
-    expect(results.map((x) => x.output)).toEqual([{ count: 1, label: "none" }, { count: 2, label: "none" }]);
+    expect(results.map((x) => x.output)).toEqual([
+      { count: 1, label: "none" },
+      { count: 2, label: "none" },
+    ]);
   });
 
   test("vouch graph draws the sub-graph nested under its node", async () => {
@@ -146,8 +152,28 @@ nodes:
 
 /** A replayed claude sitting that reports `cost` USD. */
 function sitting(cost: number, result: string): string {
-  const init = { type: "system", subtype: "init", session_id: "s", cwd: "/w", model: "claude-opus-5", tools: [], permissionMode: "dontAsk", claude_code_version: "2.1.220" };
-  const end = { type: "result", subtype: "success", is_error: false, duration_ms: 10, num_turns: 1, result, stop_reason: "end_turn", session_id: "s", total_cost_usd: cost, usage: { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } };
+  const init = {
+    type: "system",
+    subtype: "init",
+    session_id: "s",
+    cwd: "/w",
+    model: "claude-opus-5",
+    tools: [],
+    permissionMode: "dontAsk",
+    claude_code_version: "2.1.220",
+  };
+  const end = {
+    type: "result",
+    subtype: "success",
+    is_error: false,
+    duration_ms: 10,
+    num_turns: 1,
+    result,
+    stop_reason: "end_turn",
+    session_id: "s",
+    total_cost_usd: cost,
+    usage: { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+  };
   return `${JSON.stringify(init)}\n${JSON.stringify(end)}\n`;
 }
 
@@ -237,7 +263,13 @@ nodes:
 
   test("kill -9 while a node inside runs; resume keeps what passed inside and finishes", async () => {
     const c = folder({ "main.yaml": MAIN, "inner.yaml": INNER });
-    const p = Bun.spawn([BINARY, "run", join(c.path, "main.yaml"), "--json"], { cwd: c.path, env: cleanEnv({ home: c.home }), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([BINARY, "run", join(c.path, "main.yaml"), "--json"], {
+      cwd: c.path,
+      env: cleanEnv({ home: c.home }),
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const reader = p.stdout.getReader();
     let text = "";
     while (!text.split("\n").some((l) => l.includes('"type":"node.started"') && l.includes('"node":"inner/wait"'))) {

@@ -32,7 +32,15 @@ export class TmuxScreen {
     const exports = Object.entries(env).map(([k, v]) => `export ${k}=${q(v)}`);
     writeFileSync(
       script,
-      [...exports, argv.map(q).join(" "), "code=$?", `stty -a > ${q(this.sttyFile)}`, 'echo "vouch exited $code"', "exec sleep 600", ""].join("\n"),
+      [
+        ...exports,
+        argv.map(q).join(" "),
+        "code=$?",
+        `stty -a > ${q(this.sttyFile)}`,
+        'echo "vouch exited $code"',
+        "exec sleep 600",
+        "",
+      ].join("\n"),
     );
     this.tmux("new-session", "-d", "-x", String(o.width ?? 100), "-y", String(o.height ?? 30), "-s", "e2e", `sh ${q(script)}`);
     this.started = true;
@@ -42,7 +50,8 @@ export class TmuxScreen {
   programPid(): number {
     const shell = this.tmux("display-message", "-p", "-t", "e2e", "#{pane_pid}").trim();
     const children = readFileSync(`/proc/${shell}/task/${shell}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
-    if (children.length !== 1) throw new Error(`expected one program under the pane's shell ${shell}, found: ${children.join(", ") || "none"}`);
+    if (children.length !== 1)
+      throw new Error(`expected one program under the pane's shell ${shell}, found: ${children.join(", ") || "none"}`);
     return Number(children[0]);
   }
 
@@ -53,7 +62,9 @@ export class TmuxScreen {
 
   /** The visible pane as text, one string per row, trailing spaces and empty rows at the bottom trimmed. */
   capture(): string[] {
-    const rows = this.tmux("capture-pane", "-p", "-t", "e2e").split("\n").map((l) => l.trimEnd());
+    const rows = this.tmux("capture-pane", "-p", "-t", "e2e")
+      .split("\n")
+      .map((l) => l.trimEnd());
     while (rows.length > 0 && rows.at(-1) === "") rows.pop();
     return rows;
   }

@@ -31,12 +31,18 @@ function open(name: string, delay: string): { screen: TmuxScreen; home: string }
   const home = join(dir.path, name);
   const screen = new TmuxScreen(dir.path);
   screens.push(screen);
-  screen.start([BINARY, "run", ...DEMO_ARGS, "--replay-delay", delay], { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir.path, LANG: "C.UTF-8", VOUCH_HOME: home });
+  screen.start([BINARY, "run", ...DEMO_ARGS, "--replay-delay", delay], {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: dir.path,
+    LANG: "C.UTF-8",
+    VOUCH_HOME: home,
+  });
   return { screen, home };
 }
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
-const running = (s: string[]) => /^vouch finding-verifier {2}running /.test(s[0] ?? "") && s.some((l) => new RegExp(`^ {4}${SPINNER.source} #\\d+ F\\d`).test(l));
+const running = (s: string[]) =>
+  /^vouch finding-verifier {2}running /.test(s[0] ?? "") && s.some((l) => new RegExp(`^ {4}${SPINNER.source} #\\d+ F\\d`).test(l));
 
 /** The terminal modes a shell needs back: line editing and echo on. */
 function expectTerminalRestored(screen: TmuxScreen) {
@@ -59,7 +65,14 @@ describe.skipIf(!TMUX)("the live UI in tmux", () => {
     expect(end[0]).toMatch(/^vouch finding-verifier {2}PASSED · exit 0 {2}\d/);
     expect(end[1]).toMatch(/^run \S+ {2}7 passed · 1 failed · 1 error · 1 skipped$/);
     const rows = end.filter((l) => /^ {4}. #\d F\d/.test(l)).map((l) => l.trim().replace(/\s+/g, " "));
-    expect(rows).toEqual(["✓ #0 F1 VERIFIED", "✓ #1 F2 FALSE", "✓ #2 F3 UNVERIFIABLE", "✓ #3 F4 VERIFIED", "✗ #4 F5 UNVERIFIABLE", "! #5 F6 UNVERIFIABLE"]);
+    expect(rows).toEqual([
+      "✓ #0 F1 VERIFIED",
+      "✓ #1 F2 FALSE",
+      "✓ #2 F3 UNVERIFIABLE",
+      "✓ #3 F4 VERIFIED",
+      "✗ #4 F5 UNVERIFIABLE",
+      "! #5 F6 UNVERIFIABLE",
+    ]);
     const text = end.join("\n");
     expect(text).toContain("│ src/cache.js:40: src/cache.js has 22 lines; cited line 40"); // the failed check's tail
     expect(text).toContain("⚠ cap overrun turns 9/8");
@@ -90,7 +103,12 @@ describe.skipIf(!TMUX)("the live UI in tmux", () => {
     screens.push(screen);
     const home = join(dir.path, "term");
     const args = [join(ROOT, "graphs", "step-runner.yaml"), "--harness", "replay", "-i", "task=t", "-i", `project_dir=${STEP_REPO.path}`];
-    screen.start([BINARY, "run", ...args], { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir.path, LANG: "C.UTF-8", VOUCH_HOME: home });
+    screen.start([BINARY, "run", ...args], {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: dir.path,
+      LANG: "C.UTF-8",
+      VOUCH_HOME: home,
+    });
     const end = await screen.waitFor("the final frame", (s) => s.some((l) => l.includes("PASSED · exit 0")));
     expect(exitedWith(end)).toBeNull();
     process.kill(screen.programPid(), "SIGTERM");

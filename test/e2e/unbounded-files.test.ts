@@ -86,10 +86,26 @@ describe("a graph file that is not a regular file, or too large, is refused (exi
 describe("-i NAME=@FILE that is not a regular file, or too large, is refused before the run starts", () => {
   const args = (file: string) => RUN(FINDING_VERIFIER, "-i", `findings=@${file}`);
   test.concurrent.for([
-    { name: "/dev/zero", file: () => "/dev/zero", says: /^vouch: cannot read --input findings=@\/dev\/zero: it is a character device, not a regular file$/m },
-    { name: "a FIFO", file: () => fifo, says: /^vouch: cannot read --input findings=@.*pipe\.yaml: it is a pipe \(FIFO\), not a regular file$/m },
-    { name: "a directory", file: () => folder, says: /^vouch: cannot read --input findings=@.*folder\.yaml: it is a directory, not a regular file$/m },
-    { name: "a 20 GB sparse file", file: () => sparse, says: /^vouch: --input findings=@.*huge\.yaml is 20 GiB, over the limit of 64 MiB\nhint: .*VOUCH_MAX_INPUT_BYTES/m },
+    {
+      name: "/dev/zero",
+      file: () => "/dev/zero",
+      says: /^vouch: cannot read --input findings=@\/dev\/zero: it is a character device, not a regular file$/m,
+    },
+    {
+      name: "a FIFO",
+      file: () => fifo,
+      says: /^vouch: cannot read --input findings=@.*pipe\.yaml: it is a pipe \(FIFO\), not a regular file$/m,
+    },
+    {
+      name: "a directory",
+      file: () => folder,
+      says: /^vouch: cannot read --input findings=@.*folder\.yaml: it is a directory, not a regular file$/m,
+    },
+    {
+      name: "a 20 GB sparse file",
+      file: () => sparse,
+      says: /^vouch: --input findings=@.*huge\.yaml is 20 GiB, over the limit of 64 MiB\nhint: .*VOUCH_MAX_INPUT_BYTES/m,
+    },
   ])("$name", async (c, { expect }) => {
     const r = await vouchBounded(args(c.file()));
     refused(r);
@@ -107,7 +123,10 @@ describe("-i NAME=@FILE that is not a regular file, or too large, is refused bef
 
 test("resume re-reads the graph the same way: a graph replaced by a FIFO is refused (exit 2)", async () => {
   const graph = join(dir.path, "gated.yaml");
-  writeFileSync(graph, "version: 1\nname: gated\nnodes:\n  gate: { kind: approval, prompt: go? }\n  after: { kind: script, needs: [gate], run: 'true' }\n");
+  writeFileSync(
+    graph,
+    "version: 1\nname: gated\nnodes:\n  gate: { kind: approval, prompt: go? }\n  after: { kind: script, needs: [gate], run: 'true' }\n",
+  );
   const first = await vouchBounded(["run", graph, "--plain"]);
   expect(first.code, first.stderr).toBe(4);
   const id = /run (\S+) started/.exec(first.stdout)![1]!;
@@ -121,7 +140,11 @@ test("resume re-reads the graph the same way: a graph replaced by a FIFO is refu
 test("a replay fixture is read under the input limit too: over it, the sitting is unavailable and says why", async () => {
   const r = await vouchBounded([...RUN(FINDING_VERIFIER, "-i", "findings=x", "--json")], { VOUCH_MAX_INPUT_BYTES: "3000" });
   expect(r.killed).toBe(false);
-  const parse = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === "node.finished" && e.node === "parse");
+  const parse = r.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .find((e) => e.type === "node.finished" && e.node === "parse");
   expect(parse).toMatchObject({ status: "error" });
   expect(parse.error).toMatch(/replay fixture .*parse\.jsonl is 3\.2 KiB, over the limit of 2\.9 KiB/);
 });

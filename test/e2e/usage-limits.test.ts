@@ -26,7 +26,10 @@ beforeAll(() => {
   fixtures = join(dir.path, "fixtures");
   mkdirSync(fixtures);
   graph = join(dir.path, "limits.yaml");
-  writeFileSync(graph, `version: 1\nname: limits\nnodes:\n  write: { kind: agent, prompt: "write" }\n  other: { kind: script, run: "echo other" }\n`);
+  writeFileSync(
+    graph,
+    `version: 1\nname: limits\nnodes:\n  write: { kind: agent, prompt: "write" }\n  other: { kind: script, run: "echo other" }\n`,
+  );
 });
 afterAll(() => dir.cleanup());
 

@@ -44,7 +44,9 @@ describe("refused at load", () => {
     const outside = join(dir.path, "not-a-repo");
     mkdirSync(outside);
     const f = graph("outside", agent("impl", "    workspace: { mode: worktree }\n"));
-    expect(await refused(f, outside)).toMatch(new RegExp(`outside\\.yaml:8:\\d+: workspace mode worktree needs a git repository, and ${outside} is not in one`));
+    expect(await refused(f, outside)).toMatch(
+      new RegExp(`outside\\.yaml:8:\\d+: workspace mode worktree needs a git repository, and ${outside} is not in one`),
+    );
   });
   test("defaults.workspace outside a repository points at the defaults", async () => {
     const outside = join(dir.path, "not-a-repo-2");
@@ -54,7 +56,9 @@ describe("refused at load", () => {
   });
   test("a cwd that does not exist is named as such", async () => {
     const f = graph("no-dir", agent("impl", "    cwd: no/such/dir\n    workspace: { mode: worktree }\n"));
-    expect(await refused(f, repo)).toMatch(/no-dir\.yaml:9:\d+: workspace mode worktree: the node's folder .*\/no\/such\/dir does not exist/);
+    expect(await refused(f, repo)).toMatch(
+      /no-dir\.yaml:9:\d+: workspace mode worktree: the node's folder .*\/no\/such\/dir does not exist/,
+    );
   });
   test("an unknown base", async () => {
     const f = graph("unknown-base", agent("impl", "    workspace: { mode: worktree, base: no-such-branch }\n"));
@@ -67,7 +71,10 @@ describe("refused at load", () => {
   test("from naming a node without a worktree, and one that is not upstream", async () => {
     const f = graph(
       "from",
-      agent("shared", "") + agent("later", "    needs: [shared]\n    workspace: { from: shared }\n") + agent("wt", "    workspace: { mode: worktree }\n") + agent("side", "    workspace: { from: wt }\n"),
+      agent("shared", "") +
+        agent("later", "    needs: [shared]\n    workspace: { from: shared }\n") +
+        agent("wt", "    workspace: { mode: worktree }\n") +
+        agent("side", "    workspace: { from: wt }\n"),
     );
     const err = await refused(f, repo);
     expect(err).toMatch(/from\.yaml:\d+:\d+: workspace\.from names "shared", which has no worktree/);

@@ -97,8 +97,15 @@ describe("vouch clean", () => {
   let other: string;
   beforeAll(async () => {
     // A second run whose failed node keeps its worktree.
-    const failing = p.write("fail.yaml", `version: 1\nname: fails\nnodes:\n  broken:\n    kind: agent\n    harness: command\n    env: [RENDEZVOUS]\n    prompt: write broken\n    workspace: { mode: worktree }\n    success: { checks: [{ name: never, run: "false" }] }\n`);
-    const r = await vouch(["run", failing, "--json"], { home: p.home, cwd: fx.repo, env: { VOUCH_COMMAND: fx.agent, RENDEZVOUS: later() } });
+    const failing = p.write(
+      "fail.yaml",
+      `version: 1\nname: fails\nnodes:\n  broken:\n    kind: agent\n    harness: command\n    env: [RENDEZVOUS]\n    prompt: write broken\n    workspace: { mode: worktree }\n    success: { checks: [{ name: never, run: "false" }] }\n`,
+    );
+    const r = await vouch(["run", failing, "--json"], {
+      home: p.home,
+      cwd: fx.repo,
+      env: { VOUCH_COMMAND: fx.agent, RENDEZVOUS: later() },
+    });
     expect(r.code).toBe(1);
     other = parseNdjson(r.stdout)[0]!.run;
     expect(existsSync(join(fx.repo, ".vouch", "worktrees", other, "broken"))).toBe(true);
@@ -129,7 +136,10 @@ describe("vouch clean", () => {
 
   test("clear errors: an unknown run, a hostile one, outside a repository; --help says what it does", async () => {
     const unknown = await vouch(["clean", "20990101-000000-000000"], { home: p.home, cwd: fx.repo });
-    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('no worktrees or branches of run "20990101-000000-000000"')]);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      2,
+      expect.stringContaining('no worktrees or branches of run "20990101-000000-000000"'),
+    ]);
     for (const bad of ["../x", "-rf", ".."]) {
       const r = await vouch(["clean", "--", bad], { home: p.home, cwd: fx.repo });
       expect(r.code).toBe(2);

@@ -51,9 +51,15 @@ describe("three parallel branches, one tampering", () => {
 
   test("the other two pass verified: their checks ran the base's test in their own worktree", () => {
     const ok = finished(events).filter((e) => e.branch && e.branch.index < 2);
-    expect(ok.map((e) => [e.status, e.qualifier])).toEqual([["passed", "verified"], ["passed", "verified"]]);
+    expect(ok.map((e) => [e.status, e.qualifier])).toEqual([
+      ["passed", "verified"],
+      ["passed", "verified"],
+    ]);
     const checks = events.filter((e) => e.type === "check.finished" && e.node === "work");
-    expect(checks.map((c) => (c.type === "check.finished" ? [c.branch?.index, c.passed] : null)).sort()).toEqual([[0, true], [1, true]]);
+    expect(checks.map((c) => (c.type === "check.finished" ? [c.branch?.index, c.passed] : null)).sort()).toEqual([
+      [0, true],
+      [1, true],
+    ]);
   });
 
   test("each branch saw only its own file although all three had written theirs, in its own worktree (VOUCH_WORKSPACE)", () => {
@@ -75,7 +81,9 @@ describe("three parallel branches, one tampering", () => {
       expect(ws.branch).toBe(`vouch/${run}/each/${e.branch!.index}/work`);
       expect(ws.base).toBe(head);
       expect(git(fx.repo, "rev-parse", ws.branch).trim()).toBe(ws.commit);
-      expect(git(fx.repo, "log", "-1", "--format=%an|%s", ws.commit).trim()).toBe(`vouch|vouch: run ${run}, node each[${e.branch!.index}].work, attempt 1`);
+      expect(git(fx.repo, "log", "-1", "--format=%an|%s", ws.commit).trim()).toBe(
+        `vouch|vouch: run ${run}, node each[${e.branch!.index}].work, attempt 1`,
+      );
     }
     const [a, , t] = [0, 1, 2].map((i) => finished(events).find((e) => e.branch?.index === i)!.workspace!);
     expect([a!.files_changed, a!.insertions, a!.deletions]).toEqual([1, 1, 0]);
@@ -110,8 +118,10 @@ describe("three parallel branches, one tampering", () => {
     expect(shown.stdout).toMatch(new RegExp(`each\\[0\\]\\.work +vouch/${run}/each/0/work +1 file, \\+1 -0`));
     const diff = await vouch(["show", run, "--diff", "each[2].work"], { home, cwd: fx.repo });
     expect(diff.code).toBe(0);
-    expect(diff.stdout).toContain("+++ b/test/has.sh\n@@ -1 +1 @@\n-test -f \"$1\"\n+exit 0\n");
-    const json = JSON.parse((await vouch(["show", run, "--json"], { home, cwd: fx.repo })).stdout) as { branches: { nodes: { workspace?: { branch: string } }[] }[] };
+    expect(diff.stdout).toContain('+++ b/test/has.sh\n@@ -1 +1 @@\n-test -f "$1"\n+exit 0\n');
+    const json = JSON.parse((await vouch(["show", run, "--json"], { home, cwd: fx.repo })).stdout) as {
+      branches: { nodes: { workspace?: { branch: string } }[] }[];
+    };
     expect(json.branches.map((b) => b.nodes[0]!.workspace?.branch)).toEqual([0, 1, 2].map((i) => `vouch/${run}/each/${i}/work`));
     const missing = await vouch(["show", run, "--diff", "nope"], { home, cwd: fx.repo });
     expect(missing.code).toBe(2);
@@ -120,7 +130,11 @@ describe("three parallel branches, one tampering", () => {
   });
 
   test("the plain output names each branch and its diff stat", async () => {
-    const plain = await vouch(["run", join(dir.path, "map.yaml"), "--plain", "-i", 'items=["solo"]'], { home: join(dir.path, "home1"), cwd: fx.repo, env: { ...fx.env, RENDEZVOUS: fx.rendezvous } });
+    const plain = await vouch(["run", join(dir.path, "map.yaml"), "--plain", "-i", 'items=["solo"]'], {
+      home: join(dir.path, "home1"),
+      cwd: fx.repo,
+      env: { ...fx.env, RENDEZVOUS: fx.rendezvous },
+    });
     expect(plain.stdout).toMatch(/⎇ each #0 work {2}vouch\/[0-9a-f-]+\/each\/0\/work · 1 file, \+1 -0/);
   });
 });
@@ -129,14 +143,21 @@ describe("inside a sub-graph (ADR 0024)", () => {
   test("a sub-graph's nodes get worktrees under their prefixed ids; from names a node of the same file", async () => {
     mkdirSync(join(dir.path, "sub"));
     const fx = fixture(join(dir.path, "sub"));
-    writeFileSync(join(dir.path, "sub", "inner.yaml"), `version: 1
+    writeFileSync(
+      join(dir.path, "sub", "inner.yaml"),
+      `version: 1
 name: inner
 nodes:
   impl: { kind: agent, harness: command, env: [RENDEZVOUS], prompt: write inner, workspace: { mode: worktree } }
   review: { kind: agent, harness: command, env: [RENDEZVOUS], needs: [impl], prompt: write rev, workspace: { from: impl } }
-`);
+`,
+    );
     writeFileSync(join(dir.path, "sub", "top.yaml"), "version: 1\nname: top\nnodes:\n  outer: { kind: graph, use: ./inner.yaml }\n");
-    const r = await vouch(["run", join(dir.path, "sub", "top.yaml"), "--json"], { home: join(dir.path, "home-sub"), cwd: fx.repo, env: fx.env });
+    const r = await vouch(["run", join(dir.path, "sub", "top.yaml"), "--json"], {
+      home: join(dir.path, "home-sub"),
+      cwd: fx.repo,
+      env: fx.env,
+    });
     expect(r.code).toBe(0);
     const events = parseNdjson(r.stdout);
     const ws = (node: string) => finished(events).find((e) => e.node === node)!.workspace!;

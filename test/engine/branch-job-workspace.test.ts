@@ -20,7 +20,11 @@ test("a job gets the repository only when its branch has a worktree node (own wo
       own: { kind: "map", over: "inputs.xs", branch: { s: { kind: "script", run: "true", workspace: { mode: "worktree" } } } },
     },
   });
-  const ctx = { options: { runId: "r", graph, graphDigest: "d", graphPath: "g", baseDir: "/b", version: "v", remoteWorkspace: REMOTE }, inputs: {}, limits: { concurrency: 1 } } as unknown as RunContext;
+  const ctx = {
+    options: { runId: "r", graph, graphDigest: "d", graphPath: "g", baseDir: "/b", version: "v", remoteWorkspace: REMOTE },
+    inputs: {},
+    limits: { concurrency: 1 },
+  } as unknown as RunContext;
   const job = (map: string) => branchJob(ctx, map, graph.nodes[map] as MapNode, 0, 1, {}, "redis");
   expect(job("scripts").workspace).toBeUndefined();
   expect(job("agents").workspace).toEqual(REMOTE);

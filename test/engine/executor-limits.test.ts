@@ -30,7 +30,10 @@ test("a branch limited on a worker does not hang the run: it ends, and the run s
   });
   const x = setup(GRAPH, { agents });
   const ports = withDefaultPorts(x.options.ports);
-  const executor = new FakeExecutor(() => ({ ...ports }), () => x.ledger.events);
+  const executor = new FakeExecutor(
+    () => ({ ...ports }),
+    () => x.ledger.events,
+  );
   const outcome = await x.clock.drive(runGraph({ ...x.options, executor }));
   expect(ofType(x.ledger.events, "node.limited")).toHaveLength(1);
   expect(ofType(x.ledger.events, "run.finished")).toHaveLength(1);
@@ -38,7 +41,11 @@ test("a branch limited on a worker does not hang the run: it ends, and the run s
   const branches = ofType(x.ledger.events, "branch.finished").map((e) => [e.branch.index, e.status, e.error ?? null]);
   expect(branches.sort()).toEqual([
     [0, "passed", null],
-    [1, "error", "the job failed on the workers: the branch is held by a usage limit of claude: a worker cannot wait for a limit; resume the run once it lifts"],
+    [
+      1,
+      "error",
+      "the job failed on the workers: the branch is held by a usage limit of claude: a worker cannot wait for a limit; resume the run once it lifts",
+    ],
   ]);
   expect(outcome.status).toBe("error");
 });

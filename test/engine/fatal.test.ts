@@ -34,7 +34,11 @@ describe("a port's error ends the run only when it is a FatalError", () => {
     const impostor = Object.assign(new Error("not really the ledger"), { name: "LedgerError" });
     const r = await run(GRAPH, { agents: new FakeAgentRunner(() => Promise.reject(impostor)) });
     const f = finishedOf(r.events, "a");
-    expect([f.status, f.stop_reason, f.error]).toEqual(["error", "crashed", "the harness stopped: crashed: the agent runner failed: not really the ledger"]);
+    expect([f.status, f.stop_reason, f.error]).toEqual([
+      "error",
+      "crashed",
+      "the harness stopped: crashed: the agent runner failed: not really the ledger",
+    ]);
     expect(r.outcome.exitCode).toBe(3);
   });
 });
@@ -55,7 +59,11 @@ describe("a ledger that fails on the run wall's overrun", () => {
       cancelled = hooks.signal.aborted;
       return hooks.signal.aborted ? untilAborted(hooks.signal) : {};
     });
-    const x = setup(`version: 1\nname: t\ncaps: { wall: 10s }\nnodes:\n  a: { kind: agent, prompt: a }\n`, { agents, clock, ledger: new FailingOnRunWall() });
+    const x = setup(`version: 1\nname: t\ncaps: { wall: 10s }\nnodes:\n  a: { kind: agent, prompt: a }\n`, {
+      agents,
+      clock,
+      ledger: new FailingOnRunWall(),
+    });
     const err = await x.clock.drive(runGraph(x.options)).catch((e: unknown) => e);
     expect(err).toBe(thrown);
     expect(cancelled).toBe(true);
@@ -85,7 +93,11 @@ describe("a ledger that fails as the run pauses", () => {
 describe("a ledger that fails on run.finished of a run that completed", () => {
   for (const [name, graph, inputs] of [
     ["an agent", GRAPH, {}],
-    ["a map of agents", `version: 1\nname: t\ninputs: { xs: { required: true } }\nnodes:\n  m: { kind: map, over: inputs.xs, as: x, branch: { b: { kind: agent, prompt: hi } } }\n`, { xs: [1, 2] }],
+    [
+      "a map of agents",
+      `version: 1\nname: t\ninputs: { xs: { required: true } }\nnodes:\n  m: { kind: map, over: inputs.xs, as: x, branch: { b: { kind: agent, prompt: hi } } }\n`,
+      { xs: [1, 2] },
+    ],
   ] as const) {
     test(`${name}: the run rejects with the LedgerError`, async () => {
       const thrown = new LedgerError("the disk holding the ledger is full");

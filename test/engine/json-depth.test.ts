@@ -11,7 +11,11 @@ const nestedObject = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
 describe("the JSON depth bound", () => {
   test(`${MAX_JSON_DEPTH} levels parse; one more is refused before parsing`, () => {
     expect(parseJson(nested(MAX_JSON_DEPTH)).ok).toBe(true);
-    expect(parseJson(nested(MAX_JSON_DEPTH + 1))).toEqual({ ok: false, message: `nested deeper than ${MAX_JSON_DEPTH} levels`, tooDeep: true });
+    expect(parseJson(nested(MAX_JSON_DEPTH + 1))).toEqual({
+      ok: false,
+      message: `nested deeper than ${MAX_JSON_DEPTH} levels`,
+      tooDeep: true,
+    });
     expect(parseJson(nestedObject(MAX_JSON_DEPTH + 1)).ok).toBe(false);
   });
 
@@ -27,12 +31,25 @@ describe("the JSON depth bound", () => {
     const at = tooDeepAt(v);
     expect(at).toHaveLength(MAX_JSON_DEPTH);
     expect(tooDeepAt(JSON.parse(nested(MAX_JSON_DEPTH)))).toBeNull();
-    expect(tooDeepAt({ a: { b: [0, { c: JSON.parse(nested(MAX_JSON_DEPTH)) }] } })).toEqual(["a", "b", 1, "c", ...Array(MAX_JSON_DEPTH - 4).fill(0)]);
+    expect(tooDeepAt({ a: { b: [0, { c: JSON.parse(nested(MAX_JSON_DEPTH)) }] } })).toEqual([
+      "a",
+      "b",
+      1,
+      "c",
+      ...Array(MAX_JSON_DEPTH - 4).fill(0),
+    ]);
   });
 
   test("a model's answer 50,000 levels deep is a reason, not a crash; a fence after deep prose still counts", () => {
-    expect(extractJson(nested(50_000))).toEqual({ ok: false, message: `the result is nested deeper than ${MAX_JSON_DEPTH} levels`, tooDeep: true });
-    expect(extractJson("```json\n" + nested(50_000) + "\n```")).toMatchObject({ ok: false, message: `the last fenced code block is nested deeper than ${MAX_JSON_DEPTH} levels` });
+    expect(extractJson(nested(50_000))).toEqual({
+      ok: false,
+      message: `the result is nested deeper than ${MAX_JSON_DEPTH} levels`,
+      tooDeep: true,
+    });
+    expect(extractJson("```json\n" + nested(50_000) + "\n```")).toMatchObject({
+      ok: false,
+      message: `the last fenced code block is nested deeper than ${MAX_JSON_DEPTH} levels`,
+    });
     expect(extractJson(`${"[".repeat(400)} prose\n\`\`\`json\n{"ok": true}\n\`\`\``)).toEqual({ ok: true, value: { ok: true } });
     expect(stdoutObject(nestedObject(50_000))).toBeUndefined();
   });

@@ -28,7 +28,11 @@ describe("decideLimits", () => {
       { harness: "claude", resetsAt: NOW + 5 * H, unknownStreak: 0 },
     ];
     expect(decideLimits(states, NOW, 0, wait)).toEqual({ kind: "wait", harness: "gemini", resetsAt: null, waitMs: 120_000 });
-    expect(decideLimits(states, NOW, 0, { wait: false, maxWaitMs: 0 })).toEqual({ kind: "pause", harness: "claude", resetsAt: NOW + 5 * H });
+    expect(decideLimits(states, NOW, 0, { wait: false, maxWaitMs: 0 })).toEqual({
+      kind: "pause",
+      harness: "claude",
+      resetsAt: NOW + 5 * H,
+    });
   });
 
   test("--max-wait bounds the total: what was waited counts", () => {
@@ -38,12 +42,20 @@ describe("decideLimits", () => {
   });
 
   test("a reset already past waits 0", () => {
-    expect(decideLimits([{ harness: "claude", resetsAt: NOW - 5000, unknownStreak: 0 }], NOW, 0, wait)).toMatchObject({ kind: "wait", waitMs: 0 });
+    expect(decideLimits([{ harness: "claude", resetsAt: NOW - 5000, unknownStreak: 0 }], NOW, 0, wait)).toMatchObject({
+      kind: "wait",
+      waitMs: 0,
+    });
   });
 
   test("the backoff: 1 min doubling, never more than 30 min, whatever the streak", () => {
     expect([1, 2, 3, 4, 5, 6].map(unknownResetBackoff)).toEqual([60_000, 120_000, 240_000, 480_000, 960_000, 1_800_000]);
-    fc.assert(fc.property(fc.integer({ min: -10, max: 1e9 }), (n) => unknownResetBackoff(n) >= 60_000 && unknownResetBackoff(n) <= UNKNOWN_RESET_MAX_WAIT_MS));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -10, max: 1e9 }),
+        (n) => unknownResetBackoff(n) >= 60_000 && unknownResetBackoff(n) <= UNKNOWN_RESET_MAX_WAIT_MS,
+      ),
+    );
   });
 });
 

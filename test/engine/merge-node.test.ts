@@ -71,8 +71,14 @@ describe("kind: merge", () => {
     expect(out.left_out).toEqual([{ branch: B("b"), from: "b", reason: "merge_conflict", paths: ["src/x.js", "README.md"] }]);
     expect(out).toMatchObject({ branch: B("integrate"), base: "HEAD", base_commit: hex(1), files_changed: 2, insertions: 5, deletions: 1 });
     // Each merge goes onto the last merge commit; b's conflict leaves the tip where a left it.
-    expect(g.calls.filter((c) => c.startsWith("merge"))).toEqual([`merge ${B("a")} onto ${hex(1)}`, `merge ${B("b")} onto ${hex(101)}`, `merge ${B("c")} onto ${hex(101)}`]);
-    expect(ofType(r.events, "merge.conflict")).toMatchObject([{ node: "integrate", git_branch: B("b"), from: "b", paths: ["src/x.js", "README.md"] }]);
+    expect(g.calls.filter((c) => c.startsWith("merge"))).toEqual([
+      `merge ${B("a")} onto ${hex(1)}`,
+      `merge ${B("b")} onto ${hex(101)}`,
+      `merge ${B("c")} onto ${hex(101)}`,
+    ]);
+    expect(ofType(r.events, "merge.conflict")).toMatchObject([
+      { node: "integrate", git_branch: B("b"), from: "b", paths: ["src/x.js", "README.md"] },
+    ]);
     // A passed merge keeps its branch; its worktree is removed.
     expect(g.calls.at(-1)).toBe(`remove /repo/.vouch/worktrees/run-test/integrate`);
   });
@@ -80,14 +86,22 @@ describe("kind: merge", () => {
   test("the checks run in the merged worktree, at cwd's place in the repository, with VOUCH_WORKSPACE", async () => {
     const g = fakeGit([B("a"), B("b"), B("c")]);
     const commands = new FakeCommandRunner((spec) => (spec.name === "tests" ? { exit: 1, passed: false } : {}));
-    const r = await run(GRAPH("    success: { checks: [{ name: lint, run: lint }, { name: tests, run: t }] }"), { commands, ports: ports(g) });
-    expect(commands.checks.map((c) => c.ctx.cwd)).toEqual(["/repo/.vouch/worktrees/run-test/integrate/pkg", "/repo/.vouch/worktrees/run-test/integrate/pkg"]);
+    const r = await run(GRAPH("    success: { checks: [{ name: lint, run: lint }, { name: tests, run: t }] }"), {
+      commands,
+      ports: ports(g),
+    });
+    expect(commands.checks.map((c) => c.ctx.cwd)).toEqual([
+      "/repo/.vouch/worktrees/run-test/integrate/pkg",
+      "/repo/.vouch/worktrees/run-test/integrate/pkg",
+    ]);
     expect(commands.checks[0]!.ctx.vars.VOUCH_WORKSPACE).toBe("/repo/.vouch/worktrees/run-test/integrate");
     const f = finishedOf(r.events, "integrate");
     expect(f).toMatchObject({ status: "failed", cause: "check_failed" });
     // A failed merge's worktree stays to be looked at.
     expect(g.calls.at(-1)).toMatch(/^add /);
-    expect(g.calls.filter((c) => c.startsWith("add"))).toEqual([`add /repo/.vouch/worktrees/run-test/integrate ${B("integrate")} ${hex(105)}`]);
+    expect(g.calls.filter((c) => c.startsWith("add"))).toEqual([
+      `add /repo/.vouch/worktrees/run-test/integrate ${B("integrate")} ${hex(105)}`,
+    ]);
   });
 
   test("all checks pass: verified; no checks: exit-only (nothing checked the merged tree)", async () => {
@@ -116,7 +130,10 @@ describe("kind: merge", () => {
 
   test("into is a template with run.id and inputs; an earlier session's branch of that name is kept as <into>@n", async () => {
     const g = fakeGit([B("a"), B("b"), B("c"), "vouch/run-test/feat-x", "vouch/run-test/feat-x@1"]);
-    const r = await run(GRAPH('    into: "vouch/{{ run.id }}/{{ inputs.name }}"').replace("name: m\n", "name: m\ninputs: { name: { default: feat-x } }\n"), { ports: ports(g) });
+    const r = await run(
+      GRAPH('    into: "vouch/{{ run.id }}/{{ inputs.name }}"').replace("name: m\n", "name: m\ninputs: { name: { default: feat-x } }\n"),
+      { ports: ports(g) },
+    );
     expect((finishedOf(r.events, "integrate").output as { branch: string }).branch).toBe("vouch/run-test/feat-x");
     expect(g.calls).toContain("rename vouch/run-test/feat-x vouch/run-test/feat-x@2");
   });
@@ -148,7 +165,11 @@ describe("kind: merge", () => {
       throw new Error("git merge-tree failed (exit 128): fatal: bad object");
     };
     const r = await run(GRAPH(), { ports: ports(g) });
-    expect(finishedOf(r.events, "integrate")).toMatchObject({ status: "error", cause: "harness_error", error: "the merge could not be made: git merge-tree failed (exit 128): fatal: bad object" });
+    expect(finishedOf(r.events, "integrate")).toMatchObject({
+      status: "error",
+      cause: "harness_error",
+      error: "the merge could not be made: git merge-tree failed (exit 128): fatal: bad object",
+    });
   });
 
   test("a node that did not pass is not merged and is named in not_passed", async () => {

@@ -21,7 +21,8 @@ function fakes(fetchFails = false) {
     mergeBranch: async () => ({ merged: false, paths: [], source: hex(2) }),
     fetchRunBranches: async (root, remote, runId) => {
       calls.push(`fetch ${root} ${remote} ${runId}`);
-      if (fetchFails) throw Object.assign(new Error("git fetch failed (exit 128): fatal: could not read from remote"), { name: "GitError" });
+      if (fetchFails)
+        throw Object.assign(new Error("git fetch failed (exit 128): fatal: could not read from remote"), { name: "GitError" });
     },
   };
   return { ports: { git, merge }, calls };

@@ -28,7 +28,11 @@ describe("conditions are data", () => {
 });
 
 describe("aggregation", () => {
-  const e = (id: string, status: "passed" | "failed" | "error" | "skipped" | "cancelled", x: Partial<{ kind: string; recovered: boolean; handled: boolean; upstreamOfEnd: boolean }> = {}) => ({
+  const e = (
+    id: string,
+    status: "passed" | "failed" | "error" | "skipped" | "cancelled",
+    x: Partial<{ kind: string; recovered: boolean; handled: boolean; upstreamOfEnd: boolean }> = {},
+  ) => ({
     id,
     kind: x.kind ?? "agent",
     status,
@@ -42,15 +46,23 @@ describe("aggregation", () => {
   });
   test("recovered and fallback-handled nodes do not sink; ends decide when they ran", () => {
     expect(aggregate([e("a", "error", { recovered: true }), e("b", "passed")]).status).toBe("passed");
-    expect(aggregate([e("a", "failed", { handled: true }), e("fb", "error", { kind: "end" })])).toEqual({ status: "error", decidedBy: "fb" });
-    expect(aggregate([e("a", "failed", { upstreamOfEnd: true }), e("done", "passed", { kind: "end" })])).toEqual({ status: "passed", decidedBy: "done" });
+    expect(aggregate([e("a", "failed", { handled: true }), e("fb", "error", { kind: "end" })])).toEqual({
+      status: "error",
+      decidedBy: "fb",
+    });
+    expect(aggregate([e("a", "failed", { upstreamOfEnd: true }), e("done", "passed", { kind: "end" })])).toEqual({
+      status: "passed",
+      decidedBy: "done",
+    });
   });
   test("an end never speaks for work it does not depend on: the worst such outcome overrules it", () => {
     expect(aggregate([e("a", "failed"), e("done", "passed", { kind: "end" })])).toEqual({ status: "failed" });
     expect(aggregate([e("a", "error"), e("done", "passed", { kind: "end" })])).toEqual({ status: "error" });
     expect(aggregate([e("a", "error"), e("done", "failed", { kind: "end" })])).toEqual({ status: "failed", decidedBy: "done" });
     expect(aggregate([e("a", "failed"), e("done", "error", { kind: "end" })])).toEqual({ status: "failed" });
-    expect(aggregate([e("a", "cancelled", { upstreamOfEnd: true }), e("done", "passed", { kind: "end" })])).toEqual({ status: "cancelled" });
+    expect(aggregate([e("a", "cancelled", { upstreamOfEnd: true }), e("done", "passed", { kind: "end" })])).toEqual({
+      status: "cancelled",
+    });
   });
   test("map passes: all / any / min, failed before error", () => {
     const c = countBranches([{ status: "passed" }, { status: "error", recovered: true }, { status: "failed" }]);

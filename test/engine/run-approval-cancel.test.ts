@@ -78,7 +78,9 @@ describe("cancellation", () => {
     });
     const commands = new FakeCommandRunner(undefined, (_spec, ctx) => {
       checkSignals.push(ctx.signal);
-      return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ exit: null, signal: "SIGTERM", terminationReason: "cancelled" })));
+      return new Promise((resolve) =>
+        ctx.signal.addEventListener("abort", () => resolve({ exit: null, signal: "SIGTERM", terminationReason: "cancelled" })),
+      );
     });
     const x = setup(
       `

@@ -40,7 +40,9 @@ nodes: { a: { kind: agent, prompt: "A" } }
 `);
     // A sitting reporting negative turns makes node.finished invalid (turns >= 0).
     const agents = new FakeAgentRunner(() => ({ turns: -1 }));
-    await expect(x.clock.drive(runGraph({ ...x.options, ports: { ...x.options.ports, agents } }))).rejects.toThrow(/invalid node.finished event/);
+    await expect(x.clock.drive(runGraph({ ...x.options, ports: { ...x.options.ports, agents } }))).rejects.toThrow(
+      /invalid node.finished event/,
+    );
   });
 
   test("costs: run cost sums known sittings; unknown costs are counted, never invented as 0", async () => {
@@ -169,7 +171,9 @@ nodes:
 
   test("refuse() is asked for every agent node, branch nodes included; a refusal throws RefusalError before any event", async () => {
     const agents = new FakeAgentRunner(undefined, (plan) =>
-      plan.harness === "codex" && plan.caps.idleMs !== undefined ? [{ harness: "codex", field: "caps.idle", message: "codex cannot keep an idle cap" }] : [],
+      plan.harness === "codex" && plan.caps.idleMs !== undefined
+        ? [{ harness: "codex", field: "caps.idle", message: "codex cannot keep an idle cap" }]
+        : [],
     );
     const x = setup(yaml, { agents, inputs: { findings: "x" } });
     const err = await runGraph(x.options).catch((e) => e);
@@ -199,7 +203,9 @@ nodes:
 
   test("a run budget is refused for a node whose harness cannot count cost (its spending would be unseen)", async () => {
     const noCost = (plan: AgentPlan) =>
-      plan.harness === "codex" && plan.caps.budgetUsd !== undefined ? [{ harness: "codex", field: "caps.budget_usd", message: "codex cannot keep caps.budget_usd" }] : [];
+      plan.harness === "codex" && plan.caps.budgetUsd !== undefined
+        ? [{ harness: "codex", field: "caps.budget_usd", message: "codex cannot keep caps.budget_usd" }]
+        : [];
     const graph = `
 version: 1
 name: t
@@ -214,9 +220,13 @@ nodes:
     expect(err.refusals).toEqual([expect.objectContaining({ node: "b", harness: "codex", field: "run caps.budget_usd" })]);
     expect(err.message).toContain("cannot keep the run's budget_usd ($2)");
     // Without a run budget the same graph is accepted; a node's own budget cap is refused once, not twice.
-    expect(planRun(setup(graph.replace("caps: { budget_usd: 2 }\n", ""), { agents: new FakeAgentRunner(undefined, noCost) }).options).refusals).toEqual([]);
-    const own = graph.replace('harness: codex }', 'harness: codex, caps: { budget_usd: 1 } }');
-    expect(planRun(setup(own, { agents: new FakeAgentRunner(undefined, noCost) }).options).refusals.map((r) => r.field)).toEqual(["caps.budget_usd"]);
+    expect(
+      planRun(setup(graph.replace("caps: { budget_usd: 2 }\n", ""), { agents: new FakeAgentRunner(undefined, noCost) }).options).refusals,
+    ).toEqual([]);
+    const own = graph.replace("harness: codex }", "harness: codex, caps: { budget_usd: 1 } }");
+    expect(planRun(setup(own, { agents: new FakeAgentRunner(undefined, noCost) }).options).refusals.map((r) => r.field)).toEqual([
+      "caps.budget_usd",
+    ]);
   });
 
   test("a port that was not injected fails loudly", async () => {
@@ -313,7 +323,10 @@ nodes:
       { stem: "LIMITS", text: '{"max":3}' },
       { stem: "NAME", text: "x" },
     ]);
-    expect(second.ctx.state).toEqual({ inputs: { limits: { max: 3 }, name: "x" }, nodes: { first: { status: "passed", output: { count: 2 } } } });
+    expect(second.ctx.state).toEqual({
+      inputs: { limits: { max: 3 }, name: "x" },
+      nodes: { first: { status: "passed", output: { count: 2 } } },
+    });
     expect(second.spec.timeoutMs).toBe(120_000);
   });
 });

@@ -98,16 +98,24 @@ nodes:
     const a = finishedOf(r.events, "a");
     expect(a).toMatchObject({ status: "error", cause: "cap_stop", stop_reason: "turns" });
     expect(a.status).not.toBe("failed");
-    expect(ofType(r.events, "cap.overrun")).toEqual([expect.objectContaining({ scope: "node", node: "a", attempt: 1, cap: "turns", limit: 1, actual: 2 })]);
+    expect(ofType(r.events, "cap.overrun")).toEqual([
+      expect.objectContaining({ scope: "node", node: "a", attempt: 1, cap: "turns", limit: 1, actual: 2 }),
+    ]);
     expect(r.outcome).toMatchObject({ status: "error", exitCode: 3 });
     expect(r.agents.assignments[0]!.caps).toEqual({ turns: 1, budgetUsd: 0.5 });
   });
 
   test("a cap stop is not retried unless cap_stop is named", async () => {
     const agents = () => new FakeAgentRunner(() => ({ stopReason: "budget", costUsd: 0.6 }));
-    const plain = await run(`version: 1\nname: t\nnodes:\n  a: { kind: agent, prompt: a, caps: { budget_usd: 0.5 }, retry: { max: 2 } }\n`, { agents: agents() });
+    const plain = await run(
+      `version: 1\nname: t\nnodes:\n  a: { kind: agent, prompt: a, caps: { budget_usd: 0.5 }, retry: { max: 2 } }\n`,
+      { agents: agents() },
+    );
     expect(plain.agents.assignments).toHaveLength(1);
-    const named = await run(`version: 1\nname: t\nnodes:\n  a: { kind: agent, prompt: a, caps: { budget_usd: 0.5 }, retry: { max: 2, on: [cap_stop] } }\n`, { agents: agents() });
+    const named = await run(
+      `version: 1\nname: t\nnodes:\n  a: { kind: agent, prompt: a, caps: { budget_usd: 0.5 }, retry: { max: 2, on: [cap_stop] } }\n`,
+      { agents: agents() },
+    );
     expect(named.agents.assignments).toHaveLength(3);
     // once per cap per attempt
     expect(ofType(named.events, "cap.overrun").map((e) => [e.attempt, e.cap])).toEqual([
@@ -190,8 +198,13 @@ nodes:
       await clock.sleep(60_000, hooks.signal).catch(() => {});
       return hooks.signal.aborted ? untilAborted(hooks.signal) : {};
     });
-    const r = await run(`version: 1\nname: t\ncaps: { wall: 10s }\nnodes:\n  a: { kind: agent, prompt: a }\n  b: { kind: agent, prompt: b, needs: [a] }\n`, { agents, clock });
-    expect(ofType(r.events, "cap.overrun")).toEqual([expect.objectContaining({ scope: "run", cap: "wall", limit: 10_000, actual: 10_000 })]);
+    const r = await run(
+      `version: 1\nname: t\ncaps: { wall: 10s }\nnodes:\n  a: { kind: agent, prompt: a }\n  b: { kind: agent, prompt: b, needs: [a] }\n`,
+      { agents, clock },
+    );
+    expect(ofType(r.events, "cap.overrun")).toEqual([
+      expect.objectContaining({ scope: "run", cap: "wall", limit: 10_000, actual: 10_000 }),
+    ]);
     expect(finishedOf(r.events, "a")).toMatchObject({ status: "error", cause: "run_wall" });
     expect(finishedOf(r.events, "b")).toMatchObject({ status: "cancelled" });
     expect(r.outcome).toMatchObject({ status: "error", exitCode: 3, reason: "wall" });

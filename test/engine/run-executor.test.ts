@@ -38,7 +38,8 @@ function agents() {
   return new FakeAgentRunner((a) => {
     if (a.node === "prep") return { resultText: '{"hint":"H"}', costUsd: 0.01 };
     if (a.branch?.index === 2 && a.node === "verify") return { exitCode: 1 };
-    if (a.node === "judge") return { resultText: `{"verdict":"${a.prompt.endsWith("CONFIRMED") ? "CONFIRMED" : "REFUTED"}"}`, costUsd: 0.02 };
+    if (a.node === "judge")
+      return { resultText: `{"verdict":"${a.prompt.endsWith("CONFIRMED") ? "CONFIRMED" : "REFUTED"}"}`, costUsd: 0.02 };
     return { resultText: a.prompt.includes("H") ? '{"verdict":"CONFIRMED"}' : '{"verdict":"NO-HINT"}', costUsd: 0.01 };
   });
 }
@@ -46,7 +47,11 @@ function agents() {
 async function remote(o: FakeExecutorOptions = {}) {
   const x = setup(GRAPH, { agents: agents(), inputs: { findings: items } });
   const ports = withDefaultPorts(x.options.ports);
-  const executor = new FakeExecutor(() => ({ ...ports }), () => x.ledger.events, o);
+  const executor = new FakeExecutor(
+    () => ({ ...ports }),
+    () => x.ledger.events,
+    o,
+  );
   const outcome = await x.clock.drive(runGraph({ ...x.options, executor }));
   return { outcome, events: x.ledger.events, executor };
 }
@@ -54,10 +59,16 @@ async function remote(o: FakeExecutorOptions = {}) {
 /** What must not depend on where branches ran. */
 function essence(events: VouchEvent[]) {
   return {
-    branches: ofType(events, "branch.finished").map((e) => [e.branch.index, e.status, e.verdict, e.output, e.error ?? null]).sort(),
-    nodes: ofType(events, "node.finished").map((e) => [e.node, e.branch?.index ?? -1, e.status, e.cause, e.output ?? null]).sort(),
+    branches: ofType(events, "branch.finished")
+      .map((e) => [e.branch.index, e.status, e.verdict, e.output, e.error ?? null])
+      .sort(),
+    nodes: ofType(events, "node.finished")
+      .map((e) => [e.node, e.branch?.index ?? -1, e.status, e.cause, e.output ?? null])
+      .sort(),
     // Summed in another order: equal to the cent's billionth.
-    run: (({ status, counts, cost_usd, reason }) => ({ status, counts, cost_usd: Math.round(cost_usd * 1e9) / 1e9, reason }))(ofType(events, "run.finished")[0]!),
+    run: (({ status, counts, cost_usd, reason }) => ({ status, counts, cost_usd: Math.round(cost_usd * 1e9) / 1e9, reason }))(
+      ofType(events, "run.finished")[0]!,
+    ),
   };
 }
 

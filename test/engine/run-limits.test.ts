@@ -9,7 +9,11 @@ const options = (graph: Record<string, unknown>, flags: Partial<RunOptions> = {}
 describe("run limits", () => {
   test("the flags win over the graph, the graph over the defaults", () => {
     const graph = { concurrency: 1, caps: { budget_usd: 5, wall: 60_000 } };
-    expect(runLimits(options(graph, { concurrency: 3, budgetUsd: 9, wallMs: 1000 }))).toEqual({ concurrency: 3, budgetUsd: 9, wallMs: 1000 });
+    expect(runLimits(options(graph, { concurrency: 3, budgetUsd: 9, wallMs: 1000 }))).toEqual({
+      concurrency: 3,
+      budgetUsd: 9,
+      wallMs: 1000,
+    });
     expect(runLimits(options(graph))).toEqual({ concurrency: 1, budgetUsd: 5, wallMs: 60_000 });
     expect(runLimits(options({}))).toEqual({ concurrency: 4, budgetUsd: null, wallMs: null });
   });

@@ -31,7 +31,18 @@ ${branchExtra}
 }
 
 const results = (r: { events: Parameters<typeof finishedOf>[0] }) =>
-  (finishedOf(r.events, "each").output as { results: { index: number; status: string; verdict: unknown; output: Record<string, unknown> | null; error: string | null; recovered?: boolean }[] }).results;
+  (
+    finishedOf(r.events, "each").output as {
+      results: {
+        index: number;
+        status: string;
+        verdict: unknown;
+        output: Record<string, unknown> | null;
+        error: string | null;
+        recovered?: boolean;
+      }[];
+    }
+  ).results;
 
 describe("map branches", () => {
   test("a failed branch is recorded and the others still finish; passes: all makes the map fail", async () => {
@@ -75,14 +86,20 @@ describe("map branches", () => {
     expect(res.map((x) => x.status)).toEqual(["cancelled", "failed", "cancelled", "cancelled", "cancelled"]);
     expect(agents.aborted.sort()).toEqual(["verify[0]", "verify[2]"]); // the live ones got their signal
     expect(agents.assignments.map((a) => a.branch!.index).sort()).toEqual([0, 1, 2]); // 3 and 4 never started
-    expect(ofType(r.events, "branch.started").map((e) => e.branch.index).sort()).toEqual([0, 1, 2]);
+    expect(
+      ofType(r.events, "branch.started")
+        .map((e) => e.branch.index)
+        .sort(),
+    ).toEqual([0, 1, 2]);
     expect(ofType(r.events, "branch.finished")).toHaveLength(5);
     expect(finishedOf(r.events, "each")).toMatchObject({ status: "failed", cause: "map_failed" });
     expect(r.outcome.status).toBe("failed"); // fail_fast cancels branches, not the run
   });
 
   test("exhausted: a branch that never passes records the fallback output, is kept, and the map passes", async () => {
-    const agents = new FakeAgentRunner((a) => (a.branch?.index === 3 ? { resultText: "I could not decide" } : { resultText: '{"verdict":"CONFIRMED","id":"WRONG"}' }));
+    const agents = new FakeAgentRunner((a) =>
+      a.branch?.index === 3 ? { resultText: "I could not decide" } : { resultText: '{"verdict":"CONFIRMED","id":"WRONG"}' },
+    );
     const r = await run(
       mapGraph(
         "",
@@ -113,7 +130,9 @@ describe("map branches", () => {
   });
 
   test("an error branch (cap stop) makes the map an error, never a failure", async () => {
-    const agents = new FakeAgentRunner((a) => (a.branch?.index === 0 ? { stopReason: "turns", turns: 9, exitCode: 1 } : { resultText: '{"verdict":"CONFIRMED"}' }));
+    const agents = new FakeAgentRunner((a) =>
+      a.branch?.index === 0 ? { stopReason: "turns", turns: 9, exitCode: 1 } : { resultText: '{"verdict":"CONFIRMED"}' },
+    );
     const r = await run(mapGraph(), { agents, inputs: { findings: items } });
     expect(results(r)[0]).toMatchObject({ status: "error" });
     expect(finishedOf(r.events, "each")).toMatchObject({ status: "error", cause: "map_error" });

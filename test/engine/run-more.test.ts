@@ -125,10 +125,19 @@ nodes:
 
   test("a script that exits non-zero fails with its last stderr line; a timeout is an error", async () => {
     const commands = new FakeCommandRunner(undefined, (spec) =>
-      spec.run === "bad" ? { exit: 2, stderrTail: "warming up\nfatal: no such ref\n" } : { exit: null, signal: "SIGTERM", terminationReason: "wall" },
+      spec.run === "bad"
+        ? { exit: 2, stderrTail: "warming up\nfatal: no such ref\n" }
+        : { exit: null, signal: "SIGTERM", terminationReason: "wall" },
     );
-    const r = await run(`version: 1\nname: t\nnodes:\n  bad: { kind: script, run: bad }\n  slow: { kind: script, run: slow, timeout: 1s }\n`, { commands });
-    expect(finishedOf(r.events, "bad")).toMatchObject({ status: "failed", cause: "nonzero_exit", error: "exited with status 2: fatal: no such ref" });
+    const r = await run(
+      `version: 1\nname: t\nnodes:\n  bad: { kind: script, run: bad }\n  slow: { kind: script, run: slow, timeout: 1s }\n`,
+      { commands },
+    );
+    expect(finishedOf(r.events, "bad")).toMatchObject({
+      status: "failed",
+      cause: "nonzero_exit",
+      error: "exited with status 2: fatal: no such ref",
+    });
     expect(finishedOf(r.events, "slow")).toMatchObject({ status: "error", cause: "timeout" });
     expect(commands.scripts.find((s) => s.spec.run === "slow")!.spec.timeoutMs).toBe(1000);
     expect(r.outcome.status).toBe("failed"); // failed outranks error
@@ -143,7 +152,13 @@ nodes:
 
   test("a script killed by a signal vouch did not send never passes: it crashed, an error", async () => {
     // exit is null when a signal ended the process: exit_zero must not read that as "no non-zero exit".
-    const commands = new FakeCommandRunner(undefined, () => ({ exit: null, signal: "SIGSEGV", terminationReason: "exit", stdoutTail: "partial\n", stderrTail: "Segmentation fault\n" }));
+    const commands = new FakeCommandRunner(undefined, () => ({
+      exit: null,
+      signal: "SIGSEGV",
+      terminationReason: "exit",
+      stdoutTail: "partial\n",
+      stderrTail: "Segmentation fault\n",
+    }));
     const r = await run(`version: 1\nname: t\nnodes:\n  crash: { kind: script, run: crash }\n`, { commands });
     expect(finishedOf(r.events, "crash")).toMatchObject({ status: "error", cause: "harness_error", qualifier: null });
     expect(finishedOf(r.events, "crash").error).toMatch(/SIGSEGV/);
@@ -155,7 +170,10 @@ describe("systemClock", () => {
   test("a sleep longer than a timer can hold (over ~24.8 days) does not end at once", async () => {
     const ctl = new AbortController();
     let ended = false;
-    const p = systemClock.sleep(700 * 3_600_000, ctl.signal).then(() => (ended = true), () => {});
+    const p = systemClock.sleep(700 * 3_600_000, ctl.signal).then(
+      () => (ended = true),
+      () => {},
+    );
     // An overflowed timer is due after 1 ms: once a timer due later has fired, it would have too.
     await systemClock.sleep(2);
     await Promise.resolve();

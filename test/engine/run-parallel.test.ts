@@ -8,7 +8,7 @@ import { runGraph } from "../../src/engine/run.ts";
 /** A seeded generator, so a failure can be replayed. */
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe("emergent parallelism", () => {
@@ -16,7 +16,9 @@ describe("emergent parallelism", () => {
     const nodes = Array.from({ length: 9 }, (_, i) => `  n${i}: { kind: agent, prompt: "n${i}" }`).join("\n");
     const gates = new Map<string, () => void>();
     const agents = new FakeAgentRunner((a) => new Promise((resolve) => gates.set(a.node, () => resolve({}))));
-    const x = setup(`version: 1\nname: t\nconcurrency: 3\nnodes:\n${nodes}\n  last: { kind: agent, prompt: "last", needs: [n0] }\n`, { agents });
+    const x = setup(`version: 1\nname: t\nconcurrency: 3\nnodes:\n${nodes}\n  last: { kind: agent, prompt: "last", needs: [n0] }\n`, {
+      agents,
+    });
     const done = runGraph(x.options);
     const random = rng(7);
     const tick = () => new Promise((r) => setImmediate(r));
@@ -39,14 +41,17 @@ describe("emergent parallelism", () => {
   test("a dependent starts as soon as its own needs finish, while unrelated work is still running", async () => {
     const gates = new Map<string, () => void>();
     const agents = new FakeAgentRunner((a) => new Promise((resolve) => gates.set(a.node, () => resolve({}))));
-    const x = setup(`
+    const x = setup(
+      `
 version: 1
 name: t
 nodes:
   slow: { kind: agent, prompt: "slow" }
   fast: { kind: agent, prompt: "fast" }
   next: { kind: agent, prompt: "next", needs: [fast] }
-`, { agents });
+`,
+      { agents },
+    );
     const done = runGraph(x.options);
     const tick = () => new Promise((r) => setImmediate(r));
     await tick();
@@ -128,7 +133,10 @@ nodes:
       { agents, clock, inputs: { findings: items } },
     );
     expect(finishOrder).not.toEqual([...finishOrder].sort((a, b) => a - b)); // really out of order
-    const results = finishedOf(r.events, "each").output as { results: { index: number; item: unknown; status: string; verdict: string; output: { echo: string } }[]; counts: unknown };
+    const results = finishedOf(r.events, "each").output as {
+      results: { index: number; item: unknown; status: string; verdict: string; output: { echo: string } }[];
+      counts: unknown;
+    };
     expect(results.results.map((x) => x.index)).toEqual(items.map((_, i) => i));
     expect(results.results.map((x) => x.item)).toEqual(items);
     expect(results.results.map((x) => x.output.echo)).toEqual(items.map((i) => i.claim));
@@ -140,7 +148,11 @@ nodes:
     const bs = ofType(r.events, "branch.started").find((e) => e.branch.index === 13)!;
     expect(bs.label).toBe("F-13");
     // Events of a branch node carry the branch.
-    expect(ofType(r.events, "node.finished").filter((e) => e.node === "verify").every((e) => e.branch?.map === "each")).toBe(true);
+    expect(
+      ofType(r.events, "node.finished")
+        .filter((e) => e.node === "verify")
+        .every((e) => e.branch?.map === "each"),
+    ).toBe(true);
     expect(r.agents.prompts("verify")[5]).toBe(`Check ${JSON.stringify(items[5])}`);
   });
 

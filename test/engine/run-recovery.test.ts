@@ -121,7 +121,9 @@ nodes:
     // The end node that ran decides: error, with its output.
     expect(r.outcome).toMatchObject({ status: "error", exitCode: 3 });
     expect(r.outcome.output).toEqual(fault.output);
-    const order = r.events.filter((e) => e.type === "node.finished" || e.type === "node.started").map((e) => `${e.type}:${(e as { node: string }).node}`);
+    const order = r.events
+      .filter((e) => e.type === "node.finished" || e.type === "node.started")
+      .map((e) => `${e.type}:${(e as { node: string }).node}`);
     expect(order.indexOf("node.finished:parse")).toBeLessThan(order.indexOf("node.started:parse_fault"));
   });
 
@@ -151,7 +153,9 @@ nodes:
 
   test("a failing node sends its failure back to the ancestor; the chain re-runs until it passes", async () => {
     let runs = 0;
-    const commands = new FakeCommandRunner(undefined, () => (++runs < 3 ? { exit: 1, stderrTail: `2 tests failed (round ${runs})` } : { stdoutTail: "ok" }));
+    const commands = new FakeCommandRunner(undefined, () =>
+      ++runs < 3 ? { exit: 1, stderrTail: `2 tests failed (round ${runs})` } : { stdoutTail: "ok" },
+    );
     const r = await run(graph(3), { commands });
     const prompts = r.agents.prompts("implement");
     expect(prompts).toHaveLength(3);
@@ -159,16 +163,34 @@ nodes:
     expect(prompts[1]).toContain("Feedback from verify after round 1 (status failed)");
     expect(prompts[1]).toContain("2 tests failed (round 1)");
     expect(prompts[2]).toContain("2 tests failed (round 2)");
-    const rounds = ofType(r.events, "node.started").filter((e) => e.node === "implement").map((e) => e.round);
+    const rounds = ofType(r.events, "node.started")
+      .filter((e) => e.node === "implement")
+      .map((e) => e.round);
     expect(rounds).toEqual([1, 2, 3]);
     // The sitting is told its round too (attempts restart each round; replay fixtures are keyed by round).
-    expect(r.agents.assignments.filter((a) => a.node === "implement").map((a) => [a.round, a.attempt])).toEqual([[1, 1], [2, 1], [3, 1]]);
+    expect(r.agents.assignments.filter((a) => a.node === "implement").map((a) => [a.round, a.attempt])).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 1],
+    ]);
     // ship waited for the loop to settle: it ran once, after the passing round.
     expect(r.agents.prompts("ship")).toHaveLength(1);
-    expect(ofType(r.events, "node.finished").filter((e) => e.node === "verify").map((e) => e.status)).toEqual(["failed", "failed", "passed"]);
+    expect(
+      ofType(r.events, "node.finished")
+        .filter((e) => e.node === "verify")
+        .map((e) => e.status),
+    ).toEqual(["failed", "failed", "passed"]);
     // node.finished says its round too, so a reader can tell round 2's attempt 1 from round 1's.
-    expect(ofType(r.events, "node.finished").filter((e) => e.node === "verify").map((e) => e.round)).toEqual([1, 2, 3]);
-    expect(ofType(r.events, "node.finished").filter((e) => e.node === "implement").map((e) => e.round)).toEqual([1, 2, 3]);
+    expect(
+      ofType(r.events, "node.finished")
+        .filter((e) => e.node === "verify")
+        .map((e) => e.round),
+    ).toEqual([1, 2, 3]);
+    expect(
+      ofType(r.events, "node.finished")
+        .filter((e) => e.node === "implement")
+        .map((e) => e.round),
+    ).toEqual([1, 2, 3]);
     expect(ofType(r.events, "node.finished").find((e) => e.node === "ship")!.round).toBeUndefined();
     expect(r.outcome.status).toBe("passed");
     expect(r.outcome.counts).toEqual({ passed: 3, self_reported: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 });
@@ -186,7 +208,8 @@ nodes:
 
   test("feedback `when` can loop on a passing node's output, and the head sees it quoted", async () => {
     const agents = new FakeAgentRunner((a) => {
-      if (a.node === "review") return { resultText: a.prompt.includes("v2") ? '{"verdict":"clean"}' : '{"verdict":"changes","notes":"rename x"}' };
+      if (a.node === "review")
+        return { resultText: a.prompt.includes("v2") ? '{"verdict":"clean"}' : '{"verdict":"changes","notes":"rename x"}' };
       return { resultText: a.prompt.includes("rename x") ? "v2" : "v1" };
     });
     const r = await run(

@@ -53,7 +53,9 @@ nodes:
       one: { kind: agent, prompt: "do {{ item }}", output: { format: json } }
     verdict: output.v
 `;
-    const flaky = new FakeAgentRunner((a) => (a.branch!.index % 2 === 1 ? { stopReason: "crashed", error: "boom" } : { resultText: `{"v":"${a.prompt}"}` }));
+    const flaky = new FakeAgentRunner((a) =>
+      a.branch!.index % 2 === 1 ? { stopReason: "crashed", error: "boom" } : { resultText: `{"v":"${a.prompt}"}` },
+    );
     const first = await run(mapGraph, { agents: flaky });
     expect(first.outcome.status).toBe("error");
     const prior = priorFromEvents(first.events);
@@ -128,7 +130,8 @@ nodes:
   // The review asks for a fix on its first round and is clean on the next.
   const reviewer = () => {
     let reviews = 0;
-    return (a: { node: string }) => (a.node === "review" ? { resultText: reviews++ === 0 ? '{"decision":"fix"}' : '{"decision":"clean"}' } : {});
+    return (a: { node: string }) =>
+      a.node === "review" ? { resultText: reviews++ === 0 ? '{"decision":"fix"}' : '{"decision":"clean"}' } : {};
   };
 
   test("the round the loop was replacing is not kept: the resumed run ends as the uninterrupted one", async () => {
@@ -208,7 +211,10 @@ nodes:
     const first = await run(g, { agents: (a) => (a.node === "d" ? { resultText: "ok" } : { exitCode: 1 }) });
     expect(first.outcome.status).toBe("failed");
     expect(first.agents.prompts("d")).toEqual(["use stale"]);
-    const second = await run(g, { agents: (a) => ({ resultText: a.node === "x" ? "fresh" : "ok" }), options: { resume: priorFromEvents(first.events) } });
+    const second = await run(g, {
+      agents: (a) => ({ resultText: a.node === "x" ? "fresh" : "ok" }),
+      options: { resume: priorFromEvents(first.events) },
+    });
     expect(second.agents.prompts("d")).toEqual(["use fresh"]);
     expect(second.outcome.status).toBe("passed");
   });

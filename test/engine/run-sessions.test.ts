@@ -21,7 +21,11 @@ describe("retry: { session: continue }", () => {
       }),
     });
     const a = r.agents.assignments;
-    expect(a.map((x) => x.session)).toEqual([undefined, { mode: "resume", id: "s-1", carriedCostUsd: 0.1 }, { mode: "resume", id: "s-1", carriedCostUsd: 0.2 }]);
+    expect(a.map((x) => x.session)).toEqual([
+      undefined,
+      { mode: "resume", id: "s-1", carriedCostUsd: 0.1 },
+      { mode: "resume", id: "s-1", carriedCostUsd: 0.2 },
+    ]);
     expect(a[0]!.prompt).toBe("do the work");
     expect(a[1]!.prompt).toMatch(/^Your previous attempt \(attempt 1\) did not pass/);
     expect(a[2]!.prompt).toMatch(/^Your previous attempt \(attempt 2\) did not pass/);
@@ -32,10 +36,22 @@ describe("retry: { session: continue }", () => {
   });
 
   test("a retry whose attempt reported no id starts fresh with the whole prompt, and node.started says why", async () => {
-    const r = await run(g, { agents: byNode({ work: [{ stopReason: "complete", resultText: "x" }, { resultText: "{}", sessionId: "s-2" }] }) });
+    const r = await run(g, {
+      agents: byNode({
+        work: [
+          { stopReason: "complete", resultText: "x" },
+          { resultText: "{}", sessionId: "s-2" },
+        ],
+      }),
+    });
     expect(r.agents.assignments[1]!.session).toBeUndefined();
     expect(r.agents.assignments[1]!.prompt).toMatch(/^do the work\n\n---\nYour previous attempt/);
-    expect(ofType(r.events, "node.started")[1]!.session).toEqual({ mode: "fresh", node: "work", attempt: 1, note: "attempt 1 reported no session id: this retry is a fresh sitting with the whole prompt" });
+    expect(ofType(r.events, "node.started")[1]!.session).toEqual({
+      mode: "fresh",
+      node: "work",
+      attempt: 1,
+      note: "attempt 1 reported no session id: this retry is a fresh sitting with the whole prompt",
+    });
   });
 });
 
@@ -49,7 +65,13 @@ nodes:
   fix: { kind: agent, prompt: "fix", needs: [impl], session: { continue: impl } }
   alt: { kind: agent, prompt: "alt", needs: [fix], session: { fork: impl } }
 `;
-    const r = await run(g, { agents: byNode({ impl: [{ sessionId: "s-impl", costUsd: 0.5 }], fix: [{ sessionId: "s-impl", costUsd: 0.2, sessionCostUsd: 0.7 }], alt: [{ sessionId: "s-alt", costUsd: 0.1, sessionCostUsd: 0.8 }] }) });
+    const r = await run(g, {
+      agents: byNode({
+        impl: [{ sessionId: "s-impl", costUsd: 0.5 }],
+        fix: [{ sessionId: "s-impl", costUsd: 0.2, sessionCostUsd: 0.7 }],
+        alt: [{ sessionId: "s-alt", costUsd: 0.1, sessionCostUsd: 0.8 }],
+      }),
+    });
     const by = (n: string) => r.agents.assignments.find((a) => a.node === n)!;
     expect(by("fix").session).toEqual({ mode: "resume", id: "s-impl", carriedCostUsd: 0.5 });
     expect(by("fix").prompt).toBe("fix");
@@ -91,12 +113,19 @@ nodes:
   impl: { kind: agent, prompt: "impl" }
   fix: { kind: agent, prompt: "fix", needs: [impl], session: { continue: impl } }
 `;
-    const first = await run(g, { agents: byNode({ impl: [{ sessionId: "s-impl", costUsd: 0.5 }], fix: [{ sessionId: "s-impl", exitCode: 1, costUsd: 0.2, sessionCostUsd: 0.7 }] }) });
+    const first = await run(g, {
+      agents: byNode({
+        impl: [{ sessionId: "s-impl", costUsd: 0.5 }],
+        fix: [{ sessionId: "s-impl", exitCode: 1, costUsd: 0.2, sessionCostUsd: 0.7 }],
+      }),
+    });
     expect(finishedOf(first.events, "fix").status).toBe("failed");
     const prior = priorFromEvents(first.events);
     expect(prior.nodes.impl).toMatchObject({ sessionId: "s-impl", sessionCostUsd: 0.5 });
     expect(prior.sessionCosts).toEqual({ "s-impl": 0.7 });
     const second = await run(g, { options: { resume: prior, runId: "run-test" } });
-    expect(second.agents.assignments.map((a) => [a.node, a.session])).toEqual([["fix", { mode: "resume", id: "s-impl", carriedCostUsd: 0.7 }]]);
+    expect(second.agents.assignments.map((a) => [a.node, a.session])).toEqual([
+      ["fix", { mode: "resume", id: "s-impl", carriedCostUsd: 0.7 }],
+    ]);
   });
 });

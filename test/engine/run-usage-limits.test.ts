@@ -43,9 +43,15 @@ describe("a usage limit pauses the run", () => {
     expect(finishedOf(r.events, "test").status).toBe("passed");
     expect(r.agents.assignments.map((a) => a.node).sort()).toEqual(["lint", "test", "write"]);
     // The limited attempt: recorded, not judged, not retried (retry.on harness_error, max 1: one sitting only).
-    expect(ofType(r.events, "node.limited")).toEqual([expect.objectContaining({ node: "write", attempt: 1, harness: "claude", resets_at: new Date(resets).toISOString() })]);
+    expect(ofType(r.events, "node.limited")).toEqual([
+      expect.objectContaining({ node: "write", attempt: 1, harness: "claude", resets_at: new Date(resets).toISOString() }),
+    ]);
     expect(ofType(r.events, "node.retrying")).toEqual([]);
-    expect(ofType(r.events, "node.finished").map((e) => e.node).sort()).toEqual(["lint", "test"]);
+    expect(
+      ofType(r.events, "node.finished")
+        .map((e) => e.node)
+        .sort(),
+    ).toEqual(["lint", "test"]);
     const paused = ofType(r.events, "run.paused")[0]!;
     expect(paused).toMatchObject({ reason: "rate_limited", harness: "claude", resets_at: new Date(resets).toISOString(), approvals: [] });
     expect(paused.limited!.map((l) => l.node).sort()).toEqual(["review", "write"]);
@@ -70,7 +76,14 @@ describe("--wait-limits", () => {
     const r = await run(graph, { agents, options: { waitLimits: true } });
     expect(r.outcome).toMatchObject({ status: "passed", exitCode: 0 });
     const waiting = ofType(r.events, "run.waiting");
-    expect(waiting).toEqual([expect.objectContaining({ reason: "rate_limited", harness: "claude", resets_at: new Date(resets).toISOString(), until: new Date(resets).toISOString() })]);
+    expect(waiting).toEqual([
+      expect.objectContaining({
+        reason: "rate_limited",
+        harness: "claude",
+        resets_at: new Date(resets).toISOString(),
+        until: new Date(resets).toISOString(),
+      }),
+    ]);
     // lint and test ran before the wait: the wait began only when nothing else could run.
     expect(waiting[0]!.wait_ms).toBe(3 * HOUR);
     expect(r.clock.now()).toBeGreaterThanOrEqual(resets);
@@ -145,7 +158,9 @@ nodes:
     expect(first.outcome).toMatchObject({ status: "paused", exitCode: 4, reason: "rate_limited" });
     expect(ofType(first.events, "node.limited").map((e) => e.branch?.index)).toEqual([1]);
     const paused = ofType(first.events, "run.paused")[0]!;
-    expect(paused.limited).toEqual([{ node: "work", branch: { map: "each", index: 1 }, harness: "claude", resets_at: new Date(START + HOUR).toISOString() }]);
+    expect(paused.limited).toEqual([
+      { node: "work", branch: { map: "each", index: 1 }, harness: "claude", resets_at: new Date(START + HOUR).toISOString() },
+    ]);
     const second = await run(mapGraph, { options: { resume: priorFromEvents(first.events) } });
     expect(second.agents.prompts("work")).toEqual(["work b"]);
     expect(second.outcome.status).toBe("passed");

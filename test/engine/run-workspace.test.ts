@@ -43,7 +43,15 @@ describe("tampering", () => {
     expect(git.calls).toContain("restore test/t.sh");
     // The checks ran once, for attempt 2, in the worktree, with VOUCH_WORKSPACE.
     expect(commands.checks.map((c) => [c.ctx.attempt, c.ctx.cwd, c.ctx.vars.VOUCH_WORKSPACE])).toEqual([[2, `${WT}/impl`, `${WT}/impl`]]);
-    expect(f.workspace).toEqual({ branch: "vouch/run-test/impl", base: FAKE_BASE, commit: "c2", files_changed: 1, insertions: 1, deletions: 1, path: `${WT}/impl` });
+    expect(f.workspace).toEqual({
+      branch: "vouch/run-test/impl",
+      base: FAKE_BASE,
+      commit: "c2",
+      files_changed: 1,
+      insertions: 1,
+      deletions: 1,
+      path: `${WT}/impl`,
+    });
   });
 
   test("without retry the node is failed/tampered and its checks never run; a rename out of a protected folder counts", async () => {
@@ -156,13 +164,20 @@ nodes:
       "vouch: run run-test, node impl, attempt 1, round 2",
     ]);
     expect(git.calls).toContain("rename vouch/run-test/review vouch/run-test/review@1");
-    const reviews = r.events.filter((e) => e.type === "node.finished" && e.node === "review").map((e) => (e.type === "node.finished" ? e.workspace!.base : ""));
-    const impls = r.events.filter((e) => e.type === "node.finished" && e.node === "impl").map((e) => (e.type === "node.finished" ? e.workspace!.commit : ""));
+    const reviews = r.events
+      .filter((e) => e.type === "node.finished" && e.node === "review")
+      .map((e) => (e.type === "node.finished" ? e.workspace!.base : ""));
+    const impls = r.events
+      .filter((e) => e.type === "node.finished" && e.node === "impl")
+      .map((e) => (e.type === "node.finished" ? e.workspace!.commit : ""));
     expect(reviews).toEqual(impls);
   });
 
   test("keep: never removes a failed node's worktree; on_failure keeps it; the branches stay", async () => {
-    for (const [keep, removed] of [["never", true], ["on_failure", false]] as const) {
+    for (const [keep, removed] of [
+      ["never", true],
+      ["on_failure", false],
+    ] as const) {
       const git = new FakeGit();
       await run(graph(`{ mode: worktree, keep: ${keep} }`), { git, commands: new FakeCommandRunner(() => ({ passed: false, exit: 1 })) });
       expect(git.worktrees.has(`${WT}/impl`)).toBe(!removed);

@@ -21,7 +21,9 @@ describe("scale", () => {
         nextIndex++;
       }
     });
-    console.log(`[scale] 10k map: ${r.ms} ms, RSS ${r.rssBeforeMb} MB before, ${r.peakRssMb} MB peak, ${r.retainedHeapMb} MB heap retained, ${r.events} events`);
+    console.log(
+      `[scale] 10k map: ${r.ms} ms, RSS ${r.rssBeforeMb} MB before, ${r.peakRssMb} MB peak, ${r.retainedHeapMb} MB heap retained, ${r.events} events`,
+    );
     expect(r.outcome.status).toBe("passed");
     expect(invalid).toBe(0);
     expect(branchFinished).toBe(10_000);
@@ -39,7 +41,9 @@ describe("scale", () => {
 
   test("1,000 branches for comparison", async () => {
     const r = await benchMap(1000);
-    console.log(`[scale] 1k map: ${r.ms} ms, RSS ${r.rssBeforeMb} MB before, ${r.peakRssMb} MB peak, ${r.retainedHeapMb} MB heap retained, ${r.events} events`);
+    console.log(
+      `[scale] 1k map: ${r.ms} ms, RSS ${r.rssBeforeMb} MB before, ${r.peakRssMb} MB peak, ${r.retainedHeapMb} MB heap retained, ${r.events} events`,
+    );
     expect(r.outcome.counts.passed).toBe(1000 + 2); // 1000 branch nodes + the map + the end
     expect(r.peakRssMb - r.rssBeforeMb).toBeLessThan(150);
   });

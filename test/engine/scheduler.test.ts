@@ -14,7 +14,9 @@ function indexOf(nodesYaml: string) {
 function scheduler(nodesYaml: string, skip: Record<string, Extract<Action, { type: "skip" }>["cause"]> = {}) {
   const index = indexOf(nodesYaml);
   const s: DagScheduler = new DagScheduler(index, (id) =>
-    skip[id] ? { run: false, status: "skipped", cause: skip[id]! } : disposition({ needs: index.needs.get(id)!.map((n) => s.state(n)!), notChosen: false, stopping: false }),
+    skip[id]
+      ? { run: false, status: "skipped", cause: skip[id]! }
+      : disposition({ needs: index.needs.get(id)!.map((n) => s.state(n)!), notChosen: false, stopping: false }),
   );
   return s;
 }
@@ -171,7 +173,10 @@ describe("disposition (ADR 0002 order)", () => {
   });
   test("not chosen by a router, then when false", () => {
     expect(disposition({ needs: [p], notChosen: true, stopping: false })).toMatchObject({ cause: "not_chosen" });
-    expect(disposition({ needs: [p], notChosen: false, stopping: false, when: () => false })).toMatchObject({ status: "skipped", cause: "condition_false" });
+    expect(disposition({ needs: [p], notChosen: false, stopping: false, when: () => false })).toMatchObject({
+      status: "skipped",
+      cause: "condition_false",
+    });
   });
   test("a stopping run cancels what would start", () => {
     expect(disposition({ needs: [p], notChosen: false, stopping: true })).toEqual({ run: false, status: "cancelled", cause: "cancelled" });

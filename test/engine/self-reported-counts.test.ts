@@ -41,7 +41,10 @@ nodes:
   claim: { kind: agent, prompt: "c", success: { result_matches: "DONE" } }
   then: { kind: script, run: "x", needs: [claim] }
 `;
-    const first = await run(graph, { agents: () => ({ resultText: "DONE" }), commands: new FakeCommandRunner(undefined, () => ({ exit: 1 })) });
+    const first = await run(graph, {
+      agents: () => ({ resultText: "DONE" }),
+      commands: new FakeCommandRunner(undefined, () => ({ exit: 1 })),
+    });
     expect(runFinished(first.events).counts).toMatchObject({ passed: 1, self_reported: 1, failed: 1 });
     const second = await run(graph, { options: { resume: priorFromEvents(first.events) } });
     expect(second.agents.assignments).toHaveLength(0);

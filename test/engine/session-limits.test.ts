@@ -9,7 +9,16 @@ import { byNode } from "./helpers/fakes.ts";
 import { finishedOf, ofType, retryContinueGraph, run } from "./helpers/run-helper.ts";
 
 const g = retryContinueGraph;
-const limited: Partial<Sitting> = { stopReason: "rate_limited", resultText: "", turns: 1, exitCode: 1, error: "claude hit a usage or rate limit", sessionId: "s-1", costUsd: 0.1, sessionCostUsd: 0.2 };
+const limited: Partial<Sitting> = {
+  stopReason: "rate_limited",
+  resultText: "",
+  turns: 1,
+  exitCode: 1,
+  error: "claude hit a usage or rate limit",
+  sessionId: "s-1",
+  costUsd: 0.1,
+  sessionCostUsd: 0.2,
+};
 
 test("the sitting after a limited one in the same session carries the limited sitting's total; node.started names attempt 1", async () => {
   const r = await run(g, {
@@ -23,7 +32,11 @@ test("the sitting after a limited one in the same session carries the limited si
     options: { waitLimits: true },
   });
   const a = r.agents.assignments;
-  expect(a.map((x) => x.session)).toEqual([undefined, { mode: "resume", id: "s-1", carriedCostUsd: 0.1 }, { mode: "resume", id: "s-1", carriedCostUsd: 0.2 }]);
+  expect(a.map((x) => x.session)).toEqual([
+    undefined,
+    { mode: "resume", id: "s-1", carriedCostUsd: 0.1 },
+    { mode: "resume", id: "s-1", carriedCostUsd: 0.2 },
+  ]);
   const started = ofType(r.events, "node.started").map((e) => e.session?.attempt);
   expect(started).toEqual([undefined, 1, 1]);
   const f = finishedOf(r.events, "work");

@@ -7,10 +7,26 @@ import { decideRetry, quoteFailure, QUOTE_LIMIT } from "../../src/engine/verdict
 import type { CheckOutcome } from "../../src/engine/ports.ts";
 
 const parts: Parts = { exitZero: true, outputJudged: true, resultMatches: true, checks: 2 };
-const schema = new OutputSchemas().compile({ type: "object", required: ["verdict"], properties: { verdict: { enum: ["CONFIRMED", "REFUTED"] } } });
+const schema = new OutputSchemas().compile({
+  type: "object",
+  required: ["verdict"],
+  properties: { verdict: { enum: ["CONFIRMED", "REFUTED"] } },
+});
 
 function check(name: string, passed: boolean, extra: Partial<CheckOutcome> = {}): CheckOutcome {
-  return { name, passed, expect: "exit_zero", exit: passed ? 0 : 1, signal: null, timedOut: false, durationMs: 3, stdoutTail: "", stderrTail: "", truncated: false, ...extra };
+  return {
+    name,
+    passed,
+    expect: "exit_zero",
+    exit: passed ? 0 : 1,
+    signal: null,
+    timedOut: false,
+    durationMs: 3,
+    stdoutTail: "",
+    stderrTail: "",
+    truncated: false,
+    ...extra,
+  };
 }
 
 describe("judgeStop: only a completed sitting is judged", () => {
@@ -76,9 +92,19 @@ describe("judgeBeforeChecks", () => {
     expect(bad.ok || bad.judgement.cause).toBe("result_mismatch");
   });
   test("a script's stdout that is one JSON object is its output without format: json", () => {
-    const r = judgeBeforeChecks({ parts: { ...parts, outputJudged: false, resultMatches: false }, exitCode: 0, isScript: true, text: '{"n": 3}\n' });
+    const r = judgeBeforeChecks({
+      parts: { ...parts, outputJudged: false, resultMatches: false },
+      exitCode: 0,
+      isScript: true,
+      text: '{"n": 3}\n',
+    });
     expect(r.ok && r.output).toEqual({ n: 3 });
-    const t = judgeBeforeChecks({ parts: { ...parts, outputJudged: false, resultMatches: false }, exitCode: 0, isScript: true, text: "plain\n" });
+    const t = judgeBeforeChecks({
+      parts: { ...parts, outputJudged: false, resultMatches: false },
+      exitCode: 0,
+      isScript: true,
+      text: "plain\n",
+    });
     expect(t.ok && t.output).toBe("plain\n");
   });
   test("a truncated stdout is never read as JSON, and that is an error (output unreadable), never a FAIL", () => {
@@ -89,14 +115,26 @@ describe("judgeBeforeChecks", () => {
 });
 
 describe("judgeChecks", () => {
-  const before = judgeBeforeChecks({ parts, exitCode: 0, isScript: false, format: "json", text: '{"verdict":"CONFIRMED"}', schema, resultMatches: /CONFIRMED/ });
+  const before = judgeBeforeChecks({
+    parts,
+    exitCode: 0,
+    isScript: false,
+    format: "json",
+    text: '{"verdict":"CONFIRMED"}',
+    schema,
+    resultMatches: /CONFIRMED/,
+  });
   test("all checks passed → verified (evidence beats self-report)", () => {
     if (!before.ok) throw new Error("setup");
     expect(judgeChecks(before, [check("tests", true), check("lint", true)])).toMatchObject({ status: "passed", qualifier: "verified" });
   });
   test("every failed check is attached and named in the error", () => {
     if (!before.ok) throw new Error("setup");
-    const j = judgeChecks(before, [check("tests", false), check("fmt", true), check("lint", false, { timedOut: true, exit: null, signal: "SIGKILL" })]);
+    const j = judgeChecks(before, [
+      check("tests", false),
+      check("fmt", true),
+      check("lint", false, { timedOut: true, exit: null, signal: "SIGKILL" }),
+    ]);
     expect(j).toMatchObject({ status: "failed", cause: "check_failed" });
     expect(j.failedChecks.map((c) => c.name)).toEqual(["tests", "lint"]);
     expect(j.error).toBe("2 of 3 checks failed: tests (exit 1), lint (timed out)");
@@ -134,7 +172,11 @@ describe("retry", () => {
     }
   });
   test("the quote holds cause, error, failed checks with tails, and is bounded", () => {
-    const q = quoteFailure(1, { cause: "check_failed", error: "1 of 1 check failed: tests (exit 1)", failedChecks: [check("tests", false, { stdoutTail: "FAIL src/a.test.ts\nexpected 2 got 3" })] });
+    const q = quoteFailure(1, {
+      cause: "check_failed",
+      error: "1 of 1 check failed: tests (exit 1)",
+      failedChecks: [check("tests", false, { stdoutTail: "FAIL src/a.test.ts\nexpected 2 got 3" })],
+    });
     expect(q).toContain("cause: check_failed");
     expect(q).toContain("- tests: exit 1");
     expect(q).toContain("expected 2 got 3");

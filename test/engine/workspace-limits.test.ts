@@ -11,7 +11,14 @@ import { finishedOf, ofType, run } from "./helpers/run-helper.ts";
 
 const WT = `${FAKE_ROOT}/.vouch/worktrees/run-test/impl`;
 const G = `version: 1\nname: ws\nnodes:\n  impl: { kind: agent, prompt: implement, workspace: { mode: worktree } }\n`;
-const limited: Partial<Sitting> = { stopReason: "rate_limited", resultText: "", turns: 1, costUsd: 0, exitCode: 1, error: "claude hit a usage or rate limit" };
+const limited: Partial<Sitting> = {
+  stopReason: "rate_limited",
+  resultText: "",
+  turns: 1,
+  costUsd: 0,
+  exitCode: 1,
+  error: "claude hit a usage or rate limit",
+};
 
 function agentsOn(git: FakeGit, seen: (string | undefined)[]) {
   let n = 0;

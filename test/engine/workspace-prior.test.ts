@@ -6,7 +6,15 @@ import type { WorkspaceRecord } from "../../src/engine/events.ts";
 import { priorWorkspaces } from "../../src/engine/workspace/prior.ts";
 import { graphOf } from "./helpers/run-helper.ts";
 
-const rec = (path: string): WorkspaceRecord => ({ branch: "b", base: "c0", commit: "c1", files_changed: 0, insertions: 0, deletions: 0, path });
+const rec = (path: string): WorkspaceRecord => ({
+  branch: "b",
+  base: "c0",
+  commit: "c1",
+  files_changed: 0,
+  insertions: 0,
+  deletions: 0,
+  path,
+});
 
 test("a node's keep comes from its own file: top graph, map branch, sub-graph, a sub-graph's map branch; unknown keys take the default", () => {
   const top = graphOf(`version: 1
@@ -34,9 +42,19 @@ nodes:
       b: { kind: agent, prompt: b, workspace: { mode: worktree, keep: never } }
 `);
   const keys = ["impl", "each#0/b", "s/impl", "s/each#3/s/b", "gone"];
-  const prior = priorWorkspaces(top, { startSeq: 0, branches: {}, nodes: Object.fromEntries(keys.map((k) => [k, { qualifier: null, workspace: rec(`/r/${k}`) }])) }, {
-    graphPath: "/work/g.yaml",
-    subgraphs: new Map([["/work/inner.yaml", inner]]),
+  const prior = priorWorkspaces(
+    top,
+    { startSeq: 0, branches: {}, nodes: Object.fromEntries(keys.map((k) => [k, { qualifier: null, workspace: rec(`/r/${k}`) }])) },
+    {
+      graphPath: "/work/g.yaml",
+      subgraphs: new Map([["/work/inner.yaml", inner]]),
+    },
+  );
+  expect(Object.fromEntries([...prior].map(([k, p]) => [k, p.keep]))).toEqual({
+    impl: "never",
+    "each#0/b": "always",
+    "s/impl": "always",
+    "s/each#3/s/b": "never",
+    gone: "on_failure",
   });
-  expect(Object.fromEntries([...prior].map(([k, p]) => [k, p.keep]))).toEqual({ impl: "never", "each#0/b": "always", "s/impl": "always", "s/each#3/s/b": "never", gone: "on_failure" });
 });

@@ -144,26 +144,30 @@ nodes:
   });
 
   test("from with a mode or base of its own, from naming itself, and a script continuing from an agent", () => {
-    expect(problems(`version: 1
+    expect(
+      problems(`version: 1
 name: w
 nodes:
   a: { kind: agent, prompt: a, workspace: { mode: worktree } }
   b: { kind: agent, prompt: b, needs: [a], workspace: { from: a, base: main } }
   c: { kind: agent, prompt: c, workspace: { mode: worktree, from: c } }
   s: { kind: script, run: "true", needs: [a], workspace: { from: a } }
-`)).toEqual([
+`),
+    ).toEqual([
       "5:63: workspace.from continues another node's worktree: it takes no mode or base of its own",
       "6:67: workspace.from continues another node's worktree: it takes no mode or base of its own",
       '6:67: workspace.from names "c", which is not upstream of "c"',
     ]);
   });
   test("a base git would read as an option is refused, on the node and in defaults", () => {
-    expect(problems(`version: 1
+    expect(
+      problems(`version: 1
 name: w
 defaults: { workspace: { base: --all } }
 nodes:
   a: { kind: agent, prompt: a, workspace: { mode: worktree, base: -x } }
-`).map((l) => l.replace(/^\d+:\d+: /, ""))).toEqual([
+`).map((l) => l.replace(/^\d+:\d+: /, "")),
+    ).toEqual([
       'base "--all" starts with "-": git would read it as an option',
       'base "-x" starts with "-": git would read it as an option',
     ]);

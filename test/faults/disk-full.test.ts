@@ -47,7 +47,9 @@ test("the ledger's disk fills during a sitting: exit 3 with a clear message, no 
   c.stub("STUB_FILL", filler);
   const r = await c.run();
   expect(r.code).toBe(3);
-  expect(r.stderr).toBe(`vouch: the disk holding ${join(c.home, "ledger.sqlite")} is full while appending events\nhint: free some space and resume the run\n`);
+  expect(r.stderr).toBe(
+    `vouch: the disk holding ${join(c.home, "ledger.sqlite")} is full while appending events\nhint: free some space and resume the run\n`,
+  );
   expect(c.recorded()).toHaveLength(1);
   expect(await c.liveGroups()).toEqual([]);
   expect(readFileSync(played, "utf8")).toBe("turn 1\n");
@@ -67,7 +69,9 @@ test("the ledger's disk fills during a sitting: exit 3 with a clear message, no 
 });
 
 test("TMPDIR is full when a check needs its files: the node is error harness_error (no evidence), exit 3", async (ctx) => {
-  const c = new FaultCase(agentGraph("{ wall: 20s }", '    success: { checks: [{ name: tests, run: "true" }] }\n'), { STUB_SCENARIO: "fill" });
+  const c = new FaultCase(agentGraph("{ wall: 20s }", '    success: { checks: [{ name: tests, run: "true" }] }\n'), {
+    STUB_SCENARIO: "fill",
+  });
   cases.push(c);
   const tmp = join(c.dir, "tmp");
   if (!tinyDisk(c, tmp)) return ctx.skip();

@@ -12,7 +12,16 @@ import { eventually, groupAlive } from "../spawn/helpers.ts";
 
 export const HARNESS_STUBS = join(ROOT, "test", "stubs", "harness");
 /** The stub variables a case may set; each is passed to the harness with --pass-env. */
-const STUB_VARS = ["STUB_SCENARIO", "STUB_TURNS", "STUB_TURN_MS", "STUB_TURN_COST", "STUB_IGNORE_TERM", "STUB_PIDS", "STUB_FILL", "STUB_PLAYED"] as const;
+const STUB_VARS = [
+  "STUB_SCENARIO",
+  "STUB_TURNS",
+  "STUB_TURN_MS",
+  "STUB_TURN_COST",
+  "STUB_IGNORE_TERM",
+  "STUB_PIDS",
+  "STUB_FILL",
+  "STUB_PLAYED",
+] as const;
 type StubVar = (typeof STUB_VARS)[number];
 
 export interface Ran {

@@ -127,8 +127,14 @@ test(`${KILLS} kills at seeded random moments (SIGKILL or SIGTERM), each resumed
       expect(shown.sessions[n - 1]!.status).toBe(signal === "SIGTERM" ? "interrupted" : "abandoned");
     }
     // Nothing that passed ran again: each node has exactly one passed attempt.
-    const full = JSON.parse((await c.vouch(["show", "last", "--json"])).stdout) as { nodes: { node: string; attempts: { status: string }[] }[] };
-    for (const n of full.nodes) expect(n.attempts.filter((a) => a.status === "passed"), n.node).toHaveLength(1);
+    const full = JSON.parse((await c.vouch(["show", "last", "--json"])).stdout) as {
+      nodes: { node: string; attempts: { status: string }[] }[];
+    };
+    for (const n of full.nodes)
+      expect(
+        n.attempts.filter((a) => a.status === "passed"),
+        n.node,
+      ).toHaveLength(1);
   } finally {
     c.cleanup();
   }

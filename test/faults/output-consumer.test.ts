@@ -39,7 +39,15 @@ async function session(env: Record<string, string>) {
     lines.push(text);
   };
   // VOUCH_COMMAND only in io.env: the session takes vouch's environment from its CliIO.
-  const io: CliIO = { out, err: () => {}, stdoutIsTTY: false, stdinIsTTY: false, env: { PATH: process.env.PATH, VOUCH_COMMAND: AGENT, ...env }, cwd: dir, streams: process };
+  const io: CliIO = {
+    out,
+    err: () => {},
+    stdoutIsTTY: false,
+    stdinIsTTY: false,
+    env: { PATH: process.env.PATH, VOUCH_COMMAND: AGENT, ...env },
+    cwd: dir,
+    streams: process,
+  };
   const ran = await runSession({
     io,
     flags: { json: true },
@@ -50,7 +58,11 @@ async function session(env: Record<string, string>) {
     (code) => ({ code }),
     (error: unknown) => ({ error }),
   );
-  const events = lines.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { type: string; status?: string; error?: string });
+  const events = lines
+    .join("")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { type: string; status?: string; error?: string });
   return { ran, events };
 }
 

@@ -10,7 +10,10 @@ function graph(origin: string, field: string, value: string, where: "node" | "de
   const head = `version: 1\nname: t\norigin: ${origin}\n`;
   if (where === "defaults") return { text: `${head}defaults:\n  ${setting}\nnodes:\n  a:\n    kind: agent\n    prompt: p\n`, line: 5 };
   if (where === "branch") {
-    return { text: `${head}inputs:\n  xs: { default: [1] }\nnodes:\n  m:\n    kind: map\n    over: inputs.xs\n    branch:\n      b:\n        kind: agent\n        prompt: p\n        ${setting}\n`, line: 14 };
+    return {
+      text: `${head}inputs:\n  xs: { default: [1] }\nnodes:\n  m:\n    kind: map\n    over: inputs.xs\n    branch:\n      b:\n        kind: agent\n        prompt: p\n        ${setting}\n`,
+      line: 14,
+    };
   }
   return { text: `${head}nodes:\n  a:\n    kind: agent\n    harness: gemini\n    prompt: p\n    ${setting}\n`, line: 9 };
 }
@@ -19,14 +22,20 @@ describe("argv values that look like flags", () => {
   test("property: model, tools and permission_mode starting with - are refused at their line, in planned and user graphs", () => {
     const flagLike = fc.tuple(fc.constantFrom("-", "--"), fc.stringMatching(/^[a-z][a-z-]{0,20}$/)).map(([d, s]) => d + s);
     fc.assert(
-      fc.property(fc.constantFrom("planned", "user"), fc.constantFrom("model", "tools", "permission_mode"), flagLike, fc.constantFrom("node", "defaults", "branch"), (origin, field, value, where) => {
-        const g = graph(origin, field, value, where as "node");
-        const r = loadGraph("g.yaml", g.text);
-        expect(r.graph).toBeNull();
-        const label = field === "tools" ? "tool" : field;
-        const mine = r.problems.filter((p) => p.message.startsWith(`${label} "${value}" starts with "-"`));
-        expect(mine.map((p) => p.line)).toEqual([g.line]);
-      }),
+      fc.property(
+        fc.constantFrom("planned", "user"),
+        fc.constantFrom("model", "tools", "permission_mode"),
+        flagLike,
+        fc.constantFrom("node", "defaults", "branch"),
+        (origin, field, value, where) => {
+          const g = graph(origin, field, value, where as "node");
+          const r = loadGraph("g.yaml", g.text);
+          expect(r.graph).toBeNull();
+          const label = field === "tools" ? "tool" : field;
+          const mine = r.problems.filter((p) => p.message.startsWith(`${label} "${value}" starts with "-"`));
+          expect(mine.map((p) => p.line)).toEqual([g.line]);
+        },
+      ),
       { numRuns: 80 },
     );
   });
@@ -39,7 +48,11 @@ describe("argv values that look like flags", () => {
   });
 
   test("ordinary values, and a dash inside a value, still load", () => {
-    for (const [field, value] of [["model", "gemini-2.5-pro"], ["tools", "Bash(git diff --stat:*)"], ["permission_mode", "auto_edit"]] as const) {
+    for (const [field, value] of [
+      ["model", "gemini-2.5-pro"],
+      ["tools", "Bash(git diff --stat:*)"],
+      ["permission_mode", "auto_edit"],
+    ] as const) {
       expect(loadGraph("g.yaml", graph("user", field, value, "node").text).problems).toEqual([]);
     }
   });

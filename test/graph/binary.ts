@@ -17,7 +17,9 @@ function newestSource(dir: string): number {
 }
 
 // graphs/plan.yaml is built into the binary (vouch plan's planner).
-const stale = () => !existsSync(BINARY) || statSync(BINARY).mtimeMs < Math.max(newestSource(join(ROOT, "src")), statSync(join(ROOT, "graphs", "plan.yaml")).mtimeMs);
+const stale = () =>
+  !existsSync(BINARY) ||
+  statSync(BINARY).mtimeMs < Math.max(newestSource(join(ROOT, "src")), statSync(join(ROOT, "graphs", "plan.yaml")).mtimeMs);
 
 /** Test files run in parallel workers: one builds (holding a lock folder), the others wait for it. */
 export function ensureBinary(): string {

@@ -28,7 +28,15 @@ writeFileSync(join(dir, "latin1.yaml"), Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3
 async function run(...args: string[]) {
   let out = "";
   let err = "";
-  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), stdoutIsTTY: false, stdinIsTTY: false, env: {}, cwd: dir, streams: process };
+  const io: CliIO = {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    stdoutIsTTY: false,
+    stdinIsTTY: false,
+    env: {},
+    cwd: dir,
+    streams: process,
+  };
   const code = await main(args, io);
   return { code, out, err };
 }
@@ -41,7 +49,9 @@ describe("vouch validate", () => {
   test("problems go to stdout as file:line:col: message (+ hint), the summary to stderr, exit 2", async () => {
     const r = await run("validate", "good.yaml", "bad.yaml");
     expect(r.code).toBe(2);
-    expect(r.out).toBe('bad.yaml:4:21: unknown field "promt" in node "a" (did you mean prompt?)\nbad.yaml:5:27: unknown node "zz" in needs\n');
+    expect(r.out).toBe(
+      'bad.yaml:4:21: unknown field "promt" in node "a" (did you mean prompt?)\nbad.yaml:5:27: unknown node "zz" in needs\n',
+    );
     expect(r.err).toBe("2 files, 1 invalid file, 2 problems\n");
   });
 
@@ -65,13 +75,19 @@ describe("vouch validate", () => {
   test("a missing or non-UTF-8 file is a problem of that file, and the others are still checked", async () => {
     const r = await run("validate", "nope.yaml", "latin1.yaml", "good.yaml");
     expect(r.code).toBe(2);
-    expect(r.out).toBe("nope.yaml:1:1: cannot read graph file nope.yaml: no such file\nlatin1.yaml:1:1: graph file latin1.yaml is not UTF-8 text\n");
+    expect(r.out).toBe(
+      "nope.yaml:1:1: cannot read graph file nope.yaml: no such file\nlatin1.yaml:1:1: graph file latin1.yaml is not UTF-8 text\n",
+    );
     expect(r.err).toBe("3 files, 2 invalid files, 2 problems\n");
   });
 
   test("usage errors: one line, exit 2", async () => {
     const none = await run("validate");
-    expect(none).toEqual({ code: 2, out: "", err: "vouch: validate needs at least one graph file\nhint: usage: vouch validate GRAPH... [--json]\n" });
+    expect(none).toEqual({
+      code: 2,
+      out: "",
+      err: "vouch: validate needs at least one graph file\nhint: usage: vouch validate GRAPH... [--json]\n",
+    });
     const flag = await run("validate", "--jsno", "good.yaml");
     expect(flag.code).toBe(2);
     expect(flag.err).toMatch(/^vouch: validate: Unknown option '--jsno'\nhint: see: vouch validate --help\n$/);
@@ -95,7 +111,11 @@ describe("vouch graph", () => {
   });
 
   test("usage errors: unknown format, no file, two files", async () => {
-    expect(await run("graph", "good.yaml", "--format", "png")).toEqual({ code: 2, out: "", err: 'vouch: graph: unknown format "png" (formats: text, mermaid, dot)\n' });
+    expect(await run("graph", "good.yaml", "--format", "png")).toEqual({
+      code: 2,
+      out: "",
+      err: 'vouch: graph: unknown format "png" (formats: text, mermaid, dot)\n',
+    });
     expect((await run("graph")).code).toBe(2);
     expect((await run("graph", "good.yaml", "bad.yaml")).err).toMatch(/^vouch: graph takes one graph file, not 2\n/);
   });
@@ -131,7 +151,10 @@ describe("the real binary", () => {
   test("--version, --help and per-command help exit 0", () => {
     expect(runVouch(["--version"])).toMatchObject({ exitCode: 0, stdout: expect.stringMatching(/^vouch \d+\.\d+\.\d+/) });
     expect(runVouch(["--help"]).stdout).toContain("vouch validate GRAPH...");
-    expect(runVouch(["validate", "--help"])).toMatchObject({ exitCode: 0, stdout: expect.stringContaining("Usage: vouch validate GRAPH...") });
+    expect(runVouch(["validate", "--help"])).toMatchObject({
+      exitCode: 0,
+      stdout: expect.stringContaining("Usage: vouch validate GRAPH..."),
+    });
     expect(runVouch(["graph", "--help"])).toMatchObject({ exitCode: 0, stdout: expect.stringContaining("--format text|mermaid|dot") });
   });
 

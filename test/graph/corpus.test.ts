@@ -18,10 +18,19 @@ interface Expectation {
 }
 
 function expectations(file: string): Expectation[] {
-  return [...readFileSync(file, "utf8").matchAll(/^# expect: (\d+):(\d+) (.+)$/gm)].map((m) => ({ line: Number(m[1]), col: Number(m[2]), text: m[3]! }));
+  return [...readFileSync(file, "utf8").matchAll(/^# expect: (\d+):(\d+) (.+)$/gm)].map((m) => ({
+    line: Number(m[1]),
+    col: Number(m[2]),
+    text: m[3]!,
+  }));
 }
 
-const yamlIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort() : []);
+const yamlIn = (dir: string) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => /\.ya?ml$/.test(f))
+        .sort()
+    : [];
 const STACK = /^\s+at .+\(|^\s+at /m;
 
 beforeAll(() => {
@@ -122,13 +131,29 @@ describe("the valid corpus uses every field", () => {
       for (const n of Object.values(g.nodes ?? {})) nodeFields(n as Record<string, unknown>);
     }
     const shapes: Record<string, { shape: Record<string, unknown> }> = {
-      graph: schema.graphSchema, input: schema.inputSchema, defaults: schema.defaultsSchema, caps: schema.capsSchema,
-      check: schema.checkDefSchema, success: schema.successSchema, retry: schema.retrySchema, output: schema.outputSchema,
-      feedback: schema.feedbackSchema, agent: schema.agentNodeSchema, script: schema.scriptNodeSchema, map: schema.mapNodeSchema,
-      router: schema.routerNodeSchema, approval: schema.approvalNodeSchema, end: schema.endNodeSchema, merge: schema.mergeNodeSchema,
+      graph: schema.graphSchema,
+      input: schema.inputSchema,
+      defaults: schema.defaultsSchema,
+      caps: schema.capsSchema,
+      check: schema.checkDefSchema,
+      success: schema.successSchema,
+      retry: schema.retrySchema,
+      output: schema.outputSchema,
+      feedback: schema.feedbackSchema,
+      agent: schema.agentNodeSchema,
+      script: schema.scriptNodeSchema,
+      map: schema.mapNodeSchema,
+      router: schema.routerNodeSchema,
+      approval: schema.approvalNodeSchema,
+      end: schema.endNodeSchema,
+      merge: schema.mergeNodeSchema,
       workspace: schema.workspaceSchema,
     };
-    const missing = Object.entries(shapes).flatMap(([what, s]) => Object.keys(s.shape).filter((k) => !used.get(what)?.has(k)).map((k) => `${what}.${k}`));
+    const missing = Object.entries(shapes).flatMap(([what, s]) =>
+      Object.keys(s.shape)
+        .filter((k) => !used.get(what)?.has(k))
+        .map((k) => `${what}.${k}`),
+    );
     expect(missing).toEqual([]);
   });
 });

@@ -34,8 +34,15 @@ const FIELDS: [string, (v: string) => string][] = [
   ["argv (a list)", (v) => `version: 1\nname: t\nnodes:\n  a: { kind: script, argv: ${v} }\n`],
   ["retry.max (a whole number)", (v) => `version: 1\nname: t\nnodes:\n  a: { kind: script, argv: ["true"], retry: { max: ${v} } }\n`],
   ["caps.budget_usd (a number)", (v) => `version: 1\nname: t\nnodes:\n  a: { kind: agent, prompt: hi, caps: { budget_usd: ${v} } }\n`],
-  ["success.exit_zero (a boolean)", (v) => `version: 1\nname: t\nnodes:\n  a: { kind: script, argv: ["true"], success: { exit_zero: ${v} } }\n`],
-  ["expect.exit (in a union)", (v) => `version: 1\nname: t\nnodes:\n  a: { kind: script, argv: ["true"], success: { checks: [{ name: c, run: "true", expect: { exit: ${v} } }] } }\n`],
+  [
+    "success.exit_zero (a boolean)",
+    (v) => `version: 1\nname: t\nnodes:\n  a: { kind: script, argv: ["true"], success: { exit_zero: ${v} } }\n`,
+  ],
+  [
+    "expect.exit (in a union)",
+    (v) =>
+      `version: 1\nname: t\nnodes:\n  a: { kind: script, argv: ["true"], success: { checks: [{ name: c, run: "true", expect: { exit: ${v} } }] } }\n`,
+  ],
 ];
 
 /** "X must be E1, E2 or E3, not D" → [[E1, E2, E3], D]. */
@@ -71,7 +78,17 @@ group("type messages over value kinds × fields", () => {
 });
 
 test("describe() names the kind of any value: a mapping only for a plain object, a list only for an array, a number only when finite", () => {
-  const special = fc.constantFrom<unknown>(Infinity, -Infinity, NaN, new Set([1]), new Map([["a", 1]]), new Uint8Array([1]), new Date(0), Object.create(null), 10n);
+  const special = fc.constantFrom<unknown>(
+    Infinity,
+    -Infinity,
+    NaN,
+    new Set([1]),
+    new Map([["a", 1]]),
+    new Uint8Array([1]),
+    new Date(0),
+    Object.create(null),
+    10n,
+  );
   fc.assert(
     fc.property(fc.oneof(fc.anything(), special), (v) => {
       const d = describe(v);

@@ -77,7 +77,15 @@ describe("every field is documented", () => {
   });
 
   test("every node kind, harness, retry cause, expect form and condition operator is named", () => {
-    const words = [...schema.NODE_KINDS.map((k) => `kind: ${k}`), ...schema.HARNESS_NAMES, ...schema.RETRY_CAUSES, "exit_zero", "empty_output", "{ exit: N }", "output_matches"];
+    const words = [
+      ...schema.NODE_KINDS.map((k) => `kind: ${k}`),
+      ...schema.HARNESS_NAMES,
+      ...schema.RETRY_CAUSES,
+      "exit_zero",
+      "empty_output",
+      "{ exit: N }",
+      "output_matches",
+    ];
     for (const op of ["in", "matches", "exists", "equals", "gt", "gte", "lt", "lte", "all", "any", "not"]) words.push(op);
     expect(words.filter((w) => !DOC.includes(w))).toEqual([]);
   });
@@ -105,7 +113,8 @@ describe("claims about templates and durations", () => {
   });
 
   test("expect: { exit: N } takes 0 to 255", () => {
-    const check = (n: number) => lines(`version: 1\nname: d\nchecks:\n  c: { run: x, expect: { exit: ${n} } }\nnodes:\n  a: { kind: agent, prompt: a }\n`);
+    const check = (n: number) =>
+      lines(`version: 1\nname: d\nchecks:\n  c: { run: x, expect: { exit: ${n} } }\nnodes:\n  a: { kind: agent, prompt: a }\n`);
     expect(check(0)).toEqual([]);
     expect(check(255)).toEqual([]);
     expect(check(256)).toHaveLength(1);

@@ -42,8 +42,12 @@ describe("text", () => {
   test("shows needs, routes with their conditions, otherwise, feedback with max and when", () => {
     const t = drawText(valid("review-loop.yaml"));
     expect(t).toContain("graph review-loop (8 nodes)\n");
-    expect(t).toMatch(/\nreview +agent, json output\n  needs write\n  feedback → write \(max 3, when nodes\.review\.output\.verdict in \[dirty, unclear\]\)\n/);
-    expect(t).toMatch(/\ntriage +router\n  needs review\n  only if nodes\.review\.status in \[passed, failed\]\n  when nodes\.review\.output\.verdict = clean and .*→ ship\n/);
+    expect(t).toMatch(
+      /\nreview +agent, json output\n  needs write\n  feedback → write \(max 3, when nodes\.review\.output\.verdict in \[dirty, unclear\]\)\n/,
+    );
+    expect(t).toMatch(
+      /\ntriage +router\n  needs review\n  only if nodes\.review\.status in \[passed, failed\]\n  when nodes\.review\.output\.verdict = clean and .*→ ship\n/,
+    );
     expect(t).toContain("  otherwise → ask_human\n");
     expect(t).toMatch(/\nreject +end \(failure\)\n/);
   });
@@ -51,7 +55,9 @@ describe("text", () => {
   test("nests each map's branch under it, and shows fallbacks", () => {
     const t = drawText(valid("finding-verifier.yaml"));
     expect(t).toMatch(/\nparse +agent, json output\n  retry max 1\n  fallback → parse_fault\n/);
-    expect(t).toMatch(/\nverify_each +map over nodes\.parse\.output\.findings as finding, verdict output\.verdict\n  needs parse\n  branch \(once per finding\):\n    verify_one +agent, json output\n/);
+    expect(t).toMatch(
+      /\nverify_each +map over nodes\.parse\.output\.findings as finding, verdict output\.verdict\n  needs parse\n  branch \(once per finding\):\n    verify_one +agent, json output\n/,
+    );
     expect(t).toMatch(/\ndone +end \(success\)\n  needs verify_each\n$/);
   });
 });
@@ -85,7 +91,11 @@ const MERMAID_LINE = [
 
 function checkMermaid(text: string, graph: GraphFile): void {
   const lines = text.trimEnd().split("\n");
-  for (const line of lines) expect(MERMAID_LINE.some((re) => re.test(line)), line).toBe(true);
+  for (const line of lines)
+    expect(
+      MERMAID_LINE.some((re) => re.test(line)),
+      line,
+    ).toBe(true);
   const declared = new Set(lines.flatMap((l) => l.match(/^\s+(n\d+)[[{(]/)?.[1] ?? []));
   expect(declared.size).toBe(graphOrder(graph).length);
   const edges = lines.flatMap((l) => {

@@ -20,19 +20,27 @@ const ISSUE = `  tests: { kind: script, run: "exit 1" }\n  done: { kind: end }\n
 
 describe("end-order warnings", () => {
   test("the issue's graph: done can run before tests ends; the warning points at done", () => {
-    expect(warnings(ISSUE)).toEqual([`5:3 warning: end node "done" can run before "tests" ends: it is not upstream of "done" (through needs, routes or fallbacks)`]);
+    expect(warnings(ISSUE)).toEqual([
+      `5:3 warning: end node "done" can run before "tests" ends: it is not upstream of "done" (through needs, routes or fallbacks)`,
+    ]);
   });
 
   test("an end that needs the work, or sits after it through a router or a fallback: no warning", () => {
     expect(warnings(`  tests: { kind: script, run: t }\n  done: { kind: end, needs: [tests] }\n`)).toEqual([]);
-    expect(warnings(`  tests: { kind: script, run: t }\n  r: { kind: router, needs: [tests], routes: [{ when: { nodes.tests.status: passed }, to: [done] }] }\n  done: { kind: end }\n`)).toEqual([]);
+    expect(
+      warnings(
+        `  tests: { kind: script, run: t }\n  r: { kind: router, needs: [tests], routes: [{ when: { nodes.tests.status: passed }, to: [done] }] }\n  done: { kind: end }\n`,
+      ),
+    ).toEqual([]);
     expect(warnings(`  tests: { kind: script, run: t, fallback: told }\n  told: { kind: end, status: failure }\n`)).toEqual([]);
   });
 
   test("work a path excludes is not reported: after a fallback its owner's dependents, after a route the routes not taken", () => {
     // told runs only when build did not pass, so ship (which needs build) never runs with it.
     expect(
-      warnings(`  build: { kind: script, run: b, fallback: told }\n  ship: { kind: script, needs: [build], run: s }\n  told: { kind: end, status: failure }\n  done: { kind: end, needs: [ship] }\n`),
+      warnings(
+        `  build: { kind: script, run: b, fallback: told }\n  ship: { kind: script, needs: [build], run: s }\n  told: { kind: end, status: failure }\n  done: { kind: end, needs: [ship] }\n`,
+      ),
     ).toEqual([]);
     expect(
       warnings(
@@ -42,12 +50,19 @@ describe("end-order warnings", () => {
   });
 
   test("parallel work an end does not need is reported, several names at once", () => {
-    const w = warnings(`  a: { kind: script, run: a }\n  b: { kind: script, run: b }\n  c: { kind: agent, prompt: c }\n  done: { kind: end, needs: [a] }\n`);
-    expect(w).toEqual([`7:3 warning: end node "done" can run before "b", "c" end: they are not upstream of "done" (through needs, routes or fallbacks)`]);
+    const w = warnings(
+      `  a: { kind: script, run: a }\n  b: { kind: script, run: b }\n  c: { kind: agent, prompt: c }\n  done: { kind: end, needs: [a] }\n`,
+    );
+    expect(w).toEqual([
+      `7:3 warning: end node "done" can run before "b", "c" end: they are not upstream of "done" (through needs, routes or fallbacks)`,
+    ]);
   });
 
   test("inside a map branch: the branch's own end, at its place in the branch", () => {
-    const w = warnings(`  each:\n    kind: map\n    over: inputs.items\n    branch:\n      check: { kind: script, run: c }\n      ok: { kind: end }\n`, "inputs:\n  items: { default: [1] }\n");
+    const w = warnings(
+      `  each:\n    kind: map\n    over: inputs.items\n    branch:\n      check: { kind: script, run: c }\n      ok: { kind: end }\n`,
+      "inputs:\n  items: { default: [1] }\n",
+    );
     expect(w).toHaveLength(1);
     expect(w[0]).toMatch(/^11:7 warning: end node "ok" can run before "check" ends/);
   });
@@ -75,7 +90,12 @@ describe("through dist/vouch", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const vouch = async (args: string[]) => {
-    const p = Bun.spawn([BINARY, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", VOUCH_HOME: join(dir, "home"), TZ: "UTC" }, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([BINARY, ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", VOUCH_HOME: join(dir, "home"), TZ: "UTC" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
     return { code, stdout, stderr };
   };

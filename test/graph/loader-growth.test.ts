@@ -39,7 +39,8 @@ const end = "nodes:\n  a: { kind: end, status: success }\n";
 const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join("");
 const shapes: Record<string, (n: number) => string> = {
   "inputs with defaults (valid)": (n) => `${head}inputs:\n${lines(n, (i) => `  k${i}: { default: v }\n`)}${end}`,
-  "unknown fields in one node (one problem each)": (n) => `${head}nodes:\n  a:\n    kind: end\n    status: success\n${lines(n, (i) => `    k${i}: 1\n`)}`,
+  "unknown fields in one node (one problem each)": (n) =>
+    `${head}nodes:\n  a:\n    kind: end\n    status: success\n${lines(n, (i) => `    k${i}: 1\n`)}`,
   "a schema's properties (valid)": (n) =>
     `${head}nodes:\n  a:\n    kind: script\n    run: "true"\n    output:\n      format: json\n      schema:\n        properties:\n${lines(n, (i) => `          k${i}: { type: string }\n`)}`,
   "repeated keys (a duplicate-key problem each)": (n) => `${head}${end}inputs:\n${lines(n, (i) => `  k${i % 50}: {}\n`)}`,

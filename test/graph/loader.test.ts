@@ -49,14 +49,16 @@ describe("positions", () => {
   });
 
   test("a problem inside an anchored mapping used through a merge key points into the anchor", () => {
-    const text = "version: 1\nname: x\nnodes:\n  a: &base\n    kind: agent\n    prompt: hi\n    harness: claud\n  b:\n    <<: *base\n    needs: [a]\n";
+    const text =
+      "version: 1\nname: x\nnodes:\n  a: &base\n    kind: agent\n    prompt: hi\n    harness: claud\n  b:\n    <<: *base\n    needs: [a]\n";
     const found = lines(text);
     expect(found.length).toBeGreaterThan(0);
     expect(found.every((l) => l.startsWith("7:14 harness must be one of"))).toBe(true);
   });
 
   test("problems come sorted by line, then column", () => {
-    const text = "version: 1\nname: x\nnodes:\n  b:\n    kind: agent\n    prompt: '{{ inputs.q }}'\n    needs: [zz]\n  a:\n    kind: agnet\n";
+    const text =
+      "version: 1\nname: x\nnodes:\n  b:\n    kind: agent\n    prompt: '{{ inputs.q }}'\n    needs: [zz]\n  a:\n    kind: agnet\n";
     const found = problems(text).map((p) => [p.line, p.col] as const);
     expect(found.length).toBe(3);
     expect([...found].sort((x, y) => x[0] - y[0] || x[1] - y[1])).toEqual(found);
@@ -71,17 +73,26 @@ describe("YAML-level problems", () => {
   });
 
   test("a syntax error stops there: no schema problems guessed from a broken structure", () => {
-    expect(lines("version: 1\nname: x\nnodes: [a, b\n  c: {{\n")).toEqual(expect.arrayContaining([expect.stringMatching(/^\d+:\d+ YAML: /)]));
+    expect(lines("version: 1\nname: x\nnodes: [a, b\n  c: {{\n")).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\d+:\d+ YAML: /)]),
+    );
     expect(lines("version: 1\nname: x\nnodes: [a, b\n").every((l) => / YAML: /.test(l))).toBe(true);
   });
 
   test("an alias inside its own anchor is refused (the value would contain itself)", () => {
-    expect(lines("version: 1\nname: x\nnodes: &n\n  a: *n\n")).toEqual(["4:6 alias *n is inside its own anchor &n, so the value would contain itself"]);
+    expect(lines("version: 1\nname: x\nnodes: &n\n  a: *n\n")).toEqual([
+      "4:6 alias *n is inside its own anchor &n, so the value would contain itself",
+    ]);
   });
 
   test("an exponential alias bomb is refused, not expanded", () => {
     const bomb = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
-    for (let i = 1; i < 9; i++) bomb.push(`${"abcdefghij"[i]}: &${"abcdefghij"[i]} [${Array(10).fill(`*${"abcdefghij"[i - 1]}`).join(", ")}]`);
+    for (let i = 1; i < 9; i++)
+      bomb.push(
+        `${"abcdefghij"[i]}: &${"abcdefghij"[i]} [${Array(10)
+          .fill(`*${"abcdefghij"[i - 1]}`)
+          .join(", ")}]`,
+      );
     const found = lines(bomb.join("\n"));
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(/^1:1 YAML: .*alias/i);
@@ -95,7 +106,9 @@ describe("YAML-level problems", () => {
 
 describe("one problem per root cause", () => {
   test("a misspelt required field is one problem, not also a missing field", () => {
-    expect(lines("version: 1\nname: x\nnodes:\n  a:\n    kind: agent\n    promt: hi\n")).toEqual(['6:5 unknown field "promt" in node "a" (did you mean prompt?)']);
+    expect(lines("version: 1\nname: x\nnodes:\n  a:\n    kind: agent\n    promt: hi\n")).toEqual([
+      '6:5 unknown field "promt" in node "a" (did you mean prompt?)',
+    ]);
   });
 
   test("text cut off by a comma inside { ... } is an unknown field with a hint to quote", () => {
@@ -111,7 +124,9 @@ describe("one problem per root cause", () => {
   });
 
   test("a misspelt kind is one problem (no union dump of every kind's fields)", () => {
-    expect(lines("version: 1\nname: x\nnodes:\n  a:\n    kind: scirpt\n    run: make\n")).toEqual(['5:11 unknown node kind "scirpt" (did you mean script?)']);
+    expect(lines("version: 1\nname: x\nnodes:\n  a:\n    kind: scirpt\n    run: make\n")).toEqual([
+      '5:11 unknown node kind "scirpt" (did you mean script?)',
+    ]);
   });
 
   test("an unquoted {{ template }} is one problem, not also a type error", () => {
@@ -123,17 +138,23 @@ describe("one problem per root cause", () => {
 
 describe("salvage: semantic rules run beside schema problems", () => {
   test("a node the schema refuses is still known: references to it are not 'unknown'", () => {
-    const text = "version: 1\nname: x\nnodes:\n  a:\n    kind: agnet\n    prompt: hi\n  b:\n    kind: agent\n    needs: [a]\n    prompt: '{{ nodes.a.output }}'\n";
+    const text =
+      "version: 1\nname: x\nnodes:\n  a:\n    kind: agnet\n    prompt: hi\n  b:\n    kind: agent\n    needs: [a]\n    prompt: '{{ nodes.a.output }}'\n";
     expect(lines(text)).toEqual(['5:11 unknown node kind "agnet" (did you mean agent?)']);
   });
 
   test("even when every node is refused, references between them are still checked", () => {
     const text = "version: 1\nname: x\nnodes:\n  a:\n    kind: agnet\n  b:\n    kind: agent\n    needs: [c]\n    promt: hi\n";
-    expect(lines(text)).toEqual(['5:11 unknown node kind "agnet" (did you mean agent?)', '8:13 unknown node "c" in needs', '9:5 unknown field "promt" in node "b" (did you mean prompt?)']);
+    expect(lines(text)).toEqual([
+      '5:11 unknown node kind "agnet" (did you mean agent?)',
+      '8:13 unknown node "c" in needs',
+      '9:5 unknown field "promt" in node "b" (did you mean prompt?)',
+    ]);
   });
 
   test("semantic problems elsewhere are reported in the same run", () => {
-    const text = "version: 1\nname: x\nnodes:\n  a:\n    kind: agent\n    prompt: hi\n    caps: { turns: 0 }\n  b:\n    kind: agent\n    needs: [zz]\n    prompt: hi\n";
+    const text =
+      "version: 1\nname: x\nnodes:\n  a:\n    kind: agent\n    prompt: hi\n    caps: { turns: 0 }\n  b:\n    kind: agent\n    needs: [zz]\n    prompt: hi\n";
     expect(lines(text)).toEqual(["7:20 turns must be greater than zero", '10:13 unknown node "zz" in needs']);
   });
 
@@ -144,9 +165,17 @@ describe("salvage: semantic rules run beside schema problems", () => {
 
   test("a refused router still orders the nodes it routes to (no false 'not upstream')", () => {
     const text = [
-      "version: 1", "name: x", "nodes:",
-      "  r:", "    kind: router", "    routes:", "      - when: { nodes.r.output: { matches: '(' } }", "        to: [b]",
-      "  b:", "    kind: agent", "    prompt: '{{ nodes.r.status }}'",
+      "version: 1",
+      "name: x",
+      "nodes:",
+      "  r:",
+      "    kind: router",
+      "    routes:",
+      "      - when: { nodes.r.output: { matches: '(' } }",
+      "        to: [b]",
+      "  b:",
+      "    kind: agent",
+      "    prompt: '{{ nodes.r.status }}'",
     ].join("\n");
     const found = lines(text);
     expect(found).toHaveLength(1);

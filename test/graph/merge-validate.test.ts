@@ -23,21 +23,36 @@ describe("kind: merge validation", () => {
   });
 
   test("from naming an unknown node, one not upstream, one without a worktree, or one twice", () => {
-    expect(lines(merge("    needs: [each]\n    from: eahc\n"))).toEqual([expect.stringMatching(/from names "eahc", which is not a node of the graph \(did you mean each\?\)/)]);
-    expect(lines(merge("    needs: [each]\n    from: [each, solo]\n"))).toEqual([expect.stringMatching(/from names "solo", which is not upstream of "integrate"/)]);
-    expect(lines(merge("    needs: [shared]\n    from: [shared]\n"))).toEqual([expect.stringMatching(/from names "shared", which has no worktree/)]);
+    expect(lines(merge("    needs: [each]\n    from: eahc\n"))).toEqual([
+      expect.stringMatching(/from names "eahc", which is not a node of the graph \(did you mean each\?\)/),
+    ]);
+    expect(lines(merge("    needs: [each]\n    from: [each, solo]\n"))).toEqual([
+      expect.stringMatching(/from names "solo", which is not upstream of "integrate"/),
+    ]);
+    expect(lines(merge("    needs: [shared]\n    from: [shared]\n"))).toEqual([
+      expect.stringMatching(/from names "shared", which has no worktree/),
+    ]);
     expect(lines(merge("    needs: [solo]\n    from: [solo, solo]\n"))).toEqual([expect.stringMatching(/from names "solo" twice/)]);
   });
 
   test("a map whose branch has no worktree node has nothing to merge", () => {
-    const g = withNodes("  m:\n    kind: map\n    over: inputs.tasks\n    branch:\n      x: { kind: agent, prompt: p }\n  integrate: { kind: merge, needs: [m], from: m }\n", HEAD);
+    const g = withNodes(
+      "  m:\n    kind: map\n    over: inputs.tasks\n    branch:\n      x: { kind: agent, prompt: p }\n  integrate: { kind: merge, needs: [m], from: m }\n",
+      HEAD,
+    );
     expect(lines(g)).toEqual([expect.stringMatching(/from names map "m", whose branch has no node with a worktree/)]);
   });
 
   test("base or a literal into that git would read as an option or refuse; a templated into is checked at run time", () => {
-    expect(lines(merge("    needs: [solo]\n    from: [solo]\n    base: --all\n"))).toEqual([expect.stringMatching(/base "--all" starts with "-"/)]);
-    expect(lines(merge("    needs: [solo]\n    from: [solo]\n    into: -D\n"))).toEqual([expect.stringMatching(/into "-D" starts with "-"/)]);
-    expect(lines(merge('    needs: [solo]\n    from: [solo]\n    into: "a..b"\n'))).toEqual([expect.stringMatching(/into "a..b" is not a name git accepts/)]);
+    expect(lines(merge("    needs: [solo]\n    from: [solo]\n    base: --all\n"))).toEqual([
+      expect.stringMatching(/base "--all" starts with "-"/),
+    ]);
+    expect(lines(merge("    needs: [solo]\n    from: [solo]\n    into: -D\n"))).toEqual([
+      expect.stringMatching(/into "-D" starts with "-"/),
+    ]);
+    expect(lines(merge('    needs: [solo]\n    from: [solo]\n    into: "a..b"\n'))).toEqual([
+      expect.stringMatching(/into "a..b" is not a name git accepts/),
+    ]);
     expect(lines(merge('    needs: [solo]\n    from: [solo]\n    into: "vouch/{{ run.id }}/x"\n'))).toEqual([]);
   });
 
@@ -48,6 +63,8 @@ describe("kind: merge validation", () => {
   });
 
   test("a check a merge node names must be in the library", () => {
-    expect(lines(merge("    needs: [solo]\n    from: [solo]\n    success: { checks: [nope] }\n"))).toEqual([expect.stringMatching(/unknown check "nope"/)]);
+    expect(lines(merge("    needs: [solo]\n    from: [solo]\n    success: { checks: [nope] }\n"))).toEqual([
+      expect.stringMatching(/unknown check "nope"/),
+    ]);
   });
 });

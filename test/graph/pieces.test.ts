@@ -82,7 +82,10 @@ describe("JSON Schema paths", () => {
   const schema = {
     type: "object",
     additionalProperties: false,
-    properties: { xs: { type: "array", items: { type: "object", properties: { id: { type: "string" } } } }, n: { type: ["number", "null"] } },
+    properties: {
+      xs: { type: "array", items: { type: "object", properties: { id: { type: "string" } } } },
+      n: { type: ["number", "null"] },
+    },
   };
   test("follows properties and items, reports forbidden fields and scalar types", () => {
     expect(schemaAt(schema, ["xs"])).toEqual({ kind: "typed", types: ["array"], depth: 1 });
@@ -97,7 +100,9 @@ describe("JSON Schema paths", () => {
 describe("condition text", () => {
   test("every operator, all/any/not, and a cut with … past the limit", () => {
     expect(conditionText({ a: 1, b: { in: [x(), "y"] } })).toBe("a = 1 and b in [x, y]");
-    expect(conditionText({ any: [{ a: { gt: 1 } }, { b: { lte: 2 } }], not: { c: { exists: true } } })).toBe("(a > 1 or b ≤ 2) and not c exists");
+    expect(conditionText({ any: [{ a: { gt: 1 } }, { b: { lte: 2 } }], not: { c: { exists: true } } })).toBe(
+      "(a > 1 or b ≤ 2) and not c exists",
+    );
     expect(conditionText({ a: { matches: "^x" }, b: { equals: { k: 1 } } })).toBe('a ~ /^x/ and b = {"k":1}');
     expect(conditionText({ long: "x".repeat(100) }, 20)).toBe(`long = ${"x".repeat(12)}…`);
   });

@@ -9,7 +9,9 @@ const G = "version: 1\nname: g\nnodes:\n  a: { kind: end }\n";
 
 describe("planText", () => {
   test("origin and checks_from come right after name:, replacing the model's", () => {
-    const text = planText("version: 1\nname: g\norigin: user\nchecks_from: [/etc/evil.checks.yaml]\nnodes:\n  a: { kind: end }\n", ["./vouch.checks.yaml"]);
+    const text = planText("version: 1\nname: g\norigin: user\nchecks_from: [/etc/evil.checks.yaml]\nnodes:\n  a: { kind: end }\n", [
+      "./vouch.checks.yaml",
+    ]);
     expect(text).toBe("version: 1\nname: g\norigin: planned\nchecks_from: [ ./vouch.checks.yaml ]\nnodes:\n  a: { kind: end }\n");
   });
 
@@ -32,10 +34,17 @@ describe("planText", () => {
 
   test("property: any mapping answer comes out with origin planned and the library alone in checks_from", () => {
     const key = fc.oneof(fc.constantFrom("origin", "checks_from", "name", "__proto__", "-x", "version"), fc.string({ maxLength: 8 }));
-    const value = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.constant(null), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }));
+    const value = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.integer(),
+      fc.constant(null),
+      fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
+    );
     fc.assert(
       fc.property(fc.dictionary(key, value, { minKeys: 1, maxKeys: 8 }), (obj) => {
-        const answer = Object.entries(obj).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join("\n");
+        const answer = Object.entries(obj)
+          .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+          .join("\n");
         const out = parse(planText(answer, ["./lib.checks.yaml"]), { uniqueKeys: false }) as Record<string, unknown>;
         expect(Object.getOwnPropertyDescriptor(out, "origin")?.value).toBe("planned");
         expect(Object.getOwnPropertyDescriptor(out, "checks_from")?.value).toEqual(["./lib.checks.yaml"]);
@@ -57,13 +66,24 @@ test("property: whatever the model answers, a plan that loads is planned, names 
   const library = "checks:\n  tests: { run: ./t }\n";
   const read = (p: string) => (p === "/p/vouch.checks.yaml" ? { text: library } : { error: "no such file" });
   const pieces = fc.subarray([
-    "origin: user", "origin: planned", "checks_from: [/etc/x.checks.yaml]", "checks:\n  own: { run: id }", "defaults:\n  cwd: /", "defaults:\n  permission_mode: yolo",
-    "inputs:\n  d: { default: / }", "caps: { budget_usd: 1 }",
+    "origin: user",
+    "origin: planned",
+    "checks_from: [/etc/x.checks.yaml]",
+    "checks:\n  own: { run: id }",
+    "defaults:\n  cwd: /",
+    "defaults:\n  permission_mode: yolo",
+    "inputs:\n  d: { default: / }",
+    "caps: { budget_usd: 1 }",
   ]);
   const node = fc.constantFrom(
-    "  a: { kind: agent, prompt: x, success: { checks: [tests] } }", "  a: { kind: script, run: rm -rf ~ }", "  a: { kind: agent, prompt: x, tools: [Bash] }",
-    "  a: { kind: agent, prompt: x, cwd: \"{{ inputs.d }}\" }", "  a: { kind: agent, prompt: x, permission_mode: auto }", "  a: { kind: agent, prompt: x, tools: [Read, Edit], cwd: src }",
-    "  a: { kind: agent, prompt: x, success: { checks: [{ name: n, run: id }] } }", "  a: { kind: end }",
+    "  a: { kind: agent, prompt: x, success: { checks: [tests] } }",
+    "  a: { kind: script, run: rm -rf ~ }",
+    "  a: { kind: agent, prompt: x, tools: [Bash] }",
+    '  a: { kind: agent, prompt: x, cwd: "{{ inputs.d }}" }',
+    "  a: { kind: agent, prompt: x, permission_mode: auto }",
+    "  a: { kind: agent, prompt: x, tools: [Read, Edit], cwd: src }",
+    "  a: { kind: agent, prompt: x, success: { checks: [{ name: n, run: id }] } }",
+    "  a: { kind: end }",
   );
   fc.assert(
     fc.property(pieces, node, fc.boolean(), (top, n, fence) => {

@@ -12,7 +12,8 @@ import { CODEX_SANDBOX_MODES } from "../../src/spawn/harness/codex.ts";
 import { GEMINI_APPROVAL_MODES } from "../../src/spawn/harness/gemini.ts";
 import { lines } from "./helpers.ts";
 
-const planned = (node: string, head = "") => `version: 1\nname: p\norigin: planned\n${head}nodes:\n  a:\n    kind: agent\n    prompt: do it\n${node}`;
+const planned = (node: string, head = "") =>
+  `version: 1\nname: p\norigin: planned\n${head}nodes:\n  a:\n    kind: agent\n    prompt: do it\n${node}`;
 
 describe("refused in a planned graph, at the field", () => {
   test("the issue's back door: tools [Bash], acceptEdits, cwd /", () => {
@@ -23,7 +24,7 @@ describe("refused in a planned graph, at the field", () => {
   });
 
   test("command tools in any spelling, with rules, and MCP tools", () => {
-    const got = lines(planned("    tools: [\"Bash(git diff:*)\", bash, PowerShell, run_shell_command, mcp__shell__exec, Read, Edit]\n"));
+    const got = lines(planned('    tools: ["Bash(git diff:*)", bash, PowerShell, run_shell_command, mcp__shell__exec, Read, Edit]\n'));
     expect(got).toEqual([
       "8:13 tool Bash(git diff:*) is refused in a planned graph (origin: planned): it runs commands",
       "8:33 tool bash is refused in a planned graph (origin: planned): it runs commands",
@@ -35,29 +36,51 @@ describe("refused in a planned graph, at the field", () => {
 
   test("modes that approve everything or let commands write, on a node and under defaults", () => {
     for (const [mode, why] of Object.entries(PLANNED_REFUSED_MODES)) {
-      expect(lines(planned(`    permission_mode: ${mode}\n`))).toEqual([`8:22 permission_mode ${mode} is refused in a planned graph (origin: planned): ${why}`]);
+      expect(lines(planned(`    permission_mode: ${mode}\n`))).toEqual([
+        `8:22 permission_mode ${mode} is refused in a planned graph (origin: planned): ${why}`,
+      ]);
     }
-    expect(lines(planned("", "defaults:\n  permission_mode: auto\n"))).toEqual([`5:20 permission_mode auto is refused in a planned graph (origin: planned): ${PLANNED_REFUSED_MODES.auto}`]);
+    expect(lines(planned("", "defaults:\n  permission_mode: auto\n"))).toEqual([
+      `5:20 permission_mode auto is refused in a planned graph (origin: planned): ${PLANNED_REFUSED_MODES.auto}`,
+    ]);
   });
 
   test("folders: absolute, ~, a template, .. out of the run's folder; in a map branch too", () => {
-    for (const [cwd, why] of [["/tmp", "not a path relative"], ["~/x", "not a path relative"], ['"{{ inputs.d }}"', "a template"], ["a/../../b", "leads out of the folder"], ["..", "leads out of the folder"]]) {
+    for (const [cwd, why] of [
+      ["/tmp", "not a path relative"],
+      ["~/x", "not a path relative"],
+      ['"{{ inputs.d }}"', "a template"],
+      ["a/../../b", "leads out of the folder"],
+      ["..", "leads out of the folder"],
+    ]) {
       const got = lines(planned(`    cwd: ${cwd}\n`, "inputs:\n  d: { default: / }\n"));
       expect(got.length, cwd).toBe(1);
       expect(got[0]).toContain(why);
     }
-    const branch = "version: 1\nname: p\norigin: planned\nnodes:\n  m:\n    kind: map\n    over: inputs.xs\n    branch:\n      b: { kind: agent, prompt: x, cwd: /etc }\ninputs:\n  xs: { default: [1] }\n";
-    expect(lines(branch)).toEqual(['9:41 cwd "/etc" is refused in a planned graph (origin: planned): not a path relative to the folder the run starts in']);
+    const branch =
+      "version: 1\nname: p\norigin: planned\nnodes:\n  m:\n    kind: map\n    over: inputs.xs\n    branch:\n      b: { kind: agent, prompt: x, cwd: /etc }\ninputs:\n  xs: { default: [1] }\n";
+    expect(lines(branch)).toEqual([
+      '9:41 cwd "/etc" is refused in a planned graph (origin: planned): not a path relative to the folder the run starts in',
+    ]);
   });
 
   test("allowed: edit tools, acceptEdits, dontAsk, plan, read-only, relative folders inside", () => {
-    for (const node of ["    tools: [Read, Edit, Write, Glob, Grep]\n    permission_mode: acceptEdits\n", "    permission_mode: read-only\n", "    permission_mode: plan\n", "    cwd: src\n", "    cwd: a/../b\n", "    cwd: ./x/./y\n"]) {
+    for (const node of [
+      "    tools: [Read, Edit, Write, Glob, Grep]\n    permission_mode: acceptEdits\n",
+      "    permission_mode: read-only\n",
+      "    permission_mode: plan\n",
+      "    cwd: src\n",
+      "    cwd: a/../b\n",
+      "    cwd: ./x/./y\n",
+    ]) {
       expect(lines(planned(node)), node).toEqual([]);
     }
   });
 
   test("the same fields in a user's graph are the user's business", () => {
-    expect(lines(planned("    tools: [Bash]\n    permission_mode: auto\n    cwd: /\n").replace("origin: planned", "origin: user"))).toEqual([]);
+    expect(lines(planned("    tools: [Bash]\n    permission_mode: auto\n    cwd: /\n").replace("origin: planned", "origin: user"))).toEqual(
+      [],
+    );
   });
 });
 

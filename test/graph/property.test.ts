@@ -36,14 +36,75 @@ function checkLoad(text: string): void {
 // ---- mutations of parsed values ----
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-const scalar = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -5, max: 20 }), fc.double({ noNaN: true }), fc.string({ maxLength: 12 }));
-const NEAR_KEYS = ["kind", "prompt", "promt", "needs", "over", "branch", "run", "argv", "to", "max", "feedback", "fallback", "exhausted", "when", "routes", "default", "as", "verdict", "caps", "timeout", "checks", "inputs", "nodes", "origin", "output", "schema", "status", "__proto__", "constructor", "<<"];
-const TEMPLATES = ["{{ inputs.x }}", "{{ nodes.a.output }}", "{{ item }}", "{{ error }}", "{{", "}}", "{{ | }}", "{{ nodes }}", "{{ index.0 }}"];
+const scalar = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer({ min: -5, max: 20 }),
+  fc.double({ noNaN: true }),
+  fc.string({ maxLength: 12 }),
+);
+const NEAR_KEYS = [
+  "kind",
+  "prompt",
+  "promt",
+  "needs",
+  "over",
+  "branch",
+  "run",
+  "argv",
+  "to",
+  "max",
+  "feedback",
+  "fallback",
+  "exhausted",
+  "when",
+  "routes",
+  "default",
+  "as",
+  "verdict",
+  "caps",
+  "timeout",
+  "checks",
+  "inputs",
+  "nodes",
+  "origin",
+  "output",
+  "schema",
+  "status",
+  "__proto__",
+  "constructor",
+  "<<",
+];
+const TEMPLATES = [
+  "{{ inputs.x }}",
+  "{{ nodes.a.output }}",
+  "{{ item }}",
+  "{{ error }}",
+  "{{",
+  "}}",
+  "{{ | }}",
+  "{{ nodes }}",
+  "{{ index.0 }}",
+];
 const value: fc.Arbitrary<Json> = fc.letrec<{ v: Json }>((tie) => ({
   v: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
     scalar,
-    fc.constantFrom(...TEMPLATES, "agent", "script", "map", "router", "approval", "end", "planned", "10m", "11m", "0s", "nodes.a.output.xs", "inputs.x"),
+    fc.constantFrom(
+      ...TEMPLATES,
+      "agent",
+      "script",
+      "map",
+      "router",
+      "approval",
+      "end",
+      "planned",
+      "10m",
+      "11m",
+      "0s",
+      "nodes.a.output.xs",
+      "inputs.x",
+    ),
     fc.array(tie("v"), { maxLength: 4 }),
     fc.dictionary(fc.oneof(fc.constantFrom(...NEAR_KEYS), fc.string({ maxLength: 6 })), tie("v"), { maxKeys: 4 }),
   ),
@@ -111,7 +172,32 @@ function mutate(doc: unknown, m: Mutation): void {
 }
 
 // ---- mutations of text ----
-const TOKENS = [":", "- ", "{", "}", "[", "]", "&a ", "*a", "<<: *a", "\t", "'", '"', "{{", "}}", "---\n", "? ", "#", "\n  ", "\\", "|\n", "!tag ", "%YAML 1.2\n", "\uFEFF", "\r\n"];
+const TOKENS = [
+  ":",
+  "- ",
+  "{",
+  "}",
+  "[",
+  "]",
+  "&a ",
+  "*a",
+  "<<: *a",
+  "\t",
+  "'",
+  '"',
+  "{{",
+  "}}",
+  "---\n",
+  "? ",
+  "#",
+  "\n  ",
+  "\\",
+  "|\n",
+  "!tag ",
+  "%YAML 1.2\n",
+  "\uFEFF",
+  "\r\n",
+];
 const textEdit = fc.record({
   at: fc.nat(),
   op: fc.constantFrom("truncate", "insert", "deleteSlice", "duplicateLine"),
@@ -143,7 +229,10 @@ describe("loadGraph never throws and always gives real positions", () => {
   });
 
   test("random YAML documents", () => {
-    fc.assert(fc.property(value, (v) => checkLoad(YAML.stringify(v))), { numRuns: RUNS });
+    fc.assert(
+      fc.property(value, (v) => checkLoad(YAML.stringify(v))),
+      { numRuns: RUNS },
+    );
   });
 
   test("random value edits of the valid graphs (delete, replace, insert, swap types, rename keys)", () => {

@@ -19,21 +19,39 @@ const PLACES: Record<string, (name: string) => { text: string; line: number; col
   "outer node id": (n) => ({ text: `version: 1\nname: t\nnodes:\n  ${n}:\n    kind: end\n`, line: 4, col: 3, what: "a node id" }),
   "branch node id": (n) => ({
     text: `version: 1\nname: t\ninputs:\n  xs: { default: [1] }\nnodes:\n  m:\n    kind: map\n    over: inputs.xs\n    branch:\n      ${n}:\n        kind: end\n`,
-    line: 10, col: 7, what: "a node id",
+    line: 10,
+    col: 7,
+    what: "a node id",
   }),
-  "check name": (n) => ({ text: `version: 1\nname: t\nchecks:\n  ${n}: { run: "true" }\nnodes:\n  a:\n    kind: script\n    run: "true"\n`, line: 4, col: 3, what: "a check name" }),
+  "check name": (n) => ({
+    text: `version: 1\nname: t\nchecks:\n  ${n}: { run: "true" }\nnodes:\n  a:\n    kind: script\n    run: "true"\n`,
+    line: 4,
+    col: 3,
+    what: "a check name",
+  }),
   "inline check name": (n) => ({
     text: `version: 1\nname: t\nnodes:\n  a:\n    kind: script\n    run: "true"\n    success:\n      checks:\n        - { name: ${n}, run: "true" }\n`,
-    line: 9, col: 19, what: "a check name",
+    line: 9,
+    col: 19,
+    what: "a check name",
   }),
-  "input name": (n) => ({ text: `version: 1\nname: t\ninputs:\n  ${n}: { default: x }\nnodes:\n  a:\n    kind: end\n`, line: 4, col: 3, what: "an input name" }),
+  "input name": (n) => ({
+    text: `version: 1\nname: t\ninputs:\n  ${n}: { default: x }\nnodes:\n  a:\n    kind: end\n`,
+    line: 4,
+    col: 3,
+    what: "an input name",
+  }),
   "map item name": (n) => ({
     text: `version: 1\nname: t\ninputs:\n  xs: { default: [1] }\nnodes:\n  m:\n    kind: map\n    over: inputs.xs\n    as: ${n}\n    branch:\n      b:\n        kind: end\n`,
-    line: 9, col: 9, what: "a map item name (as)",
+    line: 9,
+    col: 9,
+    what: "a map item name (as)",
   }),
   "stamp field": (n) => ({
     text: `version: 1\nname: t\nnodes:\n  a:\n    kind: agent\n    prompt: p\n    output: { format: json }\n    stamp:\n      ${n}: x\n`,
-    line: 9, col: 7, what: "a stamp field",
+    line: 9,
+    col: 7,
+    what: "a stamp field",
   }),
 };
 
@@ -72,7 +90,11 @@ describe("names that stay allowed are plain keys, never inherited members", () =
     expect(without.missing).toEqual(["constructor", "__proto__", "toString"]);
     expect(without.passed).toEqual([]);
     expect(Object.keys(without.env)).toEqual(["PATH"]);
-    const parent = Object.fromEntries([["PATH", "/bin"], ["constructor", "c"], ["__proto__", "p"]]);
+    const parent = Object.fromEntries([
+      ["PATH", "/bin"],
+      ["constructor", "c"],
+      ["__proto__", "p"],
+    ]);
     const withThem = buildChildEnv(parent, ["constructor", "__proto__"]);
     expect(withThem.passed).toEqual(["constructor", "__proto__"]);
     expect(Object.hasOwn(withThem.env, "__proto__") && withThem.env["__proto__"]).toBe("p");

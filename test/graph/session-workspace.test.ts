@@ -11,7 +11,12 @@ const pair = (x: string, y: string, head = "") =>
 
 test("continue or fork from a worktree node, into one, or between two worktrees: refused at the session field", () => {
   const WT = ", workspace: { mode: worktree }";
-  for (const [x, y] of [[WT, ""], ["", WT], [WT, WT], [WT, ", workspace: { from: x }"]]) {
+  for (const [x, y] of [
+    [WT, ""],
+    ["", WT],
+    [WT, WT],
+    [WT, ", workspace: { from: x }"],
+  ]) {
     const got = lines(pair(x!, y!)).filter((l) => l.includes("session."));
     expect(got.length, `${x} | ${y}`).toBe(1);
     expect(got[0]).toMatch(/^5:\d+ session\.continue: .*worktree.*the CLIs keep sessions per folder/);

@@ -69,7 +69,12 @@ describe("a loaded graph in its source form", () => {
 
   test("a branch job's graph validates on the worker to the coordinator's map node", () => {
     const g = load(DURATIONS);
-    const ctx = { options: { graph: g, runId: "r1", graphDigest: "d", graphPath: "g.yaml", baseDir: "/", version: "0" }, inputs: {}, limits: { concurrency: 1 }, resume: null } as unknown as RunContext;
+    const ctx = {
+      options: { graph: g, runId: "r1", graphDigest: "d", graphPath: "g.yaml", baseDir: "/", version: "0" },
+      inputs: {},
+      limits: { concurrency: 1 },
+      resume: null,
+    } as unknown as RunContext;
     const job = branchJob(ctx, "each", g.nodes.each as never, 0, 1, {}, "redis");
     const parsed = graphSchema.safeParse(JSON.parse(JSON.stringify(job.graph)));
     expect(parsed.error?.message).toBeUndefined();
@@ -81,7 +86,11 @@ describe("a loaded graph in its source form", () => {
   test("any whole number of milliseconds survives (property)", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 10 ** 9 }), fc.integer({ min: 1, max: 600_000 }), (wall, timeout) => {
-        const g = { version: 1, name: "p", nodes: { a: { kind: "script", run: "true", timeout: wall, success: { checks: [{ name: "c", run: "true", timeout }] } } } };
+        const g = {
+          version: 1,
+          name: "p",
+          nodes: { a: { kind: "script", run: "true", timeout: wall, success: { checks: [{ name: "c", run: "true", timeout }] } } },
+        };
         const back = again(g);
         expect(back.error?.message).toBeUndefined();
         expect(back.data).toEqual(g);
@@ -90,7 +99,9 @@ describe("a loaded graph in its source form", () => {
   });
 
   test("values the schema does not describe and hostile keys pass through as they are", () => {
-    const g = JSON.parse('{"version":1,"name":"h","nodes":{"a":{"kind":"script","run":"true","output":{"format":"json","schema":{"type":"object","properties":{"__proto__":{"type":"number"},"wall":5}}}}}}');
+    const g = JSON.parse(
+      '{"version":1,"name":"h","nodes":{"a":{"kind":"script","run":"true","output":{"format":"json","schema":{"type":"object","properties":{"__proto__":{"type":"number"},"wall":5}}}}}}',
+    );
     const form = sourceForm(graphSchema as never, g) as typeof g;
     expect(JSON.stringify(form)).toBe(JSON.stringify(g));
     expect(Object.hasOwn(form.nodes.a.output.schema.properties, "__proto__")).toBe(true);

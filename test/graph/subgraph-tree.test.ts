@@ -44,7 +44,12 @@ describe("use depth and cycles", () => {
         } else {
           expect(r.graph).toBeNull();
           expect(r.problems).toEqual([
-            expect.objectContaining({ file: `g${MAX_SUBGRAPH_DEPTH}.yaml`, line: 7, col: 10, message: `node "sub": use nests sub-graphs ${MAX_SUBGRAPH_DEPTH + 1} deep; at most ${MAX_SUBGRAPH_DEPTH} are allowed` }),
+            expect.objectContaining({
+              file: `g${MAX_SUBGRAPH_DEPTH}.yaml`,
+              line: 7,
+              col: 10,
+              message: `node "sub": use nests sub-graphs ${MAX_SUBGRAPH_DEPTH + 1} deep; at most ${MAX_SUBGRAPH_DEPTH} are allowed`,
+            }),
           ]);
         }
       }),
@@ -54,12 +59,22 @@ describe("use depth and cycles", () => {
 
   test("a cycle of any length is refused at the use that closes it, naming the loop", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 7 }).chain((d) => fc.tuple(fc.constant(d), fc.integer({ min: 0, max: d }))), ([depth, back]) => {
-        const r = load(chain(depth, back));
-        expect(r.graph).toBeNull();
-        const loop = [...Array(depth - back + 1).keys()].map((i) => `g${back + i}.yaml`);
-        expect(r.problems).toEqual([expect.objectContaining({ file: `g${depth}.yaml`, line: 7, col: 10, message: `node "sub": use makes a cycle: ${[...loop, `g${back}.yaml`].join(" → ")}` })]);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 7 }).chain((d) => fc.tuple(fc.constant(d), fc.integer({ min: 0, max: d }))),
+        ([depth, back]) => {
+          const r = load(chain(depth, back));
+          expect(r.graph).toBeNull();
+          const loop = [...Array(depth - back + 1).keys()].map((i) => `g${back + i}.yaml`);
+          expect(r.problems).toEqual([
+            expect.objectContaining({
+              file: `g${depth}.yaml`,
+              line: 7,
+              col: 10,
+              message: `node "sub": use makes a cycle: ${[...loop, `g${back}.yaml`].join(" → ")}`,
+            }),
+          ]);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -67,7 +82,10 @@ describe("use depth and cycles", () => {
   test("a file used by many graphs is read and reported once", () => {
     const shared = `version: 1\nname: s\nnodes:\n  e: { kind: end, needs: [nope] }\n`;
     const top = `version: 1\nname: top\nnodes:\n${[0, 1, 2].map((i) => `  u${i}: { kind: graph, use: ./s.yaml }\n`).join("")}`;
-    const files = new Map([[file(0), top], [`${ROOT}/s.yaml`, shared]]);
+    const files = new Map([
+      [file(0), top],
+      [`${ROOT}/s.yaml`, shared],
+    ]);
     const reads: string[] = [];
     const r = load(files, reads);
     expect(r.problems.map((p) => `${p.file}:${p.line}:${p.col}`)).toEqual(["s.yaml:4:27"]);

@@ -30,7 +30,9 @@ describe("template roots", () => {
   });
 
   test("a node may not read its own result; nodes.X needs a part; the parts are checked", () => {
-    const text = withNodes("  a: { kind: agent, prompt: a }\n  b: { kind: agent, needs: [a], prompt: '{{ nodes.b.output }} {{ nodes.a }} {{ nodes.a.result }}' }\n");
+    const text = withNodes(
+      "  a: { kind: agent, prompt: a }\n  b: { kind: agent, needs: [a], prompt: '{{ nodes.b.output }} {{ nodes.a }} {{ nodes.a.result }}' }\n",
+    );
     expect(msgs(text)).toEqual([
       '{{ nodes.b.output }}: node "b" cannot read its own result here',
       '{{ nodes.a }}: say which part of node "a": nodes.a.output, nodes.a.status, nodes.a.error',
@@ -41,9 +43,15 @@ describe("template roots", () => {
   test("a map's results: results[i] fields and output.{results,counts}", () => {
     const head = "inputs:\n  xs: { default: [1] }\n";
     const map = "  m: { kind: map, over: inputs.xs, branch: { one: { kind: agent, prompt: x } } }\n";
-    const ok = withNodes(map + "  e: { kind: end, needs: [m], output: ['{{ nodes.m.results.0.verdict }}', '{{ nodes.m.output.counts }}'] }\n", head);
+    const ok = withNodes(
+      map + "  e: { kind: end, needs: [m], output: ['{{ nodes.m.results.0.verdict }}', '{{ nodes.m.output.counts }}'] }\n",
+      head,
+    );
     expect(lines(ok)).toEqual([]);
-    const bad = withNodes(map + "  e: { kind: end, needs: [m], output: ['{{ nodes.m.results.0.verdit }}', '{{ nodes.m.output.total }}'] }\n", head);
+    const bad = withNodes(
+      map + "  e: { kind: end, needs: [m], output: ['{{ nodes.m.results.0.verdit }}', '{{ nodes.m.output.total }}'] }\n",
+      head,
+    );
     expect(msgs(bad)).toEqual([
       '{{ nodes.m.results.0.verdit }}: a map result has no "verdit" (did you mean verdict?)',
       '{{ nodes.m.output.total }}: the output of map "m" is { results, counts }; it has no "total"',
@@ -90,7 +98,10 @@ describe("template roots", () => {
   });
 
   test("defaults may read inputs only (they apply to every node)", () => {
-    const text = withNodes("  a: { kind: agent, prompt: a }\n", "inputs:\n  dir: {}\ndefaults:\n  cwd: '{{ inputs.dir }}/{{ nodes.a.output }}'\n");
+    const text = withNodes(
+      "  a: { kind: agent, prompt: a }\n",
+      "inputs:\n  dir: {}\ndefaults:\n  cwd: '{{ inputs.dir }}/{{ nodes.a.output }}'\n",
+    );
     expect(msgs(text)).toEqual(["{{ nodes.a.output }}: defaults apply to every node, so they may read inputs only"]);
   });
 
@@ -137,7 +148,8 @@ describe("conditions", () => {
 
 describe("map over and verdict", () => {
   const head = "inputs:\n  text: { required: true }\n  list: { default: [1, 2] }\n  obj: { default: { a: 1 } }\n";
-  const map = (id: string, over: string, extra = "") => `  ${id}: { kind: map, over: ${over}, branch: { ${id}_b: { kind: agent, prompt: x } }${extra} }\n`;
+  const map = (id: string, over: string, extra = "") =>
+    `  ${id}: { kind: map, over: ${over}, branch: { ${id}_b: { kind: agent, prompt: x } }${extra} }\n`;
 
   test("over a text input, a list input, an array field, a map's results: fine", () => {
     const text = withNodes(
@@ -193,10 +205,18 @@ describe("map over and verdict", () => {
 
 describe("commands", () => {
   test("no template anywhere in run: or argv:, with the environment variable to use instead", () => {
-    const text = withNodes("  s: { kind: script, run: 'echo {{ inputs.x }}' }\n  t: { kind: script, argv: [echo, '{{ index }}'] }\n", "inputs:\n  x: {}\n");
+    const text = withNodes(
+      "  s: { kind: script, run: 'echo {{ inputs.x }}' }\n  t: { kind: script, argv: [echo, '{{ index }}'] }\n",
+      "inputs:\n  x: {}\n",
+    );
     const p = problems(text);
-    expect(p.map((x) => `${x.line}:${x.col} ${x.message}`)).toEqual(["6:33 a template in a run: command is refused", "7:36 a template in a argv: command is refused"]);
-    expect(p[0]!.hint).toMatch(/^read "\$VOUCH_INPUT_X" instead \(or the file "\$VOUCH_INPUT_X_FILE": a large value is only there\); .*VOUCH_ITEM_FILE.*VOUCH_STATE_FILE/);
+    expect(p.map((x) => `${x.line}:${x.col} ${x.message}`)).toEqual([
+      "6:33 a template in a run: command is refused",
+      "7:36 a template in a argv: command is refused",
+    ]);
+    expect(p[0]!.hint).toMatch(
+      /^read "\$VOUCH_INPUT_X" instead \(or the file "\$VOUCH_INPUT_X_FILE": a large value is only there\); .*VOUCH_ITEM_FILE.*VOUCH_STATE_FILE/,
+    );
   });
 
   test("a command using the environment is fine", () => {

@@ -21,13 +21,15 @@ describe("session: { continue | fork: NODE }", () => {
     expect(lines(withNodes(agent("a") + agent("b", "    needs: [a]\n    session: { continue: a, fork: a }\n")))).toEqual([
       "11:14 session needs exactly one of continue or fork",
     ]);
-    expect(lines(withNodes(agent("a") + agent("b", "    needs: [a]\n    session: {}\n")))).toEqual(["11:14 session needs exactly one of continue or fork"]);
+    expect(lines(withNodes(agent("a") + agent("b", "    needs: [a]\n    session: {}\n")))).toEqual([
+      "11:14 session needs exactly one of continue or fork",
+    ]);
   });
 
   test("the named node must exist, be an agent, not be the node itself, and be upstream", () => {
     const text = withNodes(
       agent("a") +
-        "  s:\n    kind: script\n    run: \"true\"\n" +
+        '  s:\n    kind: script\n    run: "true"\n' +
         agent("b", "    session: { continue: a }\n") +
         agent("c", "    needs: [s]\n    session: { continue: s }\n") +
         agent("d", "    session: { fork: ghost }\n") +
@@ -36,7 +38,7 @@ describe("session: { continue | fork: NODE }", () => {
     expect(lines(text)).toEqual([
       '13:26 session.continue: "a" is not upstream of "b", so its session may not exist yet when this node starts',
       '18:26 session.continue: "s" is a script node; only an agent node has a session',
-      "22:22 session.fork: unknown node \"ghost\"",
+      '22:22 session.fork: unknown node "ghost"',
       "26:26 session.continue names the node itself: a node can only continue the session of a node upstream",
     ]);
   });
@@ -68,20 +70,31 @@ describe("session: { continue | fork: NODE }", () => {
   });
 
   test("two nodes that may run at once cannot both continue one session; ordered by needs they can", () => {
-    const both = withNodes(agent("a") + agent("x", "    needs: [a]\n    session: { continue: a }\n") + agent("y", "    needs: [a]\n    session: { continue: a }\n"));
+    const both = withNodes(
+      agent("a") +
+        agent("x", "    needs: [a]\n    session: { continue: a }\n") +
+        agent("y", "    needs: [a]\n    session: { continue: a }\n"),
+    );
     const found = problems(both);
     expect(found.map((p) => `${p.line}:${p.col} ${p.message}`)).toEqual([
       '16:26 session.continue: "x" and "y" both continue "a" and may run at the same time, resuming one session at once',
     ]);
     expect(found[0]!.hint).toContain("session: { fork: a }");
-    const ordered = withNodes(agent("a") + agent("x", "    needs: [a]\n    session: { continue: a }\n") + agent("y", "    needs: [x]\n    session: { continue: a }\n"));
+    const ordered = withNodes(
+      agent("a") +
+        agent("x", "    needs: [a]\n    session: { continue: a }\n") +
+        agent("y", "    needs: [x]\n    session: { continue: a }\n"),
+    );
     expect(lines(ordered)).toEqual([]);
   });
 });
 
 describe("sessions and maps", () => {
   const map = (branch: string, outer = "") =>
-    withNodes(`${outer}  m:\n    kind: map\n    over: inputs.xs\n${outer ? "    needs: [top]\n" : ""}    branch:\n${branch}`, "inputs:\n  xs: { default: [1, 2] }\n");
+    withNodes(
+      `${outer}  m:\n    kind: map\n    over: inputs.xs\n${outer ? "    needs: [top]\n" : ""}    branch:\n${branch}`,
+      "inputs:\n  xs: { default: [1, 2] }\n",
+    );
   const inBranch = (id: string, extra = "") => `      ${id}:\n        kind: agent\n        prompt: ${id}\n${extra}`;
 
   test("a branch node continues a node of its own branch (each branch its own session)", () => {
@@ -100,7 +113,9 @@ describe("sessions and maps", () => {
 
   test("an outer node cannot name a branch node's session", () => {
     const text = map(inBranch("inner")) + agent("after", "    needs: [m]\n    session: { continue: inner }\n");
-    expect(lines(text)).toEqual(['17:26 session.continue: "inner" is inside the branch of map "m"; each branch has its own session, so a node outside that branch cannot name one']);
+    expect(lines(text)).toEqual([
+      '17:26 session.continue: "inner" is inside the branch of map "m"; each branch has its own session, so a node outside that branch cannot name one',
+    ]);
   });
 });
 

@@ -36,7 +36,8 @@ describe("references to nodes", () => {
 
   test("an outer node needing a branch node is told to need the map", () => {
     const text = withNodes(
-      "  m:\n    kind: map\n    over: inputs.xs\n    branch:\n      inner: { kind: agent, prompt: hi }\n" + agent("after", "    needs: [inner]\n"),
+      "  m:\n    kind: map\n    over: inputs.xs\n    branch:\n      inner: { kind: agent, prompt: hi }\n" +
+        agent("after", "    needs: [inner]\n"),
       "inputs:\n  xs: { default: [1] }\n",
     );
     expect(lines(text)).toEqual(['14:13 "inner" is inside the branch of map "m"; needs cannot reach into a branch']);
@@ -62,12 +63,17 @@ describe("cycles", () => {
   });
 
   test("a diamond is not a cycle", () => {
-    const text = withNodes(agent("a") + agent("b", "    needs: [a]\n") + agent("c", "    needs: [a]\n") + agent("d", "    needs: [b, c]\n"));
+    const text = withNodes(
+      agent("a") + agent("b", "    needs: [a]\n") + agent("c", "    needs: [a]\n") + agent("d", "    needs: [b, c]\n"),
+    );
     expect(lines(text)).toEqual([]);
   });
 
   test("a 2,000-node chain is checked without overflowing the stack", () => {
-    const body = Array.from({ length: 2000 }, (_, i) => `  n${i}: { kind: agent, prompt: p${i === 0 ? "" : `, needs: [n${i - 1}]`} }\n`).join("");
+    const body = Array.from(
+      { length: 2000 },
+      (_, i) => `  n${i}: { kind: agent, prompt: p${i === 0 ? "" : `, needs: [n${i - 1}]`} }\n`,
+    ).join("");
     expect(lines(withNodes(body))).toEqual([]);
     const cyclic = withNodes(body.replace("n0: { kind: agent, prompt: p }", "n0: { kind: agent, prompt: p, needs: [n1999] }"));
     expect(lines(cyclic)).toHaveLength(1);
@@ -77,7 +83,10 @@ describe("cycles", () => {
 describe("ADR 0002 rules", () => {
   test("a fallback target may not have needs; a node may not have fallback and exhausted", () => {
     const text = withNodes(
-      agent("a") + agent("b", "    needs: [a]\n    fallback: f\n    exhausted: { output: x }\n") + agent("f", "    needs: [a]\n") + agent("s", "    fallback: s\n"),
+      agent("a") +
+        agent("b", "    needs: [a]\n    fallback: f\n    exhausted: { output: x }\n") +
+        agent("f", "    needs: [a]\n") +
+        agent("s", "    fallback: s\n"),
     );
     expect(lines(text)).toEqual([
       '12:5 node "b" has both fallback and exhausted; a node may have only one',
@@ -92,10 +101,15 @@ describe("ADR 0002 rules", () => {
   });
 
   test("feedback.to must be an ancestor, and not the node itself", () => {
-    const text = withNodes(agent("a") + agent("b") + agent("c", "    needs: [a]\n    feedback: { to: b, max: 1 }\n") + agent("d", "    needs: [c]\n    feedback: { to: d, max: 1 }\n"));
+    const text = withNodes(
+      agent("a") +
+        agent("b") +
+        agent("c", "    needs: [a]\n    feedback: { to: b, max: 1 }\n") +
+        agent("d", "    needs: [c]\n    feedback: { to: d, max: 1 }\n"),
+    );
     expect(lines(text)).toEqual([
       '14:21 feedback.to "b" is not upstream of "c"; a feedback loop re-runs an ancestor',
-      "19:21 feedback.to names the node itself; it must name an earlier node that \"d\" depends on",
+      '19:21 feedback.to names the node itself; it must name an earlier node that "d" depends on',
     ]);
   });
 
@@ -105,7 +119,8 @@ describe("ADR 0002 rules", () => {
   });
 
   test("node ids are unique across the outer graph and every branch", () => {
-    const branch = (m: string, id: string) => `  ${m}:\n    kind: map\n    over: inputs.xs\n    branch:\n      ${id}: { kind: agent, prompt: hi }\n`;
+    const branch = (m: string, id: string) =>
+      `  ${m}:\n    kind: map\n    over: inputs.xs\n    branch:\n      ${id}: { kind: agent, prompt: hi }\n`;
     const text = withNodes(agent("a") + branch("m1", "a") + branch("m2", "b") + branch("m3", "b"), "inputs:\n  xs: { default: [1] }\n");
     expect(lines(text)).toEqual([
       '13:7 node id "a" is already used by an outer node; node ids are unique in a file',
@@ -125,6 +140,8 @@ describe("ADR 0002 rules", () => {
 
   test("an input named like another input's file variable (x and x_file) is refused", () => {
     const text = withNodes(agent("a"), "inputs:\n  review_File: {}\n  review: {}\n");
-    expect(lines(text)).toEqual(["4:3 input \"review_File\" would reach commands as VOUCH_INPUT_REVIEW_FILE, the name of input \"review\"'s file"]);
+    expect(lines(text)).toEqual([
+      '4:3 input "review_File" would reach commands as VOUCH_INPUT_REVIEW_FILE, the name of input "review"\'s file',
+    ]);
   });
 });

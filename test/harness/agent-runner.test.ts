@@ -16,9 +16,21 @@ const PATH = `${STUBS}:${process.env.PATH}`;
 const STUB_VARS = ["STUB_SCENARIO", "STUB_TURNS", "STUB_TURN_MS", "STUB_TURN_COST", "STUB_MARKER"];
 const work = () => mkdtempSync(join(tmpdir(), "vouch-runner-"));
 const assignment = (p: Partial<AgentAssignment>): AgentAssignment => ({
-  runId: "r", node: "n", attempt: 1, harness: "claude", prompt: "do it", cwd: work(), passEnv: STUB_VARS, caps: {}, output: { format: "text" }, ...p,
+  runId: "r",
+  node: "n",
+  attempt: 1,
+  harness: "claude",
+  prompt: "do it",
+  cwd: work(),
+  passEnv: STUB_VARS,
+  caps: {},
+  output: { format: "text" },
+  ...p,
 });
-const hooks = (progress: SittingProgress[] = [], signal = new AbortController().signal) => ({ signal, onProgress: (p: SittingProgress) => progress.push(p) });
+const hooks = (progress: SittingProgress[] = [], signal = new AbortController().signal) => ({
+  signal,
+  onProgress: (p: SittingProgress) => progress.push(p),
+});
 
 const dropsMaxTurns: HarnessAdapter = {
   ...claudeAdapter,
@@ -32,7 +44,11 @@ const dropsMaxTurns: HarnessAdapter = {
 
 describe("the backstop", () => {
   test("a harness that ignores its native turn cap is killed past cap + margin, with a turns stop", async () => {
-    const runner = createAgentRunner({ parentEnv: { PATH, STUB_TURNS: "40", STUB_TURN_MS: "50" }, adapters: { claude: dropsMaxTurns }, backstop: { turnsMargin: 2, costMarginRatio: 0.25 } });
+    const runner = createAgentRunner({
+      parentEnv: { PATH, STUB_TURNS: "40", STUB_TURN_MS: "50" },
+      adapters: { claude: dropsMaxTurns },
+      backstop: { turnsMargin: 2, costMarginRatio: 0.25 },
+    });
     const progress: SittingProgress[] = [];
     const s = await runner.run(assignment({ caps: { turns: 1 } }), hooks(progress));
     expect(s.stopReason).toBe("turns");
@@ -54,7 +70,10 @@ describe("the backstop", () => {
   test("a final result past cap + margin is an overrun of a finished sitting, not a kill (the 60 -> 73 report)", async () => {
     const dir = work();
     const file = join(dir, "result.json");
-    writeFileSync(file, JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 73, total_cost_usd: 1.2, result: "done" }) + "\n");
+    writeFileSync(
+      file,
+      JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 73, total_cost_usd: 1.2, result: "done" }) + "\n",
+    );
     const replaysFile: HarnessAdapter = { ...claudeAdapter, buildCommand: (a) => ({ argv: ["/bin/cat", file], stdin: a.prompt }) };
     const runner = createAgentRunner({ parentEnv: { PATH }, adapters: { claude: replaysFile } });
     const s = await runner.run(assignment({ caps: { turns: 60, budgetUsd: 0.5 } }), hooks());
@@ -97,7 +116,10 @@ describe("the child process", () => {
     });
     const s = await runner.run(assignment({ harness: "command", passEnv: ["ANTHROPIC_API_KEY", "CLAUDECODE"] }), hooks());
     expect(s.stopReason).toBe("complete");
-    const vars = s.resultText.trim().split("\n").map((l) => l.split("=")[0]);
+    const vars = s.resultText
+      .trim()
+      .split("\n")
+      .map((l) => l.split("=")[0]);
     expect(vars.sort()).toEqual(["ANTHROPIC_API_KEY", "HOME", "PATH"]);
   });
 
@@ -106,7 +128,10 @@ describe("the child process", () => {
     const big = await runner.run(assignment({ harness: "command" }), hooks());
     expect(big.stopReason).toBe("complete");
     expect(big.resultTruncated).toBe(true);
-    const small = await createAgentRunner({ parentEnv: { PATH }, commandArgv: ["/bin/echo", "hi"] }).run(assignment({ harness: "command" }), hooks());
+    const small = await createAgentRunner({ parentEnv: { PATH }, commandArgv: ["/bin/echo", "hi"] }).run(
+      assignment({ harness: "command" }),
+      hooks(),
+    );
     expect(small.resultTruncated ?? false).toBe(false);
   });
 
@@ -127,7 +152,14 @@ describe("the child process", () => {
     const runner = createAgentRunner({ parentEnv: { PATH, STUB_TURNS: "3" } });
     const progress: SittingProgress[] = [];
     const s = await runner.run(assignment({}), hooks(progress));
-    expect(s).toMatchObject({ stopReason: "complete", turns: 3, costUsd: 0.03, exitCode: 0, permissionDenials: 0, sessionId: "5f0c8a52-2d7e-4b7a-9a51-6c1f3e0b9d27" });
+    expect(s).toMatchObject({
+      stopReason: "complete",
+      turns: 3,
+      costUsd: 0.03,
+      exitCode: 0,
+      permissionDenials: 0,
+      sessionId: "5f0c8a52-2d7e-4b7a-9a51-6c1f3e0b9d27",
+    });
     expect(s.tokens).toEqual({ input: 6, output: 30, cache_read: 300, cache_creation: 15 });
     expect(s.wallMs).toBeGreaterThan(0);
     expect(typeof s.idleMs).toBe("number");
@@ -138,7 +170,10 @@ describe("the child process", () => {
   test("a result line longer than the spawn seam's default line limit still parses (a 3 MB result)", async () => {
     const file = join(work(), "big.json");
     const big = "x".repeat(3 * 1024 * 1024);
-    writeFileSync(file, JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 1, total_cost_usd: 0.1, result: big }) + "\n");
+    writeFileSync(
+      file,
+      JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 1, total_cost_usd: 0.1, result: big }) + "\n",
+    );
     const catsFile: HarnessAdapter = { ...claudeAdapter, buildCommand: (a) => ({ argv: ["/bin/cat", file], stdin: a.prompt }) };
     const s = await createAgentRunner({ parentEnv: { PATH }, adapters: { claude: catsFile } }).run(assignment({}), hooks());
     expect(s.stopReason).toBe("complete");
@@ -149,7 +184,12 @@ describe("the child process", () => {
     const runner = createAgentRunner({ parentEnv: { PATH, STUB_TURNS: "50", STUB_TURN_MS: "50" } });
     const started = performance.now();
     await expect(
-      runner.run(assignment({}), { signal: new AbortController().signal, onProgress: () => { throw new Error("consumer bug"); } }),
+      runner.run(assignment({}), {
+        signal: new AbortController().signal,
+        onProgress: () => {
+          throw new Error("consumer bug");
+        },
+      }),
     ).rejects.toThrow("consumer bug");
     expect(performance.now() - started).toBeLessThan(2_000 + 50 * 50); // well before the 50 turns would end
   });

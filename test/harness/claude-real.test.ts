@@ -71,14 +71,25 @@ describe("real claude output", () => {
   });
 
   test("a lone result object (no assistant lines to count) still takes num_turns", () => {
-    const result = real("max-turns").split("\n").find((l) => l.includes('"type":"result"'))!;
+    const result = real("max-turns")
+      .split("\n")
+      .find((l) => l.includes('"type":"result"'))!;
     expect(parseAll(createClaudeParser(), result).sitting.turns).toBe(3);
   });
 });
 
 describe("the budget claude is given", () => {
   const a = (p: Partial<AgentAssignment>): AgentAssignment => ({
-    runId: "r", node: "n", attempt: 1, harness: "claude", prompt: "p", cwd: "/tmp", passEnv: [], caps: {}, output: { format: "text" }, ...p,
+    runId: "r",
+    node: "n",
+    attempt: 1,
+    harness: "claude",
+    prompt: "p",
+    cwd: "/tmp",
+    passEnv: [],
+    caps: {},
+    output: { format: "text" },
+    ...p,
   });
   const flag = (cmd: { argv: string[] }) => {
     const i = cmd.argv.indexOf("--max-budget-usd");
@@ -96,12 +107,19 @@ describe("the budget claude is given", () => {
   test("property: never more than either limit, never negative, never exponent form", () => {
     const money = fc.double({ min: 1e-9, max: 1e6, noNaN: true });
     fc.assert(
-      fc.property(fc.option(money, { nil: undefined }), fc.option(fc.double({ min: -10, max: 1e6, noNaN: true }), { nil: undefined }), (cap, left) => {
-        const b = budgetToKeep({ caps: cap === undefined ? {} : { budgetUsd: cap }, ...(left === undefined ? {} : { runBudgetLeftUsd: left }) });
-        if (cap === undefined && left === undefined) return b === undefined;
-        if (b === undefined) return false;
-        return b >= 0 && (cap === undefined || b <= cap) && (left === undefined || b <= Math.max(0, left));
-      }),
+      fc.property(
+        fc.option(money, { nil: undefined }),
+        fc.option(fc.double({ min: -10, max: 1e6, noNaN: true }), { nil: undefined }),
+        (cap, left) => {
+          const b = budgetToKeep({
+            caps: cap === undefined ? {} : { budgetUsd: cap },
+            ...(left === undefined ? {} : { runBudgetLeftUsd: left }),
+          });
+          if (cap === undefined && left === undefined) return b === undefined;
+          if (b === undefined) return false;
+          return b >= 0 && (cap === undefined || b <= cap) && (left === undefined || b <= Math.max(0, left));
+        },
+      ),
     );
   });
 
@@ -132,6 +150,14 @@ describe("the budget claude is given", () => {
   });
 
   test("claude's permission modes include auto and manual (the pinned claude's list)", () => {
-    expect([...CLAUDE_PERMISSION_MODES].sort()).toEqual(["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "manual", "plan"]);
+    expect([...CLAUDE_PERMISSION_MODES].sort()).toEqual([
+      "acceptEdits",
+      "auto",
+      "bypassPermissions",
+      "default",
+      "dontAsk",
+      "manual",
+      "plan",
+    ]);
   });
 });

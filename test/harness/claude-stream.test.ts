@@ -138,14 +138,33 @@ describe("Claude stream-json: rate_limit_event lines are bounded", () => {
       Bun.gc(true);
       return process.memoryUsage().heapUsed;
     };
-    parser.feed(JSON.stringify({ type: "rate_limit_event", rate_limit_info: { status: "rejected", resetsAt: 1796137200, rateLimitType: "five_hour" } }) + "\n");
+    parser.feed(
+      JSON.stringify({
+        type: "rate_limit_event",
+        rate_limit_info: { status: "rejected", resetsAt: 1796137200, rateLimitType: "five_hour" },
+      }) + "\n",
+    );
     const before = heap();
-    const line = JSON.stringify({ type: "rate_limit_event", rate_limit_info: { status: "allowed", resetsAt: 1796137200, rateLimitType: "five_hour", isUsingOverage: false } }) + "\n";
+    const line =
+      JSON.stringify({
+        type: "rate_limit_event",
+        rate_limit_info: { status: "allowed", resetsAt: 1796137200, rateLimitType: "five_hour", isUsingOverage: false },
+      }) + "\n";
     for (let i = 0; i < 200_000; i++) parser.feed(line);
     const grown = heap() - before;
     // Kept, they are ~40 MB of objects; only the latest rejected ones are needed.
     expect(grown).toBeLessThan(8 * 2 ** 20);
-    parser.feed(JSON.stringify({ type: "result", subtype: "success", is_error: true, api_error: "usage_limit_reached", result: "You've hit your limit", num_turns: 0, total_cost_usd: 0 }) + "\n");
+    parser.feed(
+      JSON.stringify({
+        type: "result",
+        subtype: "success",
+        is_error: true,
+        api_error: "usage_limit_reached",
+        result: "You've hit your limit",
+        num_turns: 0,
+        total_cost_usd: 0,
+      }) + "\n",
+    );
     const sitting = parser.finish({ exitCode: 1, signal: null, endedAt: Date.UTC(2026, 10, 30, 12) } as never);
     expect(sitting.stopReason).toBe("rate_limited");
     expect(sitting.resetsAt).toBe(1796137200 * 1000);

@@ -16,12 +16,23 @@ const gemini = (s: string) => parseAll(createGeminiParser(), readFixture("gemini
 
 describe("codex 0.171.0 recorded output", () => {
   test("plain and json: complete, one turn, tokens, the answer", () => {
-    expect(codex("plain")).toMatchObject({ stopReason: "complete", turns: 1, costUsd: null, resultText: PLAIN_ANSWER, tokens: { input: 100, output: 20 } });
+    expect(codex("plain")).toMatchObject({
+      stopReason: "complete",
+      turns: 1,
+      costUsd: null,
+      resultText: PLAIN_ANSWER,
+      tokens: { input: 100, output: 20 },
+    });
     expect(JSON.parse(codex("json").resultText)).toEqual({ verdict: "clean", findings: 0 });
   });
 
   test("two tool calls then an answer: three model responses, though turn.completed came once", () => {
-    expect(codex("tools-then-answer")).toMatchObject({ stopReason: "complete", turns: 3, resultText: PLAIN_ANSWER, tokens: { input: 300, output: 60 } });
+    expect(codex("tools-then-answer")).toMatchObject({
+      stopReason: "complete",
+      turns: 3,
+      resultText: PLAIN_ANSWER,
+      tokens: { input: 300, output: 60 },
+    });
   });
 
   test("several output items: the last message is the result", () => {

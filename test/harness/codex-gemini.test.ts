@@ -106,7 +106,9 @@ describe("codex exec --json", () => {
   // error text taken from a CLI; the codex parser kept them raw.
   test("no raw escape sequence from codex reaches the error (turn.failed, error event, stderr)", () => {
     const red = (t: string) => `\u001b[31m${t}\u001b[0m\u0007\u009b2K\u202e`;
-    const failed = parseAll(createCodexParser(), lines({ type: "turn.failed", error: { message: red("stream disconnected") } }), { exit: 1 }).sitting;
+    const failed = parseAll(createCodexParser(), lines({ type: "turn.failed", error: { message: red("stream disconnected") } }), {
+      exit: 1,
+    }).sitting;
     const errored = parseAll(createCodexParser(), lines({ type: "error", message: red("retrying") }), { exit: 1 }).sitting;
     const stderr = parseAll(createCodexParser(), "", { exit: 1, stderrTail: red("boom") }).sitting;
     const usage = parseAll(createCodexParser(), "", { exit: 2, stderrTail: red("error: unexpected argument") }).sitting;
@@ -130,7 +132,10 @@ describe("codex exec --json", () => {
     const failed = parseAll(createCodexParser(), text, { exit: 1, stderrTail: "fatal\n" }).sitting;
     expect(failed.stopReason).toBe("crashed");
     expect(failed.error).toContain("codex failed (exit 1): Reconnecting... 1/5");
-    const usage = parseAll(createCodexParser(), "", { exit: 2, stderrTail: "error: unexpected argument '--skip-git-repo-check' found\n" }).sitting;
+    const usage = parseAll(createCodexParser(), "", {
+      exit: 2,
+      stderrTail: "error: unexpected argument '--skip-git-repo-check' found\n",
+    }).sitting;
     expect(usage.stopReason).toBe("unavailable");
     expect(usage.error).toContain("vouch doctor");
     const empty = parseAll(createCodexParser(), "", { exit: 0 }).sitting;
@@ -149,7 +154,12 @@ describe("gemini --output-format stream-json", () => {
     { type: "tool_result", timestamp: t, tool_id: "t1", status: "success", output: "README.md" },
     { type: "message", timestamp: t, role: "assistant", content: "Yes, ", delta: true },
     { type: "message", timestamp: t, role: "assistant", content: "README.md exists.", delta: true },
-    { type: "result", timestamp: t, status: "success", stats: { total_tokens: 1300, input_tokens: 1200, output_tokens: 100, cached: 800, duration_ms: 2100, tool_calls: 1 } },
+    {
+      type: "result",
+      timestamp: t,
+      status: "success",
+      stats: { total_tokens: 1300, input_tokens: 1200, output_tokens: 100, cached: 800, duration_ms: 2100, tool_calls: 1 },
+    },
   );
 
   test("success: complete, turns counted per model turn, deltas joined, cost unknown, cached split out", () => {
@@ -200,7 +210,12 @@ describe("gemini --output-format stream-json", () => {
       { type: "tool_use", timestamp: t, tool_name: "list_directory", tool_id: "t1", parameters: { path: "." } },
       { type: "tool_result", timestamp: t, tool_id: "t1", status: "success", output: "" },
       { type: "error", timestamp: t, severity: "warning", message: "Loop detected, stopping execution" },
-      { type: "result", timestamp: t, status: "success", stats: { total_tokens: 2, input_tokens: 1, output_tokens: 1, cached: 0, duration_ms: 1, tool_calls: 1 } },
+      {
+        type: "result",
+        timestamp: t,
+        status: "success",
+        stats: { total_tokens: 2, input_tokens: 1, output_tokens: 1, cached: 0, duration_ms: 1, tool_calls: 1 },
+      },
     );
     const { sitting } = parseAll(createGeminiParser(), text, { exit: 0 });
     expect(sitting.stopReason).toBe("loop");
@@ -209,9 +224,21 @@ describe("gemini --output-format stream-json", () => {
   });
 
   test("an HTTP error exit (status mod 256) is named: 429 → 173 rate_limited, 500 → 244 crashed, 401 → 145 unavailable; 144..255 only", () => {
-    const err = lines({ type: "result", timestamp: t, status: "error", error: { type: "unknown", message: "[API Error: quota]" }, stats: {} });
-    expect(parseAll(createGeminiParser(), err, { exit: 173 }).sitting).toMatchObject({ stopReason: "rate_limited", error: expect.stringContaining("gemini hit a usage or rate limit") });
-    expect(parseAll(createGeminiParser(), err, { exit: 244 }).sitting).toMatchObject({ stopReason: "crashed", error: expect.stringContaining("exit 244: HTTP 500") });
+    const err = lines({
+      type: "result",
+      timestamp: t,
+      status: "error",
+      error: { type: "unknown", message: "[API Error: quota]" },
+      stats: {},
+    });
+    expect(parseAll(createGeminiParser(), err, { exit: 173 }).sitting).toMatchObject({
+      stopReason: "rate_limited",
+      error: expect.stringContaining("gemini hit a usage or rate limit"),
+    });
+    expect(parseAll(createGeminiParser(), err, { exit: 244 }).sitting).toMatchObject({
+      stopReason: "crashed",
+      error: expect.stringContaining("exit 244: HTTP 500"),
+    });
     expect(parseAll(createGeminiParser(), err, { exit: 145 }).sitting.stopReason).toBe("unavailable");
     expect(httpStatusOfExit(41)).toBeNull();
     expect(httpStatusOfExit(143)).toBeNull();
@@ -219,10 +246,28 @@ describe("gemini --output-format stream-json", () => {
   });
 
   test("result status error is crashed with its message (rate_limited when it says quota exceeded); no result is crashed", () => {
-    const err = lines({ type: "result", timestamp: t, status: "error", error: { type: "ApiError", message: "the model had an internal error" }, stats: {} });
-    expect(parseAll(createGeminiParser(), err, { exit: 1 }).sitting).toMatchObject({ stopReason: "crashed", error: expect.stringContaining("internal error") });
-    const quota = lines({ type: "result", timestamp: t, status: "error", error: { type: "ApiError", message: "quota exceeded" }, stats: {} });
-    expect(parseAll(createGeminiParser(), quota, { exit: 1 }).sitting).toMatchObject({ stopReason: "rate_limited", error: expect.stringContaining("quota exceeded") });
+    const err = lines({
+      type: "result",
+      timestamp: t,
+      status: "error",
+      error: { type: "ApiError", message: "the model had an internal error" },
+      stats: {},
+    });
+    expect(parseAll(createGeminiParser(), err, { exit: 1 }).sitting).toMatchObject({
+      stopReason: "crashed",
+      error: expect.stringContaining("internal error"),
+    });
+    const quota = lines({
+      type: "result",
+      timestamp: t,
+      status: "error",
+      error: { type: "ApiError", message: "quota exceeded" },
+      stats: {},
+    });
+    expect(parseAll(createGeminiParser(), quota, { exit: 1 }).sitting).toMatchObject({
+      stopReason: "rate_limited",
+      error: expect.stringContaining("quota exceeded"),
+    });
     const none = parseAll(createGeminiParser(), "Loaded cached credentials.", { exit: 0 }).sitting;
     expect(none.stopReason).toBe("crashed");
     expect(none.error).toContain("no result event");

@@ -10,16 +10,42 @@ import type { AgentAssignment } from "../../src/engine/ports.ts";
 
 const PROMPT = "--help; $(rm -rf ~) `id` 'quoted' \"double\"\nsecond line";
 const a = (p: Partial<AgentAssignment> = {}): AgentAssignment => ({
-  runId: "r", node: "n", attempt: 1, harness: "claude", prompt: PROMPT, cwd: "/tmp", passEnv: [], caps: {}, output: { format: "text" }, ...p,
+  runId: "r",
+  node: "n",
+  attempt: 1,
+  harness: "claude",
+  prompt: PROMPT,
+  cwd: "/tmp",
+  passEnv: [],
+  caps: {},
+  output: { format: "text" },
+  ...p,
 });
 
 describe("claude command", () => {
   test("print mode, stream-json with --verbose, caps as native flags, tools in the = form, prompt on stdin only", () => {
-    const cmd = buildClaudeCommand(a({ model: "opus", tools: ["Read", "Bash(git diff:*)"], permissionMode: "dontAsk", caps: { turns: 8, budgetUsd: 0.5, wallMs: 60_000, idleMs: 5000 } }));
+    const cmd = buildClaudeCommand(
+      a({
+        model: "opus",
+        tools: ["Read", "Bash(git diff:*)"],
+        permissionMode: "dontAsk",
+        caps: { turns: 8, budgetUsd: 0.5, wallMs: 60_000, idleMs: 5000 },
+      }),
+    );
     expect(cmd.argv).toEqual([
-      "claude", "-p", "--output-format", "stream-json", "--verbose",
-      "--model=opus", "--max-turns", "8", "--max-budget-usd", "0.5",
-      "--tools=Read,Bash", "--allowedTools=Read,Bash(git diff:*)", "--permission-mode=dontAsk",
+      "claude",
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--model=opus",
+      "--max-turns",
+      "8",
+      "--max-budget-usd",
+      "0.5",
+      "--tools=Read,Bash",
+      "--allowedTools=Read,Bash(git diff:*)",
+      "--permission-mode=dontAsk",
     ]);
     expect(cmd.stdin).toBe(PROMPT);
     expect(cmd.wallMs).toBe(60_000);
@@ -45,7 +71,9 @@ describe("claude command", () => {
 
 describe("codex, gemini and command commands", () => {
   test("codex: exec --json, outside git too, prompt on stdin via '-', sandbox from permission_mode, wall supervised", () => {
-    const cmd = buildCodexCommand(a({ harness: "codex", model: "gpt-5", permissionMode: "workspace-write", caps: { turns: 3, wallMs: 1000 } }));
+    const cmd = buildCodexCommand(
+      a({ harness: "codex", model: "gpt-5", permissionMode: "workspace-write", caps: { turns: 3, wallMs: 1000 } }),
+    );
     expect(cmd.argv).toEqual(["codex", "exec", "--json", "--skip-git-repo-check", "--model=gpt-5", "--sandbox=workspace-write", "-"]);
     expect(cmd.stdin).toBe(PROMPT);
     expect(cmd.wallMs).toBe(1000);
@@ -53,7 +81,16 @@ describe("codex, gemini and command commands", () => {
 
   test("gemini: stream-json, the chosen folder trusted, prompt on stdin, a fixed -p text", () => {
     const cmd = buildGeminiCommand(a({ harness: "gemini", model: "gemini-2.5-pro", permissionMode: "auto_edit", caps: { idleMs: 2000 } }));
-    expect(cmd.argv).toEqual(["gemini", "--output-format", "stream-json", "--skip-trust", "--model=gemini-2.5-pro", "--approval-mode=auto_edit", "-p", GEMINI_PROMPT_FLAG_TEXT]);
+    expect(cmd.argv).toEqual([
+      "gemini",
+      "--output-format",
+      "stream-json",
+      "--skip-trust",
+      "--model=gemini-2.5-pro",
+      "--approval-mode=auto_edit",
+      "-p",
+      GEMINI_PROMPT_FLAG_TEXT,
+    ]);
     expect(cmd.stdin).toBe(PROMPT);
     expect(cmd.idleMs).toBe(2000);
   });
@@ -82,7 +119,11 @@ describe("codex, gemini and command commands", () => {
 });
 
 describe("values that start with - are never a flag of their own (issue 12)", () => {
-  const hostile = { model: "--yolo", tools: ["--dangerously-skip-permissions"], permissionMode: "--dangerously-bypass-approvals-and-sandbox" };
+  const hostile = {
+    model: "--yolo",
+    tools: ["--dangerously-skip-permissions"],
+    permissionMode: "--dangerously-bypass-approvals-and-sandbox",
+  };
   const builds = {
     claude: () => buildClaudeCommand(a(hostile)).argv,
     codex: () => buildCodexCommand(a({ ...hostile, harness: "codex" })).argv,

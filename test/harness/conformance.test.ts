@@ -26,8 +26,18 @@ const NOT_APPLICABLE: Record<string, readonly string[]> = {
   claude: [],
   codex: ["budget cap is kept as declared"],
   gemini: ["budget cap is kept as declared"],
-  replay: ["model, tools and permission mode reach the harness when declared honoured", "a setting that looks like a flag arrives as a value, never as a flag", "a grandchild holding the pipe does not hang the sitting", "a flood of output is bounded"],
-  command: ["model, tools and permission mode reach the harness when declared honoured", "a setting that looks like a flag arrives as a value, never as a flag", "turns cap is kept as declared", "budget cap is kept as declared"],
+  replay: [
+    "model, tools and permission mode reach the harness when declared honoured",
+    "a setting that looks like a flag arrives as a value, never as a flag",
+    "a grandchild holding the pipe does not hang the sitting",
+    "a flood of output is bounded",
+  ],
+  command: [
+    "model, tools and permission mode reach the harness when declared honoured",
+    "a setting that looks like a flag arrives as a value, never as a flag",
+    "turns cap is kept as declared",
+    "budget cap is kept as declared",
+  ],
 };
 
 for (const subject of SUBJECTS) {
@@ -44,7 +54,11 @@ for (const subject of SUBJECTS) {
 
 test("every not_applicable entry names a check of the kit", () => {
   const names = new Set(KIT_CHECKS.map((c) => c.name));
-  expect(Object.values(NOT_APPLICABLE).flat().filter((n) => !names.has(n))).toEqual([]);
+  expect(
+    Object.values(NOT_APPLICABLE)
+      .flat()
+      .filter((n) => !names.has(n)),
+  ).toEqual([]);
 });
 
 describe("the kit catches a broken adapter", () => {
@@ -78,15 +92,22 @@ describe("the kit catches a broken adapter", () => {
         return cmd;
       },
     };
-    const [result] = await runKit({ label: "codex-no-wall", harness: "codex", descriptor: noWall, adapter: noWall }, ["wall cap: a hang is stopped on time"]);
+    const [result] = await runKit({ label: "codex-no-wall", harness: "codex", descriptor: noWall, adapter: noWall }, [
+      "wall cap: a hang is stopped on time",
+    ]);
     expect(result!.status).toBe("failed");
     expect(result!.detail).toContain("declares wall supervised");
     expect(result!.detail).toContain("the kit had to cancel it");
   });
 
   test("a double that declares budget observed while reporting no cost: the budget check fails", { timeout: 60_000 }, async () => {
-    const liar: HarnessAdapter = { ...geminiAdapter, guarantees: { ...geminiAdapter.guarantees, caps: { ...geminiAdapter.guarantees.caps, budget_usd: "observed" } } };
-    const [result] = await runKit({ label: "gemini-claims-cost", harness: "gemini", descriptor: liar, adapter: liar }, ["budget cap is kept as declared"]);
+    const liar: HarnessAdapter = {
+      ...geminiAdapter,
+      guarantees: { ...geminiAdapter.guarantees, caps: { ...geminiAdapter.guarantees.caps, budget_usd: "observed" } },
+    };
+    const [result] = await runKit({ label: "gemini-claims-cost", harness: "gemini", descriptor: liar, adapter: liar }, [
+      "budget cap is kept as declared",
+    ]);
     expect(result!.status).toBe("failed");
     expect(result!.detail).toContain("declares budget_usd observed");
   });
@@ -101,7 +122,9 @@ describe("the kit catches a broken adapter", () => {
         return cmd;
       },
     };
-    const [result] = await runKit({ label: "codex-prompt-on-argv", harness: "codex", descriptor: onArgv, adapter: onArgv }, ["success: complete, prompt intact on its channel, nothing invented"]);
+    const [result] = await runKit({ label: "codex-prompt-on-argv", harness: "codex", descriptor: onArgv, adapter: onArgv }, [
+      "success: complete, prompt intact on its channel, nothing invented",
+    ]);
     expect(result!.status).toBe("failed");
     expect(result!.detail).toContain("command line");
   });

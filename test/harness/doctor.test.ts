@@ -32,7 +32,11 @@ echo "Please set an Auth method" >&2; exit 41`;
 const GOOD_CODEX = `echo "No prompt provided via stdin." >&2; exit 1`;
 
 async function doctor(path: string, json = true) {
-  const p = Bun.spawn([ensureBinary(), "doctor", ...(json ? ["--json"] : [])], { env: { PATH: `${path}:/usr/bin:/bin`, HOME: tmpdir() }, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([ensureBinary(), "doctor", ...(json ? ["--json"] : [])], {
+    env: { PATH: `${path}:/usr/bin:/bin`, HOME: tmpdir() },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   return { stdout, stderr, code };
 }
@@ -41,7 +45,11 @@ describe("vouch doctor", () => {
   test("an old codex that rejects --skip-git-repo-check: exit 1, the flag and codex's own message named", async () => {
     const r = await doctor(binDir({ codex: OLD_CODEX }));
     expect(r.code).toBe(1);
-    const reports = JSON.parse(r.stdout) as { harness: string; verdict: string; probes: { verdict: string; detail: string; argv: string[] }[] }[];
+    const reports = JSON.parse(r.stdout) as {
+      harness: string;
+      verdict: string;
+      probes: { verdict: string; detail: string; argv: string[] }[];
+    }[];
     const codex = reports.find((x) => x.harness === "codex")!;
     expect(codex.verdict).toBe("rejected");
     expect(codex.probes[0]!.detail).toBe("error: unexpected argument '--skip-git-repo-check' found");
@@ -93,7 +101,11 @@ echo "Error: Input must be provided either through stdin or as a prompt argument
     const bin = binDir({ codex: `env > "${seen}/env-$$"; cat > /dev/null; echo "No prompt provided via stdin." >&2; exit 1` });
     const userHome = mkdtempSync(join(tmpdir(), "vouch-doctor-user-"));
     dirs.push(userHome);
-    const p = Bun.spawn([ensureBinary(), "doctor", "--json"], { env: { PATH: `${bin}:/usr/bin:/bin`, HOME: userHome, OPENAI_API_KEY: "sk-user-secret", CODEX_HOME: userHome }, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([ensureBinary(), "doctor", "--json"], {
+      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: userHome, OPENAI_API_KEY: "sk-user-secret", CODEX_HOME: userHome },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(await p.exited).toBe(0);
     const envs = readdirSync(seen).map((f) => readFileSync(join(seen, f), "utf8"));
     expect(envs.length).toBe(4); // --version, then one probe per command line (3)
@@ -121,7 +133,10 @@ describe("doctor probes", () => {
     expect(codex.map((a) => a.permissionMode)).toEqual(["read-only", "workspace-write", "danger-full-access"]);
     expect(codex.every((a) => a.prompt === "")).toBe(true);
     expect(probeAssignments("gemini", "/tmp").map((a) => a.permissionMode)).toContain("plan");
-    expect(probeAssignments("claude", "/tmp")[0]).toMatchObject({ caps: { turns: 3, budgetUsd: 0.5 }, tools: ["Read", "Bash(git diff:*)"] });
+    expect(probeAssignments("claude", "/tmp")[0]).toMatchObject({
+      caps: { turns: 3, budgetUsd: 0.5 },
+      tools: ["Read", "Bash(git diff:*)"],
+    });
   });
 
   test("each CLI's parse errors are rejected; its after-parse stops accepted; anything else unknown", () => {
@@ -130,10 +145,22 @@ describe("doctor probes", () => {
     expect(classifyProbe("codex", a(1, "No prompt provided via stdin.\n")).verdict).toBe("accepted");
     expect(classifyProbe("codex", a(0, "")).verdict).toBe("unknown");
     expect(classifyProbe("claude", a(1, "error: unknown option '--bogus'\n")).verdict).toBe("rejected");
-    expect(classifyProbe("claude", a(1, "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n")).verdict).toBe("rejected");
-    expect(classifyProbe("claude", a(1, "Error: Input must be provided either through stdin or as a prompt argument when using --print\n")).verdict).toBe("accepted");
-    const invalid = classifyProbe("gemini", a(1, 'Usage: gemini [options]\n\nInvalid values:\n  Argument: approval-mode, Given: "plan", Choices: "default", "yolo"\n'));
-    expect(invalid).toEqual({ verdict: "rejected", detail: 'Invalid values: Argument: approval-mode, Given: "plan", Choices: "default", "yolo"' });
+    expect(
+      classifyProbe("claude", a(1, "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n"))
+        .verdict,
+    ).toBe("rejected");
+    expect(
+      classifyProbe("claude", a(1, "Error: Input must be provided either through stdin or as a prompt argument when using --print\n"))
+        .verdict,
+    ).toBe("accepted");
+    const invalid = classifyProbe(
+      "gemini",
+      a(1, 'Usage: gemini [options]\n\nInvalid values:\n  Argument: approval-mode, Given: "plan", Choices: "default", "yolo"\n'),
+    );
+    expect(invalid).toEqual({
+      verdict: "rejected",
+      detail: 'Invalid values: Argument: approval-mode, Given: "plan", Choices: "default", "yolo"',
+    });
     expect(classifyProbe("gemini", a(41, "Please set an Auth method\n")).verdict).toBe("accepted");
     expect(classifyProbe("gemini", a(1, "something else\n")).verdict).toBe("unknown");
   });

@@ -12,15 +12,24 @@ const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 describe("replay fixture lookup", () => {
   test("order: N.I.aA, N.I, N.aA, N (each .jsonl then .json); outside a map the branch forms are skipped", () => {
     expect(fixtureCandidates("verify", 2, 3)).toEqual([
-      "verify.3.a2.jsonl", "verify.3.a2.json", "verify.3.jsonl", "verify.3.json",
-      "verify.a2.jsonl", "verify.a2.json", "verify.jsonl", "verify.json",
+      "verify.3.a2.jsonl",
+      "verify.3.a2.json",
+      "verify.3.jsonl",
+      "verify.3.json",
+      "verify.a2.jsonl",
+      "verify.a2.json",
+      "verify.jsonl",
+      "verify.json",
     ]);
     expect(fixtureCandidates("parse", 1)).toEqual(["parse.a1.jsonl", "parse.a1.json", "parse.jsonl", "parse.json"]);
   });
 
   test("on a feedback loop the round forms come first: N.rR.aA, N.rR, then N.aA, N", () => {
     expect(fixtureCandidates("implement", 1, undefined, 2).filter((n) => n.endsWith(".jsonl"))).toEqual([
-      "implement.r2.a1.jsonl", "implement.r2.jsonl", "implement.a1.jsonl", "implement.jsonl",
+      "implement.r2.a1.jsonl",
+      "implement.r2.jsonl",
+      "implement.a1.jsonl",
+      "implement.jsonl",
     ]);
     const dir = temp("vouch-replay-");
     writeFileSync(join(dir, "implement.jsonl"), "{}");

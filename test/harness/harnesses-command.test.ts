@@ -11,7 +11,15 @@ import { ensureBinary } from "../graph/binary.ts";
 function io(env: Record<string, string | undefined>) {
   let out = "";
   let err = "";
-  const cli: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), stdoutIsTTY: false, stdinIsTTY: false, env, cwd: ROOT, streams: process };
+  const cli: CliIO = {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    stdoutIsTTY: false,
+    stdinIsTTY: false,
+    env,
+    cwd: ROOT,
+    streams: process,
+  };
   return { cli, out: () => out, err: () => err };
 }
 
@@ -21,18 +29,36 @@ describe("vouch harnesses", () => {
     expect(await harnessesCommand(["--json"], t.cli)).toBe(0);
     const reports = JSON.parse(t.out());
     expect(reports.map((r: { name: string }) => r.name)).toEqual(["claude", "codex", "gemini", "replay", "command"]);
-    expect(reports[0]).toMatchObject({ program: "claude", found: join(STUBS, "claude"), caps: { turns: "native", budget_usd: "native", wall: "supervised", idle: "supervised" }, model: true, tools: true });
-    expect(reports[1]).toMatchObject({ caps: { turns: "supervised", budget_usd: "none" }, tools: false, permission_modes: ["read-only", "workspace-write", "danger-full-access"] });
+    expect(reports[0]).toMatchObject({
+      program: "claude",
+      found: join(STUBS, "claude"),
+      caps: { turns: "native", budget_usd: "native", wall: "supervised", idle: "supervised" },
+      model: true,
+      tools: true,
+    });
+    expect(reports[1]).toMatchObject({
+      caps: { turns: "supervised", budget_usd: "none" },
+      tools: false,
+      permission_modes: ["read-only", "workspace-write", "danger-full-access"],
+    });
     expect(reports[3]).toMatchObject({ program: null, found: null, recorded: true, caps: { turns: "observed" } });
-    expect(reports[4]).toMatchObject({ program: "agent-cmd", found: join(STUBS, "agent-cmd"), caps: { turns: "none", budget_usd: "none" } });
+    expect(reports[4]).toMatchObject({
+      program: "agent-cmd",
+      found: join(STUBS, "agent-cmd"),
+      caps: { turns: "none", budget_usd: "none" },
+    });
   });
 
   test("a program missing from PATH is reported as not found; an unset VOUCH_COMMAND says how to set it", async () => {
     const t = io({ PATH: "/nonexistent" });
     await harnessesCommand([], t.cli);
     const lines = t.out().split("\n");
-    expect(lines[0]).toMatch(/^harness\s+program\s+installed\s+version\s+tested\s+turns\s+budget_usd\s+wall\s+idle\s+model\s+tools\s+permission_mode$/);
-    expect(lines.find((l) => l.startsWith("claude"))).toMatch(/^claude\s+claude\s+not found on PATH\s+-\s+\? \(tested: 2\.1\.332\)\s+native\s+native\s+supervised\s+supervised\s+yes\s+yes\s+yes$/);
+    expect(lines[0]).toMatch(
+      /^harness\s+program\s+installed\s+version\s+tested\s+turns\s+budget_usd\s+wall\s+idle\s+model\s+tools\s+permission_mode$/,
+    );
+    expect(lines.find((l) => l.startsWith("claude"))).toMatch(
+      /^claude\s+claude\s+not found on PATH\s+-\s+\? \(tested: 2\.1\.332\)\s+native\s+native\s+supervised\s+supervised\s+yes\s+yes\s+yes$/,
+    );
     expect(lines.find((l) => l.startsWith("command"))).toContain("no program: set VOUCH_COMMAND");
   });
 
@@ -50,7 +76,12 @@ describe("vouch harnesses", () => {
       expect(JSON.parse(t.out())[1]).toMatchObject({ name: "codex", version: "0.170.0", tested_version: "0.171.0", tested: false });
       const table = io({ PATH: join(dir, "bin") });
       await harnessesCommand([], table.cli);
-      expect(table.out().split("\n").find((l) => l.startsWith("codex"))).toMatch(/\s0\.170\.0\s+no \(tested: 0\.171\.0\)\s+supervised\s+none/);
+      expect(
+        table
+          .out()
+          .split("\n")
+          .find((l) => l.startsWith("codex")),
+      ).toMatch(/\s0\.170\.0\s+no \(tested: 0\.171\.0\)\s+supervised\s+none/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

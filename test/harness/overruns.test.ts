@@ -32,7 +32,12 @@ describe("overruns (src/engine/caps.ts, what the engine reports as cap.overrun)"
 describe("backstopBreach", () => {
   test("native cap: kills only past limit + margin", () => {
     expect(backstopBreach({ turns: 5 }, { turns: 7 }, CLAUDE_GUARANTEES, DEFAULT_BACKSTOP)).toBeNull();
-    expect(backstopBreach({ turns: 5 }, { turns: 8 }, CLAUDE_GUARANTEES, DEFAULT_BACKSTOP)).toEqual({ cap: "turns", limit: 5, actual: 8, threshold: 7 });
+    expect(backstopBreach({ turns: 5 }, { turns: 8 }, CLAUDE_GUARANTEES, DEFAULT_BACKSTOP)).toEqual({
+      cap: "turns",
+      limit: 5,
+      actual: 8,
+      threshold: 7,
+    });
     expect(backstopBreach({ budgetUsd: 1 }, { costUsd: 1.25 }, CLAUDE_GUARANTEES, DEFAULT_BACKSTOP)).toBeNull();
     expect(backstopBreach({ budgetUsd: 1 }, { costUsd: 1.26 }, CLAUDE_GUARANTEES, DEFAULT_BACKSTOP)?.cap).toBe("budget_usd");
   });

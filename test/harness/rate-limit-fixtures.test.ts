@@ -39,21 +39,34 @@ describe("claude", () => {
 
   test("the text alone gives the same reset as the event (the event line removed)", () => {
     for (const name of ["five-hour-berlin", "five-hour-utc", "weekly-berlin", "weekly-new-york"]) {
-      const text = read("claude", name).split("\n").filter((l) => !l.includes('"rate_limit_event"')).join("\n");
+      const text = read("claude", name)
+        .split("\n")
+        .filter((l) => !l.includes('"rate_limit_event"'))
+        .join("\n");
       const s = parseAll(createClaudeParser(), text, { exit: 1, endedAt: RECORDED }).sitting;
-      expect([name, s.stopReason, iso(s.resetsAt)]).toEqual([name, "rate_limited", name.startsWith("weekly") ? "2026-12-04T09:30:00.000Z" : "2026-12-01T15:00:00.000Z"]);
+      expect([name, s.stopReason, iso(s.resetsAt)]).toEqual([
+        name,
+        "rate_limited",
+        name.startsWith("weekly") ? "2026-12-04T09:30:00.000Z" : "2026-12-01T15:00:00.000Z",
+      ]);
     }
   });
 
-  test.each(["five-hour-no-reset", "api-key-429-retry-after", "api-key-429-reset-headers"])("%s: rate_limited with no reset (the CLI names none)", (name) => {
-    const s = claude(name);
-    expect(s.stopReason).toBe("rate_limited");
-    expect(s.resetsAt).toBeUndefined();
-    expect(s.error).toContain("no reset time given");
-  });
+  test.each(["five-hour-no-reset", "api-key-429-retry-after", "api-key-429-reset-headers"])(
+    "%s: rate_limited with no reset (the CLI names none)",
+    (name) => {
+      const s = claude(name);
+      expect(s.stopReason).toBe("rate_limited");
+      expect(s.resetsAt).toBeUndefined();
+      expect(s.error).toContain("no reset time given");
+    },
+  );
 
   test("the other API errors stay crashed: a disconnect is no limit", () => {
-    const s = parseAll(createClaudeParser(), readFileSync(join(ROOT, "test", "fixtures", "claude-real", "disconnect.jsonl"), "utf8"), { exit: 1, endedAt: RECORDED }).sitting;
+    const s = parseAll(createClaudeParser(), readFileSync(join(ROOT, "test", "fixtures", "claude-real", "disconnect.jsonl"), "utf8"), {
+      exit: 1,
+      endedAt: RECORDED,
+    }).sitting;
     expect(s.stopReason).toBe("crashed");
   });
 });
@@ -73,12 +86,19 @@ describe("codex", () => {
   });
 
   test("codex's bare clock time is read in the zone it was given (its TZ)", () => {
-    const s = parseAll(createCodexParser(), read("codex", "usage-limit"), { exit: 1, endedAt: RECORDED, localZone: "Europe/Berlin" }).sitting;
+    const s = parseAll(createCodexParser(), read("codex", "usage-limit"), {
+      exit: 1,
+      endedAt: RECORDED,
+      localZone: "Europe/Berlin",
+    }).sitting;
     expect(iso(s.resetsAt)).toBe("2026-12-01T14:00:00.000Z");
   });
 
   test("a 401 stays unavailable", () => {
-    const s = parseAll(createCodexParser(), readFileSync(join(ROOT, "test", "fixtures", "codex", "unauthorized.jsonl"), "utf8"), { exit: 1, endedAt: RECORDED }).sitting;
+    const s = parseAll(createCodexParser(), readFileSync(join(ROOT, "test", "fixtures", "codex", "unauthorized.jsonl"), "utf8"), {
+      exit: 1,
+      endedAt: RECORDED,
+    }).sitting;
     expect(s.stopReason).toBe("unavailable");
   });
 });
@@ -98,12 +118,18 @@ describe("gemini", () => {
   });
 
   test("the older rate-limited fixture (exit 173, 'Quota exceeded') is rate_limited too", () => {
-    const s = parseAll(createGeminiParser(), readFileSync(join(ROOT, "test", "fixtures", "gemini", "rate-limited.jsonl"), "utf8"), { exit: 173, endedAt: RECORDED }).sitting;
+    const s = parseAll(createGeminiParser(), readFileSync(join(ROOT, "test", "fixtures", "gemini", "rate-limited.jsonl"), "utf8"), {
+      exit: 173,
+      endedAt: RECORDED,
+    }).sitting;
     expect(s.stopReason).toBe("rate_limited");
   });
 
   test("a 401 (exit 145) stays unavailable", () => {
-    const s = parseAll(createGeminiParser(), readFileSync(join(ROOT, "test", "fixtures", "gemini", "unauthorized.jsonl"), "utf8"), { exit: 145, endedAt: RECORDED }).sitting;
+    const s = parseAll(createGeminiParser(), readFileSync(join(ROOT, "test", "fixtures", "gemini", "unauthorized.jsonl"), "utf8"), {
+      exit: 145,
+      endedAt: RECORDED,
+    }).sitting;
     expect(s.stopReason).toBe("unavailable");
   });
 });

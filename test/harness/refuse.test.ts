@@ -36,7 +36,17 @@ describe("refuse", () => {
       },
     });
     const sitting = await runner.run(
-      { runId: "r", node: "n", attempt: 1, harness: "codex", prompt: "hi", cwd: tmpdir(), passEnv: [], caps: { budgetUsd: 0.5 }, output: { format: "text" } },
+      {
+        runId: "r",
+        node: "n",
+        attempt: 1,
+        harness: "codex",
+        prompt: "hi",
+        cwd: tmpdir(),
+        passEnv: [],
+        caps: { budgetUsd: 0.5 },
+        output: { format: "text" },
+      },
       { signal: new AbortController().signal, onProgress: () => {} },
     );
     expect(started).toBe(0);
@@ -46,7 +56,12 @@ describe("refuse", () => {
 
   test("every cap a harness declares `none` is refused; every other cap is accepted", () => {
     for (const h of [claudeAdapter, codexAdapter, geminiAdapter, commandAdapter, replayDescriptor]) {
-      for (const [cap, key, value] of [["turns", "turns", 3], ["budget_usd", "budgetUsd", 1], ["wall", "wallMs", 1000], ["idle", "idleMs", 1000]] as const) {
+      for (const [cap, key, value] of [
+        ["turns", "turns", 3],
+        ["budget_usd", "budgetUsd", 1],
+        ["wall", "wallMs", 1000],
+        ["idle", "idleMs", 1000],
+      ] as const) {
         const fields = refuse(h, plan({ harness: h.name, caps: { [key]: value } })).map((r) => r.field);
         expect(fields.includes(`caps.${cap}`), `${h.name} ${cap}`).toBe(h.guarantees.caps[cap] === "none");
       }

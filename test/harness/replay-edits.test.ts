@@ -10,7 +10,8 @@ import { createAgentRunner } from "../../src/spawn/harness/agent-runner.ts";
 import { editsPathFor, pathProblem } from "../../src/spawn/harness/replay-edits.ts";
 import type { AgentAssignment } from "../../src/engine/ports.ts";
 
-const result = (text: string) => JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 1, total_cost_usd: 0.001, result: text });
+const result = (text: string) =>
+  JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 1, total_cost_usd: 0.001, result: text });
 const hooks = () => ({ signal: new AbortController().signal, onProgress: () => {} });
 
 function setup(edits: unknown, node = "impl") {
@@ -19,7 +20,17 @@ function setup(edits: unknown, node = "impl") {
   writeFileSync(join(fixtures, `${node}.jsonl`), result("done") + "\n");
   if (edits !== undefined) writeFileSync(join(fixtures, `${node}.edits.json`), typeof edits === "string" ? edits : JSON.stringify(edits));
   const runner = createAgentRunner({ parentEnv: {}, replayDir: fixtures });
-  const assignment: AgentAssignment = { runId: "r", node, attempt: 1, harness: "replay", prompt: "p", cwd, passEnv: [], caps: {}, output: { format: "text" } };
+  const assignment: AgentAssignment = {
+    runId: "r",
+    node,
+    attempt: 1,
+    harness: "replay",
+    prompt: "p",
+    cwd,
+    passEnv: [],
+    caps: {},
+    output: { format: "text" },
+  };
   return { cwd, fixtures, run: () => runner.run(assignment, hooks()) };
 }
 
@@ -56,7 +67,12 @@ describe("replayed edits", () => {
     ["", "is empty"],
     ["a\0b", "NUL"],
   ])("the recorded path %j is refused: unavailable, and no earlier edit written", async (path, why) => {
-    const s = setup({ edits: [{ path: "first.txt", content: "1" }, { path, content: "x" }] });
+    const s = setup({
+      edits: [
+        { path: "first.txt", content: "1" },
+        { path, content: "x" },
+      ],
+    });
     const sitting = await s.run();
     expect(sitting.stopReason).toBe("unavailable");
     expect(sitting.error).toContain(why);
@@ -113,7 +129,20 @@ describe("replayed edits", () => {
     const s = setup({ edits: [{ path: "a.txt", content: "x" }] });
     const fixtures = s.fixtures;
     const runner = createAgentRunner({ parentEnv: {}, replayDir: fixtures, replayDelayMs: 50 });
-    const sitting = await runner.run({ runId: "r", node: "impl", attempt: 1, harness: "replay", prompt: "p", cwd: s.cwd, passEnv: [], caps: { wallMs: 1 }, output: { format: "text" } }, hooks());
+    const sitting = await runner.run(
+      {
+        runId: "r",
+        node: "impl",
+        attempt: 1,
+        harness: "replay",
+        prompt: "p",
+        cwd: s.cwd,
+        passEnv: [],
+        caps: { wallMs: 1 },
+        output: { format: "text" },
+      },
+      hooks(),
+    );
     expect(sitting.stopReason).toBe("wall");
     expect(existsSync(join(s.cwd, "a.txt"))).toBe(false);
   });

@@ -7,7 +7,18 @@ const calls = vi.hoisted(() => ({ n: new Map<string, number>() }));
 vi.mock("node:fs", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs")>();
   const counted: Record<string, unknown> = { ...fs };
-  for (const name of ["existsSync", "statSync", "lstatSync", "fstatSync", "accessSync", "openSync", "readSync", "readFileSync", "closeSync", "readdirSync"] as const) {
+  for (const name of [
+    "existsSync",
+    "statSync",
+    "lstatSync",
+    "fstatSync",
+    "accessSync",
+    "openSync",
+    "readSync",
+    "readFileSync",
+    "closeSync",
+    "readdirSync",
+  ] as const) {
     const f = fs[name] as (...a: unknown[]) => unknown;
     counted[name] = (...a: unknown[]) => {
       calls.n.set(name, (calls.n.get(name) ?? 0) + 1);
@@ -23,9 +34,19 @@ import { join } from "node:path";
 import { createAgentRunner } from "../../src/spawn/harness/agent-runner.ts";
 import type { AgentAssignment } from "../../src/engine/ports.ts";
 
-const result = (text: string) => JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 1, total_cost_usd: 0, result: text }) + "\n";
+const result = (text: string) =>
+  JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 1, total_cost_usd: 0, result: text }) + "\n";
 const sitting = (cwd: string, index: number, node = "work"): AgentAssignment => ({
-  runId: "r", node, attempt: 1, harness: "replay", prompt: "p", cwd, passEnv: [], caps: {}, output: { format: "text" }, branch: { map: "m", index },
+  runId: "r",
+  node,
+  attempt: 1,
+  harness: "replay",
+  prompt: "p",
+  cwd,
+  passEnv: [],
+  caps: {},
+  output: { format: "text" },
+  branch: { map: "m", index },
 });
 const hooks = () => ({ signal: new AbortController().signal, onProgress: () => {} });
 /** Sets a path's times `secondsAgo` in the past: what a checked-out fixture folder looks like. */

@@ -9,10 +9,23 @@ import type { AgentAssignment, SittingProgress } from "../../src/engine/ports.ts
 import { CLAUDE_REFERENCE, FIXTURES } from "./helpers.ts";
 
 const a = (p: Partial<AgentAssignment>): AgentAssignment => ({
-  runId: "r", node: "verify", attempt: 1, harness: "replay", prompt: "p", cwd: tmpdir(), passEnv: [], caps: {}, output: { format: "text" }, ...p,
+  runId: "r",
+  node: "verify",
+  attempt: 1,
+  harness: "replay",
+  prompt: "p",
+  cwd: tmpdir(),
+  passEnv: [],
+  caps: {},
+  output: { format: "text" },
+  ...p,
 });
-const hooks = (progress: SittingProgress[] = []) => ({ signal: new AbortController().signal, onProgress: (p: SittingProgress) => progress.push(p) });
-const result = (text: string) => JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 1, total_cost_usd: 0.001, result: text });
+const hooks = (progress: SittingProgress[] = []) => ({
+  signal: new AbortController().signal,
+  onProgress: (p: SittingProgress) => progress.push(p),
+});
+const result = (text: string) =>
+  JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 1, total_cost_usd: 0.001, result: text });
 
 describe("replay", () => {
   test("a map branch and an attempt find their own fixture, else the node's", async () => {

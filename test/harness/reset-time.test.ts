@@ -69,7 +69,32 @@ describe("hostile text", () => {
   const within = (r: number | null) => r === null || (r >= NOW && r <= NOW + MAX_RESET_AHEAD_MS);
   const pieces = fc.oneof(
     fc.string(),
-    fc.constantFrom("resets ", "try again at ", "in ", "retry in ", "Dec ", "3rd, ", "2026 ", "pm", " PM", "(UTC)", "(Europe/Berlin)", " PST", "\u001b[31m", "\u0000", "\n", "·", "9999999999", "2020-01-01T00:00:00Z", "2099-12-31T23:59:59Z", "-5 hours", "1e308s", "s", "h", "d"),
+    fc.constantFrom(
+      "resets ",
+      "try again at ",
+      "in ",
+      "retry in ",
+      "Dec ",
+      "3rd, ",
+      "2026 ",
+      "pm",
+      " PM",
+      "(UTC)",
+      "(Europe/Berlin)",
+      " PST",
+      "\u001b[31m",
+      "\u0000",
+      "\n",
+      "·",
+      "9999999999",
+      "2020-01-01T00:00:00Z",
+      "2099-12-31T23:59:59Z",
+      "-5 hours",
+      "1e308s",
+      "s",
+      "h",
+      "d",
+    ),
     fc.integer().map(String),
     fc.double().map(String),
   );
@@ -88,7 +113,11 @@ describe("hostile text", () => {
     fc.assert(
       fc.property(hostile, fc.integer({ min: -1, max: 300 }), (text, exit) => {
         const ctx = { now: NOW };
-        for (const stop of [codexRateLimit(text, ctx), geminiRateLimit(exit, text, ctx), claudeRateLimit({ is_error: true, api_error_status: 429, result: text }, [{ status: "rejected", resetsAt: Number(text) }], ctx)]) {
+        for (const stop of [
+          codexRateLimit(text, ctx),
+          geminiRateLimit(exit, text, ctx),
+          claudeRateLimit({ is_error: true, api_error_status: 429, result: text }, [{ status: "rejected", resetsAt: Number(text) }], ctx),
+        ]) {
           if (stop) expect(within(stop.resetsAt)).toBe(true);
         }
       }),

@@ -13,7 +13,16 @@ import { STUBS } from "./helpers.ts";
 const PATH = `${STUBS}:${process.env.PATH}`;
 const STUB_VARS = ["STUB_SCENARIO", "STUB_TURNS", "STUB_TURN_MS", "STUB_TURN_COST", "STUB_LINGER"];
 const assignment = (p: Partial<AgentAssignment>): AgentAssignment => ({
-  runId: "r", node: "n", attempt: 1, harness: "claude", prompt: "do it", cwd: mkdtempSync(join(tmpdir(), "vouch-runbudget-")), passEnv: STUB_VARS, caps: {}, output: { format: "text" }, ...p,
+  runId: "r",
+  node: "n",
+  attempt: 1,
+  harness: "claude",
+  prompt: "do it",
+  cwd: mkdtempSync(join(tmpdir(), "vouch-runbudget-")),
+  passEnv: STUB_VARS,
+  caps: {},
+  output: { format: "text" },
+  ...p,
 });
 
 describe("the run budget and claude", () => {

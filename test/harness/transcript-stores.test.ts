@@ -20,9 +20,15 @@ test("claude, codex and gemini transcripts are found by session id; another id i
   home = mkdtempSync(join(tmpdir(), "vouch-transcripts-"));
   const claude = put(join(home, ".claude/projects/-tmp-work/4e1305c3-b8d2-45c3-b3db-6df6fd1993b1.jsonl"));
   const codex = put(join(home, ".codex/sessions/2026/12/01/rollout-2026-12-01T08-57-36-01a230d2-e366-7cc1-882d-5eb5a519f069.jsonl"));
-  const gemini = put(join(home, ".gemini/tmp/w-vue7l9/chats/session-2026-12-01T08-57-a0818663.jsonl"), '{"sessionId":"a0818663-41d9-47b9-9cbe-9c3df5fac1eb","projectHash":"x"}\n');
+  const gemini = put(
+    join(home, ".gemini/tmp/w-vue7l9/chats/session-2026-12-01T08-57-a0818663.jsonl"),
+    '{"sessionId":"a0818663-41d9-47b9-9cbe-9c3df5fac1eb","projectHash":"x"}\n',
+  );
   // Same first 8 characters, another session: the file name alone is not enough.
-  put(join(home, ".gemini/tmp/w-other/chats/session-2026-12-01T09-00-a0818663.jsonl"), '{"sessionId":"a0818663-0000-0000-0000-000000000000"}\n');
+  put(
+    join(home, ".gemini/tmp/w-other/chats/session-2026-12-01T09-00-a0818663.jsonl"),
+    '{"sessionId":"a0818663-0000-0000-0000-000000000000"}\n',
+  );
   const env = { HOME: home };
   expect(findTranscript("4e1305c3-b8d2-45c3-b3db-6df6fd1993b1", env)).toBe(claude);
   expect(findTranscript("01a230d2-e366-7cc1-882d-5eb5a519f069", env)).toBe(codex);

@@ -16,7 +16,14 @@ export const ENGINE_ALLOWED: Record<"tui" | "ledger", readonly string[]> = {
   // limit-phrase.ts: how a usage limit's reset is said, one home for the TUI, the plain lines and `vouch show` (ADR 0022).
   tui: ["src/engine/events.ts", "src/engine/ports.ts", "src/engine/graph/duration.ts", "src/engine/limit-phrase.ts"],
   // json-depth.ts: the stored-JSON reader cuts what is nested past the engine's own bound (ADR 0019).
-  ledger: ["src/engine/events.ts", "src/engine/ports.ts", "src/engine/errors.ts", "src/engine/graph/duration.ts", "src/engine/json-depth.ts", "src/engine/limit-phrase.ts"],
+  ledger: [
+    "src/engine/events.ts",
+    "src/engine/ports.ts",
+    "src/engine/errors.ts",
+    "src/engine/graph/duration.ts",
+    "src/engine/json-depth.ts",
+    "src/engine/limit-phrase.ts",
+  ],
 };
 
 const PROCESS_ACCESS = new Set(["Bun.spawn", "Bun.spawnSync", "Bun.$"]);
@@ -48,13 +55,16 @@ export function processStarts(f: FileFacts): string[] {
 }
 
 export function spawnersOutsideTheSeam(facts: Facts): string[] {
-  return filesUnder(facts, "src").filter(([f, x]) => f !== SPAWNING_FILE && processStarts(x).length > 0).map(([f, x]) => `${f}: ${processStarts(x).join("; ")}`);
+  return filesUnder(facts, "src")
+    .filter(([f, x]) => f !== SPAWNING_FILE && processStarts(x).length > 0)
+    .map(([f, x]) => `${f}: ${processStarts(x).join("; ")}`);
 }
 
 /** Imports from files under `dir` whose target is in one of `layers` (a regex alternation). */
 export function importsInto(facts: Facts, dir: string, layers: string): string[] {
   const out: string[] = [];
-  for (const [f, x] of filesUnder(facts, dir)) for (const i of x.imports) if (inLayer(target(f, i.spec), layers)) out.push(`${f} -> ${i.spec}`);
+  for (const [f, x] of filesUnder(facts, dir))
+    for (const i of x.imports) if (inLayer(target(f, i.spec), layers)) out.push(`${f} -> ${i.spec}`);
   return out;
 }
 
@@ -94,7 +104,8 @@ export function zodReachedFromSpawn(facts: Facts): string[] {
     if (seen.has(file)) return false;
     seen.add(file);
     const x = facts.get(file);
-    const result = !!x && x.imports.some((i) => !i.typeOnly && (i.spec === "zod" || (i.spec.startsWith(".") && visit(target(file, i.spec), seen))));
+    const result =
+      !!x && x.imports.some((i) => !i.typeOnly && (i.spec === "zod" || (i.spec.startsWith(".") && visit(target(file, i.spec), seen))));
     loadsZod.set(file, result);
     return result;
   };

@@ -32,7 +32,8 @@ const PLANTED: Record<string, string> = {
   "src/spawn/bun-named.ts": 'import { file, spawnSync as run } from "bun";\nexport const r = [file, run];\n',
   "src/spawn/bun-element.ts": 'export const f = Bun["spawn"];\n',
   "src/spawn/node-cp.ts": 'const cp = require("node:child_process");\nexport { cp };\n',
-  "src/spawn/types-only.ts": 'import type { Subprocess } from "bun";\nimport { type Spawn } from "bun";\nimport type { T } from "../engine/graph/schema.ts";\nexport type X = [Subprocess, Spawn, T];\n',
+  "src/spawn/types-only.ts":
+    'import type { Subprocess } from "bun";\nimport { type Spawn } from "bun";\nimport type { T } from "../engine/graph/schema.ts";\nexport type X = [Subprocess, Spawn, T];\n',
   "src/spawn/to-tui.ts": 'import { x } from "../tui/view.ts";\nexport const y = x;\n',
   "src/spawn/to-ledger.ts": 'export const load = () => import("../ledger/x.ts");\n',
   "src/spawn/uses-schema.ts": 'import { CAP } from "../engine/graph/schema.ts";\nexport const c = CAP;\n',
@@ -41,8 +42,10 @@ const PLANTED: Record<string, string> = {
   "src/engine/graph/schema.ts": 'import { z } from "zod";\nexport const CAP = 1;\nexport type T = z.ZodType;\n',
   "src/engine/mid.ts": 'export { CAP as y } from "./graph/schema.ts";\n',
   "src/engine/plain.ts": "export const n = 1;\n",
-  "src/engine/bad.ts": 'import { readFileSync } from "node:fs";\nimport "../ledger/x.ts";\nexport const b = [readFileSync, Bun.file("x"), () => import("../cli/y.ts")];\n',
-  "src/tui/view.ts": 'import { n } from "../engine/plain.ts";\nimport type { E } from "../engine/events.ts";\nexport const x: E | number = n;\n',
+  "src/engine/bad.ts":
+    'import { readFileSync } from "node:fs";\nimport "../ledger/x.ts";\nexport const b = [readFileSync, Bun.file("x"), () => import("../cli/y.ts")];\n',
+  "src/tui/view.ts":
+    'import { n } from "../engine/plain.ts";\nimport type { E } from "../engine/events.ts";\nexport const x: E | number = n;\n',
   "src/ledger/x.ts": 'import type { E } from "../engine/events.ts";\nexport type L = E;\n',
   "src/engine/events.ts": "export type E = 1;\n",
 };
@@ -53,7 +56,10 @@ let plantedRoot: string;
 
 beforeAll(async () => {
   plantedRoot = mkdtempSync(join(tmpdir(), "vouch-layers-"));
-  writeFileSync(join(plantedRoot, "tsconfig.json"), JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, noEmit: true, allowJs: false }, include: ["src"] }));
+  writeFileSync(
+    join(plantedRoot, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, noEmit: true, allowJs: false }, include: ["src"] }),
+  );
   for (const [file, text] of Object.entries(PLANTED)) {
     mkdirSync(dirname(join(plantedRoot, file)), { recursive: true });
     writeFileSync(join(plantedRoot, file), text);
@@ -96,7 +102,10 @@ describe("invariant 2: src/engine imports nothing outward and touches no host AP
     expect(engineHostAccess(real)).toEqual([]);
   });
   test("the rules can fail: side-effect and dynamic imports, node:fs and Bun.file are caught", () => {
-    expect(importsInto(planted, "src/engine", "spawn|tui|ledger|cli")).toEqual(["src/engine/bad.ts -> ../ledger/x.ts", "src/engine/bad.ts -> ../cli/y.ts"]);
+    expect(importsInto(planted, "src/engine", "spawn|tui|ledger|cli")).toEqual([
+      "src/engine/bad.ts -> ../ledger/x.ts",
+      "src/engine/bad.ts -> ../cli/y.ts",
+    ]);
     expect(engineHostAccess(planted)).toEqual(["src/engine/bad.ts imports node:fs", "src/engine/bad.ts uses Bun.file"]);
   });
 });
@@ -128,8 +137,14 @@ describe("the spawn seam depends on the engine's types, not on its outputs or sc
     expect(zodReachedFromSpawn(real)).toEqual([]);
   });
   test("the rules can fail: a dynamic import outward, a schema value, a re-export chain are caught; a type import is not", () => {
-    expect(importsInto(planted, "src/spawn", "tui|ledger|cli")).toEqual(["src/spawn/to-ledger.ts -> ../ledger/x.ts", "src/spawn/to-tui.ts -> ../tui/view.ts"]);
-    expect(zodReachedFromSpawn(planted)).toEqual(["src/spawn/uses-schema.ts -> ../engine/graph/schema.ts (CAP)", "src/spawn/via-engine.ts -> ../engine/mid.ts (y)"]);
+    expect(importsInto(planted, "src/spawn", "tui|ledger|cli")).toEqual([
+      "src/spawn/to-ledger.ts -> ../ledger/x.ts",
+      "src/spawn/to-tui.ts -> ../tui/view.ts",
+    ]);
+    expect(zodReachedFromSpawn(planted)).toEqual([
+      "src/spawn/uses-schema.ts -> ../engine/graph/schema.ts (CAP)",
+      "src/spawn/via-engine.ts -> ../engine/mid.ts (y)",
+    ]);
   });
 });
 

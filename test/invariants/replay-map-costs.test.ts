@@ -17,7 +17,11 @@ const GRAPH = join(ROOT, "bench", "graphs", "sched.yaml");
 const temp = mkdtempSync(join(tmpdir(), "vouch-replay-costs-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-async function runMap(items: number, home: string, onWrite?: (text: string) => void): Promise<{ code: number; writes: string[]; err: string }> {
+async function runMap(
+  items: number,
+  home: string,
+  onWrite?: (text: string) => void,
+): Promise<{ code: number; writes: string[]; err: string }> {
   const file = join(temp, `items-${items}.txt`);
   writeFileSync(file, Array.from({ length: items }, (_, i) => `item-${i}`).join("\n") + "\n");
   const writes: string[] = [];

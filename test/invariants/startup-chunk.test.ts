@@ -44,8 +44,14 @@ test("the entry chunk and its static imports are small and load no heavy library
   console.log(`[startup] --version loads ${loaded.size} chunk(s), ${bytes} bytes of ${total}`);
   expect(bytes).toBeLessThan(64 * 1024);
   for (const [name, marker] of HEAVY) {
-    expect([...loaded].filter(([, t]) => t.includes(marker)).map(([f]) => basename(f)), name).toEqual([]);
+    expect(
+      [...loaded].filter(([, t]) => t.includes(marker)).map(([f]) => basename(f)),
+      name,
+    ).toEqual([]);
     // ...and the marker is in the bundle somewhere (the check can fail).
-    expect(built.outputs.some((o) => readFileSync(o.path, "utf8").includes(marker)), name).toBe(true);
+    expect(
+      built.outputs.some((o) => readFileSync(o.path, "utf8").includes(marker)),
+      name,
+    ).toBe(true);
   }
 });

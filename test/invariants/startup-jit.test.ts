@@ -75,11 +75,14 @@ describe("the JIT policy per command", () => {
     expect(policy).toHaveBeenCalledWith(1);
   });
 
-  test.each(["resume", "worker", "show", "report", "runs", "plan"])("vouch %s gets the normal policy before its command is loaded", async (name) => {
-    // No arguments: each is a usage error, reached after the policy was set.
-    await run(name);
-    expect(policy).toHaveBeenCalledWith(1);
-  });
+  test.each(["resume", "worker", "show", "report", "runs", "plan"])(
+    "vouch %s gets the normal policy before its command is loaded",
+    async (name) => {
+      // No arguments: each is a usage error, reached after the policy was set.
+      await run(name);
+      expect(policy).toHaveBeenCalledWith(1);
+    },
+  );
 });
 
 test("the binary is compiled with the startup policy", async () => {

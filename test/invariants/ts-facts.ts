@@ -25,7 +25,8 @@ type AnyNode = Node & Record<string, any>;
 
 function textOf(n: AnyNode | undefined): string | undefined {
   if (!n) return undefined;
-  if (n.kind === SyntaxKind.StringLiteral || n.kind === SyntaxKind.NoSubstitutionTemplateLiteral || n.kind === SyntaxKind.Identifier) return n.text as string;
+  if (n.kind === SyntaxKind.StringLiteral || n.kind === SyntaxKind.NoSubstitutionTemplateLiteral || n.kind === SyntaxKind.Identifier)
+    return n.text as string;
   return undefined;
 }
 
@@ -68,7 +69,8 @@ function importFact(n: AnyNode): ImportFact | null {
 }
 
 function accessOf(n: AnyNode): string | null {
-  if (n.kind === SyntaxKind.PropertyAccessExpression && n.expression.kind === SyntaxKind.Identifier) return `${n.expression.text}.${n.name.text}`;
+  if (n.kind === SyntaxKind.PropertyAccessExpression && n.expression.kind === SyntaxKind.Identifier)
+    return `${n.expression.text}.${n.name.text}`;
   if (n.kind === SyntaxKind.ElementAccessExpression && n.expression.kind === SyntaxKind.Identifier) {
     const key = n.argumentExpression as AnyNode;
     const literal = key.kind === SyntaxKind.StringLiteral || key.kind === SyntaxKind.NoSubstitutionTemplateLiteral;

@@ -50,7 +50,10 @@ const specs: fc.Arbitrary<Spec> = fc
     );
     const fbKinds = fc.tuple(fc.constantFrom("script", "end"), fc.constantFrom("script", "end"), outcome, outcome);
     const endNodes = fc.array(
-      fc.record({ needs: subsetOf([...w, "f0", "f1", ...(router ? ["t0", "t1"] : [])]), status: fc.constantFrom("success", "failure", "error") }),
+      fc.record({
+        needs: subsetOf([...w, "f0", "f1", ...(router ? ["t0", "t1"] : [])]),
+        status: fc.constantFrom("success", "failure", "error"),
+      }),
       { minLength: ends, maxLength: ends },
     );
     const routerPart = fc.record({
@@ -122,7 +125,9 @@ function upstreamOf(graph: GraphFile, id: string, ran: (id: string) => boolean):
 
 /** The nodes that ended failed or error and nothing accounts for. */
 function unaccounted(graph: GraphFile, finished: Map<string, EventOf<"node.finished">>, throughSkipped = false): string[] {
-  const endsThatRan = [...finished.values()].filter((e) => graph.nodes[e.node]!.kind === "end" && e.status !== "skipped").map((e) => e.node);
+  const endsThatRan = [...finished.values()]
+    .filter((e) => graph.nodes[e.node]!.kind === "end" && e.status !== "skipped")
+    .map((e) => e.node);
   const ran = (id: string) => throughSkipped || finished.get(id)?.status !== "skipped";
   const covered = new Set(endsThatRan.flatMap((e) => [...upstreamOf(graph, e, ran)]));
   const out: string[] = [];
@@ -147,7 +152,11 @@ const WORST: Record<string, number> = { passed: 0, error: 1, failed: 2 };
 
 describe("verdict integrity: no run passes over work nothing accounts for", () => {
   test("the case in the issue: a script exits 1, an end node with no needs passes at once → the run failed (exit 1)", async () => {
-    const graph = graphSchema.parse({ version: 1, name: "issue", nodes: { tests: { kind: "script", run: "exit 1" }, done: { kind: "end" } } });
+    const graph = graphSchema.parse({
+      version: 1,
+      name: "issue",
+      nodes: { tests: { kind: "script", run: "exit 1" }, done: { kind: "end" } },
+    });
     const { r, fin } = await runSpec({ graph, outcomes: { tests: "fail" }, flag: false });
     expect({ status: fin.status, exit: fin.exit_code, code: r.outcome.exitCode }).toEqual({ status: "failed", exit: 1, code: 1 });
     expect(fin.output).toBeUndefined(); // the end node did not decide: its output is not the run's
@@ -162,14 +171,23 @@ describe("verdict integrity: no run passes over work nothing accounts for", () =
       return { exit: 1 };
     });
     const r = await run(graph, { commands, clock });
-    const order = r.events.filter((e) => e.type === "node.finished" || e.type === "run.finished").map((e) => (e.type === "node.finished" ? `${e.node} ${e.status}` : `run ${e.status}`));
+    const order = r.events
+      .filter((e) => e.type === "node.finished" || e.type === "run.finished")
+      .map((e) => (e.type === "node.finished" ? `${e.node} ${e.status}` : `run ${e.status}`));
     expect(order).toEqual(["done passed", "tests failed", "run failed"]);
   });
 
   test("an error nothing accounts for makes an end's success an error (exit 3); a failure outranks it", async () => {
-    const graph = graphSchema.parse({ version: 1, name: "e", nodes: { a: { kind: "script", run: "x" }, b: { kind: "script", run: "y" }, done: { kind: "end" } } });
+    const graph = graphSchema.parse({
+      version: 1,
+      name: "e",
+      nodes: { a: { kind: "script", run: "x" }, b: { kind: "script", run: "y" }, done: { kind: "end" } },
+    });
     expect((await runSpec({ graph, outcomes: { a: "error" }, flag: false })).fin).toMatchObject({ status: "error", exit_code: 3 });
-    expect((await runSpec({ graph, outcomes: { a: "error", b: "fail" }, flag: false })).fin).toMatchObject({ status: "failed", exit_code: 1 });
+    expect((await runSpec({ graph, outcomes: { a: "error", b: "fail" }, flag: false })).fin).toMatchObject({
+      status: "failed",
+      exit_code: 1,
+    });
   });
 
   test("an end node does not speak for a failure whose dependent was skipped: a join that ran without that work → failed", async () => {

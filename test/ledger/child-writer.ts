@@ -26,7 +26,7 @@ if (mode === "bulk") {
   let round = 0;
   for (;;) {
     round++;
-    const burst = 1 + (round * 37) % 90;
+    const burst = 1 + ((round * 37) % 90);
     for (let i = 0; i < burst; i++) {
       const node = `n${round}`;
       sink.append(i === 0 ? s.nodeStarted({ node }, "script") : s.ev("node.progress", { node, attempt: 1, turns: i }, 1));

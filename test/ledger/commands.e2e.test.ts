@@ -81,7 +81,13 @@ describe("vouch runs", () => {
       ["r-passed-0002", "passed", 0, 1.5, 65_000],
       ["r-full-0001", "failed", 1, 0.07, 2600],
     ]);
-    expect(runs[0]).toMatchObject({ graph: "demo", graph_path: "graphs/demo.yaml", started_at: "2026-11-29T22:00:00.100Z", live: false, sessions: 1 });
+    expect(runs[0]).toMatchObject({
+      graph: "demo",
+      graph_path: "graphs/demo.yaml",
+      started_at: "2026-11-29T22:00:00.100Z",
+      live: false,
+      sessions: 1,
+    });
   });
 });
 
@@ -96,8 +102,12 @@ describe("vouch show", () => {
     const overruns = [...shown.overruns, ...nodes.flatMap((n) => n.attempts.flatMap((a: { overruns: unknown[] }) => a.overruns))];
     const strip = ({ v: _v, type: _t, run: _r, ...rest }: Record<string, unknown>) => rest;
     const byseq = (a: { seq: number }, b: { seq: number }) => a.seq - b.seq;
-    expect(checks.sort(byseq)).toEqual(full.events.filter((e) => e.type === "check.finished").map((e) => strip(e as EventOf<"check.finished">)));
-    expect(overruns.sort(byseq)).toEqual(full.events.filter((e) => e.type === "cap.overrun").map((e) => strip(e as EventOf<"cap.overrun">)));
+    expect(checks.sort(byseq)).toEqual(
+      full.events.filter((e) => e.type === "check.finished").map((e) => strip(e as EventOf<"check.finished">)),
+    );
+    expect(overruns.sort(byseq)).toEqual(
+      full.events.filter((e) => e.type === "cap.overrun").map((e) => strip(e as EventOf<"cap.overrun">)),
+    );
     expect(shown.run).toMatchObject({ id: "r-full-0001", status: "failed", exit_code: 1 });
     expect(shown.pass_env).toEqual(["ANTHROPIC_API_KEY", "GH_TOKEN"]);
   });
@@ -160,10 +170,16 @@ describe("vouch show", () => {
   test("unknown, ambiguous and missing RUN: exit 2 with one clear message, no stack", async () => {
     populate();
     const unknown = await vouch(["show", "zzz"]);
-    expect(unknown).toEqual({ stdout: "", stderr: `vouch: no run matches "zzz" in ${ledgerFile(t.home)}\nhint: see the recorded runs with: vouch runs\n`, code: 2 });
+    expect(unknown).toEqual({
+      stdout: "",
+      stderr: `vouch: no run matches "zzz" in ${ledgerFile(t.home)}\nhint: see the recorded runs with: vouch runs\n`,
+      code: 2,
+    });
     const ambiguous = await vouch(["show", "r-"]);
     expect(ambiguous.code).toBe(2);
-    expect(ambiguous.stderr).toBe('vouch: run prefix "r-" is ambiguous: it matches 3 runs: r-crashed-0003, r-passed-0002, r-full-0001\nhint: give more characters of the run id\n');
+    expect(ambiguous.stderr).toBe(
+      'vouch: run prefix "r-" is ambiguous: it matches 3 runs: r-crashed-0003, r-passed-0002, r-full-0001\nhint: give more characters of the run id\n',
+    );
     const missing = await vouch(["show"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^vouch: show needs a RUN/);

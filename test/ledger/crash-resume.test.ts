@@ -62,7 +62,10 @@ test(`kill -9 ${KILLS} times, then let it finish: ${KILLS + 1} sessions, each no
   expect(summary.sessions.slice(0, -1).every((s) => s.status === "abandoned")).toBe(true);
   expect(summary.sessions.at(-1)!.status).toBe("passed");
   expect(summary.run).toMatchObject({ status: "passed", exit_code: 0, sessions: KILLS + 1 });
-  expect(events.filter((e): e is EventOf<"run.started"> => e.type === "run.started").map((e) => e.resumed)).toEqual([false, ...Array(KILLS).fill(true)]);
+  expect(events.filter((e): e is EventOf<"run.started"> => e.type === "run.started").map((e) => e.resumed)).toEqual([
+    false,
+    ...Array(KILLS).fill(true),
+  ]);
   expect(summary.nodes.every((n) => n.status === "passed")).toBe(true);
   ledger.close();
   const db = new Database(ledgerFile(t.home), { readonly: true });

@@ -88,7 +88,10 @@ describe("two processes writing one ledger at once (two runs in one folder)", ()
       runAndKill("r-two-b", "sink", (lines) => lines.length >= 3000),
     ]);
     const ledger = openLedger({ home: t.home });
-    for (const [run, forwarded] of [["r-two-a", a], ["r-two-b", b]] as const) {
+    for (const [run, forwarded] of [
+      ["r-two-a", a],
+      ["r-two-b", b],
+    ] as const) {
       const stored = new Set(ledger.runEvents(run).map((e) => e.seq));
       expect(forwarded.map(Number).filter((seq) => !stored.has(seq))).toEqual([]);
     }

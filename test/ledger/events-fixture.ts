@@ -17,7 +17,14 @@ export class RunScript {
 
   ev<T extends EventType>(type: T, body: Body<T>, advanceMs = 100): EventOf<T> {
     this.clock += advanceMs;
-    const e = eventSchema.parse({ v: 1, run: this.run, t: new Date(T0 + this.clock).toISOString(), seq: this.seq++, type, ...body }) as EventOf<T>;
+    const e = eventSchema.parse({
+      v: 1,
+      run: this.run,
+      t: new Date(T0 + this.clock).toISOString(),
+      seq: this.seq++,
+      type,
+      ...body,
+    }) as EventOf<T>;
     this.events.push(e);
     return e;
   }
@@ -110,13 +117,50 @@ export function fullRun(run = "r-full-0001"): RunScript {
   s.check({ node: "build" }, "lint", true, { attempt: 2 });
   s.finished({ node: "build" }, "passed", { attempt: 2, qualifier: "verified", stop_reason: null, output: { artifacts: 3 } });
   s.nodeStarted({ node: "review" }, "agent");
-  s.ev("node.progress", { node: "review", attempt: 1, turns: 3, cost_usd: 0.02, tokens: { input: 10, output: 20, cache_read: 3000, cache_creation: 5 }, activity: "Read src/a.ts" });
+  s.ev("node.progress", {
+    node: "review",
+    attempt: 1,
+    turns: 3,
+    cost_usd: 0.02,
+    tokens: { input: 10, output: 20, cache_read: 3000, cache_creation: 5 },
+    activity: "Read src/a.ts",
+  });
   s.ev("cap.overrun", { node: "review", attempt: 1, scope: "node", cap: "turns", limit: 4, actual: 5 });
   // The usage-limit events (ADR 0022), at no cost in time; review's node.finished below
   // overwrites every column node.limited set on its row, so the projections stay as they were.
-  s.ev("node.limited", { node: "review", attempt: 1, harness: "claude", resets_at: "2026-11-29T15:00:00.000Z", error: "claude hit a usage or rate limit", cost_usd: 0, turns: 0, tokens: null }, 0);
-  s.ev("run.waiting", { reason: "rate_limited", harness: "claude", resets_at: "2026-11-29T15:00:00.000Z", wait_ms: 60_000, until: "2026-11-29T15:00:00.000Z" }, 0);
-  s.finished({ node: "review" }, "passed", { qualifier: "self-reported", cost_usd: 0.05, turns: 5, tokens: { input: 10, output: 40, cache_read: 9000, cache_creation: 5 }, output: { findings: ["a", "b"] }, result_tail: "PASS" });
+  s.ev(
+    "node.limited",
+    {
+      node: "review",
+      attempt: 1,
+      harness: "claude",
+      resets_at: "2026-11-29T15:00:00.000Z",
+      error: "claude hit a usage or rate limit",
+      cost_usd: 0,
+      turns: 0,
+      tokens: null,
+    },
+    0,
+  );
+  s.ev(
+    "run.waiting",
+    {
+      reason: "rate_limited",
+      harness: "claude",
+      resets_at: "2026-11-29T15:00:00.000Z",
+      wait_ms: 60_000,
+      until: "2026-11-29T15:00:00.000Z",
+    },
+    0,
+  );
+  s.finished({ node: "review" }, "passed", {
+    qualifier: "self-reported",
+    cost_usd: 0.05,
+    turns: 5,
+    tokens: { input: 10, output: 40, cache_read: 9000, cache_creation: 5 },
+    output: { findings: ["a", "b"] },
+    result_tail: "PASS",
+  });
   s.nodeStarted({ node: "each" }, "map");
   for (const index of [0, 1]) {
     const branch = { map: "each", index };
@@ -134,12 +178,28 @@ export function fullRun(run = "r-full-0001"): RunScript {
       turns: 2,
       output: { verdict: index === 0 ? "CONFIRMED" : "REFUTED" },
     });
-    s.ev("branch.finished", { branch, status: index === 0 ? "passed" : "failed", verdict: index === 0 ? "CONFIRMED" : "REFUTED", output: { verdict: "x" } });
+    s.ev("branch.finished", {
+      branch,
+      status: index === 0 ? "passed" : "failed",
+      verdict: index === 0 ? "CONFIRMED" : "REFUTED",
+      output: { verdict: "x" },
+    });
   }
-  s.finished({ node: "each" }, "failed", { qualifier: null, stop_reason: null, cause: "map_failed", error: "1 of 2 branches failed", output: { results: [], counts: {} } });
+  s.finished({ node: "each" }, "failed", {
+    qualifier: null,
+    stop_reason: null,
+    cause: "map_failed",
+    error: "1 of 2 branches failed",
+    output: { results: [], counts: {} },
+  });
   s.ev("merge.conflict", { node: "integrate", attempt: 1, git_branch: "vouch/r/each/1/verify", from: "each#1", paths: ["src/a.ts"] });
   s.ev("cap.overrun", { scope: "run", cap: "budget_usd", limit: 0.05, actual: 0.07 });
   s.ev("run.paused", { approvals: [{ node: "gate", prompt: "ship it?" }] });
-  s.runFinished("failed", { cost_usd: 0.07, cost_unknown: 1, counts: { passed: 2, failed: 1, error: 0, skipped: 1, cancelled: 0 }, output: { verdicts: [] } });
+  s.runFinished("failed", {
+    cost_usd: 0.07,
+    cost_unknown: 1,
+    counts: { passed: 2, failed: 1, error: 0, skipped: 1, cancelled: 0 },
+    output: { verdicts: [] },
+  });
   return s;
 }

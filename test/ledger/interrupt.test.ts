@@ -10,7 +10,10 @@ beforeEach(() => (t = tempHome()));
 afterEach(() => t.cleanup());
 
 test("SIGINT: the run ends interrupted with exit 130, its lock is free, and resumeCheck accepts it", async () => {
-  const child = Bun.spawn([process.execPath, join(import.meta.dirname, "interrupted-run.ts"), t.home, "r-int"], { stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([process.execPath, join(import.meta.dirname, "interrupted-run.ts"), t.home, "r-int"], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const reader = child.stdout.getReader();
   let seen = "";
   while ((seen.match(/node\.progress/g) ?? []).length < 3) {
@@ -26,7 +29,10 @@ test("SIGINT: the run ends interrupted with exit 130, its lock is free, and resu
   const events = ledger.runEvents("r-int");
   expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
   expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "interrupted", exit_code: 130 });
-  expect(ledger.runSummary("r-int").nodes.find((n) => n.node === "review")).toMatchObject({ status: "cancelled", stop_reason: "cancelled" });
+  expect(ledger.runSummary("r-int").nodes.find((n) => n.node === "review")).toMatchObject({
+    status: "cancelled",
+    stop_reason: "cancelled",
+  });
   const ticket = ledger.resumeCheck("r-int", "sha256:aaaa", false);
   expect(ticket).toMatchObject({ status: "interrupted", lastSeq: events.length - 1 });
   ticket.lock.release();

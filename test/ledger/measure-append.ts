@@ -30,7 +30,9 @@ function timed(label: string, count: number, fn: () => void): number {
   fn();
   const ms = performance.now() - start;
   const rate = Math.round((count / ms) * 1000);
-  console.log(`${label.padEnd(48)} ${String(Math.round(ms)).padStart(6)} ms  ${String(rate).padStart(8)} events/s  ${((ms * 1000) / count).toFixed(1)} µs/event`);
+  console.log(
+    `${label.padEnd(48)} ${String(Math.round(ms)).padStart(6)} ms  ${String(rate).padStart(8)} events/s  ${((ms * 1000) / count).toFixed(1)} µs/event`,
+  );
   return rate;
 }
 

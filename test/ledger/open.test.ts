@@ -41,9 +41,13 @@ describe("a new ledger", () => {
     const db = new Database(file, { readonly: true });
     expect(db.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
     expect(db.query("PRAGMA application_id").get()).toEqual({ application_id: APPLICATION_ID });
-    const meta = Object.fromEntries((db.query("SELECT key, value FROM meta").all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+    const meta = Object.fromEntries(
+      (db.query("SELECT key, value FROM meta").all() as { key: string; value: string }[]).map((r) => [r.key, r.value]),
+    );
     expect(meta).toEqual({ application: "vouch-ledger", schema_version: String(SCHEMA_VERSION) });
-    const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
+      (r) => r.name,
+    );
     expect(tables).toEqual(["branches", "env_names", "events", "meta", "node_results", "runs", "sessions"]);
     db.close();
   });
@@ -87,8 +91,12 @@ describe("a new ledger", () => {
     mkdirSync(dirname(ledgerFile(t.home)), { recursive: true });
     const raw = new Database(ledgerFile(t.home), { create: true });
     migrate(raw, MIGRATIONS.slice(0, 1));
-    raw.run("INSERT INTO node_results (run_id, session, node, map, branch_index, attempt, status, cost_usd, first_seq) VALUES ('r1', 1, 'a', '', -1, 1, 'failed', 0.5, 3)");
-    raw.run("INSERT INTO node_results (run_id, session, node, map, branch_index, attempt, status, cost_usd, first_seq) VALUES ('r1', 1, 'a', '', -1, 2, 'passed', 0.25, 9)");
+    raw.run(
+      "INSERT INTO node_results (run_id, session, node, map, branch_index, attempt, status, cost_usd, first_seq) VALUES ('r1', 1, 'a', '', -1, 1, 'failed', 0.5, 3)",
+    );
+    raw.run(
+      "INSERT INTO node_results (run_id, session, node, map, branch_index, attempt, status, cost_usd, first_seq) VALUES ('r1', 1, 'a', '', -1, 2, 'passed', 0.25, 9)",
+    );
     raw.close();
     openLedger({ home: t.home }).close();
     const db = new Database(ledgerFile(t.home), { readonly: true });

@@ -18,7 +18,12 @@ const mode = (path: string) => (statSync(path).mode & 0o777).toString(8).padStar
 
 /** dist/vouch under `umask`, so nothing but vouch itself decides the modes. */
 async function vouchUnder(umask: string, args: string[]): Promise<{ code: number; stderr: string }> {
-  const proc = Bun.spawn(["sh", "-c", `umask ${umask} && exec "$0" "$@"`, BINARY, ...args], { cwd: p.dir, env: vouchEnv(p), stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn(["sh", "-c", `umask ${umask} && exec "$0" "$@"`, BINARY, ...args], {
+    cwd: p.dir,
+    env: vouchEnv(p),
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const stderr = await new Response(proc.stderr).text();
   return { code: await proc.exited, stderr };
 }
@@ -32,18 +37,25 @@ function writeGraph(): void {
   p.write("graph.yaml", "version: 1\nname: modes\nnodes:\n  look: { kind: script, argv: [sh, ./modes.sh] }\n");
 }
 
-const seenModes = () => readFileSync(join(p.dir, "modes.txt"), "utf8").trim().split("\n").map((l) => l.split(" ")[0]!.padStart(4, "0"));
+const seenModes = () =>
+  readFileSync(join(p.dir, "modes.txt"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => l.split(" ")[0]!.padStart(4, "0"));
 
-test.each(["000", "022", "077"])("umask %s: the ledger folder is 0700 and ledger.sqlite, -wal and -shm are 0600 while a run writes them", async (umask) => {
-  writeGraph();
-  const r = await vouchUnder(umask, ["run", "graph.yaml", "--plain"]);
-  expect(r.code, r.stderr).toBe(0);
-  // folder, ledger.sqlite, -wal, -shm, locks/
-  expect(seenModes()).toEqual(["0700", "0600", "0600", "0600", "0700"]);
-  expect(mode(p.home)).toBe("0700");
-  expect(mode(join(p.home, "ledger.sqlite"))).toBe("0600");
-  expect(r.stderr).toBe("");
-});
+test.each(["000", "022", "077"])(
+  "umask %s: the ledger folder is 0700 and ledger.sqlite, -wal and -shm are 0600 while a run writes them",
+  async (umask) => {
+    writeGraph();
+    const r = await vouchUnder(umask, ["run", "graph.yaml", "--plain"]);
+    expect(r.code, r.stderr).toBe(0);
+    // folder, ledger.sqlite, -wal, -shm, locks/
+    expect(seenModes()).toEqual(["0700", "0600", "0600", "0600", "0700"]);
+    expect(mode(p.home)).toBe("0700");
+    expect(mode(join(p.home, "ledger.sqlite"))).toBe("0600");
+    expect(r.stderr).toBe("");
+  },
+);
 
 test("a ledger folder made by an older vouch (0755, files 0644) is tightened at the next run, with one notice", async () => {
   writeGraph();

@@ -28,7 +28,9 @@ const canSimulate = !ROOT_USER || SETPRIV !== null;
 if (!canSimulate) console.warn("test/ledger/read-only.test.ts: read-only cases skipped: running as root without setpriv");
 
 function setWritable(on: boolean, folderToo = true): void {
-  const files = readdirSync(p.home).filter((f) => f.startsWith("ledger.sqlite")).map((f) => join(p.home, f));
+  const files = readdirSync(p.home)
+    .filter((f) => f.startsWith("ledger.sqlite"))
+    .map((f) => join(p.home, f));
   for (const f of files) chmodSync(f, on ? 0o600 : 0o400);
   if (folderToo) chmodSync(p.home, on ? 0o700 : 0o500);
 }
@@ -77,9 +79,14 @@ describe.skipIf(!canSimulate)("a read-only ledger", () => {
   });
 
   test("after a crash the -wal holds the run: a read-only reader sees it (abandoned)", async () => {
-    p.write("graph.yaml", "version: 1\nname: crashed\nnodes:\n  slow: { kind: script, argv: [sh, -c, 'echo $$ > pid; exec sleep 30'], timeout: 1m }\n");
+    p.write(
+      "graph.yaml",
+      "version: 1\nname: crashed\nnodes:\n  slow: { kind: script, argv: [sh, -c, 'echo $$ > pid; exec sleep 30'], timeout: 1m }\n",
+    );
     const s = startVouch(p, ["run", "graph.yaml", "--plain"]);
-    expect(await eventually(() => existsSync(join(p.dir, "pid")) && readFileSync(join(p.dir, "pid"), "utf8").trim() !== "", 15_000)).toBe(true);
+    expect(await eventually(() => existsSync(join(p.dir, "pid")) && readFileSync(join(p.dir, "pid"), "utf8").trim() !== "", 15_000)).toBe(
+      true,
+    );
     leftovers = [Number(readFileSync(join(p.dir, "pid"), "utf8"))];
     s.proc.kill("SIGKILL");
     await s.done;
@@ -112,7 +119,9 @@ describe("VOUCH_HOME that is not a folder", () => {
     const r = await vouch(p, args, { VOUCH_HOME: file });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toBe(`vouch: VOUCH_HOME is a file, not a folder: ${file}\nhint: set VOUCH_HOME to a folder (vouch creates it when missing), or move the file away\n`);
+    expect(r.stderr).toBe(
+      `vouch: VOUCH_HOME is a file, not a folder: ${file}\nhint: set VOUCH_HOME to a folder (vouch creates it when missing), or move the file away\n`,
+    );
   });
 
   test("a VOUCH_HOME inside a file names the file", async () => {

@@ -57,7 +57,9 @@ describe("resumeCheck", () => {
   test("a changed graph is refused naming the file and both digests, and the lock is let go", () => {
     crashed();
     const e = refusal(() => ledger.resumeCheck("r-crashed-01", "sha256:cccc", false));
-    expect(e.message).toBe("the graph file graphs/demo.yaml changed since run r-crashed-01 started (digest sha256:aaaa then, sha256:cccc now)");
+    expect(e.message).toBe(
+      "the graph file graphs/demo.yaml changed since run r-crashed-01 started (digest sha256:aaaa then, sha256:cccc now)",
+    );
     expect(e.hint).toMatch(/--force/);
     expect(ledger.isRunLive("r-crashed-01")).toBe(false);
   });
@@ -74,7 +76,9 @@ describe("resumeCheck", () => {
     s.started();
     s.runFinished("passed");
     ledger.write(s.events);
-    expect(refusal(() => ledger.resumeCheck("r-passed", "sha256:aaaa", true)).message).toBe("run r-passed passed: there is nothing to resume");
+    expect(refusal(() => ledger.resumeCheck("r-passed", "sha256:aaaa", true)).message).toBe(
+      "run r-passed passed: there is nothing to resume",
+    );
     expect(ledger.isRunLive("r-passed")).toBe(false);
   });
 

@@ -23,7 +23,12 @@ describe("append and read back", () => {
     const back = ledger.runEvents(run.run);
     expect(back.map((e) => JSON.stringify(e))).toEqual(run.events.map((e) => JSON.stringify(e)));
     const db = new Database(ledgerFile(t.home), { readonly: true });
-    const rows = db.query("SELECT seq, type, t, body FROM events WHERE run_id = ? ORDER BY seq").all(run.run) as { seq: number; type: string; t: string; body: string }[];
+    const rows = db.query("SELECT seq, type, t, body FROM events WHERE run_id = ? ORDER BY seq").all(run.run) as {
+      seq: number;
+      type: string;
+      t: string;
+      body: string;
+    }[];
     expect(rows.map((r) => r.body)).toEqual(run.events.map((e) => JSON.stringify(e)));
     expect(rows.map((r) => r.type)).toEqual(run.events.map((e) => e.type));
     expect(rows.map((r) => r.t)).toEqual(run.events.map((e) => e.t));
@@ -86,16 +91,90 @@ describe("the projection tables", () => {
     ledger.write(fullRun().events);
     const db = new Database(ledgerFile(t.home), { readonly: true });
     const rows = db
-      .query("SELECT node, map, branch_index, attempt, status, qualifier, cause, cost_usd, turns, json_array_length(checks) AS checks, json_array_length(overruns) AS overruns FROM node_results ORDER BY first_seq")
+      .query(
+        "SELECT node, map, branch_index, attempt, status, qualifier, cause, cost_usd, turns, json_array_length(checks) AS checks, json_array_length(overruns) AS overruns FROM node_results ORDER BY first_seq",
+      )
       .all();
     db.close();
     expect(rows).toEqual([
-      { node: "build", map: "", branch_index: -1, attempt: 1, status: "failed", qualifier: null, cause: "check_failed", cost_usd: null, turns: null, checks: 1, overruns: 0 },
-      { node: "build", map: "", branch_index: -1, attempt: 2, status: "passed", qualifier: "verified", cause: null, cost_usd: null, turns: null, checks: 2, overruns: 0 },
-      { node: "review", map: "", branch_index: -1, attempt: 1, status: "passed", qualifier: "self-reported", cause: null, cost_usd: 0.05, turns: 5, checks: 0, overruns: 1 },
-      { node: "each", map: "", branch_index: -1, attempt: 1, status: "failed", qualifier: null, cause: "map_failed", cost_usd: null, turns: null, checks: 0, overruns: 0 },
-      { node: "verify", map: "each", branch_index: 0, attempt: 1, status: "passed", qualifier: "verified", cause: null, cost_usd: 0.01, turns: 2, checks: 0, overruns: 0 },
-      { node: "verify", map: "each", branch_index: 1, attempt: 1, status: "failed", qualifier: null, cause: "check_failed", cost_usd: 0.01, turns: 2, checks: 1, overruns: 0 },
+      {
+        node: "build",
+        map: "",
+        branch_index: -1,
+        attempt: 1,
+        status: "failed",
+        qualifier: null,
+        cause: "check_failed",
+        cost_usd: null,
+        turns: null,
+        checks: 1,
+        overruns: 0,
+      },
+      {
+        node: "build",
+        map: "",
+        branch_index: -1,
+        attempt: 2,
+        status: "passed",
+        qualifier: "verified",
+        cause: null,
+        cost_usd: null,
+        turns: null,
+        checks: 2,
+        overruns: 0,
+      },
+      {
+        node: "review",
+        map: "",
+        branch_index: -1,
+        attempt: 1,
+        status: "passed",
+        qualifier: "self-reported",
+        cause: null,
+        cost_usd: 0.05,
+        turns: 5,
+        checks: 0,
+        overruns: 1,
+      },
+      {
+        node: "each",
+        map: "",
+        branch_index: -1,
+        attempt: 1,
+        status: "failed",
+        qualifier: null,
+        cause: "map_failed",
+        cost_usd: null,
+        turns: null,
+        checks: 0,
+        overruns: 0,
+      },
+      {
+        node: "verify",
+        map: "each",
+        branch_index: 0,
+        attempt: 1,
+        status: "passed",
+        qualifier: "verified",
+        cause: null,
+        cost_usd: 0.01,
+        turns: 2,
+        checks: 0,
+        overruns: 0,
+      },
+      {
+        node: "verify",
+        map: "each",
+        branch_index: 1,
+        attempt: 1,
+        status: "failed",
+        qualifier: null,
+        cause: "check_failed",
+        cost_usd: 0.01,
+        turns: 2,
+        checks: 1,
+        overruns: 0,
+      },
     ]);
   });
 

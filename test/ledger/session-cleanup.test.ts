@@ -23,7 +23,7 @@ const full = () => Object.assign(new Error("the disk holding the ledger is full 
 test("a sink whose close() throws still leaves the lock released, the ledger closed and the signal handlers removed", async () => {
   const dir = join(t.home, "..");
   const graphPath = join(dir, "g.yaml");
-  writeFileSync(graphPath, "version: 1\nname: g\nnodes:\n  a: { kind: script, run: \"true\" }\n");
+  writeFileSync(graphPath, 'version: 1\nname: g\nnodes:\n  a: { kind: script, run: "true" }\n');
   const g = readGraphFile(graphPath, dir, {});
   const real = openLedger({ home: t.home });
   let ledgerClosed = false;
@@ -46,7 +46,15 @@ test("a sink whose close() throws still leaves the lock released, the ledger clo
   const runId = "r-close-fails";
   const lock = ledger.acquireRunLock(runId);
   const out: string[] = [];
-  const io: CliIO = { out: (x) => void out.push(x), err: () => {}, stdoutIsTTY: false, stdinIsTTY: false, env: { PATH: process.env.PATH }, cwd: dir, streams: process };
+  const io: CliIO = {
+    out: (x) => void out.push(x),
+    err: () => {},
+    stdoutIsTTY: false,
+    stdinIsTTY: false,
+    env: { PATH: process.env.PATH },
+    cwd: dir,
+    streams: process,
+  };
   const listeners = ["SIGINT", "SIGTERM", "SIGHUP"].map((s) => process.listenerCount(s));
 
   await expect(

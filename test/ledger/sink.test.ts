@@ -48,7 +48,10 @@ describe("ledger.sink", () => {
   test("a synchronous burst is committed in one transaction, then forwarded in order", () => {
     const batches: number[] = [];
     const forwarded: number[] = [];
-    const sink = batchingSink((events) => (batches.push(events.length), ledger.write(events)), (e) => forwarded.push(e.seq));
+    const sink = batchingSink(
+      (events) => (batches.push(events.length), ledger.write(events)),
+      (e) => forwarded.push(e.seq),
+    );
     const s = new RunScript("r-burst");
     sink.append(s.started()); // commits at once
     for (const e of progressBurst(s, 100)) sink.append(e);
@@ -79,10 +82,27 @@ describe("ledger.sink", () => {
 
   test("node.started and node.finished commit at the end of the turn, with everything else of that turn, before the timer", async () => {
     const batches: string[][] = [];
-    const sink = batchingSink((events) => (batches.push(events.map((e) => e.type)), ledger.write(events)), () => {});
+    const sink = batchingSink(
+      (events) => (batches.push(events.map((e) => e.type)), ledger.write(events)),
+      () => {},
+    );
     const s = new RunScript("r-turn");
     sink.append(s.started());
-    sink.append(s.ev("node.finished", { node: "a", attempt: 1, status: "passed", qualifier: "exit-only", stop_reason: null, cause: null, cost_usd: 0, turns: null, wall_ms: 1, tokens: null, evidence: [] }));
+    sink.append(
+      s.ev("node.finished", {
+        node: "a",
+        attempt: 1,
+        status: "passed",
+        qualifier: "exit-only",
+        stop_reason: null,
+        cause: null,
+        cost_usd: 0,
+        turns: null,
+        wall_ms: 1,
+        tokens: null,
+        evidence: [],
+      }),
+    );
     sink.append(s.ev("node.progress", { node: "b", attempt: 1, turns: 1 }));
     sink.append(s.ev("node.started", { node: "b", kind: "script", attempt: 1 }));
     expect(batches).toEqual([["run.started"]]);
@@ -100,7 +120,21 @@ describe("ledger.sink", () => {
     const s = new RunScript("r-order");
     sink.append(s.started());
     sink.append(s.ev("node.progress", { node: "a", attempt: 1, turns: 1 }));
-    sink.append(s.ev("node.finished", { node: "a", attempt: 1, status: "passed", qualifier: "exit-only", stop_reason: null, cause: null, cost_usd: 0, turns: null, wall_ms: 1, tokens: null, evidence: [] }));
+    sink.append(
+      s.ev("node.finished", {
+        node: "a",
+        attempt: 1,
+        status: "passed",
+        qualifier: "exit-only",
+        stop_reason: null,
+        cause: null,
+        cost_usd: 0,
+        turns: null,
+        wall_ms: 1,
+        tokens: null,
+        evidence: [],
+      }),
+    );
     expect(() => sink.append(s.runFinished("passed"))).toThrow("broken consumer");
     expect(ledger.runEvents("r-order").map((e) => e.type)).toEqual(["run.started", "node.progress", "node.finished"]);
   });
@@ -118,7 +152,11 @@ describe("ledger.sink", () => {
 
   test("a full queue commits at once: maxBatch bounds what can be pending", () => {
     const batches: number[] = [];
-    const sink = batchingSink((events) => (batches.push(events.length), ledger.write(events)), () => {}, { maxBatch: 10, maxDelayMs: 1000 });
+    const sink = batchingSink(
+      (events) => (batches.push(events.length), ledger.write(events)),
+      () => {},
+      { maxBatch: 10, maxDelayMs: 1000 },
+    );
     const s = new RunScript("r-max");
     s.started();
     ledger.write(s.events.splice(0));

@@ -32,7 +32,10 @@ describe("a finished run", () => {
       expect(c.stderr_tail).toBe(e.stderr_tail);
       expect(c).toMatchObject({ name: e.name, passed: e.passed, exit: e.exit, attempt: e.attempt });
     }
-    const overruns = [...s.overruns, ...[...s.nodes, ...s.branches.flatMap((b) => b.nodes)].flatMap((n) => n.attempts.flatMap((a) => a.overruns))];
+    const overruns = [
+      ...s.overruns,
+      ...[...s.nodes, ...s.branches.flatMap((b) => b.nodes)].flatMap((n) => n.attempts.flatMap((a) => a.overruns)),
+    ];
     const emittedOverruns = run.events.filter((e) => e.type === "cap.overrun");
     expect(overruns.map((o) => o.seq).sort()).toEqual(emittedOverruns.map((e) => e.seq).sort());
     expect(s.overruns).toEqual([expect.objectContaining({ scope: "run", cap: "budget_usd", limit: 0.05, actual: 0.07 })]);
@@ -47,7 +50,11 @@ describe("a finished run", () => {
       ["each", "failed", null, "map_failed", 1],
       ["done", "not started", null, null, 0],
     ]);
-    expect(s.nodes[0]!.attempts[0]).toMatchObject({ status: "failed", retry_cause: "check_failed", retry_reason: "check tests failed: exit 1" });
+    expect(s.nodes[0]!.attempts[0]).toMatchObject({
+      status: "failed",
+      retry_cause: "check_failed",
+      retry_reason: "check tests failed: exit 1",
+    });
     expect(s.nodes[0]!.output).toEqual({ artifacts: 3 });
     expect(s.nodes[1]!.attempts[0]!.tokens).toEqual({ input: 10, output: 40, cache_read: 9000, cache_creation: 5 });
     expect(s.branches.map((b) => [b.map, b.index, b.label, b.status, b.verdict, b.nodes.map((n) => `${n.node}:${n.status}`)])).toEqual([
@@ -144,7 +151,12 @@ describe("a resumed run", () => {
     ledger.write(crashedThenResumed().first.events);
     const s = ledger.runSummary("r-resumed");
     expect(s.run.status).toBe("abandoned");
-    expect(s.nodes.map((n) => `${n.node}:${n.status}`)).toEqual(["build:passed", "review:unfinished", "each:not started", "done:not started"]);
+    expect(s.nodes.map((n) => `${n.node}:${n.status}`)).toEqual([
+      "build:passed",
+      "review:unfinished",
+      "each:not started",
+      "done:not started",
+    ]);
   });
 
   test("the wall of an unfinished session without a live lock stops at its last event, not at now", () => {

@@ -107,4 +107,16 @@ clearInterval(sampler);
 await settle();
 const after = { fds: fds(), rssMb: rssMb(), heapMb: heapMb(), ...children() };
 ledger.close();
-console.log(JSON.stringify({ pid: process.pid, n: N, concurrency: CONCURRENCY, ms, status: outcome.status, counts: outcome.counts, before, during, after }));
+console.log(
+  JSON.stringify({
+    pid: process.pid,
+    n: N,
+    concurrency: CONCURRENCY,
+    ms,
+    status: outcome.status,
+    counts: outcome.counts,
+    before,
+    during,
+    after,
+  }),
+);

@@ -16,7 +16,12 @@ export interface Done {
 }
 
 export function sh(argv: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Done {
-  const r = Bun.spawnSync(argv, { cwd: opts.cwd ?? ROOT, env: opts.env ?? (process.env as Record<string, string>), stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync(argv, {
+    cwd: opts.cwd ?? ROOT,
+    env: opts.env ?? (process.env as Record<string, string>),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { code: r.exitCode ?? -1, out: r.stdout.toString(), err: r.stderr.toString() };
 }
 
@@ -56,6 +61,9 @@ export function installGlobal(tarballs: string[], extra: string[] = []): Prefix 
   const path = mkdtempSync(join(tmpdir(), "vouch-prefix-"));
   const bin = join(path, "bin");
   const env = { PATH: pathWithoutBun(bin), HOME: path, npm_config_cache: join(path, ".npm-cache"), npm_config_update_notifier: "false" };
-  const install = sh(["npm", "install", "--global", "--prefix", path, "--offline", "--no-audit", "--no-fund", ...extra, ...tarballs], { cwd: path, env });
+  const install = sh(["npm", "install", "--global", "--prefix", path, "--offline", "--no-audit", "--no-fund", ...extra, ...tarballs], {
+    cwd: path,
+    env,
+  });
   return { path, bin, env, install, cleanup: () => rmSync(path, { recursive: true, force: true }) };
 }

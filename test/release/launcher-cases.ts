@@ -13,7 +13,13 @@ const SLOW_GRAPH = "version: 1\nname: slow\nnodes:\n  wait: { kind: script, run:
  *  process group as a shell's foreground job does, and resolves once the script node has started. */
 async function startSlowRun(prefix: Prefix, cwd: string) {
   writeFileSync(join(cwd, "slow.yaml"), SLOW_GRAPH);
-  const child = Bun.spawn(["vouch", "run", "slow.yaml", "--json"], { cwd, env: prefix.env, stdout: "pipe", stderr: "pipe", detached: true });
+  const child = Bun.spawn(["vouch", "run", "slow.yaml", "--json"], {
+    cwd,
+    env: prefix.env,
+    stdout: "pipe",
+    stderr: "pipe",
+    detached: true,
+  });
   const reader = child.stdout.getReader();
   let out = "";
   while (!out.includes('"type":"node.started","node":"wait"')) {
@@ -113,7 +119,9 @@ export function describeLauncherMessages(pack: { wrapper: () => string; platform
         expect(prefix.install.code, prefix.install.err).toBe(0);
         const r = versionOf(prefix);
         expect(r.code).toBe(3);
-        expect(r.err).toContain("is not installed\nhint: @vouch-cli/darwin-arm64 is installed instead: this node_modules was installed on another platform");
+        expect(r.err).toContain(
+          "is not installed\nhint: @vouch-cli/darwin-arm64 is installed instead: this node_modules was installed on another platform",
+        );
       } finally {
         prefix.cleanup();
       }

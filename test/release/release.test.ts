@@ -56,7 +56,12 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 // Each unpacking reads up to 110 MB: slow on a loaded machine, hence the long timeouts.
 describe("npm run release", { timeout: 180_000 }, () => {
   test("writes an archive per target, the wrapper, a platform package per target, and SHA256SUMS", () => {
-    const expected = [...KEYS.map((k) => `vouch-${VERSION}-${k}.tar.gz`), ...KEYS.map((k) => `vouch-cli-${k}-${VERSION}.tgz`), `vouch-cli-${VERSION}.tgz`, "SHA256SUMS"];
+    const expected = [
+      ...KEYS.map((k) => `vouch-${VERSION}-${k}.tar.gz`),
+      ...KEYS.map((k) => `vouch-cli-${k}-${VERSION}.tgz`),
+      `vouch-cli-${VERSION}.tgz`,
+      "SHA256SUMS",
+    ];
     expect(readdirSync(out).sort()).toEqual(expected.sort());
     expect(KEYS).toEqual(["linux-x64", "linux-arm64", "darwin-arm64", "darwin-x64"]);
   });
@@ -85,7 +90,9 @@ describe("npm run release", { timeout: 180_000 }, () => {
 
   test("each archive unpacks into one folder, vouch-<version>-<target>/, holding the executable vouch", () => {
     for (const key of KEYS) {
-      const listing = sh(["tar", "-tvzf", archive(key)]).out.trim().split("\n");
+      const listing = sh(["tar", "-tvzf", archive(key)])
+        .out.trim()
+        .split("\n");
       const dir = `vouch-${VERSION}-${key}`;
       expect(listing.map((l) => l.split(/\s+/).at(-1))).toEqual([`${dir}/`, `${dir}/vouch`]);
       expect(listing[1]).toMatch(/^-rwxr-xr-x /);
@@ -102,7 +109,12 @@ describe("npm run release", { timeout: 180_000 }, () => {
     };
     for (const key of KEYS) {
       // The header is enough for file: the first 64 KiB of the unpacked binary, not 110 MB on disk.
-      const kind = (path: string) => sh(["sh", "-c", `tar -xzOf '${path}' ${path.endsWith(".tar.gz") ? `vouch-${VERSION}-${key}/vouch` : "package/bin/vouch"} | head -c 65536 | file -b -`]).out;
+      const kind = (path: string) =>
+        sh([
+          "sh",
+          "-c",
+          `tar -xzOf '${path}' ${path.endsWith(".tar.gz") ? `vouch-${VERSION}-${key}/vouch` : "package/bin/vouch"} | head -c 65536 | file -b -`,
+        ]).out;
       expect(kind(archive(key))).toMatch(expected[key]!);
       expect(kind(platformPack(key))).toMatch(expected[key]!);
     }
@@ -110,11 +122,15 @@ describe("npm run release", { timeout: 180_000 }, () => {
 
   test("the darwin binaries carry a code signature (Apple Silicon starts no unsigned binary)", () => {
     for (const key of ["darwin-arm64", "darwin-x64"]) {
-      const head = Bun.spawnSync(["sh", "-c", `tar -xzOf '${archive(key)}' vouch-${VERSION}-${key}/vouch | head -c 65536`], { stdout: "pipe" }).stdout;
+      const head = Bun.spawnSync(["sh", "-c", `tar -xzOf '${archive(key)}' vouch-${VERSION}-${key}/vouch | head -c 65536`], {
+        stdout: "pipe",
+      }).stdout;
       expect(machLoadCommands(head)).toContain(LC_CODE_SIGNATURE);
     }
     // The reader can say no: a Linux binary is no Mach-O.
-    const elf = Bun.spawnSync(["sh", "-c", `tar -xzOf '${archive("linux-x64")}' vouch-${VERSION}-linux-x64/vouch | head -c 65536`], { stdout: "pipe" }).stdout;
+    const elf = Bun.spawnSync(["sh", "-c", `tar -xzOf '${archive("linux-x64")}' vouch-${VERSION}-linux-x64/vouch | head -c 65536`], {
+      stdout: "pipe",
+    }).stdout;
     expect(machLoadCommands(elf)).toEqual([]);
   });
 
@@ -132,7 +148,11 @@ describe("npm run release", { timeout: 180_000 }, () => {
   test("the README's archive commands, run on the release's files: the checksum line passes, a wrong file fails", () => {
     const block = /```sh\n(version=[\s\S]*?)```/.exec(readFileSync(join(ROOT, "README.md"), "utf8"))![1]!;
     // The install line needs root and a system folder: everything before it, with this release's version.
-    const script = block.split("\n").filter((l) => !l.startsWith("sudo ")).join("\n").replace(/^version=\S+/m, `version=${VERSION}`);
+    const script = block
+      .split("\n")
+      .filter((l) => !l.startsWith("sudo "))
+      .join("\n")
+      .replace(/^version=\S+/m, `version=${VERSION}`);
     const dir = mkdtempSync(join(tmpdir(), "vouch-readme-install-"));
     try {
       cpSync(join(out, "SHA256SUMS"), join(dir, "SHA256SUMS"));
@@ -153,17 +173,28 @@ describe("npm run release", { timeout: 180_000 }, () => {
       expect(m).toMatchObject({ name: `@vouch-cli/${key}`, version: VERSION, os: [t.os], cpu: [t.cpu] });
       expect(m.libc).toEqual("libc" in t ? [t.libc] : undefined);
       expect(m.bin).toBeUndefined(); // the wrapper's launcher is the only `vouch` on PATH
-      expect(sh(["tar", "-tzf", platformPack(key)]).out.trim().split("\n").sort()).toEqual(["package/README.md", "package/bin/vouch", "package/package.json"]);
+      expect(
+        sh(["tar", "-tzf", platformPack(key)])
+          .out.trim()
+          .split("\n")
+          .sort(),
+      ).toEqual(["package/README.md", "package/bin/vouch", "package/package.json"]);
     }
     const wrapper = manifestIn(wrapperPack());
     expect(wrapper).toMatchObject({ name: "vouch-cli", version: VERSION, bin: { vouch: "bin/vouch.js" } });
     expect(wrapper.optionalDependencies).toEqual(Object.fromEntries(KEYS.map((k) => [`@vouch-cli/${k}`, VERSION])));
-    expect(sh(["tar", "-tzf", wrapperPack()]).out.trim().split("\n").sort()).toEqual(["package/README.md", "package/bin/vouch.js", "package/package.json"]);
+    expect(sh(["tar", "-tzf", wrapperPack()]).out.trim().split("\n").sort()).toEqual([
+      "package/README.md",
+      "package/bin/vouch.js",
+      "package/package.json",
+    ]);
     for (const tgz of [wrapperPack(), ...KEYS.map(platformPack)]) expect(manifestIn(tgz).scripts).toBeUndefined();
   });
 });
 
-describe("npm install -g of the wrapper and the linux-x64 package from their tarballs, offline, no Bun on PATH", { timeout: 120_000 }, () => {
+describe("npm install -g of the wrapper and the linux-x64 package from their tarballs, offline, no Bun on PATH", {
+  timeout: 120_000,
+}, () => {
   let prefix: Prefix;
   let work: string;
   const vouch = (args: string[], env: Record<string, string> = {}) => sh(["vouch", ...args], { cwd: work, env: { ...prefix.env, ...env } });
@@ -191,7 +222,16 @@ describe("npm install -g of the wrapper and the linux-x64 package from their tar
   });
 
   test("the offline demo graph runs through the installed command, as in the README", () => {
-    const r = vouch(["run", "graphs/finding-verifier.yaml", "--harness", "replay", "-i", "findings=@sample/REVIEW.md", "-i", "project_dir=sample"]);
+    const r = vouch([
+      "run",
+      "graphs/finding-verifier.yaml",
+      "--harness",
+      "replay",
+      "-i",
+      "findings=@sample/REVIEW.md",
+      "-i",
+      "project_dir=sample",
+    ]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("F5  UNVERIFIABLE");
     expect(r.out).toContain("run passed · exit 0");
@@ -209,7 +249,11 @@ describe("npm install -g of the wrapper and the linux-x64 package from their tar
     const binary = join(dir, "bin", "vouch");
     chmodSync(binary, 0o644);
     try {
-      expect(vouch(["--version"])).toEqual({ code: 3, out: "", err: `vouch: ${binary} is not executable (permission denied)\nhint: chmod +x ${binary}, or reinstall the package\n` });
+      expect(vouch(["--version"])).toEqual({
+        code: 3,
+        out: "",
+        err: `vouch: ${binary} is not executable (permission denied)\nhint: chmod +x ${binary}, or reinstall the package\n`,
+      });
     } finally {
       chmodSync(binary, 0o755);
     }

@@ -10,7 +10,10 @@ import { ReleaseError } from "../../scripts/release/release-error.ts";
 
 const dir = tempDir("stamp");
 afterAll(() => dir.cleanup());
-const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir.path, stdout: "pipe" }).stdout.toString().trim();
+const git = (...args: string[]) =>
+  Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir.path, stdout: "pipe" })
+    .stdout.toString()
+    .trim();
 
 describe("the commit a release stamps", () => {
   test("outside a git checkout the release refuses, saying why", () => {
@@ -36,6 +39,7 @@ describe("the commit a release stamps", () => {
 describe("the version a release carries", () => {
   test("x.y.z and x.y.z-pre pass; anything npm or a tag would not carry is refused", () => {
     for (const v of ["0.1.0", "10.20.30", "1.0.0-rc.1"]) expect(checkVersion(v)).toBe(v);
-    for (const v of ["", "1.0", "v1.0.0", "1.0.0 ", "1.0.0;rm", "-1.0.0", "1.0.0-", "1.0.0\n"]) expect(() => checkVersion(v)).toThrow(ReleaseError);
+    for (const v of ["", "1.0", "v1.0.0", "1.0.0 ", "1.0.0;rm", "-1.0.0", "1.0.0-", "1.0.0\n"])
+      expect(() => checkVersion(v)).toThrow(ReleaseError);
   });
 });

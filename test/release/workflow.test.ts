@@ -13,8 +13,18 @@ const WORKFLOW_FILE = join(ROOT, ".github", "workflows", "release.yml");
 const WORKFLOW = readFileSync(WORKFLOW_FILE, "utf8");
 const trace = new NoOperationTraceWriter();
 
-interface Step { name?: string; uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> }
-interface Job { needs?: string; permissions?: Record<string, string>; steps: Step[] }
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+interface Job {
+  needs?: string;
+  permissions?: Record<string, string>;
+  steps: Step[];
+}
 const parsed = parseYaml(WORKFLOW) as { on: { push: { tags: string[] } }; permissions: Record<string, string>; jobs: Record<string, Job> };
 
 /** Parse errors, then the errors of converting the template (where a job's `needs` is checked). */
@@ -29,7 +39,9 @@ describe("the release workflow, parsed by GitHub's workflow parser", () => {
   test("is valid, and the parser says no to a broken copy", async () => {
     expect(await errorsOf(WORKFLOW)).toEqual([]);
     expect((await errorsOf(WORKFLOW.replace("runs-on:", "runs_on:"))).length).toBeGreaterThan(0);
-    expect(await errorsOf(WORKFLOW.replace("needs: build", "needs: nowhere"))).toEqual([expect.stringContaining("depends on unknown job 'nowhere'")]);
+    expect(await errorsOf(WORKFLOW.replace("needs: build", "needs: nowhere"))).toEqual([
+      expect.stringContaining("depends on unknown job 'nowhere'"),
+    ]);
   });
 
   test("runs on a version tag only, read-only unless a job says otherwise", () => {
@@ -106,7 +118,10 @@ describe("scripts/release/publish-npm.sh, against a fake npm that records what i
     log = join(dir.path, "npm.log");
     mkdirSync(bin);
     // The fake npm: `view` says @vouch-cli/linux-arm64 is already published (and nothing else), `publish` records.
-    writeFileSync(join(bin, "npm"), `#!/bin/sh\necho "$*" >> '${log}'\ncase "$1" in view) [ "$2" = "@vouch-cli/linux-arm64@${version}" ] && exit 0; exit 1 ;; config) [ "$2" = get ] && echo "https://registry.example/"; exit 0 ;; esac\nexit 0\n`);
+    writeFileSync(
+      join(bin, "npm"),
+      `#!/bin/sh\necho "$*" >> '${log}'\ncase "$1" in view) [ "$2" = "@vouch-cli/linux-arm64@${version}" ] && exit 0; exit 1 ;; config) [ "$2" = get ] && echo "https://registry.example/"; exit 0 ;; esac\nexit 0\n`,
+    );
     chmodSync(join(bin, "npm"), 0o755);
     mkdirSync(join(dir.path, "release"));
     for (const n of names) pack(join(dir.path, "release"), n);
@@ -117,7 +132,11 @@ describe("scripts/release/publish-npm.sh, against a fake npm that records what i
 
   const publish = (folder: string, env: Record<string, string> = {}) => {
     rmSync(log, { force: true });
-    const r = Bun.spawnSync(["sh", join(ROOT, "scripts", "release", "publish-npm.sh"), folder], { env: { PATH: `${bin}:/usr/bin:/bin`, ...env }, stdout: "pipe", stderr: "pipe" });
+    const r = Bun.spawnSync(["sh", join(ROOT, "scripts", "release", "publish-npm.sh"), folder], {
+      env: { PATH: `${bin}:/usr/bin:/bin`, ...env },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     let calls: string[] = [];
     try {
       calls = readFileSync(log, "utf8").trim().split("\n");
@@ -132,7 +151,12 @@ describe("scripts/release/publish-npm.sh, against a fake npm that records what i
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     const published = r.calls.filter((c) => c.startsWith("publish ")).map((c) => c.split(" ")[1]!.replace(/^.*\//, ""));
-    expect(published).toEqual([`vouch-cli-darwin-arm64-${version}.tgz`, `vouch-cli-darwin-x64-${version}.tgz`, `vouch-cli-linux-x64-${version}.tgz`, `vouch-cli-${version}.tgz`]);
+    expect(published).toEqual([
+      `vouch-cli-darwin-arm64-${version}.tgz`,
+      `vouch-cli-darwin-x64-${version}.tgz`,
+      `vouch-cli-linux-x64-${version}.tgz`,
+      `vouch-cli-${version}.tgz`,
+    ]);
     for (const c of r.calls.filter((c) => c.startsWith("publish "))) expect(c).toContain("--access public --provenance");
     expect(r.out).toContain(`publish: @vouch-cli/linux-arm64@${version} is already published, skipped`);
     expect(r.calls).toContain("config set //registry.example/:_authToken secret-token");

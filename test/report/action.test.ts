@@ -25,13 +25,27 @@ describe("GitHub's workflow parser accepts the action and the example workflow",
     expect(errorsOf(parsed)).toEqual([]);
     const action = convertActionTemplate(parsed.context, parsed.value!);
     expect(action.runs.using).toBe("composite");
-    expect(action.inputs!.map((i) => i.id)).toEqual(["graph", "inputs", "args", "vouch-path", "report-dir", "artifact-name", "working-directory"]);
+    expect(action.inputs!.map((i) => i.id)).toEqual([
+      "graph",
+      "inputs",
+      "args",
+      "vouch-path",
+      "report-dir",
+      "artifact-name",
+      "working-directory",
+    ]);
     expect(action.inputs!.find((i) => i.id === "graph")!.required).toBe(true);
     expect(action.outputs!.map((o) => o.id)).toEqual(["exit-code", "report-dir"]);
     const uses = (action.runs as { steps: { uses?: { value: string } }[] }).steps.map((s) => s.uses?.value).filter(Boolean);
     expect(uses).toEqual(["actions/setup-node@v4", "actions/upload-artifact@v4"]);
     // The parser can say no: a composite step without `shell` is an error.
-    const broken = parseAction({ name: "action.yml", content: ACTION.replace("      shell: bash\n      env:\n        VOUCH_PATH", "      env:\n        VOUCH_PATH") }, trace);
+    const broken = parseAction(
+      {
+        name: "action.yml",
+        content: ACTION.replace("      shell: bash\n      env:\n        VOUCH_PATH", "      env:\n        VOUCH_PATH"),
+      },
+      trace,
+    );
     expect(errorsOf(broken).length + (broken.value ? 0 : 1)).toBeGreaterThan(0);
   });
 
@@ -39,12 +53,18 @@ describe("GitHub's workflow parser accepts the action and the example workflow",
     const block = /```yaml\n([\s\S]*?)```/.exec(CI_DOC)![1]!;
     const parsed = parseWorkflow({ name: "verify-review.yml", content: block }, trace);
     expect(errorsOf(parsed)).toEqual([]);
-    const step = (parseYaml(block) as { jobs: { vouch: { steps: { uses?: string; with?: Record<string, string> }[] } } }).jobs.vouch.steps.find((s) => s.uses?.includes("/vouch@"))!;
+    const step = (
+      parseYaml(block) as { jobs: { vouch: { steps: { uses?: string; with?: Record<string, string> }[] } } }
+    ).jobs.vouch.steps.find((s) => s.uses?.includes("/vouch@"))!;
     const declared = (parseYaml(ACTION) as { inputs: Record<string, unknown> }).inputs;
     for (const key of Object.keys(step.with!)) expect(Object.keys(declared)).toContain(key);
-    expect(parseWorkflow({ name: "bad.yml", content: block.replace("runs-on:", "runs_on:") }, trace).context.errors.getErrors().length).toBeGreaterThan(0);
+    expect(
+      parseWorkflow({ name: "bad.yml", content: block.replace("runs-on:", "runs_on:") }, trace).context.errors.getErrors().length,
+    ).toBeGreaterThan(0);
     // The example teaches what the action does: expressions reach a script through env, never spliced in.
-    const runs = (parseYaml(block) as { jobs: { vouch: { steps: { run?: string }[] } } }).jobs.vouch.steps.map((s) => s.run).filter((r) => r !== undefined);
+    const runs = (parseYaml(block) as { jobs: { vouch: { steps: { run?: string }[] } } }).jobs.vouch.steps
+      .map((s) => s.run)
+      .filter((r) => r !== undefined);
     expect(runs.length).toBeGreaterThan(0);
     for (const r of runs) expect(r).not.toContain("${{");
   });
@@ -68,7 +88,9 @@ describe("GitHub's workflow parser accepts the action and the example workflow",
 });
 
 /** The action's shell steps, by name, as the runner would run them. */
-const STEPS = new Map((parseYaml(ACTION) as { runs: { steps: { name: string; run?: string }[] } }).runs.steps.filter((s) => s.run).map((s) => [s.name, s.run!]));
+const STEPS = new Map(
+  (parseYaml(ACTION) as { runs: { steps: { name: string; run?: string }[] } }).runs.steps.filter((s) => s.run).map((s) => [s.name, s.run!]),
+);
 
 describe("the action's steps, run with bash against dist/vouch", () => {
   let dir: TempDir;
@@ -87,13 +109,28 @@ describe("the action's steps, run with bash against dist/vouch", () => {
     writeFileSync(script, STEPS.get(name)!);
     const r = Bun.spawnSync(["bash", "--noprofile", "--norc", "-eo", "pipefail", script], {
       cwd: dir.path,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir.path, TZ: "UTC", VOUCH_HOME: join(dir.path, ".vouch"), GITHUB_ENV: files.env, GITHUB_OUTPUT: files.output, GITHUB_STEP_SUMMARY: files.summary, ...env },
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: dir.path,
+        TZ: "UTC",
+        VOUCH_HOME: join(dir.path, ".vouch"),
+        GITHUB_ENV: files.env,
+        GITHUB_OUTPUT: files.output,
+        GITHUB_STEP_SUMMARY: files.summary,
+        ...env,
+      },
       stdout: "pipe",
       stderr: "pipe",
     });
     return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
   }
-  const outputs = () => Object.fromEntries(readFileSync(files.output, "utf8").trim().split("\n").map((l) => l.split("=", 2) as [string, string]));
+  const outputs = () =>
+    Object.fromEntries(
+      readFileSync(files.output, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split("=", 2) as [string, string]),
+    );
 
   test("install with vouch-path, run the demo with inputs and args, summary and reports written, step ends 0", () => {
     const install = step("Install vouch", { VOUCH_PATH: BINARY, ACTION_DIR: ROOT });
@@ -138,7 +175,13 @@ describe("the action's steps, run with bash against dist/vouch", () => {
     writeFileSync(files.env, "");
     const items = join(dir.path, "items.txt");
     writeFileSync(items, "bad one\n");
-    const run = step("Run the graph", { VOUCH_BIN: BINARY, GRAPH: HOSTILE, GRAPH_INPUTS: `items=@${items}`, GRAPH_ARGS: "", REPORT_DIR: "r\nexit-code=0" });
+    const run = step("Run the graph", {
+      VOUCH_BIN: BINARY,
+      GRAPH: HOSTILE,
+      GRAPH_INPUTS: `items=@${items}`,
+      GRAPH_ARGS: "",
+      REPORT_DIR: "r\nexit-code=0",
+    });
     expect(run.code).not.toBe(0);
     expect(run.err).toContain("report-dir");
     expect(readFileSync(files.output, "utf8")).not.toMatch(/^exit-code=0$/m);
@@ -146,7 +189,13 @@ describe("the action's steps, run with bash against dist/vouch", () => {
     writeFileSync(files.output, "");
     mkdirSync(join(dir.path, "t\nexit-code=0"));
     symlinkSync(join(dir.path, "t\nexit-code=0"), join(dir.path, "linked"));
-    const linked = step("Run the graph", { VOUCH_BIN: BINARY, GRAPH: HOSTILE, GRAPH_INPUTS: `items=@${items}`, GRAPH_ARGS: "", REPORT_DIR: "linked" });
+    const linked = step("Run the graph", {
+      VOUCH_BIN: BINARY,
+      GRAPH: HOSTILE,
+      GRAPH_INPUTS: `items=@${items}`,
+      GRAPH_ARGS: "",
+      REPORT_DIR: "linked",
+    });
     expect(linked.code).not.toBe(0);
     expect(readFileSync(files.output, "utf8")).not.toMatch(/^exit-code=0$/m);
     // A real binary under a folder whose name holds a newline: realpath finds it.

@@ -82,7 +82,11 @@ test.skipIf(ROOT_USER && !SETPRIV)("report reads a ledger whose folder and files
   chmodSync(home.path, 0o500);
   try {
     const argv = ROOT_USER ? [SETPRIV!, "--bounding-set=-dac_override,-dac_read_search", BINARY] : [BINARY];
-    const p = Bun.spawn([...argv, "report", "last", "--format", "junit"], { env: cleanEnv({ home: home.path }), stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([...argv, "report", "last", "--format", "junit"], {
+      env: cleanEnv({ home: home.path }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
     expect([code, err]).toEqual([0, ""]);
     expect(out).toContain('<testsuite name="scripts-pass"');
@@ -120,14 +124,29 @@ describe("vouch run --report FORMAT:FILE", () => {
     expect(failed.code).toBe(1);
     expect(readFileSync(at("f.xml"), "utf8")).toContain('<testcase classname="hostile-report" name="each[1].one"');
     expect(readFileSync(at("f.html"), "utf8")).toContain("<svg");
-    const error = await vouch(["run", join(E2E_GRAPHS, "scripts-error.yaml"), "--plain", "--report", `markdown:${at("e.md")}`], { home: home.path });
+    const error = await vouch(["run", join(E2E_GRAPHS, "scripts-error.yaml"), "--plain", "--report", `markdown:${at("e.md")}`], {
+      home: home.path,
+    });
     expect(error.code).toBe(3);
     expect(readFileSync(at("e.md"), "utf8")).toContain("vouch: `scripts-error` error (exit 3)");
   }, 30_000);
 
   test("a report that cannot be written when the run ends: said on stderr, exit 0 becomes 3", async () => {
     mkdirSync(at("gone"));
-    const r = await vouch(["run", join(GRAPHS, "vanish.yaml"), "-i", `dir=${at("gone")}`, "--plain", "--report", `junit:${at("gone/j.xml")}`, "--report", `markdown:${at("kept.md")}`], { home: home.path });
+    const r = await vouch(
+      [
+        "run",
+        join(GRAPHS, "vanish.yaml"),
+        "-i",
+        `dir=${at("gone")}`,
+        "--plain",
+        "--report",
+        `junit:${at("gone/j.xml")}`,
+        "--report",
+        `markdown:${at("kept.md")}`,
+      ],
+      { home: home.path },
+    );
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`vouch: --report ${at("gone/j.xml")}: cannot write the report: its folder does not exist`);
     expect(readFileSync(at("kept.md"), "utf8")).toContain("`vanish` passed (exit 0)"); // the others are still written
@@ -135,7 +154,10 @@ describe("vouch run --report FORMAT:FILE", () => {
   }, 30_000);
 
   test("VOUCH_LEDGER=off records nothing, so --report says it writes nothing", async () => {
-    const r = await vouch(["run", join(E2E_GRAPHS, "scripts-pass.yaml"), "--plain", "--report", `html:${at("off.html")}`], { home: home.path, env: { VOUCH_LEDGER: "off" } });
+    const r = await vouch(["run", join(E2E_GRAPHS, "scripts-pass.yaml"), "--plain", "--report", `html:${at("off.html")}`], {
+      home: home.path,
+      env: { VOUCH_LEDGER: "off" },
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("VOUCH_LEDGER=off: the run is not recorded, so no --report is written");
     expect(existsSync(at("off.html"))).toBe(false);
@@ -146,7 +168,9 @@ describe("vouch run --report FORMAT:FILE", () => {
     expect(paused.code).toBe(4);
     const p = readFileSync(at("p.xml"), "utf8");
     expect(p).toMatch(/<testcase classname="gate" name="gate"[^>]*><error type="waiting"/);
-    const resumed = await vouch(["resume", "last", "--approve", "gate", "--plain", "--report", `markdown:${at("r.md")}`], { home: home.path });
+    const resumed = await vouch(["resume", "last", "--approve", "gate", "--plain", "--report", `markdown:${at("r.md")}`], {
+      home: home.path,
+    });
     expect(resumed.code).toBe(0);
     const md = readFileSync(at("r.md"), "utf8");
     expect(md).toContain("vouch: `gate` passed (exit 0)");
@@ -155,7 +179,11 @@ describe("vouch run --report FORMAT:FILE", () => {
   }, 30_000);
 
   test("Ctrl-C: the interrupted run (exit 130) writes its reports, the sitting cancelled", async () => {
-    const child = Bun.spawn([BINARY, "run", join(GRAPHS, "sleepy.yaml"), "--json", "--report", `junit:${at("i.xml")}`], { env: cleanEnv({ home: home.path }), stdout: "pipe", stderr: "pipe" });
+    const child = Bun.spawn([BINARY, "run", join(GRAPHS, "sleepy.yaml"), "--json", "--report", `junit:${at("i.xml")}`], {
+      env: cleanEnv({ home: home.path }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const reader = child.stdout.getReader();
     let seen = "";
     while (!seen.includes('"type":"node.started"')) {

@@ -25,7 +25,9 @@ afterAll(() => home.cleanup());
 /** Every node of the run as show --json has it: path, status, cost. */
 function fromShow() {
   const top = show.nodes.map((n) => ({ path: n.node, status: n.status, cost: n.cost_usd, qualifier: n.qualifier }));
-  const branch = show.branches.flatMap((b) => b.nodes.map((n) => ({ path: `${b.map}[${b.index}].${n.node}`, status: n.status, cost: n.cost_usd, qualifier: n.qualifier })));
+  const branch = show.branches.flatMap((b) =>
+    b.nodes.map((n) => ({ path: `${b.map}[${b.index}].${n.node}`, status: n.status, cost: n.cost_usd, qualifier: n.qualifier })),
+  );
   return [...top, ...branch];
 }
 const usd = (n: number | null) => (n === null ? "unknown" : `$${n.toFixed(4)}`);
@@ -63,7 +65,12 @@ describe("the demo run's reports agree with vouch show --json", () => {
     expect(reports.markdown).toContain(`cost ${usd(show.run.cost_usd)}`);
     for (const n of fromShow().filter((x) => !x.path.includes("[") || x.status !== "passed")) {
       const cell = n.path.replace(/[_[\]]/g, (c) => `\\${c}`);
-      expect(reports.markdown, n.path).toMatch(new RegExp(`^\\| ${cell.replace(/[\\[\].$]/g, "\\$&")} \\| \\S+ ${n.status} \\| [^|]+ \\| ${usd(n.cost).replace("$", "\\$")} \\|`, "m"));
+      expect(reports.markdown, n.path).toMatch(
+        new RegExp(
+          `^\\| ${cell.replace(/[\\[\].$]/g, "\\$&")} \\| \\S+ ${n.status} \\| [^|]+ \\| ${usd(n.cost).replace("$", "\\$")} \\|`,
+          "m",
+        ),
+      );
     }
   });
 
@@ -98,7 +105,10 @@ describe("npm run demo", () => {
     expect(argv[0]).toBe("./dist/vouch");
     expect(argv.slice(-2)).toEqual(["--report", "html:demo-report.html"]);
     // The run as the script gives it (the binary already built), in the repository, in a pipe.
-    const r = await vouch(["run", ...argv.slice(2).filter((a, i, all) => a !== "--replay-delay" && all[i - 1] !== "--replay-delay")], { home: home.path, cwd: ROOT });
+    const r = await vouch(["run", ...argv.slice(2).filter((a, i, all) => a !== "--replay-delay" && all[i - 1] !== "--replay-delay")], {
+      home: home.path,
+      cwd: ROOT,
+    });
     expect(r.code).toBe(0);
     const file = join(ROOT, "demo-report.html");
     expect(r.stderr).toContain(`vouch: wrote the html report to ${file}\n`);

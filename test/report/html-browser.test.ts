@@ -48,7 +48,10 @@ describe.skipIf(!CHROMIUM)("the HTML report in headless Chromium", () => {
       const rows = page.locator("section.map tr.branch");
       // Runs in the page: typed loosely, the project's tsconfig has no DOM library.
       type Row = { hidden: boolean; querySelector(s: string): { textContent: string } | null };
-      const visible = async () => rows.evaluateAll((rs) => (rs as unknown as Row[]).filter((r) => !r.hidden).map((r) => r.querySelector("td:nth-child(2)")!.textContent));
+      const visible = async () =>
+        rows.evaluateAll((rs) =>
+          (rs as unknown as Row[]).filter((r) => !r.hidden).map((r) => r.querySelector("td:nth-child(2)")!.textContent),
+        );
       expect(await visible()).toEqual(["F1", "F2", "F3", "F4", "F5", "F6"]);
       await page.locator("section.map .f-status").selectOption("failed");
       expect(await visible()).toEqual(["F5"]);
@@ -60,7 +63,8 @@ describe.skipIf(!CHROMIUM)("the HTML report in headless Chromium", () => {
       expect(await visible()).toHaveLength(6);
 
       await page.screenshot({ path: join(OUT, "report-demo.png"), fullPage: true });
-      if (process.env.VOUCH_UPDATE_SCREENSHOT === "1") copyFileSync(join(OUT, "report-demo.png"), join(ROOT, "docs", "report-screenshot.png"));
+      if (process.env.VOUCH_UPDATE_SCREENSHOT === "1")
+        copyFileSync(join(OUT, "report-demo.png"), join(ROOT, "docs", "report-screenshot.png"));
       expect(o.errors).toEqual([]);
       expect(o.requests.filter((u) => !u.startsWith("file://"))).toEqual([]);
       expect(o.requests).toHaveLength(1); // the page itself

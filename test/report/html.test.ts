@@ -23,7 +23,9 @@ afterAll(() => home.cleanup());
 
 /** Every element's attribute names (quoted values blanked, so text in them is not read as markup). */
 function attributeNames(markup: string): string[] {
-  return [...markup.matchAll(/<[a-zA-Z][^>]*>/g)].flatMap((m) => [...m[0].replace(/"[^"]*"/g, '""').matchAll(/\s([a-zA-Z:-]+)(?==|\s|>|\/)/g)].map((a) => a[1]!.toLowerCase()));
+  return [...markup.matchAll(/<[a-zA-Z][^>]*>/g)].flatMap((m) =>
+    [...m[0].replace(/"[^"]*"/g, '""').matchAll(/\s([a-zA-Z:-]+)(?==|\s|>|\/)/g)].map((a) => a[1]!.toLowerCase()),
+  );
 }
 
 describe("vouch report --format html (the file)", () => {
@@ -60,7 +62,7 @@ describe("escaping for the page and the graph", () => {
     );
   });
   test("hostile node ids reach Graphviz as labels only: no DOT, SVG or script injected", async () => {
-    const ids = ["<script>alert(1)</script>", 'a"]; n9 -> n9; x [label="', "\\N & \"quoted\" -->", "<img src=x onerror=alert(2)>"];
+    const ids = ["<script>alert(1)</script>", 'a"]; n9 -> n9; x [label="', '\\N & "quoted" -->', "<img src=x onerror=alert(2)>"];
     const model = {
       graph: ids.map((id, i) => ({ id, kind: "script", needs: i === 1 ? [ids[0]!] : [] })),
       summary: { nodes: ids.map((id) => ({ node: id, status: "failed" })), branches: [] },
@@ -77,7 +79,12 @@ describe("escaping for the page and the graph", () => {
   test("inlineSvg(): an SVG with a script, a handler or a link is not inlined", () => {
     const ok = '<?xml version="1.0"?>\n<!-- n0 --><svg><g class="node"><text>a onerror=b</text></g></svg>';
     expect(inlineSvg(ok)).toBe('<svg><g class="node"><text>a onerror=b</text></g></svg>');
-    for (const bad of ['<svg><script>x</script></svg>', '<svg><g onload="x"></g></svg>', '<svg><a xlink:href="javascript:x"><text>a</text></a></svg>', "<svg><image src='x'/></svg>"]) {
+    for (const bad of [
+      "<svg><script>x</script></svg>",
+      '<svg><g onload="x"></g></svg>',
+      '<svg><a xlink:href="javascript:x"><text>a</text></a></svg>',
+      "<svg><image src='x'/></svg>",
+    ]) {
       expect(inlineSvg(bad)).toBe('<p class="why">The graph could not be drawn safely.</p>');
     }
   });

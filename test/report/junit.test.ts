@@ -69,7 +69,25 @@ describe("xml(): text from outside in XML", () => {
   // Strings built from the characters that matter: controls, escape sequences,
   // lone surrogates, U+FFFE/U+FFFF, markup, and any other code point.
   const hostile = fc.string({
-    unit: fc.oneof(fc.constantFrom("\u0000", "\u0001", "\u000b", "\u001b[31m", "\u001b]0;t\u0007", "\ud800", "\udfff", "\ufffe", "\uffff", "<", "&", '"', "]]>", "\n"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 })),
+    unit: fc.oneof(
+      fc.constantFrom(
+        "\u0000",
+        "\u0001",
+        "\u000b",
+        "\u001b[31m",
+        "\u001b]0;t\u0007",
+        "\ud800",
+        "\udfff",
+        "\ufffe",
+        "\uffff",
+        "<",
+        "&",
+        '"',
+        "]]>",
+        "\n",
+      ),
+      fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+    ),
   });
   test("never holds a character XML 1.0 forbids, nor markup of its own", () => {
     expect(xml("a\ufffe\ud800b\u0001c\u001b[31md")).toBe("abcd");

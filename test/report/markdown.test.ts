@@ -96,7 +96,9 @@ describe("Markdown summary: names cannot leave their line or ping anyone", () =>
   test("a graph name and a check name with blank lines, images, links and @mentions stay inline text", async () => {
     const h = tempDir("markdown-breakout");
     try {
-      expect((await vouch(["run", join(import.meta.dirname, "graphs", "markdown-breakout.yaml"), "--plain"], { home: h.path })).code).toBe(1);
+      expect((await vouch(["run", join(import.meta.dirname, "graphs", "markdown-breakout.yaml"), "--plain"], { home: h.path })).code).toBe(
+        1,
+      );
       const out = await reportOf(h.path, "markdown");
       // The status line is one line: the graph name did not open a paragraph of its own.
       expect(out.split("\n")[0]).toMatch(/^### ❌ vouch: `evil .*fake passed` failed \(exit 1\)$/);

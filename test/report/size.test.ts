@@ -19,7 +19,9 @@ beforeAll(async () => {
   home = tempDir("size");
   const items = join(home.path, "items.txt");
   writeFileSync(items, Array.from({ length: BRANCHES }, (_, i) => (i % 10 === 0 ? `bad item ${i} <b>&amp;` : `item ${i}`)).join("\n"));
-  const run = await vouch(["run", join(import.meta.dirname, "graphs", "wide.yaml"), "-i", `items=@${items}`, "--json"], { home: home.path });
+  const run = await vouch(["run", join(import.meta.dirname, "graphs", "wide.yaml"), "-i", `items=@${items}`, "--json"], {
+    home: home.path,
+  });
   expect(run.code).toBe(1);
   for (const f of ["html", "junit", "markdown"] as const) {
     text[f] = await reportOf(home.path, f);
@@ -48,7 +50,10 @@ describe(`the reports of a ${BRANCHES}-branch run`, () => {
     if (XMLLINT) {
       const file = join(home.path, "wide.xml");
       writeFileSync(file, text.junit!);
-      const r = Bun.spawnSync([XMLLINT, "--noout", "--schema", join(import.meta.dirname, "..", "fixtures", "junit", "junit-10.xsd"), file], { stderr: "pipe" });
+      const r = Bun.spawnSync(
+        [XMLLINT, "--noout", "--schema", join(import.meta.dirname, "..", "fixtures", "junit", "junit-10.xsd"), file],
+        { stderr: "pipe" },
+      );
       expect(r.exitCode).toBe(0);
     }
   });

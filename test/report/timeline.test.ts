@@ -8,16 +8,35 @@ import { timelineOf } from "../../src/report/timeline.ts";
 
 const T0 = Date.parse("2026-12-01T00:00:00.000Z");
 const at = (ms: number) => new Date(T0 + ms).toISOString();
-const started = (node: string, ms: number, attempt = 1) => ({ v: 1, type: "node.started", run: "r", seq: 0, t: at(ms), node, kind: "script", attempt }) as VouchEvent;
+const started = (node: string, ms: number, attempt = 1) =>
+  ({ v: 1, type: "node.started", run: "r", seq: 0, t: at(ms), node, kind: "script", attempt }) as VouchEvent;
 const finished = (node: string, ms: number, attempt = 1) =>
-  ({ v: 1, type: "node.finished", run: "r", seq: 0, t: at(ms), node, attempt, status: "passed", qualifier: null, stop_reason: null, cause: null, cost_usd: null, turns: null, wall_ms: 0 }) as VouchEvent;
+  ({
+    v: 1,
+    type: "node.finished",
+    run: "r",
+    seq: 0,
+    t: at(ms),
+    node,
+    attempt,
+    status: "passed",
+    qualifier: null,
+    stop_reason: null,
+    cause: null,
+    cost_usd: null,
+    turns: null,
+    wall_ms: 0,
+  }) as VouchEvent;
 
 describe("timelineOf", () => {
   test("overlapping sittings count as concurrent; back-to-back ones do not", () => {
     expect(timelineOf([started("a", 0), started("b", 10), finished("a", 50), finished("b", 60)]).peak).toBe(2);
     expect(timelineOf([started("a", 0), finished("a", 50), started("b", 50), finished("b", 60)]).peak).toBe(1);
     const t = timelineOf([started("a", 0), finished("a", 50), started("b", 50), finished("b", 60)]);
-    expect(t.bars.map((b) => [b.path, b.start, b.end, b.status])).toEqual([["a", 0, 50, "passed"], ["b", 50, 60, "passed"]]);
+    expect(t.bars.map((b) => [b.path, b.start, b.end, b.status])).toEqual([
+      ["a", 0, 50, "passed"],
+      ["b", 50, 60, "passed"],
+    ]);
     expect(t.span).toBe(60);
   });
 

@@ -23,7 +23,12 @@ nodes:
 });
 afterEach(() => p.cleanup());
 
-const lines = (node: string) => (existsSync(join(p.dir, `effect-${node}`)) ? readFileSync(join(p.dir, `effect-${node}`), "utf8").split("\n").filter(Boolean).length : 0);
+const lines = (node: string) =>
+  existsSync(join(p.dir, `effect-${node}`))
+    ? readFileSync(join(p.dir, `effect-${node}`), "utf8")
+        .split("\n")
+        .filter(Boolean).length
+    : 0;
 
 async function pausedRun(): Promise<string> {
   const r = await vouch(p, ["run", "gated.yaml"]);
@@ -39,7 +44,9 @@ test("paused (exit 4), shown as waiting with the command; --approve runs the res
   expect(shown.code).toBe(0);
   expect(shown.stdout).toContain("\nstatus   paused, exit 4, approval\n");
   expect(shown.stdout).toMatch(/\ngate +waiting +-/);
-  expect(shown.stdout).toContain(`\nWaiting for approval\n  gate: Ship build 7?\n    decide with: vouch resume ${id} --approve gate   (or --reject gate)\n`);
+  expect(shown.stdout).toContain(
+    `\nWaiting for approval\n  gate: Ship build 7?\n    decide with: vouch resume ${id} --approve gate   (or --reject gate)\n`,
+  );
   const json = JSON.parse((await vouch(p, ["show", id, "--json"])).stdout);
   expect(json.nodes.find((n: { node: string }) => n.node === "gate").status).toBe("waiting");
   expect(json.sessions.at(-1).paused).toEqual([{ node: "gate", prompt: "Ship build 7?" }]);
@@ -65,7 +72,10 @@ test("--reject: the gate fails, ship never runs, exit 1", async () => {
 test("a resume without a decision pauses again (exit 4); --approve of a node that is not an approval: exit 2, clear message", async () => {
   const id = await pausedRun();
   expect((await vouch(p, ["resume", id])).code).toBe(4);
-  for (const [flag, node] of [["--approve", "build"], ["--reject", "nosuch"]] as const) {
+  for (const [flag, node] of [
+    ["--approve", "build"],
+    ["--reject", "nosuch"],
+  ] as const) {
     const r = await vouch(p, ["resume", id, flag, node]);
     expect(r).toMatchObject({ code: 2, stdout: "" });
     expect(r.stderr).toBe(`vouch: ${flag} ${node}: the graph has no approval node "${node}" (approval nodes: gate)\n`);

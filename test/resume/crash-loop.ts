@@ -102,7 +102,10 @@ function newestRun(p: Project, known: Set<string>): { id: string; status: string
 /** Kills -9 at random moments (see below) until `kills`
  *  kills have landed; a session that ends by itself must exit 0 and closes its
  *  cycle (the next cycle starts a new run). The last cycle is finished unkilled. */
-export async function crashLoop(p: Project, opts: { seed: number; kills: number; maxDelayMs: number; crash: "vouch" | "reboot" }): Promise<LoopResult> {
+export async function crashLoop(
+  p: Project,
+  opts: { seed: number; kills: number; maxDelayMs: number; crash: "vouch" | "reboot" },
+): Promise<LoopResult> {
   const rnd = random(opts.seed);
   const known = new Set<string>();
   const result: LoopResult = { kills: 0, runs: [], killsBeforeStart: 0, sessions: 0 };
@@ -120,7 +123,11 @@ export async function crashLoop(p: Project, opts: { seed: number; kills: number;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const kill = () => s.proc.kill("SIGKILL");
     if (killing && early) timer = setTimeout(kill, delay);
-    else if (killing) s.waitFor('"run.started"').then(() => (timer = setTimeout(kill, delay)), () => undefined);
+    else if (killing)
+      s.waitFor('"run.started"').then(
+        () => (timer = setTimeout(kill, delay)),
+        () => undefined,
+      );
     const r = await s.done;
     clearTimeout(timer);
     if (r.signal === "SIGKILL") {
@@ -159,7 +166,10 @@ export async function checkRun(p: Project, runId: string, seed: number): Promise
   expect(await eventually(() => pids.every((pid) => !groupAlive(pid)), 10_000), `${where}: a process outlived the run`).toBe(true);
 
   const events: VouchEvent[] = ledgerEvents(p, runId);
-  expect(events.map((e) => e.seq), where).toEqual(events.map((_, i) => i));
+  expect(
+    events.map((e) => e.seq),
+    where,
+  ).toEqual(events.map((_, i) => i));
   const sessionOf: number[] = [];
   let session = -1;
   const finishedSessions = new Set<number>();
@@ -188,7 +198,10 @@ export async function checkRun(p: Project, runId: string, seed: number): Promise
     }
   }
   // Every node and branch node passed exactly once.
-  const nodeKeys = [...["plan", "lint", "build", "test", "package", "docs", "each", "publish"], ...[0, 1, 2, 3].flatMap((i) => [`probe#${i}`, `record#${i}`])].sort();
+  const nodeKeys = [
+    ...["plan", "lint", "build", "test", "package", "docs", "each", "publish"],
+    ...[0, 1, 2, 3].flatMap((i) => [`probe#${i}`, `record#${i}`]),
+  ].sort();
   expect([...passedAt.keys()].sort(), where).toEqual(nodeKeys);
   for (const [k, seqs] of passedAt) expect(seqs, `${where}: ${k} passed more than once`).toHaveLength(1);
   // An execution without a node.finished belongs to a session that was killed.

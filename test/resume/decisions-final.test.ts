@@ -25,7 +25,12 @@ nodes:
 });
 afterEach(() => p.cleanup());
 
-const lines = (node: string) => (existsSync(join(p.dir, `effect-${node}`)) ? readFileSync(join(p.dir, `effect-${node}`), "utf8").split("\n").filter(Boolean).length : 0);
+const lines = (node: string) =>
+  existsSync(join(p.dir, `effect-${node}`))
+    ? readFileSync(join(p.dir, `effect-${node}`), "utf8")
+        .split("\n")
+        .filter(Boolean).length
+    : 0;
 
 async function decided(flag: "--approve" | "--reject"): Promise<{ id: string; at: string }> {
   const r = await vouch(p, ["run", "gated.yaml"]);

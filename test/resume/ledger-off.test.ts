@@ -7,7 +7,10 @@ let p: Project;
 beforeAll(() => void ensureBinary(), 120_000);
 beforeEach(() => {
   p = tempProject();
-  p.write("graph.yaml", `version: 1\nname: tiny\nnodes:\n  a: { kind: script, argv: ["true"] }\n  b: { kind: script, needs: [a], argv: ["false"] }\n`);
+  p.write(
+    "graph.yaml",
+    `version: 1\nname: tiny\nnodes:\n  a: { kind: script, argv: ["true"] }\n  b: { kind: script, needs: [a], argv: ["false"] }\n`,
+  );
 });
 afterEach(() => p.cleanup());
 
@@ -27,10 +30,16 @@ test("off: the same events and exit code as a recorded run, a note on stderr, an
 test("a resume cannot be unrecorded, and a value other than off is refused: exit 2", async () => {
   await vouch(p, ["run", "graph.yaml"]);
   const resume = await vouch(p, ["resume", "last"], { VOUCH_LEDGER: "off" });
-  expect(resume).toMatchObject({ code: 2, stdout: "", stderr: "vouch: VOUCH_LEDGER=off cannot resume a run: a resumed session must be recorded\nhint: unset VOUCH_LEDGER\n" });
+  expect(resume).toMatchObject({
+    code: 2,
+    stdout: "",
+    stderr: "vouch: VOUCH_LEDGER=off cannot resume a run: a resumed session must be recorded\nhint: unset VOUCH_LEDGER\n",
+  });
   const other = await vouch(p, ["run", "graph.yaml"], { VOUCH_LEDGER: "no" });
   expect(other).toMatchObject({ code: 2, stdout: "" });
-  expect(other.stderr).toBe('vouch: VOUCH_LEDGER="no": the only value it takes is "off" (a benchmark switch)\nhint: unset VOUCH_LEDGER to record the run\n');
+  expect(other.stderr).toBe(
+    'vouch: VOUCH_LEDGER="no": the only value it takes is "off" (a benchmark switch)\nhint: unset VOUCH_LEDGER to record the run\n',
+  );
   // Neither started a session: the run still has one.
   const [run] = JSON.parse((await vouch(p, ["runs", "--json"])).stdout) as { sessions: number }[];
   expect(run!.sessions).toBe(1);

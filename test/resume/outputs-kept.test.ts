@@ -45,10 +45,18 @@ test("resume re-runs only b and the failed branch; both see the outputs recorded
   const id = (JSON.parse(first.stdout.split("\n")[0]!) as { run: string }).run;
   const before = ledgerEvents(p, id).filter((e): e is Finished => e.type === "node.finished");
   const aOutput = before.find((e) => e.node === "a")!.output as { token: string };
-  const branchTokens = (i: number, events: Finished[]) => (events.find((e) => e.node === "one" && e.branch?.index === i && e.status === "passed")?.output as { token: string } | undefined)?.token;
-  expect(before.map((e) => `${e.node}${e.branch ? `#${e.branch.index}` : ""} ${e.status}`).sort()).toEqual(
-    ["a passed", "b failed", "collect skipped", "each failed", "one#0 passed", "one#1 failed", "one#2 passed"],
-  );
+  const branchTokens = (i: number, events: Finished[]) =>
+    (events.find((e) => e.node === "one" && e.branch?.index === i && e.status === "passed")?.output as { token: string } | undefined)
+      ?.token;
+  expect(before.map((e) => `${e.node}${e.branch ? `#${e.branch.index}` : ""} ${e.status}`).sort()).toEqual([
+    "a passed",
+    "b failed",
+    "collect skipped",
+    "each failed",
+    "one#0 passed",
+    "one#1 failed",
+    "one#2 passed",
+  ]);
 
   writeFileSync(join(p.dir, "ok"), "");
   const resumed = await vouch(p, ["resume", id, "--json"]);

@@ -39,7 +39,9 @@ test("an edited graph file: exit 2 naming the file and both digests; --force run
   expect(refused.code).toBe(2);
   expect(refused.stdout).toBe("");
   expect(refused.stderr).toMatch(
-    new RegExp(`^vouch: the graph file ${join(p.dir, "graph.yaml")} changed since run ${id} started \\(digest ${digest.slice(0, 16)}… then, [0-9a-f]{16}… now\\)\\n`),
+    new RegExp(
+      `^vouch: the graph file ${join(p.dir, "graph.yaml")} changed since run ${id} started \\(digest ${digest.slice(0, 16)}… then, [0-9a-f]{16}… now\\)\\n`,
+    ),
   );
   expect(refused.stderr).toContain("hint: resume with --force to run the changed graph (what passed is kept), or start a new run\n");
   expect(ledgerEvents(p, id).filter((e) => e.type === "run.started")).toHaveLength(1);
@@ -57,7 +59,9 @@ test("a run that passed: exit 2, nothing to resume", async () => {
   expect(first.code).toBe(0);
   const r = await vouch(p, ["resume", "last"]);
   expect(r).toMatchObject({ code: 2, stdout: "" });
-  expect(r.stderr).toBe(`vouch: run ${runIdOf(first.stdout)} passed: there is nothing to resume\nhint: start a new run with: vouch run ${join(p.dir, "graph.yaml")}\n`);
+  expect(r.stderr).toBe(
+    `vouch: run ${runIdOf(first.stdout)} passed: there is nothing to resume\nhint: start a new run with: vouch run ${join(p.dir, "graph.yaml")}\n`,
+  );
 }, 30_000);
 
 test("a run another vouch is running: exit 2 naming the holder, and the live run is untouched", async () => {
@@ -71,7 +75,11 @@ test("a run another vouch is running: exit 2 naming the holder, and the live run
     for (const ref of [id, "last"]) {
       const r = await vouch(p, ["resume", ref]);
       expect(r).toMatchObject({ code: 2, stdout: "" });
-      expect(r.stderr).toMatch(new RegExp(`^vouch: run ${id} is live: vouch process ${live.proc.pid} \\(holding it since [0-9T:.Z-]+\\) holds its lock \\(.+\\.lock\\)\\n`));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^vouch: run ${id} is live: vouch process ${live.proc.pid} \\(holding it since [0-9T:.Z-]+\\) holds its lock \\(.+\\.lock\\)\\n`,
+        ),
+      );
       expect(r.stderr).toContain("hint: wait for that run to finish, or stop it (Ctrl-C in its terminal) and resume it then\n");
     }
     expect((JSON.parse((await vouch(p, ["runs", "--json"])).stdout) as { status: string }[])[0]!.status).toBe("running");

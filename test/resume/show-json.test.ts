@@ -14,7 +14,8 @@ beforeAll(() => void ensureBinary(), 120_000);
 beforeEach(() => {
   p = tempProject();
   // A recorded Claude sitting of 2 turns costing $0.0311, for every agent node.
-  for (const n of ["review", "verify.0", "verify.1"]) cpSync(join(ROOT, "graphs/parallel-review.replay/review_file.0.jsonl"), join(p.dir, "evidence.replay", `${n}.jsonl`));
+  for (const n of ["review", "verify.0", "verify.1"])
+    cpSync(join(ROOT, "graphs/parallel-review.replay/review_file.0.jsonl"), join(p.dir, "evidence.replay", `${n}.jsonl`));
   p.write(
     "evidence.yaml",
     `version: 1
@@ -54,7 +55,9 @@ test("every check.finished (with its tails) and every cap.overrun of the live ev
   const liveOverruns = live.filter((e) => e.type === "cap.overrun").map(strip);
   // The run is rich enough to mean something: failed checks with tails on a retried
   // script and in branches, node overruns of two kinds, and a run-wide one.
-  expect(liveChecks.filter((c) => c.passed === false && c.stdout_tail === "out line 1\nout line 2\n" && c.stderr_tail === "err line\n").length).toBeGreaterThanOrEqual(3);
+  expect(
+    liveChecks.filter((c) => c.passed === false && c.stdout_tail === "out line 1\nout line 2\n" && c.stderr_tail === "err line\n").length,
+  ).toBeGreaterThanOrEqual(3);
   expect(liveChecks.some((c) => c.node === "build" && c.attempt === 2)).toBe(true);
   expect(new Set(liveOverruns.map((o) => `${o.scope}:${o.cap}`))).toEqual(new Set(["node:turns", "node:budget_usd", "run:budget_usd"]));
 

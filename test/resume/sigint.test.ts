@@ -37,7 +37,12 @@ nodes:
   after: { kind: script, needs: [slow1, slow2], argv: [sh, ./step.sh], timeout: 1m }
 `;
 
-const lines = (node: string) => (existsSync(join(p.dir, `effect-${node}`)) ? readFileSync(join(p.dir, `effect-${node}`), "utf8").split("\n").filter(Boolean).length : 0);
+const lines = (node: string) =>
+  existsSync(join(p.dir, `effect-${node}`))
+    ? readFileSync(join(p.dir, `effect-${node}`), "utf8")
+        .split("\n")
+        .filter(Boolean).length
+    : 0;
 const pidOf = (node: string) => Number(readFileSync(join(p.dir, `pid-${node}`), "utf8"));
 const bothSlowStarted = () => eventually(() => existsSync(join(p.dir, "effect-slow1")) && existsSync(join(p.dir, "effect-slow2")), 15_000);
 
@@ -78,7 +83,9 @@ test("SIGINT mid-run: children dead, exit 130, recorded interrupted; resume fini
   expect((await runs())[0]).toMatchObject({ id: run!.id, status: "passed", exit_code: 0 });
   // fast had passed: not run again. The cancelled ones ran twice, `after` once.
   expect(["fast", "slow1", "slow2", "after"].map(lines)).toEqual([1, 2, 2, 1]);
-  const started = ledgerEvents(p, run!.id).filter((e) => e.type === "node.started").map((e) => (e.type === "node.started" ? e.node : ""));
+  const started = ledgerEvents(p, run!.id)
+    .filter((e) => e.type === "node.started")
+    .map((e) => (e.type === "node.started" ? e.node : ""));
   expect(started).toEqual(expect.arrayContaining(["fast", "slow1", "slow2", "slow1", "slow2", "after"]));
   expect(started.filter((n) => n === "fast")).toHaveLength(1);
 }, 60_000);

@@ -28,7 +28,8 @@ beforeEach(async () => {
   sessions = new Map();
   for (const e of ledgerEvents(p, runId)) {
     // A retried attempt's session is on its node.retrying (ADR 0023), the last one's on node.finished.
-    if ((e.type === "node.finished" || e.type === "node.retrying") && e.session_id) sessions.set(`${e.node}${e.branch ? `#${e.branch.index}` : ""}@${e.attempt}`, e.session_id);
+    if ((e.type === "node.finished" || e.type === "node.retrying") && e.session_id)
+      sessions.set(`${e.node}${e.branch ? `#${e.branch.index}` : ""}@${e.attempt}`, e.session_id);
   }
 });
 afterEach(() => p.cleanup());
@@ -44,13 +45,17 @@ test("with transcripts for two sittings: show lists their paths; --json sets tra
 
   const text = await vouch(p, ["show", runId], env);
   expect(text.code).toBe(0);
-  expect(text.stdout.endsWith(`\nTranscripts\n  parse attempt 1: ${parsePath}\n  verify_one [verify_each #0] attempt 1: ${verifyPath}\n`)).toBe(true);
+  expect(
+    text.stdout.endsWith(`\nTranscripts\n  parse attempt 1: ${parsePath}\n  verify_one [verify_each #0] attempt 1: ${verifyPath}\n`),
+  ).toBe(true);
 
   const json = JSON.parse((await vouch(p, ["show", runId, "--json"], env)).stdout);
   type A = { attempt: number; session_id: string | null; transcript?: string | null };
   const attempts: { label: string; a: A }[] = [
     ...json.nodes.flatMap((n: { node: string; attempts: A[] }) => n.attempts.map((a) => ({ label: n.node, a }))),
-    ...json.branches.flatMap((b: { index: number; nodes: { node: string; attempts: A[] }[] }) => b.nodes.flatMap((n) => n.attempts.map((a) => ({ label: `${n.node}#${b.index}`, a })))),
+    ...json.branches.flatMap((b: { index: number; nodes: { node: string; attempts: A[] }[] }) =>
+      b.nodes.flatMap((n) => n.attempts.map((a) => ({ label: `${n.node}#${b.index}`, a }))),
+    ),
   ];
   const withSession = attempts.filter(({ a }) => a.session_id !== null);
   expect(withSession.map(({ label, a }) => sessions.get(`${label}@${a.attempt}`))).toEqual(withSession.map(({ a }) => a.session_id));
@@ -70,5 +75,8 @@ test("found under ~/.claude when CLAUDE_CONFIG_DIR is unset; nothing found: no T
   expect(none.code).toBe(0);
   expect(none.stdout).not.toContain("Transcripts");
   const json = JSON.parse((await vouch(p, ["show", runId, "--json"], { HOME: join(p.dir, "nobody") })).stdout);
-  expect(json.nodes.find((n: { node: string }) => n.node === "parse").attempts[0]).toMatchObject({ session_id: sessions.get("parse@1"), transcript: null });
+  expect(json.nodes.find((n: { node: string }) => n.node === "parse").attempts[0]).toMatchObject({
+    session_id: sessions.get("parse@1"),
+    transcript: null,
+  });
 }, 60_000);

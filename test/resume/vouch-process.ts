@@ -72,12 +72,14 @@ export function startVouch(p: Project, args: string[], env: Record<string, strin
   const text = { stdout: "", stderr: "" };
   let ended = false;
   const waiters: Waiter[] = [];
-  const seen = (w: Pick<Waiter, "match" | "stream">) => (typeof w.match === "string" ? text[w.stream].includes(w.match) : w.match.test(text[w.stream]));
+  const seen = (w: Pick<Waiter, "match" | "stream">) =>
+    typeof w.match === "string" ? text[w.stream].includes(w.match) : w.match.test(text[w.stream]);
   const wake = () => {
     for (let i = waiters.length - 1; i >= 0; i--) {
       const w = waiters[i]!;
       if (seen(w)) waiters.splice(i, 1)[0]!.resolve();
-      else if (ended) waiters.splice(i, 1)[0]!.reject(new Error(`vouch ended before printing ${w.match} on ${w.stream}:\n${text[w.stream]}`));
+      else if (ended)
+        waiters.splice(i, 1)[0]!.reject(new Error(`vouch ended before printing ${w.match} on ${w.stream}:\n${text[w.stream]}`));
     }
   };
   const read = async (stream: "stdout" | "stderr") => {
@@ -91,7 +93,12 @@ export function startVouch(p: Project, args: string[], env: Record<string, strin
     await Promise.all([read("stdout"), read("stderr"), proc.exited]);
     ended = true;
     wake();
-    return { code: proc.exitCode ?? -1, signal: proc.signalCode === null ? null : String(proc.signalCode), stdout: text.stdout, stderr: text.stderr };
+    return {
+      code: proc.exitCode ?? -1,
+      signal: proc.signalCode === null ? null : String(proc.signalCode),
+      stdout: text.stdout,
+      stderr: text.stderr,
+    };
   })();
   return {
     proc,

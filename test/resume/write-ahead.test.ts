@@ -41,13 +41,25 @@ test("the sink commits node.started and node.finished at the end of the turn (AD
 test("a command that kills vouch -9 as it starts: its node.started and the earlier pass are in the ledger", async () => {
   p.write(
     "killer.yaml",
-    ["version: 1", "name: killer", "nodes:", "  first: { kind: script, run: 'true' }", "  k: { kind: script, needs: [first], run: 'kill -9 $PPID' }", ""].join("\n"),
+    [
+      "version: 1",
+      "name: killer",
+      "nodes:",
+      "  first: { kind: script, run: 'true' }",
+      "  k: { kind: script, needs: [first], run: 'kill -9 $PPID' }",
+      "",
+    ].join("\n"),
   );
   for (let i = 0; i < 5; i++) {
     const r = await vouch(p, ["run", "killer.yaml", "--json"]);
     expect(r.signal).toBe("SIGKILL");
     const runId = (JSON.parse(r.stdout.split("\n")[0]!) as { run: string }).run;
     const events = ledgerEvents(p, runId);
-    expect(events.map((e) => `${e.type}${"node" in e ? ` ${e.node}` : ""}`)).toEqual(["run.started", "node.started first", "node.finished first", "node.started k"]);
+    expect(events.map((e) => `${e.type}${"node" in e ? ` ${e.node}` : ""}`)).toEqual([
+      "run.started",
+      "node.started first",
+      "node.finished first",
+      "node.started k",
+    ]);
   }
 }, 60_000);

@@ -18,7 +18,20 @@ async function exportK8s(args: string[]) {
 
 describe("vouch export k8s", () => {
   test("prints a Deployment the Kubernetes schema accepts: replicas, resources, grace period past the wall cap, secrets by name", async () => {
-    const r = await exportK8s(["--executor", "redis://redis.vouch.svc:6379/2", "--image", "ghcr.io/acme/vouch:1.2", "--replicas", "5", "--concurrency", "3", "--secret", "agent-keys", "--wall", "45m"]);
+    const r = await exportK8s([
+      "--executor",
+      "redis://redis.vouch.svc:6379/2",
+      "--image",
+      "ghcr.io/acme/vouch:1.2",
+      "--replicas",
+      "5",
+      "--concurrency",
+      "3",
+      "--secret",
+      "agent-keys",
+      "--wall",
+      "45m",
+    ]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const doc = YAML.parse(r.stdout);
@@ -35,7 +48,15 @@ describe("vouch export k8s", () => {
   });
 
   test("the model catches what a broken manifest would get wrong (the check can fail)", () => {
-    const good = workerDeployment({ name: "w", image: "i", redis: "redis://r:6379", replicas: 1, concurrency: 1, secrets: [], wallMs: 1000 });
+    const good = workerDeployment({
+      name: "w",
+      image: "i",
+      redis: "redis://r:6379",
+      replicas: 1,
+      concurrency: 1,
+      secrets: [],
+      wallMs: 1000,
+    });
     expect(() => new Deployment(good as never).validate()).not.toThrow();
     const bad = structuredClone(good) as { spec: { replicas: unknown } };
     bad.spec.replicas = "three";

@@ -45,7 +45,15 @@ nodes:
 
 function groupsIn(file: string): number[] {
   if (!existsSync(file)) return [];
-  return [...new Set(readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((l) => Number(l.split(" ")[1])))];
+  return [
+    ...new Set(
+      readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => Number(l.split(" ")[1])),
+    ),
+  ];
 }
 
 describe.skipIf(!HAVE_REDIS)("the run budget crossed across workers", { timeout: 180_000 }, () => {
@@ -76,7 +84,21 @@ describe.skipIf(!HAVE_REDIS)("the run budget crossed across workers", { timeout:
     const file = join(dir.path, "budget.yaml");
     writeFileSync(file, graph(holdPids));
     // The job carries the names only; each worker passes its own values.
-    const args = ["run", file, "--json", "--concurrency", "12", "--budget", String(BUDGET), "--pass-env", "STUB_TURN_COST", "--pass-env", "STUB_PIDS", "--executor", redis().url];
+    const args = [
+      "run",
+      file,
+      "--json",
+      "--concurrency",
+      "12",
+      "--budget",
+      String(BUDGET),
+      "--pass-env",
+      "STUB_TURN_COST",
+      "--pass-env",
+      "STUB_PIDS",
+      "--executor",
+      redis().url,
+    ];
     const ran = await vouch(args, { home: home(), cwd: dir.path, env: { PATH: env.PATH } });
     const events = parseNdjson(ran.stdout);
     expect(ran.stderr).not.toMatch(/^\s+at /m);
@@ -110,7 +132,10 @@ describe.skipIf(!HAVE_REDIS)("the run budget crossed across workers", { timeout:
       const end = of(events, "node.finished").find((e) => e.node === "hold" && e.branch!.index === h.branch!.index);
       expect(end, `hold of branch ${h.branch!.index}`).toMatchObject({ status: "error", cause: "run_budget" });
       expect(end!.remote?.worker).toBe(h.remote?.worker);
-      expect(finished.find((e) => e.branch.index === h.branch!.index)).toMatchObject({ status: "error", error: "stopped: the run budget was crossed" });
+      expect(finished.find((e) => e.branch.index === h.branch!.index)).toMatchObject({
+        status: "error",
+        error: "stopped: the run budget was crossed",
+      });
     }
     // Branches never dispatched end cancelled, without a job: all 60 are accounted for once.
     const undispatched = finished.filter((e) => !dispatched.some((d) => d.branch.index === e.branch.index));
@@ -126,7 +151,9 @@ describe.skipIf(!HAVE_REDIS)("the run budget crossed across workers", { timeout:
     expect(groups.filter(groupAlive)).toEqual([]);
     let left = "";
     for (let i = 0; i < 100; i++) {
-      left = spawnSync(["pgrep", "-f", `sleep ${MARKER}`]).stdout.toString().trim();
+      left = spawnSync(["pgrep", "-f", `sleep ${MARKER}`])
+        .stdout.toString()
+        .trim();
       if (left === "") break;
       await Bun.sleep(50);
     }

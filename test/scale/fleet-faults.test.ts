@@ -64,7 +64,11 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
     const listed = await vouch(["workers", redis().url, "--json"], { home: home(), cwd: dir.path });
     expect(listed.code).toBe(0);
     const fleetNow = JSON.parse(listed.stdout) as { workers: { name: string; concurrency: number }[]; jobs: { waiting: number } };
-    expect(fleetNow.workers.map((w) => [w.name, w.concurrency])).toEqual([["w0", 4], ["w1", 4], ["w2", 4]]);
+    expect(fleetNow.workers.map((w) => [w.name, w.concurrency])).toEqual([
+      ["w0", 4],
+      ["w1", 4],
+      ["w2", 4],
+    ]);
     const file = graphFile("0.05");
     const local = await vouch(["run", file, "--json", "--concurrency", "12"], { home: home(), cwd: dir.path });
     const remote = await vouch(["run", file, "--json", "--concurrency", "12", "--executor", redis().url], { home: home(), cwd: dir.path });
@@ -73,8 +77,12 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
     expect(remote.code).toBe(local.code);
     expect(local.code).toBe(1); // the checks fail some branches, the same ones in both
     const essence = (evs: VouchEvent[]) => ({
-      branches: finishedBranches(evs).map((e) => [e.branch.index, e.status, e.verdict, e.output, e.error ?? null]).sort((a, b) => (a[0] as number) - (b[0] as number)),
-      nodes: of(evs, "node.finished").map((e) => [e.node, e.branch?.index ?? -1, e.status, e.cause, e.output ?? null, e.evidence]).sort((a, b) => (a[1] as number) - (b[1] as number)),
+      branches: finishedBranches(evs)
+        .map((e) => [e.branch.index, e.status, e.verdict, e.output, e.error ?? null])
+        .sort((a, b) => (a[0] as number) - (b[0] as number)),
+      nodes: of(evs, "node.finished")
+        .map((e) => [e.node, e.branch?.index ?? -1, e.status, e.cause, e.output ?? null, e.evidence])
+        .sort((a, b) => (a[1] as number) - (b[1] as number)),
       run: (({ status, counts, reason }) => ({ status, counts, reason }))(of(evs, "run.finished")[0]!),
     });
     expect(essence(r)).toEqual(essence(l));
@@ -154,7 +162,8 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
     const second = parseNdjson(resumed.stdout);
     expect([0, 1]).toContain(resumed.code);
     const passedOnce = new Map<number, number>();
-    for (const e of finishedBranches([...events, ...second])) if (e.status === "passed") passedOnce.set(e.branch.index, (passedOnce.get(e.branch.index) ?? 0) + 1);
+    for (const e of finishedBranches([...events, ...second]))
+      if (e.status === "passed") passedOnce.set(e.branch.index, (passedOnce.get(e.branch.index) ?? 0) + 1);
     expect([...passedOnce.values()].every((n) => n === 1)).toBe(true);
     expect(of(second, "run.finished")[0]!.reason).toBeUndefined();
   });
@@ -163,7 +172,10 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
     await fleet();
     const marker = "31.4159"; // a sleep no other test runs
     const file = graphFile(marker);
-    const ran = await vouch(["run", file, "--json", "--concurrency", "12", "--wall", "3s", "--executor", redis().url], { home: home(), cwd: dir.path });
+    const ran = await vouch(["run", file, "--json", "--concurrency", "12", "--wall", "3s", "--executor", redis().url], {
+      home: home(),
+      cwd: dir.path,
+    });
     const events = parseNdjson(ran.stdout);
     expect(ran.code).toBe(3);
     expect(of(events, "run.finished")[0]).toMatchObject({ status: "error", reason: "wall" });
@@ -172,7 +184,9 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
     // The workers killed their process groups: no `sleep 31.4159` is left (bounded wait for the kill to land).
     let left = "";
     for (let i = 0; i < 100; i++) {
-      left = spawnSync(["pgrep", "-f", `sleep ${marker}`]).stdout.toString().trim();
+      left = spawnSync(["pgrep", "-f", `sleep ${marker}`])
+        .stdout.toString()
+        .trim();
       if (left === "") break;
       await Bun.sleep(50);
     }
@@ -202,7 +216,12 @@ nodes:
     expect(workers[0]!.stderr + termCode).toContain("handing running ones back");
     expect(termCode, workers[0]!.stderr).toBe(0);
     const { code, events } = await c.done();
-    expect(code, JSON.stringify(events.filter((e) => e.type === "branch.finished" && e.status !== "passed").concat(of(events, "run.finished") as never[]))).toBe(0);
+    expect(
+      code,
+      JSON.stringify(
+        events.filter((e) => e.type === "branch.finished" && e.status !== "passed").concat(of(events, "run.finished") as never[]),
+      ),
+    ).toBe(0);
     const cut = of(events, "branch.cut_off");
     expect(cut.length).toBeGreaterThan(0);
     expect(cut.every((e) => e.worker === "w0")).toBe(true);

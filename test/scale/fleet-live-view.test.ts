@@ -46,8 +46,15 @@ describe.skipIf(!HAVE_REDIS)("the worker's name in the live view", { timeout: 12
     const ran = await vouch(["run", "view.yaml", "--plain", "--executor", redis().url], { home, cwd: dir.path });
     expect(ran.code, ran.stderr).toBe(1);
     const lines = ran.stdout.split("\n");
-    for (const [i, word] of [[0, "PASSED"], [1, "FAILED"], [2, "PASSED"]] as const) {
-      expect(lines.find((l) => l.includes(`each #${i} `) && l.includes(word)), ran.stdout).toMatch(/\s+on w-view$/);
+    for (const [i, word] of [
+      [0, "PASSED"],
+      [1, "FAILED"],
+      [2, "PASSED"],
+    ] as const) {
+      expect(
+        lines.find((l) => l.includes(`each #${i} `) && l.includes(word)),
+        ran.stdout,
+      ).toMatch(/\s+on w-view$/);
     }
     expect(lines.find((l) => l.includes("each #1 work"))).toMatch(/on w-view$/);
     if (!HAVE_TMUX) return;

@@ -8,7 +8,10 @@ import { RedisServer } from "./redis-server.ts";
 
 /** git with a fixed identity, main as the first branch and no system or user config; throws on a non-zero exit. */
 export function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } });
+  const r = spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" },
+  });
   if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
   return r.stdout.toString().trim();
 }
@@ -47,8 +50,20 @@ export class WorkerProc {
     readonly proc: Subprocess<"ignore", "ignore", "pipe">,
   ) {}
 
-  static async start(url: string, name: string, home: string, concurrency = 4, env: Record<string, string> = {}, extra: string[] = []): Promise<WorkerProc> {
-    const proc = Bun.spawn([BINARY, "worker", url, "--name", name, "--concurrency", String(concurrency), ...extra], { env: cleanEnv({ home, env: { ...LOCK_ENV, ...env } }), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  static async start(
+    url: string,
+    name: string,
+    home: string,
+    concurrency = 4,
+    env: Record<string, string> = {},
+    extra: string[] = [],
+  ): Promise<WorkerProc> {
+    const proc = Bun.spawn([BINARY, "worker", url, "--name", name, "--concurrency", String(concurrency), ...extra], {
+      env: cleanEnv({ home, env: { ...LOCK_ENV, ...env } }),
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     const w = new WorkerProc(name, proc);
     const reader = proc.stderr.getReader();
     const decoder = new TextDecoder();

@@ -16,7 +16,19 @@ type Clients = { cmd: Redis; blocking: Redis; queueConn: Redis };
 const clientsOf = (ex: RedisExecutor) => ex as unknown as Clients;
 
 function job(n: number): BranchJob {
-  return { runId: "close-test", jobId: `close-test-${n}`, dispatch: 1, map: "each", index: n, item: n, graph: {}, graphDigest: "", graphPath: "", inputs: {}, upstream: {} } as unknown as BranchJob;
+  return {
+    runId: "close-test",
+    jobId: `close-test-${n}`,
+    dispatch: 1,
+    map: "each",
+    index: n,
+    item: n,
+    graph: {},
+    graphDigest: "",
+    graphPath: "",
+    inputs: {},
+    upstream: {},
+  } as unknown as BranchJob;
 }
 
 const hooks = () => ({ signal: new AbortController().signal, stopReason: () => null, onAttempt: () => {}, onEvent: () => {} });
@@ -43,7 +55,9 @@ async function noConnectionLeft(clients: Redis[]): Promise<void> {
   await Promise.all(clients.map(socketGone));
   // A second look after a turn: no retry was planned when the socket closed.
   await new Promise((r) => setImmediate(r));
-  expect(clients.map((c) => [c.status === "ready", inner(c).reconnectTimeout ?? null, inner(c).stream?.destroyed ?? true])).toEqual(Array(clients.length).fill([false, null, true]));
+  expect(clients.map((c) => [c.status === "ready", inner(c).reconnectTimeout ?? null, inner(c).stream?.destroyed ?? true])).toEqual(
+    Array(clients.length).fill([false, null, true]),
+  );
 }
 
 describe.skipIf(!HAVE_REDIS)("RedisExecutor.close with Redis gone", { timeout: 30_000 }, () => {

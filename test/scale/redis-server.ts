@@ -55,7 +55,10 @@ export class RedisServer {
   }
 
   async up(): Promise<void> {
-    this.proc = Bun.spawn(["redis-server", "--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir, "--save", "", "--appendonly", "no"], { stdout: "ignore", stderr: "ignore" });
+    this.proc = Bun.spawn(
+      ["redis-server", "--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir, "--save", "", "--appendonly", "no"],
+      { stdout: "ignore", stderr: "ignore" },
+    );
     await ready(this.port);
   }
 

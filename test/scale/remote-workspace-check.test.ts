@@ -12,7 +12,11 @@ import { git } from "./fleet.ts";
 let dir: TempDir;
 afterEach(() => dir?.cleanup());
 
-const graph = graphSchema.parse({ version: 1, name: "g", nodes: { each: { kind: "map", over: "inputs.x", branch: { w: { kind: "script", run: "true", workspace: { mode: "worktree" } } } } } });
+const graph = graphSchema.parse({
+  version: 1,
+  name: "g",
+  nodes: { each: { kind: "map", over: "inputs.x", branch: { w: { kind: "script", run: "true", workspace: { mode: "worktree" } } } } },
+});
 
 /** A repository in dir/repo (a subfolder app/) with two bare remotes, pushed to both. */
 function repo(): string {
@@ -35,9 +39,20 @@ function repo(): string {
 test("origin by default; its relative path made absolute; the run folder's place in the repository travels", async () => {
   const r = repo();
   const ws = await prepareRemoteWorkspace(graph, join(r, "app"), "redis://h:1");
-  expect(ws).toEqual({ url: join(dir.path, "origin.git"), remote: "origin", bases: [{ ref: "HEAD", commit: git(r, "rev-parse", "HEAD") }], prefix: "app" });
+  expect(ws).toEqual({
+    url: join(dir.path, "origin.git"),
+    remote: "origin",
+    bases: [{ ref: "HEAD", commit: git(r, "rev-parse", "HEAD") }],
+    prefix: "app",
+  });
   // No branch with a worktree: nothing is needed, and no git runs.
-  expect(await prepareRemoteWorkspace(graphSchema.parse({ version: 1, name: "g", nodes: { s: { kind: "script", run: "true" } } }), "/nonexistent", "redis://h:1")).toBeUndefined();
+  expect(
+    await prepareRemoteWorkspace(
+      graphSchema.parse({ version: 1, name: "g", nodes: { s: { kind: "script", run: "true" } } }),
+      "/nonexistent",
+      "redis://h:1",
+    ),
+  ).toBeUndefined();
 });
 
 test("the current branch's upstream remote is the one used, as git push would", async () => {
@@ -70,7 +85,8 @@ test("a token in the user's place of an https URL is refused too, also when inst
   expect(e).toBeInstanceOf(UsageError);
   expect((e as Error).message).toContain('the URL of remote "origin" holds a password or token');
   expect((e as Error).message).not.toContain("ghp_T0KEN");
-  for (const u of ["https://ghp_abc@github.com/me/a.git", "HTTP://me@example.com/a.git", "https://x-access-token:t@github.com/a.git"]) expect(hasPassword(u)).toBe(true);
+  for (const u of ["https://ghp_abc@github.com/me/a.git", "HTTP://me@example.com/a.git", "https://x-access-token:t@github.com/a.git"])
+    expect(hasPassword(u)).toBe(true);
 });
 
 test("a folder outside any repository is refused, naming it", async () => {
@@ -88,9 +104,25 @@ test("the remote is fetched once for all the bases the branches name, and each b
   const pack = join(dir.path, "upload-pack.sh");
   writeFileSync(pack, `#!/bin/sh\necho fetch >> '${log}'\nexec git-upload-pack "$@"\n`, { mode: 0o755 });
   git(r, "config", "remote.origin.uploadpack", pack);
-  const two = graphSchema.parse({ version: 1, name: "g", nodes: { each: { kind: "map", over: "inputs.x", branch: { a: { kind: "script", run: "true", workspace: { mode: "worktree" } }, b: { kind: "script", run: "true", workspace: { mode: "worktree", base: "v1" } } } } } });
+  const two = graphSchema.parse({
+    version: 1,
+    name: "g",
+    nodes: {
+      each: {
+        kind: "map",
+        over: "inputs.x",
+        branch: {
+          a: { kind: "script", run: "true", workspace: { mode: "worktree" } },
+          b: { kind: "script", run: "true", workspace: { mode: "worktree", base: "v1" } },
+        },
+      },
+    },
+  });
   const ws = await prepareRemoteWorkspace(two, r, "redis://h:1");
   const head = git(r, "rev-parse", "HEAD");
-  expect(ws!.bases).toEqual([{ ref: "HEAD", commit: head }, { ref: "v1", commit: head }]);
+  expect(ws!.bases).toEqual([
+    { ref: "HEAD", commit: head },
+    { ref: "v1", commit: head },
+  ]);
   expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["fetch"]);
 });

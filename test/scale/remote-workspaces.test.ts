@@ -79,7 +79,11 @@ describe.skipIf(!HAVE_REDIS)("worktrees of map branches on workers", { timeout: 
   /** The queue's jobs (one key each, named by the job id, which starts with the run id): a refused run adds none. */
   function queueKeys(): string[] {
     const r = spawnSync(["redis-cli", "-p", String(redis().port), "--scan", "--pattern", "bull:vouch-branches:*"]);
-    return r.stdout.toString().split("\n").filter((k) => /^bull:vouch-branches:\d{8}-/.test(k)).sort();
+    return r.stdout
+      .toString()
+      .split("\n")
+      .filter((k) => /^bull:vouch-branches:\d{8}-/.test(k))
+      .sort();
   }
 
   test("every branch's worktree runs on a worker, is pushed to the remote, and the coordinator's merge has every file", async () => {

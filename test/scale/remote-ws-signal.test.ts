@@ -62,10 +62,18 @@ describe.skipIf(!HAVE_REDIS)("a worker sent SIGTERM mid-fetch", { timeout: 60_00
     // A worker that never stops its fetch leaves the "ssh" behind: end it by the pid it wrote.
     procs.push({ kill: () => existsSync(mark) && spawnSync(["kill", "-9", readFileSync(mark, "utf8").trim()]) });
     chmodSync(join(homeA, "hang-ssh"), 0o755);
-    writeFileSync(join(homeA, ".gitconfig"), `[url "ssh://hang/remote.git"]\n\tinsteadOf = ${remote}\n[core]\n\tsshCommand = ${join(homeA, "hang-ssh")}\n`);
+    writeFileSync(
+      join(homeA, ".gitconfig"),
+      `[url "ssh://hang/remote.git"]\n\tinsteadOf = ${remote}\n[core]\n\tsshCommand = ${join(homeA, "hang-ssh")}\n`,
+    );
     const workA = join(dir.path, "workdir-a");
     mkdirSync(workA);
-    const a = Bun.spawn([BINARY, "worker", redis().url, "--name", "wa", "--workdir", workA], { env: cleanEnv({ home, env: { ...LOCK_ENV, HOME: homeA } }), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    const a = Bun.spawn([BINARY, "worker", redis().url, "--name", "wa", "--workdir", workA], {
+      env: cleanEnv({ home, env: { ...LOCK_ENV, HOME: homeA } }),
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     procs.push({ kill: () => a.exitCode === null && a.signalCode === null && process.kill(a.pid, "SIGKILL") });
     const aErr = new Response(a.stderr).text();
 
@@ -86,7 +94,10 @@ describe.skipIf(!HAVE_REDIS)("a worker sent SIGTERM mid-fetch", { timeout: 60_00
     const events = c.events();
     const finished = events.filter((e): e is EventOf<"branch.finished"> => e.type === "branch.finished");
     expect(finished.map((f) => f.status)).toEqual(["passed"]);
-    const work = events.find((e): e is EventOf<"node.finished"> => e.type === "node.finished" && e.node === "work" && (e as VouchEvent & { remote?: { worker: string } }).remote?.worker === "wb");
+    const work = events.find(
+      (e): e is EventOf<"node.finished"> =>
+        e.type === "node.finished" && e.node === "work" && (e as VouchEvent & { remote?: { worker: string } }).remote?.worker === "wb",
+    );
     expect(work?.status).toBe("passed");
   });
 });

@@ -33,7 +33,12 @@ inputs:
 `,
   );
   if (!r.graph) throw new Error(JSON.stringify(r.problems));
-  const ctx = { options: { graph: r.graph, runId, graphDigest: "d", graphPath: "g.yaml", baseDir: "/tmp", version: "0" }, inputs: { items: [0] }, limits: { concurrency: 1 }, resume: null } as unknown as RunContext;
+  const ctx = {
+    options: { graph: r.graph, runId, graphDigest: "d", graphPath: "g.yaml", baseDir: "/tmp", version: "0" },
+    inputs: { items: [0] },
+    limits: { concurrency: 1 },
+    resume: null,
+  } as unknown as RunContext;
   return branchJob(ctx, "each", r.graph.nodes.each as never, 0, 0, {}, "redis");
 }
 
@@ -78,7 +83,10 @@ describe.skipIf(!HAVE_REDIS)("a worker taking a job that was cancelled before it
       worker = await WorkerProc.start(server.url, "w-late", join(dir.path, ".vouch"), 1);
       const messages = await untilResult(redis, job.runId);
       const result = messages.find((m) => m.kind === "result");
-      expect(result).toMatchObject({ kind: "result", outcome: { status: "cancelled", error: "cancelled before it started", worker: "w-late" } });
+      expect(result).toMatchObject({
+        kind: "result",
+        outcome: { status: "cancelled", error: "cancelled before it started", worker: "w-late" },
+      });
       expect(messages.filter((m) => m.kind === "event")).toEqual([]);
       expect(existsSync(marker)).toBe(false);
     } finally {

@@ -32,7 +32,12 @@ function remote(): { url: string; commit: string } {
   return { url, commit: git(src, "rev-parse", "HEAD") };
 }
 
-const ws = (url: string, commit: string, prefix = ""): RemoteWorkspace => ({ url, remote: "origin", bases: [{ ref: "HEAD", commit }], prefix });
+const ws = (url: string, commit: string, prefix = ""): RemoteWorkspace => ({
+  url,
+  remote: "origin",
+  bases: [{ ref: "HEAD", commit }],
+  prefix,
+});
 
 test("repoPrefix: a cwd maps into the repository as it sat under the run's folder; climbing out of the repository is null", () => {
   expect(repoPrefix("", "/w", "/w")).toBe("");
@@ -45,10 +50,14 @@ test("repoPrefix: a cwd maps into the repository as it sat under the run's folde
   expect(repoPrefix("", "/w", "--upload-pack=x")).toBe("--upload-pack=x"); // a folder name, never an argument
   // Whatever the cwd, the answer is null or a relative path inside the repository.
   fc.assert(
-    fc.property(fc.array(fc.constantFrom("..", ".", "a", "-x", "__proto__", "/", "b/..", ""), { maxLength: 8 }), fc.constantFrom("", "app", "app/x"), (segs, prefix) => {
-      const p = repoPrefix(prefix, "/w/base", segs.join("/"));
-      if (p !== null) expect(p === "" || (!p.startsWith("/") && !p.split("/").includes(".."))).toBe(true);
-    }),
+    fc.property(
+      fc.array(fc.constantFrom("..", ".", "a", "-x", "__proto__", "/", "b/..", ""), { maxLength: 8 }),
+      fc.constantFrom("", "app", "app/x"),
+      (segs, prefix) => {
+        const p = repoPrefix(prefix, "/w/base", segs.join("/"));
+        if (p !== null) expect(p === "" || (!p.startsWith("/") && !p.split("/").includes(".."))).toBe(true);
+      },
+    ),
   );
 });
 
@@ -61,7 +70,16 @@ test("the clone is made once per remote, fetches the base commit, and jobs prepa
   expect(new Set(jobs.map((j) => j.clone))).toEqual(new Set([clonePath(workdir, url)]));
   expect(git(jobs[0]!.clone, "cat-file", "-t", commit)).toBe("commit");
   // Worktrees of several jobs at once, through the engine's own Workspaces: all made, all on the base.
-  const opened = await Promise.all(jobs.map((j, i) => new Workspaces(j.git, "r1").open("work", { map: "each", index: i }, { base: "HEAD", protect: [], keep: "never" }, join(workdir, "sub"))));
+  const opened = await Promise.all(
+    jobs.map((j, i) =>
+      new Workspaces(j.git, "r1").open(
+        "work",
+        { map: "each", index: i },
+        { base: "HEAD", protect: [], keep: "never" },
+        join(workdir, "sub"),
+      ),
+    ),
+  );
   for (const [i, w] of opened.entries()) {
     expect(w.path).toBe(`${jobs[0]!.clone}/.vouch/worktrees/r1/each/${i}/work`);
     expect(w.base).toBe(commit);
@@ -81,7 +99,9 @@ test("the confined git: a cwd outside the clone is in no repository, a base ref 
   expect(await job.git.resolveCommit(job.clone, "HEAD")).toBe(commit);
   expect(await job.git.resolveCommit(job.clone, "main")).toBeNull();
   await expect(job.git.addWorktree(job.clone, join(dir.path, "out"), "vouch/r/x", commit)).rejects.toThrow(/outside this worker's clone/);
-  await expect(job.git.addWorktree(join(dir.path, "src"), join(dir.path, "src", "wt"), "vouch/r/x", commit)).rejects.toThrow(/is not this worker's clone/);
+  await expect(job.git.addWorktree(join(dir.path, "src"), join(dir.path, "src", "wt"), "vouch/r/x", commit)).rejects.toThrow(
+    /is not this worker's clone/,
+  );
   expect(existsSync(join(dir.path, "out"))).toBe(false);
 });
 
@@ -90,7 +110,12 @@ test("push sends each branch the job's worktrees made, replacing what an earlier
   const workdir = join(dir.path, "workdir");
   mkdirSync(workdir);
   const job = await new WorkerRepos(workdir).prepare(ws(url, commit), workdir);
-  const w = await new Workspaces(job.git, "r1").open("work", { map: "each", index: 0 }, { base: "HEAD", protect: [], keep: "never" }, workdir);
+  const w = await new Workspaces(job.git, "r1").open(
+    "work",
+    { map: "each", index: 0 },
+    { base: "HEAD", protect: [], keep: "never" },
+    workdir,
+  );
   writeFileSync(join(w.path, "b.txt"), "b\n");
   const tip = (await new Workspaces(job.git, "r1").settle(w, 1, { map: "each", index: 0 })).record.commit;
   // An earlier dispatch's branch of the same name on the remote: not an ancestor, still replaced.
@@ -100,7 +125,24 @@ test("push sends each branch the job's worktrees made, replacing what an earlier
 });
 
 test("a job's workspace with a value git could read as an option, or a prefix climbing out, is not a job", () => {
-  const base = { runId: "r", jobId: "r.m.0.1", dispatch: 1, map: "m", index: 0, item: 1, graph: {}, graphDigest: "d", graphPath: "g", inputs: {}, upstream: {}, kept: {}, passEnv: [], baseDir: "/b", concurrency: 1, version: "v" };
+  const base = {
+    runId: "r",
+    jobId: "r.m.0.1",
+    dispatch: 1,
+    map: "m",
+    index: 0,
+    item: 1,
+    graph: {},
+    graphDigest: "d",
+    graphPath: "g",
+    inputs: {},
+    upstream: {},
+    kept: {},
+    passEnv: [],
+    baseDir: "/b",
+    concurrency: 1,
+    version: "v",
+  };
   const good = { url: "https://example.com/r.git", remote: "origin", bases: [{ ref: "HEAD", commit: "a".repeat(40) }], prefix: "app" };
   expect(parseJob({ ...base, workspace: good })).not.toBeNull();
   for (const bad of [
@@ -157,8 +199,28 @@ test("a server that refuses a fetch by id (protocol v0, an unadvertised commit) 
 });
 
 test("a worker without --workdir cannot give a branch worktrees: the branch's error says so; a branch without any needs none", async () => {
-  const job = parseJob({ runId: "r", jobId: "r.m.0.1", dispatch: 1, map: "m", index: 0, item: 1, graph: {}, graphDigest: "d", graphPath: "g", inputs: {}, upstream: {}, kept: {}, passEnv: [], baseDir: "/b", concurrency: 1, version: "v", workspace: ws("/srv/app.git", "a".repeat(40)) })!;
-  expect(await jobRepo(null, job, "/b", "w1")).toBe("worker w1 has no --workdir: a branch with worktrees needs one (the worker's clone of /srv/app.git lives there)");
+  const job = parseJob({
+    runId: "r",
+    jobId: "r.m.0.1",
+    dispatch: 1,
+    map: "m",
+    index: 0,
+    item: 1,
+    graph: {},
+    graphDigest: "d",
+    graphPath: "g",
+    inputs: {},
+    upstream: {},
+    kept: {},
+    passEnv: [],
+    baseDir: "/b",
+    concurrency: 1,
+    version: "v",
+    workspace: ws("/srv/app.git", "a".repeat(40)),
+  })!;
+  expect(await jobRepo(null, job, "/b", "w1")).toBe(
+    "worker w1 has no --workdir: a branch with worktrees needs one (the worker's clone of /srv/app.git lives there)",
+  );
   const { workspace: _w, ...plain } = job;
   expect(await jobRepo(null, plain, "/b", "w1")).toBeNull();
 });
@@ -173,7 +235,25 @@ test("a --workdir another live worker process holds is refused for worktree jobs
   mkdirSync(join(workdir, "repos"), { recursive: true });
   const lock = join(workdir, "repos", ".worker");
   writeFileSync(lock, `${hostname()} 1\n`); // pid 1 is always alive: another worker
-  const job = parseJob({ runId: "r", jobId: "r.m.0.1", dispatch: 1, map: "m", index: 0, item: 1, graph: {}, graphDigest: "d", graphPath: "g", inputs: {}, upstream: {}, kept: {}, passEnv: [], baseDir: "/b", concurrency: 1, version: "v", workspace: ws(url, commit) })!;
+  const job = parseJob({
+    runId: "r",
+    jobId: "r.m.0.1",
+    dispatch: 1,
+    map: "m",
+    index: 0,
+    item: 1,
+    graph: {},
+    graphDigest: "d",
+    graphPath: "g",
+    inputs: {},
+    upstream: {},
+    kept: {},
+    passEnv: [],
+    baseDir: "/b",
+    concurrency: 1,
+    version: "v",
+    workspace: ws(url, commit),
+  })!;
   const refused = await jobRepo(new WorkerRepos(workdir), job, workdir, "w2");
   expect(refused).toContain(`${workdir} is in use by another worker (${hostname()} pid 1); each worker needs its own --workdir`);
   expect(existsSync(clonePath(workdir, url))).toBe(false);

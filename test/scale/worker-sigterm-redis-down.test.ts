@@ -35,7 +35,12 @@ inputs:
 `,
   );
   if (!r.graph) throw new Error(JSON.stringify(r.problems));
-  const ctx = { options: { graph: r.graph, runId: "run-term", graphDigest: "d", graphPath: "g.yaml", baseDir: "/tmp", version: "0" }, inputs: { items: [0] }, limits: { concurrency: 1 }, resume: null } as unknown as RunContext;
+  const ctx = {
+    options: { graph: r.graph, runId: "run-term", graphDigest: "d", graphPath: "g.yaml", baseDir: "/tmp", version: "0" },
+    inputs: { items: [0] },
+    limits: { concurrency: 1 },
+    resume: null,
+  } as unknown as RunContext;
   return branchJob(ctx, "each", r.graph.nodes.each as never, 0, 0, {}, "redis");
 }
 
@@ -81,7 +86,11 @@ describe.skipIf(!HAVE_REDIS)("vouch worker and SIGTERM while Redis is down", { t
       expect(worker.stderr).toContain("is unreachable: 1 running job(s) not handed back");
       await eventually(() => !groupAlive(group), 5000);
       expect(groupAlive(group)).toBe(false);
-      expect(spawnSync(["pgrep", "-f", `sleep ${MARKER}`]).stdout.toString().trim()).toBe("");
+      expect(
+        spawnSync(["pgrep", "-f", `sleep ${MARKER}`])
+          .stdout.toString()
+          .trim(),
+      ).toBe("");
     } finally {
       await server.ensureUp();
       dir.cleanup();

@@ -12,7 +12,12 @@ function check(output: unknown): { exit: number; stdout: string; stderr: string 
   const dir = mkdtempSync(join(tmpdir(), "vouch-cite-"));
   const file = join(dir, "output.json");
   writeFileSync(file, JSON.stringify(output));
-  const r = Bun.spawnSync(["sh", SCRIPT], { cwd: SAMPLE_REPO, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", VOUCH_OUTPUT_FILE: file }, stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync(["sh", SCRIPT], {
+    cwd: SAMPLE_REPO,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", VOUCH_OUTPUT_FILE: file },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { exit: r.exitCode ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
 
@@ -53,7 +58,13 @@ describe("check-citations.sh", () => {
 
   test("UNVERIFIABLE needs no citation; one bad citation among good ones still fails", () => {
     expect(check({ verdict: "UNVERIFIABLE", evidence: [] }).exit).toBe(0);
-    const mixed = check({ verdict: "VERIFIED", evidence: [{ at: "src/cache.js:16", quote: "return entry.value;" }, { at: "src/cache.js:0", quote: "x" }] });
+    const mixed = check({
+      verdict: "VERIFIED",
+      evidence: [
+        { at: "src/cache.js:16", quote: "return entry.value;" },
+        { at: "src/cache.js:0", quote: "x" },
+      ],
+    });
     expect(mixed.exit).toBe(1);
     expect(mixed.stdout).toContain("src/cache.js:16: ok");
   });

@@ -4,7 +4,16 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { ensureBinary } from "../graph/binary.ts";
 import { finished, ofType, SAMPLE_REPO, vouch, type ShippedRun } from "./run-shipped.ts";
 
-const ARGS = ["run", "graphs/finding-verifier.yaml", "--harness", "replay", "-i", "findings=@examples/sample-repo/REVIEW.md", "-i", "project_dir=examples/sample-repo"];
+const ARGS = [
+  "run",
+  "graphs/finding-verifier.yaml",
+  "--harness",
+  "replay",
+  "-i",
+  "findings=@examples/sample-repo/REVIEW.md",
+  "-i",
+  "project_dir=examples/sample-repo",
+];
 
 let run: ShippedRun;
 beforeAll(() => {
@@ -17,7 +26,10 @@ describe("finding-verifier on the sample repository (replay)", () => {
     expect(run.exitCode).toBe(0);
     const end = finished(run.events);
     expect(end).toMatchObject({ status: "passed", exit_code: 0 });
-    const output = end.output as { sentinel: string; verdicts: { index: number; item: { id: string }; verdict: string; output: { id: string } }[] };
+    const output = end.output as {
+      sentinel: string;
+      verdicts: { index: number; item: { id: string }; verdict: string; output: { id: string } }[];
+    };
     expect(output.sentinel).toBe("FINDING_VERIFIER_RESULTS");
     expect(output.verdicts.map((v) => [v.item.id, v.output.id, v.verdict])).toEqual([
       ["F1", "F1", "VERIFIED"],
@@ -39,7 +51,13 @@ describe("finding-verifier on the sample repository (replay)", () => {
     const qualifiers = ofType(run.events, "node.finished")
       .filter((e) => e.node === "verify_one" && e.status === "passed")
       .map((e) => [e.branch!.index, e.qualifier]);
-    expect(qualifiers).toEqual(expect.arrayContaining([[0, "verified"], [1, "verified"], [3, "verified"]]));
+    expect(qualifiers).toEqual(
+      expect.arrayContaining([
+        [0, "verified"],
+        [1, "verified"],
+        [3, "verified"],
+      ]),
+    );
   });
 
   test("F5: a confident VERIFIED with a citation that does not exist is caught by the check and recorded UNVERIFIABLE", () => {
@@ -71,7 +89,9 @@ describe("finding-verifier on the sample repository (replay)", () => {
   test("the parse-fault fallback is not used when parsing succeeds; run cost is the sum of the sittings", () => {
     const fault = ofType(run.events, "node.finished").find((e) => e.node === "parse_fault")!;
     expect(fault).toMatchObject({ status: "skipped", cause: "fallback_unused" });
-    const costs = ofType(run.events, "node.finished").filter((e) => e.cost_usd !== null && e.node !== "verify_each").reduce((s, e) => s + e.cost_usd!, 0);
+    const costs = ofType(run.events, "node.finished")
+      .filter((e) => e.cost_usd !== null && e.node !== "verify_each")
+      .reduce((s, e) => s + e.cost_usd!, 0);
     expect(finished(run.events).cost_usd).toBeCloseTo(costs, 6);
   });
 });
@@ -81,7 +101,14 @@ describe("the demo in plain mode (what `npm run demo` prints in a pipe)", () => 
     const plain = vouch(ARGS, {});
     expect(plain.exitCode).toBe(0);
     const out = plain.stdout;
-    for (const [id, verdict] of [["F1", "VERIFIED"], ["F2", "FALSE"], ["F3", "UNVERIFIABLE"], ["F4", "VERIFIED"], ["F5", "UNVERIFIABLE"], ["F6", "UNVERIFIABLE"]]) {
+    for (const [id, verdict] of [
+      ["F1", "VERIFIED"],
+      ["F2", "FALSE"],
+      ["F3", "UNVERIFIABLE"],
+      ["F4", "VERIFIED"],
+      ["F5", "UNVERIFIABLE"],
+      ["F6", "UNVERIFIABLE"],
+    ]) {
       expect(out).toMatch(new RegExp(`${id}\\s+${verdict}`));
     }
     expect(out).toContain("check citations failed");

@@ -23,7 +23,17 @@ describe("the shipped finding-verifier with a 150 KB review (replay)", () => {
     const padding = "\n<!-- padding -->\n" + "filler line of an overlong review\n".repeat(Math.ceil(BIG / 34));
     writeFileSync(review, readFileSync("examples/sample-repo/REVIEW.md", "utf8") + padding);
     expect(readFileSync(review).length).toBeGreaterThan(BIG);
-    const run = vouch(["run", "graphs/finding-verifier.yaml", "--harness", "replay", "-i", `findings=@${review}`, "-i", "project_dir=examples/sample-repo", "--json"]);
+    const run = vouch([
+      "run",
+      "graphs/finding-verifier.yaml",
+      "--harness",
+      "replay",
+      "-i",
+      `findings=@${review}`,
+      "-i",
+      "project_dir=examples/sample-repo",
+      "--json",
+    ]);
     expect(run.exitCode, run.stderr).toBe(0);
     const checks = ofType(run.events, "check.finished").filter((c) => c.name === "citations");
     expect(checks.length).toBeGreaterThan(0);

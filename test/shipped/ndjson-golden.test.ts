@@ -27,8 +27,13 @@ describe("the NDJSON stream is unchanged", () => {
   }
 
   test("the comparison can fail: a changed status, a reordered node, a lost event are all seen", () => {
-    const ev = (type: string, extra: object) => ({ v: 1, run: "r1", t: "2026-01-01T00:00:00.000Z", seq: 0, type, ...extra }) as unknown as VouchEvent;
-    const base: [VouchEvent, VouchEvent, VouchEvent] = [ev("run.started", { graph: "g" }), ev("node.started", { node: "a", attempt: 1 }), ev("node.finished", { node: "a", status: "passed" })];
+    const ev = (type: string, extra: object) =>
+      ({ v: 1, run: "r1", t: "2026-01-01T00:00:00.000Z", seq: 0, type, ...extra }) as unknown as VouchEvent;
+    const base: [VouchEvent, VouchEvent, VouchEvent] = [
+      ev("run.started", { graph: "g" }),
+      ev("node.started", { node: "a", attempt: 1 }),
+      ev("node.finished", { node: "a", status: "passed" }),
+    ];
     const a = normalize(base, 0, "/r", "/h");
     expect(normalize([base[0], base[2], base[1]], 0, "/r", "/h")).not.toEqual(a);
     expect(normalize([base[0], base[1]], 0, "/r", "/h")).not.toEqual(a);

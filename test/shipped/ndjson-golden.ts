@@ -30,16 +30,53 @@ export interface GoldenCase {
 }
 
 /** The tasks graphs/parallel-implement.replay/ was recorded for, in order. */
-export const PARALLEL_TASKS = ["Make TtlCache.get honour ttlMs", "Make slugify keep digits", "Make the tests pass", "Make TtlCache.get delete expired entries"];
+export const PARALLEL_TASKS = [
+  "Make TtlCache.get honour ttlMs",
+  "Make slugify keep digits",
+  "Make the tests pass",
+  "Make TtlCache.get delete expired entries",
+];
 
 export const CASES: GoldenCase[] = [
-  { name: "finding-verifier", args: [join(ROOT, "graphs", "finding-verifier.yaml"), "--harness", "replay", "-i", "findings=@<REPO>/REVIEW.md", "-i", "project_dir=<REPO>"] },
-  { name: "step-runner", args: [join(ROOT, "graphs", "step-runner.yaml"), "--harness", "replay", "-i", "task=Make TtlCache.get honour ttlMs"], git: true },
-  { name: "parallel-review", args: [join(ROOT, "graphs", "parallel-review.yaml"), "--harness", "replay", "-i", "files=src/cache.js\nsrc/duration.js\n\nsrc/slug.js\n"] },
+  {
+    name: "finding-verifier",
+    args: [
+      join(ROOT, "graphs", "finding-verifier.yaml"),
+      "--harness",
+      "replay",
+      "-i",
+      "findings=@<REPO>/REVIEW.md",
+      "-i",
+      "project_dir=<REPO>",
+    ],
+  },
+  {
+    name: "step-runner",
+    args: [join(ROOT, "graphs", "step-runner.yaml"), "--harness", "replay", "-i", "task=Make TtlCache.get honour ttlMs"],
+    git: true,
+  },
+  {
+    name: "parallel-review",
+    args: [
+      join(ROOT, "graphs", "parallel-review.yaml"),
+      "--harness",
+      "replay",
+      "-i",
+      "files=src/cache.js\nsrc/duration.js\n\nsrc/slug.js\n",
+    ],
+  },
   { name: "checks-only", args: [join(ROOT, "graphs", "checks-only.yaml")] },
   {
     name: "parallel-implement",
-    args: [join(ROOT, "graphs", "parallel-implement.yaml"), "--harness", "replay", "-i", `tasks=${PARALLEL_TASKS.join("\n")}\n`, "-i", "project_dir=<REPO>"],
+    args: [
+      join(ROOT, "graphs", "parallel-implement.yaml"),
+      "--harness",
+      "replay",
+      "-i",
+      `tasks=${PARALLEL_TASKS.join("\n")}\n`,
+      "-i",
+      "project_dir=<REPO>",
+    ],
     git: true,
   },
   { name: "scripts-pass", args: [join(E2E, "scripts-pass.yaml")] },
@@ -47,7 +84,12 @@ export const CASES: GoldenCase[] = [
   { name: "scripts-error", args: [join(E2E, "scripts-error.yaml")] },
   // PATH holds no claude here: the agent's harness is unavailable (an error, exit 3).
   { name: "agent-budget", args: [join(E2E, "agent-budget.yaml")], env: { PATH: "/usr/bin:/bin" } },
-  { name: "side-effects", args: [join(E2E, "side-effects.yaml"), "-i", "marks=<REPO>/marks"], dirs: ["marks"], env: { VOUCH_COMMAND: JSON.stringify(["sh", "-c", "echo hi"]) } },
+  {
+    name: "side-effects",
+    args: [join(E2E, "side-effects.yaml"), "-i", "marks=<REPO>/marks"],
+    dirs: ["marks"],
+    env: { VOUCH_COMMAND: JSON.stringify(["sh", "-c", "echo hi"]) },
+  },
   {
     name: "injection",
     args: [join(E2E, "injection.yaml"), "-i", "note=$(touch pwned) `id` ; -rf", "-i", "out_dir=<REPO>/seen"],
@@ -100,7 +142,8 @@ export function normalize(events: readonly VouchEvent[], exitCode: number, repo:
   for (const e of events) {
     const m = mask(e, repo, home, runId);
     const branch = "branch" in e ? e.branch : undefined;
-    const key = "node" in e && typeof e.node === "string" ? nodeKey(e.node, branch) : branch ? `branch ${branchKey(branch.map, branch.index)}` : null;
+    const key =
+      "node" in e && typeof e.node === "string" ? nodeKey(e.node, branch) : branch ? `branch ${branchKey(branch.map, branch.index)}` : null;
     if (key === null) golden.run.push(m);
     else (golden.nodes[key] ??= []).push(m);
   }

@@ -20,11 +20,18 @@ describe("step-runner", () => {
     const r = vouch(["run", join(GRAPHS, "step-runner.yaml"), "--harness", "replay", "-i", TASK, "--json"], { cwd: repo });
     expect(r.exitCode).toBe(0);
     // implement works in its own worktree; review continues from implement's commit, on its own branch.
-    const ws = (node: string) => ofType(r.events, "node.finished").filter((e) => e.node === node).map((e) => e.workspace!);
+    const ws = (node: string) =>
+      ofType(r.events, "node.finished")
+        .filter((e) => e.node === node)
+        .map((e) => e.workspace!);
     expect(ws("implement").map((w) => w.path)).toEqual([1, 2].map(() => join(repo, ".vouch", "worktrees", r.events[0]!.run, "implement")));
     expect(ws("review").map((w) => w.base)).toEqual(ws("implement").map((w) => w.commit));
     // The second round's review started afresh; the first round's branch is kept as @1.
-    expect(git(repo, "branch", "--list", "vouch/*", "--format=%(refname:short)").trim().split("\n").sort()).toEqual([`vouch/${r.events[0]!.run}/implement`, `vouch/${r.events[0]!.run}/review`, `vouch/${r.events[0]!.run}/review@1`]);
+    expect(git(repo, "branch", "--list", "vouch/*", "--format=%(refname:short)").trim().split("\n").sort()).toEqual([
+      `vouch/${r.events[0]!.run}/implement`,
+      `vouch/${r.events[0]!.run}/review`,
+      `vouch/${r.events[0]!.run}/review@1`,
+    ]);
     expect(git(repo, "status", "--porcelain")).toBe("");
 
     const started = ofType(r.events, "node.started");
@@ -34,19 +41,40 @@ describe("step-runner", () => {
     expect(started.filter((e) => e.node === "implement")[1]!.prompt).toContain("delete the entry when it has expired");
     // Each round's implement is judged by the project's three checks, run for real.
     const checks = ofType(r.events, "check.finished").filter((c) => c.node === "implement");
-    expect(checks.map((c) => `${c.name}:${c.passed}`)).toEqual(["build:true", "tests:true", "fmt:true", "build:true", "tests:true", "fmt:true"]);
+    expect(checks.map((c) => `${c.name}:${c.passed}`)).toEqual([
+      "build:true",
+      "tests:true",
+      "fmt:true",
+      "build:true",
+      "tests:true",
+      "fmt:true",
+    ]);
     expect(checks.find((c) => c.name === "build")!.stdout_tail).toContain("build ok: 3 files");
     const end = finished(r.events);
     expect(end.status).toBe("passed");
     expect(end.output).toMatchObject({ handoff: "STEP_RUNNER", status: "done", review: { decision: "clean" } });
     // vouch show keeps both rounds: each round's attempt, and the node's cost is both rounds' sum.
-    const show = JSON.parse(vouch(["show", "last", "--json"], { home: r.home }).stdout) as { nodes: { node: string; cost_usd: number; attempts: { round: number; attempt: number; cost_usd: number }[] }[] };
+    const show = JSON.parse(vouch(["show", "last", "--json"], { home: r.home }).stdout) as {
+      nodes: { node: string; cost_usd: number; attempts: { round: number; attempt: number; cost_usd: number }[] }[];
+    };
     const implement = show.nodes.find((n) => n.node === "implement")!;
-    expect(implement.attempts.map((a) => [a.round, a.attempt])).toEqual([[1, 1], [2, 1]]);
+    expect(implement.attempts.map((a) => [a.round, a.attempt])).toEqual([
+      [1, 1],
+      [2, 1],
+    ]);
     expect(implement.cost_usd).toBeCloseTo(0.1124 + 0.0876, 6);
     expect(vouch(["show", "last"], { home: r.home }).stdout).toMatch(/implement .*2 feedback rounds/);
-    const skipped = ofType(r.events, "node.finished").filter((e) => e.status === "skipped").map((e) => `${e.node}:${e.cause}`);
-    expect(skipped.sort()).toEqual(["gave_up:not_chosen", "implement_error:upstream_not_passed", "implement_failed:upstream_not_passed", "implement_stopped:fallback_unused", "review_failed:fallback_unused", "stop_critical:not_chosen"]);
+    const skipped = ofType(r.events, "node.finished")
+      .filter((e) => e.status === "skipped")
+      .map((e) => `${e.node}:${e.cause}`);
+    expect(skipped.sort()).toEqual([
+      "gave_up:not_chosen",
+      "implement_error:upstream_not_passed",
+      "implement_failed:upstream_not_passed",
+      "implement_stopped:fallback_unused",
+      "review_failed:fallback_unused",
+      "stop_critical:not_chosen",
+    ]);
   });
 
   test("when the project's checks fail, implement is retried once, then the failure path ends the run failed (exit 1)", () => {
@@ -61,14 +89,19 @@ describe("step-runner", () => {
     expect(fmt).toHaveLength(2);
     expect(fmt.every((c) => !c.passed && c.stdout_tail.includes("src/slug.js"))).toBe(true);
     expect(finished(r.events).output).toMatchObject({ handoff: "STEP_RUNNER", status: "failed", stage: "implement" });
-    expect(ofType(r.events, "node.finished").find((e) => e.node === "review")).toMatchObject({ status: "skipped", cause: "upstream_not_passed" });
+    expect(ofType(r.events, "node.finished").find((e) => e.node === "review")).toMatchObject({
+      status: "skipped",
+      cause: "upstream_not_passed",
+    });
   });
 
   test("when implement stops at a cap (no verdict), the run ends error (exit 3), never failed: ERROR is never FAIL", () => {
     const dir = mkdtempSync(join(tmpdir(), "vouch-step-cap-"));
     // A recorded sitting that hit its turns cap (error_max_turns), played for implement.
     copyFileSync(join(GRAPHS, "finding-verifier.replay", "verify_one.5.jsonl"), join(dir, "implement.jsonl"));
-    const r = vouch(["run", join(GRAPHS, "step-runner.yaml"), "--harness", "replay", "--replay-dir", dir, "-i", TASK, "--json"], { cwd: sampleRepoCopy() });
+    const r = vouch(["run", join(GRAPHS, "step-runner.yaml"), "--harness", "replay", "--replay-dir", dir, "-i", TASK, "--json"], {
+      cwd: sampleRepoCopy(),
+    });
     expect(ofType(r.events, "node.finished").find((e) => e.node === "implement")).toMatchObject({ status: "error", cause: "cap_stop" });
     expect(finished(r.events)).toMatchObject({ status: "error", exit_code: 3 });
     expect(finished(r.events).output).toMatchObject({ handoff: "STEP_RUNNER", status: "error", stage: "implement" });
@@ -78,7 +111,18 @@ describe("step-runner", () => {
 
 describe("parallel-review", () => {
   test("one reviewer per changed line of input, verdicts in input order, files stamped from the item", () => {
-    const r = vouch(["run", join(GRAPHS, "parallel-review.yaml"), "--harness", "replay", "-i", "files=src/cache.js\nsrc/duration.js\n\nsrc/slug.js\n", "--json"], { cwd: SAMPLE_REPO });
+    const r = vouch(
+      [
+        "run",
+        join(GRAPHS, "parallel-review.yaml"),
+        "--harness",
+        "replay",
+        "-i",
+        "files=src/cache.js\nsrc/duration.js\n\nsrc/slug.js\n",
+        "--json",
+      ],
+      { cwd: SAMPLE_REPO },
+    );
     expect(r.exitCode).toBe(0);
     const branches = ofType(r.events, "branch.finished").sort((a, b) => a.branch.index - b.branch.index);
     expect(branches.map((b) => b.verdict)).toEqual(["ISSUES", "CLEAN", "ISSUES"]);

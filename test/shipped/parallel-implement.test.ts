@@ -28,7 +28,10 @@ function sampleRepo(): string {
 
 const GRAPH = join(GRAPHS, "parallel-implement.yaml");
 const runIt = (repo: string, extra: string[] = [], home?: string) =>
-  vouch(["run", GRAPH, "--harness", "replay", "-i", `tasks=${PARALLEL_TASKS.join("\n")}`, "-i", `project_dir=${repo}`, "--json", ...extra], { cwd: repo, ...(home ? { home } : {}) });
+  vouch(
+    ["run", GRAPH, "--harness", "replay", "-i", `tasks=${PARALLEL_TASKS.join("\n")}`, "-i", `project_dir=${repo}`, "--json", ...extra],
+    { cwd: repo, ...(home ? { home } : {}) },
+  );
 
 describe("parallel-implement", () => {
   test("the passed branches merge in task order, the conflicting one is left out and named, the tampering one never reaches the merge; the checkout is unchanged", () => {
@@ -50,7 +53,12 @@ describe("parallel-implement", () => {
 
     const merge = ofType(r.events, "node.finished").find((e) => e.node === "integrate")!;
     expect(merge).toMatchObject({ status: "passed", qualifier: "verified" });
-    const out = merge.output as { branch: string; merged: { branch: string }[]; left_out: { branch: string; reason: string; paths: string[] }[]; not_passed: string[] };
+    const out = merge.output as {
+      branch: string;
+      merged: { branch: string }[];
+      left_out: { branch: string; reason: string; paths: string[] }[];
+      not_passed: string[];
+    };
     expect(out.branch).toBe(`vouch/${run}/merged`);
     expect(out.merged.map((m) => m.branch)).toEqual([branch(0), branch(1)]);
     expect(out.left_out).toEqual([{ branch: branch(3), from: "implement_each#3", reason: "merge_conflict", paths: ["src/cache.js"] }]);
@@ -61,13 +69,17 @@ describe("parallel-implement", () => {
     expect(git(repo, "show", `${out.branch}:src/cache.js`)).toContain("ttlMs) return undefined;");
     expect(git(repo, "show", `${out.branch}:src/slug.js`)).toContain("[^a-z0-9]+");
     expect(git(repo, "show", `${out.branch}:scripts/test`)).toBe(git(repo, "show", "main:scripts/test"));
-    expect(ofType(r.events, "check.finished").filter((c) => c.node === "integrate").map((c) => `${c.name}:${c.passed}`)).toEqual(["tests:true"]);
+    expect(
+      ofType(r.events, "check.finished")
+        .filter((c) => c.node === "integrate")
+        .map((c) => `${c.name}:${c.passed}`),
+    ).toEqual(["tests:true"]);
     expect(git(repo, "worktree", "list", "--porcelain")).not.toContain(`${run}/integrate`);
     expect(finished(r.events).output).toMatchObject({ handoff: "PARALLEL_IMPLEMENT", branch: out.branch });
 
     // vouch show lists the merge's branch and diff stat beside the branches', and --diff prints its patch.
     expect(vouch(["show", "last"], { home: r.home }).stdout).toMatch(new RegExp(`integrate +vouch/${run}/merged +2 files, \\+2 -1`));
-    expect(vouch(["show", "last", "--diff", "integrate"], { home: r.home }).stdout).toContain("+    .replace(/[^a-z0-9]+/g, \"-\")");
+    expect(vouch(["show", "last", "--diff", "integrate"], { home: r.home }).stdout).toContain('+    .replace(/[^a-z0-9]+/g, "-")');
 
     expect(fingerprint(repo)).toEqual(before);
     expect(git(repo, "symbolic-ref", "HEAD").trim()).toBe("refs/heads/main");
@@ -75,9 +87,14 @@ describe("parallel-implement", () => {
 
   test("the plain output names the branch left out and why", () => {
     const repo = sampleRepo();
-    const r = vouch(["run", GRAPH, "--harness", "replay", "-i", `tasks=${PARALLEL_TASKS.join("\n")}`, "-i", `project_dir=${repo}`, "--plain"], { cwd: repo });
+    const r = vouch(
+      ["run", GRAPH, "--harness", "replay", "-i", `tasks=${PARALLEL_TASKS.join("\n")}`, "-i", `project_dir=${repo}`, "--plain"],
+      { cwd: repo },
+    );
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/⚠ integrate left out vouch\/\S+\/implement_each\/3\/implement \(implement_each#3\): merge_conflict in src\/cache\.js/);
+    expect(r.stdout).toMatch(
+      /⚠ integrate left out vouch\/\S+\/implement_each\/3\/implement \(implement_each#3\): merge_conflict in src\/cache\.js/,
+    );
   });
 });
 

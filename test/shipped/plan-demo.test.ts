@@ -12,7 +12,20 @@ beforeAll(() => {
   ensureBinary();
 }, 60_000);
 
-export const PLAN_DEMO = (planFile: string) => ["plan", "Make the cache honour ttlMs and prove it", "--checks", "vouch.checks.yaml", "--harness", "replay", "--replay-dir", join(GRAPHS, "plan.replay"), "-o", planFile, "--run", "--yes"];
+export const PLAN_DEMO = (planFile: string) => [
+  "plan",
+  "Make the cache honour ttlMs and prove it",
+  "--checks",
+  "vouch.checks.yaml",
+  "--harness",
+  "replay",
+  "--replay-dir",
+  join(GRAPHS, "plan.replay"),
+  "-o",
+  planFile,
+  "--run",
+  "--yes",
+];
 
 test("vouch plan, replayed: refused answer quoted back, the second written, shown and run", () => {
   const repo = sampleCopy();
@@ -33,8 +46,14 @@ test("vouch plan, replayed: refused answer quoted back, the second written, show
   expect(plan).toContain("origin: planned\nchecks_from: [ ./vouch.checks.yaml ]\n");
   const runs = JSON.parse(vouch(["runs", "--json"], { home: r.home }).stdout) as { id: string; graph: string; status: string }[];
   expect(runs.map((x) => `${x.graph}:${x.status}`)).toEqual(["cache-ttl:passed", "vouch-plan:passed"]);
-  const show = JSON.parse(vouch(["show", "last", "--json"], { home: r.home }).stdout) as { nodes: { node: string; attempts: { checks: { name: string; passed: boolean }[] }[] }[] };
-  expect(show.nodes.find((n) => n.node === "fix")!.attempts[0]!.checks.map((c) => `${c.name}:${c.passed}`)).toEqual(["build:true", "tests:true", "fmt:true"]);
+  const show = JSON.parse(vouch(["show", "last", "--json"], { home: r.home }).stdout) as {
+    nodes: { node: string; attempts: { checks: { name: string; passed: boolean }[] }[] }[];
+  };
+  expect(show.nodes.find((n) => n.node === "fix")!.attempts[0]!.checks.map((c) => `${c.name}:${c.passed}`)).toEqual([
+    "build:true",
+    "tests:true",
+    "fmt:true",
+  ]);
   // The planner ran read-only (claude's settings, replay plays claude recordings), from a
   // graph file kept in the ledger home so its run can be shown and resumed like any other.
   const planner = readFileSync(join(r.home, "planner", `${runs[1]!.id}.yaml`), "utf8");

@@ -44,12 +44,13 @@ export function vouch(args: string[], opts: { cwd?: string; home?: string; env?:
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", VOUCH_HOME: home, ...opts.env },
   });
   const stdout = r.stdout.toString();
-  const events = args.includes("--json") && (args[0] === "run" || args[0] === "resume")
-    ? stdout
-        .split("\n")
-        .filter((l) => l.trim() !== "")
-        .map((l) => eventSchema.parse(JSON.parse(l)))
-    : [];
+  const events =
+    args.includes("--json") && (args[0] === "run" || args[0] === "resume")
+      ? stdout
+          .split("\n")
+          .filter((l) => l.trim() !== "")
+          .map((l) => eventSchema.parse(JSON.parse(l)))
+      : [];
   return { exitCode: r.exitCode ?? -1, stdout, stderr: r.stderr.toString(), events, home };
 }
 

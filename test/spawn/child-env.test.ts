@@ -76,7 +76,10 @@ describe("buildChildEnv", () => {
   });
 
   test("the engine's VOUCH_* vars are added and win over a parent value", () => {
-    const { env } = buildChildEnv({ ...PARENT, VOUCH_RUN_ID: "from-parent" }, [], { VOUCH_RUN_ID: "r1", VOUCH_STATE_FILE: "/t/state.json" });
+    const { env } = buildChildEnv({ ...PARENT, VOUCH_RUN_ID: "from-parent" }, [], {
+      VOUCH_RUN_ID: "r1",
+      VOUCH_STATE_FILE: "/t/state.json",
+    });
     expect(env.VOUCH_RUN_ID).toBe("r1");
     expect(env.VOUCH_STATE_FILE).toBe("/t/state.json");
   });

@@ -35,7 +35,11 @@ function ctx(over: Partial<CommandContext> = {}): CommandContext {
     ...over,
   };
 }
-const check = (over: Partial<CheckSpec> & Pick<CheckSpec, "name" | "run">): CheckSpec => ({ expect: "exit_zero", timeoutMs: 120_000, ...over });
+const check = (over: Partial<CheckSpec> & Pick<CheckSpec, "name" | "run">): CheckSpec => ({
+  expect: "exit_zero",
+  timeoutMs: 120_000,
+  ...over,
+});
 
 describe("checks", () => {
   test("four checks, three failing: every failure is reported with exit, signal, timed-out flag, duration and tails", async () => {
@@ -70,7 +74,15 @@ describe("checks", () => {
       stdoutTail: "out: something went wrong\n",
       stderrTail: "err: details on stderr\n",
     });
-    expect(slow).toMatchObject({ name: "slow", passed: false, reason: "timed out after 300ms", exit: null, signal: "SIGTERM", timedOut: true, stdoutTail: "started\n" });
+    expect(slow).toMatchObject({
+      name: "slow",
+      passed: false,
+      reason: "timed out after 300ms",
+      exit: null,
+      signal: "SIGTERM",
+      timedOut: true,
+      stdoutTail: "started\n",
+    });
     expect(slow!.durationMs).toBeGreaterThanOrEqual(290);
     expect(slow!.durationMs).toBeLessThan(10_000);
     expect(version).toMatchObject({ name: "version", passed: true, expect: "output_matches /^ok \\d+ tests$/", exit: 0 });
@@ -87,7 +99,10 @@ describe("checks", () => {
 
   test("a check gets the state and item as files and the engine's vars; nothing else of the parent unless named", async () => {
     const o = await runner.runCheck(
-      check({ name: "data", run: 'cat "$VOUCH_STATE_FILE"; echo; cat "$VOUCH_ITEM_FILE"; echo; echo "$VOUCH_RUN_ID/$VOUCH_NODE/[$VOUCH_CANARY_SECRET]/[$GITHUB_TOKEN]"' }),
+      check({
+        name: "data",
+        run: 'cat "$VOUCH_STATE_FILE"; echo; cat "$VOUCH_ITEM_FILE"; echo; echo "$VOUCH_RUN_ID/$VOUCH_NODE/[$VOUCH_CANARY_SECRET]/[$GITHUB_TOKEN]"',
+      }),
       ctx({ item: { id: "F-1" }, passEnv: ["GITHUB_TOKEN"] }),
     );
     expect(o.stdoutTail).toBe('{"inputs":{"n":1},"nodes":{}}\n{"id":"F-1"}\nrun-1/build/[]/[ghp-1]\n');
@@ -104,7 +119,13 @@ describe("checks", () => {
   });
 
   test("the handover directory is private (0700), its files read-only (0400), and close() removes it", async () => {
-    const o = await runner.runCheck(check({ name: "mode", run: 'stat -c %a "$(dirname "$VOUCH_STATE_FILE")"; stat -c %a "$VOUCH_STATE_FILE"; dirname "$VOUCH_STATE_FILE"' }), ctx());
+    const o = await runner.runCheck(
+      check({
+        name: "mode",
+        run: 'stat -c %a "$(dirname "$VOUCH_STATE_FILE")"; stat -c %a "$VOUCH_STATE_FILE"; dirname "$VOUCH_STATE_FILE"',
+      }),
+      ctx(),
+    );
     const [dirMode, fileMode, handoverDir] = o.stdoutTail.trim().split("\n");
     expect(dirMode).toBe("700");
     expect(fileMode).toBe("400");
@@ -124,7 +145,9 @@ describe("checks", () => {
     expect(o).toMatchObject({ passed: false, exit: 127, reason: "exit 127 (command not found), expected 0", notRun: true });
     // A check that ran and failed is evidence; one that expected 127 passes and is no "not run".
     expect((await runner.runCheck(check({ name: "lint", run: "exit 1" }), ctx())).notRun).toBeUndefined();
-    expect(await runner.runCheck(check({ name: "probe", run: "no-such-linter-xyz", expect: { exit: 127 } }), ctx())).toMatchObject({ passed: true });
+    expect(await runner.runCheck(check({ name: "probe", run: "no-such-linter-xyz", expect: { exit: 127 } }), ctx())).toMatchObject({
+      passed: true,
+    });
     expect(o.stderrTail).toContain("no-such-linter-xyz");
   });
 
@@ -151,11 +174,15 @@ describe("refused before anything starts: typed errors, one line, no stack", () 
   });
 
   test("a zero timeout", async () => {
-    await expect(runner.runCheck(check({ name: "z", run: "true", timeoutMs: 0 }), ctx())).rejects.toThrow('check "z": timeout must be greater than zero, got 0');
+    await expect(runner.runCheck(check({ name: "z", run: "true", timeoutMs: 0 }), ctx())).rejects.toThrow(
+      'check "z": timeout must be greater than zero, got 0',
+    );
   });
 
   test("an output_matches that is not a regular expression", async () => {
-    await expect(runner.runCheck(check({ name: "re", run: "true", expect: { output_matches: "([" } }), ctx())).rejects.toBeInstanceOf(CommandSpecError);
+    await expect(runner.runCheck(check({ name: "re", run: "true", expect: { output_matches: "([" } }), ctx())).rejects.toBeInstanceOf(
+      CommandSpecError,
+    );
   });
 
   test("a missing working directory: SpawnError naming the directory (an error, not a failed check)", async () => {
@@ -187,7 +214,10 @@ describe("scripts", () => {
 
   test("keepStdoutBytes bounds the stdout tail; stderr keeps the runner's own size", async () => {
     const small = createCommandRunner({ parentEnv: PARENT, tmpRoot, keepBytes: 8 });
-    const o = await small.runScript({ run: "printf 0123456789ABCDEFGHIJ; printf 0123456789ABCDEFGHIJ >&2", timeoutMs: 10_000, keepStdoutBytes: 16 }, ctx());
+    const o = await small.runScript(
+      { run: "printf 0123456789ABCDEFGHIJ; printf 0123456789ABCDEFGHIJ >&2", timeoutMs: 10_000, keepStdoutBytes: 16 },
+      ctx(),
+    );
     expect(o.stdoutTail).toBe("456789ABCDEFGHIJ");
     expect(o.stderrTail).toBe("CDEFGHIJ");
     expect(o.stdoutBytes).toBe(20);
@@ -209,7 +239,9 @@ describe("scripts", () => {
   });
 
   test("both run and argv, or neither, is refused", async () => {
-    await expect(runner.runScript({ run: "x", argv: ["y"], timeoutMs: 1000, keepStdoutBytes: 1 }, ctx())).rejects.toThrow('script of node "build": give run or argv, not both');
+    await expect(runner.runScript({ run: "x", argv: ["y"], timeoutMs: 1000, keepStdoutBytes: 1 }, ctx())).rejects.toThrow(
+      'script of node "build": give run or argv, not both',
+    );
     await expect(runner.runScript({ timeoutMs: 1000, keepStdoutBytes: 1 }, ctx())).rejects.toBeInstanceOf(CommandSpecError);
   });
 });
@@ -218,8 +250,17 @@ describe("inputs as files, and a start the system refuses (issue 12, item 9)", (
   test("each input is a private read-only file (0400) named by VOUCH_INPUT_<NAME>_FILE, removed by close(); a 200 KB one starts fine", async () => {
     const big = "b".repeat(200 * 1024);
     const o = await runner.runScript(
-      { run: 'stat -c %a "$VOUCH_INPUT_BIG_FILE"; wc -c < "$VOUCH_INPUT_BIG_FILE"; echo "${VOUCH_INPUT_BIG+set}|$VOUCH_INPUT_SMALL"', timeoutMs: 10_000, keepStdoutBytes: 1024 },
-      ctx({ inputs: [{ stem: "BIG", text: big }, { stem: "SMALL", text: "s" }] }),
+      {
+        run: 'stat -c %a "$VOUCH_INPUT_BIG_FILE"; wc -c < "$VOUCH_INPUT_BIG_FILE"; echo "${VOUCH_INPUT_BIG+set}|$VOUCH_INPUT_SMALL"',
+        timeoutMs: 10_000,
+        keepStdoutBytes: 1024,
+      },
+      ctx({
+        inputs: [
+          { stem: "BIG", text: big },
+          { stem: "SMALL", text: "s" },
+        ],
+      }),
     );
     expect(o.terminationReason).toBe("exit");
     expect(o.stdoutTail.split("\n").map((l) => l.trim())).toEqual(["400", String(big.length), "|s", ""]);
@@ -231,7 +272,9 @@ describe("inputs as files, and a start the system refuses (issue 12, item 9)", (
     const huge = createCommandRunner({ parentEnv: { ...PARENT, HUGE_VALUE: "h".repeat(140 * 1024) }, tmpRoot });
     const s = await huge.runScript({ run: "true", timeoutMs: 10_000, keepStdoutBytes: 1024 }, ctx({ passEnv: ["HUGE_VALUE"] }));
     expect(s.terminationReason).toBe("spawn_failed");
-    expect(s.spawnError).toBe("could not start /bin/sh: the environment variable HUGE_VALUE is 140.0 KiB; the system refuses any one variable or argument over 128 KiB (E2BIG)");
+    expect(s.spawnError).toBe(
+      "could not start /bin/sh: the environment variable HUGE_VALUE is 140.0 KiB; the system refuses any one variable or argument over 128 KiB (E2BIG)",
+    );
     const e = await huge.runCheck(check({ name: "c", run: "true" }), ctx({ passEnv: ["HUGE_VALUE"] })).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(SpawnError);
     expect((e as SpawnError).message).toMatch(/^check "c" could not start: .*HUGE_VALUE is 140\.0 KiB.*\(E2BIG\)$/);

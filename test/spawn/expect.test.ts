@@ -2,7 +2,16 @@
 import { describe, expect, test } from "vitest";
 import { describeExpect, expectProblem, judgeCheck, type FinishedCheck } from "../../src/spawn/expect.ts";
 
-const ok: FinishedCheck = { exit: 0, signal: null, timedOut: false, timeoutMs: 120_000, stdout: "", stderr: "", stdoutBytes: 0, stdoutTruncated: false };
+const ok: FinishedCheck = {
+  exit: 0,
+  signal: null,
+  timedOut: false,
+  timeoutMs: 120_000,
+  stdout: "",
+  stderr: "",
+  stdoutBytes: 0,
+  stdoutTruncated: false,
+};
 const run = (over: Partial<FinishedCheck>): FinishedCheck => ({ ...ok, ...over });
 
 describe("exit_zero", () => {
@@ -53,7 +62,10 @@ describe("{ output_matches: RE }", () => {
     expect(judgeCheck({ output_matches: "PASS" }, run({ exit: 1, stdout: "PASS" })).passed).toBe(true);
   });
   test("no match fails with the pattern and the exit", () => {
-    expect(judgeCheck({ output_matches: "^PASS" }, run({ stdout: "FAIL" }))).toEqual({ passed: false, reason: "output does not match /^PASS/ (exit 0)" });
+    expect(judgeCheck({ output_matches: "^PASS" }, run({ stdout: "FAIL" }))).toEqual({
+      passed: false,
+      reason: "output does not match /^PASS/ (exit 0)",
+    });
   });
   test("an invalid pattern is found before running", () => {
     expect(expectProblem({ output_matches: "(" })).toMatch(/^output_matches is not a valid regular expression: /);
@@ -84,8 +96,14 @@ test("describeExpect writes the expectation as the graph does", () => {
 test("docs/graph-language.md says what empty_output and output_matches read, and the judge does that", async () => {
   const { readFileSync } = await import("node:fs");
   const doc = readFileSync(new URL("../../docs/graph-language.md", import.meta.url), "utf8").replace(/\s+/g, " ");
-  expect(doc).toContain("`empty_output`: exit 0 and nothing on stdout but whitespace (spaces, tabs and newlines count as empty); stderr is not judged");
+  expect(doc).toContain(
+    "`empty_output`: exit 0 and nothing on stdout but whitespace (spaces, tabs and newlines count as empty); stderr is not judged",
+  );
   expect(judgeCheck("empty_output", run({ stdout: " \t\n\n", stdoutBytes: 4, stderr: "a warning" }))).toEqual({ passed: true });
-  expect(doc).toContain("`output_matches`: the expression is searched in stdout **and in stderr** (a match in either passes), with `^` and `$` matching at each line; the exit status is not judged");
-  expect(judgeCheck({ output_matches: "^ok$" }, run({ stdout: "nothing here", stderr: "first\nok\nlast", exit: 7 }))).toEqual({ passed: true });
+  expect(doc).toContain(
+    "`output_matches`: the expression is searched in stdout **and in stderr** (a match in either passes), with `^` and `$` matching at each line; the exit status is not judged",
+  );
+  expect(judgeCheck({ output_matches: "^ok$" }, run({ stdout: "nothing here", stderr: "first\nok\nlast", exit: 7 }))).toEqual({
+    passed: true,
+  });
 });

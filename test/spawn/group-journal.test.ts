@@ -70,7 +70,10 @@ test("reap spares a live process whose start time differs (a recycled pid) and g
   // `other` started long after the journal's time for it: another process has that pid now.
   // `victim` is journalled truly: it is reaped, and once it is seen dead the
   // signals of the same reap have been delivered (no guessed sleep).
-  writeFileSync(file, `+ ${other} ${processStartTime(other)! - 500}\n+ ${ended} ${processStartTime(ended)}\n- ${ended}\n+ ${victim} ${processStartTime(victim)}\n`);
+  writeFileSync(
+    file,
+    `+ ${other} ${processStartTime(other)! - 500}\n+ ${ended} ${processStartTime(ended)}\n- ${ended}\n+ ${victim} ${processStartTime(victim)}\n`,
+  );
   expect(reapGroupJournal(file)).toEqual([victim]);
   expect(await eventually(() => !alive(victim))).toBe(true);
   expect(alive(other)).toBe(true);

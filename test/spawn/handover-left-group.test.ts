@@ -29,7 +29,15 @@ mkdirSync(tmpRoot);
 const go = join(dir.path, "go");
 const out = join(dir.path, "out");
 const ctx = (state: unknown): CommandContext => ({
-  runId: "run-1", node: "n", attempt: 1, cwd: dir.path, passEnv: [], vars: { GO: go, OUT: out }, inputs: [], state, signal: new AbortController().signal,
+  runId: "run-1",
+  node: "n",
+  attempt: 1,
+  cwd: dir.path,
+  passEnv: [],
+  vars: { GO: go, OUT: out },
+  inputs: [],
+  state,
+  signal: new AbortController().signal,
 });
 const script = (run: string) => ({ run, timeoutMs: 10_000, keepStdoutBytes: 4096 });
 
@@ -40,7 +48,9 @@ describe("a released handover file and a process that left its command's group",
     const first = await runner.runScript(
       // timeout moves to a group of its own before it starts its command: the command says
       // it runs (a file), and only then does the leader exit.
-      script('exec 3<"$VOUCH_STATE_FILE"; timeout 60 sh -c \': > "$OUT.ready"; while [ ! -e "$GO" ]; do sleep 0.02; done; cat <&3 > "$OUT.part"; mv "$OUT.part" "$OUT"\' </dev/null >/dev/null 2>&1 & p=$!; while [ ! -e "$OUT.ready" ]; do sleep 0.01; done; echo $p'),
+      script(
+        'exec 3<"$VOUCH_STATE_FILE"; timeout 60 sh -c \': > "$OUT.ready"; while [ ! -e "$GO" ]; do sleep 0.02; done; cat <&3 > "$OUT.part"; mv "$OUT.part" "$OUT"\' </dev/null >/dev/null 2>&1 & p=$!; while [ ! -e "$OUT.ready" ]; do sleep 0.01; done; echo $p',
+      ),
       ctx(own),
     );
     const pid = Number(first.stdoutTail.trim());

@@ -39,7 +39,10 @@ describe("one handover folder per runner", () => {
     const c = ctx({ item: { i: 1 }, inputs });
     const seen = new Set<string>();
     for (let i = 0; i < 10; i++) {
-      const o = await runner.runScript(script('stat -c %i "$VOUCH_STATE_FILE" "$VOUCH_ITEM_FILE" "$VOUCH_INPUT_A_FILE" | tr "\\n" " "'), { ...c, state: { inputs: {}, nodes: {} } });
+      const o = await runner.runScript(script('stat -c %i "$VOUCH_STATE_FILE" "$VOUCH_ITEM_FILE" "$VOUCH_INPUT_A_FILE" | tr "\\n" " "'), {
+        ...c,
+        state: { inputs: {}, nodes: {} },
+      });
       seen.add(o.stdoutTail.trim());
     }
     expect(seen.size).toBe(1);

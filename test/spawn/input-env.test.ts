@@ -10,8 +10,18 @@ const bytes = (s: string) => new TextEncoder().encode(s).length;
 
 describe("inputEnv", () => {
   test("a small input is a variable and a file; a large one only a file (never a cut value)", () => {
-    const env = inputEnv([{ stem: "SMALL", text: "hi" }, { stem: "BIG", text: "x".repeat(150 * 1024) }], fileOf);
-    expect(env).toEqual({ VOUCH_INPUT_SMALL_FILE: "/tmp/h/inputs/SMALL", VOUCH_INPUT_SMALL: "hi", VOUCH_INPUT_BIG_FILE: "/tmp/h/inputs/BIG" });
+    const env = inputEnv(
+      [
+        { stem: "SMALL", text: "hi" },
+        { stem: "BIG", text: "x".repeat(150 * 1024) },
+      ],
+      fileOf,
+    );
+    expect(env).toEqual({
+      VOUCH_INPUT_SMALL_FILE: "/tmp/h/inputs/SMALL",
+      VOUCH_INPUT_SMALL: "hi",
+      VOUCH_INPUT_BIG_FILE: "/tmp/h/inputs/BIG",
+    });
   });
 
   test("the limit is in bytes: 20,000 two-byte characters are over 32 KiB", () => {
@@ -27,14 +37,23 @@ describe("inputEnv", () => {
     const chunk = "y".repeat(INLINE_INPUT_MAX_BYTES);
     const inputs = ["A", "B", "C", "D", "E"].map((stem) => ({ stem, text: chunk }));
     const env = inputEnv(inputs, fileOf);
-    expect(Object.keys(env).filter((k) => !k.endsWith("_FILE"))).toEqual(["VOUCH_INPUT_A", "VOUCH_INPUT_B", "VOUCH_INPUT_C", "VOUCH_INPUT_D"]);
+    expect(Object.keys(env).filter((k) => !k.endsWith("_FILE"))).toEqual([
+      "VOUCH_INPUT_A",
+      "VOUCH_INPUT_B",
+      "VOUCH_INPUT_C",
+      "VOUCH_INPUT_D",
+    ]);
     expect(Object.keys(env).filter((k) => k.endsWith("_FILE"))).toHaveLength(5);
   });
 
   test("property: whatever the inputs, each one has its file, inline values are exact, and the environment stays small", () => {
     const input = fc.record({
       stem: fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,20}$/),
-      text: fc.oneof(fc.string({ maxLength: 50 }), fc.string({ unit: "grapheme", maxLength: 20_000 }), fc.nat({ max: 300_000 }).map((n) => "z".repeat(n))),
+      text: fc.oneof(
+        fc.string({ maxLength: 50 }),
+        fc.string({ unit: "grapheme", maxLength: 20_000 }),
+        fc.nat({ max: 300_000 }).map((n) => "z".repeat(n)),
+      ),
     });
     fc.assert(
       fc.property(fc.uniqueArray(input, { selector: (i) => i.stem, maxLength: 12 }), (inputs) => {

@@ -28,7 +28,10 @@ describe("exit status and output", () => {
   });
 
   test("runs in the given directory with exactly the given environment", async () => {
-    const r = await runProcess({ shell: 'pwd; echo "[$ONLY_THIS]"; env | wc -l' }, { cwd: dir.path, env: { PATH: "/usr/bin:/bin", ONLY_THIS: "x" } });
+    const r = await runProcess(
+      { shell: 'pwd; echo "[$ONLY_THIS]"; env | wc -l' },
+      { cwd: dir.path, env: { PATH: "/usr/bin:/bin", ONLY_THIS: "x" } },
+    );
     const [pwd, only, count] = r.stdoutTail.trim().split("\n");
     expect(pwd).toBe(dir.path);
     expect(only).toBe("[x]");
@@ -61,7 +64,10 @@ describe("exit status and output", () => {
   test("the group is registered while it runs and unregistered after", async () => {
     let seen: number[] = [];
     const supervisor = new ProcessSupervisor();
-    const r = await runProcess({ shell: "echo x; sleep 0.3" }, { ...opts, supervisor, onStdoutLine: () => (seen = supervisor.liveGroups()) });
+    const r = await runProcess(
+      { shell: "echo x; sleep 0.3" },
+      { ...opts, supervisor, onStdoutLine: () => (seen = supervisor.liveGroups()) },
+    );
     expect(seen).toContain(r.pid);
     expect(supervisor.liveGroups()).not.toContain(r.pid);
   });
@@ -96,7 +102,11 @@ describe("live lines", () => {
       { ...opts, onStdoutLine: (l, cut) => lines.push([l, cut]), onStderrLine: (l) => errs.push(l) },
     );
     expect(r.exit).toBe(0);
-    expect(lines).toEqual([["one", false], ["two", false], ["three", false]]);
+    expect(lines).toEqual([
+      ["one", false],
+      ["two", false],
+      ["three", false],
+    ]);
     expect(errs).toEqual(["oops"]);
   });
 
@@ -109,15 +119,32 @@ describe("live lines", () => {
 
   test("a line longer than maxLineLength arrives cut, flagged, and the next line is intact", async () => {
     const lines: [string, boolean][] = [];
-    await runProcess({ shell: "head -c 100000 /dev/zero | tr '\\0' a; echo; echo next" }, { ...opts, maxLineLength: 1000, onStdoutLine: (l, c) => lines.push([l, c]) });
-    expect(lines).toEqual([["a".repeat(1000), true], ["next", false]]);
+    await runProcess(
+      { shell: "head -c 100000 /dev/zero | tr '\\0' a; echo; echo next" },
+      { ...opts, maxLineLength: 1000, onStdoutLine: (l, c) => lines.push([l, c]) },
+    );
+    expect(lines).toEqual([
+      ["a".repeat(1000), true],
+      ["next", false],
+    ]);
   });
 
   test("a throwing callback stops the group and surfaces once the group is dead", async () => {
     const boom = new Error("callback bug");
     const t0 = performance.now();
     const supervisor = new ProcessSupervisor();
-    await expect(runProcess({ shell: "echo x; sleep 30" }, { ...opts, supervisor, onStdoutLine: () => { throw boom; } })).rejects.toBe(boom);
+    await expect(
+      runProcess(
+        { shell: "echo x; sleep 30" },
+        {
+          ...opts,
+          supervisor,
+          onStdoutLine: () => {
+            throw boom;
+          },
+        },
+      ),
+    ).rejects.toBe(boom);
     expect(performance.now() - t0).toBeLessThan(10_000); // not the 30 s sleep
     expect(supervisor.liveGroups()).toEqual([]);
   });

@@ -73,7 +73,10 @@ describe("one supervisor per owner", () => {
     const before = process.listenerCount("exit");
     const s = new ProcessSupervisor();
     const seen: number[] = [];
-    await runProcess({ shell: "echo x" }, { cwd: d.path, env: TEST_ENV, supervisor: s, onStdoutLine: () => void seen.push(process.listenerCount("exit")) });
+    await runProcess(
+      { shell: "echo x" },
+      { cwd: d.path, env: TEST_ENV, supervisor: s, onStdoutLine: () => void seen.push(process.listenerCount("exit")) },
+    );
     const remove = s.trackFolder(join(d.path, "gone"));
     seen.push(process.listenerCount("exit"));
     await remove();
@@ -100,7 +103,9 @@ describe("the barrier before a start (write-ahead)", () => {
     supervisor.setBarrier(() => {
       throw new Error("the ledger could not commit");
     });
-    await expect(runProcess({ shell: `touch '${second}'` }, { cwd: dir.path, env: TEST_ENV, wallMs: 10_000, supervisor })).rejects.toThrow("the ledger could not commit");
+    await expect(runProcess({ shell: `touch '${second}'` }, { cwd: dir.path, env: TEST_ENV, wallMs: 10_000, supervisor })).rejects.toThrow(
+      "the ledger could not commit",
+    );
     await Bun.sleep(50);
     expect(existsSync(second)).toBe(false);
     expect(supervisor.liveGroups()).toEqual([]);

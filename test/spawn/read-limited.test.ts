@@ -44,14 +44,18 @@ describe("sizes", () => {
     expect(parseByteSize("4k")).toBe(4096);
     expect(parseByteSize("64MiB")).toBe(64 * 2 ** 20);
     expect(parseByteSize("1 GiB")).toBe(2 ** 30);
-    for (const bad of ["", "0", "-1", "1.5M", "10 MB of it", "1e9", "99999999999999999999"]) expect(parseByteSize(bad), bad).toBeUndefined();
+    for (const bad of ["", "0", "-1", "1.5M", "10 MB of it", "1e9", "99999999999999999999"])
+      expect(parseByteSize(bad), bad).toBeUndefined();
   });
 
   test("fileLimits: documented defaults, raised by the environment, a bad value is a usage error", () => {
     expect(fileLimits({})).toEqual({ graphBytes: DEFAULT_MAX_GRAPH_BYTES, inputBytes: DEFAULT_MAX_INPUT_BYTES });
     expect(DEFAULT_MAX_GRAPH_BYTES).toBe(4 * 2 ** 20);
     expect(DEFAULT_MAX_INPUT_BYTES).toBe(64 * 2 ** 20);
-    expect(fileLimits({ VOUCH_MAX_GRAPH_BYTES: "20MiB", VOUCH_MAX_INPUT_BYTES: "1g" })).toEqual({ graphBytes: 20 * 2 ** 20, inputBytes: 2 ** 30 });
+    expect(fileLimits({ VOUCH_MAX_GRAPH_BYTES: "20MiB", VOUCH_MAX_INPUT_BYTES: "1g" })).toEqual({
+      graphBytes: 20 * 2 ** 20,
+      inputBytes: 2 ** 30,
+    });
     expect(() => fileLimits({ VOUCH_MAX_INPUT_BYTES: "huge" })).toThrow(UsageError);
   });
 });

@@ -21,13 +21,18 @@ function chunk(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
 describe("TailBuffer", () => {
   test("keeps exactly the last `keep` bytes and counts all, for any chunking", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 3000 }), fc.array(fc.nat(), { maxLength: 40 }), fc.integer({ min: 0, max: 5000 }), (bytes, cuts, keep) => {
-        const tail = new TailBuffer(keep);
-        for (const c of chunk(bytes, cuts)) tail.push(c);
-        expect(tail.total).toBe(bytes.length);
-        expect(tail.truncated).toBe(bytes.length > keep);
-        expect([...tail.bytes()]).toEqual([...bytes.subarray(Math.max(0, bytes.length - keep))]);
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 3000 }),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        fc.integer({ min: 0, max: 5000 }),
+        (bytes, cuts, keep) => {
+          const tail = new TailBuffer(keep);
+          for (const c of chunk(bytes, cuts)) tail.push(c);
+          expect(tail.total).toBe(bytes.length);
+          expect(tail.truncated).toBe(bytes.length > keep);
+          expect([...tail.bytes()]).toEqual([...bytes.subarray(Math.max(0, bytes.length - keep))]);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -58,7 +63,9 @@ describe("TailBuffer", () => {
 
 describe("LineSplitter", () => {
   test("yields exactly text.split('\\n') (minus a trailing empty piece) for any chunking, multibyte included", () => {
-    const text = fc.array(fc.oneof(fc.constantFrom("\n", "é", "€", "😀", "\r"), fc.string({ maxLength: 8 })), { maxLength: 60 }).map((parts) => parts.join(""));
+    const text = fc
+      .array(fc.oneof(fc.constantFrom("\n", "é", "€", "😀", "\r"), fc.string({ maxLength: 8 })), { maxLength: 60 })
+      .map((parts) => parts.join(""));
     fc.assert(
       fc.property(text, fc.array(fc.nat(), { maxLength: 30 }), (t, cuts) => {
         const got: string[] = [];
@@ -81,7 +88,10 @@ describe("LineSplitter", () => {
     const splitter = new LineSplitter((l, c) => got.push([l, c]), 5);
     splitter.push(new TextEncoder().encode("abcd😀efgh\nok\n"));
     splitter.end();
-    expect(got).toEqual([["abcd", true], ["ok", false]]);
+    expect(got).toEqual([
+      ["abcd", true],
+      ["ok", false],
+    ]);
   });
 
   test("a long final line without a newline is delivered cut at end()", () => {

@@ -10,9 +10,28 @@ import { RunRecorder } from "./helpers/event-builder.ts";
 
 function retrying(): RunRecorder {
   const r = new RunRecorder();
-  r.emit({ type: "run.started", graph: "g", graph_path: "g.yaml", graph_digest: "d", inputs: {}, caps: { budget_usd: null, wall_ms: null }, concurrency: 1, nodes: [{ id: "ask", kind: "agent", needs: [] }], pass_env: [], harness: null, resumed: false, version: "0" });
+  r.emit({
+    type: "run.started",
+    graph: "g",
+    graph_path: "g.yaml",
+    graph_digest: "d",
+    inputs: {},
+    caps: { budget_usd: null, wall_ms: null },
+    concurrency: 1,
+    nodes: [{ id: "ask", kind: "agent", needs: [] }],
+    pass_env: [],
+    harness: null,
+    resumed: false,
+    version: "0",
+  });
   r.emit({ type: "node.started", node: "ask", kind: "agent", attempt: 1, harness: "claude" });
-  const progress = (p: Partial<Extract<EventBody, { type: "node.progress" }>>): EventBody => ({ type: "node.progress", node: "ask", attempt: 1, turns: 0, ...p });
+  const progress = (p: Partial<Extract<EventBody, { type: "node.progress" }>>): EventBody => ({
+    type: "node.progress",
+    node: "ask",
+    attempt: 1,
+    turns: 0,
+    ...p,
+  });
   r.emit(progress({ activity: "API retry 1/10, 429", api_retries: 1 }));
   r.emit(progress({ activity: "API retry 2/10, 429", api_retries: 2 }));
   // Later progress repeats the count: no new line.

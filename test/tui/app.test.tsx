@@ -60,7 +60,11 @@ describe("startTui", () => {
     for (const e of loadFixture("big-map")) handle.push(e);
     await waitFor(() => stdout.writes.some((w) => w.includes("412/500")), 10_000, "the big map on screen");
     stdout.resize(60, 12);
-    const frame = () => stdout.writes.filter((w) => w.includes("vouch finding-verifier")).pop()!.split("\n");
+    const frame = () =>
+      stdout.writes
+        .filter((w) => w.includes("vouch finding-verifier"))
+        .pop()!
+        .split("\n");
     await waitFor(() => frame().length === 12, 10_000, "a 12-line frame");
     const last = frame();
     expect(last).toHaveLength(12);
@@ -122,7 +126,9 @@ describe("startTui", () => {
     const stdout = new FakeStdout(100, 40);
     const stdin = new FakeStdin();
     let resolved = false;
-    const shown = replayTui(loadFixture("overruns"), { stdout: stdout as never, stdin: stdin as never, color: false }).then(() => (resolved = true));
+    const shown = replayTui(loadFixture("overruns"), { stdout: stdout as never, stdin: stdin as never, color: false }).then(
+      () => (resolved = true),
+    );
     await waitFor(() => stripAnsi(stdout.all()).includes("cap overrun turns 2/1"), 10_000, "the replayed run on screen");
     await settle(10); // turns of the event loop, not a clock: whatever the events set off has happened
     expect(resolved).toBe(false); // it waits for the user

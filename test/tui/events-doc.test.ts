@@ -4,7 +4,17 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { CAP_NAMES, CAUSES, EVENT_TYPES, eventSchema, eventsJsonSchema, NODE_STATUSES, QUALIFIERS, RUN_STATUSES, STOP_REASONS } from "../../src/engine/events.ts";
+import {
+  CAP_NAMES,
+  CAUSES,
+  EVENT_TYPES,
+  eventSchema,
+  eventsJsonSchema,
+  NODE_STATUSES,
+  QUALIFIERS,
+  RUN_STATUSES,
+  STOP_REASONS,
+} from "../../src/engine/events.ts";
 import { EXIT } from "../../src/engine/errors.ts";
 
 const DOC = readFileSync(join(import.meta.dirname, "..", "..", "docs", "events.md"), "utf8");
@@ -20,7 +30,13 @@ function section(title: string): string {
   return DOC.slice(start, end < 0 ? undefined : end);
 }
 
-type JsonSchema = { properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; const?: unknown };
+type JsonSchema = {
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  const?: unknown;
+};
 
 /** Every property name in a JSON Schema, at any depth. */
 function fieldNames(s: JsonSchema, out = new Set<string>()): Set<string> {
@@ -59,7 +75,10 @@ describe("docs/events.md", () => {
     const text = section(`\`${type}\``);
     expect(text, `no "## \`${type}\`" section`).not.toBe("");
     const found = variants.find((v) => v.properties?.type?.const === type)!;
-    const schema = { ...found, properties: Object.fromEntries(Object.entries(found.properties ?? {}).filter(([k]) => !ENVELOPE_OPTIONAL.includes(k))) };
+    const schema = {
+      ...found,
+      properties: Object.fromEntries(Object.entries(found.properties ?? {}).filter(([k]) => !ENVELOPE_OPTIONAL.includes(k))),
+    };
     const missing = [...fieldNames(schema)].filter((f) => !ENVELOPE.includes(f) && !mentions(text, f));
     expect(missing).toEqual([]);
   });

@@ -14,15 +14,48 @@ function loop(options: { branch?: { map: string; index: number } } = {}) {
     { id: "implement", kind: "agent", needs: [] },
     { id: "review", kind: "agent", needs: ["implement"] },
   ];
-  r.emit({ type: "run.started", graph: "step", graph_path: "step.yaml", graph_digest: "d", inputs: {}, caps: { budget_usd: null, wall_ms: null }, concurrency: 1, nodes, pass_env: [], harness: null, resumed: false, version: "0" });
-  const finished = (node: string): EventBody => ({ type: "node.finished", node, ...b, attempt: 1, status: "passed", qualifier: "exit-only", stop_reason: "complete", cause: null, cost_usd: 0.01, turns: 1, wall_ms: 200 });
+  r.emit({
+    type: "run.started",
+    graph: "step",
+    graph_path: "step.yaml",
+    graph_digest: "d",
+    inputs: {},
+    caps: { budget_usd: null, wall_ms: null },
+    concurrency: 1,
+    nodes,
+    pass_env: [],
+    harness: null,
+    resumed: false,
+    version: "0",
+  });
+  const finished = (node: string): EventBody => ({
+    type: "node.finished",
+    node,
+    ...b,
+    attempt: 1,
+    status: "passed",
+    qualifier: "exit-only",
+    stop_reason: "complete",
+    cause: null,
+    cost_usd: 0.01,
+    turns: 1,
+    wall_ms: 200,
+  });
   for (const round of [1, 2]) {
     for (const node of ["implement", "review"]) {
       r.emit({ type: "node.started", node, ...b, kind: "agent", attempt: 1, harness: "replay", round });
       r.emit(finished(node));
     }
   }
-  r.emit({ type: "run.finished", status: "passed", exit_code: 0, cost_usd: 0.04, cost_unknown: 0, wall_ms: 900, counts: { ...ZERO, passed: 2 } });
+  r.emit({
+    type: "run.finished",
+    status: "passed",
+    exit_code: 0,
+    cost_usd: 0.04,
+    cost_unknown: 0,
+    wall_ms: 900,
+    counts: { ...ZERO, passed: 2 },
+  });
   return r.events;
 }
 

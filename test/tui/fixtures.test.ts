@@ -9,7 +9,14 @@ const dir = join(import.meta.dirname, "fixtures");
 const files = readdirSync(dir).filter((f) => f.endsWith(".ndjson"));
 
 test("there are the fixtures the tests name", () => {
-  expect(files.sort()).toEqual(["approval.ndjson", "big-map.ndjson", "failed-check.ndjson", "map-mixed.ndjson", "overruns.ndjson", "retry-fallback.ndjson"]);
+  expect(files.sort()).toEqual([
+    "approval.ndjson",
+    "big-map.ndjson",
+    "failed-check.ndjson",
+    "map-mixed.ndjson",
+    "overruns.ndjson",
+    "retry-fallback.ndjson",
+  ]);
 });
 
 test.each(files)("%s is a valid event sequence", (file) => {

@@ -36,8 +36,20 @@ describe("Ink frames of recorded runs", () => {
   test("a map of 6 branches: each row carries its own verdict", async () => {
     const { frame } = await frameOf(loadFixture("map-mixed"));
     const rows = frame().split("\n");
-    const verdictOf = (label: string) => rows.find((l) => l.includes(label))?.trim().split(/\s+/).pop();
-    expect(["F-001", "F-002", "F-003", "F-004", "F-005", "F-006"].map(verdictOf)).toEqual(["VERIFIED", "FALSE", "UNVERIFIABLE", "VERIFIED", "ERROR", "FAILED"]);
+    const verdictOf = (label: string) =>
+      rows
+        .find((l) => l.includes(label))
+        ?.trim()
+        .split(/\s+/)
+        .pop();
+    expect(["F-001", "F-002", "F-003", "F-004", "F-005", "F-006"].map(verdictOf)).toEqual([
+      "VERIFIED",
+      "FALSE",
+      "UNVERIFIABLE",
+      "VERIFIED",
+      "ERROR",
+      "FAILED",
+    ]);
     expect(frame()).toContain("FAILED · exit 1");
   });
 
@@ -58,7 +70,10 @@ describe("Ink frames of recorded runs", () => {
   test("an approval prompt with its a/r keys, answered with a", async () => {
     const live = loadFixture("approval").filter((e) => e.type !== "run.paused" && e.type !== "run.finished");
     const { r, store, frame } = await frameOf(live);
-    const answer = store.approvals.decide({ node: "ship", prompt: "Ship v2.3.0 to production?\nThe canary has been green for 30 minutes." }, new AbortController().signal);
+    const answer = store.approvals.decide(
+      { node: "ship", prompt: "Ship v2.3.0 to production?\nThe canary has been green for 30 minutes." },
+      new AbortController().signal,
+    );
     store.flush();
     await settle();
     expect(frame()).toContain("? approval ship");

@@ -23,13 +23,16 @@ function hostile(events: VouchEvent[]): VouchEvent[] {
   });
 }
 
-test.each(["map-mixed", "failed-check", "retry-fallback"])("%s with hostile text: no control character in the frame, the name's printable rest shown", async (fixture) => {
-  const store = createTuiStore();
-  for (const e of hostile(loadFixture(fixture))) store.push(e);
-  store.flush();
-  const r = render(<AppView store={store} color={false} replay={true} onEffect={() => {}} size={{ columns: 120, rows: 50 }} />);
-  await settle();
-  const frame = r.lastFrame() ?? "";
-  expect(FORBIDDEN.exec(frame)?.[0]).toBeUndefined();
-  expect(frame).toContain("nulredevilend");
-});
+test.each(["map-mixed", "failed-check", "retry-fallback"])(
+  "%s with hostile text: no control character in the frame, the name's printable rest shown",
+  async (fixture) => {
+    const store = createTuiStore();
+    for (const e of hostile(loadFixture(fixture))) store.push(e);
+    store.flush();
+    const r = render(<AppView store={store} color={false} replay={true} onEffect={() => {}} size={{ columns: 120, rows: 50 }} />);
+    await settle();
+    const frame = r.lastFrame() ?? "";
+    expect(FORBIDDEN.exec(frame)?.[0]).toBeUndefined();
+    expect(frame).toContain("nulredevilend");
+  },
+);

@@ -56,7 +56,10 @@ describe("handleKey decides", () => {
   test("q while an approval waits offers to leave it for later (pause), not to cancel", () => {
     const asked = handleKey(initialUi(), { char: "q" }, ctx({ pendingApprovals: 1 }));
     expect(asked.ui.confirm).toBe("pause");
-    expect(handleKey(asked.ui, { char: "y" }, ctx({ pendingApprovals: 1 }))).toMatchObject({ ui: { pausedApprovals: true }, effects: [{ kind: "pauseApprovals" }] });
+    expect(handleKey(asked.ui, { char: "y" }, ctx({ pendingApprovals: 1 }))).toMatchObject({
+      ui: { pausedApprovals: true },
+      effects: [{ kind: "pauseApprovals" }],
+    });
   });
 
   test("Ctrl-C cancels gracefully, a second Ctrl-C exits at once", () => {
@@ -67,8 +70,12 @@ describe("handleKey decides", () => {
 
   test("a and r answer the approval on screen, and only when one is waiting", () => {
     const approval = { id: 7, node: "ship" };
-    expect(handleKey(initialUi(), { char: "a" }, ctx({ approval, pendingApprovals: 1 })).effects).toEqual([{ kind: "answer", id: 7, decision: "approve" }]);
-    expect(handleKey(initialUi(), { char: "r" }, ctx({ approval, pendingApprovals: 1 })).effects).toEqual([{ kind: "answer", id: 7, decision: "reject" }]);
+    expect(handleKey(initialUi(), { char: "a" }, ctx({ approval, pendingApprovals: 1 })).effects).toEqual([
+      { kind: "answer", id: 7, decision: "approve" },
+    ]);
+    expect(handleKey(initialUi(), { char: "r" }, ctx({ approval, pendingApprovals: 1 })).effects).toEqual([
+      { kind: "answer", id: 7, decision: "reject" },
+    ]);
     expect(handleKey(initialUi(), { char: "a" }, ctx()).effects).toEqual([]);
   });
 
@@ -106,7 +113,13 @@ async function app(events: VouchEvent[], opts: { replay?: boolean; rows?: number
   const effects: Effect[] = [];
   const apply = effectHandler(store, { onCancel() {}, onExitNow() {}, onQuit() {} });
   const r = render(
-    <AppView store={store} color={false} replay={opts.replay === true} onEffect={(e) => (effects.push(e), apply(e))} size={{ columns: 100, rows: opts.rows ?? 40 }} />,
+    <AppView
+      store={store}
+      color={false}
+      replay={opts.replay === true}
+      onEffect={(e) => (effects.push(e), apply(e))}
+      size={{ columns: 100, rows: opts.rows ?? 40 }}
+    />,
   );
   await settle();
   const press = async (k: string) => {

@@ -9,7 +9,20 @@ import { RunRecorder } from "./helpers/event-builder.ts";
 
 function merging(branch = "vouch/r/each/1/impl"): RunRecorder {
   const r = new RunRecorder();
-  r.emit({ type: "run.started", graph: "g", graph_path: "g.yaml", graph_digest: "d", inputs: {}, caps: { budget_usd: null, wall_ms: null }, concurrency: 1, nodes: [{ id: "integrate", kind: "merge", needs: [] }], pass_env: [], harness: null, resumed: false, version: "0" });
+  r.emit({
+    type: "run.started",
+    graph: "g",
+    graph_path: "g.yaml",
+    graph_digest: "d",
+    inputs: {},
+    caps: { budget_usd: null, wall_ms: null },
+    concurrency: 1,
+    nodes: [{ id: "integrate", kind: "merge", needs: [] }],
+    pass_env: [],
+    harness: null,
+    resumed: false,
+    version: "0",
+  });
   r.emit({ type: "node.started", node: "integrate", kind: "merge", attempt: 1 });
   const paths = ["a.js", "b.js", "c.js", "d.js", "e.js", "f.js", "g.js"];
   r.emit({ type: "merge.conflict", node: "integrate", attempt: 1, git_branch: branch, from: "each#1", paths });
@@ -22,7 +35,9 @@ describe("merge.conflict", () => {
     const out = createPlainOutput((t) => (text += t), { color: false, width: 200 });
     for (const e of merging().events) out.push(e);
     await out.close();
-    expect(text.split("\n").filter((l) => l.includes("left out"))).toEqual(["⚠ integrate left out vouch/r/each/1/impl (each#1): merge_conflict in a.js, b.js, c.js, d.js, e.js and 2 more"]);
+    expect(text.split("\n").filter((l) => l.includes("left out"))).toEqual([
+      "⚠ integrate left out vouch/r/each/1/impl (each#1): merge_conflict in a.js, b.js, c.js, d.js, e.js and 2 more",
+    ]);
   });
 
   test("the TUI lists the left-out branch under the merge node", () => {

@@ -47,7 +47,13 @@ describe("plain lines", () => {
     const lines = await plain(loadFixture("failed-check"));
     const at = lines.indexOf("✗ fix check tests failed: exit 1 · expect exit_zero");
     expect(at).toBeGreaterThan(0);
-    expect(lines.slice(at + 1, at + 6)).toEqual(["    │   Expected: 3", "    │   Received: 4", "    │  1 fail", "    │  4 pass", '    │ error: script "test" exited with code 1']);
+    expect(lines.slice(at + 1, at + 6)).toEqual([
+      "    │   Expected: 3",
+      "    │   Received: 4",
+      "    │  1 fail",
+      "    │  4 pass",
+      '    │ error: script "test" exited with code 1',
+    ]);
     expect(lines.join("\n")).not.toMatch(/lint|Edit src\/math\.ts/);
   });
 
@@ -66,17 +72,59 @@ describe("plain lines", () => {
 
   test("one script node: '1 node', and no '$0' on a script (it cannot cost anything)", async () => {
     const r = new RunRecorder();
-    r.emit({ type: "run.started", graph: "checks", graph_path: "c.yaml", graph_digest: "d", inputs: {}, caps: { budget_usd: null, wall_ms: null }, concurrency: 1, nodes: [{ id: "build", kind: "script", needs: [] }], pass_env: [], harness: null, resumed: false, version: "0" });
+    r.emit({
+      type: "run.started",
+      graph: "checks",
+      graph_path: "c.yaml",
+      graph_digest: "d",
+      inputs: {},
+      caps: { budget_usd: null, wall_ms: null },
+      concurrency: 1,
+      nodes: [{ id: "build", kind: "script", needs: [] }],
+      pass_env: [],
+      harness: null,
+      resumed: false,
+      version: "0",
+    });
     r.emit({ type: "node.started", node: "build", kind: "script", attempt: 1 });
-    r.emit({ type: "node.finished", node: "build", attempt: 1, status: "passed", qualifier: "verified", stop_reason: null, cause: null, cost_usd: 0, turns: null, wall_ms: 157 });
-    r.emit({ type: "run.finished", status: "passed", exit_code: 0, cost_usd: 0, cost_unknown: 0, wall_ms: 165, counts: { ...ZERO, passed: 1 } });
-    expect((await plain(r.events)).slice(1)).toEqual(["  1 node", "✓ build passed verified  157ms", "■ run passed · exit 0  $0 · 165ms", "  1 passed"]);
+    r.emit({
+      type: "node.finished",
+      node: "build",
+      attempt: 1,
+      status: "passed",
+      qualifier: "verified",
+      stop_reason: null,
+      cause: null,
+      cost_usd: 0,
+      turns: null,
+      wall_ms: 157,
+    });
+    r.emit({
+      type: "run.finished",
+      status: "passed",
+      exit_code: 0,
+      cost_usd: 0,
+      cost_unknown: 0,
+      wall_ms: 165,
+      counts: { ...ZERO, passed: 1 },
+    });
+    expect((await plain(r.events)).slice(1)).toEqual([
+      "  1 node",
+      "✓ build passed verified  157ms",
+      "■ run passed · exit 0  $0 · 165ms",
+      "  1 passed",
+    ]);
   });
 
   test("a retry shows its one-line error, not the whole message quoted to the model", async () => {
     const events = loadFixture("retry-fallback").map((e) =>
       e.type === "node.retrying"
-        ? { ...e, reason: "Your previous attempt (attempt 1) did not pass. vouch checked it and found:\ncause: output_invalid\nerror: output is not JSON: Unexpected token 'H'\nFix this and answer again.", error: "output is not JSON: Unexpected token 'H'" }
+        ? {
+            ...e,
+            reason:
+              "Your previous attempt (attempt 1) did not pass. vouch checked it and found:\ncause: output_invalid\nerror: output is not JSON: Unexpected token 'H'\nFix this and answer again.",
+            error: "output is not JSON: Unexpected token 'H'",
+          }
         : e,
     );
     const lines = await plain(events);
@@ -94,7 +142,9 @@ describe("plain lines", () => {
   });
 
   test("NO_COLOR (color: false): no escape codes at all, even from hostile output", async () => {
-    const events = loadFixture("failed-check").map((e) => (e.type === "check.finished" && !e.passed ? { ...e, stdout_tail: "\u001b[31mFAIL\u001b[0m\n\u001b]0;pwned\u0007x" } : e));
+    const events = loadFixture("failed-check").map((e) =>
+      e.type === "check.finished" && !e.passed ? { ...e, stdout_tail: "\u001b[31mFAIL\u001b[0m\n\u001b]0;pwned\u0007x" } : e,
+    );
     const text = (await plain(events, { color: false, width: 80 })).join("\n");
     expect(text).not.toContain("\u001b");
     expect(text).toContain("│ FAIL");
@@ -107,25 +157,34 @@ describe("plain lines", () => {
 
   test("a reader that went away (EPIPE) ends the output quietly; other write errors surface", async () => {
     let calls = 0;
-    const out = createPlainOutput(() => {
-      calls++;
-      throw Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
-    }, { color: false, width: 80 });
+    const out = createPlainOutput(
+      () => {
+        calls++;
+        throw Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
+      },
+      { color: false, width: 80 },
+    );
     for (const e of loadFixture("map-mixed")) out.push(e);
     expect(calls).toBe(1);
-    const broken = createPlainOutput(() => {
-      throw Object.assign(new Error("disk full"), { code: "ENOSPC" });
-    }, { color: false, width: 80 });
+    const broken = createPlainOutput(
+      () => {
+        throw Object.assign(new Error("disk full"), { code: "ENOSPC" });
+      },
+      { color: false, width: 80 },
+    );
     expect(() => broken.push(loadFixture("map-mixed")[0]!)).toThrow("disk full");
   });
 
   test("a destroyed or ended stream ends the output quietly too, as it does for --json", () => {
     for (const code of ["ERR_STREAM_DESTROYED", "ERR_STREAM_WRITE_AFTER_END"]) {
       let calls = 0;
-      const out = createPlainOutput(() => {
-        calls++;
-        throw Object.assign(new Error(`write: ${code}`), { code });
-      }, { color: false, width: 80 });
+      const out = createPlainOutput(
+        () => {
+          calls++;
+          throw Object.assign(new Error(`write: ${code}`), { code });
+        },
+        { color: false, width: 80 },
+      );
       for (const e of loadFixture("map-mixed")) out.push(e);
       expect(calls, code).toBe(1);
     }

@@ -15,17 +15,57 @@ const NOW = Date.parse("2026-11-29T10:01:00.000Z");
 
 function events() {
   const r = new RunRecorder();
-  const nodes = [...IDS.map((id) => ({ id, kind: "script", needs: [] })), { id: "valueOf", kind: "map", needs: [] }, { id: "isPrototypeOf", kind: "script", needs: [], map: "valueOf" }];
-  r.emit({ type: "run.started", graph: "g", graph_path: "g.yaml", graph_digest: "d", inputs: {}, caps: { budget_usd: null, wall_ms: null }, concurrency: 1, nodes, pass_env: [], harness: null, resumed: false, version: "0" } as EventBody);
-  const finished = (node: string, extra = {}): EventBody => ({ type: "node.finished", node, attempt: 1, status: "passed", qualifier: "exit-only", stop_reason: null, cause: null, cost_usd: 0, turns: null, wall_ms: 5, ...extra }) as EventBody;
+  const nodes = [
+    ...IDS.map((id) => ({ id, kind: "script", needs: [] })),
+    { id: "valueOf", kind: "map", needs: [] },
+    { id: "isPrototypeOf", kind: "script", needs: [], map: "valueOf" },
+  ];
+  r.emit({
+    type: "run.started",
+    graph: "g",
+    graph_path: "g.yaml",
+    graph_digest: "d",
+    inputs: {},
+    caps: { budget_usd: null, wall_ms: null },
+    concurrency: 1,
+    nodes,
+    pass_env: [],
+    harness: null,
+    resumed: false,
+    version: "0",
+  } as EventBody);
+  const finished = (node: string, extra = {}): EventBody =>
+    ({
+      type: "node.finished",
+      node,
+      attempt: 1,
+      status: "passed",
+      qualifier: "exit-only",
+      stop_reason: null,
+      cause: null,
+      cost_usd: 0,
+      turns: null,
+      wall_ms: 5,
+      ...extra,
+    }) as EventBody;
   for (const id of IDS.slice(0, 3)) r.emit({ type: "node.started", node: id, kind: "script", attempt: 1 }).emit(finished(id));
   const branch = { map: "valueOf", index: 0 };
   r.emit({ type: "node.started", node: "valueOf", kind: "map", attempt: 1, items: 1 });
   r.emit({ type: "branch.started", branch, item: "x", label: "x" } as EventBody);
-  r.emit({ type: "node.started", node: "isPrototypeOf", kind: "script", attempt: 1, branch } as EventBody).emit(finished("isPrototypeOf", { branch }));
+  r.emit({ type: "node.started", node: "isPrototypeOf", kind: "script", attempt: 1, branch } as EventBody).emit(
+    finished("isPrototypeOf", { branch }),
+  );
   r.emit({ type: "branch.finished", branch, status: "passed", verdict: null } as EventBody);
   r.emit(finished("valueOf"));
-  r.emit({ type: "run.finished", status: "passed", exit_code: 0, cost_usd: 0, cost_unknown: 0, wall_ms: 900, counts: { ...ZERO, passed: 5 } });
+  r.emit({
+    type: "run.finished",
+    status: "passed",
+    exit_code: 0,
+    cost_usd: 0,
+    cost_unknown: 0,
+    wall_ms: 900,
+    counts: { ...ZERO, passed: 5 },
+  });
   return r.events;
 }
 

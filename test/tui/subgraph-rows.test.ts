@@ -15,12 +15,44 @@ function events() {
     { id: "review/deep/x", kind: "script", needs: [], graph: "review/deep" },
     { id: "ship", kind: "script", needs: ["review"] },
   ];
-  r.emit({ type: "run.started", graph: "g", graph_path: "g.yaml", graph_digest: "d", inputs: {}, caps: { budget_usd: null, wall_ms: null }, concurrency: 1, nodes, pass_env: [], harness: null, resumed: false, version: "0" });
+  r.emit({
+    type: "run.started",
+    graph: "g",
+    graph_path: "g.yaml",
+    graph_digest: "d",
+    inputs: {},
+    caps: { budget_usd: null, wall_ms: null },
+    concurrency: 1,
+    nodes,
+    pass_env: [],
+    harness: null,
+    resumed: false,
+    version: "0",
+  });
   for (const n of nodes) {
     r.emit({ type: "node.started", node: n.id, kind: n.kind, attempt: 1 });
-    r.emit({ type: "node.finished", node: n.id, attempt: 1, status: "passed", qualifier: "exit-only", stop_reason: null, cause: null, cost_usd: null, turns: null, wall_ms: 5 });
+    r.emit({
+      type: "node.finished",
+      node: n.id,
+      attempt: 1,
+      status: "passed",
+      qualifier: "exit-only",
+      stop_reason: null,
+      cause: null,
+      cost_usd: null,
+      turns: null,
+      wall_ms: 5,
+    });
   }
-  r.emit({ type: "run.finished", status: "passed", exit_code: 0, cost_usd: 0, cost_unknown: 0, wall_ms: 50, counts: { ...ZERO, passed: nodes.length } });
+  r.emit({
+    type: "run.finished",
+    status: "passed",
+    exit_code: 0,
+    cost_usd: 0,
+    cost_unknown: 0,
+    wall_ms: 50,
+    counts: { ...ZERO, passed: nodes.length },
+  });
   return r.events;
 }
 

@@ -13,20 +13,68 @@ const BRANCHES = 400;
 /** A run of exactly 5,000 events: a 400-branch map, mostly live progress. */
 function flood(): VouchEvent[] {
   const r = new RunRecorder();
-  r.emit({ type: "run.started", graph: "flood", graph_path: "flood.yaml", graph_digest: "d", inputs: {}, caps: { budget_usd: 100, wall_ms: null }, concurrency: 8, nodes: [{ id: "fan", kind: "map", needs: [] }, { id: "work", kind: "agent", needs: [], map: "fan" }], pass_env: [], harness: null, resumed: false, version: "0" });
+  r.emit({
+    type: "run.started",
+    graph: "flood",
+    graph_path: "flood.yaml",
+    graph_digest: "d",
+    inputs: {},
+    caps: { budget_usd: 100, wall_ms: null },
+    concurrency: 8,
+    nodes: [
+      { id: "fan", kind: "map", needs: [] },
+      { id: "work", kind: "agent", needs: [], map: "fan" },
+    ],
+    pass_env: [],
+    harness: null,
+    resumed: false,
+    version: "0",
+  });
   r.emit({ type: "node.started", node: "fan", kind: "map", attempt: 1, items: BRANCHES });
   const progress = Math.floor((5000 - 4 - BRANCHES * 4) / BRANCHES); // events left for progress, per branch
   for (let i = 0; i < BRANCHES; i++) {
     const branch = { map: "fan", index: i };
     r.emit({ type: "branch.started", branch, item: i, label: `item ${i}` });
     r.emit({ type: "node.started", node: "work", branch, kind: "agent", attempt: 1 });
-    for (let p = 1; p <= progress; p++) r.emit({ type: "node.progress", node: "work", branch, attempt: 1, turns: p, cost_usd: p * 0.001, activity: `step ${p}` });
-    r.emit({ type: "node.finished", node: "work", branch, attempt: 1, status: "passed", qualifier: "exit-only", stop_reason: "complete", cause: null, cost_usd: 0.01, turns: progress, wall_ms: 100 });
+    for (let p = 1; p <= progress; p++)
+      r.emit({ type: "node.progress", node: "work", branch, attempt: 1, turns: p, cost_usd: p * 0.001, activity: `step ${p}` });
+    r.emit({
+      type: "node.finished",
+      node: "work",
+      branch,
+      attempt: 1,
+      status: "passed",
+      qualifier: "exit-only",
+      stop_reason: "complete",
+      cause: null,
+      cost_usd: 0.01,
+      turns: progress,
+      wall_ms: 100,
+    });
     r.emit({ type: "branch.finished", branch, status: "passed", verdict: i % 10 === 0 ? "FALSE" : "VERIFIED" });
   }
   while (r.events.length < 4998) r.emit({ type: "node.progress", node: "fan", attempt: 1, activity: "filler" });
-  r.emit({ type: "node.finished", node: "fan", attempt: 1, status: "passed", qualifier: null, stop_reason: null, cause: null, cost_usd: null, turns: null, wall_ms: 60000 });
-  r.emit({ type: "run.finished", status: "passed", exit_code: 0, cost_usd: 4, cost_unknown: 0, wall_ms: 61000, counts: { passed: BRANCHES + 1, failed: 0, error: 0, skipped: 0, cancelled: 0 } });
+  r.emit({
+    type: "node.finished",
+    node: "fan",
+    attempt: 1,
+    status: "passed",
+    qualifier: null,
+    stop_reason: null,
+    cause: null,
+    cost_usd: null,
+    turns: null,
+    wall_ms: 60000,
+  });
+  r.emit({
+    type: "run.finished",
+    status: "passed",
+    exit_code: 0,
+    cost_usd: 4,
+    cost_unknown: 0,
+    wall_ms: 61000,
+    counts: { passed: BRANCHES + 1, failed: 0, error: 0, skipped: 0, cancelled: 0 },
+  });
   return r.events;
 }
 
@@ -40,7 +88,15 @@ describe("throughput", () => {
   test("a burst of 5,000 events costs one frame, and the final frame is right", async () => {
     const scheduler = new ManualScheduler();
     const stdout = new FakeStdout(100, 30);
-    const tui = startTui({ stdout: stdout as never, stdin: new FakeStdin() as never, color: false, onCancel() {}, onExitNow() {}, scheduler, debug: true });
+    const tui = startTui({
+      stdout: stdout as never,
+      stdin: new FakeStdin() as never,
+      color: false,
+      onCancel() {},
+      onExitNow() {},
+      scheduler,
+      debug: true,
+    });
     await settle();
     const frameWrites = () => stdout.writes.filter((w) => w.includes("vouch ")).length;
     const writesBefore = frameWrites();
@@ -62,7 +118,15 @@ describe("throughput", () => {
   test("5,000 events spread over 2 s of (fake) time: at most one frame per 50 ms", async () => {
     const scheduler = new ManualScheduler();
     const stdout = new FakeStdout(100, 30);
-    const tui = startTui({ stdout: stdout as never, stdin: new FakeStdin() as never, color: false, onCancel() {}, onExitNow() {}, scheduler, debug: true });
+    const tui = startTui({
+      stdout: stdout as never,
+      stdin: new FakeStdin() as never,
+      color: false,
+      onCancel() {},
+      onExitNow() {},
+      scheduler,
+      debug: true,
+    });
     // 2,500 events a second: 5 events every 2 ms.
     for (let i = 0; i < events.length; i++) {
       tui.push(events[i]!);

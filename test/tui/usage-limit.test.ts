@@ -13,13 +13,36 @@ const RESET = "2026-11-29T15:00:00.000Z";
 
 function limitedRun(): RunRecorder {
   const r = new RunRecorder();
-  r.emit({ type: "run.started", graph: "g", graph_path: "g.yaml", graph_digest: "d", inputs: {}, caps: { budget_usd: null, wall_ms: null }, concurrency: 1, nodes: [{ id: "write", kind: "agent", needs: [] }], pass_env: [], harness: null, resumed: false, version: "0" });
+  r.emit({
+    type: "run.started",
+    graph: "g",
+    graph_path: "g.yaml",
+    graph_digest: "d",
+    inputs: {},
+    caps: { budget_usd: null, wall_ms: null },
+    concurrency: 1,
+    nodes: [{ id: "write", kind: "agent", needs: [] }],
+    pass_env: [],
+    harness: null,
+    resumed: false,
+    version: "0",
+  });
   r.emit({ type: "node.started", node: "write", kind: "agent", attempt: 1, harness: "claude" });
-  r.emit({ type: "node.limited", node: "write", attempt: 1, harness: "claude", resets_at: RESET, error: "claude hit a usage or rate limit: You've hit your 5-hour limit", cost_usd: 0, turns: 0 });
+  r.emit({
+    type: "node.limited",
+    node: "write",
+    attempt: 1,
+    harness: "claude",
+    resets_at: RESET,
+    error: "claude hit a usage or rate limit: You've hit your 5-hour limit",
+    cost_usd: 0,
+    turns: 0,
+  });
   return r;
 }
 
-const frame = (r: RunRecorder, now: number) => selectFrame(reduceAll(r.events), { width: 120, height: 20, now }).lines.map(lineText).join("\n");
+const frame = (r: RunRecorder, now: number) =>
+  selectFrame(reduceAll(r.events), { width: 120, height: 20, now }).lines.map(lineText).join("\n");
 
 describe("the phrase", () => {
   test("UTC clock, the date only when it is not today", () => {
@@ -33,7 +56,14 @@ describe("the phrase", () => {
 
 describe("the TUI", () => {
   test("while --wait-limits waits: a live countdown to the reset; the held node says so", () => {
-    const r = limitedRun().emit({ type: "run.waiting", reason: "rate_limited", harness: "claude", resets_at: RESET, wait_ms: 5 * 3_600_000, until: RESET });
+    const r = limitedRun().emit({
+      type: "run.waiting",
+      reason: "rate_limited",
+      harness: "claude",
+      resets_at: RESET,
+      wait_ms: 5 * 3_600_000,
+      until: RESET,
+    });
     const early = frame(r, Date.parse("2026-11-29T10:00:00Z"));
     expect(early).toContain("waiting for the claude usage limit, resets 15:00 UTC · 5h left");
     expect(early).toMatch(/write.*held by a usage limit/);
@@ -52,8 +82,24 @@ describe("the TUI", () => {
 
   test("paused at the limit: 'paused: claude usage limit, resets 15:00 UTC' and how to go on", () => {
     const r = limitedRun()
-      .emit({ type: "run.paused", reason: "rate_limited", harness: "claude", resets_at: RESET, approvals: [], limited: [{ node: "write", harness: "claude", resets_at: RESET }] })
-      .emit({ type: "run.finished", status: "paused", exit_code: 4, reason: "rate_limited", cost_usd: 0, cost_unknown: 0, wall_ms: 1, counts: { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 } });
+      .emit({
+        type: "run.paused",
+        reason: "rate_limited",
+        harness: "claude",
+        resets_at: RESET,
+        approvals: [],
+        limited: [{ node: "write", harness: "claude", resets_at: RESET }],
+      })
+      .emit({
+        type: "run.finished",
+        status: "paused",
+        exit_code: 4,
+        reason: "rate_limited",
+        cost_usd: 0,
+        cost_unknown: 0,
+        wall_ms: 1,
+        counts: { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 },
+      });
     const text = frame(r, Date.parse("2026-11-29T10:00:00Z"));
     expect(text).toContain("paused: claude usage limit, resets 15:00 UTC");
     expect(text).toContain(`  vouch resume ${r.run}  (add --wait-limits to wait for the reset)`);
@@ -64,7 +110,14 @@ test("plain lines: the held attempt, the wait and the pause, each in one line", 
   let text = "";
   const out = createPlainOutput((t) => (text += t), { color: false, width: 200 });
   const r = limitedRun()
-    .emit({ type: "run.waiting", reason: "rate_limited", harness: "claude", resets_at: null, wait_ms: 60_000, until: "2026-11-29T10:01:00.300Z" })
+    .emit({
+      type: "run.waiting",
+      reason: "rate_limited",
+      harness: "claude",
+      resets_at: null,
+      wait_ms: 60_000,
+      until: "2026-11-29T10:01:00.300Z",
+    })
     .emit({ type: "run.paused", reason: "rate_limited", harness: "claude", resets_at: RESET, approvals: [], limited: [] });
   for (const e of r.events) out.push(e);
   await out.close();

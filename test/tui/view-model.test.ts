@@ -31,7 +31,16 @@ describe("reduce is pure", () => {
   test("updating one branch of a big map shares the other chunks (no copy of the whole list)", () => {
     const s = reduceAll(loadFixture("big-map"));
     const before = s.maps.verify_each!.branches;
-    const next = reduce(s, { v: 1, run: "r", t: "2026-11-29T11:00:00.000Z", seq: 9999, type: "branch.finished", branch: { map: "verify_each", index: 414 }, status: "passed", verdict: "VERIFIED" });
+    const next = reduce(s, {
+      v: 1,
+      run: "r",
+      t: "2026-11-29T11:00:00.000Z",
+      seq: 9999,
+      type: "branch.finished",
+      branch: { map: "verify_each", index: 414 },
+      status: "passed",
+      verdict: "VERIFIED",
+    });
     const after = next.maps.verify_each!.branches;
     expect(after.chunks[0]).toBe(before.chunks[0]); // branches 0..63 untouched, same object
     expect(after.chunks[6]).not.toBe(before.chunks[6]); // 414 lives in chunk 6
@@ -142,7 +151,20 @@ describe("other recorded runs", () => {
 describe("live figures and odd sequences", () => {
   test("the header cost follows progress, then the finished total, then the run's total", () => {
     const r = new RunRecorder();
-    r.emit({ type: "run.started", graph: "g", graph_path: "g.yaml", graph_digest: "d", inputs: {}, caps: { budget_usd: 1, wall_ms: null }, concurrency: 2, nodes: [{ id: "a", kind: "agent", needs: [] }], pass_env: [], harness: null, resumed: false, version: "0" });
+    r.emit({
+      type: "run.started",
+      graph: "g",
+      graph_path: "g.yaml",
+      graph_digest: "d",
+      inputs: {},
+      caps: { budget_usd: 1, wall_ms: null },
+      concurrency: 2,
+      nodes: [{ id: "a", kind: "agent", needs: [] }],
+      pass_env: [],
+      harness: null,
+      resumed: false,
+      version: "0",
+    });
     r.emit({ type: "node.started", node: "a", kind: "agent", attempt: 1 });
     r.emit({ type: "node.progress", node: "a", attempt: 1, cost_usd: 0.01 });
     r.emit({ type: "node.progress", node: "a", attempt: 1, cost_usd: 0.03 });
@@ -153,22 +175,80 @@ describe("live figures and odd sequences", () => {
     let s = initialState();
     for (const e of r.events) costs.push((s = reduce(s, e)).costUsd);
     expect(costs.slice(2).map((c) => Math.round(c * 1000) / 1000)).toEqual([0.01, 0.03, 0.03, 0.03, 0.05]);
-    s = reduce(s, { ...r.events[0]!, seq: 99, type: "node.finished", node: "a", attempt: 2, status: "passed", qualifier: "exit-only", stop_reason: "complete", cause: null, cost_usd: 0.06, turns: 3, wall_ms: 10 } as VouchEvent);
+    s = reduce(s, {
+      ...r.events[0]!,
+      seq: 99,
+      type: "node.finished",
+      node: "a",
+      attempt: 2,
+      status: "passed",
+      qualifier: "exit-only",
+      stop_reason: "complete",
+      cause: null,
+      cost_usd: 0.06,
+      turns: 3,
+      wall_ms: 10,
+    } as VouchEvent);
     expect(s.costUsd).toBeCloseTo(0.06);
-    s = reduce(s, { ...r.events[0]!, seq: 100, type: "run.finished", status: "passed", exit_code: 0, cost_usd: 0.07, cost_unknown: 0, wall_ms: 20, counts: { passed: 1, failed: 0, error: 0, skipped: 0, cancelled: 0 } } as VouchEvent);
+    s = reduce(s, {
+      ...r.events[0]!,
+      seq: 100,
+      type: "run.finished",
+      status: "passed",
+      exit_code: 0,
+      cost_usd: 0.07,
+      cost_unknown: 0,
+      wall_ms: 20,
+      counts: { passed: 1, failed: 0, error: 0, skipped: 0, cancelled: 0 },
+    } as VouchEvent);
     expect(s.costUsd).toBe(0.07);
   });
 
   test("a feedback round starting again keeps the earlier rounds' cost in the header", () => {
     const r = new RunRecorder();
-    r.emit({ type: "run.started", graph: "g", graph_path: "g.yaml", graph_digest: "d", inputs: {}, caps: { budget_usd: 1, wall_ms: null }, concurrency: 2, nodes: [{ id: "a", kind: "agent", needs: [] }], pass_env: [], harness: null, resumed: false, version: "0" });
+    r.emit({
+      type: "run.started",
+      graph: "g",
+      graph_path: "g.yaml",
+      graph_digest: "d",
+      inputs: {},
+      caps: { budget_usd: 1, wall_ms: null },
+      concurrency: 2,
+      nodes: [{ id: "a", kind: "agent", needs: [] }],
+      pass_env: [],
+      harness: null,
+      resumed: false,
+      version: "0",
+    });
     r.emit({ type: "node.started", node: "a", kind: "agent", attempt: 1, round: 1 });
     r.emit({ type: "node.progress", node: "a", attempt: 1, cost_usd: 0.1 });
-    r.emit({ type: "node.finished", node: "a", attempt: 1, status: "passed", qualifier: "exit-only", stop_reason: "complete", cause: null, cost_usd: 0.1, turns: 1, wall_ms: 10 });
+    r.emit({
+      type: "node.finished",
+      node: "a",
+      attempt: 1,
+      status: "passed",
+      qualifier: "exit-only",
+      stop_reason: "complete",
+      cause: null,
+      cost_usd: 0.1,
+      turns: 1,
+      wall_ms: 10,
+    });
     // The loop runs `a` again: attempt numbers start at 1 again, the first round's $0.10 was spent all the same.
     r.emit({ type: "node.started", node: "a", kind: "agent", attempt: 1, round: 2 });
     r.emit({ type: "node.progress", node: "a", attempt: 1, cost_usd: 0.02 });
-    r.emit({ type: "node.finished", node: "a", attempt: 1, status: "passed", qualifier: "exit-only", stop_reason: "complete", cause: null, cost_usd: 0.03, turns: 1, wall_ms: 10 });
+    r.emit({
+      type: "node.finished",
+      node: "a",
+      attempt: 1,
+      status: "passed",
+      qualifier: "exit-only",
+      stop_reason: "complete",
+      cause: null,
+      cost_usd: 0.03,
+      turns: 1,
+      wall_ms: 10,
+    });
     const costs: number[] = [];
     let s = initialState();
     for (const e of r.events) costs.push((s = reduce(s, e)).costUsd);
@@ -181,7 +261,14 @@ describe("live figures and odd sequences", () => {
     const again = first[0]!;
     s = reduce(s, { ...again, seq: 100, resumed: true } as VouchEvent);
     expect(s.nodes.parse!.status).toBe("passed");
-    s = reduce(s, { ...again, seq: 101, type: "branch.started", branch: { map: "verify_each", index: 4 }, item: {}, label: "F-005 unchecked malloc" } as VouchEvent);
+    s = reduce(s, {
+      ...again,
+      seq: 101,
+      type: "branch.started",
+      branch: { map: "verify_each", index: 4 },
+      item: {},
+      label: "F-005 unchecked malloc",
+    } as VouchEvent);
     const m = s.maps.verify_each!;
     expect(m).toMatchObject({ finished: 5, running: 1, started: 6 });
     expect(m.statusCounts.error).toBe(0);
@@ -190,8 +277,32 @@ describe("live figures and odd sequences", () => {
 
   test("events for nodes the run never declared still show (a ledger read mid-run)", () => {
     const s = reduceAll([
-      { v: 1, run: "r", t: "2026-11-29T10:00:00Z", seq: 5, type: "node.finished", node: "x", attempt: 1, status: "failed", qualifier: null, stop_reason: "complete", cause: "nonzero_exit", cost_usd: null, turns: null, wall_ms: 5 },
-      { v: 1, run: "r", t: "2026-11-29T10:00:01Z", seq: 6, type: "branch.finished", branch: { map: "m", index: 3 }, status: "passed", verdict: { ok: true } },
+      {
+        v: 1,
+        run: "r",
+        t: "2026-11-29T10:00:00Z",
+        seq: 5,
+        type: "node.finished",
+        node: "x",
+        attempt: 1,
+        status: "failed",
+        qualifier: null,
+        stop_reason: "complete",
+        cause: "nonzero_exit",
+        cost_usd: null,
+        turns: null,
+        wall_ms: 5,
+      },
+      {
+        v: 1,
+        run: "r",
+        t: "2026-11-29T10:00:01Z",
+        seq: 6,
+        type: "branch.finished",
+        branch: { map: "m", index: 3 },
+        status: "passed",
+        verdict: { ok: true },
+      },
     ]);
     expect(s.order).toEqual(["x", "m"]);
     expect(s.nodes.x!.status).toBe("failed");

@@ -74,13 +74,21 @@ describe("what the frames show", () => {
 
   test("a retry row shows the one-line error; the details keep the whole quoted message", () => {
     const events = loadFixture("retry-fallback").map((e) =>
-      e.type === "node.retrying" ? { ...e, reason: "Your previous attempt (attempt 1) did not pass. vouch checked it and found: ...", error: "output is not JSON: Unexpected token 'H'" } : e,
+      e.type === "node.retrying"
+        ? {
+            ...e,
+            reason: "Your previous attempt (attempt 1) did not pass. vouch checked it and found: ...",
+            error: "output is not JSON: Unexpected token 'H'",
+          }
+        : e,
     );
     const s = reduceAll(events);
     const all = selectFrame(s, { width: 100, height: 60, now: NOW }).lines.map(lineText).join("\n");
     expect(all).toContain("↻ attempt 1 output_invalid: output is not JSON: Unexpected token 'H'");
     expect(all).not.toContain("Your previous attempt");
-    expect(selectDetails(s, "parse", { now: NOW, width: 200 }).map(lineText).join("\n")).toContain("Your previous attempt (attempt 1) did not pass.");
+    expect(selectDetails(s, "parse", { now: NOW, width: 200 }).map(lineText).join("\n")).toContain(
+      "Your previous attempt (attempt 1) did not pass.",
+    );
   });
 
   test("a paused approval says how to resume", () => {
@@ -92,7 +100,12 @@ describe("what the frames show", () => {
 
   test("an approval being asked shows its prompt and the a/r keys", () => {
     const events = loadFixture("approval").filter((e) => e.type !== "run.paused" && e.type !== "run.finished");
-    const f = selectFrame(reduceAll(events), { width: 80, height: 30, now: NOW, approvals: [{ id: 1, node: "ship", prompt: "Ship v2.3.0 to production?\nThe canary is green." }] });
+    const f = selectFrame(reduceAll(events), {
+      width: 80,
+      height: 30,
+      now: NOW,
+      approvals: [{ id: 1, node: "ship", prompt: "Ship v2.3.0 to production?\nThe canary is green." }],
+    });
     const all = f.lines.map(lineText).join("\n");
     expect(all).toContain("? approval ship");
     expect(all).toContain("│ Ship v2.3.0 to production?");
@@ -135,11 +148,15 @@ describe("what the frames show", () => {
   });
 
   test("details show every attempt, checks with whole tails, evidence, prompt and result", () => {
-    const lines = selectDetails(reduceAll(loadFixture("failed-check")), "fix", { now: NOW, width: 100 }).map(lineText).join("\n");
+    const lines = selectDetails(reduceAll(loadFixture("failed-check")), "fix", { now: NOW, width: 100 })
+      .map(lineText)
+      .join("\n");
     expect(lines).toContain("#1 failed");
     expect(lines).toContain("✗ tests");
     expect(lines).toContain("bun test v1.4.4"); // the whole tail, not the last lines
-    expect(lines).toContain("evidence    exit_zero passed · output not_applicable · result_matches passed (self-reported) ·\n            checks failed (tests)");
+    expect(lines).toContain(
+      "evidence    exit_zero passed · output not_applicable · result_matches passed (self-reported) ·\n            checks failed (tests)",
+    );
     expect(lines).toContain("✗ tests  exit 1 · expect exit_zero · 2.3s");
     expect(lines).toContain("tokens      in 1200 · out 310 · cache read 20000");
     expect(lines).toContain("Fix the failing addition test");
@@ -147,7 +164,9 @@ describe("what the frames show", () => {
   });
 
   test("branch details list the branch's nodes with their attempts", () => {
-    const lines = selectDetails(reduceAll(loadFixture("map-mixed")), "verify_each#2", { now: NOW, width: 100 }).map(lineText).join("\n");
+    const lines = selectDetails(reduceAll(loadFixture("map-mixed")), "verify_each#2", { now: NOW, width: 100 })
+      .map(lineText)
+      .join("\n");
     expect(lines).toContain("verify_each #2  F-003 leaked fd in open_log");
     expect(lines).toContain("verdict     UNVERIFIABLE");
     expect(lines).toContain("#1 retrying");
@@ -190,7 +209,16 @@ describe("formatting", () => {
   });
   test("header cost turns red past the run budget (tone bad)", () => {
     let s = reduceAll(loadFixture("overruns").slice(0, 1));
-    s = reduce(s, { v: 1, run: "r", t: "2026-11-29T10:00:01Z", seq: 1, type: "node.progress", node: "summarize", attempt: 1, cost_usd: 1.5 });
+    s = reduce(s, {
+      v: 1,
+      run: "r",
+      t: "2026-11-29T10:00:01Z",
+      seq: 1,
+      type: "node.progress",
+      node: "summarize",
+      attempt: 1,
+      cost_usd: 1.5,
+    });
     const head = selectFrame(s, { width: 80, height: 20, now: NOW }).lines[0]!;
     expect(head.segments.find((x) => x.text.includes("$1.50 / $1.00"))?.tone).toBe("bad");
   });

@@ -17,12 +17,40 @@ const NOW = Date.parse("2026-11-29T10:00:40.000Z");
 const ref = (index: number) => ({ map: "each", index });
 const remote = (worker: string, attempt = 1, seq = 0) => ({ remote: { worker, job: `r.each.x.1`, attempt, seq } });
 const done = (status: "passed" | "failed", extra: Record<string, unknown> = {}) =>
-  ({ type: "node.finished", node: "work", attempt: 1, status, qualifier: null, stop_reason: "complete", cause: status === "failed" ? "check_failed" : null, cost_usd: null, turns: null, wall_ms: 900, ...extra }) as const;
+  ({
+    type: "node.finished",
+    node: "work",
+    attempt: 1,
+    status,
+    qualifier: null,
+    stop_reason: "complete",
+    cause: status === "failed" ? "check_failed" : null,
+    cost_usd: null,
+    turns: null,
+    wall_ms: 900,
+    ...extra,
+  }) as const;
 
 /** Three branches on workers: #0 passed on w-alpha, #1 failed on `worker`, #2 cut off on w-alpha and now on w-beta. */
 function fleetRun(worker = "w-gamma"): VouchEvent[] {
   const r = new RunRecorder();
-  r.emit({ type: "run.started", graph: "fleet", graph_path: "fleet.yaml", graph_digest: "sha256:1", inputs: {}, caps: { budget_usd: null, wall_ms: null }, concurrency: 4, nodes: [{ id: "each", kind: "map", needs: [] }, { id: "work", kind: "script", needs: [], map: "each" }], pass_env: [], harness: null, resumed: false, version: "0.1.0" } as never);
+  r.emit({
+    type: "run.started",
+    graph: "fleet",
+    graph_path: "fleet.yaml",
+    graph_digest: "sha256:1",
+    inputs: {},
+    caps: { budget_usd: null, wall_ms: null },
+    concurrency: 4,
+    nodes: [
+      { id: "each", kind: "map", needs: [] },
+      { id: "work", kind: "script", needs: [], map: "each" },
+    ],
+    pass_env: [],
+    harness: null,
+    resumed: false,
+    version: "0.1.0",
+  } as never);
   r.emit({ type: "node.started", node: "each", kind: "map", attempt: 1, items: 3 } as never);
   for (const i of [0, 1, 2]) {
     r.emit({ type: "branch.started", branch: ref(i), item: i, label: `item-${i}` } as never);
@@ -32,7 +60,11 @@ function fleetRun(worker = "w-gamma"): VouchEvent[] {
   r.emit({ ...done("passed"), branch: ref(0), ...remote("w-alpha", 1, 1) } as never);
   r.emit({ type: "branch.finished", branch: ref(0), status: "passed", verdict: null } as never);
   r.emit({ type: "node.started", node: "work", branch: ref(1), kind: "script", attempt: 1, ...remote(worker) } as never);
-  r.emit({ ...done("failed", { error: "1 of 1 check failed: tests (exit 1, expected 0)" }), branch: ref(1), ...remote(worker, 1, 1) } as never);
+  r.emit({
+    ...done("failed", { error: "1 of 1 check failed: tests (exit 1, expected 0)" }),
+    branch: ref(1),
+    ...remote(worker, 1, 1),
+  } as never);
   r.emit({ type: "branch.finished", branch: ref(1), status: "failed", verdict: null } as never);
   r.emit({ type: "node.started", node: "work", branch: ref(2), kind: "script", attempt: 1, ...remote("w-alpha") } as never);
   r.emit({ type: "branch.cut_off", branch: ref(2), job: "r.each.2.1", attempt: 1, worker: "w-alpha" } as never);
@@ -67,10 +99,12 @@ describe("the worker a branch runs on", () => {
   });
 
   test("a branch run in process shows no worker", () => {
-    const local = fleetRun().map((e) => {
-      const { remote: _r, ...rest } = e;
-      return rest as VouchEvent;
-    }).filter((e) => e.type !== "branch.cut_off" && e.type !== "branch.dispatched");
+    const local = fleetRun()
+      .map((e) => {
+        const { remote: _r, ...rest } = e;
+        return rest as VouchEvent;
+      })
+      .filter((e) => e.type !== "branch.cut_off" && e.type !== "branch.dispatched");
     const text = rows(local);
     expect(text.join("\n")).not.toMatch(/\bon w-|cut off/);
   });

@@ -8,7 +8,16 @@ import { createPlainOutput } from "../../src/tui/plain-output.ts";
 import { reduceAll, selectDetails, selectFrame } from "../../src/tui/view-model.ts";
 import { RunRecorder, ZERO } from "./helpers/event-builder.ts";
 
-const ws = (over: Partial<WorkspaceRecord> = {}): WorkspaceRecord => ({ branch: "vouch/r1/impl", base: "a".repeat(40), commit: "b".repeat(40), files_changed: 2, insertions: 3, deletions: 1, path: "/repo/.vouch/worktrees/r1/impl", ...over });
+const ws = (over: Partial<WorkspaceRecord> = {}): WorkspaceRecord => ({
+  branch: "vouch/r1/impl",
+  base: "a".repeat(40),
+  commit: "b".repeat(40),
+  files_changed: 2,
+  insertions: 3,
+  deletions: 1,
+  path: "/repo/.vouch/worktrees/r1/impl",
+  ...over,
+});
 
 function events() {
   const r = new RunRecorder();
@@ -17,18 +26,66 @@ function events() {
     { id: "each", kind: "map", needs: [] },
     { id: "work", kind: "agent", needs: [], map: "each" },
   ];
-  r.emit({ type: "run.started", graph: "w", graph_path: "w.yaml", graph_digest: "d", inputs: {}, caps: { budget_usd: null, wall_ms: null }, concurrency: 1, nodes, pass_env: [], harness: null, resumed: false, version: "0" });
-  const done = (node: string, more: Partial<EventBody & { type: "node.finished" }>): EventBody => ({ type: "node.finished", node, attempt: 1, status: "passed", qualifier: "verified", stop_reason: "complete", cause: null, cost_usd: 0.01, turns: 1, wall_ms: 200, ...more }) as EventBody;
+  r.emit({
+    type: "run.started",
+    graph: "w",
+    graph_path: "w.yaml",
+    graph_digest: "d",
+    inputs: {},
+    caps: { budget_usd: null, wall_ms: null },
+    concurrency: 1,
+    nodes,
+    pass_env: [],
+    harness: null,
+    resumed: false,
+    version: "0",
+  });
+  const done = (node: string, more: Partial<EventBody & { type: "node.finished" }>): EventBody =>
+    ({
+      type: "node.finished",
+      node,
+      attempt: 1,
+      status: "passed",
+      qualifier: "verified",
+      stop_reason: "complete",
+      cause: null,
+      cost_usd: 0.01,
+      turns: 1,
+      wall_ms: 200,
+      ...more,
+    }) as EventBody;
   r.emit({ type: "node.started", node: "impl", kind: "agent", attempt: 1, harness: "command" });
   r.emit(done("impl", { workspace: ws() }));
   r.emit({ type: "node.started", node: "each", kind: "map", attempt: 1 });
   r.emit({ type: "branch.started", branch: { map: "each", index: 0 }, item: "a", label: "a" });
   r.emit({ type: "node.started", node: "work", branch: { map: "each", index: 0 }, kind: "agent", attempt: 1, harness: "command" });
-  r.emit(done("work", { branch: { map: "each", index: 0 }, workspace: ws({ branch: "vouch/r1/each/0/work", files_changed: 1, insertions: 1, deletions: 0 }) }));
+  r.emit(
+    done("work", {
+      branch: { map: "each", index: 0 },
+      workspace: ws({ branch: "vouch/r1/each/0/work", files_changed: 1, insertions: 1, deletions: 0 }),
+    }),
+  );
   r.emit({ type: "branch.started", branch: { map: "each", index: 1 }, item: "b", label: "b" });
   r.emit({ type: "node.started", node: "work", branch: { map: "each", index: 1 }, kind: "agent", attempt: 1, harness: "command" });
-  r.emit(done("work", { branch: { map: "each", index: 1 }, status: "failed", qualifier: null, cause: "tampered", error: "the attempt changed protected paths: test/t.sh", workspace: ws({ branch: "vouch/r1/each/1/work", tampered: ["test/t.sh"] }) }));
-  r.emit({ type: "run.finished", status: "failed", exit_code: 1, cost_usd: 0.03, cost_unknown: 0, wall_ms: 900, counts: { ...ZERO, passed: 2, failed: 1 } });
+  r.emit(
+    done("work", {
+      branch: { map: "each", index: 1 },
+      status: "failed",
+      qualifier: null,
+      cause: "tampered",
+      error: "the attempt changed protected paths: test/t.sh",
+      workspace: ws({ branch: "vouch/r1/each/1/work", tampered: ["test/t.sh"] }),
+    }),
+  );
+  r.emit({
+    type: "run.finished",
+    status: "failed",
+    exit_code: 1,
+    cost_usd: 0.03,
+    cost_unknown: 0,
+    wall_ms: 900,
+    counts: { ...ZERO, passed: 2, failed: 1 },
+  });
   return r.events;
 }
 

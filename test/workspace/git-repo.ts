@@ -7,7 +7,14 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
-const ENV = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t", GIT_OPTIONAL_LOCKS: "0" };
+const ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@t",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@t",
+  GIT_OPTIONAL_LOCKS: "0",
+};
 
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync("git", args, { cwd, env: ENV, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -43,7 +50,9 @@ export function fingerprint(root: string): { status: string; index: string; head
   const gitDir = join(root, ".git");
   return {
     status: git(root, "status", "--porcelain=v1", "--untracked-files=all", "--ignored=no"),
-    index: createHash("sha256").update(readFileSync(join(gitDir, "index"))).digest("hex"),
+    index: createHash("sha256")
+      .update(readFileSync(join(gitDir, "index")))
+      .digest("hex"),
     head: readFileSync(join(gitDir, "HEAD"), "utf8"),
     ref: git(root, "rev-parse", "HEAD"),
   };

@@ -54,7 +54,9 @@ describe("a worktree, a commit, the diff", () => {
     writeFiles(wt, { "a.txt": "one\nTWO\nthree\n", "b b.txt": "new\n" });
     const commit = await g.commitAll(wt, "vouch: run run1, node n, attempt 1");
     expect(commit).not.toBe(base);
-    expect(git(r, "log", "-1", "--format=%an <%ae>|%cn|%s", commit).trim()).toBe("vouch <vouch@localhost>|vouch|vouch: run run1, node n, attempt 1");
+    expect(git(r, "log", "-1", "--format=%an <%ae>|%cn|%s", commit).trim()).toBe(
+      "vouch <vouch@localhost>|vouch|vouch: run run1, node n, attempt 1",
+    );
     expect(await g.diffStat(r, base, commit)).toEqual({ filesChanged: 2, insertions: 3, deletions: 1 });
     const patch = await g.diff(r, base, commit, 1 << 20);
     expect(patch.truncated).toBe(false);

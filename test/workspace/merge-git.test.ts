@@ -42,7 +42,9 @@ describe("mergeBranch", () => {
     const two = await realMerge.mergeBranch(root, one.commit, "b2", "merge b2");
     if (!two.merged) throw new Error("b2 should merge");
     expect(files(root, two.commit)).toEqual(["a.txt", "one.txt", "shared.txt", "two.txt"]);
-    expect(git(root, "log", "-1", "--format=%an <%ae>|%cn|%P|%s", two.commit).trim()).toBe(`vouch <vouch@localhost>|vouch|${one.commit} ${git(root, "rev-parse", "b2").trim()}|merge b2`);
+    expect(git(root, "log", "-1", "--format=%an <%ae>|%cn|%P|%s", two.commit).trim()).toBe(
+      `vouch <vouch@localhost>|vouch|${one.commit} ${git(root, "rev-parse", "b2").trim()}|merge b2`,
+    );
     expect(two.source).toBe(git(root, "rev-parse", "b2").trim());
     expect(fingerprint(root)).toEqual(before);
   });
@@ -67,12 +69,15 @@ describe("mergeBranch", () => {
   });
 
   test("a path with spaces, quotes or a newline conflicts under its own name", async () => {
-    const root = makeRepo({ "we ird\n\"name\".txt": "base\n" }, "vouch-merge-");
+    const root = makeRepo({ 'we ird\n"name".txt': "base\n" }, "vouch-merge-");
     made.push(root);
     const base = git(root, "rev-parse", "HEAD").trim();
-    for (const [name, text] of [["x", "x\n"], ["y", "y\n"]]) {
+    for (const [name, text] of [
+      ["x", "x\n"],
+      ["y", "y\n"],
+    ]) {
       git(root, "checkout", "--quiet", "-b", name!, base);
-      writeFiles(root, { "we ird\n\"name\".txt": text! });
+      writeFiles(root, { 'we ird\n"name".txt': text! });
       git(root, "commit", "--quiet", "-am", name!);
     }
     const x = await realMerge.mergeBranch(root, base, "x", "m");

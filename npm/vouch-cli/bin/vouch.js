@@ -38,7 +38,7 @@ function unsupported(choice, wrapper) {
     what: `no vouch binary is published for this platform (${choice.key})`,
     hints: [
       `${wrapper} has binaries for ${choice.supported.join(", ")}`,
-      "on another platform, build vouch from source: see the README's \"Install\" section",
+      'on another platform, build vouch from source: see the README\'s "Install" section',
     ],
   };
 }
@@ -60,10 +60,14 @@ function isMusl() {
 
 function notInstalled(choice, manifest, from) {
   const hints = [];
-  if (isMusl()) hints.push("this Linux uses musl libc (Alpine?): the packages are built for glibc, so npm skipped it; build vouch from source instead");
+  if (isMusl())
+    hints.push("this Linux uses musl libc (Alpine?): the packages are built for glibc, so npm skipped it; build vouch from source instead");
   const other = Object.keys(manifest.optionalDependencies).find((n) => n !== choice.name && resolvePackage(n, from));
-  if (other) hints.push(`${other} is installed instead: this node_modules was installed on another platform; install again on this machine`);
-  hints.push(`it is an optional dependency of ${manifest.name}: install without --omit=optional or --no-optional (npm i -g ${manifest.name}@${manifest.version}), or add it: npm i -g ${choice.name}@${choice.version}`);
+  if (other)
+    hints.push(`${other} is installed instead: this node_modules was installed on another platform; install again on this machine`);
+  hints.push(
+    `it is an optional dependency of ${manifest.name}: install without --omit=optional or --no-optional (npm i -g ${manifest.name}@${manifest.version}), or add it: npm i -g ${choice.name}@${choice.version}`,
+  );
   return { what: `the package ${choice.name}, vouch's binary for ${choice.key}, is not installed`, hints };
 }
 
@@ -76,17 +80,28 @@ function locate(manifest, from, platform = process.platform, arch = process.arch
   const installed = require(join(dir, "package.json")).version;
   const reinstall = `reinstall: npm i -g ${manifest.name}@${manifest.version}`;
   if (installed !== manifest.version) {
-    return { problem: { what: `${manifest.name} ${manifest.version} found ${choice.name} ${installed} (${dir}): the versions must be the same`, hints: [reinstall] } };
+    return {
+      problem: {
+        what: `${manifest.name} ${manifest.version} found ${choice.name} ${installed} (${dir}): the versions must be the same`,
+        hints: [reinstall],
+      },
+    };
   }
   const binary = join(dir, "bin", "vouch");
-  if (!existsSync(binary)) return { problem: { what: `${choice.name} has no binary at ${binary}: the package is damaged`, hints: [reinstall] } };
+  if (!existsSync(binary))
+    return { problem: { what: `${choice.name} has no binary at ${binary}: the package is damaged`, hints: [reinstall] } };
   return { binary };
 }
 
 function startFailure(error, binary) {
-  if (error.code === "EACCES") return { what: `${binary} is not executable (permission denied)`, hints: [`chmod +x ${binary}, or reinstall the package`] };
+  if (error.code === "EACCES")
+    return { what: `${binary} is not executable (permission denied)`, hints: [`chmod +x ${binary}, or reinstall the package`] };
   // The file is there (locate checked), so ENOENT means its program loader is missing.
-  if (error.code === "ENOENT") return { what: `${binary} could not start: its program loader is missing`, hints: ["the Linux binaries need glibc (not musl, as on Alpine); build vouch from source there"] };
+  if (error.code === "ENOENT")
+    return {
+      what: `${binary} could not start: its program loader is missing`,
+      hints: ["the Linux binaries need glibc (not musl, as on Alpine); build vouch from source there"],
+    };
   return { what: `${binary} could not start: ${error.message}`, hints: ["reinstall the package, or build vouch from source"] };
 }
 

@@ -44,7 +44,10 @@ export interface CheckedPlan {
 /** The plan's text and what loading it as the (absolute) file `planFile` gives.
  *  Problems name the plan by its base name: they are quoted back to the model. */
 export function checkAnswer(answer: string, planFile: string, checksFiles: string[], readChecks: ChecksReader): CheckedPlan {
-  const text = planText(answer, checksFiles.map((f) => libraryEntry(planFile, f)));
+  const text = planText(
+    answer,
+    checksFiles.map((f) => libraryEntry(planFile, f)),
+  );
   const reader: ChecksReader = (p) => readChecks(isAbsolute(p) ? p : join(dirname(planFile), p));
   return { text, loaded: loadGraph(basename(planFile), text, { readChecks: reader }) };
 }

@@ -39,7 +39,11 @@ function libraryFiles(io: Pick<CliIO, "cwd" | "env">, arg: string, source: Graph
   const loaded = loadGraph(arg, source.text, { readChecks: checksReader(io) });
   if (!loaded.graph) throw new GraphInvalidError(loaded.problems);
   const entries = loaded.graph.checks_from ?? [];
-  if (entries.length === 0) throw new UsageError(`--checks ${arg}: this graph names no checks files (checks_from), and a plan may use only those`, "move the checks a plan may use into a checks file (NAME.checks.yaml) and name it in the graph's checks_from, or pass that file");
+  if (entries.length === 0)
+    throw new UsageError(
+      `--checks ${arg}: this graph names no checks files (checks_from), and a plan may use only those`,
+      "move the checks a plan may use into a checks file (NAME.checks.yaml) and name it in the graph's checks_from, or pass that file",
+    );
   return entries.map((e) => abs(checksPath(arg, e)));
 }
 
@@ -51,7 +55,15 @@ export function planLibrary(io: Pick<CliIO, "cwd" | "env">, arg: string): PlanLi
     const text = file === source.path ? source.text : readGraphSource(file, io.cwd, io.env, "checks file").text;
     const loaded = loadChecksFile(file === source.path ? arg : file, text);
     if (!("checks" in loaded)) throw new GraphInvalidError(loaded.problems);
-    for (const [name, def] of Object.entries(loaded.checks)) checks.push({ name, description: def.description ?? null, run: def.run, timeout_ms: def.timeout ?? null, expect: def.expect ?? null, defined_at: loaded.where[name]! });
+    for (const [name, def] of Object.entries(loaded.checks))
+      checks.push({
+        name,
+        description: def.description ?? null,
+        run: def.run,
+        timeout_ms: def.timeout ?? null,
+        expect: def.expect ?? null,
+        defined_at: loaded.where[name]!,
+      });
   }
   return { files, checks };
 }

@@ -65,11 +65,22 @@ function budgetLine(plan: RunPlan): string {
 export function showPlan(io: CliIO, spec: ShowSpec): number {
   const file = readGraphFile(spec.planFile, io.cwd, io.env);
   const options = {
-    runId: "plan", graph: file.graph, graphPath: file.path, graphDigest: file.digest, inputs: spec.inputs, baseDir: io.cwd, passEnv: spec.passEnv, version,
+    runId: "plan",
+    graph: file.graph,
+    graphPath: file.path,
+    graphDigest: file.digest,
+    inputs: spec.inputs,
+    baseDir: io.cwd,
+    passEnv: spec.passEnv,
+    version,
     ...(spec.harness !== undefined ? { harness: spec.harness } : {}),
-    ...(spec.budgetUsd !== undefined ? { budgetUsd: spec.budgetUsd } : {}), ...(spec.wallMs !== undefined ? { wallMs: spec.wallMs } : {}),
+    ...(spec.budgetUsd !== undefined ? { budgetUsd: spec.budgetUsd } : {}),
+    ...(spec.wallMs !== undefined ? { wallMs: spec.wallMs } : {}),
   };
-  const out: string[] = [`plan written to ${relative(io.cwd, spec.planFile) || spec.planFile} (origin: planned; checks from ${spec.checksFiles.map((f) => relative(io.cwd, f)).join(", ")})`, ""];
+  const out: string[] = [
+    `plan written to ${relative(io.cwd, spec.planFile) || spec.planFile} (origin: planned; checks from ${spec.checksFiles.map((f) => relative(io.cwd, f)).join(", ")})`,
+    "",
+  ];
   out.push(drawText(file.graph).trimEnd(), "");
   let plan: RunPlan | undefined;
   try {

@@ -5,7 +5,8 @@
 /** Why git would refuse `name` as a branch, or null. */
 export function branchNameProblem(name: string): string | null {
   if (name.startsWith("-")) return 'starts with "-": git would read it as an option';
-  if (!/^[A-Za-z0-9._/@{}+-]+$/.test(name)) return "holds a character git refuses in a branch name (a space, ~ ^ : ? * [ \\ or a control character)";
+  if (!/^[A-Za-z0-9._/@{}+-]+$/.test(name))
+    return "holds a character git refuses in a branch name (a space, ~ ^ : ? * [ \\ or a control character)";
   if (/(^|\/)\.|\.\.|\/\/|@\{|\.lock(\/|$)|[/.]$|^\/|^@$/.test(name)) return "is not a name git accepts for a branch";
   return null;
 }

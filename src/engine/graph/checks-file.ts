@@ -34,7 +34,17 @@ export function loadChecksFile(file: string, text: string): ChecksFileResult {
     return load(file, text);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    return { problems: [{ file, line: 1, col: 1, message: `internal error in the validator: ${message}`, hint: "this is a bug in vouch; please report it with this file" }] };
+    return {
+      problems: [
+        {
+          file,
+          line: 1,
+          col: 1,
+          message: `internal error in the validator: ${message}`,
+          hint: "this is a bug in vouch; please report it with this file",
+        },
+      ],
+    };
   }
 }
 
@@ -44,14 +54,32 @@ function load(file: string, text: string): ChecksFileResult {
   if (!("raw" in front)) return { problems: problems.sort((a, b) => a.line - b.line || a.col - b.col) };
   const raw = front.raw;
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return { problems: [...problems, { file, line: 1, col: 1, message: "a checks file is a mapping with one key, checks:", hint: EMPTY_HINT }] };
+    return {
+      problems: [...problems, { file, line: 1, col: 1, message: "a checks file is a mapping with one key, checks:", hint: EMPTY_HINT }],
+    };
   }
   if (Object.hasOwn(raw, "nodes")) {
-    return { problems: [...problems, { file, line: 1, col: 1, message: "this is a graph (it has nodes:), not a checks file, which holds only checks:", hint: "move the checks both graphs need into a checks file (NAME.checks.yaml) and name it in checks_from" }] };
+    return {
+      problems: [
+        ...problems,
+        {
+          file,
+          line: 1,
+          col: 1,
+          message: "this is a graph (it has nodes:), not a checks file, which holds only checks:",
+          hint: "move the checks both graphs need into a checks file (NAME.checks.yaml) and name it in checks_from",
+        },
+      ],
+    };
   }
   const extra: PathProblem[] = Object.keys(raw)
     .filter((k) => k !== "checks" && k !== "$schema")
-    .map((k) => ({ path: [k], at: "key", message: `a checks file holds only checks: (found ${JSON.stringify(k)})`, hint: "inputs, nodes and the rest belong in a graph; the graph names this file in checks_from" }));
+    .map((k) => ({
+      path: [k],
+      at: "key",
+      message: `a checks file holds only checks: (found ${JSON.stringify(k)})`,
+      hint: "inputs, nodes and the rest belong in a graph; the graph names this file in checks_from",
+    }));
   problems.push(...front.located(extra));
   problems.push(...front.located(reservedNames({ checks: (raw as { checks?: unknown }).checks })));
   // Only the known keys: the others are reported above, and the checks are still checked.
@@ -76,7 +104,13 @@ function load(file: string, text: string): ChecksFileResult {
 function libraryRules(library: Record<string, CheckDef>): PathProblem[] {
   const out: PathProblem[] = [];
   const graph = { version: 1, name: "checks", nodes: {}, checks: library } as GraphFile;
-  const ctx: ValidateContext = { graph, index: new GraphIndex(graph, []), checkNames: new Set(Object.keys(library)), inputNames: new Set(), report: (p) => out.push(p) };
+  const ctx: ValidateContext = {
+    graph,
+    index: new GraphIndex(graph, []),
+    checkNames: new Set(Object.keys(library)),
+    inputNames: new Set(),
+    report: (p) => out.push(p),
+  };
   staticCommands(ctx);
   checks(ctx);
   return out;

@@ -40,7 +40,8 @@ export function externalLibrary(
   const problems: GraphProblem[] = [];
   const seen = new Set<string>();
   for (const { entry, index } of entries) {
-    const at = (message: string, hint?: string) => void problems.push(...located([{ path: ["checks_from", index], message, ...(hint ? { hint } : {}) }]));
+    const at = (message: string, hint?: string) =>
+      void problems.push(...located([{ path: ["checks_from", index], message, ...(hint ? { hint } : {}) }]));
     if (entry.includes("\u0000")) {
       at("a checks_from path cannot hold a NUL character");
       continue;
@@ -63,7 +64,11 @@ export function externalLibrary(
       const here = loaded.where[name]!;
       const first = where[name];
       if (first !== undefined) {
-        problems.push({ ...position(here), message: `check "${name}" is defined twice: at ${first} and at ${here}`, hint: "a check name means one command in a graph's library: rename one of them, or drop one file from checks_from" });
+        problems.push({
+          ...position(here),
+          message: `check "${name}" is defined twice: at ${first} and at ${here}`,
+          hint: "a check name means one command in a graph's library: rename one of them, or drop one file from checks_from",
+        });
         continue;
       }
       where[name] = here;

@@ -33,7 +33,6 @@ export interface ConditionProblem {
   message: string;
 }
 
-
 /** Every structural problem of a condition, with the path inside it. */
 export function conditionProblems(value: unknown, at: (string | number)[] = []): ConditionProblem[] {
   if (!isObject(value)) {

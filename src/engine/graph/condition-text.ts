@@ -6,7 +6,7 @@ import { isObject } from "../json-object.ts";
 const SYMBOL: Record<string, string> = { gt: ">", gte: "≥", lt: "<", lte: "≤", matches: "~", equals: "=", in: "in" };
 
 function value(v: unknown): string {
-  return typeof v === "string" ? v : JSON.stringify(v) ?? "null";
+  return typeof v === "string" ? v : (JSON.stringify(v) ?? "null");
 }
 
 function test(path: string, t: unknown): string {

@@ -16,7 +16,13 @@ function caption(id: string, node: AnyNode): string {
 
 // ---- Mermaid ----
 function mermaidText(s: string): string {
-  return s.replace(/&/g, "#amp;").replace(/"/g, "#quot;").replace(/</g, "#lt;").replace(/>/g, "#gt;").replace(/\|/g, "#124;").replace(/\n/g, "<br/>");
+  return s
+    .replace(/&/g, "#amp;")
+    .replace(/"/g, "#quot;")
+    .replace(/</g, "#lt;")
+    .replace(/>/g, "#gt;")
+    .replace(/\|/g, "#124;")
+    .replace(/\n/g, "<br/>");
 }
 
 const MERMAID_SHAPE: Record<AnyNode["kind"], [string, string]> = {
@@ -30,10 +36,23 @@ const MERMAID_SHAPE: Record<AnyNode["kind"], [string, string]> = {
   merge: ["[(", ")]"],
 };
 
-const MERMAID_ARROW: Record<EdgeKind, string> = { needs: "-->", route: "-->", default: "-->", item: "==>", fallback: "-.->", feedback: "-.->" };
+const MERMAID_ARROW: Record<EdgeKind, string> = {
+  needs: "-->",
+  route: "-->",
+  default: "-->",
+  item: "==>",
+  fallback: "-.->",
+  feedback: "-.->",
+};
 
 /** Each graph node's sub-graph, drawn nested with ids "review/x" (ADR 0024). */
-function subgraphsOf(graph: GraphFile, path: string, lookup: SubgraphLookup, prefix: string, depth: number): { owner: string; prefix: string; graph: GraphFile; path: string; depth: number }[] {
+function subgraphsOf(
+  graph: GraphFile,
+  path: string,
+  lookup: SubgraphLookup,
+  prefix: string,
+  depth: number,
+): { owner: string; prefix: string; graph: GraphFile; path: string; depth: number }[] {
   if (depth >= 16) return [];
   const out: { owner: string; prefix: string; graph: GraphFile; path: string; depth: number }[] = [];
   for (const { id, node } of graphOrder(graph)) {
@@ -47,7 +66,9 @@ function subgraphsOf(graph: GraphFile, path: string, lookup: SubgraphLookup, pre
 
 /** The roots of a drawn sub-graph: what its graph node's arrow leads to. */
 function rootsOf(graph: GraphFile): string[] {
-  return graphOrder(graph).filter((n) => n.map === undefined && (n.node.needs ?? []).length === 0).map((n) => n.id);
+  return graphOrder(graph)
+    .filter((n) => n.map === undefined && (n.node.needs ?? []).length === 0)
+    .map((n) => n.id);
 }
 
 export function drawMermaid(graph: GraphFile, path = "", lookup: SubgraphLookup = noSubgraphs): string {
@@ -65,7 +86,7 @@ export function drawMermaid(graph: GraphFile, path = "", lookup: SubgraphLookup 
     }
     if (map !== undefined && openMap === undefined) {
       const owner = order.find((o) => o.id === map)?.node;
-      const each = owner?.kind === "map" ? owner.as ?? "item" : "item";
+      const each = owner?.kind === "map" ? (owner.as ?? "item") : "item";
       lines.push(`  subgraph ${ids.get(map)}_branch["${mermaidText(`${map}: branch, once per ${each}`)}"]`);
       openMap = map;
     }
@@ -97,7 +118,16 @@ function dotString(s: string): string {
   return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
 }
 
-const DOT_SHAPE: Record<AnyNode["kind"], string> = { agent: "box", script: "parallelogram", map: "box3d", router: "diamond", approval: "hexagon", end: "doubleoctagon", graph: "component", merge: "cylinder" };
+const DOT_SHAPE: Record<AnyNode["kind"], string> = {
+  agent: "box",
+  script: "parallelogram",
+  map: "box3d",
+  router: "diamond",
+  approval: "hexagon",
+  end: "doubleoctagon",
+  graph: "component",
+  merge: "cylinder",
+};
 const DOT_STYLE: Record<EdgeKind, string> = {
   needs: "",
   route: "",
@@ -110,20 +140,35 @@ const DOT_STYLE: Record<EdgeKind, string> = {
 export function drawDot(graph: GraphFile, path = "", lookup: SubgraphLookup = noSubgraphs): string {
   const subs = subgraphsOf(graph, path, lookup, "", 0);
   const order = graphOrder(graph);
-  const lines = [`digraph ${dotString(graph.name)} {`, "  rankdir=TB;", '  node [fontname="Helvetica", fontsize=11];', '  edge [fontname="Helvetica", fontsize=9];'];
-  const decl = (id: string, node: AnyNode, indent: string) => lines.push(`${indent}${dotString(id)} [shape=${DOT_SHAPE[node.kind]}, label=${dotString(caption(id, node))}];`);
+  const lines = [
+    `digraph ${dotString(graph.name)} {`,
+    "  rankdir=TB;",
+    '  node [fontname="Helvetica", fontsize=11];',
+    '  edge [fontname="Helvetica", fontsize=9];',
+  ];
+  const decl = (id: string, node: AnyNode, indent: string) =>
+    lines.push(`${indent}${dotString(id)} [shape=${DOT_SHAPE[node.kind]}, label=${dotString(caption(id, node))}];`);
   for (const { id, node, map } of order) {
     if (map !== undefined) continue;
     decl(id, node, "  ");
     if (node.kind === "map") {
-      lines.push(`  subgraph ${dotString(`cluster_${id}`)} {`, `    label=${dotString(`${id}: branch, once per ${node.as ?? "item"}`)};`, "    style=dashed;");
+      lines.push(
+        `  subgraph ${dotString(`cluster_${id}`)} {`,
+        `    label=${dotString(`${id}: branch, once per ${node.as ?? "item"}`)};`,
+        "    style=dashed;",
+      );
       for (const b of order.filter((o) => o.map === id)) decl(b.id, b.node, "    ");
       lines.push("  }");
     }
   }
   for (const sub of subs) {
-    lines.push(`  subgraph ${dotString(`cluster_${sub.owner}`)} {`, `    label=${dotString(`${sub.owner}: sub-graph ${sub.graph.name}`)};`, "    style=rounded;");
-    for (const { id, node } of graphOrder(sub.graph)) lines.push(`    ${dotString(sub.prefix + id)} [shape=${DOT_SHAPE[node.kind]}, label=${dotString(caption(id, node))}];`);
+    lines.push(
+      `  subgraph ${dotString(`cluster_${sub.owner}`)} {`,
+      `    label=${dotString(`${sub.owner}: sub-graph ${sub.graph.name}`)};`,
+      "    style=rounded;",
+    );
+    for (const { id, node } of graphOrder(sub.graph))
+      lines.push(`    ${dotString(sub.prefix + id)} [shape=${DOT_SHAPE[node.kind]}, label=${dotString(caption(id, node))}];`);
     lines.push("  }");
   }
   const edge = (from: string, to: string, kind: EdgeKind, label?: string) => {

@@ -65,7 +65,9 @@ export function drawText(graph: GraphFile, path = "", lookup: SubgraphLookup = n
   const order = graphOrder(graph);
   const out: string[] = [`graph ${graph.name} (${order.length} node${order.length === 1 ? "" : "s"})`];
   if (graph.description) out.push(short(graph.description, 76));
-  const inputs = Object.entries(graph.inputs ?? {}).map(([k, v]) => `${k}${v.required ? " (required)" : v.default !== undefined ? ` = ${short(JSON.stringify(v.default), 30)}` : ""}`);
+  const inputs = Object.entries(graph.inputs ?? {}).map(
+    ([k, v]) => `${k}${v.required ? " (required)" : v.default !== undefined ? ` = ${short(JSON.stringify(v.default), 30)}` : ""}`,
+  );
   if (inputs.length) out.push(`inputs: ${inputs.join(", ")}`);
   out.push("");
   drawBody(graph, path, lookup, "", out, 0);

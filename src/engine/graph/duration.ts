@@ -28,7 +28,11 @@ export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
   const parts: string[] = [];
   let rest = Math.round(ms);
-  for (const [unit, size] of [["h", 3_600_000], ["m", 60_000], ["s", 1000]] as const) {
+  for (const [unit, size] of [
+    ["h", 3_600_000],
+    ["m", 60_000],
+    ["s", 1000],
+  ] as const) {
     const n = Math.floor(rest / size);
     if (n > 0) {
       parts.push(`${n}${unit}`);

@@ -61,7 +61,11 @@ function warningFor(index: ScopeIndex, idom: Map<string, string | null>, end: st
   const unordered = unorderedWork(index, idom, end);
   if (unordered.length === 0) return [];
   const one = unordered.length === 1;
-  const names = unordered.slice(0, NAMED).map((n) => `"${n}"`).join(", ") + (unordered.length > NAMED ? ` and ${unordered.length - NAMED} more` : "");
+  const names =
+    unordered
+      .slice(0, NAMED)
+      .map((n) => `"${n}"`)
+      .join(", ") + (unordered.length > NAMED ? ` and ${unordered.length - NAMED} more` : "");
   return [
     {
       path: [...prefix, end],

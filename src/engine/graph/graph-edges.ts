@@ -34,7 +34,8 @@ export function drawingEdges(graph: GraphFile): DrawEdge[] {
     if (node.kind === "map") {
       const branch = Object.entries(node.branch);
       const deps = index.deps(n.id);
-      for (const [bid] of branch) if ((deps.get(bid) ?? []).length === 0) edges.push({ from: n.id, to: bid, kind: "item", label: `each ${node.as ?? "item"}` });
+      for (const [bid] of branch)
+        if ((deps.get(bid) ?? []).length === 0) edges.push({ from: n.id, to: bid, kind: "item", label: `each ${node.as ?? "item"}` });
     }
   }
   return edges;

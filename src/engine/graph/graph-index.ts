@@ -73,7 +73,9 @@ export class GraphIndex {
     n.needs.forEach((need, i) => push({ from: n.id, to: need, via: "needs", path: [...n.path, "needs", i] }));
     const node = n.node;
     if (node?.kind === "router") {
-      node.routes.forEach((r, i) => r.to.forEach((t, j) => push({ from: t, to: n.id, via: "route", path: [...n.path, "routes", i, "to", j] })));
+      node.routes.forEach((r, i) =>
+        r.to.forEach((t, j) => push({ from: t, to: n.id, via: "route", path: [...n.path, "routes", i, "to", j] })),
+      );
       (node.default ?? []).forEach((t, j) => push({ from: t, to: n.id, via: "route", path: [...n.path, "default", j] }));
     }
     // A node as its own fallback is reported as such, not again as a cycle.

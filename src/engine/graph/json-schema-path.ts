@@ -11,7 +11,6 @@ export type SchemaFact =
   /** The schema types the value at the path (a step may have stopped early at a scalar). */
   | { kind: "typed"; types: string[]; depth: number };
 
-
 function typesOf(schema: Record<string, unknown>): string[] | undefined {
   const t = schema.type;
   if (typeof t === "string") return [t];
@@ -30,7 +29,8 @@ export function schemaAt(schema: unknown, path: readonly string[]): SchemaFact {
     if (props && Object.hasOwn(props, seg)) cur = props[seg];
     else if (/^\d+$/.test(seg) && isObject(cur.items)) cur = cur.items;
     else if (isObject(cur.additionalProperties)) cur = cur.additionalProperties;
-    else if (cur.additionalProperties === false && props && !/^\d+$/.test(seg)) return { kind: "absent", field: seg, known: Object.keys(props) };
+    else if (cur.additionalProperties === false && props && !/^\d+$/.test(seg))
+      return { kind: "absent", field: seg, known: Object.keys(props) };
     else return { kind: "unknown" };
   }
   if (!isObject(cur)) return { kind: "unknown" };

@@ -15,7 +15,9 @@ import { zodProblems, type Issue } from "./zod-issues.ts";
 
 /** `warnings` (a valid graph only) are advice: `vouch validate` prints them and still exits 0.
  *  A valid graph's `checks` holds its whole library: its own checks and those of checks_from. */
-export type LoadResult = { graph: GraphFile; problems: []; warnings: GraphProblem[]; locate: Locate; checkSources: Record<string, string> } | { graph: null; problems: GraphProblem[] };
+export type LoadResult =
+  | { graph: GraphFile; problems: []; warnings: GraphProblem[]; locate: Locate; checkSources: Record<string, string> }
+  | { graph: null; problems: GraphProblem[] };
 /** Places a problem found on a valid graph (by path) in its file: the sub-graph rules (ADR 0024) use it. */
 export type Locate = (problem: PathProblem) => GraphProblem;
 
@@ -32,7 +34,18 @@ export function loadGraph(file: string, text: string, options: LoadOptions = {})
   } catch (e) {
     // A bug in the validator must not become a stack trace for a user mistake.
     const message = e instanceof Error ? e.message : String(e);
-    return { graph: null, problems: [{ file, line: 1, col: 1, message: `internal error in the validator: ${message}`, hint: "this is a bug in vouch; please report it with this file" }] };
+    return {
+      graph: null,
+      problems: [
+        {
+          file,
+          line: 1,
+          col: 1,
+          message: `internal error in the validator: ${message}`,
+          hint: "this is a bug in vouch; please report it with this file",
+        },
+      ],
+    };
   }
 }
 
@@ -74,7 +87,9 @@ function load(file: string, text: string, options: LoadOptions): LoadResult {
 function libraryOf(file: string, raw: unknown, front: YamlFront, options: LoadOptions) {
   const top = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : {};
   // Each readable entry with its index in the list, so a problem points at its own entry.
-  const entries = Array.isArray(top.checks_from) ? top.checks_from.flatMap((e: unknown, i) => (typeof e === "string" && e.length > 0 ? [{ entry: e, index: i }] : [])) : [];
+  const entries = Array.isArray(top.checks_from)
+    ? top.checks_from.flatMap((e: unknown, i) => (typeof e === "string" && e.length > 0 ? [{ entry: e, index: i }] : []))
+    : [];
   const own = typeof top.checks === "object" && top.checks !== null ? (top.checks as Record<string, unknown>) : undefined;
   // Positions cost a walk per name: only when something asks for them.
   if (entries.length === 0 && !options.sources) return { checks: {}, where: {}, problems: [] };

@@ -52,9 +52,12 @@ export function checkPath(ctx: ValidateContext, site: UseSite, path: readonly st
   }
   if (inBranch && root === itemName) return null;
   if (inBranch && root === "index") return rest.length === 0 ? null : { message: `index is a number; it has no field "${rest[0]}"` };
-  if (root === "error" && site.allowError) return rest.length === 0 ? null : { message: `error is the one-line failure text; it has no field "${rest[0]}"` };
-  if (root === "error") return { message: `"error" exists only inside exhausted: { output }`, hint: "to read another node's failure use nodes.ID.error" };
-  if (root === "item" && inBranch) return { message: `this map names its item "${itemName}" (as: ${itemName})`, hint: `write ${[itemName, ...rest].join(".")}` };
+  if (root === "error" && site.allowError)
+    return rest.length === 0 ? null : { message: `error is the one-line failure text; it has no field "${rest[0]}"` };
+  if (root === "error")
+    return { message: `"error" exists only inside exhausted: { output }`, hint: "to read another node's failure use nodes.ID.error" };
+  if (root === "item" && inBranch)
+    return { message: `this map names its item "${itemName}" (as: ${itemName})`, hint: `write ${[itemName, ...rest].join(".")}` };
   if (root === "item" || root === "index") {
     return { message: `"${root}" exists only inside a map branch` };
   }
@@ -68,7 +71,8 @@ function checkInput(ctx: ValidateContext, rest: string[]): RefProblem | null {
   const names = [...ctx.inputNames];
   return {
     message: `no input "${name}"${didYouMean(name, names)}`,
-    hint: names.length > 0 ? `declared inputs: ${names.join(", ")}` : `declare it under inputs: (e.g. inputs: { ${name}: { required: true } })`,
+    hint:
+      names.length > 0 ? `declared inputs: ${names.join(", ")}` : `declare it under inputs: (e.g. inputs: { ${name}: { required: true } })`,
   };
 }
 
@@ -78,23 +82,40 @@ function checkNode(ctx: ValidateContext, site: UseSite, entry: IndexedNode, rest
   const target = ctx.index.find(id, entry.scope);
   if (!target) {
     const inBranch = ctx.index.nodes.find((n) => n.id === id);
-    if (inBranch?.scope) return { message: `"${id}" runs inside the branch of map "${inBranch.scope}"`, hint: `read the branch results as nodes.${inBranch.scope}.results` };
+    if (inBranch?.scope)
+      return {
+        message: `"${id}" runs inside the branch of map "${inBranch.scope}"`,
+        hint: `read the branch results as nodes.${inBranch.scope}.results`,
+      };
     const visible = [...ctx.index.scope(null).keys(), ...(entry.scope ? ctx.index.scope(entry.scope).keys() : [])];
     return { message: `no node "${id}"${didYouMean(id, visible)}` };
   }
   if (target === entry && !site.allowSelf) return { message: `node "${id}" cannot read its own result here` };
-  if (target.id === entry.scope) return { message: `the results of map "${id}" are not there while its branch runs`, hint: "read them in a node that needs the map" };
+  if (target.id === entry.scope)
+    return { message: `the results of map "${id}" are not there while its branch runs`, hint: "read them in a node that needs the map" };
   if (target !== entry && !ctx.index.isUpstream(entry, id)) {
     const needer = target.scope === null && entry.scope !== null ? `map "${entry.scope}"` : `"${entry.id}"`;
-    return { message: `"${id}" is not upstream of "${entry.id}", so its result is not there yet`, hint: `add ${id} to the needs of ${needer}` };
+    return {
+      message: `"${id}" is not upstream of "${entry.id}", so its result is not there yet`,
+      hint: `add ${id} to the needs of ${needer}`,
+    };
   }
   const fields = target.kind === "map" ? MAP_FIELDS : NODE_FIELDS;
   if (field === undefined) return { message: `say which part of node "${id}": ${fields.map((f) => `nodes.${id}.${f}`).join(", ")}` };
-  if (!fields.includes(field)) return { message: `node "${id}" has no "${field}"${didYouMean(field, fields)}`, hint: `${target.kind === "agent" || target.kind === "approval" || target.kind === "end" ? "an" : "a"} ${target.kind ?? ""} node has ${listOr(fields)}` };
+  if (!fields.includes(field))
+    return {
+      message: `node "${id}" has no "${field}"${didYouMean(field, fields)}`,
+      hint: `${target.kind === "agent" || target.kind === "approval" || target.kind === "end" ? "an" : "a"} ${target.kind ?? ""} node has ${listOr(fields)}`,
+    };
   if (field === "results") {
     const f = deeper[1];
-    if (deeper[0] !== undefined && !/^\d+$/.test(deeper[0])) return { message: `nodes.${id}.results is a list; index it with a number or use it whole` };
-    if (f !== undefined && !RESULT_FIELDS.includes(f)) return { message: `a map result has no "${f}"${didYouMean(f, RESULT_FIELDS)}`, hint: `each result is { ${RESULT_FIELDS.join(", ")} }` };
+    if (deeper[0] !== undefined && !/^\d+$/.test(deeper[0]))
+      return { message: `nodes.${id}.results is a list; index it with a number or use it whole` };
+    if (f !== undefined && !RESULT_FIELDS.includes(f))
+      return {
+        message: `a map result has no "${f}"${didYouMean(f, RESULT_FIELDS)}`,
+        hint: `each result is { ${RESULT_FIELDS.join(", ")} }`,
+      };
     return null;
   }
   if (field === "output" && deeper.length > 0) return checkOutputPath(target, id, deeper);
@@ -106,16 +127,27 @@ function checkOutputPath(target: IndexedNode, id: string, deeper: string[]): Ref
   const node = target.node;
   if (node?.kind === "map") {
     if (deeper[0] === "results" || deeper[0] === "counts") return null;
-    return { message: `the output of map "${id}" is { results, counts }; it has no "${deeper[0]}"${didYouMean(deeper[0]!, ["results", "counts"])}` };
+    return {
+      message: `the output of map "${id}" is { results, counts }; it has no "${deeper[0]}"${didYouMean(deeper[0]!, ["results", "counts"])}`,
+    };
   }
   if (node?.kind === "agent" && node.output?.format !== "json") {
-    return { message: `the output of "${id}" is text (it has no output: { format: json }), so it has no field "${deeper[0]}"`, hint: `give "${id}" output: { format: json, schema: ... }` };
+    return {
+      message: `the output of "${id}" is text (it has no output: { format: json }), so it has no field "${deeper[0]}"`,
+      hint: `give "${id}" output: { format: json, schema: ... }`,
+    };
   }
   if ((node?.kind === "agent" || node?.kind === "script") && node.output?.schema) {
     const fact = schemaAt(node.output.schema, deeper);
-    if (fact.kind === "absent") return { message: `the output schema of "${id}" has no field "${fact.field}"${didYouMean(fact.field, fact.known)}`, hint: `its fields: ${fact.known.join(", ")}` };
+    if (fact.kind === "absent")
+      return {
+        message: `the output schema of "${id}" has no field "${fact.field}"${didYouMean(fact.field, fact.known)}`,
+        hint: `its fields: ${fact.known.join(", ")}`,
+      };
     if (fact.kind === "typed" && fact.depth < deeper.length) {
-      return { message: `the output schema of "${id}" types ${deeper.slice(0, fact.depth).join(".") || "the output"} as ${fact.types.join(" or ")}, which has no field "${deeper[fact.depth]}"` };
+      return {
+        message: `the output schema of "${id}" types ${deeper.slice(0, fact.depth).join(".") || "the output"} as ${fact.types.join(" or ")}, which has no field "${deeper[fact.depth]}"`,
+      };
     }
   }
   return null;

@@ -11,7 +11,6 @@ import type { Path, PathProblem } from "./problem.ts";
 export const RESERVED_NAMES: readonly string[] = Object.getOwnPropertyNames(Object.prototype).sort();
 const RESERVED = new Set(RESERVED_NAMES);
 
-
 function refused(what: string, name: string, path: Path, at: "key" | "value"): PathProblem {
   return {
     path,
@@ -32,7 +31,8 @@ function nodeNames(node: unknown, path: Path, out: PathProblem[]): void {
   if (node.kind === "graph") keysOf(node.inputs, "an input name", [...path, "inputs"], out);
   const success = isRaw(node.success) ? node.success : {};
   (Array.isArray(success.checks) ? success.checks : []).forEach((c: unknown, i) => {
-    if (isRaw(c) && typeof c.name === "string" && RESERVED.has(c.name)) out.push(refused("a check name", c.name, [...path, "success", "checks", i, "name"], "value"));
+    if (isRaw(c) && typeof c.name === "string" && RESERVED.has(c.name))
+      out.push(refused("a check name", c.name, [...path, "success", "checks", i, "name"], "value"));
   });
   if (typeof node.as === "string" && RESERVED.has(node.as)) out.push(refused("a map item name (as)", node.as, [...path, "as"], "value"));
   if (node.kind !== "map" || !isRaw(node.branch)) return;

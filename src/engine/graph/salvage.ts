@@ -19,8 +19,27 @@ type Obj = JsonObject;
 
 /** Node fields whose absence makes no other rule report a problem that is not there. */
 const CUTTABLE_NODE_FIELDS = new Set([
-  "description", "harness", "model", "tools", "permission_mode", "cwd", "env", "caps", "retry", "timeout",
-  "success", "stamp", "exhausted", "feedback", "when", "status", "max_concurrency", "fail_fast", "passes", "verdict", "prompt",
+  "description",
+  "harness",
+  "model",
+  "tools",
+  "permission_mode",
+  "cwd",
+  "env",
+  "caps",
+  "retry",
+  "timeout",
+  "success",
+  "stamp",
+  "exhausted",
+  "feedback",
+  "when",
+  "status",
+  "max_concurrency",
+  "fail_fast",
+  "passes",
+  "verdict",
+  "prompt",
 ]);
 const CUTTABLE_CHECK_FIELDS = new Set(["timeout", "expect", "description"]);
 
@@ -37,10 +56,16 @@ function opaqueNode(id: string, scope: string | null, raw: unknown): IndexedNode
   const node = isObject(raw) ? raw : {};
   const kind = typeof node.kind === "string" ? node.kind : undefined;
   const path = scope === null ? ["nodes", id] : ["nodes", scope, "branch", id];
-  const routesTo = [...(Array.isArray(node.routes) ? node.routes.flatMap((r) => (isObject(r) ? strings(r.to) : [])) : []), ...strings(node.default)];
+  const routesTo = [
+    ...(Array.isArray(node.routes) ? node.routes.flatMap((r) => (isObject(r) ? strings(r.to) : [])) : []),
+    ...strings(node.default),
+  ];
   const fallback = typeof node.fallback === "string" ? node.fallback : undefined;
   return {
-    id, scope, needs: strings(node.needs), path,
+    id,
+    scope,
+    needs: strings(node.needs),
+    path,
     rawEdges: { routesTo, ...(fallback !== undefined ? { fallback } : {}) },
     ...(kind !== undefined ? { kind } : {}),
   };
@@ -102,7 +127,8 @@ class Pruner {
         return true;
       }
       const entry = table[String(a)];
-      if (top === "checks" && isObject(entry) && CUTTABLE_CHECK_FIELDS.has(String(path[2])) && cutDeepest(entry, path.slice(2))) return true;
+      if (top === "checks" && isObject(entry) && CUTTABLE_CHECK_FIELDS.has(String(path[2])) && cutDeepest(entry, path.slice(2)))
+        return true;
       delete table[String(a)];
       const names = this.unparsed[top];
       if (names !== "any") names.push(String(a));

@@ -32,7 +32,6 @@ function unwrap(schema: Schema): Schema {
   return s;
 }
 
-
 function fits(schema: Schema, raw: unknown): boolean {
   const t = schema.def.type;
   if (t === "object" || t === "record") return isObject(raw);

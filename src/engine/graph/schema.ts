@@ -118,10 +118,9 @@ export const retrySchema = z.strictObject({
   max: z.number().int().min(1, { message: "retry.max must be at least 1" }),
   on: z.array(z.enum(RETRY_CAUSES)).min(1).optional(),
   backoff: durationSchema.optional(),
-  session: z
-    .enum(["fresh", "continue"])
-    .optional()
-    .meta({ description: "continue: a retry resumes the failed attempt's session with only the failure quoted (ADR 0023). Default fresh." }),
+  session: z.enum(["fresh", "continue"]).optional().meta({
+    description: "continue: a retry resumes the failed attempt's session with only the failure quoted (ADR 0023). Default fresh.",
+  }),
 });
 export type Retry = z.output<typeof retrySchema>;
 
@@ -143,15 +142,30 @@ export const KEEP_POLICIES = ["on_failure", "always", "never"] as const;
 
 /** Where a node's sitting works (ADR 0020): the shared folder, or a git worktree of its own. */
 const workspaceFields = {
-  mode: z.enum(WORKSPACE_MODES).optional().meta({ description: "shared (the default: the folder as it is) or worktree (a git worktree of its own, on a new branch)." }),
-  base: z.string().min(1).optional().meta({ description: "The git ref the worktree starts from (default HEAD of the repository holding cwd)." }),
-  protect: z.array(z.string().min(1)).optional().meta({ description: 'Globs of repository paths the sitting may not change, e.g. "test/**".' }),
-  keep: z.enum(KEEP_POLICIES).optional().meta({ description: "Which worktrees stay when the run ends: on_failure (default), always, never. Branches always stay." }),
+  mode: z
+    .enum(WORKSPACE_MODES)
+    .optional()
+    .meta({ description: "shared (the default: the folder as it is) or worktree (a git worktree of its own, on a new branch)." }),
+  base: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: "The git ref the worktree starts from (default HEAD of the repository holding cwd)." }),
+  protect: z
+    .array(z.string().min(1))
+    .optional()
+    .meta({ description: 'Globs of repository paths the sitting may not change, e.g. "test/**".' }),
+  keep: z
+    .enum(KEEP_POLICIES)
+    .optional()
+    .meta({ description: "Which worktrees stay when the run ends: on_failure (default), always, never. Branches always stay." }),
 };
 export const defaultsWorkspaceSchema = z.strictObject(workspaceFields);
 export const workspaceSchema = z.strictObject({
   ...workspaceFields,
-  from: nodeId.optional().meta({ description: "Continue from an upstream node's worktree: this node's worktree starts at that node's last commit." }),
+  from: nodeId
+    .optional()
+    .meta({ description: "Continue from an upstream node's worktree: this node's worktree starts at that node's last commit." }),
 });
 export type WorkspaceSpec = z.output<typeof workspaceSchema>;
 /** session: { continue: NODE } or { fork: NODE } on an agent node (ADR 0023); exactly one, checked by the validator. */
@@ -252,7 +266,11 @@ export const mergeNodeSchema = z.strictObject({
     .union([nodeId, z.array(nodeId).min(1, { message: "from lists at least one node" })])
     .meta({ description: "A map whose passed branches' worktrees to merge, or a list of nodes with worktrees, merged in this order." }),
   into: z.string().min(1).optional().meta({ description: "The new branch (a template); default vouch/{{ run.id }}/<node>." }),
-  base: z.string().min(1).optional().meta({ description: "The git ref the merge starts from; default HEAD of the repository holding cwd." }),
+  base: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: "The git ref the merge starts from; default HEAD of the repository holding cwd." }),
   cwd: z.string().min(1).optional(),
   env: z.array(envName).optional(),
   success: z.strictObject({ checks: z.array(checkRefSchema).optional() }).optional(),
@@ -306,7 +324,9 @@ export const inputSchema = z.strictObject({
 export const defaultsSchema = z.strictObject({
   ...agentFields,
   retry: retrySchema.optional(),
-  workspace: defaultsWorkspaceSchema.optional().meta({ description: "The workspace of agent nodes that do not set their own (script nodes do not inherit it)." }),
+  workspace: defaultsWorkspaceSchema
+    .optional()
+    .meta({ description: "The workspace of agent nodes that do not set their own (script nodes do not inherit it)." }),
 });
 
 export const graphSchema = z
@@ -324,7 +344,10 @@ export const graphSchema = z
       .string()
       .regex(/^rediss?:\/\//, { message: "executor must be a Redis URL: redis://HOST:PORT[/DB]" })
       .optional()
-      .meta({ description: "Where map branches run: redis://HOST:PORT[/DB] hands each branch to `vouch worker`s (docs/scale-out.md). --executor overrides it." }),
+      .meta({
+        description:
+          "Where map branches run: redis://HOST:PORT[/DB] hands each branch to `vouch worker`s (docs/scale-out.md). --executor overrides it.",
+      }),
     checks: z.record(z.string().min(1), checkDefSchema).optional(),
     checks_from: z
       .array(z.string().min(1, { message: "a checks_from entry is a path to a checks file" }))

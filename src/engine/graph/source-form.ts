@@ -57,7 +57,8 @@ function optionFor(union: Def, value: unknown): Schema | undefined {
   const kind = isObject(value) ? "object" : Array.isArray(value) ? "array" : typeof value;
   return options.find((o) => {
     const od = unwrap(o).def;
-    if (kind === "object") return od.type === "record" || (od.type === "object" && Object.keys(value as object).every((k) => Object.hasOwn(od.shape ?? {}, k)));
+    if (kind === "object")
+      return od.type === "record" || (od.type === "object" && Object.keys(value as object).every((k) => Object.hasOwn(od.shape ?? {}, k)));
     if (kind === "array") return od.type === "array" || od.type === "tuple";
     return od.type !== "object" && od.type !== "record" && od.type !== "array";
   });
@@ -68,7 +69,8 @@ export function sourceForm(schema: Schema, value: unknown, depth = 0): unknown {
   if (depth > 200) return value; // deeper than any graph the loader accepts
   const s = unwrap(schema);
   const d = s.def;
-  if (d.type === "pipe") return readsString(s) && typeof value === "number" ? `${value}ms` : d.in ? sourceForm(d.in, value, depth + 1) : value;
+  if (d.type === "pipe")
+    return readsString(s) && typeof value === "number" ? `${value}ms` : d.in ? sourceForm(d.in, value, depth + 1) : value;
   if (d.type === "union" && d.options) {
     const option = optionFor(d, value);
     return option ? sourceForm(option, value, depth + 1) : value;

@@ -49,7 +49,9 @@ function usesOf(graph: GraphFile): Use[] {
   const out: Use[] = [];
   for (const [id, node] of Object.entries(graph.nodes)) {
     if (node.kind === "graph") out.push({ id, node, path: ["nodes", id], inBranch: false });
-    if (node.kind === "map") for (const [bid, b] of Object.entries(node.branch)) if (b.kind === "graph") out.push({ id: bid, node: b, path: ["nodes", id, "branch", bid], inBranch: true });
+    if (node.kind === "map")
+      for (const [bid, b] of Object.entries(node.branch))
+        if (b.kind === "graph") out.push({ id: bid, node: b, path: ["nodes", id, "branch", bid], inBranch: true });
   }
   return out;
 }
@@ -101,16 +103,26 @@ class TreeLoader {
     const graph = file.graph!;
     for (const u of usesOf(graph)) {
       const at = (rel: Path, message: string, hint?: string, where: "value" | "key" = "value") =>
-        this.problems.push(file.locate!({ path: [...u.path, ...rel], at: where, message: `node "${u.id}": ${message}`, ...(hint ? { hint } : {}) }));
+        this.problems.push(
+          file.locate!({ path: [...u.path, ...rel], at: where, message: `node "${u.id}": ${message}`, ...(hint ? { hint } : {}) }),
+        );
       const use = u.node.use;
       if (isAbsolute(use)) {
-        at(["use"], `use must be a path relative to this file, not "${use}"`, "write it relative to the graph file, like use: ./review.yaml");
+        at(
+          ["use"],
+          `use must be a path relative to this file, not "${use}"`,
+          "write it relative to the graph file, like use: ./review.yaml",
+        );
         continue;
       }
       const target = resolve(dirname(path), use);
       const shown = normalize(join(dirname(display), use));
       if (!isInside(this.root, target)) {
-        at(["use"], `use "${use}" leaves the top graph's folder (${this.root})`, "keep sub-graphs in the folder of the graph you run, or in a folder inside it");
+        at(
+          ["use"],
+          `use "${use}" leaves the top graph's folder (${this.root})`,
+          "keep sub-graphs in the folder of the graph you run, or in a folder inside it",
+        );
         continue;
       }
       const loop = [...chain, path];
@@ -121,7 +133,11 @@ class TreeLoader {
         continue;
       }
       if (chain.length + 1 > MAX_SUBGRAPH_DEPTH) {
-        at(["use"], `use nests sub-graphs ${chain.length + 1} deep; at most ${MAX_SUBGRAPH_DEPTH} are allowed`, "flatten the chain: a graph may use several sub-graphs side by side");
+        at(
+          ["use"],
+          `use nests sub-graphs ${chain.length + 1} deep; at most ${MAX_SUBGRAPH_DEPTH} are allowed`,
+          "flatten the chain: a graph may use several sub-graphs side by side",
+        );
         continue;
       }
       const read = this.read(target);
@@ -130,7 +146,11 @@ class TreeLoader {
         continue;
       }
       if (!isInside(this.realRoot, read.realPath)) {
-        at(["use"], `use "${use}" leads (through a link) outside the top graph's folder, to ${read.realPath}`, "keep sub-graphs in the folder of the graph you run");
+        at(
+          ["use"],
+          `use "${use}" leads (through a link) outside the top graph's folder, to ${read.realPath}`,
+          "keep sub-graphs in the folder of the graph you run",
+        );
         continue;
       }
       const sub = this.load(target, shown, read.text, read.digest);
@@ -152,25 +172,63 @@ class TreeLoader {
   }
 
   /** What the parent passes against what the sub-graph declares, and the rules of where it sits. */
-  private checkUse(u: Use, sub: GraphFile, parent: GraphFile, shown: string, at: (rel: Path, m: string, h?: string, w?: "value" | "key") => void, inBranch: boolean): void {
+  private checkUse(
+    u: Use,
+    sub: GraphFile,
+    parent: GraphFile,
+    shown: string,
+    at: (rel: Path, m: string, h?: string, w?: "value" | "key") => void,
+    inBranch: boolean,
+  ): void {
     const declared = sub.inputs ?? {};
     const names = Object.keys(declared);
     const passed = u.node.inputs ?? {};
     for (const name of Object.keys(passed)) {
-      if (!Object.hasOwn(declared, name)) at(["inputs", name], `sub-graph ${shown} declares no input "${name}"${didYouMean(name, names)}`, names.length ? `its inputs: ${names.join(", ")}` : "it declares no inputs", "key");
+      if (!Object.hasOwn(declared, name))
+        at(
+          ["inputs", name],
+          `sub-graph ${shown} declares no input "${name}"${didYouMean(name, names)}`,
+          names.length ? `its inputs: ${names.join(", ")}` : "it declares no inputs",
+          "key",
+        );
     }
     const missing = names.filter((n) => declared[n]!.required && declared[n]!.default === undefined && !Object.hasOwn(passed, n));
     if (missing.length > 0) {
-      at(u.node.inputs ? ["inputs"] : ["use"], `sub-graph ${shown} needs input${missing.length === 1 ? "" : "s"} ${missing.map((m) => `"${m}"`).join(", ")}, which this node does not pass`, `add inputs: { ${missing.map((m) => `${m}: ...`).join(", ")} }`, u.node.inputs ? "key" : "value");
+      at(
+        u.node.inputs ? ["inputs"] : ["use"],
+        `sub-graph ${shown} needs input${missing.length === 1 ? "" : "s"} ${missing.map((m) => `"${m}"`).join(", ")}, which this node does not pass`,
+        `add inputs: { ${missing.map((m) => `${m}: ...`).join(", ")} }`,
+        u.node.inputs ? "key" : "value",
+      );
     }
-    if (inBranch && hasMap(sub)) at(["use"], `sub-graph ${shown} holds a map, and this node is inside a map branch: maps do not nest`, "move the sub-graph out of the branch, or its map into the parent");
-    if (inBranch && hasMerge(sub)) at(["use"], `sub-graph ${shown} holds a merge node, and this node is inside a map branch: merge nodes run at the top level only`, "move the sub-graph out of the branch, or merge after the map (kind: merge, from: the map)");
-    if (parent.origin === "planned" && sub.origin !== "planned") at(["use"], `a planned graph may use only planned sub-graphs; ${shown} is user-written`, "a sub-graph a planned graph uses is held to the planned graph's rules");
+    if (inBranch && hasMap(sub))
+      at(
+        ["use"],
+        `sub-graph ${shown} holds a map, and this node is inside a map branch: maps do not nest`,
+        "move the sub-graph out of the branch, or its map into the parent",
+      );
+    if (inBranch && hasMerge(sub))
+      at(
+        ["use"],
+        `sub-graph ${shown} holds a merge node, and this node is inside a map branch: merge nodes run at the top level only`,
+        "move the sub-graph out of the branch, or merge after the map (kind: merge, from: the map)",
+      );
+    if (parent.origin === "planned" && sub.origin !== "planned")
+      at(
+        ["use"],
+        `a planned graph may use only planned sub-graphs; ${shown} is user-written`,
+        "a sub-graph a planned graph uses is held to the planned graph's rules",
+      );
   }
 }
 
 /** The top file (already read) and every file it uses. Problems of a used file name that file. */
-export function loadGraphTree(display: string, path: string, top: { text: string; digest: string; realPath: string }, reader: GraphReader): TreeResult {
+export function loadGraphTree(
+  display: string,
+  path: string,
+  top: { text: string; digest: string; realPath: string },
+  reader: GraphReader,
+): TreeResult {
   const loader = new TreeLoader(reader, path, top.realPath);
   const root = loader.load(path, display, top.text, top.digest);
   if (!root.graph) return { graph: null, problems: loader.problems };

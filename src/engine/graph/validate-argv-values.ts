@@ -12,10 +12,15 @@ interface ArgvSettings {
   permission_mode?: string;
 }
 
-const HINT = "model names, tool names and permission modes never start with \"-\"; a value such as --yolo would reach the harness as a flag";
+const HINT = 'model names, tool names and permission modes never start with "-"; a value such as --yolo would reach the harness as a flag';
 
 function refuse(ctx: ValidateContext, path: Path, field: string, value: string): void {
-  if (value.startsWith("-")) ctx.report({ path, message: `${field} "${value}" starts with "-": it is refused, since a harness would read it as a command-line flag`, hint: HINT });
+  if (value.startsWith("-"))
+    ctx.report({
+      path,
+      message: `${field} "${value}" starts with "-": it is refused, since a harness would read it as a command-line flag`,
+      hint: HINT,
+    });
 }
 
 function look(ctx: ValidateContext, path: Path, s: ArgvSettings | undefined): void {

@@ -17,7 +17,8 @@ interface Command {
 
 function commands(ctx: ValidateContext): Command[] {
   const out: Command[] = [];
-  for (const [name, check] of Object.entries(ctx.graph.checks ?? {})) out.push({ path: ["checks", name, "run"], text: check.run, form: "run" });
+  for (const [name, check] of Object.entries(ctx.graph.checks ?? {}))
+    out.push({ path: ["checks", name, "run"], text: check.run, form: "run" });
   for (const n of ctx.index.nodes) {
     const node = n.node;
     if (node?.kind !== "agent" && node?.kind !== "script" && node?.kind !== "merge") continue;
@@ -32,7 +33,8 @@ function commands(ctx: ValidateContext): Command[] {
   return out;
 }
 
-const DATA_HINT = "commands are static: data reaches them only through environment variables and files (VOUCH_INPUT_<NAME>, VOUCH_INPUT_<NAME>_FILE, VOUCH_ITEM_FILE, VOUCH_STATE_FILE), never through the command text (docs/graph-language.md, Security rules for commands)";
+const DATA_HINT =
+  "commands are static: data reaches them only through environment variables and files (VOUCH_INPUT_<NAME>, VOUCH_INPUT_<NAME>_FILE, VOUCH_ITEM_FILE, VOUCH_STATE_FILE), never through the command text (docs/graph-language.md, Security rules for commands)";
 
 function envHint(expr: string | undefined): string {
   const m = expr?.match(/^inputs\.([A-Za-z_][A-Za-z0-9_]*)$/);
@@ -52,7 +54,8 @@ export const staticCommands: Rule = (ctx) => {
       if (reportedArgv.has(id)) continue;
       reportedArgv.add(id);
       ctx.report({
-        path: keyPath, at: "key",
+        path: keyPath,
+        at: "key",
         message: `${c.form}: commands are refused in a planned graph (origin: planned)`,
         hint: "a graph written by a model may not run commands of its own (docs/graph-language.md, Security rules for commands); it may name checks from the library the user gave (checks_from)",
       });
@@ -61,7 +64,12 @@ export const staticCommands: Rule = (ctx) => {
     const at = c.text.indexOf("{{");
     if (at < 0) continue;
     const expr = templateExpressions(c.text)[0]?.path.join(".");
-    ctx.report({ path: c.path, offset: at, message: `a template in a ${c.form === "run" ? "run:" : "argv:"} command is refused`, hint: envHint(expr) });
+    ctx.report({
+      path: c.path,
+      offset: at,
+      message: `a template in a ${c.form === "run" ? "run:" : "argv:"} command is refused`,
+      hint: envHint(expr),
+    });
   }
 };
 
@@ -70,8 +78,15 @@ export const scriptCommand: Rule = (ctx) => {
   for (const n of ctx.index.nodes) {
     if (n.node?.kind !== "script") continue;
     const { run, argv } = n.node;
-    if (run === undefined && argv === undefined) ctx.report({ path: n.path, at: "key", message: `script node "${n.id}" has neither run: nor argv:`, hint: 'add run: "a shell command" or argv: [program, arg, ...]' });
-    if (run !== undefined && argv !== undefined) ctx.report({ path: [...n.path, "argv"], at: "key", message: `script node "${n.id}" has both run: and argv:; choose one` });
+    if (run === undefined && argv === undefined)
+      ctx.report({
+        path: n.path,
+        at: "key",
+        message: `script node "${n.id}" has neither run: nor argv:`,
+        hint: 'add run: "a shell command" or argv: [program, arg, ...]',
+      });
+    if (run !== undefined && argv !== undefined)
+      ctx.report({ path: [...n.path, "argv"], at: "key", message: `script node "${n.id}" has both run: and argv:; choose one` });
   }
 };
 
@@ -108,7 +123,10 @@ function checkSuccess(ctx: ValidateContext, path: Path, success: Success | undef
     ctx.report({
       path: at,
       message: `unknown check "${c}"${didYouMean(c, names)}`,
-      hint: names.length > 0 ? `checks in this graph's library: ${names.join(", ")}` : "define it under checks: at the top of the file, or write it inline: { name, run }",
+      hint:
+        names.length > 0
+          ? `checks in this graph's library: ${names.join(", ")}`
+          : "define it under checks: at the top of the file, or write it inline: { name, run }",
     });
   });
 }
@@ -117,7 +135,8 @@ function checkSuccess(ctx: ValidateContext, path: Path, success: Success | undef
 export const checks: Rule = (ctx) => {
   for (const [name, check] of Object.entries(ctx.graph.checks ?? {})) checkExpect(ctx, ["checks", name], check);
   for (const n of ctx.index.nodes) {
-    if (n.node?.kind === "agent" || n.node?.kind === "script" || n.node?.kind === "merge") checkSuccess(ctx, [...n.path, "success"], n.node.success);
+    if (n.node?.kind === "agent" || n.node?.kind === "script" || n.node?.kind === "merge")
+      checkSuccess(ctx, [...n.path, "success"], n.node.success);
   }
 };
 
@@ -133,7 +152,8 @@ export const plannedPowers: Rule = (ctx) => {
   const hint = "a graph written by a model may not grant itself credentials; pass names with --pass-env if you mean it";
   const look = (path: Path, holder: { env?: string[] } | undefined) => {
     if (!holder) return;
-    if (holder.env !== undefined) ctx.report({ path: [...path, "env"], at: "key", message: "env: is refused in a planned graph (origin: planned)", hint });
+    if (holder.env !== undefined)
+      ctx.report({ path: [...path, "env"], at: "key", message: "env: is refused in a planned graph (origin: planned)", hint });
   };
   look(["defaults"], ctx.graph.defaults);
   for (const n of ctx.index.nodes) {
@@ -148,7 +168,8 @@ export const stampNeedsJson: Rule = (ctx) => {
     if (n.node?.kind !== "agent" || n.node.stamp === undefined) continue;
     if (n.node.output?.format === "json") continue;
     ctx.report({
-      path: [...n.path, "stamp"], at: "key",
+      path: [...n.path, "stamp"],
+      at: "key",
       message: `stamp needs a JSON object output, but node "${n.id}" answers in text`,
       hint: "add output: { format: json } (with a schema if you can), or remove stamp",
     });

@@ -10,11 +10,16 @@ function look(ctx: ValidateContext, path: Path, value: unknown, what: string): v
   if (value === undefined) return;
   const deep = tooDeepAt(value);
   if (deep === null) return;
-  ctx.report({ path: [...path, ...deep], message: `${what} is ${TOO_DEEP}`, hint: `vouch keeps data at most ${MAX_JSON_DEPTH} levels deep; flatten it` });
+  ctx.report({
+    path: [...path, ...deep],
+    message: `${what} is ${TOO_DEEP}`,
+    hint: `vouch keeps data at most ${MAX_JSON_DEPTH} levels deep; flatten it`,
+  });
 }
 
 export const valueDepth: Rule = (ctx) => {
-  for (const [name, def] of Object.entries(ctx.graph.inputs ?? {})) look(ctx, ["inputs", name, "default"], def.default, `the default of input "${name}"`);
+  for (const [name, def] of Object.entries(ctx.graph.inputs ?? {}))
+    look(ctx, ["inputs", name, "default"], def.default, `the default of input "${name}"`);
   for (const n of ctx.index.nodes) {
     const node = n.node;
     if (node?.kind === "end") look(ctx, [...n.path, "output"], node.output, "output");

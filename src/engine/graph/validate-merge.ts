@@ -18,7 +18,8 @@ export const merges: Rule = (ctx) => {
     const seen = new Set<string>();
     list.forEach((id, i) => {
       const path = typeof node.from === "string" ? [...n.path, "from"] : [...n.path, "from", i];
-      if (seen.has(id)) return ctx.report({ path, message: `from names "${id}" twice`, hint: "each node's work is merged once; drop the repeat" });
+      if (seen.has(id))
+        return ctx.report({ path, message: `from names "${id}" twice`, hint: "each node's work is merged once; drop the repeat" });
       seen.add(id);
       fromProblem(ctx, n, id, path);
     });
@@ -30,28 +31,54 @@ function fromProblem(ctx: ValidateContext, n: IndexedNode, id: string, path: (st
   const top = ctx.index.scope(null);
   const target = top.get(id);
   if (target === undefined) {
-    ctx.report({ path, message: `from names "${id}", which is not a node of the graph${didYouMean(id, top.keys())}`, hint: "from names a map, or nodes, upstream of the merge that work in worktrees" });
+    ctx.report({
+      path,
+      message: `from names "${id}", which is not a node of the graph${didYouMean(id, top.keys())}`,
+      hint: "from names a map, or nodes, upstream of the merge that work in worktrees",
+    });
     return;
   }
   if (!ctx.index.isUpstream(n, id)) {
-    ctx.report({ path, message: `from names "${id}", which is not upstream of "${n.id}"`, hint: `add "${id}" to needs, so its work is done before the merge starts` });
+    ctx.report({
+      path,
+      message: `from names "${id}", which is not upstream of "${n.id}"`,
+      hint: `add "${id}" to needs, so its work is done before the merge starts`,
+    });
     return;
   }
   const node = target.node;
   if (node === undefined) return; // did not pass the schema: reported there
   if (node.kind === "map") {
     if (worktreeTips(ctx.graph, node.branch).length === 0) {
-      ctx.report({ path, message: `from names map "${id}", whose branch has no node with a worktree: there is nothing to merge`, hint: "give the branch's agent node workspace: { mode: worktree }" });
+      ctx.report({
+        path,
+        message: `from names map "${id}", whose branch has no node with a worktree: there is nothing to merge`,
+        hint: "give the branch's agent node workspace: { mode: worktree }",
+      });
     }
   } else if (workspaceOf(ctx.graph, node) === null) {
-    ctx.report({ path, message: `from names "${id}", which has no worktree: there is nothing to merge`, hint: `give "${id}" workspace: { mode: worktree }` });
+    ctx.report({
+      path,
+      message: `from names "${id}", which has no worktree: there is nothing to merge`,
+      hint: `give "${id}" workspace: { mode: worktree }`,
+    });
   }
 }
 
 function staticNames(ctx: ValidateContext, n: IndexedNode, node: MergeNode): void {
-  if (node.base?.startsWith("-")) ctx.report({ path: [...n.path, "base"], message: `base "${node.base}" starts with "-": git would read it as an option`, hint: "name a branch, tag or commit" });
+  if (node.base?.startsWith("-"))
+    ctx.report({
+      path: [...n.path, "base"],
+      message: `base "${node.base}" starts with "-": git would read it as an option`,
+      hint: "name a branch, tag or commit",
+    });
   if (node.into !== undefined && !node.into.includes("{{")) {
     const bad = branchNameProblem(node.into);
-    if (bad) ctx.report({ path: [...n.path, "into"], message: `into "${node.into}" ${bad}`, hint: 'name a new branch, e.g. "vouch/{{ run.id }}/merged"' });
+    if (bad)
+      ctx.report({
+        path: [...n.path, "into"],
+        message: `into "${node.into}" ${bad}`,
+        hint: 'name a new branch, e.g. "vouch/{{ run.id }}/merged"',
+      });
   }
 }

@@ -23,7 +23,8 @@ export const PLANNED_REFUSED_MODES: Readonly<Record<string, string>> = {
   yolo: "it approves every tool call, the shell included (gemini)",
 };
 
-const HINT = "a graph written by a model may not give itself a shell: the user grants that in a graph they wrote (docs/graph-language.md, Planned graphs)";
+const HINT =
+  "a graph written by a model may not give itself a shell: the user grants that in a graph they wrote (docs/graph-language.md, Planned graphs)";
 
 export function commandTool(tool: string): boolean {
   const base = tool.replace(/\(.*$/s, "").trim().toLowerCase();
@@ -33,7 +34,8 @@ export function commandTool(tool: string): boolean {
 /** Why a planned graph's cwd is refused, or null: only a static relative path inside the run's folder. */
 export function plannedCwdProblem(cwd: string): string | null {
   if (cwd.includes("{{")) return "a template: its value is known only when the run starts";
-  if (cwd.startsWith("/") || cwd.startsWith("~") || /^[A-Za-z]:[\\/]/.test(cwd)) return "not a path relative to the folder the run starts in";
+  if (cwd.startsWith("/") || cwd.startsWith("~") || /^[A-Za-z]:[\\/]/.test(cwd))
+    return "not a path relative to the folder the run starts in";
   let depth = 0;
   for (const seg of cwd.split(/[\\/]+/)) {
     if (seg === "..") depth--;
@@ -54,15 +56,27 @@ function look(ctx: ValidateContext, path: Path, h: Holder | undefined): void {
   (h.tools ?? []).forEach((tool, i) => {
     if (!commandTool(tool)) return;
     const why = tool.toLowerCase().startsWith("mcp__") ? "it reaches an MCP server, which may run anything" : "it runs commands";
-    ctx.report({ path: [...path, "tools", i], message: `tool ${tool} is refused in a planned graph (origin: planned): ${why}`, hint: HINT });
+    ctx.report({
+      path: [...path, "tools", i],
+      message: `tool ${tool} is refused in a planned graph (origin: planned): ${why}`,
+      hint: HINT,
+    });
   });
   const mode = h.permission_mode;
   if (mode !== undefined && Object.hasOwn(PLANNED_REFUSED_MODES, mode)) {
-    ctx.report({ path: [...path, "permission_mode"], message: `permission_mode ${mode} is refused in a planned graph (origin: planned): ${PLANNED_REFUSED_MODES[mode]}`, hint: HINT });
+    ctx.report({
+      path: [...path, "permission_mode"],
+      message: `permission_mode ${mode} is refused in a planned graph (origin: planned): ${PLANNED_REFUSED_MODES[mode]}`,
+      hint: HINT,
+    });
   }
   const bad = h.cwd === undefined ? null : plannedCwdProblem(h.cwd);
   if (bad !== null) {
-    ctx.report({ path: [...path, "cwd"], message: `cwd ${JSON.stringify(h.cwd)} is refused in a planned graph (origin: planned): ${bad}`, hint: "write a folder relative to where the run starts, without .. (e.g. cwd: src), or leave cwd out" });
+    ctx.report({
+      path: [...path, "cwd"],
+      message: `cwd ${JSON.stringify(h.cwd)} is refused in a planned graph (origin: planned): ${bad}`,
+      hint: "write a folder relative to where the run starts, without .. (e.g. cwd: src), or leave cwd out",
+    });
   }
 }
 
@@ -82,7 +96,8 @@ export const plannedReach: Rule = (ctx) => {
   if (ctx.graph.executor !== undefined) {
     ctx.report({
       path: ["executor"],
-      message: "executor is refused in a planned graph (origin: planned): the processes at that URL would run its branches and report their verdicts",
+      message:
+        "executor is refused in a planned graph (origin: planned): the processes at that URL would run its branches and report their verdicts",
       hint: "pass --executor redis://… yourself if you mean the branches to run on your workers",
     });
   }

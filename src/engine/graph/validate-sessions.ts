@@ -30,7 +30,11 @@ export const sessions: Rule = (ctx) => {
 function retrySession(ctx: ValidateContext, n: IndexedNode): void {
   const node = n.node;
   if (node?.kind === "script" && node.retry?.session === "continue") {
-    ctx.report({ path: [...n.path, "retry", "session"], message: "retry.session: continue is for agent nodes: a script has no session to continue", hint: "remove session from this retry" });
+    ctx.report({
+      path: [...n.path, "retry", "session"],
+      message: "retry.session: continue is for agent nodes: a script has no session to continue",
+      hint: "remove session from this retry",
+    });
   }
   if (node?.kind !== "agent") return;
   const own = node.retry?.session === "continue";
@@ -47,7 +51,11 @@ function sessionTarget(ctx: ValidateContext, n: IndexedNode, node: AgentNode): {
   const spec = node.session!;
   const path = [...n.path, "session"];
   if ((spec.continue === undefined) === (spec.fork === undefined)) {
-    ctx.report({ path, message: "session needs exactly one of continue or fork", hint: "session: { continue: NODE } resumes NODE's session; session: { fork: NODE } starts a new one from its history" });
+    ctx.report({
+      path,
+      message: "session needs exactly one of continue or fork",
+      hint: "session: { continue: NODE } resumes NODE's session; session: { fork: NODE } starts a new one from its history",
+    });
     return undefined;
   }
   const mode: SessionMode = spec.continue !== undefined ? "resume" : "fork";
@@ -59,13 +67,20 @@ function sessionTarget(ctx: ValidateContext, n: IndexedNode, node: AgentNode): {
   const target = ctx.index.find(id, n.scope);
   if (!target) {
     const inBranch = ctx.index.nodes.find((x) => x.id === id && x.scope !== null && x.scope !== n.scope);
-    if (inBranch) return void report(`session.${key}: "${id}" is inside the branch of map "${inBranch.scope}"; each branch has its own session, so a node outside that branch cannot name one`);
+    if (inBranch)
+      return void report(
+        `session.${key}: "${id}" is inside the branch of map "${inBranch.scope}"; each branch has its own session, so a node outside that branch cannot name one`,
+      );
     return void report(`session.${key}: unknown node "${id}"`);
   }
   if (target.node === undefined) return undefined; // did not pass the schema: reported there
-  if (target.node.kind !== "agent") return void report(`session.${key}: "${id}" is a ${target.node.kind} node; only an agent node has a session`);
+  if (target.node.kind !== "agent")
+    return void report(`session.${key}: "${id}" is a ${target.node.kind} node; only an agent node has a session`);
   if (!ctx.index.isUpstream(n, id)) {
-    return void report(`session.${key}: "${id}" is not upstream of "${n.id}", so its session may not exist yet when this node starts`, `add "${id}" to the needs of "${n.id}" (directly or through another node)`);
+    return void report(
+      `session.${key}: "${id}" is not upstream of "${n.id}", so its session may not exist yet when this node starts`,
+      `add "${id}" to the needs of "${n.id}" (directly or through another node)`,
+    );
   }
   if (mode === "resume" && n.scope !== null && target.scope === null) {
     return void report(
@@ -75,10 +90,15 @@ function sessionTarget(ctx: ValidateContext, n: IndexedNode, node: AgentNode): {
   }
   const mine = harnessOf(ctx, node);
   const theirs = harnessOf(ctx, target.node);
-  if (mine !== theirs) return void report(`session.${key}: "${id}" runs on ${theirs} and "${n.id}" on ${mine}; a session can only be continued by the harness that holds it`);
+  if (mine !== theirs)
+    return void report(
+      `session.${key}: "${id}" runs on ${theirs} and "${n.id}" on ${mine}; a session can only be continued by the harness that holds it`,
+    );
   if (cwdOf(ctx, node) !== cwdOf(ctx, target.node)) {
     const show = (c: string | undefined) => (c === undefined ? "the base folder" : `"${c}"`);
-    return void report(`session.${key}: "${id}" works in ${show(cwdOf(ctx, target.node))} and "${n.id}" in ${show(cwdOf(ctx, node))}; the CLIs keep sessions per folder, so both need the same cwd`);
+    return void report(
+      `session.${key}: "${id}" works in ${show(cwdOf(ctx, target.node))} and "${n.id}" in ${show(cwdOf(ctx, node))}; the CLIs keep sessions per folder, so both need the same cwd`,
+    );
   }
   // Each worktree node has a folder of its own (ADR 0020): the same cwd text is another folder.
   const own = (x: AgentNode) => workspaceOf(ctx.graph, x) !== null;

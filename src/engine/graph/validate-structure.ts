@@ -18,7 +18,8 @@ export const uniqueIds: Rule = (ctx) => {
       continue;
     }
     ctx.report({
-      path: n.path, at: "key",
+      path: n.path,
+      at: "key",
       message: `node id "${n.id}" is already used by ${where(earlier)}; node ids are unique in a file`,
       hint: "rename one of them (templates and events name nodes by id alone)",
     });
@@ -35,7 +36,10 @@ function checkRef(ctx: ValidateContext, from: IndexedNode, target: string, path:
     ctx.report({
       path,
       message: `"${target}" is an outer node; the ${field} of a branch node must name nodes of its own branch`,
-      hint: field === "needs" ? `the map starts after its own needs: add ${target} to the needs of map "${from.scope}"` : `name a node of the branch of map "${from.scope}"`,
+      hint:
+        field === "needs"
+          ? `the map starts after its own needs: add ${target} to the needs of map "${from.scope}"`
+          : `name a node of the branch of map "${from.scope}"`,
     });
     return undefined;
   }
@@ -82,7 +86,8 @@ export const references: Rule = (ctx) => {
         }
         if (node.exhausted !== undefined) {
           ctx.report({
-            path: [...n.path, "exhausted"], at: "key",
+            path: [...n.path, "exhausted"],
+            at: "key",
             message: `node "${n.id}" has both fallback and exhausted; a node may have only one`,
             hint: "fallback starts another node when this one finally fails; exhausted records an output instead and lets the dependents run",
           });
@@ -95,7 +100,8 @@ export const references: Rule = (ctx) => {
     const target = ctx.index.scope(owner.scope).get(targetId)!;
     if (target.needs.length > 0) {
       ctx.report({
-        path: [...target.path, "needs"], at: "key",
+        path: [...target.path, "needs"],
+        at: "key",
         message: `"${targetId}" is the fallback of "${owner.id}" and may not have needs`,
         hint: `a fallback starts when "${owner.id}" finally fails; it reads nodes.${owner.id}.error without needing it`,
       });
@@ -106,7 +112,11 @@ export const references: Rule = (ctx) => {
 function feedbackTarget(ctx: ValidateContext, n: IndexedNode, to: string): void {
   const path = [...n.path, "feedback", "to"];
   if (to === n.id) {
-    ctx.report({ path, message: `feedback.to names the node itself; it must name an earlier node that "${n.id}" depends on`, hint: "to re-run this node alone, use retry" });
+    ctx.report({
+      path,
+      message: `feedback.to names the node itself; it must name an earlier node that "${n.id}" depends on`,
+      hint: "to re-run this node alone, use retry",
+    });
     return;
   }
   const target = checkRef(ctx, n, to, path, "feedback.to");
@@ -144,7 +154,9 @@ export const cycles: Rule = (ctx) => {
       ctx.report({
         path: steps[0]!.path,
         message: `cycle in ${onlyNeeds ? "needs" : "the graph"}: ${cycle.join(" → ")}`,
-        hint: onlyNeeds ? "each node needs the next one; remove one of these needs (for a bounded loop use feedback: { to, max })" : `${others.join("; ")}; every other step is a need. Remove one step (for a bounded loop use feedback: { to, max })`,
+        hint: onlyNeeds
+          ? "each node needs the next one; remove one of these needs (for a bounded loop use feedback: { to, max })"
+          : `${others.join("; ")}; every other step is a need. Remove one step (for a bounded loop use feedback: { to, max })`,
       });
     }
   }
@@ -157,10 +169,18 @@ export const maps: Rule = (ctx) => {
   for (const n of ctx.index.nodes) {
     if (n.node?.kind !== "map") continue;
     if (Object.keys(n.node.branch).length === 0 && !ctx.index.nodes.some((b) => b.scope === n.id)) {
-      ctx.report({ path: [...n.path, "branch"], message: `the branch of map "${n.id}" has no nodes`, hint: "add the node(s) to run once per item" });
+      ctx.report({
+        path: [...n.path, "branch"],
+        message: `the branch of map "${n.id}" has no nodes`,
+        hint: "add the node(s) to run once per item",
+      });
     }
     if (n.node.as !== undefined && RESERVED_ROOTS.includes(n.node.as)) {
-      ctx.report({ path: [...n.path, "as"], message: `as: ${n.node.as} would hide the template root "${n.node.as}"`, hint: "choose another name for the item, e.g. as: finding" });
+      ctx.report({
+        path: [...n.path, "as"],
+        message: `as: ${n.node.as} would hide the template root "${n.node.as}"`,
+        hint: "choose another name for the item, e.g. as: finding",
+      });
     }
   }
 };
@@ -174,7 +194,12 @@ export const inputNames: Rule = (ctx) => {
     const env = name.toUpperCase();
     const other = seen.get(env);
     if (other !== undefined) {
-      ctx.report({ path: ["inputs", name], at: "key", message: `inputs "${other}" and "${name}" would both reach commands as VOUCH_INPUT_${env}`, hint: "rename one of them" });
+      ctx.report({
+        path: ["inputs", name],
+        at: "key",
+        message: `inputs "${other}" and "${name}" would both reach commands as VOUCH_INPUT_${env}`,
+        hint: "rename one of them",
+      });
     } else seen.set(env, name);
   }
   for (const name of names) {
@@ -182,7 +207,8 @@ export const inputNames: Rule = (ctx) => {
     const owner = env.endsWith("_FILE") ? seen.get(env.slice(0, -"_FILE".length)) : undefined;
     if (owner === undefined) continue;
     ctx.report({
-      path: ["inputs", name], at: "key",
+      path: ["inputs", name],
+      at: "key",
       message: `input "${name}" would reach commands as VOUCH_INPUT_${env}, the name of input "${owner}"'s file`,
       hint: "rename one of them",
     });

@@ -17,7 +17,13 @@ function checkTemplate(ctx: ValidateContext, site: UseSite, path: Path, text: st
   for (const seg of parsed.segments) {
     if (seg.kind !== "expr") continue;
     const problem = checkPath(ctx, site, seg.path);
-    if (problem) ctx.report({ path, offset: seg.offset, message: `{{ ${seg.source} }}: ${problem.message}`, ...(problem.hint ? { hint: problem.hint } : {}) });
+    if (problem)
+      ctx.report({
+        path,
+        offset: seg.offset,
+        message: `{{ ${seg.source} }}: ${problem.message}`,
+        ...(problem.hint ? { hint: problem.hint } : {}),
+      });
   }
 }
 
@@ -40,7 +46,13 @@ function checkCondition(ctx: ValidateContext, site: UseSite, path: Path, conditi
       else if (key === "not") visit(v, [...at, key]);
       else if (conditionPaths({ [key]: v }).length > 0) {
         const problem = checkPath(ctx, site, key.split("."));
-        if (problem) ctx.report({ path: [...at, key], at: "key", message: `condition path ${key}: ${problem.message}`, ...(problem.hint ? { hint: problem.hint } : {}) });
+        if (problem)
+          ctx.report({
+            path: [...at, key],
+            at: "key",
+            message: `condition path ${key}: ${problem.message}`,
+            ...(problem.hint ? { hint: problem.hint } : {}),
+          });
       }
     }
   };
@@ -62,7 +74,8 @@ export const dataPaths: Rule = (ctx) => {
         if (node.cwd !== undefined) checkTemplate(ctx, site, [...n.path, "cwd"], node.cwd);
         for (const [k, v] of Object.entries(node.stamp ?? {})) checkTemplate(ctx, site, [...n.path, "stamp", k], v);
         if (node.exhausted) checkDeep(ctx, { entry: n, allowError: true }, [...n.path, "exhausted", "output"], node.exhausted.output);
-        if (node.feedback?.when !== undefined) checkCondition(ctx, { entry: n, allowSelf: true }, [...n.path, "feedback", "when"], node.feedback.when);
+        if (node.feedback?.when !== undefined)
+          checkCondition(ctx, { entry: n, allowSelf: true }, [...n.path, "feedback", "when"], node.feedback.when);
         break;
       case "approval":
         if (node.prompt !== undefined) checkTemplate(ctx, site, [...n.path, "prompt"], node.prompt);
@@ -92,18 +105,21 @@ function checkOver(ctx: ValidateContext, n: IndexedNode, map: MapNode): void {
   const path = [...n.path, "over"];
   const over = map.over.trim();
   const report = (message: string, hint?: string) => ctx.report({ path, message, ...(hint ? { hint } : {}) });
-  if (over.includes("{{")) return report(`over is a path, not a template`, `write it without braces: over: ${over.replace(/^\{\{\s*|\s*\}\}$/g, "")}`);
+  if (over.includes("{{"))
+    return report(`over is a path, not a template`, `write it without braces: over: ${over.replace(/^\{\{\s*|\s*\}\}$/g, "")}`);
   if (!PATH.test(over)) return report(`over: "${over}" is not a path`, OVER_HINT);
   const parts = over.split(".");
   const [root, id, field, ...deeper] = parts as [string, string | undefined, string | undefined, ...string[]];
-  if (root !== "inputs" && root !== "nodes") return report(`over must start with inputs. or nodes., not "${root}"${didYouMean(root, ["inputs", "nodes"])}`, OVER_HINT);
+  if (root !== "inputs" && root !== "nodes")
+    return report(`over must start with inputs. or nodes., not "${root}"${didYouMean(root, ["inputs", "nodes"])}`, OVER_HINT);
   // Existence and ancestry here; whether the rest names a list is decided below.
   const problem = checkPath(ctx, { entry: n }, root === "nodes" ? parts.slice(0, 3) : parts);
   if (problem) return report(`over ${over}: ${problem.message}`, problem.hint);
   if (root === "inputs") {
     if (id === undefined || parts.length > 2) return report(`over ${over}: name one input, as inputs.NAME`, OVER_HINT);
     const def = ctx.graph.inputs?.[id]?.default;
-    if (def !== undefined && typeof def !== "string" && !Array.isArray(def)) return report(`over ${over}: the default of input "${id}" is neither text nor a list`, OVER_HINT);
+    if (def !== undefined && typeof def !== "string" && !Array.isArray(def))
+      return report(`over ${over}: the default of input "${id}" is neither text nor a list`, OVER_HINT);
     return;
   }
   const target = ctx.index.find(id!, null)?.node;
@@ -114,17 +130,29 @@ function checkOver(ctx: ValidateContext, n: IndexedNode, map: MapNode): void {
     const listy = (field === "results" && deeper.length === 0) || (field === "output" && deeper.length === 1 && deeper[0] === "results");
     return listy ? undefined : notList(`the list of map "${id}" is nodes.${id}.results`);
   }
-  if (target.kind === "router" || target.kind === "approval" || target.kind === "end") return notList(`a ${target.kind} node has no list output`);
+  if (target.kind === "router" || target.kind === "approval" || target.kind === "end")
+    return notList(`a ${target.kind} node has no list output`);
   if (target.kind === "agent" && target.output?.format !== "json") {
-    return notList(`the output of agent "${id}" is text (no output: { format: json })`, `give "${id}" output: { format: json, schema: ... } with a list field, and map over that field`);
+    return notList(
+      `the output of agent "${id}" is text (no output: { format: json })`,
+      `give "${id}" output: { format: json, schema: ... } with a list field, and map over that field`,
+    );
   }
-  if (target.kind === "script" && target.output?.format === "text") return notList(`the output of script "${id}" is text (output: { format: text })`);
+  if (target.kind === "script" && target.output?.format === "text")
+    return notList(`the output of script "${id}" is text (output: { format: text })`);
   if ((target.kind === "agent" || target.kind === "script") && target.output?.schema) {
     const fact = schemaAt(target.output.schema, deeper);
-    if (fact.kind === "absent") return report(`over ${over}: the output schema of "${id}" has no field "${fact.field}"${didYouMean(fact.field, fact.known)}`, `its fields: ${fact.known.join(", ")}`);
+    if (fact.kind === "absent")
+      return report(
+        `over ${over}: the output schema of "${id}" has no field "${fact.field}"${didYouMean(fact.field, fact.known)}`,
+        `its fields: ${fact.known.join(", ")}`,
+      );
     if (fact.kind === "typed" && !fact.types.includes("array")) {
       const what = deeper.slice(0, fact.depth).join(".") || "the output";
-      return notList(`the output schema of "${id}" types ${what} as ${fact.types.join(" or ")}`, "map over a field whose schema type is array");
+      return notList(
+        `the output schema of "${id}" types ${what} as ${fact.types.join(" or ")}`,
+        "map over a field whose schema type is array",
+      );
     }
   }
 }

@@ -24,30 +24,52 @@ export const workspaces: Rule = (ctx) => {
 };
 
 function baseRule(ctx: ValidateContext, path: (string | number)[], base: string | undefined): void {
-  if (base?.startsWith("-")) ctx.report({ path, message: `base "${base}" starts with "-": git would read it as an option`, hint: "name a branch, tag or commit" });
+  if (base?.startsWith("-"))
+    ctx.report({ path, message: `base "${base}" starts with "-": git would read it as an option`, hint: "name a branch, tag or commit" });
 }
 
 function globRule(ctx: ValidateContext, path: (string | number)[], glob: string): void {
   const g = compileGlob(glob);
-  if (!g.ok) ctx.report({ path, message: `protect glob "${glob}" is not valid: ${g.reason}`, hint: 'globs are repository paths with *, ?, ** and [..], e.g. "test/**"' });
+  if (!g.ok)
+    ctx.report({
+      path,
+      message: `protect glob "${glob}" is not valid: ${g.reason}`,
+      hint: 'globs are repository paths with *, ?, ** and [..], e.g. "test/**"',
+    });
 }
 
 function fromRule(ctx: ValidateContext, n: IndexedNode, from: string, mode: string | undefined, base: string | undefined): void {
   const at = [...n.path, "workspace", "from"];
   if (mode !== undefined || base !== undefined) {
-    ctx.report({ path: at, message: "workspace.from continues another node's worktree: it takes no mode or base of its own", hint: "drop mode and base, or drop from" });
+    ctx.report({
+      path: at,
+      message: "workspace.from continues another node's worktree: it takes no mode or base of its own",
+      hint: "drop mode and base, or drop from",
+    });
   }
   const target = ctx.index.scope(n.scope).get(from);
   const where = n.scope === null ? "the graph" : `map "${n.scope}"'s branch`;
   if (target === undefined) {
-    ctx.report({ path: at, message: `workspace.from names "${from}", which is not a node of ${where}`, hint: "from names an upstream node of the same scope that works in a worktree" });
+    ctx.report({
+      path: at,
+      message: `workspace.from names "${from}", which is not a node of ${where}`,
+      hint: "from names an upstream node of the same scope that works in a worktree",
+    });
     return;
   }
   if (!ctx.index.isUpstream(n, from) || from === n.id) {
-    ctx.report({ path: at, message: `workspace.from names "${from}", which is not upstream of "${n.id}"`, hint: `add "${from}" to needs (directly or through other nodes), so its work is done before this node starts` });
+    ctx.report({
+      path: at,
+      message: `workspace.from names "${from}", which is not upstream of "${n.id}"`,
+      hint: `add "${from}" to needs (directly or through other nodes), so its work is done before this node starts`,
+    });
     return;
   }
   if (target.node === undefined || workspaceOf(ctx.graph, target.node) === null) {
-    ctx.report({ path: at, message: `workspace.from names "${from}", which has no worktree`, hint: `give "${from}" workspace: { mode: worktree }` });
+    ctx.report({
+      path: at,
+      message: `workspace.from names "${from}", which has no worktree`,
+      hint: `give "${from}" workspace: { mode: worktree }`,
+    });
   }
 }

@@ -17,7 +17,25 @@ import { workspaces } from "./validate-workspace.ts";
 
 export { graphOrder, ancestors, type OrderedNode } from "./graph-index.ts";
 
-const RULES: Rule[] = [uniqueIds, references, cycles, maps, inputNames, staticCommands, plannedPowers, plannedReach, scriptCommand, checks, stampNeedsJson, dataPaths, valueDepth, argvValues, workspaces, merges, sessions];
+const RULES: Rule[] = [
+  uniqueIds,
+  references,
+  cycles,
+  maps,
+  inputNames,
+  staticCommands,
+  plannedPowers,
+  plannedReach,
+  scriptCommand,
+  checks,
+  stampNeedsJson,
+  dataPaths,
+  valueDepth,
+  argvValues,
+  workspaces,
+  merges,
+  sessions,
+];
 
 /** What exists in the file but did not pass the schema (so rules neither check it nor
  *  report references to it as unknown). Filled by the loader's salvage step. */

@@ -4,7 +4,17 @@
 import { LineCounter, parseDocument, type Document } from "yaml";
 import type { GraphProblem } from "../errors.ts";
 import type { Path, PathProblem } from "./problem.ts";
-import { badAliases, duplicateKeys, isStackOverflow, shoutedBooleans, unquotedTemplates, yamlErrorProblem, YAML_TOO_DEEP, YAML_TOO_DEEP_HINT, type OffsetProblem } from "./yaml-checks.ts";
+import {
+  badAliases,
+  duplicateKeys,
+  isStackOverflow,
+  shoutedBooleans,
+  unquotedTemplates,
+  yamlErrorProblem,
+  YAML_TOO_DEEP,
+  YAML_TOO_DEEP_HINT,
+  type OffsetProblem,
+} from "./yaml-checks.ts";
 import { offsetOf, positionOf } from "./yaml-positions.ts";
 import { withoutQuoteFallout } from "./unclosed-quote.ts";
 
@@ -29,15 +39,28 @@ export function yamlFront(file: string, text: string, emptyHint: string): YamlFr
     const p = place(offset);
     return `${p.line}:${p.col}`;
   };
-  const fromOffset = (p: OffsetProblem): GraphProblem => ({ file, ...place(p.offset), message: p.message, ...(p.hint ? { hint: p.hint } : {}) });
+  const fromOffset = (p: OffsetProblem): GraphProblem => ({
+    file,
+    ...place(p.offset),
+    message: p.message,
+    ...(p.hint ? { hint: p.hint } : {}),
+  });
   let hidden: Path[] = [];
   const located = (list: PathProblem[]) =>
     list
       .filter((p) => !hidden.some((h) => isUnder(p.path, h)))
-      .map((p): GraphProblem => ({ file, ...place(offsetOf(doc as Document, text, p)), message: p.message, ...(p.hint ? { hint: p.hint } : {}) }));
+      .map(
+        (p): GraphProblem => ({
+          file,
+          ...place(offsetOf(doc as Document, text, p)),
+          message: p.message,
+          ...(p.hint ? { hint: p.hint } : {}),
+        }),
+      );
 
   const problems: GraphProblem[] = [];
-  for (const e of [...withoutQuoteFallout(doc.errors, text), ...doc.warnings]) problems.push(fromOffset(yamlErrorProblem(e, text, lineCol)));
+  for (const e of [...withoutQuoteFallout(doc.errors, text), ...doc.warnings])
+    problems.push(fromOffset(yamlErrorProblem(e, text, lineCol)));
   problems.push(...duplicateKeys(doc, lineCol).map(fromOffset));
   const aliases = badAliases(doc);
   problems.push(...aliases.map(fromOffset));
@@ -56,9 +79,11 @@ export function yamlFront(file: string, text: string, emptyHint: string): YamlFr
     return { problems, located, raw: doc.toJS({ maxAliasCount: 1000 }) };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    problems.push(isStackOverflow(message)
-      ? { file, line: 1, col: 1, message: YAML_TOO_DEEP, hint: YAML_TOO_DEEP_HINT }
-      : { file, line: 1, col: 1, message: `YAML: ${message}` });
+    problems.push(
+      isStackOverflow(message)
+        ? { file, line: 1, col: 1, message: YAML_TOO_DEEP, hint: YAML_TOO_DEEP_HINT }
+        : { file, line: 1, col: 1, message: `YAML: ${message}` },
+    );
     return { problems, located };
   }
 }

@@ -132,7 +132,7 @@ export function offsetOf(doc: Document, source: string, problem: Pick<PathProble
     offset = keyOf(parent) ?? start(parent.node);
   } else {
     if (problem.offset !== undefined) offset = offsetInScalar(last.node, problem.offset, source);
-    if (offset === undefined) offset = isEmptyScalar(last.node) ? keyOf(last) : start(last.node) ?? keyOf(last);
+    if (offset === undefined) offset = isEmptyScalar(last.node) ? keyOf(last) : (start(last.node) ?? keyOf(last));
   }
   return offset ?? 0;
 }

@@ -135,7 +135,9 @@ function unknownKey(issuePath: Path, key: string, raw: unknown): Tagged {
   const path = [...issuePath, key];
   if (issuePath.length === 1 && issuePath[0] === "caps" && (key === "turns" || key === "idle")) {
     return {
-      path, at: "key", unknown: { object: formatPath(issuePath) },
+      path,
+      at: "key",
+      unknown: { object: formatPath(issuePath) },
       message: `${key} is not a whole-run cap (the run's caps are budget_usd and wall)`,
       hint: `${key} limits one sitting: put it in defaults.caps (every agent node) or a node's caps`,
     };
@@ -146,14 +148,18 @@ function unknownKey(issuePath: Path, key: string, raw: unknown): Tagged {
     const kind = at(raw, [...issuePath, "kind"]);
     if (kinds.length > 0 && typeof kind === "string") {
       return {
-        path, at: "key", unknown: { object: formatPath(issuePath) },
+        path,
+        at: "key",
+        unknown: { object: formatPath(issuePath) },
         message: `"${key}" is not a field of ${kind} nodes (it belongs to ${listOr(kinds)} nodes) in ${where(issuePath)}`,
         hint: `fields of ${kind} nodes: ${known.join(", ")}`,
       };
     }
   }
   const problem: Tagged = {
-    path, at: "key", unknown: { object: formatPath(issuePath), ...(suggestion !== undefined ? { suggestion } : {}) },
+    path,
+    at: "key",
+    unknown: { object: formatPath(issuePath), ...(suggestion !== undefined ? { suggestion } : {}) },
     message: `unknown field "${key}" in ${where(issuePath)}${suggestion !== undefined ? ` (did you mean ${suggestion}?)` : ""}`,
   };
   if (suggestion === undefined && /\s/.test(key.trim())) {
@@ -168,7 +174,11 @@ function missingField(path: Path): Tagged {
   const objectPath = path.slice(0, -1);
   const base: Tagged = { path, missing: { object: formatPath(objectPath), field }, message: "" };
   if (field === "max" && objectPath[objectPath.length - 1] === "feedback") {
-    return { ...base, message: `feedback without max in ${where(objectPath.slice(0, -1))}: a loop must be bounded`, hint: "add max: N (how many rounds at most)" };
+    return {
+      ...base,
+      message: `feedback without max in ${where(objectPath.slice(0, -1))}: a loop must be bounded`,
+      hint: "add max: N (how many rounds at most)",
+    };
   }
   const hint = MISSING_HINTS[field];
   return { ...base, message: `missing field "${field}" in ${where(objectPath)}`, ...(hint ? { hint } : {}) };
@@ -182,7 +192,8 @@ function kindProblem(issue: Issue, path: Path, raw: unknown): Tagged {
   if (kind === undefined) return { path, message: `${where(nodePath)} has no kind`, hint };
   if (kind === "map" && !kinds.includes("map")) {
     return {
-      path, message: `a map may not contain a map (no nested maps in version 1): ${where(nodePath)} is inside the branch of map "${String(nodePath[1])}"`,
+      path,
+      message: `a map may not contain a map (no nested maps in version 1): ${where(nodePath)} is inside the branch of map "${String(nodePath[1])}"`,
       hint: "move the inner map to the outer graph and make it need this map (it can map over nodes.MAP.results)",
     };
   }
@@ -194,7 +205,12 @@ function kindProblem(issue: Issue, path: Path, raw: unknown): Tagged {
 function expectation(option: Schema, branch: Issue[], value: unknown): string[] {
   const first = branch[0];
   if (first?.code === "invalid_value" && first.values) return first.values.map(String);
-  if (option.def.type === "object") return [`{ ${requiredKeys(option).map((k) => `${k}: …`).join(", ")} }`];
+  if (option.def.type === "object")
+    return [
+      `{ ${requiredKeys(option)
+        .map((k) => `${k}: …`)
+        .join(", ")} }`,
+    ];
   return [expectedPhrase(first?.expected, value)];
 }
 
@@ -211,7 +227,9 @@ function unionProblems(issue: Issue, path: Path, raw: unknown): Tagged[] {
     // Several object shapes fit (e.g. expect: { exit } or { output_matches }): a key unknown to all is the cause.
     const unknownEverywhere = viable.every((b) => b.some((i) => i.code === "unrecognized_keys" && i.path.length === 0));
     if (unknownEverywhere) {
-      const keys = viable.map((b) => new Set(b.flatMap((i) => (i.code === "unrecognized_keys" && i.path.length === 0 ? i.keys ?? [] : []))));
+      const keys = viable.map(
+        (b) => new Set(b.flatMap((i) => (i.code === "unrecognized_keys" && i.path.length === 0 ? (i.keys ?? []) : []))),
+      );
       const common = [...keys[0]!].filter((k) => keys.every((s) => s.has(k)));
       if (common.length > 0) return common.map((k) => unknownKey(path, k, raw));
     }
@@ -237,7 +255,8 @@ export function issueProblems(issue: Issue, raw: unknown): Tagged[] {
       if (issue.note === "No matching discriminator") return [kindProblem(issue, path, raw)];
       return unionProblems(issue, path, raw);
     case "invalid_type":
-      if (value === undefined && path.length > 0 && !Object.hasOwn(Object(at(raw, path.slice(0, -1))), path[path.length - 1]!)) return [missingField(path)];
+      if (value === undefined && path.length > 0 && !Object.hasOwn(Object(at(raw, path.slice(0, -1))), path[path.length - 1]!))
+        return [missingField(path)];
       if (!isDefaultMessage(issue.message)) return [{ path, message: withLabel(path, issue.message) }];
       if (typeof value === "number" && DURATION_FIELDS.has(String(path[path.length - 1]))) {
         return [{ path, message: `${label(path)}: a duration needs a unit, like "90s", "10m" or "1h30m" (got ${describe(value)})` }];
@@ -261,7 +280,16 @@ export function issueProblems(issue: Issue, raw: unknown): Tagged[] {
       const bound = Number(issue.code === "too_small" ? issue.minimum : issue.maximum);
       const dir = issue.code === "too_small" ? "at least" : "at most";
       if (issue.origin === "array") return [{ path, message: `${label(path)} needs ${dir} ${bound} item${bound === 1 ? "" : "s"}` }];
-      if (issue.origin === "string") return [{ path, message: issue.code === "too_small" && bound <= 1 ? `${label(path)} may not be empty` : `${label(path)} needs ${dir} ${bound} characters` }];
+      if (issue.origin === "string")
+        return [
+          {
+            path,
+            message:
+              issue.code === "too_small" && bound <= 1
+                ? `${label(path)} may not be empty`
+                : `${label(path)} needs ${dir} ${bound} characters`,
+          },
+        ];
       const strict = issue.inclusive === false ? (issue.code === "too_small" ? "greater than" : "less than") : dir;
       return [{ path, message: `${label(path)} must be ${strict} ${bound}, not ${describe(value)}` }];
     }
@@ -269,7 +297,10 @@ export function issueProblems(issue: Issue, raw: unknown): Tagged[] {
     case "custom": {
       const key = path[path.length - 1];
       const atKey = /is not a path|unknown operator/.test(issue.message) && typeof key === "string";
-      const got = typeof value === "string" && issue.code === "invalid_format" || /may not exceed/.test(issue.message) ? ` (got ${describe(value)})` : "";
+      const got =
+        (typeof value === "string" && issue.code === "invalid_format") || /may not exceed/.test(issue.message)
+          ? ` (got ${describe(value)})`
+          : "";
       const message = isDefaultMessage(issue.message) ? `${label(path)} has the wrong form` : withLabel(path, issue.message);
       return [{ path, ...(atKey ? { at: "key" as const } : {}), message: `${message}${got}` }];
     }
@@ -282,7 +313,9 @@ export function issueProblems(issue: Issue, raw: unknown): Tagged[] {
  *  field that an unknown field in the same object is a misspelling of is dropped. */
 export function zodProblems(issues: Issue[], raw: unknown): PathProblem[] {
   const tagged = issues.flatMap((i) => issueProblems(i, raw));
-  const typos = new Set(tagged.flatMap((p) => (p.unknown?.suggestion !== undefined ? [`${p.unknown.object}\u0000${p.unknown.suggestion}`] : [])));
+  const typos = new Set(
+    tagged.flatMap((p) => (p.unknown?.suggestion !== undefined ? [`${p.unknown.object}\u0000${p.unknown.suggestion}`] : [])),
+  );
   const kept = tagged.filter((p) => !(p.missing && typos.has(`${p.missing.object}\u0000${p.missing.field}`)));
   return kept.map(({ missing: _m, unknown: _u, ...p }) => p);
 }

@@ -17,7 +17,15 @@ import { emitLimited } from "./limited-attempt.ts";
 
 function emitOverruns(env: NodeEnv, attempt: number, list: Overrun[]): void {
   for (const o of list) {
-    const ev = { type: "cap.overrun" as const, node: env.id, attempt, scope: "node" as const, cap: o.cap, limit: o.limit, actual: o.actual };
+    const ev = {
+      type: "cap.overrun" as const,
+      node: env.id,
+      attempt,
+      scope: "node" as const,
+      cap: o.cap,
+      limit: o.limit,
+      actual: o.actual,
+    };
     env.ctx.emitter.emit(env.branch ? { ...ev, branch: env.branch } : ev);
   }
 }
@@ -68,8 +76,20 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
   if (pro instanceof Error) return templateFailure(env, "agent", pro, t0, s.harness);
   const ws = await openWorkspace(env, node, pro.cwd);
   if (ws instanceof Error) return workspaceFailure(env, "agent", ws, t0, s.harness);
-  const p: Prepared = { env, node, s, prompt: pro.prompt, cwd: ws?.cwd ?? pro.cwd, contract: compileContract(env, "agent", node, pro.stamp), ws };
-  return recordWorkspace(env, ws, await attemptLoop(env, s.retry, (attempt, quote, previous) => sitOnce(p, attempt, quote, previous), s.harness));
+  const p: Prepared = {
+    env,
+    node,
+    s,
+    prompt: pro.prompt,
+    cwd: ws?.cwd ?? pro.cwd,
+    contract: compileContract(env, "agent", node, pro.stamp),
+    ws,
+  };
+  return recordWorkspace(
+    env,
+    ws,
+    await attemptLoop(env, s.retry, (attempt, quote, previous) => sitOnce(p, attempt, quote, previous), s.harness),
+  );
 }
 
 /** One attempt: refused when the run cannot afford the node's budget cap, else a sitting, judged. */
@@ -78,9 +98,11 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, 
   const { ctx } = env;
   const remaining = env.frame.remainingBudget();
   const short = budgetShortfall(remaining, s.caps.budgetUsd);
-  if (short !== null) return notStarted({ status: "error", qualifier: null, cause: "budget_insufficient", error: short, evidence: [], failedChecks: [] });
+  if (short !== null)
+    return notStarted({ status: "error", qualifier: null, cause: "budget_insufficient", error: short, evidence: [], failedChecks: [] });
   const sess = attemptSession(env, p.node, s, p.prompt, attempt, quote, previous);
-  if (sess.kind === "missing") return notStarted({ status: "error", qualifier: null, cause: "unavailable", error: sess.error, evidence: [], failedChecks: [] });
+  if (sess.kind === "missing")
+    return notStarted({ status: "error", qualifier: null, cause: "unavailable", error: sess.error, evidence: [], failedChecks: [] });
   const fullPrompt = sess.prompt;
   emitStarted(env, "agent", attempt, { harness: s.harness, prompt: fullPrompt, ...(sess.started ? { session: sess.started } : {}) });
   const once = new OverrunOnce();
@@ -95,12 +117,18 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, 
     if (isFatal(e)) throw e;
     sitting = crashed(e, ctx.clock.now() - started);
   }
-  emitOverruns(env, attempt, once.fresh(overruns(s.caps, { turns: sitting.turns, costUsd: sitting.costUsd, wallMs: sitting.wallMs, idleMs: sitting.idleMs })));
+  emitOverruns(
+    env,
+    attempt,
+    once.fresh(overruns(s.caps, { turns: sitting.turns, costUsd: sitting.costUsd, wallMs: sitting.wallMs, idleMs: sitting.idleMs })),
+  );
   env.frame.settleCost(token, sitting);
   // What the sitting changed is committed on its branch even when a limit cut it off: nothing is lost.
   const work = await settleAttempt(env, p.ws, attempt);
   if (sitting.stopReason === "rate_limited") return limitedAttempt(p, attempt, sitting);
-  const judgement = await judgeAttempt(env, p.contract, { ...produced(sitting), ...work }, attempt, () => commandContext(env, attempt, p.cwd, s.passEnv, p.ws?.path));
+  const judgement = await judgeAttempt(env, p.contract, { ...produced(sitting), ...work }, attempt, () =>
+    commandContext(env, attempt, p.cwd, s.passEnv, p.ws?.path),
+  );
   const a: Attempt = {
     started: true,
     judgement,
@@ -126,7 +154,14 @@ function limitedAttempt(p: Prepared, attempt: number, sitting: Sitting): Attempt
   emitLimited(p.env, attempt, p.s.harness, sitting);
   const a: Attempt = {
     started: true,
-    judgement: { status: "error", qualifier: null, cause: "harness_error", error: sitting.error ?? "usage or rate limit", evidence: [], failedChecks: [] },
+    judgement: {
+      status: "error",
+      qualifier: null,
+      cause: "harness_error",
+      error: sitting.error ?? "usage or rate limit",
+      evidence: [],
+      failedChecks: [],
+    },
     stopReason: "rate_limited",
     costUsd: sitting.costUsd,
     turns: sitting.turns,

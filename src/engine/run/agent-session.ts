@@ -23,7 +23,15 @@ export function nodeSessionAsk(node: AgentNode): { mode: SessionMode; target: st
 /** The session and prompt of attempt `attempt`. `prompt` is the node's rendered prompt;
  *  a retry that resumes its own session gets only the failure (`quote`), since the
  *  session already holds the prompt and everything said since. */
-export function attemptSession(env: NodeEnv, node: AgentNode, s: AgentSettings, prompt: string, attempt: number, quote: string | undefined, previous: Attempt | undefined): AttemptSession {
+export function attemptSession(
+  env: NodeEnv,
+  node: AgentNode,
+  s: AgentSettings,
+  prompt: string,
+  attempt: number,
+  quote: string | undefined,
+  previous: Attempt | undefined,
+): AttemptSession {
   const ask = nodeSessionAsk(node);
   const choice = chooseSession({
     self: env.id,
@@ -39,16 +47,33 @@ export function attemptSession(env: NodeEnv, node: AgentNode, s: AgentSettings, 
     case "missing":
       return { kind: "missing", error: choice.error };
     case "fresh":
-      return { kind: "go", prompt: whole, started: { mode: "fresh", node: choice.from.node, ...(choice.from.attempt ? { attempt: choice.from.attempt } : {}), note: choice.note } };
+      return {
+        kind: "go",
+        prompt: whole,
+        started: {
+          mode: "fresh",
+          node: choice.from.node,
+          ...(choice.from.attempt ? { attempt: choice.from.attempt } : {}),
+          note: choice.note,
+        },
+      };
     case "session": {
       const carried = env.ctx.sessionCosts.get(choice.session.id) ?? choice.session.costUsd;
       const session = { mode: choice.mode, id: choice.session.id, ...(carried !== undefined ? { carriedCostUsd: carried } : {}) };
-      const started: StartedSession = { mode: choice.mode, id: choice.session.id, node: choice.from.node, ...(choice.from.attempt ? { attempt: choice.from.attempt } : {}) };
+      const started: StartedSession = {
+        mode: choice.mode,
+        id: choice.session.id,
+        node: choice.from.node,
+        ...(choice.from.attempt ? { attempt: choice.from.attempt } : {}),
+      };
       return { kind: "go", prompt: choice.quoteOnly && quote !== undefined ? quote : whole, session, started };
     }
   }
 }
 
 function sessionOfAttempt(a: Attempt): { sessionId?: string; sessionCostUsd?: number } {
-  return { ...(a.sessionId !== undefined ? { sessionId: a.sessionId } : {}), ...(a.sessionCostUsd !== undefined ? { sessionCostUsd: a.sessionCostUsd } : {}) };
+  return {
+    ...(a.sessionId !== undefined ? { sessionId: a.sessionId } : {}),
+    ...(a.sessionCostUsd !== undefined ? { sessionCostUsd: a.sessionCostUsd } : {}),
+  };
 }

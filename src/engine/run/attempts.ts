@@ -31,7 +31,12 @@ export interface Attempt {
 function addTokens(a: Tokens | null, b: Tokens | null): Tokens | null {
   if (a === null) return b;
   if (b === null) return a;
-  return { input: a.input + b.input, output: a.output + b.output, cache_read: a.cache_read + b.cache_read, cache_creation: a.cache_creation + b.cache_creation };
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cache_read: a.cache_read + b.cache_read,
+    cache_creation: a.cache_creation + b.cache_creation,
+  };
 }
 
 /** Spending summed over the attempts that started. */
@@ -94,7 +99,14 @@ export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: O
 
 /** Attempts until one is final (not retried, refused, or the node stopped); the slot is held
  *  except while parked on a limit. A limited attempt is numbered but never counted against retry.max. */
-async function attempts(env: NodeEnv, retry: Retry | undefined, one: OneAttempt, t0: number, slot: SlotHold, harness: string | undefined): Promise<NodeResult> {
+async function attempts(
+  env: NodeEnv,
+  retry: Retry | undefined,
+  one: OneAttempt,
+  t0: number,
+  slot: SlotHold,
+  harness: string | undefined,
+): Promise<NodeResult> {
   const { ctx } = env;
   const spent = new Spending();
   let quote: string | undefined;
@@ -102,7 +114,8 @@ async function attempts(env: NodeEnv, retry: Retry | undefined, one: OneAttempt,
   let limitedAttempts = 0;
   const stopped = (attempt: number) => stoppedResult(env.runStop(), attempt, ctx.clock.now() - t0, spentExtra(spent));
   for (let attempt = 1; ; attempt++) {
-    if (harness !== undefined && ctx.usageLimits.isLimited(harness) && !(await parkOnLimit(env, slot, harness))) return stopped(attempt - 1);
+    if (harness !== undefined && ctx.usageLimits.isLimited(harness) && !(await parkOnLimit(env, slot, harness)))
+      return stopped(attempt - 1);
     const a = await one(attempt, quote, previous);
     // A sitting cut off by a limit is no failure to continue from (ADR 0022, 0023).
     if (!a.limited) previous = { ...a, number: attempt };
@@ -141,7 +154,12 @@ async function attempts(env: NodeEnv, retry: Retry | undefined, one: OneAttempt,
 }
 
 function spentExtra(spent: Spending): Partial<NodeResult> {
-  return { costUsd: spent.cost, turns: spent.turns, tokens: spent.tokens, ...(spent.apiRetries !== undefined ? { apiRetries: spent.apiRetries } : {}) };
+  return {
+    costUsd: spent.cost,
+    turns: spent.turns,
+    tokens: spent.tokens,
+    ...(spent.apiRetries !== undefined ? { apiRetries: spent.apiRetries } : {}),
+  };
 }
 
 /** The node's result from its last attempt (`ran` of them started). */

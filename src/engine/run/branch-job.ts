@@ -28,7 +28,15 @@ export function dispatchOf(prior: { dispatch: number; finished: boolean } | unde
   return prior.finished ? prior.dispatch + 1 : prior.dispatch;
 }
 
-export function branchJob(ctx: RunContext, map: string, node: MapNode, index: number, item: unknown, outer: Record<string, NodeView>, _executor: string): BranchJob {
+export function branchJob(
+  ctx: RunContext,
+  map: string,
+  node: MapNode,
+  index: number,
+  item: unknown,
+  outer: Record<string, NodeView>,
+  _executor: string,
+): BranchJob {
   const o = ctx.options;
   const dispatch = dispatchOf(ctx.resume?.remote?.dispatches[branchKey(map, index)]);
   const g = o.graph;
@@ -101,22 +109,47 @@ export function runBranchJob(job: BranchJob, graph: GraphFile, ports: RunPorts, 
     // a branch whose only live work is parked on one would hold its job for ever.
     else if (ctx.usageLimits.parkedCount > 0) {
       const harnesses = [...new Set(ctx.usageLimits.parkedAttempts().map((p) => p.harness))].join(", ");
-      reject(new Error(`the branch is held by a usage limit of ${harnesses}: a worker cannot wait for a limit; resume the run once it lifts`));
+      reject(
+        new Error(`the branch is held by a usage limit of ${harnesses}: a worker cannot wait for a limit; resume the run once it lifts`),
+      );
     }
   };
-  const ctx: RunContext = new RunContext(options, { ...ports, ledger }, new Emitter(job.runId, ports.clock, ledger, 0), job.inputs, { concurrency: job.concurrency, budgetUsd: null, wallMs: null }, onQuiet, (e) => reject(e));
+  const ctx: RunContext = new RunContext(
+    options,
+    { ...ports, ledger },
+    new Emitter(job.runId, ports.clock, ledger, 0),
+    job.inputs,
+    { concurrency: job.concurrency, budgetUsd: null, wallMs: null },
+    onQuiet,
+    (e) => reject(e),
+  );
   const counts0 = { ...ctx.counts };
   scope = new ScopeRunner(
     ctx,
     branchIndex(map),
     topFrame(ctx),
-    { map: job.map, index: job.index, item: job.item, ...(map.as ? { as: map.as } : {}), signal: ctx.signal, failFastTripped: () => false, outer: job.upstream as Record<string, NodeView> },
+    {
+      map: job.map,
+      index: job.index,
+      item: job.item,
+      ...(map.as ? { as: map.as } : {}),
+      signal: ctx.signal,
+      failFastTripped: () => false,
+      outer: job.upstream as Record<string, NodeView>,
+    },
     {
       onComplete: () => {
         const r = summarizeBranch(scope!, map, job.index, job.item);
         const counts = { ...ZERO_COUNTS, self_reported: 0 };
         for (const k of Object.keys(counts) as (keyof typeof counts)[]) counts[k] = (ctx.counts[k] ?? 0) - (counts0[k] ?? 0);
-        const result = { status: r.status, output: r.output, error: r.error, ...(r.recovered ? { recovered: true } : {}), counts, costUnknown: ctx.costUnknown };
+        const result = {
+          status: r.status,
+          output: r.output,
+          error: r.error,
+          ...(r.recovered ? { recovered: true } : {}),
+          counts,
+          costUnknown: ctx.costUnknown,
+        };
         // Worktrees `keep` does not keep go first, as at a local run's end (ADR 0020); branches stay.
         void ctx.workspaces.close().then(() => settle(result));
       },

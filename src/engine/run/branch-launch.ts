@@ -49,7 +49,15 @@ export function localLauncher(ctx: RunContext, m: MapPlace): BranchLauncher {
         ctx,
         branchIndex(m.node),
         m.parent.frame,
-        { map: m.id, index, item, ...(m.node.as ? { as: m.node.as } : {}), signal: m.signal, failFastTripped: m.failFastTripped, outer: m.outer },
+        {
+          map: m.id,
+          index,
+          item,
+          ...(m.node.as ? { as: m.node.as } : {}),
+          signal: m.signal,
+          failFastTripped: m.failFastTripped,
+          outer: m.outer,
+        },
         {
           ...starters(m.parent.cb),
           onComplete: () => cb.onDone(summarizeBranch(scope, m.node, index, item)),

@@ -9,7 +9,15 @@ import type { CheckRef } from "../graph/schema.ts";
 import type { CheckSpec, CommandContext, TerminationReason } from "../ports.ts";
 import type { StopReason } from "../events.ts";
 import { renderText, renderValue } from "../template/render.ts";
-import { judgeBeforeChecks, judgeChecks, judgeStop, judgeTampered, stopOutcome, type Judgement, type Parts } from "../verdict/conjunction.ts";
+import {
+  judgeBeforeChecks,
+  judgeChecks,
+  judgeStop,
+  judgeTampered,
+  stopOutcome,
+  type Judgement,
+  type Parts,
+} from "../verdict/conjunction.ts";
 import { describeExit, shellCouldNotRun } from "../verdict/could-not-run.ts";
 import type { SchemaCheck } from "../verdict/output-schema.ts";
 import { checkSpec, runChecks } from "./checks.ts";
@@ -64,7 +72,10 @@ export function compileContract(env: NodeEnv, kind: JudgedKind, node: JudgedNode
   };
 }
 
-export function renderStamp(stamp: Record<string, string> | undefined, scope: Record<string, unknown>): Record<string, unknown> | undefined {
+export function renderStamp(
+  stamp: Record<string, string> | undefined,
+  scope: Record<string, unknown>,
+): Record<string, unknown> | undefined {
   if (!stamp) return undefined;
   return Object.fromEntries(Object.entries(stamp).map(([k, t]) => [k, renderValue(t, scope)]));
 }
@@ -76,7 +87,12 @@ export interface Prologue {
 
 /** Renders the node's templates from the run data: `first` (an agent's prompt) before
  *  the working folder and the stamp, so the first broken template is the one reported. */
-export function renderPrologue<T extends object>(env: NodeEnv, node: JudgedNode, cwd: string | undefined, first: (scope: Record<string, unknown>) => T): (T & Prologue) | TemplateError {
+export function renderPrologue<T extends object>(
+  env: NodeEnv,
+  node: JudgedNode,
+  cwd: string | undefined,
+  first: (scope: Record<string, unknown>) => T,
+): (T & Prologue) | TemplateError {
   try {
     const scope = env.scope();
     const head = first(scope);
@@ -119,7 +135,13 @@ export function detailOf(error: string | undefined, stderrTail: string): string 
 }
 
 /** The success conjunction on one attempt: stop → exit_zero → output → result_matches → checks. */
-export async function judgeAttempt(env: NodeEnv, c: Contract, p: Produced, attempt: number, command: () => CommandContext): Promise<Judgement> {
+export async function judgeAttempt(
+  env: NodeEnv,
+  c: Contract,
+  p: Produced,
+  attempt: number,
+  command: () => CommandContext,
+): Promise<Judgement> {
   const judgement = await conjunction(env, c, p, attempt, command);
   // A script's failing exit says why in its stderr; an agent's detail is in its transcript.
   if (c.kind === "script" && judgement.cause === "nonzero_exit" && p.detail) judgement.error = `${judgement.error}: ${p.detail}`;
@@ -139,7 +161,15 @@ async function conjunction(env: NodeEnv, c: Contract, p: Produced, attempt: numb
     const how = describeExit(p.exitCode);
     return judgeStop("script", "spawn_failed", c.parts, p.detail ? `${how}: ${p.detail}` : how, null)!;
   }
-  if (p.workspaceError !== undefined) return { status: "error", qualifier: null, cause: "workspace_error", error: p.workspaceError, evidence: judgeTampered(c.parts, []).evidence, failedChecks: [] };
+  if (p.workspaceError !== undefined)
+    return {
+      status: "error",
+      qualifier: null,
+      cause: "workspace_error",
+      error: p.workspaceError,
+      evidence: judgeTampered(c.parts, []).evidence,
+      failedChecks: [],
+    };
   if (p.tampered !== undefined && p.tampered.length > 0) return judgeTampered(c.parts, p.tampered);
   const before = judgeBeforeChecks({
     parts: c.parts,

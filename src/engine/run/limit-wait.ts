@@ -37,7 +37,8 @@ export function decideLimits(states: readonly LimitState[], now: number, waitedM
   if (states.length === 0) return null;
   const soonest = [...states].sort((a, b) => wakeAt(a, now) - wakeAt(b, now) || a.harness.localeCompare(b.harness))[0]!;
   const waitMs = wakeAt(soonest, now) - now;
-  if (policy.wait && waitedMs + waitMs <= policy.maxWaitMs) return { kind: "wait", harness: soonest.harness, resetsAt: soonest.resetsAt, waitMs };
+  if (policy.wait && waitedMs + waitMs <= policy.maxWaitMs)
+    return { kind: "wait", harness: soonest.harness, resetsAt: soonest.resetsAt, waitMs };
   const known = states.filter((s) => s.resetsAt !== null).sort((a, b) => a.resetsAt! - b.resetsAt!)[0];
   const named = known ?? soonest;
   return { kind: "pause", harness: named.harness, resetsAt: named.resetsAt };

@@ -25,7 +25,9 @@ export function emitLimited(env: NodeEnv, attempt: number, harness: string, sitt
     tokens: sitting.tokens,
     ...(sitting.sessionId !== undefined ? { session_id: sitting.sessionId } : {}),
     // A resumed run counts the session's next sitting from this total (resume.ts).
-    ...(sitting.sessionId !== undefined && sitting.sessionCostUsd !== undefined && sitting.sessionCostUsd !== sitting.costUsd ? { session_cost_usd: sitting.sessionCostUsd } : {}),
+    ...(sitting.sessionId !== undefined && sitting.sessionCostUsd !== undefined && sitting.sessionCostUsd !== sitting.costUsd
+      ? { session_cost_usd: sitting.sessionCostUsd }
+      : {}),
   });
 }
 

@@ -48,7 +48,7 @@ export class LimitBook {
   note(harness: string, resetsAt: number | null): void {
     const prior = this.limits.get(harness);
     const streak = resetsAt === null ? (prior?.unknownStreak ?? this.streaks.get(harness) ?? 0) + 1 : 0;
-    const at = prior?.resetsAt != null && resetsAt !== null ? Math.max(prior.resetsAt, resetsAt) : resetsAt ?? prior?.resetsAt ?? null;
+    const at = prior?.resetsAt != null && resetsAt !== null ? Math.max(prior.resetsAt, resetsAt) : (resetsAt ?? prior?.resetsAt ?? null);
     this.limits.set(harness, { harness, resetsAt: at, unknownStreak: streak });
   }
 

@@ -13,7 +13,6 @@ import { simpleResult, stoppedResult, type NodeResult } from "./node-env.ts";
 import type { ScopeRunner } from "./scope-runner.ts";
 import { isObject } from "../json-object.ts";
 
-
 const LABEL_LIMIT = 80;
 export function branchLabel(item: unknown): string {
   if (isObject(item)) {
@@ -196,6 +195,10 @@ export class MapRunner {
  *  output, or a script's stdout) runs once per non-empty line, trimmed. */
 export function listOf(value: unknown): unknown[] | null {
   if (Array.isArray(value)) return value;
-  if (typeof value === "string") return value.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  if (typeof value === "string")
+    return value
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l !== "");
   return null;
 }

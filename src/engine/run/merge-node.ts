@@ -58,7 +58,11 @@ async function locate(env: NodeEnv, node: MergeNode): Promise<Place | string> {
 }
 
 /** Merges each source onto the last merge commit; a conflicting one is left out and reported. */
-async function mergeAll(env: NodeEnv, p: Place, sources: MergeSource[]): Promise<{ tip: string; output: Pick<MergeOutput, "merged" | "left_out"> }> {
+async function mergeAll(
+  env: NodeEnv,
+  p: Place,
+  sources: MergeSource[],
+): Promise<{ tip: string; output: Pick<MergeOutput, "merged" | "left_out"> }> {
   const { ctx } = env;
   let tip = p.baseCommit;
   const merged: MergeOutput["merged"] = [];
@@ -68,7 +72,12 @@ async function mergeAll(env: NodeEnv, p: Place, sources: MergeSource[]): Promise
       leftOut.push({ branch: s.branch, from: s.from, reason: "no_branch", paths: [] });
       continue;
     }
-    const step = await ctx.ports.merge.mergeBranch(p.root, tip, s.branch, `vouch: run ${ctx.options.runId}, node ${env.id}, merge ${s.branch}`);
+    const step = await ctx.ports.merge.mergeBranch(
+      p.root,
+      tip,
+      s.branch,
+      `vouch: run ${ctx.options.runId}, node ${env.id}, merge ${s.branch}`,
+    );
     if (step.merged) {
       tip = step.commit;
       merged.push({ branch: s.branch, from: s.from, commit: step.source });
@@ -121,7 +130,8 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
     // Only the top graph's maps run on workers (a sub-graph's branches run here).
     const remote = ctx.options.remoteWorkspace;
     const overWorkers = env.frame.prefix === "" && mergeFromIds(node).some((id) => env.frame.graph.nodes[id]?.kind === "map");
-    if (remote && overWorkers && ctx.ports.merge.fetchRunBranches) await ctx.ports.merge.fetchRunBranches(place.root, remote.remote, ctx.options.runId);
+    if (remote && overWorkers && ctx.ports.merge.fetchRunBranches)
+      await ctx.ports.merge.fetchRunBranches(place.root, remote.remote, ctx.options.runId);
     const plan = mergeSources(env.frame.graph, node, ctx.options.runId, env.scope().nodes as Record<string, NodeView>, env.frame.prefix);
     const { tip, output } = await mergeAll(env, place, plan.sources);
     const stat = await ctx.ports.git.diffStat(place.root, place.baseCommit, tip);
@@ -144,10 +154,23 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
     }
     const judged = outcomes === null ? null : judgeChecks({ ok: true, output: full, evidence: [], selfReported: false }, outcomes);
     const v = mergeVerdict(full, judged, env.runStop());
-    const result = simpleResult(v.status, v.cause, 1, took(), { qualifier: v.qualifier, output: full, failedChecks: v.failedChecks, evidence: v.evidence });
+    const result = simpleResult(v.status, v.cause, 1, took(), {
+      qualifier: v.qualifier,
+      output: full,
+      failedChecks: v.failedChecks,
+      evidence: v.evidence,
+    });
     if (v.error !== undefined) result.error = v.error;
     if (full.branch !== undefined && full.worktree !== undefined) {
-      result.workspace = { branch: full.branch, base: place.baseCommit, commit: tip, files_changed: stat.filesChanged, insertions: stat.insertions, deletions: stat.deletions, path: full.worktree };
+      result.workspace = {
+        branch: full.branch,
+        base: place.baseCommit,
+        commit: tip,
+        files_changed: stat.filesChanged,
+        insertions: stat.insertions,
+        deletions: stat.deletions,
+        path: full.worktree,
+      };
     }
     // The branch holds the result; a failed merge's worktree stays to be looked at (`vouch clean` removes it).
     if (v.status === "passed" && full.worktree !== undefined) await ctx.ports.git.removeWorktree(place.root, full.worktree);

@@ -66,7 +66,13 @@ export function mergeVerdict(out: MergeOutput, judged: Judgement | null, runStop
     const o = stopOutcome(runStop);
     return { status: o.status, qualifier: null, cause: o.cause, error: o.error, evidence: [], failedChecks: [] };
   }
-  const v: MergeVerdict = { status: judged.status, qualifier: judged.qualifier, cause: judged.cause, evidence: judged.evidence, failedChecks: judged.failedChecks };
+  const v: MergeVerdict = {
+    status: judged.status,
+    qualifier: judged.qualifier,
+    cause: judged.cause,
+    evidence: judged.evidence,
+    failedChecks: judged.failedChecks,
+  };
   if (judged.error !== undefined) v.error = judged.error;
   return v;
 }

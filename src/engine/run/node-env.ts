@@ -74,7 +74,13 @@ export interface NodeResult {
 export { head, tail } from "../cut.ts";
 
 /** A result for a node that stopped before or without a process. */
-export function simpleResult(status: NodeStatus, cause: Cause | null, attempt: number, wallMs: number, extra: Partial<NodeResult> = {}): NodeResult {
+export function simpleResult(
+  status: NodeStatus,
+  cause: Cause | null,
+  attempt: number,
+  wallMs: number,
+  extra: Partial<NodeResult> = {},
+): NodeResult {
   return { status, qualifier: null, cause, attempt, stopReason: null, costUsd: null, turns: null, wallMs, failedChecks: [], ...extra };
 }
 
@@ -85,7 +91,12 @@ export function stoppedResult(runStop: RunStop | null, attempt: number, wallMs: 
 }
 
 /** node.started, as every kind says it (an agent names its harness; agents and approvals their prompt). */
-export function emitStarted(env: NodeEnv, kind: string, attempt: number, more: { harness?: string; prompt?: string; session?: StartedSession } = {}): void {
+export function emitStarted(
+  env: NodeEnv,
+  kind: string,
+  attempt: number,
+  more: { harness?: string; prompt?: string; session?: StartedSession } = {},
+): void {
   env.ctx.emitter.emit({
     type: "node.started",
     node: env.id,
@@ -103,7 +114,10 @@ export type StartedSession = NonNullable<EventOf<"node.started">["session"]>;
 
 /** Every input as commands get it: strings as is, other values as JSON. */
 export function commandInputs(inputs: Record<string, unknown>): CommandInput[] {
-  return Object.entries(inputs).map(([name, value]) => ({ stem: name.toUpperCase(), text: typeof value === "string" ? value : JSON.stringify(value) }));
+  return Object.entries(inputs).map(([name, value]) => ({
+    stem: name.toUpperCase(),
+    text: typeof value === "string" ? value : JSON.stringify(value),
+  }));
 }
 
 /** Data reaches commands only as variables and files, never on the command line (docs/architecture.md §7);
@@ -117,7 +131,17 @@ export function commandContext(env: NodeEnv, attempt: number, cwd: string, passE
   };
   // The node's git worktree (ADR 0020): a check can tell it from the user's checkout.
   if (workspace !== undefined) vars.VOUCH_WORKSPACE = workspace;
-  const c: CommandContext = { runId: env.ctx.options.runId, node: env.id, attempt, cwd, passEnv, vars, inputs: env.frame.commandInputs, state: env.commandState(), signal: env.signal };
+  const c: CommandContext = {
+    runId: env.ctx.options.runId,
+    node: env.id,
+    attempt,
+    cwd,
+    passEnv,
+    vars,
+    inputs: env.frame.commandInputs,
+    state: env.commandState(),
+    signal: env.signal,
+  };
   if (env.branch) {
     c.branch = env.branch;
     c.item = env.item;

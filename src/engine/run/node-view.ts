@@ -14,7 +14,10 @@ export interface NodeView {
   recovered?: boolean;
 }
 
-export function viewOf(r: Pick<NodeResult, "status" | "qualifier" | "cause" | "output" | "error" | "results">, recovered = false): NodeView {
+export function viewOf(
+  r: Pick<NodeResult, "status" | "qualifier" | "cause" | "output" | "error" | "results">,
+  recovered = false,
+): NodeView {
   const v: NodeView = { status: r.status };
   if (r.qualifier !== null) v.qualifier = r.qualifier;
   if (r.cause !== null) v.cause = r.cause;
@@ -26,7 +29,11 @@ export function viewOf(r: Pick<NodeResult, "status" | "qualifier" | "cause" | "o
 }
 
 /** The state file's shape: {inputs, nodes: {id: {status, output, results?}}, item?, index?}. */
-export function stateOf(inputs: Record<string, unknown>, nodes: Record<string, NodeView>, place?: { item: unknown; index: number }): unknown {
+export function stateOf(
+  inputs: Record<string, unknown>,
+  nodes: Record<string, NodeView>,
+  place?: { item: unknown; index: number },
+): unknown {
   const out: Record<string, { status: NodeStatus; output?: unknown; results?: unknown[] }> = Object.create(null) as Record<string, never>;
   for (const [id, v] of Object.entries(nodes)) {
     const s: { status: NodeStatus; output?: unknown; results?: unknown[] } = { status: v.status };
@@ -43,7 +50,12 @@ export interface FinishExtras {
   round?: number;
 }
 
-export function finishedEvent(node: string, branch: BranchRef | undefined, r: NodeResult, x: FinishExtras = {}): Omit<EventOf<"node.finished">, "v" | "run" | "t" | "seq"> {
+export function finishedEvent(
+  node: string,
+  branch: BranchRef | undefined,
+  r: NodeResult,
+  x: FinishExtras = {},
+): Omit<EventOf<"node.finished">, "v" | "run" | "t" | "seq"> {
   const e: Omit<EventOf<"node.finished">, "v" | "run" | "t" | "seq"> = {
     type: "node.finished",
     node,

@@ -30,7 +30,11 @@ export async function openWorkspace(env: NodeEnv, node: AnyNode, cwd: string): P
 }
 
 /** After an attempt's process: what the judging needs to know of its work. */
-export async function settleAttempt(env: NodeEnv, ws: NodeWorkspace | null, attempt: number): Promise<Pick<Produced, "tampered" | "workspaceError">> {
+export async function settleAttempt(
+  env: NodeEnv,
+  ws: NodeWorkspace | null,
+  attempt: number,
+): Promise<Pick<Produced, "tampered" | "workspaceError">> {
   if (ws === null) return {};
   try {
     const work = await env.ctx.workspaces.settle(ws, attempt, env.branch, env.round);
@@ -52,5 +56,7 @@ export function recordWorkspace(env: NodeEnv, ws: NodeWorkspace | null, r: NodeR
 /** The worktree could not be made: the node starts (so the screen shows it) and ends as an error. */
 export function workspaceFailure(env: NodeEnv, kind: string, e: Error, t0: number, harness?: string): NodeResult {
   emitStarted(env, kind, 1, harness !== undefined ? { harness } : {});
-  return simpleResult("error", "workspace_error", 1, env.ctx.clock.now() - t0, { error: `could not set up the node's worktree: ${e.message}` });
+  return simpleResult("error", "workspace_error", 1, env.ctx.clock.now() - t0, {
+    error: `could not set up the node's worktree: ${e.message}`,
+  });
 }

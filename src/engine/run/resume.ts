@@ -16,7 +16,10 @@ export function priorFromEvents(events: readonly VouchEvent[]): ResumeState {
   // The last total each session's harness reported, whatever became of its node: a
   // resumed run's next sitting in that session subtracts it (ADR 0023).
   const sessionCosts: Record<string, number> = Object.create(null) as Record<string, number>;
-  const remote: RemoteResume = { dispatches: Object.create(null) as RemoteResume["dispatches"], seen: Object.create(null) as RemoteResume["seen"] };
+  const remote: RemoteResume = {
+    dispatches: Object.create(null) as RemoteResume["dispatches"],
+    seen: Object.create(null) as RemoteResume["seen"],
+  };
   for (const e of events) {
     if (e.seq > lastSeq) lastSeq = e.seq;
     noteRemote(remote, e);

@@ -3,7 +3,15 @@
 import { EXIT, RefusalError } from "../errors.ts";
 import type { RunStatus } from "../events.ts";
 import type { GraphFile } from "../graph/schema.ts";
-import { refusingAgentRunner, refusingApprovals, refusingClock, refusingCommandRunner, refusingGit, refusingLedger, refusingMerge } from "../ports.ts";
+import {
+  refusingAgentRunner,
+  refusingApprovals,
+  refusingClock,
+  refusingCommandRunner,
+  refusingGit,
+  refusingLedger,
+  refusingMerge,
+} from "../ports.ts";
 import { aggregate } from "../scheduler/aggregate.ts";
 import { buildScopeIndex } from "../scheduler/scope-index.ts";
 import { RunContext } from "./context.ts";
@@ -83,7 +91,15 @@ class RunDriver {
     if (this.plan.refusals.length > 0) throw new RefusalError(this.plan.refusals);
     this.limits = runLimits(options);
     this.emitter = new Emitter(options.runId, this.ports.clock, this.ports.ledger, options.resume?.startSeq ?? 0);
-    const ctx = new RunContext(options, this.ports, this.emitter, this.plan.inputs, this.limits, () => this.onQuiet(), (e) => this.abandon(e));
+    const ctx = new RunContext(
+      options,
+      this.ports,
+      this.emitter,
+      this.plan.inputs,
+      this.limits,
+      () => this.onQuiet(),
+      (e) => this.abandon(e),
+    );
     this.ctx = ctx;
     this.top = new ScopeRunner(ctx, buildScopeIndex(options.graph.nodes), topFrame(ctx), undefined, {
       onComplete: () => this.onComplete(),
@@ -148,7 +164,13 @@ class RunDriver {
       () => {
         if (this.ended) return;
         try {
-          this.emitter.emit({ type: "cap.overrun", scope: "run", cap: "wall", limit: wallMs, actual: this.ports.clock.now() - this.ctx.startedAt });
+          this.emitter.emit({
+            type: "cap.overrun",
+            scope: "run",
+            cap: "wall",
+            limit: wallMs,
+            actual: this.ports.clock.now() - this.ctx.startedAt,
+          });
         } catch (e) {
           // A timer has no caller to throw to: the ledger failing here ends the run like anywhere else.
           return this.ctx.fail(e);
@@ -209,7 +231,14 @@ class RunDriver {
     ctx.begin();
     try {
       const until = new Date(this.ports.clock.now() + d.waitMs).toISOString();
-      this.emitter.emit({ type: "run.waiting", reason: "rate_limited", harness: d.harness, resets_at: resetIso(d.resetsAt), wait_ms: d.waitMs, until });
+      this.emitter.emit({
+        type: "run.waiting",
+        reason: "rate_limited",
+        harness: d.harness,
+        resets_at: resetIso(d.resetsAt),
+        wait_ms: d.waitMs,
+        until,
+      });
     } catch (e) {
       ctx.end();
       return ctx.fail(e);
@@ -231,14 +260,25 @@ class RunDriver {
   private pause(limit?: Extract<LimitDecision, { kind: "pause" }>): void {
     const { ctx } = this;
     try {
-      const approvals = [...ctx.paused].map((p) => ({ node: p.node, ...(p.branch ? { branch: p.branch } : {}), ...(p.prompt !== undefined ? { prompt: p.prompt } : {}) }));
+      const approvals = [...ctx.paused].map((p) => ({
+        node: p.node,
+        ...(p.branch ? { branch: p.branch } : {}),
+        ...(p.prompt !== undefined ? { prompt: p.prompt } : {}),
+      }));
       if (!limit) {
         this.emitter.emit({ type: "run.paused", reason: "approval", approvals });
         return this.finish("paused", undefined, "approval");
       }
       const resets = new Map(ctx.usageLimits.states().map((s) => [s.harness, resetIso(s.resetsAt)]));
       const limited = ctx.usageLimits.parkedAttempts().map((p) => ({ ...p, resets_at: resets.get(p.harness) ?? null }));
-      this.emitter.emit({ type: "run.paused", reason: "rate_limited", harness: limit.harness, resets_at: resetIso(limit.resetsAt), approvals, limited });
+      this.emitter.emit({
+        type: "run.paused",
+        reason: "rate_limited",
+        harness: limit.harness,
+        resets_at: resetIso(limit.resetsAt),
+        approvals,
+        limited,
+      });
       this.finish("paused", undefined, "rate_limited");
     } catch (e) {
       ctx.fail(e);
@@ -280,7 +320,15 @@ class RunDriver {
       ...(output !== undefined ? { output } : {}),
     });
     this.cleanup();
-    const outcome: RunOutcome = { runId: this.options.runId, status, exitCode, costUsd, costUnknown: ctx.costUnknown, wallMs, counts: { ...ctx.counts } };
+    const outcome: RunOutcome = {
+      runId: this.options.runId,
+      status,
+      exitCode,
+      costUsd,
+      costUnknown: ctx.costUnknown,
+      wallMs,
+      counts: { ...ctx.counts },
+    };
     if (reason !== undefined) outcome.reason = reason;
     if (output !== undefined) outcome.output = output;
     this.settled.resolve(outcome);

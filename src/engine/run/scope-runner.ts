@@ -83,7 +83,11 @@ export class ScopeRunner {
   ) {
     this.branch = place ? { map: place.map, index: place.index } : frame.branch;
     for (const chain of index.feedbackChains.values()) chain.forEach((id) => this.chainMembers.add(id));
-    this.scheduler = new DagScheduler(index, (id) => this.decide(id), (a) => this.recordSkip(a));
+    this.scheduler = new DagScheduler(
+      index,
+      (id) => this.decide(id),
+      (a) => this.recordSkip(a),
+    );
   }
 
   /** The id events, the ledger and resume know this node by: "review/x" inside sub-graph review. */
@@ -107,7 +111,11 @@ export class ScopeRunner {
       this.count(id, "passed", selfReported);
       if (this.index.nodes.get(id)!.kind === "agent") {
         const kn = this.ctx.resume!.nodes[resumeKey(id)]!;
-        this.noteSession(id, { status: "passed", sessionId: kn.sessionId ?? null, ...(kn.sessionCostUsd !== undefined ? { sessionCostUsd: kn.sessionCostUsd } : {}) });
+        this.noteSession(id, {
+          status: "passed",
+          sessionId: kn.sessionId ?? null,
+          ...(kn.sessionCostUsd !== undefined ? { sessionCostUsd: kn.sessionCostUsd } : {}),
+        });
       }
       kept.set(id, k.finished);
     }
@@ -120,7 +128,8 @@ export class ScopeRunner {
     const key = nodeKey(this.key(id), this.branch);
     this.ctx.sessions.set(key, f);
     if (this.place) this.sessionKeys.add(key);
-    if (f.sessionId !== null && f.sessionCostUsd !== undefined && !this.ctx.sessionCosts.has(f.sessionId)) this.ctx.sessionCosts.set(f.sessionId, f.sessionCostUsd);
+    if (f.sessionId !== null && f.sessionCostUsd !== undefined && !this.ctx.sessionCosts.has(f.sessionId))
+      this.ctx.sessionCosts.set(f.sessionId, f.sessionCostUsd);
   }
 
   private sessionOf(id: string): FinishedSession | undefined {
@@ -131,7 +140,11 @@ export class ScopeRunner {
 
   private noteResult(id: string, node: ScopeNode, r: NodeResult): void {
     if (node.kind !== "agent") return;
-    this.noteSession(id, { status: r.status, sessionId: r.sessionId ?? null, ...(r.sessionCostUsd !== undefined ? { sessionCostUsd: r.sessionCostUsd } : {}) });
+    this.noteSession(id, {
+      status: r.status,
+      sessionId: r.sessionId ?? null,
+      ...(r.sessionCostUsd !== undefined ? { sessionCostUsd: r.sessionCostUsd } : {}),
+    });
   }
 
   /** Template and condition data. */
@@ -159,7 +172,14 @@ export class ScopeRunner {
       const m = this.meta.get(id);
       if (!m) continue;
       const fb = m.fallback !== undefined ? this.meta.get(m.fallback) : undefined;
-      out.push({ id, kind: m.kind, status: m.status, recovered: m.recovered, handled: fb !== undefined && fb.status !== "skipped", upstreamOfEnd: spokenFor.has(id) });
+      out.push({
+        id,
+        kind: m.kind,
+        status: m.status,
+        recovered: m.recovered,
+        handled: fb !== undefined && fb.status !== "skipped",
+        upstreamOfEnd: spokenFor.has(id),
+      });
     }
     return out;
   }
@@ -283,7 +303,9 @@ export class ScopeRunner {
     const done = this.rounds.get(id) ?? 0;
     if (done >= fb.max) return false;
     const view = viewOf(r);
-    const holds = fb.when ? evaluateCondition(fb.when, { ...this.scope(), nodes: { ...(this.scope().nodes as object), [id]: view } }) : r.status !== "passed";
+    const holds = fb.when
+      ? evaluateCondition(fb.when, { ...this.scope(), nodes: { ...(this.scope().nodes as object), [id]: view } })
+      : r.status !== "passed";
     if (!holds) return false;
     this.rounds.set(id, done + 1);
     this.noteResult(id, node, r);
@@ -319,7 +341,8 @@ export class ScopeRunner {
     }
     let fallback: string | undefined;
     const target = "fallback" in node ? node.fallback : undefined;
-    if ((r.status === "failed" || r.status === "error") && target && !this.stopping() && this.scheduler.canTrigger(target)) fallback = target;
+    if ((r.status === "failed" || r.status === "error") && target && !this.stopping() && this.scheduler.canTrigger(target))
+      fallback = target;
     this.view[id] = viewOf(r, recovered);
     const selfReported = r.status === "passed" && r.qualifier === "self-reported";
     const meta: Meta = { kind: node.kind, status: r.status, recovered, selfReported };
@@ -327,7 +350,13 @@ export class ScopeRunner {
     this.meta.set(id, meta);
     this.count(id, r.status, selfReported);
     this.noteResult(id, node, r);
-    this.ctx.emitter.emit(finishedEvent(this.key(id), this.branch, r, { recovered, ...(fallback ? { fallback: this.key(fallback) } : {}), ...this.roundExtra(id) }));
+    this.ctx.emitter.emit(
+      finishedEvent(this.key(id), this.branch, r, {
+        recovered,
+        ...(fallback ? { fallback: this.key(fallback) } : {}),
+        ...this.roundExtra(id),
+      }),
+    );
     const f: Finished = { status: r.status, recovered };
     if (r.chosen) f.chosen = r.chosen;
     this.launchAll(this.scheduler.finish(id, f, fallback));

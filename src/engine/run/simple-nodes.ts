@@ -55,21 +55,30 @@ export async function runApprovalNode(env: NodeEnv, node: ApprovalNode): Promise
     return simpleResult("error", "template_error", 1, env.ctx.clock.now() - t0, { error: e.message });
   }
   emitStarted(env, "approval", 1, prompt !== undefined ? { prompt } : {});
-  const request = { node: env.id, ...(env.branch ? { branch: env.branch } : {}), ...(prompt !== undefined ? { prompt: head(prompt) } : {}) };
+  const request = {
+    node: env.id,
+    ...(env.branch ? { branch: env.branch } : {}),
+    ...(prompt !== undefined ? { prompt: head(prompt) } : {}),
+  };
   let answer: "approve" | "reject" | "pause";
   try {
     answer = await env.ctx.ports.approvals.decide(request, env.signal);
   } catch (e) {
     if (isFatal(e)) throw e;
     if (env.signal.aborted) return stoppedResult(env.runStop(), 1, env.ctx.clock.now() - t0);
-    return simpleResult("error", "harness_error", 1, env.ctx.clock.now() - t0, { error: `the approval could not be asked: ${(e as Error).message}` });
+    return simpleResult("error", "harness_error", 1, env.ctx.clock.now() - t0, {
+      error: `the approval could not be asked: ${(e as Error).message}`,
+    });
   }
   const wallMs = env.ctx.clock.now() - t0;
   if (answer === "approve") {
     return simpleResult("passed", null, 1, wallMs, { qualifier: "approved", evidence: [{ part: "approval", outcome: "passed" }] });
   }
   if (answer === "reject") {
-    return simpleResult("failed", "rejected", 1, wallMs, { error: `${env.id} was rejected`, evidence: [{ part: "approval", outcome: "failed" }] });
+    return simpleResult("failed", "rejected", 1, wallMs, {
+      error: `${env.id} was rejected`,
+      evidence: [{ part: "approval", outcome: "failed" }],
+    });
   }
   return simpleResult("passed", null, 1, wallMs, { paused: prompt === undefined ? {} : { prompt: head(prompt) } });
 }

@@ -117,7 +117,8 @@ export class SubgraphRunner {
     this.ctx.emitter.emit({ type: "cap.overrun", node: this.key, ...(branch ? { branch } : {}), scope: "node", cap, limit, actual });
     frame.requestStop(cap === "wall" ? "graph_wall" : "graph_budget");
     this.ctx.defer(() => {
-      for (const p of [...this.ctx.paused]) if (p.node.startsWith(frame.prefix) && p.branch?.index === branch?.index && p.branch?.map === branch?.map) p.cancel();
+      for (const p of [...this.ctx.paused])
+        if (p.node.startsWith(frame.prefix) && p.branch?.index === branch?.index && p.branch?.map === branch?.map) p.cancel();
     });
   }
 
@@ -134,12 +135,20 @@ export class SubgraphRunner {
     const stop = frame.stop();
     if (stop !== null) return this.done(stoppedResult(stop, 1, wallMs, { ...spent, output }));
     if (agg.status === "passed") {
-      const qualifier = worstQualifier(scope.index.ids.map((id) => (scope.view[id]?.status === "passed" ? scope.view[id]?.qualifier : undefined)));
+      const qualifier = worstQualifier(
+        scope.index.ids.map((id) => (scope.view[id]?.status === "passed" ? scope.view[id]?.qualifier : undefined)),
+      );
       return this.done(simpleResult("passed", null, 1, wallMs, { ...spent, qualifier, output }));
     }
     if (agg.status === "cancelled") return this.done(stoppedResult(null, 1, wallMs, { ...spent, output }));
     const error = firstError(scope, agg.status) ?? `sub-graph ${frame.graph.name} ended ${agg.status}`;
-    this.done(simpleResult(agg.status, agg.status === "failed" ? "graph_failed" : "graph_error", 1, wallMs, { ...spent, output, error: `${error} (in ${this.node.use})` }));
+    this.done(
+      simpleResult(agg.status, agg.status === "failed" ? "graph_failed" : "graph_error", 1, wallMs, {
+        ...spent,
+        output,
+        error: `${error} (in ${this.node.use})`,
+      }),
+    );
   }
 }
 

@@ -1,6 +1,19 @@
 // The engine's public API types (src/engine/run.ts re-exports them).
 import type { GraphFile } from "../graph/schema.ts";
-import type { AgentRunner, Approvals, BranchExecutor, Clock, CommandRunner, GitPort, HarnessName, Ledger, MergePort, Refusal, RemoteWorkspace, SittingCaps } from "../ports.ts";
+import type {
+  AgentRunner,
+  Approvals,
+  BranchExecutor,
+  Clock,
+  CommandRunner,
+  GitPort,
+  HarnessName,
+  Ledger,
+  MergePort,
+  Refusal,
+  RemoteWorkspace,
+  SittingCaps,
+} from "../ports.ts";
 import type { Qualifier, RunCounts, RunStatus, WorkspaceRecord } from "../events.ts";
 
 export interface RunPorts {
@@ -139,4 +152,3 @@ export interface RemoteResume {
   /** By branchKey: "attempt:seq" of the worker events the ledger already holds. */
   seen: Record<string, string[]>;
 }
-

@@ -83,7 +83,8 @@ export class DagScheduler {
       this.phase.set(id, "waiting");
     }
     const touched = new Set(chain);
-    for (const id of chain) for (const d of this.index.dependents.get(id)!) if (!inChain.has(d) && this.phase.get(d) === "waiting") touched.add(d);
+    for (const id of chain)
+      for (const d of this.index.dependents.get(id)!) if (!inChain.has(d) && this.phase.get(d) === "waiting") touched.add(d);
     for (const id of touched) {
       this.pending.set(id, this.index.waitsFor.get(id)!.filter((w) => this.phase.get(w) !== "finished").length);
     }

@@ -117,7 +117,11 @@ export function buildScopeIndex(nodes: Record<string, ScopeNode>): ScopeIndex {
     for (const n of all) dependents.get(n)!.push(id);
   }
   const order = topoOrder(ids, waitsFor, dependents);
-  for (const [x, chain] of feedbackChains) feedbackChains.set(x, order.filter((id) => chain.includes(id)));
+  for (const [x, chain] of feedbackChains)
+    feedbackChains.set(
+      x,
+      order.filter((id) => chain.includes(id)),
+    );
   const sinks = ids.filter((id) => dependents.get(id)!.length === 0 && !fallbackOwners.has(id));
   return { ids, nodes: nodeMap, needs, waitsFor, dependents, routersOf, fallbackOwners, feedbackChains, sinks, order };
 }

@@ -80,13 +80,15 @@ export function judgeStop(
   if (stop === "cancelled") return { ...base, ...stopOutcome(runStop, detail) };
   if (CAP_STOPS.has(stop)) {
     // A script crossing its timeout is `timeout`; an agent crossing a cap is `cap_stop`.
-    if (kind === "script") return { ...base, status: "error", cause: "timeout", error: `the script crossed its ${stop === "wall" ? "timeout" : "idle limit"}` };
+    if (kind === "script")
+      return { ...base, status: "error", cause: "timeout", error: `the script crossed its ${stop === "wall" ? "timeout" : "idle limit"}` };
     const which = stop === "budget" ? "budget_usd" : stop;
     return { ...base, status: "error", cause: "cap_stop", error: `the sitting stopped at its ${which} cap${suffix}` };
   }
   // The harness ended the sitting by its own decision (gemini's loop detection):
   // whatever it printed after is no answer to judge (ADR 0018).
-  if (stop === "loop") return { ...base, status: "error", cause: "harness_error", error: `the harness stopped itself: it detected a loop${suffix}` };
+  if (stop === "loop")
+    return { ...base, status: "error", cause: "harness_error", error: `the harness stopped itself: it detected a loop${suffix}` };
   if (stop === "unavailable") return { ...base, status: "error", cause: "unavailable", error: `the harness is unavailable${suffix}` };
   if (stop === "spawn_failed") return { ...base, status: "error", cause: "harness_error", error: `the command could not start${suffix}` };
   return { ...base, status: "error", cause: "harness_error", error: `the harness stopped: ${stop}${suffix}` };
@@ -138,7 +140,8 @@ function readOutput(input: OutputInput): { ok: true; value: unknown } | { ok: fa
       if (valueTooDeep(input.structured)) return { ok: false, message: `output is not usable JSON: the structured output is ${TOO_DEEP}` };
       return { ok: true, value: input.structured };
     }
-    if (input.truncated) return { ok: false, unreadable: true, message: "the output was longer than vouch keeps, so it cannot be read as JSON" };
+    if (input.truncated)
+      return { ok: false, unreadable: true, message: "the output was longer than vouch keeps, so it cannot be read as JSON" };
     const r = extractJson(input.text);
     return r.ok ? r : { ok: false, message: `output is not JSON: ${r.message}` };
   }
@@ -161,7 +164,10 @@ export function judgeBeforeChecks(input: OutputInput): BeforeChecks {
   if (!read.ok && read.unreadable) {
     // vouch could not keep the output: no verdict on it was reached (docs/architecture.md §5: output unreadable is an error).
     evidence.push(part("output", true, "not_checked", read.message), ...allNotChecked(parts).slice(2));
-    return { ok: false, judgement: { status: "error", qualifier: null, cause: "harness_error", error: read.message, evidence, failedChecks: [] } };
+    return {
+      ok: false,
+      judgement: { status: "error", qualifier: null, cause: "harness_error", error: read.message, evidence, failedChecks: [] },
+    };
   }
   if (!read.ok) {
     evidence.push(part("output", true, "failed", read.message), ...allNotChecked(parts).slice(2));
@@ -189,7 +195,10 @@ export function judgeBeforeChecks(input: OutputInput): BeforeChecks {
   let selfReported = false;
   if (input.resultMatches) {
     if (!input.resultMatches.test(input.text)) {
-      evidence.push(part("result_matches", true, "failed", `no match for /${input.resultMatches.source}/`), ...allNotChecked(parts).slice(3));
+      evidence.push(
+        part("result_matches", true, "failed", `no match for /${input.resultMatches.source}/`),
+        ...allNotChecked(parts).slice(3),
+      );
       return fail("result_mismatch", `the result does not match /${input.resultMatches.source}/`, evidence, output);
     }
     selfReported = true;
@@ -210,7 +219,14 @@ export function judgeChecks(before: Extract<BeforeChecks, { ok: true }>, outcome
   const evidence = [...before.evidence];
   if (outcomes.length === 0) {
     evidence.push(part("checks", false, "passed"));
-    return { status: "passed", qualifier: before.selfReported ? "self-reported" : "exit-only", cause: null, evidence, output: before.output, failedChecks };
+    return {
+      status: "passed",
+      qualifier: before.selfReported ? "self-reported" : "exit-only",
+      cause: null,
+      evidence,
+      output: before.output,
+      failedChecks,
+    };
   }
   if (failedChecks.length === 0) {
     evidence.push(part("checks", true, "passed", `${outcomes.length} passed`));

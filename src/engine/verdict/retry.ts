@@ -44,7 +44,7 @@ function failureBody(f: FailureToQuote): string[] {
   if (f.failedChecks.length > 0) {
     lines.push("failed checks:");
     for (const c of f.failedChecks) {
-      const how = c.timedOut ? "timed out" : c.reason ?? (c.exit === null ? `signal ${c.signal ?? "?"}` : `exit ${c.exit}`);
+      const how = c.timedOut ? "timed out" : (c.reason ?? (c.exit === null ? `signal ${c.signal ?? "?"}` : `exit ${c.exit}`));
       lines.push(`- ${c.name}: ${how}`);
       const tail = lastLines([c.stdoutTail, c.stderrTail].filter((t) => t.trim() !== "").join("\n"), TAIL_LINES);
       if (tail !== "") lines.push(...tail.split("\n").map((l) => `    ${l}`));
@@ -55,17 +55,24 @@ function failureBody(f: FailureToQuote): string[] {
 
 /** Appended to the next attempt's prompt. */
 export function quoteFailure(attempt: number, f: FailureToQuote, limit = QUOTE_LIMIT): string {
-  const text = [`Your previous attempt (attempt ${attempt}) did not pass. vouch checked it and found:`, ...failureBody(f), "Fix this and answer again."].join("\n");
+  const text = [
+    `Your previous attempt (attempt ${attempt}) did not pass. vouch checked it and found:`,
+    ...failureBody(f),
+    "Fix this and answer again.",
+  ].join("\n");
   return bound(text, limit);
 }
 
 /** Appended to the prompt of a feedback loop's head: what the node downstream said. */
-export function quoteFeedback(from: string, round: number, f: FailureToQuote & { status: NodeStatus; output?: unknown }, limit = QUOTE_LIMIT): string {
+export function quoteFeedback(
+  from: string,
+  round: number,
+  f: FailureToQuote & { status: NodeStatus; output?: unknown },
+  limit = QUOTE_LIMIT,
+): string {
   const head = `Feedback from ${from} after round ${round} (status ${f.status}):`;
   const body =
-    f.status === "passed"
-      ? [`output: ${typeof f.output === "string" ? f.output : JSON.stringify(f.output ?? null)}`]
-      : failureBody(f);
+    f.status === "passed" ? [`output: ${typeof f.output === "string" ? f.output : JSON.stringify(f.output ?? null)}`] : failureBody(f);
   return bound([head, ...body, "Take this into account and answer again."].join("\n"), limit);
 }
 

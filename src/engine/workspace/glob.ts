@@ -21,7 +21,8 @@ function globProblem(glob: string): string | null {
   if (glob.includes("\\")) return "a protect glob uses / between folders; \\ is not allowed";
   if (glob.includes("\0")) return "a protect glob may not contain a NUL character";
   const segments = glob.split("/");
-  if (segments.some((s) => s === "" )) return "a protect glob may not contain an empty folder (//, or a trailing /); use dir/** for a folder";
+  if (segments.some((s) => s === ""))
+    return "a protect glob may not contain an empty folder (//, or a trailing /); use dir/** for a folder";
   if (segments.some((s) => s === "." || s === "..")) return "a protect glob may not contain . or .. folders";
   if (segments.some((s) => s.includes("**") && s !== "**")) return "** must be a whole folder name (dir/**/x), not part of one";
   const open = unclosedClass(glob);

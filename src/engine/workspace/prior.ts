@@ -13,7 +13,11 @@ function shape(key: string): string {
   return key.replace(/#\d+\//, "#/");
 }
 
-export function priorWorkspaces(graph: GraphFile, resume: ResumeState | undefined, files: Pick<RunOptions, "graphPath" | "subgraphs">): Map<string, PriorWorkspace> {
+export function priorWorkspaces(
+  graph: GraphFile,
+  resume: ResumeState | undefined,
+  files: Pick<RunOptions, "graphPath" | "subgraphs">,
+): Map<string, PriorWorkspace> {
   const out = new Map<string, PriorWorkspace>();
   const kept = Object.entries(resume?.nodes ?? {}).filter(([, k]) => k.workspace !== undefined);
   if (kept.length === 0) return out;

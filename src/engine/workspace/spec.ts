@@ -28,5 +28,9 @@ export function workspaceOf(graph: GraphFile, node: AnyNode): ResolvedWorkspace 
   }
   const mode = own?.mode ?? d?.mode ?? "shared";
   if (mode !== "worktree") return null;
-  return { base: own?.base ?? d?.base ?? DEFAULT_BASE, protect: own?.protect ?? d?.protect ?? [], keep: own?.keep ?? d?.keep ?? DEFAULT_KEEP };
+  return {
+    base: own?.base ?? d?.base ?? DEFAULT_BASE,
+    protect: own?.protect ?? d?.protect ?? [],
+    keep: own?.keep ?? d?.keep ?? DEFAULT_KEEP,
+  };
 }

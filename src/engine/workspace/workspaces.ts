@@ -64,7 +64,8 @@ export class Workspaces {
     if (again && spec.from === undefined) return again;
     const found = await this.repo(cwd);
     if (found === null) throw new WorkspaceError(`workspace mode worktree: ${cwd} is not in a git repository (or does not exist)`);
-    const start = spec.from !== undefined ? this.upstream(nodeKey(spec.from, branch), found.root) : await this.baseCommit(found.root, spec.base);
+    const start =
+      spec.from !== undefined ? this.upstream(nodeKey(spec.from, branch), found.root) : await this.baseCommit(found.root, spec.base);
     const ws: NodeWorkspace = {
       key,
       id,
@@ -96,7 +97,15 @@ export class Workspaces {
     const tampered = matching(touched, ws.protect);
     if (tampered.length > 0) await this.git.restorePaths(ws.path, ws.base, tampered);
     const stat = await this.git.diffStat(ws.root, ws.base, commit);
-    ws.record = { branch: ws.branch, base: ws.base, commit, files_changed: stat.filesChanged, insertions: stat.insertions, deletions: stat.deletions, path: ws.path };
+    ws.record = {
+      branch: ws.branch,
+      base: ws.base,
+      commit,
+      files_changed: stat.filesChanged,
+      insertions: stat.insertions,
+      deletions: stat.deletions,
+      path: ws.path,
+    };
     if (tampered.length > 0) ws.record.tampered = tampered;
     return { record: ws.record, tampered };
   }
@@ -144,7 +153,8 @@ export class Workspaces {
     const rec = this.opened.get(key)?.record ?? this.prior.get(key)?.record;
     if (rec === undefined) throw new WorkspaceError(`workspace.from: the upstream node ${key} has no worktree in this run`);
     const upstreamRoot = rootOf(rec.path, this.runId);
-    if (upstreamRoot !== null && upstreamRoot !== root) throw new WorkspaceError(`workspace.from: the upstream node ${key} works in ${upstreamRoot}, this node's cwd is in ${root}`);
+    if (upstreamRoot !== null && upstreamRoot !== root)
+      throw new WorkspaceError(`workspace.from: the upstream node ${key} works in ${upstreamRoot}, this node's cwd is in ${root}`);
     return rec.commit;
   }
 
@@ -173,7 +183,10 @@ export class Workspaces {
   private queued<T>(root: string, work: () => Promise<T>): Promise<T> {
     const before = this.queues.get(root) ?? Promise.resolve();
     const next = before.then(work, work);
-    this.queues.set(root, next.catch(() => undefined));
+    this.queues.set(
+      root,
+      next.catch(() => undefined),
+    );
     return next;
   }
 }

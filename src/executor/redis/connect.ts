@@ -22,7 +22,8 @@ export function redisClient(target: RedisTarget, opts: ClientOptions = {}): Redi
     lazyConnect: true,
     maxRetriesPerRequest: opts.blocking || opts.forever ? null : 2,
     enableOfflineQueue: true,
-    retryStrategy: (times: number) => (opts.forever ? Math.min(200 * times, 2000) : times > RECONNECT_TRIES ? null : Math.min(100 * times, 500)),
+    retryStrategy: (times: number) =>
+      opts.forever ? Math.min(200 * times, 2000) : times > RECONNECT_TRIES ? null : Math.min(100 * times, 500),
   });
 }
 
@@ -36,12 +37,19 @@ export async function connectChecked(target: RedisTarget, opts: ClientOptions = 
     await new Promise<void>((resolve, reject) => {
       first = reject;
       const timer = setTimeout(() => reject(new Error(`no answer in ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
-      client.connect().then(() => client.ping()).then(() => resolve(), reject).finally(() => clearTimeout(timer));
+      client
+        .connect()
+        .then(() => client.ping())
+        .then(() => resolve(), reject)
+        .finally(() => clearTimeout(timer));
     });
     first = null;
     return client;
   } catch (e) {
     client.disconnect();
-    throw new ExecutorUnreachableError(`cannot reach Redis at ${target.display}: ${(e as Error).message}`, "start Redis (or correct the URL) and run the command again");
+    throw new ExecutorUnreachableError(
+      `cannot reach Redis at ${target.display}: ${(e as Error).message}`,
+      "start Redis (or correct the URL) and run the command again",
+    );
   }
 }

@@ -5,7 +5,14 @@ import { connectChecked } from "./connect.ts";
 import { QUEUE, WORKER_PATTERN } from "./keys.ts";
 import type { RedisTarget } from "./url.ts";
 
-const beatSchema = z.object({ name: z.string(), pid: z.number(), concurrency: z.number(), running: z.array(z.string()), started: z.string(), at: z.string() });
+const beatSchema = z.object({
+  name: z.string(),
+  pid: z.number(),
+  concurrency: z.number(),
+  running: z.array(z.string()),
+  started: z.string(),
+  at: z.string(),
+});
 export type Heartbeat = z.output<typeof beatSchema>;
 
 export interface Fleet {
@@ -33,7 +40,11 @@ export async function fleetOf(target: RedisTarget): Promise<Fleet> {
     } while (cursor !== "0");
     workers.sort((a, b) => a.name.localeCompare(b.name));
     const counts = await queue.getJobCounts("waiting", "active", "prioritized");
-    return { redis: target.display, workers, jobs: { waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), active: counts.active ?? 0 } };
+    return {
+      redis: target.display,
+      workers,
+      jobs: { waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), active: counts.active ?? 0 },
+    };
   } finally {
     await queue.close().catch(() => {});
     queueConn.disconnect(); // BullMQ never closes a connection it was handed

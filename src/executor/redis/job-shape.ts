@@ -8,8 +8,13 @@ const record = z.record(z.string(), z.unknown());
 
 // Whoever can write to Redis can write a job: nothing here may reach git as an option
 // (a leading "-") or climb out of the worker's clone (an absolute or ".." prefix).
-const noOption = z.string().min(1).refine((v) => !v.startsWith("-") && !/[\0\n\r]/.test(v), "must not start with - or hold a control character");
-const prefix = z.string().refine((p) => !p.startsWith("/") && !p.includes("\0") && !p.split("/").includes(".."), "must be a relative path inside the repository");
+const noOption = z
+  .string()
+  .min(1)
+  .refine((v) => !v.startsWith("-") && !/[\0\n\r]/.test(v), "must not start with - or hold a control character");
+const prefix = z
+  .string()
+  .refine((p) => !p.startsWith("/") && !p.includes("\0") && !p.split("/").includes(".."), "must be a relative path inside the repository");
 const remoteWorkspace = z.strictObject({
   url: noOption,
   remote: noOption,

@@ -15,7 +15,10 @@ const counts = z.object({ passed: count, failed: count, error: count, skipped: c
 // ledger (a run.finished, a dispatch), nor lower the run's spend with a negative cost.
 const COORDINATOR_ONLY = new Set(["branch.dispatched", "branch.cut_off"]);
 const body = z
-  .object({ type: z.string().refine((t) => !t.startsWith("run.") && !COORDINATOR_ONLY.has(t)), cost_usd: z.number().min(0).nullable().optional() })
+  .object({
+    type: z.string().refine((t) => !t.startsWith("run.") && !COORDINATOR_ONLY.has(t)),
+    cost_usd: z.number().min(0).nullable().optional(),
+  })
   .passthrough();
 const messageSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("attempt"), job: z.string(), worker: z.string(), attempt: z.number().int().min(1) }),

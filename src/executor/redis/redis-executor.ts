@@ -82,7 +82,9 @@ export class RedisExecutor implements BranchExecutor {
   private async readLoop(): Promise<void> {
     const key = eventsKey(this.runId!);
     while (!this.closed && !this.lost) {
-      const read = this.blocking.xread("COUNT", 500, "BLOCK", 500, "STREAMS", key, this.lastId) as Promise<[string, [string, string[]][]][] | null>;
+      const read = this.blocking.xread("COUNT", 500, "BLOCK", 500, "STREAMS", key, this.lastId) as Promise<
+        [string, [string, string[]][]][] | null
+      >;
       read.catch(() => {}); // after close() nobody awaits it
       const res = await Promise.race([read, this.stopped]);
       if (!res) continue;
@@ -127,7 +129,8 @@ export class RedisExecutor implements BranchExecutor {
       await new Promise((r) => setTimeout(r, WATCH_MS));
       if (!this.pending.has(id)) continue;
       this.pending.delete(id);
-      const why = state === "failed" ? `the job failed on the workers: ${job?.failedReason ?? "no reason given"}` : "the job is gone from Redis";
+      const why =
+        state === "failed" ? `the job failed on the workers: ${job?.failedReason ?? "no reason given"}` : "the job is gone from Redis";
       p.resolve({ worker: "", attempt: 1, status: "error", output: null, error: why, counts: { ...ZERO_COUNTS }, costUnknown: 0 });
     }
   }
@@ -142,7 +145,15 @@ export class RedisExecutor implements BranchExecutor {
         const p = this.pending.get(jobId);
         if (p) {
           this.pending.delete(jobId);
-          p.resolve({ worker: "", attempt: 1, status: "cancelled", output: null, error: "cancelled before a worker took it", counts: { ...ZERO_COUNTS }, costUnknown: 0 });
+          p.resolve({
+            worker: "",
+            attempt: 1,
+            status: "cancelled",
+            output: null,
+            error: "cancelled before a worker took it",
+            counts: { ...ZERO_COUNTS },
+            costUnknown: 0,
+          });
         }
       }
     } catch {

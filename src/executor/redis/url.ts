@@ -21,12 +21,15 @@ export function parseRedisUrl(text: string, flag: string): RedisTarget {
   } catch {
     throw new UsageError(`${flag} ${JSON.stringify(text)}: not a Redis URL`, HINT);
   }
-  if (u.protocol !== "redis:" && u.protocol !== "rediss:") throw new UsageError(`${flag} ${JSON.stringify(text)}: the scheme must be redis:// or rediss://`, HINT);
+  if (u.protocol !== "redis:" && u.protocol !== "rediss:")
+    throw new UsageError(`${flag} ${JSON.stringify(text)}: the scheme must be redis:// or rediss://`, HINT);
   if (u.hostname === "") throw new UsageError(`${flag} ${JSON.stringify(text)}: the URL names no host`, HINT);
   const port = u.port === "" ? 6379 : Number(u.port);
   const path = u.pathname.replace(/^\//, "");
-  if (path !== "" && !/^\d{1,2}$/.test(path)) throw new UsageError(`${flag} ${JSON.stringify(text)}: the database after "/" must be a number (0-15 on a default Redis)`, HINT);
-  if (u.search !== "" || u.hash !== "") throw new UsageError(`${flag} ${JSON.stringify(text)}: a Redis URL takes no ?query or #fragment`, HINT);
+  if (path !== "" && !/^\d{1,2}$/.test(path))
+    throw new UsageError(`${flag} ${JSON.stringify(text)}: the database after "/" must be a number (0-15 on a default Redis)`, HINT);
+  if (u.search !== "" || u.hash !== "")
+    throw new UsageError(`${flag} ${JSON.stringify(text)}: a Redis URL takes no ?query or #fragment`, HINT);
   const db = path === "" ? 0 : Number(path);
   const display = `${u.protocol}//${u.username ? `${u.username}@` : ""}${u.host}${path === "" ? "" : `/${db}`}`;
   return { url: u.href, display, host: u.hostname, port, db };

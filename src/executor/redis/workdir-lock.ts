@@ -49,7 +49,10 @@ export function lockWorkdir(workdir: string): () => void {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
     }
     const who = holder(file);
-    if (who !== null) throw new WorkdirTaken(`${workdir} is in use by another worker (${who}); each worker needs its own --workdir (if that worker is gone, delete ${file})`);
+    if (who !== null)
+      throw new WorkdirTaken(
+        `${workdir} is in use by another worker (${who}); each worker needs its own --workdir (if that worker is gone, delete ${file})`,
+      );
     if (readFileSync(file, "utf8") === me) return () => rmSync(file, { force: true });
     rmSync(file, { force: true }); // left by a process that is gone
   }

@@ -50,7 +50,10 @@ export class WorkerRepos {
 
   queued<T>(clone: string, work: () => Promise<T>): Promise<T> {
     const next = (this.queues.get(clone) ?? Promise.resolve()).then(work, work);
-    this.queues.set(clone, next.catch(() => undefined));
+    this.queues.set(
+      clone,
+      next.catch(() => undefined),
+    );
     return next;
   }
 
@@ -76,10 +79,24 @@ async function hasCommit(clone: string, commit: string): Promise<boolean> {
 /** By id into a ref of its own (kept from gc); a server refusing ids gets a fetch of its branches. */
 async function fetchCommit(clone: string, url: string, commit: string, sup?: ProcessSupervisor): Promise<void> {
   if (await hasCommit(clone, commit)) return;
-  const byId = await runGitRaw(clone, ["fetch", "--quiet", "--no-tags", "--end-of-options", url, `${commit}:refs/vouch-base/${commit}`], undefined, sup);
-  if (byId.exit !== 0) await runGitRaw(clone, ["fetch", "--quiet", "--no-tags", "--end-of-options", url, "+refs/heads/*:refs/remotes/source/*"], undefined, sup);
+  const byId = await runGitRaw(
+    clone,
+    ["fetch", "--quiet", "--no-tags", "--end-of-options", url, `${commit}:refs/vouch-base/${commit}`],
+    undefined,
+    sup,
+  );
+  if (byId.exit !== 0)
+    await runGitRaw(
+      clone,
+      ["fetch", "--quiet", "--no-tags", "--end-of-options", url, "+refs/heads/*:refs/remotes/source/*"],
+      undefined,
+      sup,
+    );
   if (!(await hasCommit(clone, commit))) {
-    throw new GitError(["fetch"], `could not fetch the base commit ${commit.slice(0, 12)} from ${url}: ${byId.stderr.trim().split("\n")[0] || "the remote does not have it"}`);
+    throw new GitError(
+      ["fetch"],
+      `could not fetch the base commit ${commit.slice(0, 12)} from ${url}: ${byId.stderr.trim().split("\n")[0] || "the remote does not have it"}`,
+    );
   }
 }
 
@@ -133,15 +150,25 @@ export class JobRepo {
       for (const b of this.branches) if (await realGit.branchExists(this.clone, b)) refs.push(`+refs/heads/${b}:refs/heads/${b}`);
       if (refs.length === 0) return;
       const r = await runGitRaw(this.clone, ["push", "--quiet", "--end-of-options", this.ws.url, ...refs]);
-      if (r.exit !== 0) throw new GitError(["push"], `could not push the branch's work to ${this.ws.url}: ${r.stderr.trim().split("\n").slice(0, 2).join(" / ") || `git push exit ${r.exit}`}`);
+      if (r.exit !== 0)
+        throw new GitError(
+          ["push"],
+          `could not push the branch's work to ${this.ws.url}: ${r.stderr.trim().split("\n").slice(0, 2).join(" / ") || `git push exit ${r.exit}`}`,
+        );
     });
   }
 }
 
 /** The job's repository view, null when its branch has no worktree, or why it cannot have one. */
-export async function jobRepo(repos: WorkerRepos | null, job: BranchJob, workerBase: string, worker: string): Promise<JobRepo | null | string> {
+export async function jobRepo(
+  repos: WorkerRepos | null,
+  job: BranchJob,
+  workerBase: string,
+  worker: string,
+): Promise<JobRepo | null | string> {
   if (job.workspace === undefined) return null;
-  if (repos === null) return `worker ${worker} has no --workdir: a branch with worktrees needs one (the worker's clone of ${job.workspace.url} lives there)`;
+  if (repos === null)
+    return `worker ${worker} has no --workdir: a branch with worktrees needs one (the worker's clone of ${job.workspace.url} lives there)`;
   try {
     return await repos.prepare(job.workspace, workerBase);
   } catch (e) {

@@ -81,7 +81,14 @@ export class BranchWorker {
   }
 
   private async heartbeat(): Promise<void> {
-    const info = { name: this.o.name, pid: process.pid, concurrency: this.o.concurrency, running: [...this.live.keys()], started: new Date(this.started).toISOString(), at: new Date().toISOString() };
+    const info = {
+      name: this.o.name,
+      pid: process.pid,
+      concurrency: this.o.concurrency,
+      running: [...this.live.keys()],
+      started: new Date(this.started).toISOString(),
+      at: new Date().toISOString(),
+    };
     await this.cmd?.set(workerKey(this.o.name), JSON.stringify(info), "PX", HEARTBEAT_MS * 3).catch(() => {});
   }
 
@@ -100,7 +107,8 @@ export class BranchWorker {
       return write;
     };
     /** An outcome with nothing run: an error, or a job cancelled before it started. */
-    const unrun = (status: "error" | "cancelled", error: string) => this.deliver(id, send, { worker: this.o.name, attempt, status, output: null, error, counts: zero(), costUnknown: 0 });
+    const unrun = (status: "error" | "cancelled", error: string) =>
+      this.deliver(id, send, { worker: this.o.name, attempt, status, output: null, error, counts: zero(), costUnknown: 0 });
     if (!data) return unrun("error", "the job is not a vouch branch job (wrong shape)");
     // An earlier attempt delivered the result and died before BullMQ heard: never run a branch twice.
     if (await cmd.get(doneKey(id))) return "already delivered";
@@ -140,7 +148,10 @@ export class BranchWorker {
     const run = runBranchJob(data, graph.data, ports, ledger, baseDir);
     this.live.set(id, run);
     const poll = setInterval(() => {
-      void cmd.get(cancelKey(id)).then((r) => (r !== null ? run.stop((STOPS.has(r) ? r : "interrupted") as RunStop) : undefined), () => {});
+      void cmd.get(cancelKey(id)).then(
+        (r) => (r !== null ? run.stop((STOPS.has(r) ? r : "interrupted") as RunStop) : undefined),
+        () => {},
+      );
     }, CANCEL_POLL_MS);
     try {
       // Settled before a SIGTERM abandoned it: a true result, delivered even while stopping.
@@ -185,7 +196,10 @@ export class BranchWorker {
     this.repos?.release();
     if (this.beat) clearInterval(this.beat);
     if (!isDown(this.cmd)) await unlessDown(this.cmd?.del(workerKey(this.o.name)), this.cmd);
-    if (isDown(this.cmd) && running > 0) this.o.log(`vouch worker ${this.o.name}: Redis at ${this.o.target.display} is unreachable: ${running} running job(s) not handed back; another worker takes them once this one's lock runs out`);
+    if (isDown(this.cmd) && running > 0)
+      this.o.log(
+        `vouch worker ${this.o.name}: Redis at ${this.o.target.display} is unreachable: ${running} running job(s) not handed back; another worker takes them once this one's lock runs out`,
+      );
     const reached = !isDown(this.cmd);
     this.workerConn?.disconnect(); // BullMQ never closes a connection it was handed
     this.cmd?.disconnect();

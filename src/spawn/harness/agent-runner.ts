@@ -72,12 +72,22 @@ export function createAgentRunner(opts: AgentRunnerOptions): AgentRunner {
   const refusePlan = (plan: AgentPlan): Refusal[] => {
     const harness = descriptorFor(plan.harness);
     if (!harness) {
-      return [{ harness: plan.harness, field: "harness", message: `unknown harness "${plan.harness}": use one of claude, codex, gemini, replay, command` }];
+      return [
+        {
+          harness: plan.harness,
+          field: "harness",
+          message: `unknown harness "${plan.harness}": use one of claude, codex, gemini, replay, command`,
+        },
+      ];
     }
     const alternatives = (cap: CapName) => harnessesKeeping(cap, descriptors).filter((n) => n !== harness.name);
     const out = refuse(harness, plan, { alternatives });
     if (harness.name === "command" && (!commandArgv || commandArgv.length === 0)) {
-      out.push({ harness: "command", field: "harness", message: 'harness "command": no program to run: set VOUCH_COMMAND to a program path or a JSON array of argv' });
+      out.push({
+        harness: "command",
+        field: "harness",
+        message: 'harness "command": no program to run: set VOUCH_COMMAND to a program path or a JSON array of argv',
+      });
     }
     if (harness.name === "replay" && (opts.replayDir === undefined || !fixtures.isFolder(opts.replayDir))) {
       const where = opts.replayDir ? `"${opts.replayDir}" is not a folder` : "no fixture folder was given";
@@ -94,10 +104,23 @@ export function createAgentRunner(opts: AgentRunnerOptions): AgentRunner {
       if (hooks.signal.aborted) return notRun("cancelled", "cancelled before the sitting started");
       if (a.harness === "replay") {
         // A fixture is read like an input file: regular files only, at most VOUCH_MAX_INPUT_BYTES.
-        return playReplay(a, hooks, { dir: opts.replayDir!, delayMs: opts.replayDelayMs ?? 0, maxBytes: fileLimits(opts.parentEnv).inputBytes, fixtures });
+        return playReplay(a, hooks, {
+          dir: opts.replayDir!,
+          delayMs: opts.replayDelayMs ?? 0,
+          maxBytes: fileLimits(opts.parentEnv).inputBytes,
+          fixtures,
+        });
       }
       const adapter = adapters[a.harness];
-      return runSitting(adapter, a, hooks, { commandArgv, margins, runProcess, parentEnv: opts.parentEnv, graceMs: opts.graceMs, reportedExitGraceMs: opts.reportedExitGraceMs ?? REPORTED_EXIT_GRACE_MS, supervisor });
+      return runSitting(adapter, a, hooks, {
+        commandArgv,
+        margins,
+        runProcess,
+        parentEnv: opts.parentEnv,
+        graceMs: opts.graceMs,
+        reportedExitGraceMs: opts.reportedExitGraceMs ?? REPORTED_EXIT_GRACE_MS,
+        supervisor,
+      });
     },
   };
 }
@@ -190,7 +213,8 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
     exitCode: result.exit,
     stderrTail: tail(result.stderrTail, SITTING_STDERR_BYTES),
   };
-  const supervised = cancel.reportedFirst() && result.terminationReason === "cancelled" ? null : supervisionStop(result, breach, adapter, a);
+  const supervised =
+    cancel.reportedFirst() && result.terminationReason === "cancelled" ? null : supervisionStop(result, breach, adapter, a);
   if (supervised) {
     sitting.stopReason = supervised.stopReason;
     sitting.error = supervised.error;
@@ -261,6 +285,16 @@ function supervisionStop(
 }
 
 function notRun(stopReason: Sitting["stopReason"], error: string): Sitting {
-  return { stopReason, resultText: "", turns: null, costUsd: null, tokens: null, wallMs: 0, permissionDenials: 0, exitCode: null, stderrTail: "", error };
+  return {
+    stopReason,
+    resultText: "",
+    turns: null,
+    costUsd: null,
+    tokens: null,
+    wallMs: 0,
+    permissionDenials: 0,
+    exitCode: null,
+    stderrTail: "",
+    error,
+  };
 }
-

@@ -221,7 +221,8 @@ const SYNTHETIC_MODEL = "<synthetic>";
 function retryActivity(event: Json, seen: number): string {
   const attempt = typeof event.attempt === "number" ? event.attempt : seen;
   const max = typeof event.max_retries === "number" ? `/${event.max_retries}` : "";
-  const status = typeof event.error_status === "number" ? `, ${event.error_status}` : typeof event.error === "string" ? `, ${event.error}` : "";
+  const status =
+    typeof event.error_status === "number" ? `, ${event.error_status}` : typeof event.error === "string" ? `, ${event.error}` : "";
   return bound(`API retry ${attempt}${max}${status}`);
 }
 

@@ -76,7 +76,8 @@ export function createCodexParser(): StreamParser {
       case "turn.completed":
         counter.turnCompleted();
         completed = true;
-        if (isObject(event.usage)) usage.push(inclusiveTokens(event.usage.input_tokens, event.usage.cached_input_tokens, event.usage.output_tokens));
+        if (isObject(event.usage))
+          usage.push(inclusiveTokens(event.usage.input_tokens, event.usage.cached_input_tokens, event.usage.output_tokens));
         return true;
       case "turn.failed":
         turnFailed = isObject(event.error) && typeof event.error.message === "string" ? event.error.message : "turn failed";
@@ -143,7 +144,11 @@ export function createCodexParser(): StreamParser {
       ...(sessionId ? { sessionId } : {}),
     };
     if (end.exit === CODEX_EXIT_CODES.usage && eventsSeen === 0) {
-      return { ...base, stopReason: "unavailable", error: `codex rejected vouch's arguments (exit 2): ${lastLine(end.stderrTail)} (run \`vouch doctor\`)` };
+      return {
+        ...base,
+        stopReason: "unavailable",
+        error: `codex rejected vouch's arguments (exit 2): ${lastLine(end.stderrTail)} (run \`vouch doctor\`)`,
+      };
     }
     if (turnFailed !== undefined) {
       // A refused key is no crash: the sitting cannot run until the key is fixed.
@@ -157,7 +162,6 @@ export function createCodexParser(): StreamParser {
     return { ...base, stopReason: "crashed", error: `${what}${why ? `: ${why}` : ""}${reader.garbageNote()}` };
   }
 }
-
 
 export const codexAdapter: HarnessAdapter = {
   name: "codex",

@@ -63,7 +63,11 @@ export function createCommandParser(): StreamParser {
       // Killed by a signal the engine did not send (the runner handles its own kills).
       if (end.exit === null) {
         const stderr = lastLine(end.stderrTail);
-        return { ...base, stopReason: "crashed", error: `the program was killed by ${end.signal ?? "a signal"}${stderr ? `: ${stderr}` : ""}` };
+        return {
+          ...base,
+          stopReason: "crashed",
+          error: `the program was killed by ${end.signal ?? "a signal"}${stderr ? `: ${stderr}` : ""}`,
+        };
       }
       return { ...base, stopReason: "complete" };
     },

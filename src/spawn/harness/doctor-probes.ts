@@ -10,7 +10,11 @@ import type { AgentCli } from "./tested-versions.ts";
 import type { HarnessAdapter } from "./types.ts";
 
 /** The agent CLIs' adapters, from the one registry. */
-export const DOCTOR_ADAPTERS: Readonly<Record<AgentCli, HarnessAdapter>> = { claude: PROCESS_ADAPTERS.claude, codex: PROCESS_ADAPTERS.codex, gemini: PROCESS_ADAPTERS.gemini };
+export const DOCTOR_ADAPTERS: Readonly<Record<AgentCli, HarnessAdapter>> = {
+  claude: PROCESS_ADAPTERS.claude,
+  codex: PROCESS_ADAPTERS.codex,
+  gemini: PROCESS_ADAPTERS.gemini,
+};
 
 /** A closed port on this machine: a CLI that got past its checks fails to connect, nothing leaves it. */
 export const NOWHERE = "http://127.0.0.1:9";
@@ -77,7 +81,10 @@ export function classifyProbe(cli: AgentCli, a: ProbeAnswer): { verdict: ProbeVe
     case "claude": {
       // commander: "error: unknown option '--x'", "error: option '--permission-mode <mode>' argument 'x' is invalid ...".
       // A mode it refuses to run with here (bypassPermissions as root) fails a run just the same.
-      const bad = firstMatch(err, /^error: (unknown option|option |missing required|too many arguments).*$|^.*cannot be used with root.*$/m);
+      const bad = firstMatch(
+        err,
+        /^error: (unknown option|option |missing required|too many arguments).*$|^.*cannot be used with root.*$/m,
+      );
       if (bad) return { verdict: "rejected", detail: bad };
       if (/Input must be provided/.test(err)) return { verdict: "accepted", detail: "parsed; stopped at the empty prompt" };
       return { verdict: "unknown", detail: `exit ${a.exit ?? a.signal}: ${last}` };
@@ -90,7 +97,8 @@ export function classifyProbe(cli: AgentCli, a: ProbeAnswer): { verdict: ProbeVe
         return { verdict: "rejected", detail: more ? `${bad} ${more}` : bad };
       }
       // 41 (no auth), 52 (config) and 55 (trust) come only after the arguments were accepted.
-      if (a.exit === 41 || a.exit === 52 || a.exit === 55 || /"type":"init"/.test(a.stdout)) return { verdict: "accepted", detail: `parsed; stopped before any model call (exit ${a.exit})` };
+      if (a.exit === 41 || a.exit === 52 || a.exit === 55 || /"type":"init"/.test(a.stdout))
+        return { verdict: "accepted", detail: `parsed; stopped before any model call (exit ${a.exit})` };
       return { verdict: "unknown", detail: `exit ${a.exit ?? a.signal}: ${last}` };
     }
   }

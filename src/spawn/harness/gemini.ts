@@ -145,27 +145,35 @@ export function createGeminiParser(): StreamParser {
   };
 
   function decide(end: StreamEnd, why: string): ParsedSitting {
-      const base = {
-        resultText: lastText,
-        turns: eventsSeen > 0 ? turns : null,
-        costUsd: null, // Gemini reports no USD figure: unknown, never 0.
-        tokens: result && isObject(result.stats) ? statsTokens(result.stats) : null,
-        permissionDenials: 0,
-        ...(sessionId ? { sessionId } : {}),
+    const base = {
+      resultText: lastText,
+      turns: eventsSeen > 0 ? turns : null,
+      costUsd: null, // Gemini reports no USD figure: unknown, never 0.
+      tokens: result && isObject(result.stats) ? statsTokens(result.stats) : null,
+      permissionDenials: 0,
+      ...(sessionId ? { sessionId } : {}),
+    };
+    const known = end.exit !== null ? GEMINI_EXIT_CODES[end.exit] : undefined;
+    const http = httpStatusOfExit(end.exit);
+    if (known) return { ...base, stopReason: known.stopReason, error: `gemini: ${known.what} (exit ${end.exit})${why ? `: ${why}` : ""}` };
+    if (loopDetected)
+      return {
+        ...base,
+        stopReason: "loop",
+        error: `gemini stopped itself: ${GEMINI_LOOP_MESSAGE} (exit ${end.exit ?? end.signal ?? "unknown"})`,
       };
-      const known = end.exit !== null ? GEMINI_EXIT_CODES[end.exit] : undefined;
-      const http = httpStatusOfExit(end.exit);
-      if (known) return { ...base, stopReason: known.stopReason, error: `gemini: ${known.what} (exit ${end.exit})${why ? `: ${why}` : ""}` };
-      if (loopDetected) return { ...base, stopReason: "loop", error: `gemini stopped itself: ${GEMINI_LOOP_MESSAGE} (exit ${end.exit ?? end.signal ?? "unknown"})` };
-      if (result?.status === "success" && end.exit === 0) return { ...base, stopReason: "complete" };
-      if (http === 401 || http === 403 || (result?.status === "error" && /\b401\b|UNAUTHENTICATED|API key not valid/.test(why))) {
-        return { ...base, stopReason: "unavailable", error: `gemini: the API key was refused: ${why}` };
-      }
-      const status = http !== null ? ` (exit ${end.exit}: HTTP ${http})` : "";
-      if (result?.status === "error") return { ...base, stopReason: "crashed", error: `gemini reported an error${status}: ${why || "no message"}` };
-      const how = end.signal ? `killed by ${end.signal}` : `exit ${end.exit ?? "unknown"}`;
-      const what = result ? `gemini ended with result status "${String(result.status)}" (${how})` : `gemini output ended with no result event (${how})`;
-      return { ...base, stopReason: "crashed", error: `${what}${why ? `: ${why}` : ""}${reader.garbageNote()}` };
+    if (result?.status === "success" && end.exit === 0) return { ...base, stopReason: "complete" };
+    if (http === 401 || http === 403 || (result?.status === "error" && /\b401\b|UNAUTHENTICATED|API key not valid/.test(why))) {
+      return { ...base, stopReason: "unavailable", error: `gemini: the API key was refused: ${why}` };
+    }
+    const status = http !== null ? ` (exit ${end.exit}: HTTP ${http})` : "";
+    if (result?.status === "error")
+      return { ...base, stopReason: "crashed", error: `gemini reported an error${status}: ${why || "no message"}` };
+    const how = end.signal ? `killed by ${end.signal}` : `exit ${end.exit ?? "unknown"}`;
+    const what = result
+      ? `gemini ended with result status "${String(result.status)}" (${how})`
+      : `gemini output ended with no result event (${how})`;
+    return { ...base, stopReason: "crashed", error: `${what}${why ? `: ${why}` : ""}${reader.garbageNote()}` };
   }
 }
 
@@ -176,7 +184,6 @@ export function httpStatusOfExit(exit: number | null): number | null {
   if (exit === null || exit < 144 || exit > 255) return null;
   return exit + 256;
 }
-
 
 function resultError(result: Json | undefined): string | undefined {
   const error = result?.error;
@@ -189,7 +196,6 @@ function resultError(result: Json | undefined): string | undefined {
 function statsTokens(stats: Json) {
   return inclusiveTokens(stats.input_tokens, stats.cached, stats.output_tokens);
 }
-
 
 export const geminiAdapter: HarnessAdapter = {
   name: "gemini",

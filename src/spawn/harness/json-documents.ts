@@ -110,7 +110,10 @@ export function typedEvent(value: unknown): (JsonObject & { type: string }) | nu
 
 /** The last non-empty line of a text, bounded: what a one-line error quotes. */
 export function lastLine(text: string, max = 300): string {
-  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   const last = lines[lines.length - 1] ?? "";
   return last.length > max ? `${last.slice(0, max)}…` : last;
 }

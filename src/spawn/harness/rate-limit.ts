@@ -45,7 +45,8 @@ export function claudeRateLimitInfo(event: JsonObject): JsonObject | null {
   return isObject(event.rate_limit_info) ? event.rate_limit_info : null;
 }
 
-const CODEX_LIMIT = /\bhit your usage limit\b|\blast status: 429\b|\b429 Too Many Requests\b|\bQuota exceeded\b|\brate limit (?:reached|exceeded)\b/i;
+const CODEX_LIMIT =
+  /\bhit your usage limit\b|\blast status: 429\b|\b429 Too Many Requests\b|\bQuota exceeded\b|\brate limit (?:reached|exceeded)\b/i;
 
 /** codex: the failed turn's (or last error event's) message. A clock time without a zone is codex's local time. */
 export function codexRateLimit(message: string | undefined, ctx: ResetContext): RateLimitStop | null {
@@ -57,7 +58,8 @@ export function codexRateLimit(message: string | undefined, ctx: ResetContext): 
 
 /** Gemini exits with the HTTP status mod 256: 429 exits 173. */
 export const GEMINI_RATE_LIMIT_EXIT = 429 - 256;
-const GEMINI_LIMIT = /\bRESOURCE_EXHAUSTED\b|\bexhausted your (?:daily )?quota\b|\bQuota exceeded\b|\bexceeded your current quota\b|\bUsage limit reached\b|\bPlease retry in\b|\bStatus: 429\b/i;
+const GEMINI_LIMIT =
+  /\bRESOURCE_EXHAUSTED\b|\bexhausted your (?:daily )?quota\b|\bQuota exceeded\b|\bexceeded your current quota\b|\bUsage limit reached\b|\bPlease retry in\b|\bStatus: 429\b/i;
 
 /** gemini: its exit code and the error it reported (result error, error event or stderr). */
 export function geminiRateLimit(exit: number | null, message: string, ctx: ResetContext): RateLimitStop | null {
@@ -69,7 +71,11 @@ export function geminiRateLimit(exit: number | null, message: string, ctx: Reset
 /** "claude hit a usage or rate limit (resets 2026-12-01T15:00:00Z): <what it said>", bounded. */
 export function rateLimitError(harness: string, stop: RateLimitStop, said: string): string {
   const when = stop.resetsAt !== null ? `resets ${new Date(stop.resetsAt).toISOString()}` : "no reset time given";
-  const line = said.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+  const line =
+    said
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? "";
   return `${harness} hit a usage or rate limit (${when})${line ? `: ${line.slice(0, 300)}` : ""}`;
 }
 
@@ -81,7 +87,12 @@ export function localZone(tz: string | undefined): string {
 }
 
 /** What a parser returns for a limited sitting: stop reason rate_limited, the reset, a one-line error. */
-function limitedSitting<S extends { stopReason: string; error?: string; resetsAt?: number }>(sitting: S, harness: string, stop: RateLimitStop, said: string): S {
+function limitedSitting<S extends { stopReason: string; error?: string; resetsAt?: number }>(
+  sitting: S,
+  harness: string,
+  stop: RateLimitStop,
+  said: string,
+): S {
   const out = { ...sitting, stopReason: "rate_limited" as const, error: rateLimitError(harness, stop, said) };
   if (stop.resetsAt !== null) out.resetsAt = stop.resetsAt;
   else delete out.resetsAt;
@@ -99,14 +110,23 @@ function readingContext(endedAt: number | undefined, zone: string | undefined): 
 }
 
 /** claude's parsed sitting, turned rate_limited when its result says so. */
-export function withClaudeRateLimit<S extends { stopReason: string; error?: string; resetsAt?: number }>(sitting: S, result: JsonObject, events: readonly JsonObject[], end: ReadingEnd = {}): S {
+export function withClaudeRateLimit<S extends { stopReason: string; error?: string; resetsAt?: number }>(
+  sitting: S,
+  result: JsonObject,
+  events: readonly JsonObject[],
+  end: ReadingEnd = {},
+): S {
   if (sitting.stopReason !== "crashed") return sitting;
   const stop = claudeRateLimit(result, events, readingContext(end.endedAt, end.localZone));
   return stop ? limitedSitting(sitting, "claude", stop, typeof result.result === "string" ? result.result : "") : sitting;
 }
 
 /** codex's parsed sitting (a crash), turned rate_limited when its failure message says so. */
-export function withCodexRateLimit<S extends { stopReason: string; error?: string; resetsAt?: number }>(sitting: S, message: string | undefined, end: ReadingEnd = {}): S {
+export function withCodexRateLimit<S extends { stopReason: string; error?: string; resetsAt?: number }>(
+  sitting: S,
+  message: string | undefined,
+  end: ReadingEnd = {},
+): S {
   // Only a failure the parser could not name otherwise: a 401 stays unavailable, a cap stop stays a cap stop.
   if (sitting.stopReason !== "crashed") return sitting;
   const stop = codexRateLimit(message, readingContext(end.endedAt, end.localZone));
@@ -114,7 +134,12 @@ export function withCodexRateLimit<S extends { stopReason: string; error?: strin
 }
 
 /** gemini's parsed sitting (a crash), turned rate_limited when its exit or error says so. */
-export function withGeminiRateLimit<S extends { stopReason: string; error?: string; resetsAt?: number }>(sitting: S, exit: number | null, message: string, end: ReadingEnd = {}): S {
+export function withGeminiRateLimit<S extends { stopReason: string; error?: string; resetsAt?: number }>(
+  sitting: S,
+  exit: number | null,
+  message: string,
+  end: ReadingEnd = {},
+): S {
   if (sitting.stopReason !== "crashed") return sitting;
   const stop = geminiRateLimit(exit, message, readingContext(end.endedAt, end.localZone));
   return stop ? limitedSitting(sitting, "gemini", stop, message) : sitting;

@@ -28,8 +28,14 @@ export function parseEdits(raw: unknown): ReplayEdit[] | string {
     const bad = `edits.${i}: ${SHAPE}`;
     if (!isRecord(e) || typeof e.path !== "string") return bad;
     if (sameKeys(e, ["path", "delete"], []) && e.delete === true) out.push({ path: e.path, delete: true });
-    else if (sameKeys(e, ["path", "content"], ["executable"]) && typeof e.content === "string" && (e.executable === undefined || typeof e.executable === "boolean")) {
-      out.push(e.executable === undefined ? { path: e.path, content: e.content } : { path: e.path, content: e.content, executable: e.executable });
+    else if (
+      sameKeys(e, ["path", "content"], ["executable"]) &&
+      typeof e.content === "string" &&
+      (e.executable === undefined || typeof e.executable === "boolean")
+    ) {
+      out.push(
+        e.executable === undefined ? { path: e.path, content: e.content } : { path: e.path, content: e.content, executable: e.executable },
+      );
     } else return bad;
   }
   return out;
@@ -61,7 +67,9 @@ export function readEdits(fixture: string, maxBytes: number): ReplayEdit[] {
   if (!existsSync(path)) return [];
   let raw: unknown;
   try {
-    const text = new TextDecoder().decode(readLimited(path, { what: `replay edits ${path}`, maxBytes, raise: `set ${MAX_INPUT_ENV} to read a larger file` }));
+    const text = new TextDecoder().decode(
+      readLimited(path, { what: `replay edits ${path}`, maxBytes, raise: `set ${MAX_INPUT_ENV} to read a larger file` }),
+    );
     raw = JSON.parse(text);
   } catch (e) {
     const why = e instanceof InputError ? e.message : `cannot read replay edits ${path}: ${(e as Error).message}`;
@@ -110,8 +118,14 @@ function resolveTarget(rootReal: string, path: string): string {
     }
     if (!inside(rootReal, real)) throw new ReplayEditError(`replay edit "${path}" leaves the folder through a symlink`);
     // A link to the folder's own .git is no way round the .git rule.
-    if (relative(rootReal, real).split(sep).some((p) => p.toLowerCase() === ".git")) {
-      throw new ReplayEditError(`replay edit "${path}" is inside .git through a symlink: a recorded path must be relative and stay inside the folder`);
+    if (
+      relative(rootReal, real)
+        .split(sep)
+        .some((p) => p.toLowerCase() === ".git")
+    ) {
+      throw new ReplayEditError(
+        `replay edit "${path}" is inside .git through a symlink: a recorded path must be relative and stay inside the folder`,
+      );
     }
     at = real;
   }
@@ -124,7 +138,8 @@ export function applyEdits(cwd: string, edits: readonly ReplayEdit[]): void {
   const rootReal = realpathSync(cwd);
   const targets = edits.map((edit) => {
     const problem = pathProblem(edit.path);
-    if (problem) throw new ReplayEditError(`replay edit "${edit.path}" ${problem}: a recorded path must be relative and stay inside the folder`);
+    if (problem)
+      throw new ReplayEditError(`replay edit "${edit.path}" ${problem}: a recorded path must be relative and stay inside the folder`);
     return resolveTarget(rootReal, edit.path);
   });
   edits.forEach((edit, i) => {

@@ -29,12 +29,20 @@ export const probeDisk: FileProbe = (dir, name) => {
   return existsSync(path) && statSync(path).isFile();
 };
 
-export function findFixture(dir: string, id: string, attempt: number, branchIndex?: number, round?: number, isFile: FileProbe = probeDisk): FixtureLookup {
+export function findFixture(
+  dir: string,
+  id: string,
+  attempt: number,
+  branchIndex?: number,
+  round?: number,
+  isFile: FileProbe = probeDisk,
+): FixtureLookup {
   // A sub-graph's node "review/step" has its fixtures in a folder per graph node: review/step.jsonl (ADR 0024).
   const segments = id.split("/");
   const node = segments.pop()!;
   // Node ids are validated at load; refuse anything that could leave the folder anyway.
-  if (!SAFE_NAME.test(node) || !segments.every((s) => SAFE_NAME.test(s))) return { missing: `node id "${id}" cannot name a fixture file`, lookedFor: [] };
+  if (!SAFE_NAME.test(node) || !segments.every((s) => SAFE_NAME.test(s)))
+    return { missing: `node id "${id}" cannot name a fixture file`, lookedFor: [] };
   dir = join(dir, ...segments);
   const names = fixtureCandidates(node, attempt, branchIndex, round);
   for (const name of names) {

@@ -33,7 +33,8 @@ interface Stamp {
 }
 
 const stampOf = (st: Stats): Stamp => ({ dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs });
-const same = (a: Stamp, b: Stats): boolean => a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+const same = (a: Stamp, b: Stats): boolean =>
+  a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 
 /** A stat, or null when there is nothing to stat (or it cannot be): the caller then does what it did before. */
 function statOrNull(path: string): Stats | null {
@@ -106,7 +107,12 @@ export class FixtureFolder {
     if (!this.settled(st)) return null;
     let names: Map<string, Kind>;
     try {
-      names = new Map(readdirSync(dir, { withFileTypes: true }).map((d) => [d.name, d.isFile() ? "file" : d.isSymbolicLink() || !d.isDirectory() ? "ask" : "other"]));
+      names = new Map(
+        readdirSync(dir, { withFileTypes: true }).map((d) => [
+          d.name,
+          d.isFile() ? "file" : d.isSymbolicLink() || !d.isDirectory() ? "ask" : "other",
+        ]),
+      );
     } catch {
       return null;
     }

@@ -58,7 +58,11 @@ export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: Re
     const what = `replay fixture ${lookup.found}`;
     lines = fixtures.lines(lookup.found, { what, maxBytes: opts.maxBytes, raise: `set ${MAX_INPUT_ENV} to read a larger fixture` });
   } catch (e) {
-    return emptySitting("unavailable", elapsed(), e instanceof InputError ? e.message : `cannot read replay fixture ${lookup.found}: ${(e as Error).message}`);
+    return emptySitting(
+      "unavailable",
+      elapsed(),
+      e instanceof InputError ? e.message : `cannot read replay fixture ${lookup.found}: ${(e as Error).message}`,
+    );
   }
   let edits: ReplayEdit[];
   try {
@@ -139,5 +143,16 @@ function stopMessage(stop: Stop, a: AgentAssignment): string {
 }
 
 function emptySitting(stopReason: Sitting["stopReason"], wallMs: number, error: string): Sitting {
-  return { stopReason, resultText: "", turns: null, costUsd: null, tokens: null, wallMs, permissionDenials: 0, exitCode: null, stderrTail: "", error };
+  return {
+    stopReason,
+    resultText: "",
+    turns: null,
+    costUsd: null,
+    tokens: null,
+    wallMs,
+    permissionDenials: 0,
+    exitCode: null,
+    stderrTail: "",
+    error,
+  };
 }

@@ -21,8 +21,25 @@ const SKEW_MS = 5 * 60 * 1000;
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 /** Zone abbreviations the CLIs print (en-US `timeZoneName: short`), in minutes east of UTC. */
 const ABBREVIATIONS: Record<string, number> = {
-  UTC: 0, GMT: 0, Z: 0, PST: -480, PDT: -420, MST: -420, MDT: -360, CST: -360, CDT: -300, EST: -300, EDT: -240,
-  AKST: -540, AKDT: -480, HST: -600, CET: 60, CEST: 120, BST: 60, IST: 330, JST: 540,
+  UTC: 0,
+  GMT: 0,
+  Z: 0,
+  PST: -480,
+  PDT: -420,
+  MST: -420,
+  MDT: -360,
+  CST: -360,
+  CDT: -300,
+  EST: -300,
+  EDT: -240,
+  AKST: -540,
+  AKDT: -480,
+  HST: -600,
+  CET: 60,
+  CEST: 120,
+  BST: 60,
+  IST: 330,
+  JST: 540,
 };
 
 export interface ResetContext {
@@ -181,8 +198,19 @@ function offsetAt(at: number, zone: Zone): number {
 }
 
 const UNIT_MS: Record<string, number> = {
-  ms: 1, millisecond: 1, s: 1000, sec: 1000, second: 1000, m: 60_000, min: 60_000, minute: 60_000,
-  h: 3_600_000, hr: 3_600_000, hour: 3_600_000, d: 86_400_000, day: 86_400_000,
+  ms: 1,
+  millisecond: 1,
+  s: 1000,
+  sec: 1000,
+  second: 1000,
+  m: 60_000,
+  min: 60_000,
+  minute: 60_000,
+  h: 3_600_000,
+  hr: 3_600_000,
+  hour: 3_600_000,
+  d: 86_400_000,
+  day: 86_400_000,
 };
 // "retry in 42.5s", "try again in 20m0s", "resets in 2 days 3 hours", "Suggested retry after 42.5s", "in 3 hours"
 const UNIT = String.raw`(milliseconds?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)(?![a-z])`;

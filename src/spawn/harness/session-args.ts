@@ -15,7 +15,10 @@ type Session = NonNullable<AgentAssignment["session"]>;
 function checkedId(s: Session, harness: string): string {
   const id: string = s.id;
   if (!usableSessionId(id)) {
-    throw new SpawnError(`${harness}: refusing to ${s.mode} session ${JSON.stringify(String(id).slice(0, 60))}: not a session id`, "a session id holds only letters, digits, - and _, and does not start with -");
+    throw new SpawnError(
+      `${harness}: refusing to ${s.mode} session ${JSON.stringify(String(id).slice(0, 60))}: not a session id`,
+      "a session id holds only letters, digits, - and _, and does not start with -",
+    );
   }
   return s.id;
 }
@@ -37,7 +40,8 @@ export function codexSessionArgs(s: Session | undefined): string[] {
 
 export function geminiSessionArgs(s: Session | undefined): string[] {
   if (!s) return [];
-  if (s.mode === "fork") throw new SpawnError("gemini cannot fork a session", "use session: { continue: NODE }, or a harness that forks (claude, codex)");
+  if (s.mode === "fork")
+    throw new SpawnError("gemini cannot fork a session", "use session: { continue: NODE }, or a harness that forks (claude, codex)");
   return [`--resume=${checkedId(s, "gemini")}`];
 }
 
@@ -55,7 +59,8 @@ export function ownCost(total: number | null, carried: number | undefined): { co
  *  kept as sessionCostUsd. Without a carried cost the parser is returned as is. */
 export function carryCost(parser: StreamParser, carried: number | undefined): StreamParser {
   if (carried === undefined || carried <= 0) return parser;
-  const own = <T extends { costUsd?: number | null }>(p: T): T => (typeof p.costUsd === "number" ? { ...p, costUsd: ownCost(p.costUsd, carried).costUsd } : p);
+  const own = <T extends { costUsd?: number | null }>(p: T): T =>
+    typeof p.costUsd === "number" ? { ...p, costUsd: ownCost(p.costUsd, carried).costUsd } : p;
   return {
     feed: (line) => {
       const p = parser.feed(line);

@@ -54,7 +54,13 @@ export async function runClaudeScenario(s: ClaudeScenario): Promise<ClaudeScenar
   const server = startFakeAnthropic(s.script);
   const home = throwawayHome("claude");
   try {
-    const r = await runThroughVouch({ cli: "claude", home, graph: s.graph ?? oneAgentGraph(), env: claudeEnv(server, s.env), ...(s.args ? { args: s.args } : {}) });
+    const r = await runThroughVouch({
+      cli: "claude",
+      home,
+      graph: s.graph ?? oneAgentGraph(),
+      env: claudeEnv(server, s.env),
+      ...(s.args ? { args: s.args } : {}),
+    });
     return { ...r, server, home };
   } finally {
     await server.stop();

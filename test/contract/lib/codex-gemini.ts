@@ -98,7 +98,10 @@ export async function runContract(graph: string, home: string, env: Record<strin
   const ledger = scratch("ledger");
   const passEnv = Object.keys(env).flatMap((n) => ["--pass-env", n]);
   const base = cleanEnv({ home: ledger });
-  const ran = await vouch(["run", graph, "--json", ...passEnv], { home: ledger, env: { ...env, HOME: home, PATH: `${CLIS_BIN}:${base.PATH}` } });
+  const ran = await vouch(["run", graph, "--json", ...passEnv], {
+    home: ledger,
+    env: { ...env, HOME: home, PATH: `${CLIS_BIN}:${base.PATH}` },
+  });
   const events = parseNdjson(ran.stdout);
   const node = events.find((e): e is Extract<VouchEvent, { type: "node.finished" }> => e.type === "node.finished");
   const overruns = events.filter((e): e is Extract<VouchEvent, { type: "cap.overrun" }> => e.type === "cap.overrun");
@@ -107,11 +110,28 @@ export async function runContract(graph: string, home: string, env: Record<strin
 
 /** Runs the CLI itself (not through vouch) on the command line vouch builds, in a fresh folder: what it prints. */
 export async function rawRun(cli: "codex" | "gemini", base: string, prompt = "Say hello."): Promise<{ stdout: string; exit: number }> {
-  const a = { runId: "r", node: "n", attempt: 1, harness: cli, prompt, cwd: scratch("raw-work"), passEnv: [], caps: {}, output: { format: "text" as const } };
+  const a = {
+    runId: "r",
+    node: "n",
+    attempt: 1,
+    harness: cli,
+    prompt,
+    cwd: scratch("raw-work"),
+    passEnv: [],
+    caps: {},
+    output: { format: "text" as const },
+  };
   const cmd = cli === "codex" ? buildCodexCommand(a) : buildGeminiCommand(a);
   const home = cli === "codex" ? codexHome(base) : geminiHome();
-  const env = cli === "codex" ? { FAKE_OPENAI_KEY: "fake-key" } : { ...GEMINI_FAST_ENV, GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: base };
-  const p = Bun.spawn([join(CLIS_BIN, cmd.argv[0]!), ...cmd.argv.slice(1)], { cwd: a.cwd, env: { PATH: `${CLIS_BIN}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: home, ...env }, stdin: new Blob([cmd.stdin ?? ""]), stdout: "pipe", stderr: "ignore" });
+  const env =
+    cli === "codex" ? { FAKE_OPENAI_KEY: "fake-key" } : { ...GEMINI_FAST_ENV, GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: base };
+  const p = Bun.spawn([join(CLIS_BIN, cmd.argv[0]!), ...cmd.argv.slice(1)], {
+    cwd: a.cwd,
+    env: { PATH: `${CLIS_BIN}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: home, ...env },
+    stdin: new Blob([cmd.stdin ?? ""]),
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   const [stdout, exit] = await Promise.all([new Response(p.stdout).text(), p.exited]);
   return { stdout, exit };
 }

@@ -49,7 +49,10 @@ export function startFakeAnthropic(script: Script): FakeAnthropic {
     async fetch(req) {
       const url = new URL(req.url);
       if (req.method !== "POST" || url.pathname !== "/v1/messages") {
-        return Response.json({ type: "error", error: { type: "not_found_error", message: `no ${req.method} ${url.pathname} here` } }, { status: 404 });
+        return Response.json(
+          { type: "error", error: { type: "not_found_error", message: `no ${req.method} ${url.pathname} here` } },
+          { status: 404 },
+        );
       }
       let body: Record<string, unknown>;
       try {
@@ -92,7 +95,16 @@ function respond(reply: Reply, id: string, model: string): Response {
 type SseEvent = [string, Record<string, unknown>];
 
 function messageStart(id: string, model: string, usage: Usage): SseEvent {
-  const message = { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } };
+  const message = {
+    id,
+    type: "message",
+    role: "assistant",
+    model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { ...usage, output_tokens: 1 },
+  };
   return ["message_start", { type: "message_start", message }];
 }
 
@@ -105,8 +117,14 @@ function messageEvents(reply: Extract<Reply, { kind: "message" }>, id: string, m
       out.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: block.text } }]);
     } else {
       const toolId = `toolu_${id}_${index}`;
-      out.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: toolId, name: block.name, input: {} } }]);
-      out.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } }]);
+      out.push([
+        "content_block_start",
+        { type: "content_block_start", index, content_block: { type: "tool_use", id: toolId, name: block.name, input: {} } },
+      ]);
+      out.push([
+        "content_block_delta",
+        { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } },
+      ]);
     }
     out.push(["content_block_stop", { type: "content_block_stop", index }]);
   });
@@ -130,15 +148,24 @@ export const text = (t: string): Block => ({ type: "text", text: t });
 export const toolUse = (name: string, input: Record<string, unknown>): Block => ({ type: "tool_use", name, input });
 
 /** The same reply to every request. */
-export const always = (reply: Reply): Script => () => reply;
+export const always =
+  (reply: Reply): Script =>
+  () =>
+    reply;
 
 /** Replies in order; the last one repeats. */
-export const sequence = (...replies: Reply[]): Script => (n) => replies[Math.min(n, replies.length - 1)]!;
+export const sequence =
+  (...replies: Reply[]): Script =>
+  (n) =>
+    replies[Math.min(n, replies.length - 1)]!;
 
 export const answer = (t: string, usage?: Usage): Reply => ({ kind: "message", blocks: [text(t)], ...(usage ? { usage } : {}) });
 
 /** A model that never stops calling a harmless tool (Glob: it reads nothing and changes nothing). */
-export const toolsForever: Script = (n) => ({ kind: "message", blocks: [text(`Looking again (${n + 1}).`), toolUse("Glob", { pattern: "*.nothing" })] });
+export const toolsForever: Script = (n) => ({
+  kind: "message",
+  blocks: [text(`Looking again (${n + 1}).`), toolUse("Glob", { pattern: "*.nothing" })],
+});
 
 export const apiError = (status: number, headers: Record<string, string> = {}): Reply => {
   const types: Record<number, [string, string]> = {

@@ -3,7 +3,17 @@
 // scripted answer; the CLI's side calls (its model router and other
 // classifiers use :generateContent) get a small JSON answer that satisfies
 // them and are not counted as model requests of the sitting.
-import { BLOCK_TEXTS, HUGE_TOKENS, JSON_ANSWER, PLAIN_ANSWER, serveScenarios, SSE_HEADERS, sseBody, type FakeServer, type Scenario } from "./scenarios.ts";
+import {
+  BLOCK_TEXTS,
+  HUGE_TOKENS,
+  JSON_ANSWER,
+  PLAIN_ANSWER,
+  serveScenarios,
+  SSE_HEADERS,
+  sseBody,
+  type FakeServer,
+  type Scenario,
+} from "./scenarios.ts";
 
 type Part = Record<string, unknown>;
 
@@ -36,7 +46,10 @@ export function respond(scenario: Scenario, n: number, toolResults = 0): Respons
     case "tools-then-answer":
       return toolResults < 2 ? call({ dir_path: ".", ignore: [`step-${toolResults}`] }) : answer([{ text: PLAIN_ANSWER }]);
     case "blocks":
-      return stream([chunk([{ text: BLOCK_TEXTS[0] }]), chunk([{ text: BLOCK_TEXTS[1] }, { text: BLOCK_TEXTS[2] }], "STOP", usage(100, 30))]);
+      return stream([
+        chunk([{ text: BLOCK_TEXTS[0] }]),
+        chunk([{ text: BLOCK_TEXTS[1] }, { text: BLOCK_TEXTS[2] }], "STOP", usage(100, 30)),
+      ]);
     case "rate-limited":
       return httpError(429, "RESOURCE_EXHAUSTED", "Quota exceeded (fake server)");
     case "server-error":
@@ -52,13 +65,23 @@ export function respond(scenario: Scenario, n: number, toolResults = 0): Respons
 
 /** The CLI's own classifier calls (model routing and the like): one JSON object that satisfies them. */
 function sideAnswer(): Response {
-  const text = JSON.stringify({ complexity_reasoning: "fake server", complexity_score: 10, reasoning: "fake server", next_speaker: "user", model_choice: "flash" });
-  return Response.json({ candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }], usageMetadata: usage(1, 1) });
+  const text = JSON.stringify({
+    complexity_reasoning: "fake server",
+    complexity_score: 10,
+    reasoning: "fake server",
+    next_speaker: "user",
+    model_choice: "flash",
+  });
+  return Response.json({
+    candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }],
+    usageMetadata: usage(1, 1),
+  });
 }
 
 export function startGemini(): FakeServer {
   return serveScenarios((route, body, counts) => {
-    if (route.rest.endsWith(":streamGenerateContent")) return respond(route.scenario, counts.bump(route.scenario), body.split('"functionResponse"').length - 1);
+    if (route.rest.endsWith(":streamGenerateContent"))
+      return respond(route.scenario, counts.bump(route.scenario), body.split('"functionResponse"').length - 1);
     if (route.rest.endsWith(":generateContent")) return sideAnswer();
     if (route.rest.endsWith(":countTokens")) return Response.json({ totalTokens: 10 });
     return new Response("not found", { status: 404 });

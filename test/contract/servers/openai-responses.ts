@@ -3,7 +3,17 @@
 // custom provider in $HOME/.codex/config.toml (codexHome in
 // ../lib/codex-gemini.ts). Only what codex 0.171.0 reads is sent:
 // response.created, response.output_item.done, response.completed.
-import { BLOCK_TEXTS, HUGE_TOKENS, JSON_ANSWER, PLAIN_ANSWER, serveScenarios, SSE_HEADERS, sseBody, type FakeServer, type Scenario } from "./scenarios.ts";
+import {
+  BLOCK_TEXTS,
+  HUGE_TOKENS,
+  JSON_ANSWER,
+  PLAIN_ANSWER,
+  serveScenarios,
+  SSE_HEADERS,
+  sseBody,
+  type FakeServer,
+  type Scenario,
+} from "./scenarios.ts";
 
 type Item = Record<string, unknown>;
 
@@ -25,7 +35,13 @@ const toolCall = (n: number, cmd: string): Item => ({
 });
 
 function usage(input: number, output: number) {
-  return { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + output };
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input + output,
+  };
 }
 
 function stream(n: number, items: Item[], u = usage(100, 20), drop = false): Response {

@@ -80,7 +80,8 @@ export function sseBody(chunks: string[], drop = false): ReadableStream<Uint8Arr
   return new ReadableStream({
     start(controller) {
       for (const c of chunks) controller.enqueue(enc.encode(c));
-      if (drop) controller.error(new Error("fake model server, disconnect scenario: connection dropped on purpose (Bun prints this; expected)"));
+      if (drop)
+        controller.error(new Error("fake model server, disconnect scenario: connection dropped on purpose (Bun prints this; expected)"));
       else controller.close();
     },
   });

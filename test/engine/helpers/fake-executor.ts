@@ -32,7 +32,11 @@ export class FakeExecutor implements BranchExecutor {
 
   async run(job: BranchJob, hooks: BranchJobHooks): Promise<BranchJobOutcome> {
     this.jobs.push(structuredClone(job)); // a job is JSON: nothing in it may be a live object
-    this.committedAtDispatch.push(this.committed().filter((e) => e.type === "branch.dispatched").map((e) => (e as { job: string }).job));
+    this.committedAtDispatch.push(
+      this.committed()
+        .filter((e) => e.type === "branch.dispatched")
+        .map((e) => (e as { job: string }).job),
+    );
     if (this.o.lose?.includes(job.index)) throw new ExecutorLostError("connection closed");
     let attempt = 1;
     if (this.o.cutOff?.indexes.includes(job.index)) {

@@ -9,7 +9,15 @@ export const FAKE_ROOT = "/work/project";
 export const FAKE_BASE = "c0";
 
 export class FakeGit implements GitPort {
-  readonly commits = new Map<string, Tree>([[FAKE_BASE, new Map([["test/t.sh", "exit 0"], ["src/a.ts", "a"]])]]);
+  readonly commits = new Map<string, Tree>([
+    [
+      FAKE_BASE,
+      new Map([
+        ["test/t.sh", "exit 0"],
+        ["src/a.ts", "a"],
+      ]),
+    ],
+  ]);
   readonly branches = new Map<string, string>([["main", FAKE_BASE]]);
   readonly worktrees = new Map<string, { branch: string; files: Tree }>();
   readonly calls: string[] = [];
@@ -67,8 +75,9 @@ export class FakeGit implements GitPort {
     const a = this.commits.get(from)!;
     const b = this.commits.get(to)!;
     const out: ChangedPath[] = [];
-    for (const [p, t] of b) if (!a.has(p)) out.push({ status: "added", path: p });
-    else if (a.get(p) !== t) out.push({ status: "modified", path: p });
+    for (const [p, t] of b)
+      if (!a.has(p)) out.push({ status: "added", path: p });
+      else if (a.get(p) !== t) out.push({ status: "modified", path: p });
     for (const p of a.keys()) if (!b.has(p)) out.push({ status: "removed", path: p });
     return out;
   }

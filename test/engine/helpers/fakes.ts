@@ -131,7 +131,10 @@ export class FakeCommandRunner implements CommandRunner {
   readonly scripts: { spec: ScriptSpec; ctx: CommandContext }[] = [];
   constructor(
     private readonly onCheck: (spec: CheckSpec, ctx: CommandContext) => Partial<CheckOutcome> | Promise<Partial<CheckOutcome>> = () => ({}),
-    private readonly onScript: (spec: ScriptSpec, ctx: CommandContext) => Partial<ScriptOutcome> | Promise<Partial<ScriptOutcome>> = () => ({}),
+    private readonly onScript: (
+      spec: ScriptSpec,
+      ctx: CommandContext,
+    ) => Partial<ScriptOutcome> | Promise<Partial<ScriptOutcome>> = () => ({}),
   ) {}
 
   async runCheck(spec: CheckSpec, ctx: CommandContext): Promise<CheckOutcome> {

@@ -85,7 +85,9 @@ export function ofType<T extends EventType>(events: VouchEvent[], type: T): Even
 
 /** The last node.finished of a node (in a branch when index is given). */
 export function finishedOf(events: VouchEvent[], node: string, index?: number): EventOf<"node.finished"> {
-  const all = ofType(events, "node.finished").filter((e) => e.node === node && (index === undefined ? e.branch === undefined : e.branch?.index === index));
+  const all = ofType(events, "node.finished").filter(
+    (e) => e.node === node && (index === undefined ? e.branch === undefined : e.branch?.index === index),
+  );
   if (all.length === 0) throw new Error(`no node.finished for ${node}${index === undefined ? "" : `[${index}]`}`);
   return all[all.length - 1]!;
 }

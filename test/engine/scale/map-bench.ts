@@ -95,11 +95,31 @@ export async function benchMap(items: number, onEvent: (e: VouchEvent) => void =
   Bun.gc(true);
   const retained = process.memoryUsage().heapUsed - heapBefore;
   const mb = (b: number) => Math.round((b / 1024 / 1024) * 10) / 10;
-  return { items, ms: Math.round(ms), rssBeforeMb: mb(before), peakRssMb: mb(peak), retainedHeapMb: mb(retained), events, outcome, maxLiveSittings: maxLive };
+  return {
+    items,
+    ms: Math.round(ms),
+    rssBeforeMb: mb(before),
+    peakRssMb: mb(peak),
+    retainedHeapMb: mb(retained),
+    events,
+    outcome,
+    maxLiveSittings: maxLive,
+  };
 }
 
 if (import.meta.main) {
   const n = Number(process.argv[2] ?? 10_000);
   const r = await benchMap(n);
-  console.log(JSON.stringify({ items: r.items, ms: r.ms, rssBeforeMb: r.rssBeforeMb, peakRssMb: r.peakRssMb, retainedHeapMb: r.retainedHeapMb, events: r.events, status: r.outcome.status, maxLiveSittings: r.maxLiveSittings }));
+  console.log(
+    JSON.stringify({
+      items: r.items,
+      ms: r.ms,
+      rssBeforeMb: r.rssBeforeMb,
+      peakRssMb: r.peakRssMb,
+      retainedHeapMb: r.retainedHeapMb,
+      events: r.events,
+      status: r.outcome.status,
+      maxLiveSittings: r.maxLiveSittings,
+    }),
+  );
 }

@@ -8,9 +8,26 @@ const SESSION = "9d2f4c1e-0b7a-4e3d-8c5f-1a2b3c4d5e6f";
 const line = (o: unknown) => JSON.stringify(o);
 const init = () => line({ type: "system", subtype: "init", session_id: SESSION, model: "recorded-model" });
 const turn = (n: number) =>
-  line({ type: "assistant", message: { id: `msg_${n}`, content: [{ type: "tool_use", id: `t${n}`, name: "Read", input: {} }], usage: { input_tokens: 1, output_tokens: 5, cache_read_input_tokens: 50, cache_creation_input_tokens: 0 } } });
+  line({
+    type: "assistant",
+    message: {
+      id: `msg_${n}`,
+      content: [{ type: "tool_use", id: `t${n}`, name: "Read", input: {} }],
+      usage: { input_tokens: 1, output_tokens: 5, cache_read_input_tokens: 50, cache_creation_input_tokens: 0 },
+    },
+  });
 const result = (turns: number, cost: number, text: string) =>
-  line({ type: "result", subtype: "success", is_error: false, num_turns: turns, total_cost_usd: cost, session_id: SESSION, result: text, usage: { input_tokens: turns, output_tokens: 5 * turns, cache_read_input_tokens: 50 * turns, cache_creation_input_tokens: 0 }, permission_denials: [] });
+  line({
+    type: "result",
+    subtype: "success",
+    is_error: false,
+    num_turns: turns,
+    total_cost_usd: cost,
+    session_id: SESSION,
+    result: text,
+    usage: { input_tokens: turns, output_tokens: 5 * turns, cache_read_input_tokens: 50 * turns, cache_creation_input_tokens: 0 },
+    permission_denials: [],
+  });
 
 /** Writes DIR/NODE.jsonl for the scenario; returns the replay delay in ms. */
 export function writeReplayScenario(dir: string, node: string, scenario: Scenario, prompt: string, stub: Record<string, string>): number {

@@ -24,7 +24,16 @@ export interface KitSubject {
 /** Model text, shell metacharacters, quotes, a leading dash, non-ASCII: it must arrive byte for byte. */
 export const KIT_PROMPT = "--help\n$(touch /tmp/vouch-kit-pwned) `id` 'single' \"double\" ünïcødé ✓\n-leading dash; exit 3";
 export const KIT_NODE = "kit_node";
-const STUB_VARS = ["STUB_SCENARIO", "STUB_TURNS", "STUB_TURN_MS", "STUB_TURN_COST", "STUB_IGNORE_TERM", "STUB_FLOOD_MB", "STUB_MARKER", "STUB_EXIT"];
+const STUB_VARS = [
+  "STUB_SCENARIO",
+  "STUB_TURNS",
+  "STUB_TURN_MS",
+  "STUB_TURN_COST",
+  "STUB_IGNORE_TERM",
+  "STUB_FLOOD_MB",
+  "STUB_MARKER",
+  "STUB_EXIT",
+];
 
 export interface SitOptions {
   caps?: SittingCaps;
@@ -58,7 +67,10 @@ export const isProcessHarness = (s: KitSubject) => s.harness !== "replay";
 let emptyDir: string | undefined;
 const empty = () => (emptyDir ??= mkdtempSync(join(tmpdir(), "vouch-kit-empty-")));
 
-export function kitRunner(subject: KitSubject, opts: SitOptions & { replayDir?: string; replayDelayMs?: number; markerFile?: string } = {}): AgentRunner {
+export function kitRunner(
+  subject: KitSubject,
+  opts: SitOptions & { replayDir?: string; replayDelayMs?: number; markerFile?: string } = {},
+): AgentRunner {
   const parentEnv: Record<string, string | undefined> = {
     PATH: opts.emptyPath ? empty() : `${STUBS}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     HOME: process.env.HOME,
@@ -116,7 +128,10 @@ export async function sit(subject: KitSubject, scenario: Scenario, opts: SitOpti
   const progress: SittingProgress[] = [];
   const started = performance.now();
   try {
-    const sitting = await runner.run(kitAssignment(subject, work, opts), { signal: controller.signal, onProgress: (p) => progress.push({ ...p }) });
+    const sitting = await runner.run(kitAssignment(subject, work, opts), {
+      signal: controller.signal,
+      onProgress: (p) => progress.push({ ...p }),
+    });
     return { sitting, progress, started: existsSync(markerFile), safetyFired, elapsedMs: Math.round(performance.now() - started) };
   } finally {
     clearTimeout(safety);

@@ -62,7 +62,8 @@ export function factsFromPlain(lines: string[]): string[] {
     else if ((m = l.match(/^[✓✗!\-⊘] (\S+) #(\d+) .*  (\S+)$/))) facts.push(`branch ${m[1]} #${m[2]} ${m[3]}`);
     else if ((m = l.match(/^✗ (.+) check (\S+) failed:/))) facts.push(`check ${m[1]} ${m[2]} failed`);
     else if ((m = l.match(/^⚠ (.+) cap overrun (.+)$/))) facts.push(`overrun ${m[1]} ${m[2]}`);
-    else if ((m = l.match(/^↻ (.+) attempt (\d+) (\S+), retrying(?: in \S+)?: (.*)$/))) facts.push(`retry ${m[1]} ${m[2]} ${m[3]}: ${m[4]}`);
+    else if ((m = l.match(/^↻ (.+) attempt (\d+) (\S+), retrying(?: in \S+)?: (.*)$/)))
+      facts.push(`retry ${m[1]} ${m[2]} ${m[3]}: ${m[4]}`);
     else if ((m = l.match(/^↺ (.+) round (\d+): /))) facts.push(`round ${m[1]} ${m[2]}`);
     else if ((m = l.match(/^\? paused at approval (\S+)/))) facts.push(`paused ${m[1]}`);
     else if ((m = l.match(/^■ run (\S+)(?: \(.+\))? · exit (\d+)/))) facts.push(`run ${m[1]} exit ${m[2]}`);
@@ -76,4 +77,3 @@ export function factsFromPlain(lines: string[]): string[] {
   }
   return facts;
 }
-

@@ -70,7 +70,15 @@ export class FakeStdin extends EventEmitter {
   }
 }
 
-export const KEYS = { up: "\u001b[A", down: "\u001b[B", right: "\u001b[C", left: "\u001b[D", enter: "\r", escape: "\u001b", ctrlC: "\u0003" };
+export const KEYS = {
+  up: "\u001b[A",
+  down: "\u001b[B",
+  right: "\u001b[C",
+  left: "\u001b[D",
+  enter: "\r",
+  escape: "\u001b",
+  ctrlC: "\u0003",
+};
 
 /** A clock that moves only when told; timers fire in order as time passes. */
 export class ManualScheduler implements FrameScheduler {

@@ -27,7 +27,15 @@ const stub: BunPlugin = {
   },
 };
 const outfile = join(dir, "probe");
-const built = await Bun.build({ entrypoints: [entry], compile: { outfile }, bytecode: true, format: "esm", minify: true, define: { "process.env.NODE_ENV": '"production"' }, plugins: [stub] });
+const built = await Bun.build({
+  entrypoints: [entry],
+  compile: { outfile },
+  bytecode: true,
+  format: "esm",
+  minify: true,
+  define: { "process.env.NODE_ENV": '"production"' },
+  plugins: [stub],
+});
 if (!built.success) throw new Error(built.logs.join("\n"));
 for (const which of ["json", "plain", "tui"]) {
   const ms = Array.from({ length: 5 }, () => Number(Bun.spawnSync([outfile, which]).stdout.toString().trim()));

@@ -5,7 +5,23 @@ import { reduceAll, selectFrame } from "../../../src/tui/view-model.ts";
 import { RunRecorder } from "./event-builder.ts";
 
 const r = new RunRecorder();
-r.emit({ type: "run.started", graph: "g", graph_path: "g", graph_digest: "d", inputs: {}, caps: { budget_usd: null, wall_ms: null }, concurrency: 8, nodes: [{ id: "m", kind: "map", needs: [] }, { id: "w", kind: "agent", needs: [], map: "m" }], pass_env: [], harness: null, resumed: false, version: "0" });
+r.emit({
+  type: "run.started",
+  graph: "g",
+  graph_path: "g",
+  graph_digest: "d",
+  inputs: {},
+  caps: { budget_usd: null, wall_ms: null },
+  concurrency: 8,
+  nodes: [
+    { id: "m", kind: "map", needs: [] },
+    { id: "w", kind: "agent", needs: [], map: "m" },
+  ],
+  pass_env: [],
+  harness: null,
+  resumed: false,
+  version: "0",
+});
 for (let i = 0; i < 10_000; i++) {
   const branch = { map: "m", index: i };
   r.emit({ type: "branch.started", branch, item: i, label: `item ${i}` });
