@@ -1,7 +1,10 @@
 // `vouch show RUN` as text: a header, the per-node table (map branches
 // indented under their map), failed checks with their tails, cap overruns.
-import { formatDuration } from "../engine/graph/duration.ts";
-import { indentTail, money, oneLine, table, wall, when } from "./format.ts";
+import { duration, exactDuration } from "../text/duration.ts";
+import { indentTail, oneLine } from "../text/lines.ts";
+import { localTime } from "../text/clock.ts";
+import { money, usd } from "../text/money.ts";
+import { table } from "../text/table.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary } from "./types.ts";
 import { diffStatText } from "../engine/events.ts";
 import { limitPhrase } from "../engine/limit-phrase.ts";
@@ -38,7 +41,7 @@ function nodeRow(n: NodeView, indent: string): string[] {
     n.stop_reason ?? "-",
     money(n.cost_usd),
     n.turns === null ? "-" : String(n.turns),
-    wall(n.wall_ms),
+    duration(n.wall_ms),
     detail(n),
   ];
 }
@@ -61,8 +64,8 @@ function header(s: RunSummary): string {
     ["run", r.id],
     ["graph", `${r.graph} (${r.graph_path})`],
     ["status", status],
-    ["started", when(r.started_at)],
-    ["wall", wall(r.wall_ms)],
+    ["started", localTime(r.started_at)],
+    ["wall", duration(r.wall_ms)],
     ["cost", money(r.cost_usd, r.cost_unknown)],
   ];
   if (r.counts) {
@@ -76,7 +79,7 @@ function header(s: RunSummary): string {
   if (s.sessions.length > 1) {
     lines.push([
       "sessions",
-      s.sessions.map((x) => `#${x.session}${x.resumed ? " (resume)" : ""} ${when(x.started_at)} ${x.status}`).join("; "),
+      s.sessions.map((x) => `#${x.session}${x.resumed ? " (resume)" : ""} ${localTime(x.started_at)} ${x.status}`).join("; "),
     ]);
   }
   if (s.pass_env.length > 0)
@@ -103,7 +106,7 @@ function checkBlock(where: string, c: CheckRecord): string {
   const how = [
     c.timed_out ? "timed out" : c.signal ? `killed by ${c.signal}` : `exit ${c.exit ?? "?"}`,
     `expected ${c.expect}`,
-    formatDuration(c.duration_ms),
+    duration(c.duration_ms),
   ].join(", ");
   const lines = [`  ${where}: check ${c.name} failed (${how})${c.reason ? `: ${oneLine(c.reason)}` : ""}`];
   if (c.stdout_tail.trim() !== "") lines.push("    stdout:", indentTail(c.stdout_tail, "      | "));
@@ -113,8 +116,8 @@ function checkBlock(where: string, c: CheckRecord): string {
 }
 
 function capValue(cap: OverrunRecord["cap"], value: number): string {
-  if (cap === "budget_usd") return money(value);
-  if (cap === "wall" || cap === "idle") return formatDuration(value);
+  if (cap === "budget_usd") return usd(value);
+  if (cap === "wall" || cap === "idle") return exactDuration(value);
   return String(value);
 }
 

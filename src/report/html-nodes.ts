@@ -1,8 +1,10 @@
 // The per-node and per-branch parts of the HTML report. Every value from the
 // run goes through html(); nothing here builds markup from unescaped text.
+import { duration } from "../text/duration.ts";
+import { money } from "../text/money.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView } from "../ledger/types.ts";
 import { html } from "./escape.ts";
-import { checkTail, lastChecks, seconds, usd, type ReportModel, type ReportNode } from "./model.ts";
+import { checkTail, lastChecks, type ReportModel, type ReportNode } from "./model.ts";
 
 export function badge(status: string): string {
   return `<span class="badge s-${html(status.replace(/\s+/g, "-"))}">${html(status)}</span>`;
@@ -13,7 +15,7 @@ function checkHtml(c: CheckRecord): string {
   const why = c.passed ? "" : `<div class="why">${html(c.reason ?? "failed")}</div>`;
   const pre = tail === "" ? "" : `<pre class="tail">${html(tail)}</pre>`;
   const exit = c.timed_out ? "timed out" : c.signal ? `signal ${c.signal}` : `exit ${c.exit ?? "–"}`;
-  return `<li class="check ${c.passed ? "pass" : "fail"}"><b>${c.passed ? "✔ pass" : "✘ fail"}</b> <code>${html(c.name)}</code> expects <code>${html(c.expect)}</code> · ${html(exit)} · ${seconds(c.duration_ms)}${c.truncated ? " · tail truncated" : ""}${why}${pre}</li>`;
+  return `<li class="check ${c.passed ? "pass" : "fail"}"><b>${c.passed ? "✔ pass" : "✘ fail"}</b> <code>${html(c.name)}</code> expects <code>${html(c.expect)}</code> · ${html(exit)} · ${duration(c.duration_ms)}${c.truncated ? " · tail truncated" : ""}${why}${pre}</li>`;
 }
 
 function attemptRow(a: AttemptView): string {
@@ -25,9 +27,9 @@ function attemptRow(a: AttemptView): string {
     a.status ?? "unfinished",
     a.qualifier ?? "",
     a.stop_reason ?? "",
-    usd(a.cost_usd),
+    money(a.cost_usd),
     a.turns ?? "",
-    seconds(a.wall_ms),
+    duration(a.wall_ms),
     retry,
   ];
   return `<tr>${cells.map((c) => `<td>${html(c)}</td>`).join("")}</tr>`;
@@ -44,9 +46,9 @@ export function nodeBody(view: NodeView): string {
   const facts = [
     `qualifier <b>${html(view.qualifier ?? "–")}</b>`,
     `stop <b>${html(view.stop_reason ?? "–")}</b>`,
-    `cost <b>${html(usd(view.cost_usd))}</b>`,
+    `cost <b>${html(money(view.cost_usd))}</b>`,
     `turns <b>${html(view.turns ?? "–")}</b>`,
-    `wall <b>${html(seconds(view.wall_ms))}</b>`,
+    `wall <b>${html(duration(view.wall_ms))}</b>`,
     `attempts <b>${view.attempts.length}</b>`,
   ];
   const checks = lastChecks(view);

@@ -2,11 +2,13 @@
 // href; a Content-Security-Policy that lets only the page's own script (by its
 // hash) run and forbids every fetch, so even text that escaped escaping could
 // neither run nor call out.
+import { duration, exactDuration } from "../text/duration.ts";
+import { money, usd } from "../text/money.ts";
 import { createHash } from "node:crypto";
 import { html } from "./escape.ts";
 import { costHtml, timelineHtml } from "./html-charts.ts";
 import { badge, branchTables, nodeSection, shown } from "./html-nodes.ts";
-import { allOverruns, seconds, usd, type ReportModel } from "./model.ts";
+import { allOverruns, type ReportModel } from "./model.ts";
 import { REPORT_CSS } from "./html-style.ts";
 
 /** The branch filter: text and status, per map table. */
@@ -35,7 +37,7 @@ function capsText(model: ReportModel): string {
   const { caps } = model.summary.run;
   const parts = [
     caps.budget_usd === null ? "no budget cap" : `budget ${usd(caps.budget_usd)}`,
-    caps.wall_ms === null ? "no wall cap" : `wall ${seconds(caps.wall_ms)}`,
+    caps.wall_ms === null ? "no wall cap" : `wall ${exactDuration(caps.wall_ms)}`,
   ];
   return parts.join(", ");
 }
@@ -56,8 +58,8 @@ function headerHtml(model: ReportModel): string {
   const rows: [string, string][] = [
     ["status", `${badge(r.status)}${r.reason ? ` ${html(r.reason)}` : ""}`],
     ["exit code", html(r.exit_code ?? "–")],
-    ["cost", `${html(usd(r.cost_usd))}${r.cost_unknown ? ` (+ ${r.cost_unknown} sitting(s) of unknown cost)` : ""}`],
-    ["wall", html(seconds(r.wall_ms))],
+    ["cost", `${html(money(r.cost_usd, r.cost_unknown))}`],
+    ["wall", html(duration(r.wall_ms))],
     ["caps", html(capsText(model))],
     ["overruns", overrunsHtml(model)],
     ["nodes", html(counts)],

@@ -3,8 +3,10 @@
 // with a fence longer than any backtick run in it (mdFence). Long runs are cut
 // to stay well under the job summary's 1 MiB: passed branch nodes are counted,
 // not listed.
+import { duration } from "../text/duration.ts";
+import { money } from "../text/money.ts";
 import { mdCode, mdFence, mdHtmlInline, mdInline } from "./escape.ts";
-import { allOverruns, checkTail, failedChecks, seconds, usd, type ReportModel, type ReportNode } from "./model.ts";
+import { allOverruns, checkTail, failedChecks, type ReportModel, type ReportNode } from "./model.ts";
 
 const ICON: Record<string, string> = {
   passed: "✅",
@@ -26,12 +28,12 @@ function statusLine(model: ReportModel): string {
         .map(([k, v]) => `${v} ${k.replaceAll("_", "-")}`)
         .join(", ")}`
     : "";
-  return `### ${ICON[r.status] ?? "•"} vouch: \`${mdCode(r.graph)}\` ${r.status} (exit ${r.exit_code ?? "–"})\n\nRun \`${mdCode(r.id)}\` · cost ${usd(r.cost_usd)}${r.cost_unknown ? ` (+${r.cost_unknown} unknown)` : ""} · wall ${seconds(r.wall_ms)}${r.sessions > 1 ? ` · ${r.sessions} sessions` : ""}${counts}${r.reason ? ` · ${mdInline(r.reason)}` : ""}`;
+  return `### ${ICON[r.status] ?? "•"} vouch: \`${mdCode(r.graph)}\` ${r.status} (exit ${r.exit_code ?? "–"})\n\nRun \`${mdCode(r.id)}\` · cost ${money(r.cost_usd, r.cost_unknown)} · wall ${duration(r.wall_ms)}${r.sessions > 1 ? ` · ${r.sessions} sessions` : ""}${counts}${r.reason ? ` · ${mdInline(r.reason)}` : ""}`;
 }
 
 function row(n: ReportNode): string {
   const v = n.view;
-  return `| ${mdInline(n.path)} | ${ICON[v.status] ?? ""} ${mdInline(v.status)} | ${mdInline(v.qualifier ?? "–")} | ${usd(v.cost_usd)} | ${seconds(v.wall_ms)} |`;
+  return `| ${mdInline(n.path)} | ${ICON[v.status] ?? ""} ${mdInline(v.status)} | ${mdInline(v.qualifier ?? "–")} | ${money(v.cost_usd)} | ${duration(v.wall_ms)} |`;
 }
 
 function nodeTable(model: ReportModel): string {

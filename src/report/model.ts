@@ -62,16 +62,3 @@ export function allOverruns(model: ReportModel) {
   const onNodes = model.nodes.flatMap((n) => n.view.attempts.flatMap((a) => a.overruns.map((o) => ({ ...o, path: n.path }))));
   return [...model.summary.overruns.map((o) => ({ ...o, path: null as string | null })), ...onNodes];
 }
-
-export function usd(n: number | null | undefined): string {
-  return n === null || n === undefined ? "unknown" : `$${n.toFixed(4)}`;
-}
-
-export function seconds(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined) return "–";
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
-  const m = Math.floor(ms / 60_000);
-  const s = Math.round((ms % 60_000) / 1000);
-  return s === 0 ? `${m}m` : `${m}m${s}s`;
-}

@@ -1,35 +1,15 @@
 // How facts read on screen, shared by the TUI and the plain writer so both say the same thing.
-import { formatDuration } from "../engine/graph/duration.ts";
 import { diffStatText, type CapName, type NodeStatus, type RunCounts, type WorkspaceRecord } from "../engine/events.ts";
 import type { Tone } from "./lines.ts";
-import { linesOf, oneLine } from "./text.ts";
-
-/** US dollars with the precision the amount needs: $5.00, $0.42, $0.012, $0.0047, $0.001. */
-export function formatUsd(usd: number): string {
-  if (usd === 0) return "$0";
-  if (usd >= 1) return `$${usd.toFixed(2)}`;
-  if (usd >= 0.01) return `$${trimZeros(usd.toFixed(3), 2)}`;
-  return `$${trimZeros(usd.toPrecision(2), 1)}`;
-}
-
-function trimZeros(fixed: string, minDecimals: number): string {
-  const [whole, frac = ""] = fixed.split(".");
-  let f = frac.replace(/0+$/, "");
-  if (f.length < minDecimals) f = frac.slice(0, minDecimals);
-  return f ? `${whole}.${f}` : whole!;
-}
-
-/** A time span: 250ms, 4.2s, 1m30s, 2h5m (whole seconds from a minute up). */
-export function formatMs(ms: number): string {
-  if (ms >= 1000 && ms < 60_000) return `${(Math.floor(ms / 100) / 10).toString()}s`;
-  return formatDuration(ms >= 60_000 ? Math.floor(ms / 1000) * 1000 : ms);
-}
+import { exactDuration, duration } from "../text/duration.ts";
+import { linesOf, oneLine } from "../text/lines.ts";
+import { usd } from "../text/money.ts";
 
 /** A cap value in its unit: turns as a count, budget in dollars, wall and idle (milliseconds) as durations. */
 export function formatCapValue(cap: CapName, value: number): string {
-  if (cap === "budget_usd") return formatUsd(value);
+  if (cap === "budget_usd") return usd(value);
   if (cap === "turns") return String(value);
-  return formatDuration(value);
+  return exactDuration(value);
 }
 
 /** "turns 2/1", "budget_usd $0.0047/$0.001", "wall 12s/10s": actual over limit. */
@@ -114,7 +94,7 @@ export function failureTail(check: TailSource, n: number): string[] {
 
 /** How a check failed, in a few words: "exit 1", "timed out after 2m", "signal SIGKILL". */
 export function checkOutcomeText(c: { exit: number | null; signal: string | null; timedOut: boolean; durationMs: number }): string {
-  if (c.timedOut) return `timed out after ${formatMs(c.durationMs)}`;
+  if (c.timedOut) return `timed out after ${duration(c.durationMs)}`;
   if (c.signal) return `signal ${c.signal}`;
   return c.exit === null ? "no exit status" : `exit ${c.exit}`;
 }

@@ -7,19 +7,11 @@
 // are not printed.
 import { limitPausedLines, limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
-import {
-  checkOutcomeText,
-  countsText,
-  failureTail,
-  formatMs,
-  formatUsd,
-  overrunText,
-  statusIcon,
-  statusTone,
-  workspaceStat,
-} from "./format.ts";
+import { checkOutcomeText, countsText, failureTail, overrunText, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { duration } from "../text/duration.ts";
+import { usd } from "../text/money.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
-import { linesOf, oneLine } from "./text.ts";
+import { linesOf, oneLine } from "../text/lines.ts";
 import { TAIL_LINES, conflictWhy, nodeAt, roundText, statusWords } from "./view-node-rows.ts";
 import { getAt } from "./chunked-list.ts";
 import type { BranchView, NodeView, ViewState } from "./view-state.ts";
@@ -59,8 +51,8 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
       return apiRetry(before, event);
     case "run.started": {
       const caps = [
-        event.caps.budget_usd !== null ? `budget ${formatUsd(event.caps.budget_usd)}` : "",
-        event.caps.wall_ms !== null ? `wall ${formatMs(event.caps.wall_ms)}` : "",
+        event.caps.budget_usd !== null ? `budget ${usd(event.caps.budget_usd)}` : "",
+        event.caps.wall_ms !== null ? `wall ${duration(event.caps.wall_ms)}` : "",
       ];
       const count = event.nodes.filter((n) => n.map === undefined).length;
       const text = [`${count} node${count === 1 ? "" : "s"}`, ...caps].filter(Boolean).join(" · ");
@@ -83,7 +75,7 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
       return [line([seg("⚠ ", "bad", true), seg(`${who} `), seg(`cap overrun ${overrunText(event)}`, "bad", true)])];
     }
     case "node.retrying": {
-      const backoff = event.backoff_ms > 0 ? ` in ${formatMs(event.backoff_ms)}` : "";
+      const backoff = event.backoff_ms > 0 ? ` in ${duration(event.backoff_ms)}` : "";
       return [
         line([
           seg("↻ ", "warn", true),
@@ -159,13 +151,13 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
     case "run.finished": {
       const tone = statusTone(event.status);
       const reason = event.reason ? ` (${event.reason})` : "";
-      const cost = formatUsd(event.cost_usd) + (event.cost_unknown ? ` + ${event.cost_unknown} of unknown cost` : "");
+      const cost = usd(event.cost_usd) + (event.cost_unknown ? ` + ${event.cost_unknown} of unknown cost` : "");
       return [
         line([
           seg("■ ", tone, true),
           seg("run "),
           seg(`${event.status}${reason} · exit ${event.exit_code}`, tone, true),
-          seg(`  ${cost} · ${formatMs(event.wall_ms)}`, "muted"),
+          seg(`  ${cost} · ${duration(event.wall_ms)}`, "muted"),
         ]),
         line([seg(`  ${countsText(event.counts)}`)]),
       ];
@@ -240,9 +232,9 @@ function nodeFinished(after: ViewState, e: EventOf<"node.finished">): Line[] {
   // A script or check costs nothing: "$0" is shown only for what could have cost something (an agent).
   const costly = e.cost_usd !== null && (e.cost_usd > 0 || n?.kind === "agent");
   const figures = [
-    costly ? formatUsd(e.cost_usd!) : "",
+    costly ? usd(e.cost_usd!) : "",
     e.turns !== null ? `${e.turns} turn${e.turns === 1 ? "" : "s"}` : "",
-    e.wall_ms > 0 ? formatMs(e.wall_ms) : "",
+    e.wall_ms > 0 ? duration(e.wall_ms) : "",
   ].filter(Boolean);
   const out: Segment[] = [seg(`${statusIcon(e.status)} `, tone, true), seg(`${where(e)} `, undefined, true), seg(words, tone)];
   if (figures.length) out.push(seg(`  ${figures.join(" · ")}`, "muted"));

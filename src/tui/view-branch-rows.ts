@@ -2,9 +2,11 @@
 // past AUTO_OPEN_LIMIT branches, finished branches that passed (or were
 // skipped) fold into one line; running and unpassed branches stay listed.
 import { entries } from "./chunked-list.ts";
-import { formatUsd, statusIcon, statusTone } from "./format.ts";
+import { statusIcon, statusTone } from "./format.ts";
+import { usd } from "../text/money.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
-import { displayWidth, oneLine, padEnd } from "./text.ts";
+import { displayWidth, padEnd } from "../text/width.ts";
+import { oneLine } from "../text/lines.ts";
 import { detailRows, type RowContext } from "./view-node-rows.ts";
 import { branchKey } from "../engine/events.ts";
 import type { BranchView, MapView, NodeView } from "./view-state.ts";
@@ -58,7 +60,7 @@ function liveText(b: BranchView, ctx: RowContext): Segment[] {
   const bits = [n.id];
   if (n.status === "waiting") bits.push(n.stopReason === "rate_limited" ? "held by a usage limit" : "awaiting approval");
   if (a?.turns != null) bits.push(`${a.turns} turns`);
-  if (a?.costUsd != null) bits.push(formatUsd(a.costUsd));
+  if (a?.costUsd != null) bits.push(usd(a.costUsd));
   if (n.startedAt !== null && n.status === "running") bits.push(`${Math.floor(Math.max(0, ctx.now - n.startedAt) / 1000)}s`);
   const out = [seg(bits.join(" · "), "info")];
   if (n.activity) out.push(seg(`  ${oneLine(n.activity)}`, "muted"));

@@ -3,9 +3,12 @@
 // output tails, overruns, evidence, the prompt and the result tail. Text is
 // wrapped, not cut, so nothing is hidden; the view scrolls.
 import { entries } from "./chunked-list.ts";
-import { checkOutcomeText, formatMs, formatUsd, overrunText, statusTone, workspaceStat } from "./format.ts";
+import { checkOutcomeText, overrunText, statusTone, workspaceStat } from "./format.ts";
+import { duration } from "../text/duration.ts";
+import { usd } from "../text/money.ts";
 import { line, seg, type Line, type Tone } from "./lines.ts";
-import { linesOf, oneLine, wrap } from "./text.ts";
+import { linesOf, oneLine } from "../text/lines.ts";
+import { wrap } from "../text/width.ts";
 import { statusWords } from "./view-node-rows.ts";
 import { type BranchView, type MapView, type NodeView, type ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
@@ -74,9 +77,9 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
   if (n.worker !== undefined) out.push(...field("worker", n.worker, width));
   if (n.round) out.push(...field("round", String(n.round), width));
   const figures = [
-    n.costUsd !== null ? formatUsd(n.costUsd) : "cost unknown",
+    n.costUsd !== null ? usd(n.costUsd) : "cost unknown",
     n.turns !== null ? `${n.turns} turns` : "",
-    n.wallMs !== null ? formatMs(n.wallMs) : "",
+    n.wallMs !== null ? duration(n.wallMs) : "",
   ];
   out.push(...field("spent", figures.filter(Boolean).join(" · "), width));
   if (n.tokens) {
@@ -96,7 +99,7 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
   if (n.attempts.length) out.push(line([seg("attempts", "muted", true)]));
   for (const a of n.attempts) {
     const retries = a.apiRetries ? `${a.apiRetries} API ${a.apiRetries === 1 ? "retry" : "retries"}` : "";
-    const bits = [a.costUsd !== null ? formatUsd(a.costUsd) : "", a.turns !== null ? `${a.turns} turns` : "", retries]
+    const bits = [a.costUsd !== null ? usd(a.costUsd) : "", a.turns !== null ? `${a.turns} turns` : "", retries]
       .filter(Boolean)
       .join(" · ");
     out.push(line([seg(`  #${a.attempt} `), seg(a.status, statusTone(a.status), true), seg(bits ? `  ${bits}` : "", "muted")]));
@@ -104,7 +107,7 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
       out.push(
         ...field(
           "    retried",
-          `${a.retry.cause}: ${a.retry.reason}${a.retry.backoffMs ? ` (backoff ${formatMs(a.retry.backoffMs)})` : ""}`,
+          `${a.retry.cause}: ${a.retry.reason}${a.retry.backoffMs ? ` (backoff ${duration(a.retry.backoffMs)})` : ""}`,
           width,
           "warn",
         ),
@@ -113,8 +116,8 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
       const outcome = checkOutcomeText(c);
       const reason = c.reason && oneLine(c.reason) !== outcome ? c.reason : "";
       const what = c.passed
-        ? `passed · ${formatMs(c.durationMs)}`
-        : [outcome, `expect ${c.expect}`, reason, formatMs(c.durationMs)].filter(Boolean).join(" · ");
+        ? `passed · ${duration(c.durationMs)}`
+        : [outcome, `expect ${c.expect}`, reason, duration(c.durationMs)].filter(Boolean).join(" · ");
       out.push(
         line([
           seg("    "),

@@ -1,9 +1,11 @@
 // The rows of one node: its status row, then what a person must see without
 // asking — retries, cap overruns (limit vs actual), the error, and every check
 // with the tail of each failure. Map nodes add their branches (view-branch-rows.ts).
-import { checkOutcomeText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { checkOutcomeText, failureTail, overrunText, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { duration } from "../text/duration.ts";
+import { usd } from "../text/money.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
-import { oneLine } from "./text.ts";
+import { oneLine } from "../text/lines.ts";
 import { nodeCost, type AttemptView, type NodeView } from "./view-state.ts";
 
 /** Lines of output shown under a failed check (the details view shows the whole tail). */
@@ -47,13 +49,13 @@ export function metricsText(n: NodeView, now: number, live = true): string {
   const current = lastAttempt(n);
   const cost = nodeCost(n);
   // "$0" only where something could have cost (an agent), not on scripts.
-  if (cost > 0 || (n.costUsd !== null && n.kind === "agent")) parts.push(formatUsd(cost));
+  if (cost > 0 || (n.costUsd !== null && n.kind === "agent")) parts.push(usd(cost));
   const turns = n.turns ?? current?.turns ?? null;
   if (turns !== null) parts.push(`${turns} turn${turns === 1 ? "" : "s"}`);
   if (n.wallMs !== null && n.status !== "running") {
-    if (n.wallMs > 0 || (n.status !== "skipped" && n.status !== "cancelled")) parts.push(formatMs(n.wallMs));
+    if (n.wallMs > 0 || (n.status !== "skipped" && n.status !== "cancelled")) parts.push(duration(n.wallMs));
   } else if (live && (n.status === "running" || n.status === "waiting") && n.startedAt !== null)
-    parts.push(formatMs(Math.max(0, now - n.startedAt)));
+    parts.push(duration(Math.max(0, now - n.startedAt)));
   return parts.join(" · ");
 }
 
@@ -131,7 +133,7 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
   const withChecks = [...n.attempts].reverse().find((a) => a.checks.length > 0);
   for (const c of withChecks?.checks ?? []) {
     if (c.passed) {
-      if (opts.passedChecks) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(c.name), seg(`  ${formatMs(c.durationMs)}`, "muted")]));
+      if (opts.passedChecks) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(c.name), seg(`  ${duration(c.durationMs)}`, "muted")]));
       continue;
     }
     const outcome = checkOutcomeText(c);

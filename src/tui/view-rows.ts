@@ -4,9 +4,11 @@
 import { limitPausedLines, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type BranchRef } from "../engine/events.ts";
 import { getAt } from "./chunked-list.ts";
-import { countsText, formatMs, formatUsd, overrunText, statusTone } from "./format.ts";
+import { countsText, overrunText, statusTone } from "./format.ts";
+import { duration } from "../text/duration.ts";
+import { usd } from "../text/money.ts";
 import { fitLine, line, seg, type Line, type Segment, type Tone } from "./lines.ts";
-import { linesOf } from "./text.ts";
+import { linesOf } from "../text/lines.ts";
 import { branchRows, mapProgress, mapSummaryRow, type Fold } from "./view-branch-rows.ts";
 import { selectDetails } from "./view-details.ts";
 import { detailRows, nodeAt, nodeRow, type RowContext } from "./view-node-rows.ts";
@@ -174,13 +176,13 @@ function headerLines(state: ViewState, o: FrameOptions): Line[] {
   const started = run?.startedAt ?? null;
   const elapsed = state.end ? state.end.wallMs : started === null ? null : Math.max(0, o.now - started);
   const status = runStatusText(state, Boolean(o.replay));
-  const cost = formatUsd(state.costUsd) + (state.end?.costUnknown ? ` +${state.end.costUnknown} unknown` : "");
-  const budget = run?.budgetUsd != null ? ` / ${formatUsd(run.budgetUsd)}` : "";
+  const cost = usd(state.costUsd) + (state.end?.costUnknown ? ` +${state.end.costUnknown} unknown` : "");
+  const budget = run?.budgetUsd != null ? ` / ${usd(run.budgetUsd)}` : "";
   const first: Segment[] = [
     seg("vouch ", "accent", true),
     seg(run?.graph ?? "…", undefined, true),
     seg(`  ${status.text}`, status.tone, true),
-    seg(elapsed === null ? "" : `  ${formatMs(elapsed)}`),
+    seg(elapsed === null ? "" : `  ${duration(elapsed)}`),
     seg(`  ${cost}${budget}`, run?.budgetUsd != null && state.costUsd > run.budgetUsd ? "bad" : undefined),
   ];
   const counts = state.end ? countsText(state.end.counts) : liveCounts(state);

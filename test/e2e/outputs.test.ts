@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { join } from "node:path";
 import type { EventOf } from "../../src/engine/events.ts";
-import { displayWidth } from "../../src/tui/text.ts";
+import { displayWidth } from "../../src/text/width.ts";
 import { factsFromJson, factsFromPlain } from "../tui/helpers/facts.ts";
 import {
   BINARY,

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "vitest";
 import type { VouchEvent } from "../../src/engine/events.ts";
 import { createPlainOutput } from "../../src/tui/plain-output.ts";
-import { displayWidth } from "../../src/tui/text.ts";
+import { displayWidth } from "../../src/text/width.ts";
 import { loadFixture } from "./helpers/fake-terminal.ts";
 import { RunRecorder, ZERO } from "./helpers/event-builder.ts";
 

@@ -1,9 +1,11 @@
 // The screen as lines (selectFrame): what a person sees for each recorded run,
 // and that it always fits the terminal it is given.
 import { describe, expect, test } from "vitest";
-import { formatUsd, overrunText, verdictText, failureTail } from "../../src/tui/format.ts";
+import { overrunText, verdictText, failureTail } from "../../src/tui/format.ts";
+import { usd } from "../../src/text/money.ts";
 import { lineText } from "../../src/tui/lines.ts";
-import { displayWidth, sanitize, truncate } from "../../src/tui/text.ts";
+import { displayWidth, truncate } from "../../src/text/width.ts";
+import { sanitize } from "../../src/text/sanitize.ts";
 import { reduce, reduceAll, selectDetails, selectFrame, type FrameOptions } from "../../src/tui/view-model.ts";
 import { loadFixture } from "./helpers/fake-terminal.ts";
 
@@ -176,7 +178,7 @@ describe("what the frames show", () => {
 
 describe("formatting", () => {
   test("dollars keep the precision small amounts need", () => {
-    expect([5, 0.42, 0.0121, 0.00472475, 0.001, 0].map(formatUsd)).toEqual(["$5.00", "$0.42", "$0.012", "$0.0047", "$0.001", "$0"]);
+    expect([5, 0.42, 0.0121, 0.00472475, 0.001, 0].map(usd)).toEqual(["$5.00", "$0.42", "$0.012", "$0.0047", "$0.001", "$0"]);
   });
   test("overruns read actual/limit in the cap's unit", () => {
     expect(overrunText({ cap: "turns", limit: 1, actual: 2 })).toBe("turns 2/1");

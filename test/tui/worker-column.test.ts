@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { lineText } from "../../src/tui/lines.ts";
 import { createPlainOutput } from "../../src/tui/plain-output.ts";
-import { displayWidth } from "../../src/tui/text.ts";
+import { displayWidth } from "../../src/text/width.ts";
 import { reduceAll, selectDetails, selectFrame } from "../../src/tui/view-model.ts";
 import { WORKER_WIDTH } from "../../src/tui/view-worker.ts";
 import type { VouchEvent } from "../../src/engine/events.ts";

@@ -4,7 +4,7 @@
 // is parsed from the printed lines, so a fact dropped by either writer shows.
 import { eventSchema } from "../../../src/engine/events.ts";
 import { overrunText, verdictText } from "../../../src/tui/format.ts";
-import { oneLine } from "../../../src/tui/text.ts";
+import { oneLine } from "../../../src/text/lines.ts";
 
 function where(e: { node?: string; branch?: { map: string; index: number } }): string {
   return e.branch ? `${e.branch.map} #${e.branch.index} ${e.node}` : (e.node ?? "run");
