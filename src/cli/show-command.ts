@@ -6,7 +6,7 @@ import type { VouchEvent } from "../engine/events.ts";
 import { checkedLedgerHome, ledgerExists, openLedgerForReading } from "../ledger/index.ts";
 import { renderShow } from "../ledger/render-show.ts";
 import { colorEnabled } from "../tui/output-choice.ts";
-import { sanitize } from "../tui/text.ts";
+import { sanitize } from "../text/sanitize.ts";
 import { parseCommandArgs } from "./args.ts";
 import { attachTranscripts, renderTranscripts, transcriptPaths } from "./show-transcripts.ts";
 import type { CliIO, Command } from "./io.ts";

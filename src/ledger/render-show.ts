@@ -1,9 +1,12 @@
 // `vouch show RUN` as text: a header, the per-node table (map branches
 // indented under their map), failed checks with their tails, cap overruns.
-import { duration, exactDuration } from "../text/duration.ts";
+import { capValue } from "../read/cap-text.ts";
+import { currentAttempts } from "../read/node-cost.ts";
+import { nodePath } from "../read/node-path.ts";
+import { duration } from "../text/duration.ts";
 import { indentTail, oneLine } from "../text/lines.ts";
 import { localTime } from "../text/clock.ts";
-import { money, usd } from "../text/money.ts";
+import { money } from "../text/money.ts";
 import { table } from "../text/table.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary } from "./types.ts";
 import { diffStatText } from "../engine/events.ts";
@@ -23,7 +26,7 @@ function detail(n: NodeView): string {
   if (last) {
     const inSession = n.attempts.filter((a) => a.session === last.session);
     const rounds = new Set(inSession.map((a) => a.round)).size;
-    const inRound = inSession.filter((a) => a.round === last.round).length;
+    const inRound = currentAttempts(n.attempts).length;
     if (rounds > 1) parts.push(`${rounds} feedback rounds`);
     if (inRound > 1) parts.push(`after ${inRound} attempts`);
     if (last.recovered) parts.push("recovered");
@@ -98,7 +101,7 @@ function allAttempts(s: RunSummary): { where: string; attempt: AttemptView }[] {
       out.push({ where: `${where} attempt ${a.attempt}${sessions ? ` (session ${a.session})` : ""}`, attempt: a });
   };
   for (const n of s.nodes) add(n, n.node);
-  for (const b of s.branches) for (const n of b.nodes) add(n, `${n.node} [${b.map} #${b.index}]`);
+  for (const b of s.branches) for (const n of b.nodes) add(n, nodePath(n.node, b));
   return out;
 }
 
@@ -115,12 +118,6 @@ function checkBlock(where: string, c: CheckRecord): string {
   return lines.join("\n");
 }
 
-function capValue(cap: OverrunRecord["cap"], value: number): string {
-  if (cap === "budget_usd") return usd(value);
-  if (cap === "wall" || cap === "idle") return exactDuration(value);
-  return String(value);
-}
-
 function overrunLine(where: string, o: OverrunRecord): string {
   return `  ${where}: ${o.cap} limit ${capValue(o.cap, o.limit)}, actual ${capValue(o.cap, o.actual)}`;
 }
@@ -129,8 +126,7 @@ function overrunLine(where: string, o: OverrunRecord): string {
 function waitingBlock(runId: string, approvals: NonNullable<RunSummary["sessions"][number]["paused"]>): string {
   const lines = ["Waiting for approval"];
   for (const a of approvals) {
-    const where = a.branch ? `${a.node} [${a.branch.map} #${a.branch.index}]` : a.node;
-    lines.push(`  ${where}${a.prompt ? `: ${oneLine(a.prompt)}` : ""}`);
+    lines.push(`  ${nodePath(a.node, a.branch)}${a.prompt ? `: ${oneLine(a.prompt)}` : ""}`);
     lines.push(`    decide with: vouch resume ${runId} --approve ${a.node}   (or --reject ${a.node})`);
   }
   return `${lines.join("\n")}\n`;
@@ -140,8 +136,7 @@ function waitingBlock(runId: string, approvals: NonNullable<RunSummary["sessions
 function limitBlock(runId: string, limit: PausedLimit, now: number): string {
   const lines = [`paused: ${limitPhrase(limit.harness, limit.resets_at, now)}`];
   for (const l of limit.limited) {
-    const where = l.branch ? `${l.node} [${l.branch.map} #${l.branch.index}]` : l.node;
-    lines.push(`  held: ${where} (${limitPhrase(l.harness, l.resets_at, now)})`);
+    lines.push(`  held: ${nodePath(l.node, l.branch)} (${limitPhrase(l.harness, l.resets_at, now)})`);
   }
   lines.push(`  go on with: vouch resume ${runId}   (add --wait-limits to wait for the reset in place)`);
   return `${lines.join("\n")}\n`;
@@ -192,6 +187,6 @@ function worktreeRows(s: RunSummary): string[][] {
     ]);
   };
   for (const n of s.nodes) row(n.node, n);
-  for (const b of s.branches) for (const n of b.nodes) row(`${b.map}[${b.index}].${n.node}`, n);
+  for (const b of s.branches) for (const n of b.nodes) row(nodePath(n.node, b), n);
   return rows;
 }

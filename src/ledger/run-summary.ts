@@ -2,7 +2,9 @@
 // order), per map branch, per attempt, with every check and overrun.
 import { parseStored } from "./stored-json.ts";
 import type { Database } from "bun:sqlite";
-import type { EventOf, NodeStatus, VouchEvent } from "../engine/events.ts";
+import type { EventOf, NodeStatus } from "../engine/events.ts";
+import { nodeCost } from "../read/node-cost.ts";
+import { recordOf } from "../read/views.ts";
 import { listingOf, runRow, sessionViews, type Liveness } from "./run-listing.ts";
 import { attachWorkspaces, workspacesOf } from "./run-workspaces.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary, SessionView } from "./types.ts";
@@ -49,12 +51,6 @@ interface BranchRow {
   error: string | null;
 }
 
-/** The stored event minus its envelope fields every record repeats. */
-function record<T extends VouchEvent>(e: T): Omit<T, "v" | "type" | "run"> {
-  const { v: _v, type: _type, run: _run, ...rest } = e;
-  return rest;
-}
-
 function attemptOf(r: NodeRow): AttemptView {
   return {
     session: r.session,
@@ -79,8 +75,8 @@ function attemptOf(r: NodeRow): AttemptView {
     api_retries: r.api_retries ?? null,
     started_at: r.started_at,
     finished_at: r.finished_at,
-    checks: (parseStored(r.checks) as EventOf<"check.finished">[]).map(record) as CheckRecord[],
-    overruns: (parseStored(r.overruns) as EventOf<"cap.overrun">[]).map(record) as OverrunRecord[],
+    checks: (parseStored(r.checks) as EventOf<"check.finished">[]).map(recordOf) as CheckRecord[],
+    overruns: (parseStored(r.overruns) as EventOf<"cap.overrun">[]).map(recordOf) as OverrunRecord[],
   };
 }
 
@@ -129,21 +125,6 @@ function nodeView(
     ...("output" in last ? { output: last.output } : {}),
     attempts,
   };
-}
-
-/** What a node cost over every session and feedback round: each finished round's
- *  node.finished cost (the sum of its attempts), or, for a round that never finished,
- *  what its attempts had spent. Null when a finished round's cost is unknown. */
-function nodeCost(attempts: AttemptView[]): number | null {
-  let total = 0;
-  for (const group of groupBy(attempts, (a) => `${a.session}\u0000${a.round}`).values()) {
-    const done = group.filter((a) => a.finished_at !== null).at(-1);
-    if (done) {
-      if (done.cost_usd === null) return null;
-      total += done.cost_usd;
-    } else total += group.reduce((sum, a) => sum + (a.cost_usd ?? 0), 0);
-  }
-  return total;
 }
 
 function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
@@ -231,7 +212,7 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
 
   attachWorkspaces(nodes, branches, workspacesOf(db, runId));
   const overrunRows = db.query("SELECT overruns FROM sessions WHERE run_id = ? ORDER BY session").all(runId) as { overruns: string }[];
-  const overruns = overrunRows.flatMap((r) => (parseStored(r.overruns) as EventOf<"cap.overrun">[]).map(record)) as OverrunRecord[];
+  const overruns = overrunRows.flatMap((r) => (parseStored(r.overruns) as EventOf<"cap.overrun">[]).map(recordOf)) as OverrunRecord[];
   const passEnv = (db.query("SELECT DISTINCT name FROM env_names WHERE run_id = ? ORDER BY name").all(runId) as { name: string }[]).map(
     (r) => r.name,
   );

@@ -7,9 +7,12 @@
 // are not printed.
 import { limitPausedLines, limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
-import { checkOutcomeText, countsText, failureTail, overrunText, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { checkOutcomeText, countsText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
+import { currentAttempts } from "../read/node-cost.ts";
+import { branchPath, nodePath } from "../read/node-path.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
 import { linesOf, oneLine } from "../text/lines.ts";
 import { TAIL_LINES, conflictWhy, nodeAt, roundText, statusWords } from "./view-node-rows.ts";
@@ -19,7 +22,7 @@ import { own } from "./own.ts";
 import { workerLabel } from "./view-worker.ts";
 
 function where(e: { node: string; branch?: { map: string; index: number } }): string {
-  return e.branch ? `${e.branch.map} #${e.branch.index} ${e.node}` : e.node;
+  return nodePath(e.node, e.branch);
 }
 
 function branchAt(s: ViewState, ref: { map: string; index: number }): BranchView | undefined {
@@ -94,7 +97,7 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
       const tone = statusTone(event.status);
       const out: Segment[] = [
         seg(`${statusIcon(event.status)} `, tone, true),
-        seg(`${event.branch.map} #${event.branch.index} `),
+        seg(`${branchPath(event.branch.map, event.branch.index)} `),
         seg(b?.label ? `${oneLine(b.label)}  ` : "", "muted"),
         seg(b?.verdictText ?? event.status.toUpperCase(), tone, true),
       ];
@@ -107,7 +110,7 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
       return [
         line([
           seg("↻ ", "warn", true),
-          seg(`${event.branch.map} #${event.branch.index} `),
+          seg(`${branchPath(event.branch.map, event.branch.index)} `),
           seg(`attempt ${event.attempt} cut off on ${workerLabel(event.worker)}`, "warn"),
           seg(": another worker takes the branch", "muted"),
         ]),
@@ -172,7 +175,7 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
 function newRound(after: ViewState, e: EventOf<"node.started">): Line[] {
   if (e.round === undefined || e.round < 2) return [];
   const scope = e.branch ? branchAt(after, e.branch)?.nodes : after.nodes;
-  const others = Object.values(scope ?? {}).filter((n) => n.id !== e.node && (n.round ?? 0) >= e.round!);
+  const others = Object.values(scope ?? {}).filter((n) => n.node !== e.node && (n.round ?? 0) >= e.round!);
   if (others.length > 0) return [];
   return [
     line([
@@ -200,14 +203,14 @@ function freshSession(e: EventOf<"node.started">): Line[] {
 /** "↻ ask API retry 2/10, 429", once per retry: only when the attempt's count went up. */
 function apiRetry(before: ViewState | undefined, e: EventOf<"node.progress">): Line[] {
   if (e.api_retries === undefined) return [];
-  const prior = before ? (nodeOf(before, e)?.attempts.find((a) => a.attempt === e.attempt)?.apiRetries ?? 0) : 0;
+  const prior = before ? (currentAttempts(nodeOf(before, e)?.attempts ?? []).find((a) => a.attempt === e.attempt)?.api_retries ?? 0) : 0;
   if (e.api_retries <= prior) return [];
   const what = e.activity?.startsWith("API retry") ? e.activity : `API retry ${e.api_retries}`;
   return [line([seg("↻ ", "warn", true), seg(`${where(e)} `), seg(oneLine(what), "warn")])];
 }
 
 function checkFailed(e: EventOf<"check.finished">): Line[] {
-  const outcome = checkOutcomeText({ exit: e.exit, signal: e.signal, timedOut: e.timed_out, durationMs: e.duration_ms });
+  const outcome = checkOutcomeText(e);
   const reason = e.reason && oneLine(e.reason) !== outcome ? ` · ${oneLine(e.reason)}` : "";
   const rows = [
     line([
@@ -217,8 +220,7 @@ function checkFailed(e: EventOf<"check.finished">): Line[] {
       seg(`: ${outcome} · expect ${e.expect}${reason}`, "muted"),
     ]),
   ];
-  for (const l of failureTail({ stdoutTail: e.stdout_tail, stderrTail: e.stderr_tail }, TAIL_LINES))
-    rows.push(line([seg("    │ ", "muted"), seg(l)]));
+  for (const l of failureTail(e, TAIL_LINES)) rows.push(line([seg("    │ ", "muted"), seg(l)]));
   return rows;
 }
 

@@ -3,12 +3,15 @@
 // output tails, overruns, evidence, the prompt and the result tail. Text is
 // wrapped, not cut, so nothing is hidden; the view scrolls.
 import { entries } from "./chunked-list.ts";
-import { checkOutcomeText, overrunText, statusTone, workspaceStat } from "./format.ts";
+import { checkOutcomeText, statusTone, workspaceStat } from "./format.ts";
+import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
 import { line, seg, type Line, type Tone } from "./lines.ts";
 import { linesOf, oneLine } from "../text/lines.ts";
 import { wrap } from "../text/width.ts";
+import { currentAttempts } from "../read/node-cost.ts";
+import { branchPath } from "../read/node-path.ts";
 import { statusWords } from "./view-node-rows.ts";
 import { type BranchView, type MapView, type NodeView, type ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
@@ -65,11 +68,11 @@ function block(title: string, text: string, width: number, indent = ""): Line[] 
 }
 
 function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
-  const where = n.branch ? `, in ${n.branch.map} #${n.branch.index}${branch ? ` ${oneLine(branch.label)}` : ""}` : "";
-  const out: Line[] = [line([seg(n.id, undefined, true), seg(`  (${n.kind}${where})`, "muted")])];
+  const where = n.branch ? `, in ${branchPath(n.branch.map, n.branch.index)}${branch ? ` ${oneLine(branch.label)}` : ""}` : "";
+  const out: Line[] = [line([seg(n.node, undefined, true), seg(`  (${n.kind}${where})`, "muted")])];
   if (n.description) out.push(...field("about", n.description, width));
   out.push(...field("status", statusWords(n), width, statusTone(n.status)));
-  if (n.stopReason && n.stopReason !== "complete") out.push(...field("stop reason", n.stopReason, width));
+  if (n.stop_reason && n.stop_reason !== "complete") out.push(...field("stop reason", n.stop_reason, width));
   if (n.error) out.push(...field(n.status === "error" ? "why" : "error", n.error, width, statusTone(n.status)));
   if (n.fallback) out.push(...field("fallback", `${n.fallback} started because this node did not pass`, width));
   if (n.recovered) out.push(...field("recovered", "exhausted: recorded an output; dependents ran", width));
@@ -77,9 +80,9 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
   if (n.worker !== undefined) out.push(...field("worker", n.worker, width));
   if (n.round) out.push(...field("round", String(n.round), width));
   const figures = [
-    n.costUsd !== null ? usd(n.costUsd) : "cost unknown",
+    n.cost_usd !== null ? usd(n.cost_usd) : "cost unknown",
     n.turns !== null ? `${n.turns} turns` : "",
-    n.wallMs !== null ? duration(n.wallMs) : "",
+    n.wall_ms !== null ? duration(n.wall_ms) : "",
   ];
   out.push(...field("spent", figures.filter(Boolean).join(" · "), width));
   if (n.tokens) {
@@ -91,15 +94,16 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
   if (n.evidence?.length) {
     out.push(...field("evidence", n.evidence.map((e) => `${e.part} ${e.outcome}${e.detail ? ` (${e.detail})` : ""}`).join(" · "), width));
   }
-  if (n.sessionId) out.push(...field("session", n.sessionId, width));
+  if (n.session_id) out.push(...field("session", n.session_id, width));
   if (n.workspace)
     out.push(
       ...field("worktree", `${n.workspace.branch} · ${workspaceStat(n.workspace)}`, width, n.workspace.tampered ? "bad" : undefined),
     );
-  if (n.attempts.length) out.push(line([seg("attempts", "muted", true)]));
-  for (const a of n.attempts) {
-    const retries = a.apiRetries ? `${a.apiRetries} API ${a.apiRetries === 1 ? "retry" : "retries"}` : "";
-    const bits = [a.costUsd !== null ? usd(a.costUsd) : "", a.turns !== null ? `${a.turns} turns` : "", retries]
+  const attempts = currentAttempts(n.attempts);
+  if (attempts.length) out.push(line([seg("attempts", "muted", true)]));
+  for (const a of attempts) {
+    const retries = a.api_retries ? `${a.api_retries} API ${a.api_retries === 1 ? "retry" : "retries"}` : "";
+    const bits = [a.cost_usd !== null ? usd(a.cost_usd) : "", a.turns !== null ? `${a.turns} turns` : "", retries]
       .filter(Boolean)
       .join(" · ");
     out.push(line([seg(`  #${a.attempt} `), seg(a.status, statusTone(a.status), true), seg(bits ? `  ${bits}` : "", "muted")]));
@@ -107,7 +111,7 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
       out.push(
         ...field(
           "    retried",
-          `${a.retry.cause}: ${a.retry.reason}${a.retry.backoffMs ? ` (backoff ${duration(a.retry.backoffMs)})` : ""}`,
+          `${a.retry.cause}: ${a.retry.reason}${a.retry.backoff_ms ? ` (backoff ${duration(a.retry.backoff_ms)})` : ""}`,
           width,
           "warn",
         ),
@@ -116,8 +120,8 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
       const outcome = checkOutcomeText(c);
       const reason = c.reason && oneLine(c.reason) !== outcome ? c.reason : "";
       const what = c.passed
-        ? `passed · ${duration(c.durationMs)}`
-        : [outcome, `expect ${c.expect}`, reason, duration(c.durationMs)].filter(Boolean).join(" · ");
+        ? `passed · ${duration(c.duration_ms)}`
+        : [outcome, `expect ${c.expect}`, reason, duration(c.duration_ms)].filter(Boolean).join(" · ");
       out.push(
         line([
           seg("    "),
@@ -127,20 +131,20 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
         ]),
       );
       if (!c.passed) {
-        out.push(...block("stdout (tail)", c.stdoutTail, width, "      "));
-        out.push(...block("stderr (tail)", c.stderrTail, width, "      "));
+        out.push(...block("stdout (tail)", c.stdout_tail, width, "      "));
+        out.push(...block("stderr (tail)", c.stderr_tail, width, "      "));
         if (c.truncated) out.push(line([seg("      (output was longer; the tail is shown)", "muted")]));
       }
     }
   }
   out.push(...block(n.kind === "approval" ? "message" : "prompt", n.prompt ?? "", width));
-  out.push(...block("result (tail)", n.resultTail ?? "", width));
+  out.push(...block("result (tail)", n.result_tail ?? "", width));
   if (n.activity) out.push(...field("doing", n.activity, width, "info"));
   return out;
 }
 
 function branchDetails(state: ViewState, map: string, b: BranchView, width: number): Line[] {
-  const out: Line[] = [line([seg(`${map} #${b.index}`, undefined, true), seg(`  ${oneLine(b.label)}`)])];
+  const out: Line[] = [line([seg(branchPath(map, b.index), undefined, true), seg(`  ${oneLine(b.label)}`)])];
   out.push(...field("status", b.status, width, statusTone(b.status)));
   if (b.verdictText !== null) out.push(...field("verdict", b.verdictText, width, statusTone(b.status)));
   if (b.error) out.push(...field("error", b.error, width, statusTone(b.status)));

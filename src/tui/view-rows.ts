@@ -4,7 +4,8 @@
 import { limitPausedLines, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type BranchRef } from "../engine/events.ts";
 import { getAt } from "./chunked-list.ts";
-import { countsText, overrunText, statusTone } from "./format.ts";
+import { countsText, statusTone } from "./format.ts";
+import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
 import { fitLine, line, seg, type Line, type Segment, type Tone } from "./lines.ts";
@@ -76,8 +77,8 @@ export function selectBodyRows(
 
 /** A sub-graph's node ("review/lint") is drawn under its graph node, indented, by its own name (ADR 0024). */
 function nested(n: NodeView): NodeView {
-  const parts = n.id.split("/");
-  return parts.length === 1 ? n : { ...n, id: `${"  ".repeat(parts.length - 2)}└ ${parts[parts.length - 1]}` };
+  const parts = n.node.split("/");
+  return parts.length === 1 ? n : { ...n, node: `${"  ".repeat(parts.length - 2)}└ ${parts[parts.length - 1]}` };
 }
 
 /** The approval shown: the selected node's when it is asking, else the oldest. */
@@ -214,7 +215,7 @@ function liveCounts(state: ViewState): string {
   for (const id of state.order) {
     const n = own(state.nodes, id);
     // A node held by a usage limit waits too, but not for a person.
-    const key = n?.status === "waiting" && n.stopReason === "rate_limited" ? "limited" : n?.status;
+    const key = n?.status === "waiting" && n.stop_reason === "rate_limited" ? "limited" : n?.status;
     if (key) c.set(key, (c.get(key) ?? 0) + 1);
   }
   const order = ["running", "retrying", "waiting", "limited", "passed", "failed", "error", "skipped", "cancelled", "pending"];
@@ -224,11 +225,10 @@ function liveCounts(state: ViewState): string {
 }
 
 function approvalLines(a: PendingApprovalView, count: number): Line[] {
-  const where = a.branch ? ` (${a.branch.map} #${a.branch.index})` : "";
   const of = count > 1 ? ` · 1 of ${count} waiting` : "";
   const prompt = linesOf(a.prompt ?? "");
   const shown = prompt.slice(0, PROMPT_LINES);
-  const rows = [line([seg("? approval ", "warn", true), seg(`${a.node}${where}`, undefined, true), seg(of, "muted")])];
+  const rows = [line([seg("? approval ", "warn", true), seg(nodeAt(a), undefined, true), seg(of, "muted")])];
   for (const l of shown) rows.push(line([seg("  │ ", "warn"), seg(l)]));
   if (prompt.length > shown.length) rows.push(line([seg(`  │ … ${prompt.length - shown.length} more lines (⏎ details)`, "muted")]));
   rows.push(line([seg("  a", "ok", true), seg(" approve   "), seg("r", "bad", true), seg(" reject")]));

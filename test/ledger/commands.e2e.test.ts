@@ -145,7 +145,7 @@ describe("vouch show", () => {
         "      |   at test.ts:10",
         "    stderr:",
         "      | error: tests failed",
-        "  verify [each #1] attempt 1: check grep-cited failed (exit 1, expected exit_zero, 1.2s): exit 1",
+        "  each[1].verify attempt 1: check grep-cited failed (exit 1, expected exit_zero, 1.2s): exit 1",
         "    stdout:",
         "      | no match for foo()",
         "    stderr:",
