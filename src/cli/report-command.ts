@@ -6,6 +6,7 @@ import { renderReport, reportFormat } from "../report/render.ts";
 import { checkWritable, writeReport } from "../report/write-report.ts";
 import { resolve } from "node:path";
 import { parseCommandArgs } from "./args.ts";
+import { recordedDrawing } from "./graph-drawing.ts";
 import type { Command } from "./io.ts";
 
 const reportCommand: Command = async (args, io) => {
@@ -35,7 +36,7 @@ const reportCommand: Command = async (args, io) => {
   const ledger = openLedgerForReading({ home });
   let text: string;
   try {
-    text = await renderReport(ledger, ledger.resolveRun(positionals[0]!), format);
+    text = await renderReport(ledger, ledger.resolveRun(positionals[0]!), format, recordedDrawing(io));
   } finally {
     ledger.close();
   }

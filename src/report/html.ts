@@ -84,6 +84,13 @@ function inputsHtml(inputs: Record<string, unknown>): string {
     .join("");
 }
 
+/** Said when the graph file is not as the run had it: the picture then has only needs. */
+function graphNote(model: ReportModel): string {
+  if (model.drawing) return "";
+  const file = html(model.summary.run.graph_path);
+  return `<p class="note">Drawn from the nodes the run recorded: <code>${file}</code> is gone or changed since the run started, so routes, fallbacks and feedback loops are not shown.</p>`;
+}
+
 export function renderHtml(model: ReportModel, svg: string): string {
   const r = model.summary.run;
   const top = model.nodes.filter((n) => !n.branch);
@@ -97,7 +104,7 @@ export function renderHtml(model: ReportModel, svg: string): string {
 <body>
 <h1>vouch run of <code>${html(r.graph)}</code>: ${badge(r.status)}</h1>
 ${headerHtml(model)}
-<h2>Graph</h2><div class="graph">${svg}</div>
+<h2>Graph</h2>${graphNote(model)}<div class="graph">${svg}</div>
 <h2>Nodes</h2>${top.map(nodeSection).join("\n")}
 ${maps}
 <h2>Timeline</h2>${timelineHtml(model)}

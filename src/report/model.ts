@@ -3,6 +3,7 @@
 // shape and a timeline folded from the run's events. Pure: no I/O here.
 import { tail } from "../engine/cut.ts";
 import type { EventOf, VouchEvent } from "../engine/events.ts";
+import type { Drawing } from "../engine/graph/draw-dot.ts";
 import type { BranchView, CheckRecord, NodeView, RunSummary } from "../ledger/types.ts";
 import { timelineOf, type Timeline } from "./timeline.ts";
 
@@ -19,6 +20,9 @@ export interface ReportModel {
   nodes: ReportNode[];
   /** The graph's nodes as the latest session's run.started listed them. */
   graph: EventOf<"run.started">["nodes"];
+  /** The graph as `vouch graph` draws it, from its file, when the file is as it was when the
+   *  run started (its digest matches); absent: the report draws the recorded nodes and needs. */
+  drawing?: Drawing;
   timeline: Timeline;
 }
 
@@ -26,13 +30,13 @@ export function branchPath(map: string, index: number, node: string): string {
   return `${map}[${index}].${node}`;
 }
 
-export function reportModel(summary: RunSummary, events: VouchEvent[]): ReportModel {
+export function reportModel(summary: RunSummary, events: VouchEvent[], drawing?: Drawing): ReportModel {
   const nodes: ReportNode[] = summary.nodes.map((view) => ({ path: view.node, view }));
   for (const branch of summary.branches) {
     for (const view of branch.nodes) nodes.push({ path: branchPath(branch.map, branch.index, view.node), view, branch });
   }
   const started = events.filter((e): e is EventOf<"run.started"> => e.type === "run.started").at(-1);
-  return { summary, nodes, graph: started?.nodes ?? [], timeline: timelineOf(events) };
+  return { summary, nodes, graph: started?.nodes ?? [], timeline: timelineOf(events), ...(drawing ? { drawing } : {}) };
 }
 
 /** The checks of a node's last attempt (what decided its verdict). */
