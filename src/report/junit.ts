@@ -40,7 +40,13 @@ function failureBody(n: ReportNode): { message: string; body: string } {
 function testcase(n: ReportNode, classname: string, overruns: string[]): string {
   const open = `<testcase${attrs({ classname, name: n.path, time: secs(n.view.wall_ms) })}`;
   const outcome = outcomeOf(n.view.status);
-  const out = `<system-out>${xmlBody(`status ${n.view.status}; qualifier ${n.view.qualifier ?? "none"}; cost ${money(n.view.cost_usd)}; attempts ${n.view.attempts.length}`)}</system-out>`;
+  const facts = [
+    `status ${n.view.status}`,
+    `qualifier ${n.view.qualifier ?? "none"}`,
+    `cost ${money(n.view.cost_usd)}`,
+    `attempts ${n.view.attempts.length}`,
+  ];
+  const out = `<system-out>${xmlBody(facts.join("; "))}</system-out>`;
   if (outcome === "passed") return `    ${open}>${out}</testcase>`;
   if (outcome === "skipped")
     return `    ${open}><skipped${attrs({ message: `${n.view.status}${n.view.cause ? `: ${n.view.cause}` : ""}` })}/>${out}</testcase>`;

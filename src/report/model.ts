@@ -5,6 +5,7 @@ import { tail } from "../engine/cut.ts";
 import type { EventOf, VouchEvent } from "../engine/events.ts";
 import type { Drawing } from "../engine/graph/draw-dot.ts";
 import type { BranchView, CheckRecord, NodeView, RunSummary } from "../ledger/types.ts";
+import { nodePath } from "../read/node-path.ts";
 import { timelineOf, type Timeline } from "./timeline.ts";
 
 /** One node of the run: a top-level node, or a node inside one map branch. */
@@ -26,14 +27,10 @@ export interface ReportModel {
   timeline: Timeline;
 }
 
-export function branchPath(map: string, index: number, node: string): string {
-  return `${map}[${index}].${node}`;
-}
-
 export function reportModel(summary: RunSummary, events: VouchEvent[], drawing?: Drawing): ReportModel {
   const nodes: ReportNode[] = summary.nodes.map((view) => ({ path: view.node, view }));
   for (const branch of summary.branches) {
-    for (const view of branch.nodes) nodes.push({ path: branchPath(branch.map, branch.index, view.node), view, branch });
+    for (const view of branch.nodes) nodes.push({ path: nodePath(view.node, branch), view, branch });
   }
   const started = events.filter((e): e is EventOf<"run.started"> => e.type === "run.started").at(-1);
   return { summary, nodes, graph: started?.nodes ?? [], timeline: timelineOf(events), ...(drawing ? { drawing } : {}) };
