@@ -13,7 +13,7 @@ import { wrap } from "../text/width.ts";
 import { currentAttempts } from "../read/node-cost.ts";
 import { branchPath } from "../read/node-path.ts";
 import { statusWords } from "./view-node-rows.ts";
-import { type BranchView, type MapView, type NodeView, type ViewState } from "./view-state.ts";
+import type { AttemptView, BranchView, CheckRecord, MapView, NodeView, ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
 
 const LABEL = 12;
@@ -101,45 +101,40 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
     );
   const attempts = currentAttempts(n.attempts);
   if (attempts.length) out.push(line([seg("attempts", "muted", true)]));
-  for (const a of attempts) {
-    const retries = a.api_retries ? `${a.api_retries} API ${a.api_retries === 1 ? "retry" : "retries"}` : "";
-    const bits = [a.cost_usd !== null ? usd(a.cost_usd) : "", a.turns !== null ? `${a.turns} turns` : "", retries]
-      .filter(Boolean)
-      .join(" · ");
-    out.push(line([seg(`  #${a.attempt} `), seg(a.status, statusTone(a.status), true), seg(bits ? `  ${bits}` : "", "muted")]));
-    if (a.retry)
-      out.push(
-        ...field(
-          "    retried",
-          `${a.retry.cause}: ${a.retry.reason}${a.retry.backoff_ms ? ` (backoff ${duration(a.retry.backoff_ms)})` : ""}`,
-          width,
-          "warn",
-        ),
-      );
-    for (const c of a.checks) {
-      const outcome = checkOutcomeText(c);
-      const reason = c.reason && oneLine(c.reason) !== outcome ? c.reason : "";
-      const what = c.passed
-        ? `passed · ${duration(c.duration_ms)}`
-        : [outcome, `expect ${c.expect}`, reason, duration(c.duration_ms)].filter(Boolean).join(" · ");
-      out.push(
-        line([
-          seg("    "),
-          seg(c.passed ? "✓ " : "✗ ", c.passed ? "ok" : "bad", true),
-          seg(c.name, undefined, true),
-          seg(`  ${oneLine(what)}`, "muted"),
-        ]),
-      );
-      if (!c.passed) {
-        out.push(...block("stdout (tail)", c.stdout_tail, width, "      "));
-        out.push(...block("stderr (tail)", c.stderr_tail, width, "      "));
-        if (c.truncated) out.push(line([seg("      (output was longer; the tail is shown)", "muted")]));
-      }
-    }
-  }
+  for (const a of attempts) out.push(...attemptLines(a, width));
   out.push(...block(n.kind === "approval" ? "message" : "prompt", n.prompt ?? "", width));
   out.push(...block("result (tail)", n.result_tail ?? "", width));
   if (n.activity) out.push(...field("doing", n.activity, width, "info"));
+  return out;
+}
+
+/** One attempt in the details: its status and figures, why it was retried, each check with its tails. */
+function attemptLines(a: AttemptView, width: number): Line[] {
+  const retries = a.api_retries ? `${a.api_retries} API ${a.api_retries === 1 ? "retry" : "retries"}` : "";
+  const bits = [a.cost_usd !== null ? usd(a.cost_usd) : "", a.turns !== null ? `${a.turns} turns` : "", retries]
+    .filter(Boolean)
+    .join(" · ");
+  const out = [line([seg(`  #${a.attempt} `), seg(a.status, statusTone(a.status), true), seg(bits ? `  ${bits}` : "", "muted")])];
+  if (a.retry) {
+    const backoff = a.retry.backoff_ms ? ` (backoff ${duration(a.retry.backoff_ms)})` : "";
+    out.push(...field("    retried", `${a.retry.cause}: ${a.retry.reason}${backoff}`, width, "warn"));
+  }
+  for (const c of a.checks) out.push(...checkLines(c, width));
+  return out;
+}
+
+function checkLines(c: CheckRecord, width: number): Line[] {
+  const outcome = checkOutcomeText(c);
+  const reason = c.reason && oneLine(c.reason) !== outcome ? c.reason : "";
+  const what = c.passed
+    ? `passed · ${duration(c.duration_ms)}`
+    : [outcome, `expect ${c.expect}`, reason, duration(c.duration_ms)].filter(Boolean).join(" · ");
+  const mark = seg(c.passed ? "✓ " : "✗ ", c.passed ? "ok" : "bad", true);
+  const out = [line([seg("    "), mark, seg(c.name, undefined, true), seg(`  ${oneLine(what)}`, "muted")])];
+  if (c.passed) return out;
+  out.push(...block("stdout (tail)", c.stdout_tail, width, "      "));
+  out.push(...block("stderr (tail)", c.stderr_tail, width, "      "));
+  if (c.truncated) out.push(line([seg("      (output was longer; the tail is shown)", "muted")]));
   return out;
 }
 
