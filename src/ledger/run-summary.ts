@@ -4,7 +4,7 @@ import { parseStored } from "./stored-json.ts";
 import type { Database } from "bun:sqlite";
 import type { EventOf, NodeStatus } from "../engine/events.ts";
 import { nodeCost } from "../read/node-cost.ts";
-import { recordOf } from "../read/views.ts";
+import { noVerdict, recordOf } from "../read/views.ts";
 import { listingOf, runRow, sessionViews, type Liveness, type RunRow } from "./run-listing.ts";
 import { attachWorkspaces, workspacesOf } from "./run-workspaces.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary, SessionView } from "./types.ts";
@@ -92,18 +92,7 @@ function nodeView(
   const last = attempts[attempts.length - 1];
   const base = { node, kind: rows.find((r) => r.kind !== null)?.kind ?? kind, ...(branch ? { branch } : {}) };
   if (!last) {
-    return {
-      ...base,
-      status: "not started",
-      qualifier: null,
-      stop_reason: null,
-      cause: null,
-      error: null,
-      cost_usd: null,
-      turns: null,
-      wall_ms: null,
-      attempts,
-    };
+    return { ...base, status: "not started", ...noVerdict(), attempts };
   }
   const inLatest = latest !== undefined && last.session === latest.session;
   const runningNow = inLatest && latest.status === "running";

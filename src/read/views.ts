@@ -56,6 +56,14 @@ export interface NodeFacts<S extends string, A extends AttemptFacts<string | nul
   workspace?: WorkspaceRecord;
 }
 
+/** What a node that has no verdict yet shows: nothing known. */
+export function noVerdict(): Pick<
+  NodeFacts<string, AttemptFacts>,
+  "qualifier" | "stop_reason" | "cause" | "error" | "cost_usd" | "turns" | "wall_ms"
+> {
+  return { qualifier: null, stop_reason: null, cause: null, error: null, cost_usd: null, turns: null, wall_ms: null };
+}
+
 /** One map branch. */
 export interface BranchFacts<S extends string> {
   map: string;

@@ -4,6 +4,7 @@
 // rule `vouch show` uses too), and the run's live total follows it.
 import { nodeKey, ZERO_COUNTS, type BranchRef, type NodeStatus } from "../engine/events.ts";
 import { nodeCost } from "../read/node-cost.ts";
+import { noVerdict } from "../read/views.ts";
 import { emptyList, getAt, setAt } from "./chunked-list.ts";
 import { own, withKey } from "./own.ts";
 import type { AttemptView, BranchView, MapView, NodeView, OverrunRecord, ViewState } from "./view-state.ts";
@@ -17,13 +18,7 @@ export function emptyNode(id: string, kind: string, branch?: BranchRef): NodeVie
     status: "pending",
     attempt: 0,
     attempts: [],
-    qualifier: null,
-    stop_reason: null,
-    cause: null,
-    error: null,
-    cost_usd: null,
-    turns: null,
-    wall_ms: null,
+    ...noVerdict(),
     tokens: null,
     overruns: [],
     startedAt: null,
