@@ -7,6 +7,7 @@ import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
 import { oneLine } from "../text/lines.ts";
+import { padTo } from "../text/width.ts";
 import { currentAttempts } from "../read/node-cost.ts";
 import { nodePath } from "../read/node-path.ts";
 import { isFinal, type AttemptView, type NodeView } from "./view-state.ts";
@@ -92,7 +93,7 @@ export function nodeRow(n: NodeView, ctx: RowContext, selected: boolean, extra: 
   const segments: Segment[] = [
     seg(selected ? "› " : "  ", "accent", true),
     seg(`${statusIcon(n.status, ctx.tick)} `, tone, true),
-    seg(`${n.node.padEnd(ctx.idWidth)}  `, undefined, true),
+    seg(`${padTo(n.node, ctx.idWidth)}  `, undefined, true),
     seg(`${n.kind.padEnd(8)} `, "muted"),
     seg(statusWords(n), tone),
     ...extra,

@@ -10,6 +10,7 @@ import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
 import { fitLine, line, seg, type Line, type Segment, type Tone } from "./lines.ts";
 import { linesOf } from "../text/lines.ts";
+import { displayWidth } from "../text/width.ts";
 import { branchRows, mapProgress, mapSummaryRow, type Fold } from "./view-branch-rows.ts";
 import { selectDetails } from "./view-details.ts";
 import { detailRows, nodeAt, nodeRow, type RowContext } from "./view-node-rows.ts";
@@ -58,7 +59,7 @@ export function selectBodyRows(
   const ctx: RowContext = {
     now: o.now,
     tick: Math.floor(o.now / 120),
-    idWidth: Math.min(ID_MAX, Math.max(4, ...state.order.map((id) => id.length))),
+    idWidth: Math.min(ID_MAX, Math.max(4, ...state.order.map(displayWidth))),
     live: state.end === null,
   };
   const rows: Line[] = [];
