@@ -9,6 +9,7 @@ import { money, usd } from "../../src/text/money.ts";
 import { table } from "../../src/text/table.ts";
 import { displayWidth, padEnd, truncate, wrap } from "../../src/text/width.ts";
 import { parseDuration } from "../../src/engine/graph/duration.ts";
+import stringWidth from "string-width";
 
 describe("display width", () => {
   test("emoji the hand-made ranges missed are two columns: 🚀 ✅ ⚠️ ❌, CJK too, marks none", () => {
@@ -33,6 +34,17 @@ describe("display width", () => {
         },
       ),
     );
+  });
+
+  test("the short way for narrow text counts what string-width counts", () => {
+    const narrow = fc.constantFrom("a", " ", "é", "ß", "Ł", "ʃ", "–", "…", "•", "‰", "→", "↻", "↔", "─", "│", "└", "⠋", "⠏", "·");
+    fc.assert(
+      fc.property(fc.string({ unit: narrow }), (s) => {
+        expect(displayWidth(s)).toBe(stringWidth(s));
+      }),
+    );
+    // Next to a wide or zero-width neighbour the short way is not taken.
+    for (const s of ["↔\ufe0f", "a\u00ad", "→✅", "·\u0301"]) expect([s, displayWidth(s)]).toEqual([s, stringWidth(s)]);
   });
 
   test("a table pads by display width", () => {
