@@ -50,14 +50,16 @@ export async function printDiff(s: RunSummary, name: string, io: CliIO): Promise
   if (root === null)
     throw new UsageError(
       `commit ${w.commit.slice(0, 12)} of ${found.path} is neither in ${recorded} nor in the repository here`,
-      "a branch that ran on a worker is here once a merge node fetched it, or after: git fetch REMOTE 'refs/heads/vouch/*:refs/heads/vouch/*'",
+      "a branch that ran on a worker is here once a merge node fetched it, or after: " +
+        "git fetch REMOTE 'refs/heads/vouch/*:refs/heads/vouch/*'",
     );
   const patch = await realGit.diff(root, w.base, w.commit, DIFF_PRINT_BYTES);
   // The exact patch into a pipe (`| git apply` must work); on a terminal no escape sequence of the model's gets through.
   io.out(io.stdoutIsTTY ? sanitize(patch.text) : patch.text);
   if (patch.truncated)
     io.err(
-      `vouch: the diff is longer than ${DIFF_PRINT_BYTES} bytes; only its end was printed (git -C ${root} diff ${w.base} ${w.commit} prints all of it)\n`,
+      `vouch: the diff is longer than ${DIFF_PRINT_BYTES} bytes; only its end was printed ` +
+        `(git -C ${root} diff ${w.base} ${w.commit} prints all of it)\n`,
     );
   return 0;
 }

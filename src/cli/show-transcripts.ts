@@ -81,7 +81,8 @@ export function transcriptPaths(summary: RunSummary, node: string, env: Record<s
   if (paths.length === 0) {
     throw new NoTranscriptError(
       `no transcript found for session ${ids.join(", ")} of node "${node}"`,
-      "looked in $CLAUDE_CONFIG_DIR or ~/.claude/projects, $CODEX_HOME or ~/.codex/sessions, ~/.gemini/tmp: run vouch show with the HOME the sitting ran with",
+      "looked in $CLAUDE_CONFIG_DIR or ~/.claude/projects, $CODEX_HOME or ~/.codex/sessions, ~/.gemini/tmp: " +
+        "run vouch show with the HOME the sitting ran with",
     );
   }
   return paths;

@@ -87,7 +87,8 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
   out.push(...field("spent", figures.filter(Boolean).join(" · "), width));
   if (n.tokens) {
     const t = n.tokens;
-    out.push(...field("tokens", `in ${t.input} · out ${t.output} · cache read ${t.cache_read} · cache write ${t.cache_creation}`, width));
+    const tokens = [`in ${t.input}`, `out ${t.output}`, `cache read ${t.cache_read}`, `cache write ${t.cache_creation}`];
+    out.push(...field("tokens", tokens.join(" · "), width));
   }
   for (const o of n.overruns)
     out.push(...field("overrun", `${overrunText(o)}${o.attempt !== null ? ` (attempt ${o.attempt})` : ""}`, width, "bad"));

@@ -121,10 +121,9 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
   const pad = `  ${indent}    `;
   const attempts = currentAttempts(n.attempts);
   for (const a of attempts) {
-    if (a.retry)
-      rows.push(
-        line([seg(pad), seg(`↻ attempt ${a.attempt} ${a.retry.cause}: `, "warn"), seg(oneLine(a.retry.error ?? a.retry.reason), "muted")]),
-      );
+    if (!a.retry) continue;
+    const why = seg(oneLine(a.retry.error ?? a.retry.reason), "muted");
+    rows.push(line([seg(pad), seg(`↻ attempt ${a.attempt} ${a.retry.cause}: `, "warn"), why]));
   }
   const many = attempts.length > 1;
   for (const o of n.overruns) {
@@ -138,7 +137,8 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
   const withChecks = [...attempts].reverse().find((a) => a.checks.length > 0);
   for (const c of withChecks?.checks ?? []) {
     if (c.passed) {
-      if (opts.passedChecks) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(c.name), seg(`  ${duration(c.duration_ms)}`, "muted")]));
+      const took = seg(`  ${duration(c.duration_ms)}`, "muted");
+      if (opts.passedChecks) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(c.name), took]));
       continue;
     }
     const outcome = checkOutcomeText(c);
