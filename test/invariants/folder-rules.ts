@@ -12,6 +12,14 @@ export interface FolderRule {
   not?: readonly string[];
 }
 
+/** One folder per executor transport (src/executor/registry.ts names their schemes). */
+export const TRANSPORT_FOLDERS: readonly string[] = ["src/executor/redis/"];
+/** Folders of src/executor/ that are no transport. */
+export const NOT_TRANSPORTS: readonly string[] = ["src/executor/k8s/"];
+
+/** A transport moves jobs and messages; the worker host wires the ports, so no transport holds a copy. */
+const TRANSPORT_RULE: FolderRule = { may: ["src/engine/", "src/executor/"], not: ["src/engine/run/"] };
+
 /** Every folder under a rule; a file keeps the rule of each folder it is in. */
 export const FOLDER_RULES: Record<string, FolderRule> = {
   // Pure engine pieces: the run loop (run/) drives them, never the other way round.
@@ -24,10 +32,9 @@ export const FOLDER_RULES: Record<string, FolderRule> = {
   "src/workspace/": { may: ["src/engine/", "src/spawn/"], not: ["src/engine/run/", "src/spawn/harness/"] },
   // The worker host runs branches with the engine's own code, real processes and real git; no outputs, no ledger.
   "src/executor/": { may: ["src/engine/", "src/spawn/", "src/workspace/"] },
-  // A transport moves jobs and messages; the worker host wires the ports, so no transport holds a copy.
-  "src/executor/redis/": { may: ["src/engine/", "src/executor/"], not: ["src/engine/run/"] },
+  ...Object.fromEntries(TRANSPORT_FOLDERS.map((f) => [f, TRANSPORT_RULE])),
   // The composition root may build anything, but reaches an executor only through its registry.
-  "src/cli/": { may: ["src/"], not: ["src/executor/redis/"] },
+  "src/cli/": { may: ["src/"], not: TRANSPORT_FOLDERS },
 };
 
 /** Folders only the named files and folders may import (beside their own files). */
@@ -89,6 +96,12 @@ export function unwantedImporters(facts: Facts, rules: Record<string, readonly s
     for (const [folder, importers] of Object.entries(rules))
       if (to.startsWith(folder) && !from.startsWith(folder) && !importers.some((i) => within(from, i))) out.push(`${from} -> ${to}`);
   return sorted(out);
+}
+
+/** Folders of src/executor/ that are neither a listed transport nor a listed non-transport. */
+export function unlistedExecutorFolders(files: Iterable<string>): string[] {
+  const folders = [...files].flatMap((f) => /^(src\/executor\/[^/]+\/)/.exec(f)?.[1] ?? []);
+  return sorted(folders.filter((d) => !TRANSPORT_FOLDERS.includes(d) && !NOT_TRANSPORTS.includes(d)));
 }
 
 /** "file -> package" for each import of a transport's package outside its folder. */

@@ -16,6 +16,7 @@ import {
   IMPORTED_ONLY_BY,
   KNOWN_BREACHES,
   strayTransportPackages,
+  unlistedExecutorFolders,
   unwantedImporters,
 } from "./folder-rules.ts";
 import type { Facts } from "./layer-rules.ts";
@@ -124,6 +125,12 @@ describe("invariant 8: what each folder may import", () => {
       "src/engine/reaches-out.ts -> src/executor/registry.ts",
       "src/spawn/wants-cli.ts -> src/cli/io.ts",
       "src/tui/view.ts -> src/workspace/git.ts",
+    ]);
+  });
+  test("every folder of src/executor/ is a listed transport (held to the transport's rule) or listed as none", () => {
+    expect(unlistedExecutorFolders(real.keys())).toEqual([]);
+    expect(unlistedExecutorFolders(["src/executor/redis/a.ts", "src/executor/nats/b.ts", "src/executor/host.ts"])).toEqual([
+      "src/executor/nats/",
     ]);
   });
   test("the allowlist check can fail both ways", () => {

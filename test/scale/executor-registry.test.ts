@@ -7,8 +7,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import { UsageError } from "../../src/engine/errors.ts";
+import { listOr } from "../../src/engine/graph/did-you-mean.ts";
 import { EXECUTOR_SCHEMES } from "../../src/engine/graph/executor-url.ts";
 import { EXECUTORS, executorEndpoint } from "../../src/executor/registry.ts";
+
+const KNOWN = listOr(EXECUTOR_SCHEMES.map((s) => `${s}://`));
 
 describe("the registry", () => {
   test("one entry per scheme of the graph language, and no other", () => {
@@ -33,11 +36,9 @@ describe("the registry", () => {
       return (e as Error).message;
     };
     expect(await refused("redsi://h:1")).toBe(
-      '--executor "redsi://h:1": the scheme "redsi" names no executor vouch knows (did you mean redis?): use redis:// or rediss://',
+      `--executor "redsi://h:1": the scheme "redsi" names no executor vouch knows (did you mean redis?): use ${KNOWN}`,
     );
-    expect(await refused("http://h:1")).toBe(
-      '--executor "http://h:1": the scheme "http" names no executor vouch knows: use redis:// or rediss://',
-    );
+    expect(await refused("http://h:1")).toBe(`--executor "http://h:1": the scheme "http" names no executor vouch knows: use ${KNOWN}`);
     expect(await refused("not a url")).toBe('--executor "not a url": not a URL');
     // The Redis transport still checks the rest of its URL.
     expect(await refused("redis://h:1/x")).toMatch(/^--executor "redis:\/\/h:1\/x": the database after "\/" must be a number/);
