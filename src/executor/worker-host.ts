@@ -58,6 +58,7 @@ export class WorkerHost {
   private readonly live = new Map<string, WorkerRun>();
   private readonly started = Date.now();
   private readonly repos: WorkerRepos | null;
+  /** Set by stop(): every job taken from then on is handed back untouched. */
   private halted = false;
 
   constructor(private readonly o: WorkerHostOptions) {
@@ -68,20 +69,15 @@ export class WorkerHost {
     return this.o.name;
   }
 
-  /** Once true, every job taken is handed back untouched. */
-  get stopping(): boolean {
-    return this.halted;
-  }
-
+  /** What the transport publishes while the worker lives (`vouch workers`). */
   heartbeat(concurrency: number): Heartbeat {
-    const at = new Date();
     return {
       name: this.o.name,
       pid: process.pid,
       concurrency,
       running: [...this.live.keys()],
       started: new Date(this.started).toISOString(),
-      at: at.toISOString(),
+      at: new Date().toISOString(),
     };
   }
 
