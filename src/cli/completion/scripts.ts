@@ -76,8 +76,13 @@ function __vouch_complete
         case words
             printf '%s\\n' $lines[2..-1]
         case yaml
-            __fish_complete_suffix .yaml
-            __fish_complete_suffix .yml
+            for f in "$current"*
+                if test -d "$f"
+                    printf '%s/\n' "$f"
+                else if string match -qr '\.ya?ml$' -- "$f"
+                    printf '%s\n' "$f"
+                end
+            end
         case files
             __fish_complete_path "$current"
         case dirs

@@ -4,7 +4,7 @@
 // as written: it uses GitHub expressions (`${{ … }}`: a check's command holds no
 // template), another shell, or a working-directory; set-up steps (installs,
 // checkouts, echo) are no evidence. Bounded: 20 files, 8 checks.
-import { parse } from "yaml";
+import { parseDocument } from "yaml";
 import type { DetectedCheck, Finding, ProtectedPath } from "./detected.ts";
 import type { ProjectFiles } from "./project-files.ts";
 import { oneLine, testFolderGlobs } from "./text.ts";
@@ -121,7 +121,9 @@ export function detectWorkflows(files: ProjectFiles): Finding {
     }
     let doc: unknown;
     try {
-      doc = parse(read.text, { logLevel: "silent", uniqueKeys: false, maxAliasCount: 100 });
+      const parsed = parseDocument(read.text, { uniqueKeys: false });
+      if (parsed.errors.length > 0) throw parsed.errors[0];
+      doc = parsed.toJS({ maxAliasCount: 100 });
     } catch (e) {
       notes.push(`${file} is not YAML vouch can read (${oneLine((e as Error).message, 80)}): skipped`);
       continue;
