@@ -57,7 +57,7 @@ function fromUsage(tokens: string[]): { positionals: PositionalFact[]; options: 
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.startsWith("-")) {
-      const next = tokens[i + 1];
+      const next = tokens[i + 1]?.replace(/\.\.\.$/, ""); // [--secret NAME]... repeats the option
       const value = next !== undefined && PLACEHOLDER.test(next) ? next : undefined;
       if (value !== undefined) i++; // `-o FILE`: FILE is the option's, not a positional
       if (t.startsWith("--")) options.push({ long: t, ...(value ? { value } : {}), description: "" });

@@ -1,0 +1,196 @@
+// The completion scripts in the real shells, against the real binary and a real
+// ledger: bash (source the script, set COMP_WORDS/COMP_CWORD, call the function,
+// read COMPREPLY), zsh (the function with compadd and _files recorded; and once
+// with a real Tab in a terminal), fish (complete -C). The ledger holds a run with
+// worktree nodes and a run paused at an approval; completing never changes it.
+import { createHash } from "node:crypto";
+import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { BINARY, cleanEnv, ensureBinary, vouch } from "../e2e/helpers.ts";
+import { exitedWith, TMUX, TmuxScreen } from "../e2e/tmux.ts";
+import { git } from "../workspace/git-repo.ts";
+import { project, type Project } from "../init/fixtures.ts";
+
+let p: Project;
+let home: string;
+let bin: string;
+const ids: { passed: string; paused: string } = { passed: "", paused: "" };
+
+beforeAll(async () => {
+  ensureBinary();
+  p = project({
+    "package.json": '{"scripts":{"test":"node -e 0"}}',
+    "package-lock.json": "{}",
+    "gate.yaml": 'version: 1\nname: gate\nnodes:\n  ship: { kind: approval, prompt: "Ship it?" }\n',
+    "notes.txt": "not a graph\n",
+    "graphs/more.yml": "version: 1\n",
+  });
+  home = join(p.root, ".vouch");
+  bin = join(p.root, ".bin");
+  mkdirSync(bin);
+  symlinkSync(BINARY, join(bin, "vouch"));
+  const agent = join(bin, "agent.sh");
+  writeFileSync(agent, "#!/bin/sh\ncat >/dev/null\necho x >> src.txt\necho done\n");
+  chmodSync(agent, 0o755);
+  const o = { home, cwd: p.root, env: { VOUCH_COMMAND: agent } };
+  expect((await vouch(["init", "--yes", "--no-run-checks", "--harness", "command"], o)).code).toBe(0);
+  git(p.root, "add", "--all");
+  git(p.root, "commit", "--quiet", "-m", "vouch");
+  expect((await vouch(["run", "vouch.graph.yaml", "-i", "task=x", "--plain"], o)).code).toBe(0);
+  expect((await vouch(["run", "gate.yaml", "--plain"], o)).code).toBe(4);
+  const runs = JSON.parse((await vouch(["runs", "--json"], o)).stdout) as { id: string; graph: string }[];
+  ids.paused = runs.find((r) => r.graph === "gate")!.id;
+  ids.passed = runs.find((r) => r.graph !== "gate")!.id;
+}, 180_000);
+afterAll(() => p?.cleanup());
+
+function env(): Record<string, string> {
+  return { ...cleanEnv({ home }), PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` };
+}
+
+function shell(argv: string[]): string {
+  const r = Bun.spawnSync(argv, { cwd: p.root, env: env(), stdout: "pipe", stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`${argv[0]} exit ${r.exitCode}: ${r.stderr.toString()}`);
+  return r.stdout.toString();
+}
+
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const lines = (out: string) => out.split("\n").filter((l) => l !== "");
+
+/** COMPREPLY for the words typed (the last one is being completed). */
+function bash(...words: string[]): string[] {
+  const script = [
+    "source <(vouch completion bash)",
+    `COMP_WORDS=(${["vouch", ...words].map(q).join(" ")})`,
+    `COMP_CWORD=${words.length}`,
+    "_vouch",
+    'printf "%s\\n" "${COMPREPLY[@]}"',
+  ].join("\n");
+  return lines(shell(["bash", "--norc", "--noprofile", "-c", script])).sort();
+}
+
+/** What _vouch hands compadd (the values) and _files (its arguments), in zsh. */
+function zsh(...words: string[]): string[] {
+  const script = [
+    "source <(vouch completion zsh)",
+    'compadd() { while (( $# )); do case $1 in -a) shift; for a in "$@"; do print -rl -- "${(@P)a}"; done; return;; -d) shift 2;; *) shift;; esac; done }',
+    '_files() { print -r -- "_files $*" }',
+    `words=(${["vouch", ...words].map(q).join(" ")})`,
+    `CURRENT=${words.length + 1}`,
+    "_vouch",
+  ].join("\n");
+  return lines(shell(["zsh", "-f", "-c", script])).sort();
+}
+
+/** fish's own completions for the line (values only). */
+function fish(line: string): string[] {
+  const out = shell(["fish", "--no-config", "-c", `vouch completion fish | source; complete -C ${q(line)}`]);
+  return lines(out)
+    .map((l) => l.split("\t")[0]!)
+    .sort();
+}
+
+function ledgerState(): string[] {
+  return readdirSync(home)
+    .sort()
+    .map((f) => {
+      const path = join(home, f);
+      const st = statSync(path);
+      if (!st.isFile()) return `${f}/`;
+      // SQLite's shared-memory index takes a reader's read marks: its bytes are SQLite's, not the ledger's.
+      if (f.endsWith("-shm")) return f;
+      return `${f} ${st.size} ${st.mtimeMs} ${createHash("sha256").update(readFileSync(path)).digest("hex")}`;
+    });
+}
+
+describe("the same questions in each shell", () => {
+  test("commands by prefix", () => {
+    expect(bash("ru")).toEqual(["run", "runs"]);
+    expect(zsh("ru")).toEqual(["run", "runs"]);
+    expect(fish("vouch ru")).toEqual(["run", "runs"]);
+  });
+
+  test("options of a command", () => {
+    expect(bash("run", "--dr")).toEqual(["--dry-run"]);
+    expect(zsh("init", "--h")).toEqual(["--harness", "--help"]);
+    expect(fish("vouch init --h")).toEqual(["--harness", "--help"]);
+  });
+
+  test("graph files (*.yaml, *.yml) and folders, never other files", () => {
+    const graphs = bash("run", "");
+    expect(graphs).toContain("vouch.graph.yaml");
+    expect(graphs).toContain("gate.yaml");
+    expect(graphs).toContain("graphs");
+    expect(graphs).not.toContain("notes.txt");
+    expect(bash("run", "graphs/")).toEqual(["graphs/more.yml"]);
+    expect(zsh("validate", "")).toEqual(["_files -g *.(yaml|yml)"]);
+    const f = fish("vouch run ");
+    expect(f).toEqual(expect.arrayContaining(["gate.yaml", "graphs/", "vouch.checks.yaml", "vouch.graph.yaml"]));
+    expect(f).not.toContain("notes.txt");
+  });
+
+  test("recent run ids and last", () => {
+    const want = ["last", ids.passed, ids.paused].sort();
+    expect(bash("show", "")).toEqual(want);
+    expect(zsh("report", "")).toEqual(want);
+    expect(fish("vouch resume ")).toEqual(want);
+  });
+
+  test("node ids of the run on the line: --diff its worktree nodes, --approve its approvals", () => {
+    expect(bash("show", ids.passed, "--diff", "")).toEqual(["implement", "integrate"]);
+    expect(zsh("show", "last", "--diff", "")).toEqual([]); // the last run is the paused gate: no worktree
+    expect(zsh("resume", ids.paused, "--approve", "")).toEqual(["ship"]);
+    expect(fish(`vouch resume ${ids.paused.slice(0, 15)} --reject `)).toEqual(["ship"]);
+    expect(fish(`vouch show ${ids.passed} --diff i`)).toEqual(["implement", "integrate"]);
+  });
+
+  test("choices: --format, --harness, the shells", () => {
+    expect(bash("graph", "gate.yaml", "--format", "")).toEqual(["dot", "mermaid", "text"]);
+    expect(zsh("run", "gate.yaml", "--harness", "c")).toEqual(["claude", "codex", "command"]);
+    expect(fish("vouch completion ")).toEqual(["bash", "fish", "zsh"]);
+  });
+
+  test("the line's own vouch is asked: a path to the binary completes too", () => {
+    const script = [
+      "source <(vouch completion bash)",
+      `COMP_WORDS=(${q(BINARY)} ru)`,
+      "COMP_CWORD=1",
+      'PATH=/nowhere _vouch; printf "%s\\n" "${COMPREPLY[@]}"',
+    ].join("\n");
+    expect(lines(shell(["bash", "--norc", "-c", script])).sort()).toEqual(["run", "runs"]);
+  });
+
+  test("completing never changes the ledger", () => {
+    const before = ledgerState();
+    for (let i = 0; i < 3; i++) {
+      bash("show", "");
+      bash("show", ids.passed, "--diff", "");
+      zsh("resume", ids.paused, "--approve", "");
+      fish("vouch report ");
+    }
+    expect(ledgerState()).toEqual(before);
+  });
+});
+
+describe.skipIf(!TMUX)("zsh with a real Tab", () => {
+  test("vouch ru<Tab> becomes vouch run, and --diff <Tab> lists the worktree nodes", async () => {
+    const zdot = join(p.root, ".zdot");
+    mkdirSync(zdot, { recursive: true });
+    writeFileSync(join(zdot, ".zshrc"), "autoload -Uz compinit && compinit -u -D\nsource <(vouch completion zsh)\nPS1='> '\n");
+    const screen = new TmuxScreen(p.root);
+    try {
+      screen.start(["sh", "-c", `cd ${q(p.root)} && exec zsh -i`], { ...env(), ZDOTDIR: zdot }, { width: 120, height: 20 });
+      await screen.waitFor("the prompt", (s) => s.some((l) => l.startsWith(">")), 15_000);
+      screen.keys("vouch complet", "Tab");
+      await screen.waitFor("the command completed", (s) => s.some((l) => l === "> vouch completion"), 15_000);
+      screen.keys("C-u", `vouch show ${ids.passed} --diff i`, "Tab");
+      await screen.waitFor("the node list", (s) => s.some((l) => /^implement\b/.test(l)) && s.some((l) => /^integrate\b/.test(l)), 15_000);
+      screen.keys("C-u", "exit", "Enter");
+      const done = await screen.waitFor("the exit", (s) => exitedWith(s) !== null, 15_000);
+      expect(exitedWith(done)).toBe(0);
+    } finally {
+      screen.kill();
+    }
+  }, 90_000);
+});
