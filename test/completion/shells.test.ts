@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { BINARY, cleanEnv, ensureBinary, vouch } from "../e2e/helpers.ts";
 import { exitedWith, TMUX, TmuxScreen } from "../e2e/tmux.ts";
@@ -170,6 +171,24 @@ describe("the same questions in each shell", () => {
       fish("vouch report ");
     }
     expect(ledgerState()).toEqual(before);
+  });
+});
+
+describe("a ledger closed cleanly (no -wal, no -shm beside it)", () => {
+  test("completing reads its runs and creates no file next to it", () => {
+    const clean = join(p.root, ".clean-home");
+    mkdirSync(clean);
+    const db = new Database(join(home, "ledger.sqlite"));
+    db.run(`VACUUM INTO '${join(clean, "ledger.sqlite")}'`);
+    db.close();
+    const c = new Database(join(clean, "ledger.sqlite"));
+    c.run("PRAGMA journal_mode = WAL"); // as vouch keeps it: the last close removes -wal and -shm
+    c.close();
+    const listing = () => readdirSync(clean).sort();
+    expect(listing()).toEqual(["ledger.sqlite"]);
+    const r = Bun.spawnSync([BINARY, "__complete", "show", ""], { cwd: p.root, env: { ...env(), VOUCH_HOME: clean }, stdout: "pipe" });
+    expect(lines(r.stdout.toString()).map((l) => l.split("\t")[0])).toEqual(["words", "last", ids.paused, ids.passed]);
+    expect(listing()).toEqual(["ledger.sqlite"]);
   });
 });
 

@@ -1,12 +1,13 @@
-// Run ids and node ids for completion, from the ledger opened read-only
-// (src/ledger/open-readonly.ts): a completion never writes — no migration, no
-// journal mode, no file created — and never fails the shell: a missing, locked,
-// foreign or older ledger gives no candidates. Bounded: the newest runs only.
+// Run ids and node ids for completion, from the ledger read without writing:
+// a completion never writes — no migration, no journal mode, no file created —
+// and never fails the shell: a missing, locked, foreign or older ledger gives no
+// candidates. Bounded: the newest runs only.
+import { Database, constants } from "bun:sqlite";
 import { existsSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { ledgerFile, ledgerHome } from "../../ledger/home.ts";
 import { SqliteRunLedger, type RunLedger } from "../../ledger/ledger.ts";
-import { SCHEMA_VERSION } from "../../ledger/migrations.ts";
-import { openReadOnly } from "../../ledger/open-readonly.ts";
+import { SCHEMA_VERSION, inspect } from "../../ledger/migrations.ts";
 import type { NodeView, RunSummary } from "../../ledger/types.ts";
 import { sanitizeInline } from "../../text/sanitize.ts";
 import { withWorktrees } from "../show-diff.ts";
@@ -26,6 +27,29 @@ function nodesOf(s: RunSummary, which: "approval" | "worktree" | "agent"): Candi
   return [...seen.values()];
 }
 
+/** The ledger for reading only. SQLite's read-only open of a WAL database still makes a
+ *  -wal and a -shm beside it when they are missing (a ledger closed cleanly): so then
+ *  the file is opened immutable (nothing waits in a -wal that is not there). With both
+ *  there (a writer is live, or left them) a plain read-only open reads the -wal too; it
+ *  takes read marks in the -shm, SQLite's shared memory, and writes nothing else. A
+ *  -wal without its -shm: nothing is read. Not this vouch's schema: nothing is read. */
+export function openForCompletion(file: string): Database | null {
+  if (!existsSync(file)) return null;
+  const wal = existsSync(`${file}-wal`);
+  if (wal && !existsSync(`${file}-shm`)) return null;
+  const db = wal
+    ? new Database(file, { readonly: true, strict: true })
+    : new Database(`${pathToFileURL(file).href}?immutable=1`, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
+  try {
+    const state = inspect(db);
+    if (state.kind === "vouch" && state.version === SCHEMA_VERSION) return db;
+  } catch {
+    // not a database, or not readable now: no candidates
+  }
+  db.close();
+  return null;
+}
+
 export function ledgerSources(env: Record<string, string | undefined>, cwd: string): CompletionSources & { close(): void } {
   let ledger: RunLedger | null | undefined;
   const open = (): RunLedger | null => {
@@ -33,7 +57,8 @@ export function ledgerSources(env: Record<string, string | undefined>, cwd: stri
     try {
       const home = ledgerHome(env, cwd);
       const file = ledgerFile(home);
-      ledger = existsSync(file) ? new SqliteRunLedger(openReadOnly(file, SCHEMA_VERSION), home, file, Date.now) : null;
+      const db = openForCompletion(file);
+      ledger = db === null ? null : new SqliteRunLedger(db, home, file, Date.now);
     } catch {
       ledger = null;
     }
