@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
-import { ensureBinary, vouch } from "../e2e/helpers.ts";
+import { BINARY, cleanEnv, ensureBinary, vouch } from "../e2e/helpers.ts";
 import { git } from "../workspace/git-repo.ts";
 import { FIXTURES, project, type Files, type Project } from "./fixtures.ts";
 
@@ -26,6 +26,14 @@ function repo(files: Files, commit = true): Project {
 const init = (p: Project, args: string[], env: Record<string, string> = {}) =>
   vouch(["init", ...args], { home: join(p.root, ".vouch"), cwd: p.root, env });
 const read = (p: Project, file: string) => readFileSync(join(p.root, file), "utf8");
+/** Whether a process is there and not a zombie (a zombie has ended; only its entry waits to be reaped). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
 
 describe("a fixture project of each kind", () => {
   test.each(Object.keys(FIXTURES))("%s: init --yes writes two files vouch validate and vouch run --dry-run accept", async (kind) => {
@@ -128,6 +136,30 @@ describe("each check run once", () => {
       expect(r.stdout).toContain("  tests  make test\n    ✓ passed");
       expect(r.stdout).toMatch(/ {2}lint {3}make lint\n {4}✗ failed: exit 2, expected 0/);
     } else expect(r.stdout).toContain("could not run (make not found)");
+  });
+
+  test("Ctrl-C while a check runs: its process group is stopped, the files stay written, exit 130", async () => {
+    const p = repo({
+      "package.json": JSON.stringify({ scripts: { test: "echo $$ > check.pid; exec sleep 300" } }),
+      "package-lock.json": "{}",
+    });
+    const child = Bun.spawn([BINARY, "init", "--yes"], {
+      cwd: p.root,
+      env: cleanEnv({ home: join(p.root, ".vouch") }),
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const pidFile = join(p.root, "check.pid");
+    const deadline = Date.now() + 30_000;
+    while (!(existsSync(pidFile) && readFileSync(pidFile, "utf8").endsWith("\n")) && Date.now() < deadline) await Bun.sleep(20);
+    const checkPid = Number(readFileSync(pidFile, "utf8"));
+    child.kill("SIGINT");
+    const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
+    expect(code).toBe(130);
+    expect(stderr).toContain("vouch: interrupted; the files are written, the remaining checks did not run");
+    expect(existsSync(join(p.root, "vouch.graph.yaml"))).toBe(true);
+    expect(alive(checkPid)).toBe(false);
   });
 
   test("nothing found: the placeholder check fails, saying what to write", async () => {

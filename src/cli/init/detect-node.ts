@@ -94,7 +94,7 @@ export function detectNode(files: ProjectFiles): Finding {
     found: [`package.json scripts ${names.join(", ")} (${pm}, ${why})`],
     notes,
     protect: [
-      { glob: "package.json", why: "its scripts are the checks' commands" },
+      { glob: "package.json", why: "its scripts are the checks' commands (remove this line if a task must add a dependency)" },
       ...(tests
         ? [
             ...testFolderGlobs(files),

@@ -20,16 +20,24 @@ export interface GraphSpec {
   checksFile: string;
 }
 
+/** Example command lines, their comments in one column. */
+function examples(list: readonly (readonly [string, string])[]): string[] {
+  const width = Math.max(...list.map(([c]) => c.length));
+  return list.map(([c, why]) => (why === "" ? `  ${c}` : `  ${c.padEnd(width)}  # ${why}`));
+}
+
 function header(spec: GraphSpec): string[] {
   return comments(0, [
     "A starter graph written by vouch init: one agent makes a change in a git worktree of its",
     "own, this project's checks decide whether it is done, and the work is merged onto a",
     "branch of its own. Your checkout (its files, index and HEAD) is never touched.",
     "",
-    `  vouch run ${GRAPH_FILE} -i task="Make the parser accept empty lines"`,
-    `  vouch run ${GRAPH_FILE} -i task=x --dry-run      # what would run, under which caps; starts nothing`,
-    "  vouch show last                                  # then: what happened, node by node",
-    "  vouch report last -o report.html                 # the same as one web page",
+    ...examples([
+      [`vouch run ${GRAPH_FILE} -i task=x --dry-run`, "what would run, under which caps; starts nothing"],
+      [`vouch run ${GRAPH_FILE} -i task="Make the parser accept empty lines"`, "the run"],
+      ["vouch show last", "then: what happened, node by node"],
+      ["vouch report last -o report.html", "the same as one web page"],
+    ]),
     "",
     "Run it from this folder: its nodes work in the folder vouch runs in. Commit this file",
     `and ${spec.checksFile} first: a worktree starts from your last commit.`,
