@@ -54,7 +54,7 @@ export function checksText(finding: Finding, checks: readonly NamedCheck[]): str
           "Python tests, go.mod, Cargo.toml, deno.json or CI steps). Until you write one, the",
           "tests check below fails on purpose: without evidence nothing can pass.",
         ];
-  const lines = [...comments(0, [...HEADER, "", ...source]), "checks:"];
+  const lines = [...comments(0, [...HEADER, "", ...source]), "checks:  # the checks, by name"];
   checks.forEach((c, i) => lines.push(...checkLines(c, i === 0)));
   return `${lines.join("\n")}\n`;
 }

@@ -53,7 +53,7 @@ function agentNode(spec: GraphSpec): string[] {
     spec.protect.map((p) => [`- ${scalar(p.glob)}`, p.why]),
   );
   return [
-    "  implement:",
+    ...rows(2, [["implement:", "the agent's node: its id names its branch and is how vouch show calls it"]]),
     ...rows(4, [
       ["kind: agent", "one sitting of a coding agent"],
       [`harness: ${spec.harness}`, s.harnessComment],
@@ -89,7 +89,7 @@ function agentNode(spec: GraphSpec): string[] {
 function mergeAndEnd(spec: GraphSpec): string[] {
   const list = `[${spec.checks.join(", ")}]`;
   return [
-    "  integrate:",
+    ...rows(2, [["integrate:", "the merge node"]]),
     ...rows(4, [
       ["kind: merge", "merges the branches of worktree nodes onto a new branch (git merge-tree: no checkout touched)"],
       ["needs: [implement]", "after implement"],
@@ -97,7 +97,7 @@ function mergeAndEnd(spec: GraphSpec): string[] {
       ['into: "vouch/{{ run.id }}/merged"', "the new branch: git log it, merge it, or delete it"],
       [`success: { checks: ${list} }`, "the checks again, on the merged tree"],
     ]),
-    "  done:",
+    ...rows(2, [["done:", "the end node"]]),
     ...rows(4, [
       ["kind: end", "the run's result"],
       ["needs: [integrate]", "after the merge"],
@@ -114,10 +114,10 @@ export function graphText(spec: GraphSpec): string {
     ...rows(0, [
       ["version: 1", "the graph language's version"],
       [`name: ${scalar(spec.name)}`, "shown by vouch runs and in reports"],
-      ["description: One agent implements a task in a worktree; the project's checks decide; the branch is merged.", ""],
+      ["description: One agent implements a task in a worktree; the project's checks decide; the branch is merged.", "free text"],
       ["inputs:", "what a run is given: -i task=..."],
     ]),
-    ...rows(2, [['task: { description: "what to change, in a sentence or a paragraph", required: true }', ""]]),
+    ...rows(2, [['task: { description: "what to change, in a sentence or a paragraph", required: true }', "a run without it is refused"]]),
     ...rows(0, [
       [`checks_from: [${scalar(`./${spec.checksFile}`)}]`, "the checks, in a file of their own beside this one (vouch checks lists them)"],
       s.runCaps,
