@@ -28,6 +28,8 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   worker: () => import("./cli/worker-command.ts"),
   workers: () => import("./cli/workers-command.ts"),
   export: () => import("./cli/export-command.ts"),
+  init: () => import("./cli/init-command.ts"),
+  completion: () => import("./cli/completion-command.ts"),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
@@ -37,6 +39,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.err(`${MAIN_HELP}\n`);
     return EXIT.usage;
   }
+  // Shell completion's own question (hidden, ADR 0070): before --help, which a typed line may hold.
+  if (name === "__complete") return (await import("./cli/complete-command.ts")).completeCommand(rest, io);
   if (name === "--help" || name === "-h" || name === "help") {
     const topic = name === "help" ? rest[0] : undefined;
     io.out(`${(topic && COMMAND_HELP[topic]) || MAIN_HELP}\n`);
