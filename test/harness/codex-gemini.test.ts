@@ -2,8 +2,8 @@
 // formats (what the real CLIs print is in test/fixtures/{codex,gemini}).
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { createCodexParser } from "../../src/spawn/harness/codex.ts";
-import { createGeminiParser, GEMINI_EXIT_CODES, httpStatusOfExit } from "../../src/spawn/harness/gemini.ts";
+import { createCodexParser } from "../../src/spawn/harness/codex/stream.ts";
+import { createGeminiParser, GEMINI_EXIT_CODES, httpStatusOfExit } from "../../src/spawn/harness/gemini/stream.ts";
 import { sanitize } from "../../src/tui/text.ts";
 import { parseAll } from "./helpers.ts";
 

@@ -5,11 +5,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { refuse } from "../../src/spawn/harness/refuse.ts";
-import { claudeAdapter } from "../../src/spawn/harness/claude.ts";
-import { codexAdapter } from "../../src/spawn/harness/codex.ts";
-import { geminiAdapter } from "../../src/spawn/harness/gemini.ts";
-import { commandAdapter } from "../../src/spawn/harness/command.ts";
-import { replayDescriptor } from "../../src/spawn/harness/replay.ts";
+import { claudeAdapter } from "../../src/spawn/harness/claude/adapter.ts";
+import { codexAdapter } from "../../src/spawn/harness/codex/adapter.ts";
+import { geminiAdapter } from "../../src/spawn/harness/gemini/adapter.ts";
+import { commandAdapter } from "../../src/spawn/harness/command/adapter.ts";
+import { replayDescriptor } from "../../src/spawn/harness/replay/adapter.ts";
 import { createAgentRunner } from "../../src/spawn/harness/agent-runner.ts";
 import type { AgentPlan } from "../../src/engine/ports.ts";
 

@@ -3,35 +3,14 @@
 // the offline demo and many tests run on it. Lines are fed to the Claude
 // parser, optionally paced (`replayDelayMs`) so a live UI shows progress.
 // Wall and idle are supervised by timers; turns and cost are what the
-// recording says (observed).
+// recording says (observed). What it declares is adapter.ts.
 import { basename } from "node:path";
-import type { AgentAssignment, AgentHooks, Sitting } from "../../engine/ports.ts";
-import { createClaudeParser } from "./claude-stream.ts";
-import { FixtureFolder } from "./replay-folder.ts";
-import { applyEdits, ReplayEditError, type ReplayEdit } from "./replay-edits.ts";
-import { InputError } from "../../engine/errors.ts";
-import { MAX_INPUT_ENV } from "../read-limited.ts";
-import type { Guarantees, HarnessDescriptor } from "./types.ts";
-import { SESSION_SUPPORT } from "../../engine/sessions.ts";
-
-export const REPLAY_GUARANTEES: Guarantees = {
-  caps: { turns: "observed", budget_usd: "observed", wall: "supervised", idle: "supervised" },
-  model: true,
-  tools: true,
-  permissionMode: true,
-};
-
-/** Replay accepts model/tools/permission_mode (a recording of any setting can be
- *  played) but, like every cap it observes, it only reports what was recorded. */
-export const replayDescriptor: HarnessDescriptor = {
-  name: "replay",
-  binary: null,
-  protocol: "json-stream",
-  guarantees: REPLAY_GUARANTEES,
-  recorded: true,
-  // A recording of a resumed sitting plays like any other: accepted, not applied (ADR 0023).
-  sessions: SESSION_SUPPORT.replay,
-};
+import type { AgentAssignment, AgentHooks, Sitting } from "../../../engine/ports.ts";
+import { createClaudeParser } from "../claude/stream.ts";
+import { FixtureFolder } from "./folder.ts";
+import { applyEdits, ReplayEditError, type ReplayEdit } from "./edits.ts";
+import { InputError } from "../../../engine/errors.ts";
+import { MAX_INPUT_ENV } from "../../read-limited.ts";
 
 export interface ReplayOptions {
   dir: string;
@@ -40,6 +19,13 @@ export interface ReplayOptions {
   maxBytes: number;
   /** What earlier sittings read of the folder (the runner's; default: a fresh one). */
   fixtures?: FixtureFolder;
+}
+
+/** Why no sitting can be played from `dir` (no folder given, or not a folder), or null. */
+export function replayFolderProblem(dir: string | undefined, fixtures: FixtureFolder): string | null {
+  if (dir !== undefined && fixtures.isFolder(dir)) return null;
+  const where = dir ? `"${dir}" is not a folder` : "no fixture folder was given";
+  return `${where}: pass --replay-dir DIR`;
 }
 
 type Stop = "wall" | "idle" | "cancelled";

@@ -1,0 +1,27 @@
+// The file-system reads a transcript store makes (src/spawn/harness/<name>/transcripts.ts):
+// a folder's entries, whether a path is a file, a file's bounded start. None throws.
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+
+/** The entries of `dir`, sorted; none when it cannot be read. */
+export function list(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+export function isFile(path: string): boolean {
+  return existsSync(path) && statSync(path).isFile();
+}
+
+/** The first 4 KiB of a file, as text (bounded: a transcript can be large). */
+export function head(path: string): string {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(4096);
+    return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
