@@ -103,4 +103,16 @@ describe("refuse", () => {
     expect(configured.refuse(plan({ harness: "command" }))).toEqual([]);
     expect(configured.refuse(plan({ harness: "replay" }))).toEqual([]);
   });
+
+  // The runner found the adapter by key (adapters[harness]): "constructor" found
+  // Object, and refuse() threw a TypeError on its missing guarantees.
+  test("a harness named like an Object property is unknown, never found on the prototype", () => {
+    const runner = createAgentRunner({ parentEnv: {} });
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+      const refusals = runner.refuse(plan({ harness: name as never, caps: { turns: 3 } }));
+      expect(refusals, name).toEqual([
+        { harness: name, field: "harness", message: `unknown harness "${name}": use one of claude, codex, gemini, replay, command` },
+      ]);
+    }
+  });
 });

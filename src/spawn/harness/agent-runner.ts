@@ -50,15 +50,15 @@ export { MAX_STREAM_LINE, SITTING_STDERR_BYTES } from "./sitting.ts";
 
 export function createAgentRunner(opts: AgentRunnerOptions): AgentRunner {
   const adapters: Record<ProcessHarnessName, HarnessAdapter> = { ...PROCESS_ADAPTERS, ...opts.adapters };
-  const processAdapter = (name: string): HarnessAdapter | undefined => adapters[name as ProcessHarnessName];
-  // In the registry's order, a replaced adapter in its place.
+  const processAdapter = (name: string): HarnessAdapter | undefined =>
+    Object.hasOwn(adapters, name) ? adapters[name as ProcessHarnessName] : undefined;
+  // In the registry's order, a replaced adapter in its place; looked up by name, never by key (a
+  // hostile name such as "constructor" finds no harness).
   const descriptors: HarnessDescriptor[] = HARNESSES.map((h) => processAdapter(h.name) ?? h);
-  const descriptorFor = (harness: string): HarnessDescriptor | undefined =>
-    harness === "replay" ? HARNESSES.find((h) => h.name === "replay") : processAdapter(harness);
   const commandArgv = opts.commandArgv ?? commandArgvFromEnv(opts.parentEnv);
   const fixtures = new FixtureFolder();
   const refusePlan = (plan: AgentPlan): Refusal[] => {
-    const harness = descriptorFor(plan.harness);
+    const harness = descriptors.find((d) => d.name === plan.harness);
     if (!harness) return [unknownHarness(plan.harness, descriptors)];
     const alternatives = (cap: CapName) => harnessesKeeping(cap, descriptors).filter((n) => n !== harness.name);
     const out = refuse(harness, plan, { alternatives });
