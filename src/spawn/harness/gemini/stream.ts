@@ -58,6 +58,9 @@ const GEMINI_READER: EventReader<GeminiState> = {
     const stop = geminiRateLimit(end.exit, why, ctx);
     return stop ? { stop, said: why } : null;
   },
+  // ADR 0018: no raw escape sequence from the CLI reaches a record — its own text (whyOf) nor a
+  // value it reported that an error quotes (a result's status).
+  sanitizeError: true,
 };
 
 function startModelOutput(s: GeminiState): void {
