@@ -30,34 +30,37 @@ export function replayFolderProblem(dir: string | undefined, fixtures: FixtureFo
 
 type Stop = "wall" | "idle" | "cancelled";
 
-export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: ReplayOptions): Promise<Sitting> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  const fixtures = opts.fixtures ?? new FixtureFolder();
+/** A sitting's recording: the fixture's lines and the edits it left, or why it cannot be played. */
+type Recording = { found: string; lines: string[]; edits: ReplayEdit[] } | { unplayable: string };
+
+function readRecording(a: AgentAssignment, opts: ReplayOptions, fixtures: FixtureFolder): Recording {
   const lookup = fixtures.find(opts.dir, a.node, a.attempt, a.branch?.index, a.round);
   if ("missing" in lookup) {
     const looked = lookup.lookedFor.length > 0 ? `; looked for ${lookup.lookedFor.join(", ")}` : "";
-    return emptySitting("unavailable", elapsed(), `${lookup.missing}${looked}`);
+    return { unplayable: `${lookup.missing}${looked}` };
   }
   let lines: string[];
   try {
     const what = `replay fixture ${lookup.found}`;
     lines = fixtures.lines(lookup.found, { what, maxBytes: opts.maxBytes, raise: `set ${MAX_INPUT_ENV} to read a larger fixture` });
   } catch (e) {
-    return emptySitting(
-      "unavailable",
-      elapsed(),
-      e instanceof InputError ? e.message : `cannot read replay fixture ${lookup.found}: ${(e as Error).message}`,
-    );
+    return { unplayable: e instanceof InputError ? e.message : `cannot read replay fixture ${lookup.found}: ${(e as Error).message}` };
   }
-  let edits: ReplayEdit[];
   try {
-    edits = fixtures.edits(lookup, opts.maxBytes);
+    return { found: lookup.found, lines, edits: fixtures.edits(lookup, opts.maxBytes) };
   } catch (e) {
-    return emptySitting("unavailable", elapsed(), (e as Error).message);
+    return { unplayable: (e as Error).message };
   }
+}
 
-  const parser = createClaudeParser(`replay fixture ${basename(lookup.found)}`);
+export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: ReplayOptions): Promise<Sitting> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const recording = readRecording(a, opts, opts.fixtures ?? new FixtureFolder());
+  if ("unplayable" in recording) return emptySitting("unavailable", elapsed(), recording.unplayable);
+  const { found, lines, edits } = recording;
+
+  const parser = createClaudeParser(`replay fixture ${basename(found)}`);
   let longestSilence = 0;
   let stop: Stop | null = null;
   for (const line of lines) {
