@@ -12,6 +12,7 @@ import type { ProcessSupervisor } from "../process-registry.ts";
 import { backstopBreach, type BackstopBreach, type BackstopMargins } from "./overruns.ts";
 import { cancelGuard, supervisionStop } from "./supervision.ts";
 import type { HarnessAdapter, HarnessCommand, StreamParser } from "./types.ts";
+import { notRun } from "./common/not-run.ts";
 
 export type RunProcess = (command: Command, options: ProcessOptions) => Promise<ProcessResult>;
 
@@ -143,20 +144,5 @@ function parsedSitting(
     idleMs: result.longestSilenceMs,
     exitCode: result.exit,
     stderrTail: tail(result.stderrTail, SITTING_STDERR_BYTES),
-  };
-}
-
-export function notRun(stopReason: Sitting["stopReason"], error: string): Sitting {
-  return {
-    stopReason,
-    resultText: "",
-    turns: null,
-    costUsd: null,
-    tokens: null,
-    wallMs: 0,
-    permissionDenials: 0,
-    exitCode: null,
-    stderrTail: "",
-    error,
   };
 }

@@ -2,20 +2,13 @@
 // docs/real-clis.md): $CODEX_HOME (else ~/.codex)
 // /sessions/YYYY/MM/DD/rollout-<time>-<thread_id>.jsonl, found by file name.
 import { join } from "node:path";
-import { isFile, list } from "../common/store-files.ts";
+import { cliHome, isFile, list } from "../common/store-files.ts";
 import type { TranscriptStore } from "../types.ts";
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function codexHome(env: Env): string | null {
-  if (env.CODEX_HOME) return env.CODEX_HOME;
-  return env.HOME ? join(env.HOME, ".codex") : null;
-}
 
 export const codexTranscripts: TranscriptStore = {
   where: "$CODEX_HOME or ~/.codex/sessions",
   find(id, env) {
-    const home = codexHome(env);
+    const home = cliHome(env, "CODEX_HOME", ".codex");
     if (!home) return null;
     const sessions = join(home, "sessions");
     for (const y of list(sessions)) {

@@ -1,6 +1,8 @@
 // The file-system reads a transcript store makes (src/spawn/harness/<name>/transcripts.ts):
-// a folder's entries, whether a path is a file, a file's bounded start. None throws.
+// a CLI's own folder, a folder's entries, whether a path is a file, a file's bounded
+// start. None throws.
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { join } from "node:path";
 
 /** The entries of `dir`, sorted; none when it cannot be read. */
 export function list(dir: string): string[] {
@@ -24,4 +26,10 @@ export function head(path: string): string {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The folder a CLI keeps its state in: `$VARIABLE` when set, else `~/<dotFolder>`; null without either. */
+export function cliHome(env: Readonly<Record<string, string | undefined>>, variable: string, dotFolder: string): string | null {
+  if (env[variable]) return env[variable]!;
+  return env.HOME ? join(env.HOME, dotFolder) : null;
 }

@@ -11,6 +11,7 @@ import { FixtureFolder } from "./folder.ts";
 import { applyEdits, ReplayEditError, type ReplayEdit } from "./edits.ts";
 import { InputError } from "../../../engine/errors.ts";
 import { MAX_INPUT_ENV } from "../../read-limited.ts";
+import { notRun } from "../common/not-run.ts";
 
 export interface ReplayOptions {
   dir: string;
@@ -57,7 +58,7 @@ export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: Re
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const recording = readRecording(a, opts, opts.fixtures ?? new FixtureFolder());
-  if ("unplayable" in recording) return emptySitting("unavailable", elapsed(), recording.unplayable);
+  if ("unplayable" in recording) return notRun("unavailable", recording.unplayable, elapsed());
   const { found, lines, edits } = recording;
 
   const parser = createClaudeParser(`replay fixture ${basename(found)}`);
@@ -92,7 +93,7 @@ export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: Re
   // The recording played to its end: its edits land in the sitting's folder
   // (its worktree when the node has one), as the model's tools would have left them.
   const refused = replayEditsInto(a.cwd, edits);
-  return refused ? emptySitting("unavailable", elapsed(), refused) : sitting;
+  return refused ? notRun("unavailable", refused, elapsed()) : sitting;
 }
 
 /** Applies a sitting's recorded edits; the reason when they could not be (nothing is half-written by a refused path). */
@@ -129,19 +130,4 @@ function stopMessage(stop: Stop, a: AgentAssignment): string {
   if (stop === "wall") return `replay stopped by the wall cap (${a.caps.wallMs} ms)`;
   if (stop === "idle") return `replay stopped by the idle cap (${a.caps.idleMs} ms without output)`;
   return "replay cancelled";
-}
-
-function emptySitting(stopReason: Sitting["stopReason"], wallMs: number, error: string): Sitting {
-  return {
-    stopReason,
-    resultText: "",
-    turns: null,
-    costUsd: null,
-    tokens: null,
-    wallMs,
-    permissionDenials: 0,
-    exitCode: null,
-    stderrTail: "",
-    error,
-  };
 }
