@@ -12,6 +12,7 @@ import { commandAdapter } from "../../src/spawn/harness/command/adapter.ts";
 import { replayDescriptor } from "../../src/spawn/harness/replay/adapter.ts";
 import { createAgentRunner } from "../../src/spawn/harness/agent-runner.ts";
 import type { AgentPlan } from "../../src/engine/ports.ts";
+import { HARNESS_NAMES } from "../../src/engine/harnesses.ts";
 
 const plan = (p: Partial<AgentPlan>): AgentPlan => ({ node: "n", harness: "claude", caps: {}, ...p });
 
@@ -111,7 +112,7 @@ describe("refuse", () => {
     for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
       const refusals = runner.refuse(plan({ harness: name as never, caps: { turns: 3 } }));
       expect(refusals, name).toEqual([
-        { harness: name, field: "harness", message: `unknown harness "${name}": use one of claude, codex, gemini, replay, command` },
+        { harness: name, field: "harness", message: `unknown harness "${name}": use one of ${HARNESS_NAMES.join(", ")}` },
       ]);
     }
   });
