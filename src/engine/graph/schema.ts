@@ -6,6 +6,7 @@ import { z } from "zod";
 import { CHECK_TIMEOUT_CEILING_MS, DURATION_PATTERN, formatDuration, parseDuration } from "./duration.ts";
 import { conditionSchema } from "./condition-schema.ts";
 import { HARNESS_NAMES } from "../harnesses.ts";
+import { EXECUTOR_URL_PATTERN, executorUrlProblem } from "./executor-url.ts";
 
 export const CHECK_TIMEOUT_DEFAULT_MS = 120_000;
 export const SCRIPT_TIMEOUT_DEFAULT_MS = 120_000;
@@ -344,11 +345,11 @@ export const graphSchema = z
     concurrency: z.number().int().positive().optional(),
     executor: z
       .string()
-      .regex(/^rediss?:\/\//, { message: "executor must be a Redis URL: redis://HOST:PORT[/DB]" })
+      .regex(EXECUTOR_URL_PATTERN, { error: (issue) => executorUrlProblem(String(issue.input)) ?? "executor has the wrong form" })
       .optional()
       .meta({
         description:
-          "Where map branches run: redis://HOST:PORT[/DB] hands each branch to `vouch worker`s (docs/scale-out.md). --executor overrides it.",
+          "Where map branches run: a URL whose scheme names the executor. redis://HOST:PORT[/DB] (rediss:// for TLS) hands each branch to `vouch worker`s (docs/scale-out.md). --executor overrides it.",
       }),
     checks: z.record(z.string().min(1), checkDefSchema).optional(),
     checks_from: z

@@ -1,7 +1,8 @@
-// What goes over a run's event stream, worker → coordinator (ADR 0026). One field
-// `m` holding JSON; parsed strictly, since anything on Redis is untrusted input.
+// What a worker sends its coordinator, whatever the transport (ADR 0026, 0037): an
+// attempt began, one event of the branch, the result. JSON, parsed strictly, since
+// whatever a transport delivers is untrusted input (Redis: one field `m` of the run's stream).
 import { z } from "zod";
-import type { BranchJobOutcome, RemoteEvent } from "../../engine/ports.ts";
+import type { BranchJobOutcome, RemoteEvent } from "../engine/ports.ts";
 
 export type StreamMessage =
   | { kind: "attempt"; job: string; worker: string; attempt: number }

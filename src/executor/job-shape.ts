@@ -1,7 +1,7 @@
 // A job's data as a worker reads it: untrusted until it has this shape.
 import { z } from "zod";
-import { HARNESS_NAMES } from "../../engine/graph/schema.ts";
-import type { BranchJob } from "../../engine/ports.ts";
+import { HARNESS_NAMES } from "../engine/graph/schema.ts";
+import type { BranchJob } from "../engine/ports.ts";
 
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/);
 const record = z.record(z.string(), z.unknown());

@@ -8,12 +8,12 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { isAbsolute, join, posix, relative, resolve } from "node:path";
-import type { BranchJob, GitPort, RemoteWorkspace } from "../../engine/ports.ts";
-import { realGit } from "../../workspace/git.ts";
-import { GitError } from "../../workspace/git-error.ts";
-import { runGit, runGitRaw } from "../../workspace/run-git.ts";
+import type { BranchJob, GitPort, RemoteWorkspace } from "../engine/ports.ts";
+import { realGit } from "../workspace/git.ts";
+import { GitError } from "../workspace/git-error.ts";
+import { runGit, runGitRaw } from "../workspace/run-git.ts";
 import { lockWorkdir } from "./workdir-lock.ts";
-import type { ProcessSupervisor } from "../../spawn/process-registry.ts";
+import type { ProcessSupervisor } from "../spawn/process-registry.ts";
 
 /** Where a cwd on the worker sits in the repository ("" at its top), or null when outside it.
  *  `prefix` is the run's folder in the repository; `workerBase` stands for that folder here. */

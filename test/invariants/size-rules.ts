@@ -1,0 +1,21 @@
+// Small named pieces (issue 25): in the folders listed, no file over FILE_LINES lines
+// and no function over FUNCTION_LINES, as the TypeScript parser counts them
+// (ts-facts.ts). A pure function of the facts, so a planted tree can break it.
+import type { Facts } from "./layer-rules.ts";
+
+export const FILE_LINES = 300;
+export const FUNCTION_LINES = 60;
+
+/** Folders held to the limits. src/engine/run/ and the rest of src/spawn/ join when their split (issue 25) lands. */
+export const SIZE_LIMITED: readonly string[] = ["src/executor/", "src/spawn/harness/"];
+
+/** "file: N lines" and "file:LINE name: N lines" for each piece over its limit. */
+export function oversized(facts: Facts, folders: readonly string[] = SIZE_LIMITED): string[] {
+  const out: string[] = [];
+  for (const [file, x] of [...facts].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (!folders.some((d) => file.startsWith(d))) continue;
+    if (x.lines > FILE_LINES) out.push(`${file}: ${x.lines} lines`);
+    for (const f of x.functions) if (f.lines > FUNCTION_LINES) out.push(`${file}:${f.line} ${f.name}: ${f.lines} lines`);
+  }
+  return out;
+}
