@@ -6,8 +6,8 @@ import type { Facts } from "./layer-rules.ts";
 export const FILE_LINES = 300;
 export const FUNCTION_LINES = 60;
 
-/** Folders held to the limits. src/engine/run/ and src/spawn/ join when their split (issue 25) lands. */
-export const SIZE_LIMITED: readonly string[] = ["src/executor/"];
+/** Folders held to the limits. src/engine/run/ and the rest of src/spawn/ join when their split (issue 25) lands. */
+export const SIZE_LIMITED: readonly string[] = ["src/executor/", "src/spawn/harness/"];
 
 /** "file: N lines" and "file:LINE name: N lines" for each piece over its limit. */
 export function oversized(facts: Facts, folders: readonly string[] = SIZE_LIMITED): string[] {

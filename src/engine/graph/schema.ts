@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { CHECK_TIMEOUT_CEILING_MS, DURATION_PATTERN, formatDuration, parseDuration } from "./duration.ts";
 import { conditionSchema } from "./condition-schema.ts";
+import { HARNESS_NAMES } from "../harnesses.ts";
 import { EXECUTOR_URL_PATTERN, executorUrlProblem } from "./executor-url.ts";
 
 export const CHECK_TIMEOUT_DEFAULT_MS = 120_000;
@@ -14,7 +15,8 @@ export const NODE_ID_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*$";
 export const INPUT_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
 export const ENV_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
 
-export const HARNESS_NAMES = ["claude", "codex", "gemini", "replay", "command"] as const;
+/** The harness names are the engine's list (src/engine/harnesses.ts), exported here for the schema's readers. */
+export { HARNESS_NAMES };
 export const RETRY_CAUSES = [
   "nonzero_exit",
   "output_invalid",
