@@ -7,9 +7,10 @@ import type { MapNode } from "../graph/schema.ts";
 import { countBranches, decideMap } from "../scheduler/aggregate.ts";
 import { resolvePath, stringify } from "../template/render.ts";
 import { verdictOf, type BranchResult } from "./branch-summary.ts";
-import { branchIndex, executorLauncher, localLauncher, type BranchLauncher } from "./branch-launch.ts";
+import { executorLauncher, localLauncher, type BranchLauncher } from "./branch-launch.ts";
 import type { RunContext } from "./context.ts";
-import { simpleResult, stoppedResult, type NodeResult } from "./node-env.ts";
+import { simpleResult, stoppedResult } from "./node-env.ts";
+import type { NodeResult } from "./contract.ts";
 import type { ScopeRunner } from "./scope-runner.ts";
 import { isObject } from "../json-object.ts";
 

@@ -1,7 +1,7 @@
 // How a finished node looks to templates and conditions (`nodes.<id>`), to
 // commands (the state file) and in node.finished.
 import type { BranchRef, Cause, EventOf, NodeStatus, Qualifier } from "../events.ts";
-import type { NodeResult } from "./node-env.ts";
+import type { NodeResult } from "./contract.ts";
 
 /** Keys are present only when they hold something: a template naming a missing one is an error. */
 export interface NodeView {

@@ -8,7 +8,8 @@ import { BadWorkspaceName } from "../workspace/names.ts";
 import { workspaceOf } from "../workspace/spec.ts";
 import { WorkspaceError, type NodeWorkspace } from "../workspace/workspaces.ts";
 import type { Produced } from "./judging.ts";
-import { emitStarted, isFatal, simpleResult, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { emitStarted, isFatal, simpleResult } from "./node-env.ts";
+import type { NodeEnv, NodeResult } from "./contract.ts";
 
 /** Errors that are the node's (its worktree could not be made), not the run's. */
 function isWorkspaceProblem(e: unknown): e is Error {
@@ -22,7 +23,7 @@ export async function openWorkspace(env: NodeEnv, node: AnyNode, cwd: string): P
   if (spec === null) return null;
   if (spec.from !== undefined) spec.from = env.frame.prefix + spec.from;
   try {
-    return await env.ctx.workspaces.open(env.id, env.branch, spec, cwd);
+    return await env.run.workspaces.open(env.id, env.branch, spec, cwd);
   } catch (e) {
     if (isWorkspaceProblem(e)) return e;
     throw e;
@@ -37,7 +38,7 @@ export async function settleAttempt(
 ): Promise<Pick<Produced, "tampered" | "workspaceError">> {
   if (ws === null) return {};
   try {
-    const work = await env.ctx.workspaces.settle(ws, attempt, env.branch, env.round);
+    const work = await env.run.workspaces.settle(ws, attempt, env.branch, env.round);
     return { tampered: work.tampered };
   } catch (e) {
     if (!isWorkspaceProblem(e)) throw e;
@@ -49,14 +50,14 @@ export async function settleAttempt(
 export function recordWorkspace(env: NodeEnv, ws: NodeWorkspace | null, r: NodeResult): NodeResult {
   if (ws === null) return r;
   r.workspace = { ...ws.record };
-  env.ctx.workspaces.finished(nodeKey(env.id, env.branch), r.status);
+  env.run.workspaces.finished(nodeKey(env.id, env.branch), r.status);
   return r;
 }
 
 /** The worktree could not be made: the node starts (so the screen shows it) and ends as an error. */
 export function workspaceFailure(env: NodeEnv, kind: string, e: Error, t0: number, harness?: string): NodeResult {
   emitStarted(env, kind, 1, harness !== undefined ? { harness } : {});
-  return simpleResult("error", "workspace_error", 1, env.ctx.clock.now() - t0, {
+  return simpleResult("error", "workspace_error", 1, env.run.clock.now() - t0, {
     error: `could not set up the node's worktree: ${e.message}`,
   });
 }

@@ -12,12 +12,12 @@ import { upstreamOf, type ScopeIndex, type ScopeNode } from "../scheduler/scope-
 import { disposition } from "../scheduler/readiness.ts";
 import { renderDeep } from "../template/render.ts";
 import { quoteFeedback } from "../verdict/retry.ts";
-import type { Frame } from "./frame.ts";
 import { renderStamp } from "./judging.ts";
 import { handle } from "./node-handlers.ts";
 import { keptIds, keptResult } from "./scope-resume.ts";
 import type { PausedApproval, RunContext } from "./context.ts";
-import { simpleResult, stoppedResult, type FinishedSession, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { simpleResult, stoppedResult } from "./node-env.ts";
+import type { FinishedSession, Frame, NodeEnv, NodeResult } from "./contract.ts";
 import { finishedEvent, stateOf, viewOf, type NodeView } from "./node-view.ts";
 import { isObject } from "../json-object.ts";
 
@@ -234,7 +234,7 @@ export class ScopeRunner {
 
   private env(id: string): NodeEnv {
     const e: NodeEnv = {
-      ctx: this.ctx,
+      run: this.ctx,
       frame: this.frame,
       id: this.key(id),
       signal: this.place?.signal ?? this.frame.signal,
