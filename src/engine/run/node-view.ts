@@ -28,6 +28,19 @@ export function viewOf(
   return v;
 }
 
+/** Template and condition data: the frame's inputs, the nodes (a branch also sees the scope around
+ *  its map), and in a branch its item (also under the map's `as` name) and index. */
+export function templateData(
+  inputs: Record<string, unknown>,
+  views: Record<string, NodeView>,
+  place?: { item: unknown; index: number; as?: string; outer: Record<string, NodeView> },
+): Record<string, unknown> {
+  if (!place) return { inputs, nodes: views };
+  const s: Record<string, unknown> = { inputs, nodes: { ...place.outer, ...views }, item: place.item, index: place.index };
+  if (place.as) s[place.as] = place.item;
+  return s;
+}
+
 /** The state file's shape: {inputs, nodes: {id: {status, output, results?}}, item?, index?}. */
 export function stateOf(
   inputs: Record<string, unknown>,
