@@ -2,6 +2,7 @@
 // use it: opened before the first attempt, settled (committed, protected paths
 // checked) after each, recorded on the node's result. A worktree that cannot be
 // set up or recorded is no verdict: error, cause workspace_error.
+import { GitPortError } from "../errors.ts";
 import { nodeKey } from "../events.ts";
 import type { AnyNode } from "../graph/graph-index.ts";
 import { BadWorkspaceName } from "../workspace/names.ts";
@@ -11,9 +12,10 @@ import type { Produced } from "./judging.ts";
 import { emitStarted, isFatal, simpleResult } from "./node-env.ts";
 import type { NodeEnv, NodeResult } from "./contract.ts";
 
-/** Errors that are the node's (its worktree could not be made), not the run's. */
+/** Errors that are the node's (its worktree could not be made), not the run's: the engine's own
+ *  and the git port's, known by their classes. */
 function isWorkspaceProblem(e: unknown): e is Error {
-  return !isFatal(e) && e instanceof Error && (e instanceof WorkspaceError || e instanceof BadWorkspaceName || e.name === "GitError");
+  return !isFatal(e) && (e instanceof WorkspaceError || e instanceof BadWorkspaceName || e instanceof GitPortError);
 }
 
 /** The node's worktree, null when it works in the shared folder, or the error that kept it from being made. */
