@@ -19,7 +19,7 @@ import { commandContext, emitStarted, isFatal, simpleResult, stoppedResult } fro
 import type { NodeEnv, NodeResult } from "./contract.ts";
 import { AbortedWhileWaiting } from "../scheduler/slots.ts";
 import type { NodeView } from "./node-view.ts";
-import { mergeVerdict, type MergeOutput } from "./merge-verdict.ts";
+import { mergeVerdict, type MergeOutput, type MergeVerdict } from "./merge-verdict.ts";
 import { branchNameProblem } from "../graph/branch-name.ts";
 import { mergeFromIds } from "../graph/merge-from.ts";
 
@@ -127,12 +127,7 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
   try {
     const place = await locate(env, node);
     if (typeof place === "string") return simpleResult("error", "harness_error", 1, took(), { error: place });
-    // Branches that ran on workers were pushed to the remote (ADR 0029): bring them here first.
-    // Only the top graph's maps run on workers (a sub-graph's branches run here).
-    const remote = run.options.remoteWorkspace;
-    const overWorkers = env.frame.prefix === "" && mergeFromIds(node).some((id) => env.frame.graph.nodes[id]?.kind === "map");
-    if (remote && overWorkers && run.ports.merge.fetchRunBranches)
-      await run.ports.merge.fetchRunBranches(place.root, remote.remote, run.options.runId);
+    await fetchFromWorkers(env, node, place.root);
     const plan = mergeSources(env.frame.graph, node, run.options.runId, env.scope().nodes as Record<string, NodeView>, env.frame.prefix);
     const { tip, output } = await mergeAll(env, place, plan.sources);
     const stat = await run.ports.git.diffStat(place.root, place.baseCommit, tip);
@@ -155,24 +150,7 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
     }
     const judged = outcomes === null ? null : judgeChecks({ ok: true, output: full, evidence: [], selfReported: false }, outcomes);
     const v = mergeVerdict(full, judged, env.runStop());
-    const result = simpleResult(v.status, v.cause, 1, took(), {
-      qualifier: v.qualifier,
-      output: full,
-      failedChecks: v.failedChecks,
-      evidence: v.evidence,
-    });
-    if (v.error !== undefined) result.error = v.error;
-    if (full.branch !== undefined && full.worktree !== undefined) {
-      result.workspace = {
-        branch: full.branch,
-        base: place.baseCommit,
-        commit: tip,
-        files_changed: stat.filesChanged,
-        insertions: stat.insertions,
-        deletions: stat.deletions,
-        path: full.worktree,
-      };
-    }
+    const result = mergeResult(v, full, took());
     // The branch holds the result; a failed merge's worktree stays to be looked at (`vouch clean` removes it).
     if (v.status === "passed" && full.worktree !== undefined) await run.ports.git.removeWorktree(place.root, full.worktree);
     return result;
@@ -181,6 +159,39 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
     if (e instanceof TemplateError) return simpleResult("error", "template_error", 1, took(), { error: e.message });
     return simpleResult("error", "harness_error", 1, took(), { error: `the merge could not be made: ${(e as Error).message}` });
   }
+}
+
+/** Branches that ran on workers were pushed to the remote (ADR 0029): bring them here first.
+ *  Only the top graph's maps run on workers (a sub-graph's branches run here). */
+async function fetchFromWorkers(env: NodeEnv, node: MergeNode, root: string): Promise<void> {
+  const { run } = env;
+  const remote = run.options.remoteWorkspace;
+  const overWorkers = env.frame.prefix === "" && mergeFromIds(node).some((id) => env.frame.graph.nodes[id]?.kind === "map");
+  if (remote && overWorkers && run.ports.merge.fetchRunBranches)
+    await run.ports.merge.fetchRunBranches(root, remote.remote, run.options.runId);
+}
+
+/** The node's result: the verdict, the output, and the worktree record when a branch was made. */
+function mergeResult(v: MergeVerdict, full: MergeOutput, wallMs: number): NodeResult {
+  const result = simpleResult(v.status, v.cause, 1, wallMs, {
+    qualifier: v.qualifier,
+    output: full,
+    failedChecks: v.failedChecks,
+    evidence: v.evidence,
+  });
+  if (v.error !== undefined) result.error = v.error;
+  if (full.branch !== undefined && full.worktree !== undefined) {
+    result.workspace = {
+      branch: full.branch,
+      base: full.base_commit,
+      commit: full.commit,
+      files_changed: full.files_changed,
+      insertions: full.insertions,
+      deletions: full.deletions,
+      path: full.worktree,
+    };
+  }
+  return result;
 }
 
 /** The node's checks, in the merged worktree (cwd keeps its place relative to the repository root). */
