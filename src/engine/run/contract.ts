@@ -2,9 +2,9 @@
 // A handler (agent, script, router, approval, end, merge) is handed a NodeEnv —
 // its place in the run and a view of run data — and returns a NodeResult. It
 // reaches the run only through NodeRun and its Frame: never through RunContext,
-// a scope or another handler, so a new node kind joins no import loop. Types
-// (and the stop list) only; this file imports nothing of src/engine/run/ above
-// the leaves it names.
+// a scope or another handler, so a new node kind joins no import loop. Types,
+// and the stop list re-exported; this file imports nothing of src/engine/run/
+// but the leaves it names (test/invariants/node-contract.test.ts).
 import type { BranchRef, Cause, EvidencePart, NodeStatus, Qualifier, StopReason, Tokens, WorkspaceRecord } from "../events.ts";
 import type { GraphFile } from "../graph/schema.ts";
 import type { CheckOutcome, Clock, CommandInput, Sitting } from "../ports.ts";
@@ -129,6 +129,3 @@ export interface NodeResult {
   /** Agent or script node in a git worktree: its branch and diff after the last attempt. */
   workspace?: WorkspaceRecord;
 }
-
-/** One node kind's handler. */
-export type NodeHandler<N> = (env: NodeEnv, node: N) => Promise<NodeResult>;
