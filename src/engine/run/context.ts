@@ -1,6 +1,7 @@
 // State shared by every scope of one run: ports, the event emitter, process
 // slots, spending, the stop flag, and the count of live tasks that tells a
-// finished run from one waiting at an approval.
+// finished run from one waiting at an approval. Scopes, maps and sub-graphs use
+// it whole; a node handler sees it only as the node contract's NodeRun (contract.ts).
 import { ZERO_COUNTS, type BranchRef, type RunCounts } from "../events.ts";
 import type { GraphFile } from "../graph/schema.ts";
 import type { Clock, CommandInput, Sitting } from "../ports.ts";

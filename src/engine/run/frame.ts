@@ -3,7 +3,8 @@
 // checks library, inputs, the file's folder, the id prefix events carry — and what
 // a sub-graph's caps bound: process slots, spending and a stop of its own. Every
 // sub-frame also answers to its parent, so a sub-graph is bounded by the node's
-// caps, its own file's caps and the whole run's at once.
+// caps, its own file's caps and the whole run's at once. The Frame a handler
+// sees is the node contract's (contract.ts); these are its two implementations.
 import type { BranchRef } from "../events.ts";
 import type { GraphFile } from "../graph/schema.ts";
 import type { CommandInput, Sitting } from "../ports.ts";
