@@ -1,5 +1,6 @@
-// --executor / the graph's `executor:`: where map branches run. Checked before the
-// ledger opens, so an unreachable Redis is exit 2 and leaves no run behind.
+// --executor / the graph's `executor:`: where map branches run, a URL whose scheme
+// names the executor (src/executor/registry.ts). Checked before the ledger opens, so
+// an unreachable executor is exit 2 and leaves no run behind.
 import { UsageError } from "../engine/errors.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import type { BranchExecutor, RemoteWorkspace } from "../engine/ports.ts";
@@ -52,12 +53,11 @@ export async function chooseExecutor(
 ): Promise<ChosenExecutor | undefined> {
   const text = flag ?? graph.executor ?? recorded;
   if (text === undefined || text === "local") return undefined;
-  const { parseRedisUrl } = await import("../executor/redis/url.ts");
-  const target = parseRedisUrl(text, flag !== undefined ? "--executor" : "executor:");
-  refuseForWorkers(graph, target.display);
-  // Before Redis: a base commit the remote lacks is refused with no connection made, no job, no run.
+  const { executorEndpoint } = await import("../executor/registry.ts");
+  const endpoint = await executorEndpoint(text, flag !== undefined ? "--executor" : "executor:");
+  refuseForWorkers(graph, endpoint.display);
+  // Before connecting: a base commit the remote lacks is refused with no connection made, no job, no run.
   const { prepareRemoteWorkspace } = await import("../workspace/remote-workspace.ts");
-  const remoteWorkspace = await prepareRemoteWorkspace(graph, baseDir, target.display);
-  const { RedisExecutor } = await import("../executor/redis/redis-executor.ts");
-  return { executor: await RedisExecutor.open(target), executorUrl: target.display, ...(remoteWorkspace ? { remoteWorkspace } : {}) };
+  const remoteWorkspace = await prepareRemoteWorkspace(graph, baseDir, endpoint.display);
+  return { executor: await endpoint.open(), executorUrl: endpoint.display, ...(remoteWorkspace ? { remoteWorkspace } : {}) };
 }

@@ -31,9 +31,9 @@ const exportCommand: Command = async (args, io) => {
     throw new UsageError("export k8s needs --executor redis://HOST:PORT[/DB]: the Redis the workers take jobs from");
   if (values.image === undefined || values.image.trim() === "" || /\s/.test(values.image))
     throw new UsageError("export k8s needs --image IMAGE: a container image with vouch and the agent CLIs (docs/scale-out.md)");
-  const { parseRedisUrl } = await import("../executor/redis/url.ts");
-  const target = parseRedisUrl(values.executor, "--executor");
-  if (new URL(target.url).password !== "") {
+  const { executorEndpoint } = await import("../executor/registry.ts");
+  const endpoint = await executorEndpoint(values.executor, "--executor");
+  if (endpoint.hasPassword) {
     throw new UsageError(
       "--executor: the URL has a password; the manifest is printed in the clear",
       "the exported Deployment cannot take a Redis password yet (vouch worker reads its URL from its argument only): export without it and add the password to the manifest by hand, or keep Redis on a private network (docs/scale-out.md)",
@@ -47,7 +47,7 @@ const exportCommand: Command = async (args, io) => {
   const manifest = workerDeployment({
     name,
     image: values.image,
-    redis: target.display,
+    redis: endpoint.display,
     replicas: positiveInt("--replicas", values.replicas) ?? 1,
     concurrency: positiveInt("--concurrency", values.concurrency) ?? 4,
     secrets: [...new Set(values.secret ?? [])],

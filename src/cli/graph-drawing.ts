@@ -7,7 +7,7 @@ import type { Drawing } from "../engine/graph/draw-dot.ts";
 import { drawingOf } from "../engine/graph/draw-diagram.ts";
 import type { SubgraphLookup } from "../engine/graph/draw-text.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
-import { usedPath } from "../engine/run/subgraph-runner.ts";
+import { usedPath } from "../engine/graph/graph-walk.ts";
 import type { RunSummary } from "../ledger/index.ts";
 import { readGraphFile } from "./graph-file.ts";
 

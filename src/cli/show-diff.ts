@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { UsageError } from "../engine/errors.ts";
 import { rootOf } from "../engine/workspace/workspaces.ts";
-import type { RunSummary } from "../ledger/types.ts";
+import type { NodeView, RunSummary } from "../ledger/types.ts";
 import { allNodes, nodesNamed, type NamedNode } from "./node-arg.ts";
 import { sanitize } from "../text/sanitize.ts";
 import { realGit } from "../workspace/git.ts";
@@ -13,6 +13,13 @@ import type { CliIO } from "./io.ts";
 
 /** At most this much of a patch is printed (a generated file can make a diff huge). */
 export const DIFF_PRINT_BYTES = 16 * 1024 * 1024;
+
+/** The nodes of a run that worked in a worktree, named as --diff takes them (shell completion lists them too). */
+export function withWorktrees(s: RunSummary): { name: string; node: NodeView }[] {
+  return allNodes(s)
+    .filter((n) => n.view.workspace)
+    .map((n) => ({ name: n.path, node: n.view }));
+}
 
 /** The first repository holding the commit: where the worktree was (this machine's), else the
  *  one here — a branch that ran on a worker (ADR 0029) has its recorded path on the worker. */

@@ -1,5 +1,6 @@
-// `vouch worker redis://HOST:PORT[/DB] [--concurrency N] [--name NAME] [--workdir DIR]`:
-// runs map branches other machines' `vouch run --executor` dispatch (docs/scale-out.md).
+// `vouch worker URL [--concurrency N] [--name NAME] [--workdir DIR]`, URL an executor's
+// (redis://HOST:PORT[/DB]): runs map branches other machines' `vouch run --executor`
+// dispatch (docs/scale-out.md).
 import { existsSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
@@ -29,11 +30,11 @@ const workerCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("worker", args, OPTIONS);
   if (positionals.length !== 1)
     throw new UsageError(
-      "worker takes one Redis URL",
+      "worker takes one executor URL",
       "usage: vouch worker redis://HOST:PORT[/DB] [--concurrency N] [--name NAME] [--workdir DIR]",
     );
-  const { parseRedisUrl } = await import("../executor/redis/url.ts");
-  const target = parseRedisUrl(positionals[0]!, "worker");
+  const { executorEndpoint } = await import("../executor/registry.ts");
+  const endpoint = await executorEndpoint(positionals[0]!, "worker");
   const concurrency = positiveInt("--concurrency", values.concurrency) ?? 1;
   const name = values.name ?? `${hostname()}:${process.pid}`;
   if (!NAME.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: letters, digits and . _ : - only (at most 100)`);
@@ -42,17 +43,10 @@ const workerCommand: Command = async (args, io) => {
     workdir = resolve(io.cwd, values.workdir);
     if (!existsSync(workdir) || !statSync(workdir).isDirectory()) throw new UsageError(`--workdir ${values.workdir}: no such folder`);
   }
-  const { BranchWorker } = await import("../executor/redis/worker.ts");
-  const worker = new BranchWorker({
-    target,
-    name,
-    concurrency,
-    env: { ...io.env },
-    lockMs: lockMs(io.env),
-    log: (l) => io.err(`${l}\n`),
-    ...(workdir ? { workdir } : {}),
-  });
-  await worker.start();
+  const serve = { concurrency, lockMs: lockMs(io.env), log: (l: string) => io.err(`${l}\n`) };
+  // The host runs the jobs, the same for every executor; the endpoint's transport brings them.
+  const { WorkerHost } = await import("../executor/worker-host.ts");
+  const worker = await endpoint.serve(new WorkerHost({ name, env: { ...io.env }, ...(workdir ? { workdir } : {}) }), serve);
   // Runs until SIGTERM / SIGINT: then takes nothing new and hands running jobs back.
   const reached = await new Promise<boolean>((done) => {
     const stop = (sig: string) => {

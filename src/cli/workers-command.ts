@@ -1,5 +1,5 @@
-// `vouch workers redis://...`: the live workers (their heartbeats) and the jobs
-// waiting and running on the queue.
+// `vouch workers URL` (an executor's, redis://...): the live workers (their
+// heartbeats) and the jobs waiting and running on the queue.
 import { EXIT, UsageError } from "../engine/errors.ts";
 import { sanitize } from "../tui/text.ts";
 import { parseCommandArgs } from "./args.ts";
@@ -7,10 +7,10 @@ import type { Command } from "./io.ts";
 
 const workersCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("workers", args, { json: { type: "boolean" } } as const);
-  if (positionals.length !== 1) throw new UsageError("workers takes one Redis URL", "usage: vouch workers redis://HOST:PORT[/DB] [--json]");
-  const { parseRedisUrl } = await import("../executor/redis/url.ts");
-  const { fleetOf } = await import("../executor/redis/fleet.ts");
-  const fleet = await fleetOf(parseRedisUrl(positionals[0]!, "workers"));
+  if (positionals.length !== 1)
+    throw new UsageError("workers takes one executor URL", "usage: vouch workers redis://HOST:PORT[/DB] [--json]");
+  const { executorEndpoint } = await import("../executor/registry.ts");
+  const fleet = await (await executorEndpoint(positionals[0]!, "workers")).fleet();
   if (values.json) {
     io.out(`${JSON.stringify(fleet)}\n`);
     return EXIT.passed;

@@ -15,10 +15,22 @@ export interface ImportFact {
   names: string[];
 }
 
+export interface FunctionFact {
+  /** The function's, method's or variable's name; "(anonymous)" for a callback. */
+  name: string;
+  /** First line (1-based) and how many lines it spans, its signature included. */
+  line: number;
+  lines: number;
+}
+
 export interface FileFacts {
   imports: ImportFact[];
   /** `Bun.spawn`, `process.env`, `Bun.$` …: property accesses on a plain identifier, element accesses with a string key folded in. */
   accesses: string[];
+  /** Lines in the file. */
+  lines: number;
+  /** Every function, method, constructor, accessor and arrow function. */
+  functions: FunctionFact[];
 }
 
 type AnyNode = Node & Record<string, any>;
@@ -79,13 +91,46 @@ function accessOf(n: AnyNode): string | null {
   return null;
 }
 
+const FUNCTION_KINDS = new Set([
+  SyntaxKind.FunctionDeclaration,
+  SyntaxKind.FunctionExpression,
+  SyntaxKind.ArrowFunction,
+  SyntaxKind.MethodDeclaration,
+  SyntaxKind.Constructor,
+  SyntaxKind.GetAccessor,
+  SyntaxKind.SetAccessor,
+]);
+
+function functionName(n: AnyNode): string {
+  if (n.kind === SyntaxKind.Constructor) return "constructor";
+  const own = textOf(n.name);
+  if (own !== undefined) return own;
+  const parent = n.parent as AnyNode | undefined;
+  const holder =
+    parent && (parent.kind === SyntaxKind.VariableDeclaration || parent.kind === SyntaxKind.PropertyAssignment)
+      ? textOf(parent.name)
+      : undefined;
+  return holder ?? "(anonymous)";
+}
+
+const lineOf = (text: string, pos: number) => text.slice(0, pos).split("\n").length;
+
+function functionFact(n: AnyNode, text: string): FunctionFact | null {
+  if (!FUNCTION_KINDS.has(n.kind)) return null;
+  const line = lineOf(text, n.getStart());
+  return { name: functionName(n), line, lines: lineOf(text, n.end) - line + 1 };
+}
+
 function factsOf(sf: SourceFile): FileFacts {
-  const facts: FileFacts = { imports: [], accesses: [] };
+  const text = (sf as AnyNode).text as string;
+  const facts: FileFacts = { imports: [], accesses: [], lines: text.split("\n").length - (text.endsWith("\n") ? 1 : 0), functions: [] };
   const visit = (n: Node): void => {
     const i = importFact(n as AnyNode);
     if (i) facts.imports.push(i);
     const a = accessOf(n as AnyNode);
     if (a) facts.accesses.push(a);
+    const f = functionFact(n as AnyNode, text);
+    if (f) facts.functions.push(f);
     n.forEachChild(visit);
   };
   sf.forEachChild(visit);

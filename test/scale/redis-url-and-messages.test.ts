@@ -3,8 +3,8 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { parseRedisUrl } from "../../src/executor/redis/url.ts";
-import { decodeMessage, encodeMessage } from "../../src/executor/redis/protocol.ts";
-import { parseJob } from "../../src/executor/redis/job-shape.ts";
+import { decodeMessage, encodeMessage } from "../../src/executor/protocol.ts";
+import { parseJob } from "../../src/executor/job-shape.ts";
 import { UsageError } from "../../src/engine/errors.ts";
 import { refuseForWorkers } from "../../src/cli/executor-option.ts";
 import { graphSchema } from "../../src/engine/graph/schema.ts";

@@ -13,7 +13,7 @@ import { loadGraph } from "../../src/engine/graph/loader.ts";
 import { branchJob } from "../../src/engine/run/branch-job.ts";
 import type { RunContext } from "../../src/engine/run/context.ts";
 import { cancelKey, eventsKey, QUEUE } from "../../src/executor/redis/keys.ts";
-import { decodeMessage, type StreamMessage } from "../../src/executor/redis/protocol.ts";
+import { decodeMessage, type StreamMessage } from "../../src/executor/protocol.ts";
 import { HAVE_REDIS, RedisServer } from "./redis-server.ts";
 import { WorkerProc } from "./fleet.ts";
 

@@ -1,24 +1,12 @@
 // What `vouch workers` shows: heartbeats of live workers and the queue's counts.
 import { Queue } from "bullmq";
-import { z } from "zod";
+import { parseHeartbeat, type FleetView, type Heartbeat } from "../heartbeat.ts";
 import { connectChecked } from "./connect.ts";
 import { QUEUE, WORKER_PATTERN } from "./keys.ts";
 import type { RedisTarget } from "./url.ts";
 
-const beatSchema = z.object({
-  name: z.string(),
-  pid: z.number(),
-  concurrency: z.number(),
-  running: z.array(z.string()),
-  started: z.string(),
-  at: z.string(),
-});
-export type Heartbeat = z.output<typeof beatSchema>;
-
-export interface Fleet {
+export interface Fleet extends FleetView {
   redis: string;
-  workers: Heartbeat[];
-  jobs: { waiting: number; active: number };
 }
 
 export async function fleetOf(target: RedisTarget): Promise<Fleet> {
@@ -34,8 +22,8 @@ export async function fleetOf(target: RedisTarget): Promise<Fleet> {
       cursor = next;
       for (const key of keys) {
         const raw = await cmd.get(key);
-        const parsed = raw === null ? null : beatSchema.safeParse(safeJson(raw));
-        if (parsed?.success) workers.push(parsed.data);
+        const beat = raw === null ? null : parseHeartbeat(raw);
+        if (beat) workers.push(beat);
       }
     } while (cursor !== "0");
     workers.sort((a, b) => a.name.localeCompare(b.name));
@@ -49,13 +37,5 @@ export async function fleetOf(target: RedisTarget): Promise<Fleet> {
     await queue.close().catch(() => {});
     queueConn.disconnect(); // BullMQ never closes a connection it was handed
     cmd.disconnect();
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
   }
 }

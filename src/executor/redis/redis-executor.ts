@@ -9,7 +9,7 @@ import { ZERO_COUNTS } from "../../engine/events.ts";
 import type { BranchExecutor, BranchJob, BranchJobHooks, BranchJobOutcome } from "../../engine/ports.ts";
 import { connectChecked } from "./connect.ts";
 import { cancelKey, eventsKey, KEEP_SECONDS, QUEUE } from "./keys.ts";
-import { decodeMessage, type StreamMessage } from "./protocol.ts";
+import { decodeMessage, type StreamMessage } from "../protocol.ts";
 import type { RedisTarget } from "./url.ts";
 
 interface Pending {
