@@ -116,8 +116,20 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
         line([
           seg("↻ ", "warn", true),
           seg(`${event.branch.map} #${event.branch.index} `),
-          seg(`attempt ${event.attempt} cut off on ${workerLabel(event.worker)}`, "warn"),
+          seg(
+            `attempt ${event.attempt} cut off ${event.worker === "" ? "before it sent anything" : `on ${workerLabel(event.worker)}`}`,
+            "warn",
+          ),
           seg(": another worker takes the branch", "muted"),
+        ]),
+      ];
+    case "branch.result_refused":
+      return [
+        line([
+          seg("↻ ", "warn", true),
+          seg(`${event.branch.map} #${event.branch.index} `),
+          seg(`attempt ${event.attempt}'s result (${event.status}) on ${workerLabel(event.worker)} refused`, "warn"),
+          seg(": it no longer held the job", "muted"),
         ]),
       ];
     case "merge.conflict":

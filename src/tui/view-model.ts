@@ -136,6 +136,7 @@ function reduceEvent(state: ViewState, event: VouchEvent): ViewState {
       });
     case "branch.dispatched":
     case "branch.cut_off":
+    case "branch.result_refused":
       // Where a branch runs is noted by noteWorker (view-worker.ts), after every event.
       return s;
     case "merge.conflict":

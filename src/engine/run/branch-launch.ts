@@ -4,7 +4,7 @@
 import { ExecutorLostError } from "../errors.ts";
 import { branchKey, type EventBody, type VouchEvent } from "../events.ts";
 import type { MapNode } from "../graph/schema.ts";
-import type { BranchExecutor, RemoteEvent } from "../ports.ts";
+import type { BranchExecutor, RefusedResult, RemoteEvent } from "../ports.ts";
 import { buildScopeIndex, type ScopeIndex } from "../scheduler/scope-index.ts";
 import { summarizeBranch, verdictOf, type BranchResult } from "./branch-summary.ts";
 import { branchJob } from "./branch-job.ts";
@@ -82,12 +82,25 @@ export function executorLauncher(ctx: RunContext, executor: BranchExecutor, m: M
       const seen = new Set(ctx.resume?.remote?.seen[key] ?? []);
       const token = {};
       let cost = 0;
-      let current: { attempt: number; worker: string } | null = null;
+      // What an earlier session recorded of this job's attempts (a resumed coordinator reads the stream again).
+      const prior = ctx.resume?.remote?.attempts?.[job.jobId];
+      let current: { attempt: number; worker: string } | null = prior?.last ?? null;
+      const cutOff = new Set(prior?.cutOff ?? []);
+      const cut = (attempt: number, worker: string) => {
+        if (cutOff.has(attempt)) return;
+        cutOff.add(attempt);
+        ctx.emitter.emit({ type: "branch.cut_off", branch, job: job.jobId, attempt, worker });
+      };
       const onAttempt = (attempt: number, worker: string) => {
-        if (current !== null && attempt > current.attempt) {
-          ctx.emitter.emit({ type: "branch.cut_off", branch, job: job.jobId, attempt: current.attempt, worker: current.worker });
-        }
+        if (current !== null && attempt > current.attempt) cut(current.attempt, current.worker);
+        // Attempts that streamed nothing (their worker died before its first word): cut off too, worker unknown.
+        for (let a = (current?.attempt ?? 0) + 1; a < attempt; a++) cut(a, "");
         if (current === null || attempt > current.attempt) current = { attempt, worker };
+      };
+      // A result from an attempt that no longer held the job: that attempt was cut off, whatever came first.
+      const onRefused = (r: RefusedResult) => {
+        cut(r.attempt, r.worker);
+        ctx.emitter.emit({ type: "branch.result_refused", branch, job: job.jobId, ...r });
       };
       const onEvent = (e: RemoteEvent) => {
         const dedup = `${e.attempt}:${e.seq}`;
@@ -105,7 +118,7 @@ export function executorLauncher(ctx: RunContext, executor: BranchExecutor, m: M
       const stopReason = () => ctx.stop ?? (m.failFastTripped() ? "fail_fast" : null);
       ctx.begin();
       executor
-        .run(job, { signal: m.signal, stopReason, onAttempt, onEvent })
+        .run(job, { signal: m.signal, stopReason, onAttempt, onEvent, onRefused })
         .then((o) => {
           for (const k of Object.keys(ctx.counts) as (keyof typeof ctx.counts)[]) ctx.counts[k] = (ctx.counts[k] ?? 0) + (o.counts[k] ?? 0);
           ctx.settleCost(token, { costUsd: cost });
