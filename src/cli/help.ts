@@ -1,8 +1,18 @@
-// Help texts: `vouch --help` and `vouch COMMAND --help`.
+// Help texts: `vouch --help` and `vouch COMMAND --help`. What they say of the
+// harnesses (their names, the CLIs doctor checks, where transcripts are) comes
+// from the registry, so src/cli.ts loads this module only to print help.
+import { DOCTOR_CLIS } from "../spawn/harness/doctor-probes.ts";
+import { HARNESSES } from "../spawn/harness/registry.ts";
+import { TRANSCRIPT_STORES } from "../spawn/harness/transcript.ts";
+
+const HARNESS_LIST = HARNESSES.map((h) => h.name).join(", ");
+const width = Math.max(...TRANSCRIPT_STORES.map((s) => s.harness.length));
+const TRANSCRIPT_FOLDERS = TRANSCRIPT_STORES.map((s) => `  ${s.harness.padEnd(width)}  ${s.where}`).join("\n");
 
 export const MAIN_HELP = `vouch — run graphs of coding-agent work; verdicts come from evidence the engine gathered itself.
 
 Usage:
+  vouch init [--yes] [--dry-run]   write vouch.checks.yaml and a starter graph from this project's own test commands
   vouch run GRAPH [options]        run a graph (live UI on a terminal, plain lines in a pipe, NDJSON with --json)
   vouch validate GRAPH...          report every problem in graph files as file:line:col: message
   vouch schema                     print the JSON Schema of graph files (for editors)
@@ -19,6 +29,7 @@ Usage:
   vouch worker redis://HOST:PORT   run map branches dispatched with --executor (docs/scale-out.md)
   vouch workers redis://HOST:PORT  live workers and the jobs waiting and running
   vouch export k8s --executor URL --image IMAGE   print a Kubernetes Deployment of workers
+  vouch completion bash|zsh|fish   print a shell completion script (commands, options, graphs, nodes, runs)
 
   vouch COMMAND --help             help for one command
   vouch --version                  print the version
@@ -31,6 +42,39 @@ Environment: VOUCH_HOME moves the ledger (default ./.vouch); NO_COLOR turns colo
 Docs: README.md, docs/graph-language.md, docs/events.md`;
 
 export const COMMAND_HELP: Record<string, string> = {
+  init: `Usage: vouch init [--yes] [--harness NAME] [--dry-run] [--no-run-checks]
+
+Writes two files into the current folder (which must be in a git repository with a commit),
+from the evidence commands the project already has: package.json scripts (test, lint,
+typecheck, a format check, build; run with the package manager of its lock file), a
+Makefile's targets test, check and lint, pytest/ruff/mypy of a Python project, go.mod
+(go test, go vet, gofmt -l), Cargo.toml (cargo test, clippy, fmt), deno.json, or, when
+none of these is found, the run steps of .github/workflows.
+  vouch.checks.yaml   the checks: named commands with timeouts (a check library, docs/graph-language.md)
+  vouch.graph.yaml    a starter graph: an agent in a git worktree of its own with the tests
+                      protected, the checks as its success, a retry that quotes the failures,
+                      and a merge node that puts the work on a branch vouch/<run>/merged
+Both are loaded by vouch's own validator before they are written, and every line has a
+comment. Then each check is run once on the current tree, to say which already pass.
+
+Options:
+  --yes, -y        replace vouch.checks.yaml or vouch.graph.yaml if they exist, without asking
+                   (without --yes vouch init asks on a terminal, and refuses without one: exit 2)
+  --harness NAME   the agent node's harness (default claude): claude, codex, gemini, replay, command
+  --dry-run        print both files; write nothing and run nothing
+  --no-run-checks  write the files but do not run the checks
+
+Exit codes: 0 written (whatever the checks said), or nothing written after a no; 2 usage,
+a file that exists and was not to be replaced, no git repository; 3 error; 130 interrupted.`,
+  completion: `Usage: vouch completion bash|zsh|fish
+
+Prints a completion script for the shell: commands, their options, graph files (*.yaml,
+*.yml), node ids for --approve, --reject, --diff and --transcript (of the run named on the
+line), and recent run ids. The script asks the vouch it runs (vouch __complete, which only
+reads the graph files and the ledger) what fits where the cursor is.
+  bash   source <(vouch completion bash)     or save it as ~/.local/share/bash-completion/completions/vouch
+  zsh    source <(vouch completion zsh)      after compinit; or save it as _vouch in a folder of $fpath
+  fish   vouch completion fish > ~/.config/fish/completions/vouch.fish`,
   worker: `Usage: vouch worker redis://HOST:PORT[/DB] [--concurrency N] [--name NAME] [--workdir DIR]
 
 Takes map branches from the queue that \`vouch run --executor\` fills and runs each with
@@ -66,7 +110,7 @@ Options:
                            (a regular file of at most 64 MiB; VOUCH_MAX_INPUT_BYTES raises it)
   --json                   NDJSON events on stdout, nothing else (docs/events.md)
   --plain                  plain progress lines, even on a terminal
-  --harness NAME           use this harness for every agent node (claude, codex, gemini, replay, command)
+  --harness NAME           use this harness for every agent node (${HARNESS_LIST})
   --replay-dir DIR         fixtures for the replay harness (default: GRAPH's <name>.replay/ folder)
   --replay-delay DURATION  pause between replayed lines, so the live view has time to show them (e.g. 120ms)
   --concurrency N          processes at once for the whole run (default: the graph's, else 4)
@@ -162,8 +206,8 @@ Lists recorded runs, newest first: id, graph, status, started, wall time, cost.`
 Shows one run from the ledger: each node's status and qualifier, stop reason, cost,
 turns, wall time; map branches; failed checks with their output tails; cap overruns;
 an approval the run waits for; each agent attempt's session id, and where its
-transcript is (found under $CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or
-~/.codex, ~/.gemini).
+transcript is, found under:
+${TRANSCRIPT_FOLDERS}
 RUN is a run id, a unique prefix of one, or "last".
 
 Options:
@@ -215,7 +259,7 @@ Options:
   --json   print the list as a JSON array`,
   doctor: `Usage: vouch doctor [--json]
 
-For each agent CLI on PATH (claude, codex, gemini): its version, whether vouch was
+For each agent CLI on PATH (${DOCTOR_CLIS.join(", ")}): its version, whether vouch was
 tested with it, and whether its own argument parser accepts every command line vouch
 would send it (one with every flag vouch may pass, one per permission mode). No model
 is called: each probe runs with an empty prompt, a throwaway HOME without credentials

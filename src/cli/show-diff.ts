@@ -12,7 +12,8 @@ import type { CliIO } from "./io.ts";
 /** At most this much of a patch is printed (a generated file can make a diff huge). */
 export const DIFF_PRINT_BYTES = 16 * 1024 * 1024;
 
-function withWorktrees(s: RunSummary): { name: string; node: NodeView }[] {
+/** The nodes of a run that worked in a worktree, named as --diff takes them (shell completion lists them too). */
+export function withWorktrees(s: RunSummary): { name: string; node: NodeView }[] {
   const out = s.nodes.filter((n) => n.workspace).map((n) => ({ name: n.node, node: n }));
   for (const b of s.branches) for (const n of b.nodes) if (n.workspace) out.push({ name: `${b.map}[${b.index}].${n.node}`, node: n });
   return out;

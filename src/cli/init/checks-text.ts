@@ -1,0 +1,60 @@
+// vouch.checks.yaml as `vouch init` writes it: a check library (ADR 0025) of the
+// commands the project already has, each with where it came from, a timeout and,
+// for a formatter that lists offending files, expect: empty_output. With nothing
+// found, one placeholder check that fails on purpose: without evidence nothing
+// may pass, and the failure says what to write.
+import type { Finding } from "./detected.ts";
+import type { NamedCheck } from "./names.ts";
+import { comments, rows, scalar } from "./yaml-rows.ts";
+
+export const CHECKS_FILE = "vouch.checks.yaml";
+
+/** The check that stands in when nothing was found. */
+export const PLACEHOLDER: NamedCheck = {
+  name: "tests",
+  kind: "tests",
+  prefix: "",
+  origin: "a placeholder: vouch init found no test command here",
+  run: `echo "no test command yet: write this project's tests into the tests check of ${CHECKS_FILE}" >&2; exit 1`,
+  program: "",
+  timeout: "2m",
+  description: "placeholder: replace run with the command that runs this project's tests",
+};
+
+const HEADER = [
+  "This project's checks: commands vouch runs itself, after an agent's work, to decide",
+  "whether the work is done. A check passes on its exit status (0), or on its output when",
+  "it says expect:. What an agent says about its own work never counts as evidence.",
+  "",
+  "Each check: its name (what a graph's success: { checks: [...] } names), a description,",
+  "run (a command for sh, run in the node's folder: an agent's git worktree), timeout (it",
+  "is killed and fails past it; at most 10m) and expect (exit_zero when not given).",
+  "Checks get PATH, HOME, LANG, TMPDIR and a few more of your variables, nothing else.",
+  "",
+  "Edit freely: vouch checks lists this file, vouch validate vouch.checks.yaml checks it.",
+];
+
+function checkLines(c: NamedCheck, first: boolean): string[] {
+  const explain = (what: string) => (first ? what : "");
+  const body: [string, string][] = [
+    [`description: ${scalar(c.description)}`, explain("shown by vouch checks and in reports")],
+    [`run: ${scalar(c.run)}`, explain("the command")],
+    [`timeout: ${c.timeout}`, explain("killed, and failed, when it runs longer")],
+  ];
+  if (c.expect) body.push([`expect: ${c.expect}`, c.expectWhy ?? ""]);
+  return [...comments(2, [c.origin]), `  ${c.name}:`, ...rows(4, body)];
+}
+
+export function checksText(finding: Finding, checks: readonly NamedCheck[]): string {
+  const source =
+    finding.found.length > 0
+      ? ["Written by vouch init from what it found here:", ...finding.found.map((f) => `  - ${f}`)]
+      : [
+          "vouch init found no test command here (no package.json scripts, Makefile targets,",
+          "Python tests, go.mod, Cargo.toml, deno.json or CI steps). Until you write one, the",
+          "tests check below fails on purpose: without evidence nothing can pass.",
+        ];
+  const lines = [...comments(0, [...HEADER, "", ...source]), "checks:  # the checks, by name"];
+  checks.forEach((c, i) => lines.push(...checkLines(c, i === 0)));
+  return `${lines.join("\n")}\n`;
+}
