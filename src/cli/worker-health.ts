@@ -36,17 +36,17 @@ export function healthWriter(file: string): (ready: boolean) => void {
 /** Why the worker is not healthy by `kind`, or null when it is. */
 export function unhealthy(kind: "live" | "ready", text: string | null, now: number): string | null {
   if (text === null) return "no health file (has the worker started, with this --health-file?)";
-  let h: Partial<Health>;
+  let h: Partial<Health> | null;
   try {
-    h = JSON.parse(text) as Partial<Health>;
+    h = JSON.parse(text) as Partial<Health> | null;
   } catch {
     return "the health file is not the worker's";
   }
-  const at = typeof h.at === "string" ? Date.parse(h.at) : Number.NaN;
+  const at = h !== null && typeof h === "object" && typeof h.at === "string" ? Date.parse(h.at) : Number.NaN;
   if (!Number.isFinite(at)) return "the health file is not the worker's";
   const age = now - at;
   if (age > STALE_MS) return `the worker's last heartbeat is ${Math.round(age / 1000)} s old`;
-  if (kind === "ready" && h.ready !== true) return "the worker is not connected to its executor (or is stopping)";
+  if (kind === "ready" && h!.ready !== true) return "the worker is not connected to its executor (or is stopping)";
   return null;
 }
 

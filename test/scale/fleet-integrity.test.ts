@@ -104,6 +104,30 @@ describe.skipIf(!HAVE_REDIS)("a fleet that cannot be lied to or hang", { timeout
     expect(code).toBe(3);
   });
 
+  test("a branch never sees the fleet's secrets, even when the graph passes their names", async () => {
+    dir = tempDir("integrity");
+    workers.push(await WorkerProc.start(redis().url, "w0", home(), 1));
+    const c = start(`printf '{"k":"%s"}' "\${VOUCH_FLEET_KEY:-none}"`, ["--pass-env", "VOUCH_FLEET_KEY"]);
+    const { code, events } = await c.doneWithin(90_000);
+    expect(code, c.err).toBe(0);
+    expect(onlyBranch(events).output).toEqual({ k: "none" });
+  });
+
+  test("a worker holding another fleet key: nothing it sends is read, and the job ends error once it completed", async () => {
+    dir = tempDir("integrity");
+    workers.push(
+      await WorkerProc.start(redis().url, "w-other", home(), 1, { VOUCH_FLEET_KEY: "another-fleet-key-0123456789abcdef012345" }),
+    );
+    const c = start("touch ran; echo '{}'");
+    const { code, events } = await c.doneWithin(90_000);
+    const b = onlyBranch(events);
+    expect(b.status).toBe("error");
+    expect(b.error).toContain("does every worker hold the same key?");
+    expect(c.err).toContain("does not verify with this fleet key");
+    expect(existsSync(join(dir.path, "ran"))).toBe(false);
+    expect(code).toBe(3);
+  });
+
   test("a worker of another vouch version refuses the job and says so; the coordinator records it", async () => {
     dir = tempDir("integrity");
     // Run from the source, vouch is 0.0.0-dev: another version than the compiled coordinator.

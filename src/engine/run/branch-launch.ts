@@ -4,11 +4,12 @@
 import { ExecutorLostError } from "../errors.ts";
 import { branchKey, type EventBody, type VouchEvent } from "../events.ts";
 import type { MapNode } from "../graph/schema.ts";
-import type { BranchExecutor, RefusedResult, RemoteEvent } from "../ports.ts";
+import type { BranchExecutor, RemoteEvent } from "../ports.ts";
 import { scopeIndexOf } from "../scheduler/scope-index.ts";
 import { summarizeBranch, verdictOf, type BranchResult } from "./branch-summary.ts";
 import { branchJob } from "./branch-job.ts";
 import type { RunContext } from "./context.ts";
+import { remoteAttempts } from "./remote-attempts.ts";
 import type { NodeView } from "./node-view.ts";
 import { ScopeRunner, starters } from "./scope-runner.ts";
 
@@ -75,26 +76,7 @@ export function executorLauncher(ctx: RunContext, executor: BranchExecutor, m: M
       const seen = new Set(ctx.resume?.remote?.seen[key] ?? []);
       const token = {};
       let cost = 0;
-      // What an earlier session recorded of this job's attempts (a resumed coordinator reads the stream again).
-      const prior = ctx.resume?.remote?.attempts?.[job.jobId];
-      let current: { attempt: number; worker: string } | null = prior?.last ?? null;
-      const cutOff = new Set(prior?.cutOff ?? []);
-      const cut = (attempt: number, worker: string) => {
-        if (cutOff.has(attempt)) return;
-        cutOff.add(attempt);
-        ctx.emitter.emit({ type: "branch.cut_off", branch, job: job.jobId, attempt, worker });
-      };
-      const onAttempt = (attempt: number, worker: string) => {
-        if (current !== null && attempt > current.attempt) cut(current.attempt, current.worker);
-        // Attempts that streamed nothing (their worker died before its first word): cut off too, worker unknown.
-        for (let a = (current?.attempt ?? 0) + 1; a < attempt; a++) cut(a, "");
-        if (current === null || attempt > current.attempt) current = { attempt, worker };
-      };
-      // A result from an attempt that no longer held the job: that attempt was cut off, whatever came first.
-      const onRefused = (r: RefusedResult) => {
-        cut(r.attempt, r.worker);
-        ctx.emitter.emit({ type: "branch.result_refused", branch, job: job.jobId, ...r });
-      };
+      const { onAttempt, onRefused } = remoteAttempts(ctx, branch, job.jobId);
       const onEvent = (e: RemoteEvent) => {
         const dedup = `${e.attempt}:${e.seq}`;
         if (seen.has(dedup)) return;

@@ -44,6 +44,20 @@ export class Outage {
   }
 }
 
+/** What the coordinator says when its connection goes and comes back. */
+export function outageNotices(
+  display: string,
+  reconnectMs: number,
+  notice: (line: string) => void,
+): { down(): void; back(ms: number): void } {
+  const bound = Math.round(reconnectMs / 1000);
+  return {
+    down: () =>
+      notice(`vouch: lost the connection to Redis at ${display}; reconnecting (the run ends error if it is not back in ${bound} s)\n`),
+    back: (ms) => notice(`vouch: Redis at ${display} is back after ${(ms / 1000).toFixed(1)} s\n`),
+  };
+}
+
 /** Redis stream ids ("<ms>-<seq>") in order: whether `a` is at or after `b`. */
 export function streamIdAtOrAfter(a: string, b: string): boolean {
   const [am = 0, as = 0] = a.split("-").map(Number);

@@ -21,12 +21,12 @@ import { route, type PendingJob as Pending } from "../pending-job.ts";
 import { connectChecked } from "./connect.ts";
 import { liveWorkers } from "./fleet.ts";
 import { cancelKey, eventsKey, KEEP_SECONDS, QUEUE } from "./keys.ts";
-import { Outage, streamIdAtOrAfter } from "./outage.ts";
+import { Outage, outageNotices, streamIdAtOrAfter } from "./outage.ts";
 import { boundedWait } from "./stop-wait.ts";
 import { openEntry } from "./stream-entry.ts";
 import { ended, failedOutcome, stoppedOutcome, type JobEnding } from "./job-endings.ts";
 import type { RedisTarget } from "./url.ts";
-import { waitingText } from "./waiting.ts";
+import { QuietClock, waitingText } from "./waiting.ts";
 
 const WATCH_MS = 1000;
 /** A stop no worker confirmed in this time ends the job `cancelled` here (its worker is gone). */
@@ -44,8 +44,7 @@ export class RedisExecutor implements BranchExecutor {
   private reader: Promise<void> | null = null;
   private watchdog: ReturnType<typeof setInterval> | null = null;
   private watching = false;
-  private lastProgress = Date.now();
-  private lastNotice = 0;
+  private readonly quiet: QuietClock;
   private dropped = 0;
   /** Resolved by close(): the reader stops waiting on an XREAD that may never settle. */
   private stop!: () => void;
@@ -61,14 +60,8 @@ export class RedisExecutor implements BranchExecutor {
     /** BullMQ never closes a connection it was handed: this one is closed here. */
     private readonly queueConn: Redis,
   ) {
-    const bound = Math.round(o.reconnectMs / 1000);
-    this.outage = new Outage([cmd, blocking, queueConn], {
-      down: () =>
-        o.notice(
-          `vouch: lost the connection to Redis at ${target.display}; reconnecting (the run ends error if it is not back in ${bound} s)\n`,
-        ),
-      back: (ms) => o.notice(`vouch: Redis at ${target.display} is back after ${(ms / 1000).toFixed(1)} s\n`),
-    });
+    this.quiet = new QuietClock(o.quietMs);
+    this.outage = new Outage([cmd, blocking, queueConn], outageNotices(target.display, o.reconnectMs, o.notice));
   }
 
   /** Connects (exit 2 when Redis does not answer) before the run starts. */
@@ -85,7 +78,7 @@ export class RedisExecutor implements BranchExecutor {
   run(job: BranchJob, hooks: BranchJobHooks): Promise<BranchJobOutcome> {
     if (this.lost) return Promise.reject(new ExecutorLostError(this.lost.message));
     this.runId ??= job.runId;
-    if (this.pending.size === 0) this.lastProgress = Date.now();
+    if (this.pending.size === 0) this.quiet.progress();
     return new Promise<BranchJobOutcome>((resolve, reject) => {
       const p: Pending = { hooks, resolve, reject, added: false, attempt: 0, state: "unknown", cancelledAt: null, endedAt: null };
       this.pending.set(job.jobId, p);
@@ -160,7 +153,7 @@ export class RedisExecutor implements BranchExecutor {
       this.early.set(m.job, list);
       return;
     }
-    this.lastProgress = Date.now();
+    this.quiet.progress();
     const outcome = route(p, m);
     if (outcome) this.settle(m.job, outcome);
   }
@@ -169,7 +162,7 @@ export class RedisExecutor implements BranchExecutor {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
-    this.lastProgress = Date.now();
+    this.quiet.progress();
     p.resolve(o);
   }
 
@@ -242,11 +235,10 @@ export class RedisExecutor implements BranchExecutor {
   }
 
   private async sayWaiting(workers: Heartbeat[] | null): Promise<void> {
-    const now = Date.now();
-    if (this.pending.size === 0 || now - this.lastProgress < this.o.quietMs || now - this.lastNotice < this.o.quietMs) return;
-    this.lastNotice = now;
+    const quietFor = this.pending.size === 0 ? null : this.quiet.due();
+    if (quietFor === null) return;
     const jobs = [...this.pending].map(([id, p]) => ({ id, state: p.state, stopping: p.cancelledAt !== null }));
-    this.o.notice(waitingText(this.target.display, jobs, workers ?? (await liveWorkers(this.cmd)), now - this.lastProgress));
+    this.o.notice(waitingText(this.target.display, jobs, workers ?? (await liveWorkers(this.cmd)), quietFor));
   }
 
   private async cancel(jobId: string, reason: string): Promise<void> {

@@ -38,3 +38,35 @@ export function waitingText(display: string, jobs: readonly WaitedJob[], workers
     );
   return `${lines.join("\n")}\n`;
 }
+
+/** A long quiet wait is said again at most this far apart. */
+const GAP_MAX_MS = 10 * 60_000;
+
+/** When to say it: after `quietMs` with no progress, then after twice as long each time
+ *  (at most every 10 min), so a long sitting is not a flood; progress starts over. */
+export class QuietClock {
+  private lastProgress: number;
+  private lastNotice = 0;
+  private gap: number;
+
+  constructor(
+    private readonly quietMs: number,
+    now = Date.now(),
+  ) {
+    this.gap = quietMs;
+    this.lastProgress = now;
+  }
+
+  progress(now = Date.now()): void {
+    this.lastProgress = now;
+    this.gap = this.quietMs;
+  }
+
+  /** How long nothing came back, when a notice is due now (and counted as said); else null. */
+  due(now = Date.now()): number | null {
+    if (now - Math.max(this.lastProgress, this.lastNotice) < this.gap) return null;
+    this.lastNotice = now;
+    this.gap = Math.min(this.gap * 2, GAP_MAX_MS);
+    return now - this.lastProgress;
+  }
+}
