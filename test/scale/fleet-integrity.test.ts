@@ -90,7 +90,9 @@ describe.skipIf(!HAVE_REDIS)("a fleet that cannot be lied to or hang", { timeout
     const c = start("touch ran-safe; echo '{}'");
     const job = await dispatched(c);
     client = new Redis(redis().url);
-    const data = await client.hget(jobKey(job), "data");
+    // branch.dispatched is committed before the job is created: wait for the job itself.
+    let data = await client.hget(jobKey(job), "data");
+    while (data === null) data = await client.hget(jobKey(job), "data");
     expect(data).toContain("ran-safe");
     // What anyone who can write to Redis can do: change the command the branch runs.
     await client.hset(jobKey(job), "data", data!.replaceAll("ran-safe", "ran-evil"));

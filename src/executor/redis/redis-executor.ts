@@ -276,7 +276,9 @@ export class RedisExecutor implements BranchExecutor {
     this.stop();
     if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = null;
-    if (this.runId && !this.lost && this.cmd.status === "ready") await this.cmd.expire(eventsKey(this.runId), KEEP_SECONDS).catch(() => {});
+    // Bounded too: a command waits across a reconnect, and Redis may have gone a moment ago.
+    if (this.runId && !this.lost && this.cmd.status === "ready")
+      await boundedWait(this.cmd.expire(eventsKey(this.runId), KEEP_SECONDS).catch(() => {}));
     this.blocking.disconnect();
     await boundedWait(Promise.allSettled([this.reader, this.queue.close()]));
     this.queueConn.disconnect();
