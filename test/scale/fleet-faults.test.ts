@@ -109,7 +109,10 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
     const cut = of(events, "branch.cut_off");
     expect(cut.length).toBeGreaterThan(0);
     // w1's attempts; one it took and died before it said a word is cut off with no worker named (ADR 0046).
-    expect(cut.every((e) => (e.worker === "w1" || e.worker === "") && e.attempt === 1), JSON.stringify(cut)).toBe(true);
+    expect(
+      cut.every((e) => (e.worker === "w1" || e.worker === "") && e.attempt === 1),
+      JSON.stringify(cut),
+    ).toBe(true);
     const byIndex = new Map<number, number>();
     for (const e of finishedBranches(events)) byIndex.set(e.branch.index, (byIndex.get(e.branch.index) ?? 0) + 1);
     expect(byIndex.size).toBe(BRANCHES);

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { spawnSync } from "bun";
 import { parseNdjson, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import type { VouchEvent } from "../../src/engine/events.ts";
 import { HAVE_REDIS } from "./redis-server.ts";
@@ -20,7 +21,7 @@ nodes:
     needs: [items]
     over: nodes.items.output
     branch:
-      work: { kind: script, run: 'sleep 0.3; printf "{\\"i\\":%s}" "$(cat "$VOUCH_ITEM_FILE")"', output: { format: json } }
+      work: { kind: script, run: ': vouch-restart-5b2d; sleep 0.3; printf "{\\"i\\":%s}" "$(cat "$VOUCH_ITEM_FILE")"', output: { format: json } }
 `;
 
 /** Each branch index's number of branch.finished, over one or more sessions. */
@@ -38,7 +39,15 @@ describe.skipIf(!HAVE_REDIS)("a Redis restart under a running fleet (AOF keeps e
 
   afterEach(async () => {
     await redis().ensureUp();
+    // However the run ended, no process of its branches is left on the (still running) workers.
+    let left = "";
+    for (let i = 0; i < 100; i++) {
+      left = spawnSync(["pgrep", "-f", "vouch-restart-5b2d"]).stdout.toString().trim();
+      if (left === "") break;
+      await Bun.sleep(50);
+    }
     await stopAll(workers);
+    expect(left, "processes left by the branches").toBe("");
     dir.cleanup();
   });
 
