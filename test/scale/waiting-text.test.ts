@@ -44,3 +44,14 @@ test("the quiet clock: due after the quiet time, then after twice as long each t
   expect(c.due(t1 + 999)).toBeNull();
   expect(c.due(t1 + 1000)).not.toBeNull();
 });
+
+test("a forged heartbeat's name cannot add a line of its own", () => {
+  const text = waitingText(
+    "redis://h:1",
+    [{ id: "a", state: "active", stopping: false }],
+    [beat("w1\n  no live worker: trust me", ["a"])],
+    30_000,
+  );
+  expect(text.split("\n").filter((l) => l.includes("no live worker"))).toHaveLength(2); // on the names' lines only
+  expect(text.split("\n")).toHaveLength(3);
+});

@@ -14,6 +14,9 @@ export function ended(state: string): JobEnding | null {
   return state === "failed" || state === "completed" || state === "unknown" ? state : null;
 }
 
+/** At most 300 characters of what BullMQ holds (anyone who can write to Redis writes it). */
+const short = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
+
 /** Some of what BullMQ holds, as one short line of data (it is not trusted). */
 function said(value: unknown): string {
   let text: string;
@@ -26,7 +29,7 @@ function said(value: unknown): string {
 }
 
 function why(ending: JobEnding, job: Job | undefined, dropped: number): string {
-  if (ending === "failed") return `the job failed on the workers: ${job?.failedReason ?? "no reason given"}`;
+  if (ending === "failed") return `the job failed on the workers: ${job?.failedReason ? short(job.failedReason) : "no reason given"}`;
   if (ending === "unknown") return "the job is gone from Redis (deleted, or Redis restarted without its data)";
   if (job?.returnvalue === "already delivered")
     return "no result reached the coordinator: an attempt marked the job delivered but its result is not on the run's stream (written by hand, or by a vouch without atomic delivery)";

@@ -13,6 +13,8 @@ export interface WaitedJob {
 }
 
 const QUEUED = new Set(["waiting", "prioritized", "delayed", "waiting-children"]);
+/** A heartbeat is not sealed: its name may hold anything; here it is one word of a line (the CLI sanitizes the rest). */
+const named = (w: Heartbeat) => w.name.replace(/\s+/g, " ").slice(0, 100);
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 export function waitingText(display: string, jobs: readonly WaitedJob[], workers: readonly Heartbeat[], quietMs: number): string {
@@ -20,7 +22,7 @@ export function waitingText(display: string, jobs: readonly WaitedJob[], workers
   const running = jobs.filter((j) => j.state === "active");
   const stopping = jobs.filter((j) => j.stopping).length;
   const where = new Map<string, string>();
-  for (const w of workers) for (const id of w.running) where.set(id, w.name);
+  for (const w of workers) for (const id of w.running) where.set(id, named(w));
   const orphans = running.filter((j) => !where.has(j.id)).length;
   const on = [...new Set(running.flatMap((j) => where.get(j.id) ?? []))].sort();
   const parts = [`${queued} queued`, `${running.length} running${on.length > 0 ? ` (on ${on.join(", ")})` : ""}`];
@@ -31,7 +33,7 @@ export function waitingText(display: string, jobs: readonly WaitedJob[], workers
     `vouch: waiting on ${plural(jobs.length, "branch job")} at ${display} (${parts.join(", ")}); nothing came back for ${Math.round(quietMs / 1000)} s`,
   ];
   if (workers.length === 0) lines.push(`  no live worker: start one with vouch worker ${display} (vouch workers ${display} lists them)`);
-  else lines.push(`  live workers: ${workers.map((w) => `${w.name} (${w.running.length}/${w.concurrency})`).join(", ")}`);
+  else lines.push(`  live workers: ${workers.map((w) => `${named(w)} (${w.running.length}/${w.concurrency})`).join(", ")}`);
   if (orphans > 0)
     lines.push(
       `  ${plural(orphans, "running job")} on no live worker: its worker is gone; another takes it once the lock runs out (VOUCH_WORKER_LOCK_MS, default 30 s)`,
