@@ -253,6 +253,9 @@ export const checkFinishedSchema = z.strictObject({
   expect: z.string(),
   /** Why it failed, in one line; absent when passed. */
   reason: z.string().optional(),
+  /** True when the check could not run, or did not finish (killed by a signal vouch did not
+   *  send, not started, the shell's 126/127): no evidence either way (ADR 0049). Absent otherwise. */
+  could_not_run: z.literal(true).optional(),
   exit: z.number().int().nullable(),
   signal: z.string().nullable(),
   timed_out: z.boolean(),
@@ -260,6 +263,10 @@ export const checkFinishedSchema = z.strictObject({
   stdout_tail: z.string(),
   stderr_tail: z.string(),
   truncated: z.boolean(),
+  /** The check's history key (ADR 0067): a digest of its command and expectation ("sha256:…")… */
+  command_digest: z.string().optional(),
+  /** … and the git tree object id of what it ran on (null: not in a worktree, ADR 0067). */
+  tree_id: z.string().nullable().optional(),
 });
 
 export const capOverrunSchema = z.strictObject({
@@ -325,6 +332,36 @@ export const nodeFinishedSchema = z.strictObject({
   api_retries: z.number().int().min(0).optional(),
   /** The node's git worktree (workspace mode worktree), after its last attempt. */
   workspace: workspaceRecordSchema.optional(),
+  /** retry.max_cost stopped the retries (ADR 0068): the cause whose retries spent `spent_usd`
+   *  without progress, at or over `limit_usd` (its share of the node's budget). */
+  retry_stopped: z.strictObject({ cause: z.enum(CAUSES), spent_usd: z.number().min(0), limit_usd: z.number().min(0) }).optional(),
+});
+
+/** One attempt of an agent or script node, judged (ADR 0068): what the model claimed next to what
+ *  the evidence said, and what the attempt spent. Emitted before its node.retrying or node.finished;
+ *  an attempt a usage limit cut off, or one that never started, has none. */
+export const attemptJudgedSchema = z.strictObject({
+  ...base,
+  type: z.literal("attempt.judged"),
+  ...nodeRef,
+  attempt: z.number().int().min(1),
+  round: z.number().int().min(1).optional(),
+  kind: z.enum(["agent", "script"]),
+  harness: z.string().optional(),
+  /** The model the node asked for (absent: the harness's default). */
+  model: z.string().optional(),
+  /** What the model said of its own work: the value at the node's `claim:` path, else "done" or
+   *  "not done" by its result_matches, else "done" for a sitting that completed; null when it
+   *  said nothing vouch could read (the sitting did not complete). Absent on a script's attempt. */
+  claim: z.string().nullable().optional(),
+  status: z.enum(NODE_STATUSES),
+  qualifier: z.enum(QUALIFIERS).nullable(),
+  cause: z.enum(CAUSES).nullable(),
+  /** This attempt is a retry: the cause the attempt before it was retried for. */
+  retry_of: z.enum(CAUSES).optional(),
+  /** This attempt's own cost and turns (node.finished sums every attempt). */
+  cost_usd: z.number().min(0).nullable(),
+  turns: z.number().int().min(0).nullable(),
 });
 
 export const branchStartedSchema = z.strictObject({
@@ -489,6 +526,7 @@ export const eventSchema = z.discriminatedUnion("type", [
   capOverrunSchema,
   nodeRetryingSchema,
   nodeFinishedSchema,
+  attemptJudgedSchema,
   branchStartedSchema,
   branchFinishedSchema,
   mergeConflictSchema,

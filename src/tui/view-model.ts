@@ -51,6 +51,8 @@ const HANDLERS: { [T in EventType]: Handler<T> } = {
       status: "retrying",
     })),
   "node.finished": (s, e) => updateNode(s, e.node, e.branch, (n) => nodeFinished(n, e, session(s))),
+  // What the model claimed is read from the ledger (vouch stats), not shown live.
+  "attempt.judged": (s) => s,
   "node.limited": (s, e) =>
     updateNode(s, e.node, e.branch, (n) => ({
       ...withAttempt(n, session(s), e.attempt, (a) => ({

@@ -16,6 +16,8 @@ export const DEFAULT_HARNESS: (typeof HARNESS_NAMES)[number] = "claude";
 export const NODE_ID_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*$";
 export const INPUT_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
 export const ENV_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
+/** An agent node's `claim:`, a path into its output: output, output.verdict, output.result.state. */
+export const CLAIM_PATH_PATTERN = "^output(\\.[A-Za-z0-9_-]+)*$";
 
 /** The harness names are the engine's list (src/engine/harnesses.ts), exported here for the schema's readers. */
 export { HARNESS_NAMES };
@@ -126,6 +128,15 @@ export const retrySchema = z.strictObject({
   session: z.enum(["fresh", "continue"]).optional().meta({
     description: "continue: a retry resumes the failed attempt's session with only the failure quoted (ADR 0023). Default fresh.",
   }),
+  max_cost: z
+    .number()
+    .gt(0, { message: "retry.max_cost is a share of the node's budget, greater than 0" })
+    .max(1, { message: "retry.max_cost is a share of the node's budget, at most 1" })
+    .optional()
+    .meta({
+      description:
+        "Stop retrying a cause once its retries, without progress, have spent this share of the node's budget (caps.budget_usd times 1 + max) (ADR 0068).",
+    }),
 });
 export type Retry = z.output<typeof retrySchema>;
 
@@ -212,6 +223,13 @@ export const agentNodeSchema = z.strictObject({
   output: outputSchema.optional(),
   success: successSchema.optional(),
   stamp: z.record(z.string(), z.string()).optional(),
+  claim: z
+    .string()
+    .regex(new RegExp(CLAIM_PATH_PATTERN), { message: "claim is a path into the output: output.FIELD (output.verdict)" })
+    .optional()
+    .meta({
+      description: "Where the model states its own verdict (output.verdict): vouch stats sets it beside what the checks found (ADR 0068).",
+    }),
   ...recovery,
 });
 
