@@ -11,6 +11,7 @@ import { table } from "../text/table.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary } from "./types.ts";
 import { diffStatText } from "../engine/events.ts";
 import { limitPhrase } from "../engine/limit-phrase.ts";
+import { retryTableText } from "../read/claims-text.ts";
 
 const LABEL_MAX = 32;
 
@@ -166,6 +167,8 @@ export function renderShow(s: RunSummary, now: number = Date.now()): string {
     ...s.overruns.map((o) => overrunLine("run", o)),
   ];
   if (overruns.length > 0) parts.push(`Cap overruns\n${overruns.join("\n")}\n`);
+  // What each cause's retries cost and bought (ADR 0068).
+  if (s.retries.length > 0) parts.push(`Retries by cause (what they cost, how many ended verified)\n${retryTableText(s.retries, false)}`);
   const worktrees = worktreeRows(s);
   if (worktrees.length > 0)
     parts.push(

@@ -5,7 +5,7 @@ import type { Retry } from "../graph/schema.ts";
 import type { Cause, StopReason, Tokens } from "../events.ts";
 import type { Judgement } from "../verdict/conjunction.ts";
 import { decideRetry, quoteFailure } from "../verdict/retry.ts";
-import { RetrySpend, retryCostLimit } from "../verdict/retry-spend.ts";
+import { RetrySpend, retryCostLimit, retryStopText, type RetryStop } from "../verdict/retry-spend.ts";
 import { emitJudged, type JudgedBy } from "./attempt-judged.ts";
 import { isFatal, simpleResult, stoppedResult } from "./node-env.ts";
 import type { NodeEnv, NodeResult } from "./contract.ts";
@@ -140,22 +140,11 @@ async function attempts(
     const costStop = d.retry ? book.spend.stop() : null;
     if (!a.started || !d.retry || costStop !== null || env.signal.aborted) {
       const r = finalResult(a, a.started ? attempt : attempt - 1, spent, run.clock.now() - t0);
-      if (costStop !== null && !env.signal.aborted) r.retryStopped = costStop;
-      return r;
+      return costStop !== null && !env.signal.aborted ? withRetryStop(r, costStop) : r;
     }
     book.retryOf = j.cause!;
     quote = quoteFailure(attempt, j);
-    const retrying = {
-      type: "node.retrying" as const,
-      node: env.id,
-      attempt,
-      cause: j.cause!,
-      reason: quote,
-      ...(j.error !== undefined ? { error: j.error } : {}),
-      backoff_ms: d.backoffMs,
-      ...(a.sessionId !== undefined ? { session_id: a.sessionId } : {}),
-    };
-    run.emitter.emit(env.branch ? { ...retrying, branch: env.branch } : retrying);
+    emitRetrying(env, attempt, a, quote, d.backoffMs);
     if (d.backoffMs > 0) {
       try {
         await run.clock.sleep(d.backoffMs, env.signal);
@@ -165,6 +154,28 @@ async function attempts(
       }
     }
   }
+}
+
+function emitRetrying(env: NodeEnv, attempt: number, a: Attempt, quote: string, backoffMs: number): void {
+  const j = a.judgement;
+  const retrying = {
+    type: "node.retrying" as const,
+    node: env.id,
+    attempt,
+    cause: j.cause!,
+    reason: quote,
+    ...(j.error !== undefined ? { error: j.error } : {}),
+    backoff_ms: backoffMs,
+    ...(a.sessionId !== undefined ? { session_id: a.sessionId } : {}),
+  };
+  env.run.emitter.emit(env.branch ? { ...retrying, branch: env.branch } : retrying);
+}
+
+/** retry.max_cost stopped the retries: named on the result and after its error. */
+function withRetryStop(r: NodeResult, stop: RetryStop): NodeResult {
+  r.retryStopped = stop;
+  r.error = r.error === undefined ? retryStopText(stop) : `${r.error}; ${retryStopText(stop)}`;
+  return r;
 }
 
 function spentExtra(spent: Spending): Partial<NodeResult> {

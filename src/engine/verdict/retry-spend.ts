@@ -2,6 +2,7 @@
 // and whether that is the share of the node's budget at which retrying it stops. Pure.
 import type { Cause } from "../events.ts";
 import type { Retry } from "../graph/schema.ts";
+import { usd } from "../../text/money.ts";
 
 export interface RetryStop {
   cause: Cause;
@@ -53,4 +54,9 @@ export class RetrySpend {
     if (this.limitUsd === null || s === null || s.spentUsd <= 0 || s.spentUsd < this.limitUsd) return null;
     return { cause: s.cause, spentUsd: s.spentUsd, limitUsd: this.limitUsd };
   }
+}
+
+/** Said after the node's error: why vouch asked no more. */
+export function retryStopText(s: RetryStop): string {
+  return `retries stopped (retry.max_cost): the ${s.cause} retries spent ${usd(s.spentUsd)} without progress, their limit is ${usd(s.limitUsd)}`;
 }
