@@ -1,5 +1,6 @@
 // `vouch export k8s --executor redis://... --image IMAGE [--replicas N]`: prints a
-// Deployment of workers as YAML (docs/scale-out.md).
+// Deployment of workers as YAML (docs/scale-out.md). `vouch export otlp RUN`: sends a
+// recorded run's spans to an OpenTelemetry collector (export-otlp.ts, docs/ci.md).
 import YAML from "yaml";
 import { EXIT, UsageError } from "../engine/errors.ts";
 import { parseCommandArgs, positiveInt } from "./args.ts";
@@ -14,19 +15,28 @@ const OPTIONS = {
   secret: { type: "string", multiple: true },
   wall: { type: "string" },
   name: { type: "string" },
+  endpoint: { type: "string" },
 } as const;
 
 /** A DNS-1123 label: what Kubernetes takes as a Deployment's and a Secret's name. */
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const DEFAULT_WALL_MS = 30 * 60_000;
+const OTLP_USAGE = "usage: vouch export otlp RUN [--endpoint URL]";
 
 const exportCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("export", args, OPTIONS);
+  if (positionals[0] === "otlp") {
+    if (positionals.length !== 2) throw new UsageError("export otlp takes one RUN: a run id, a unique prefix of one, or last", OTLP_USAGE);
+    const k8sOnly = Object.keys(values).filter((k) => k !== "endpoint");
+    if (k8sOnly.length > 0) throw new UsageError(`export otlp does not take --${k8sOnly[0]}`, OTLP_USAGE);
+    return (await import("./export-otlp.ts")).exportOtlp(positionals[1]!, values.endpoint, io);
+  }
   if (positionals[0] !== "k8s" || positionals.length !== 1)
     throw new UsageError(
-      "export knows one target: k8s",
-      "usage: vouch export k8s --executor redis://HOST:PORT --image IMAGE [--replicas N]",
+      "export knows two targets: k8s and otlp",
+      "usage: vouch export k8s --executor redis://HOST:PORT --image IMAGE [--replicas N], or vouch export otlp RUN",
     );
+  if (values.endpoint !== undefined) throw new UsageError("export k8s does not take --endpoint (that is export otlp's)");
   if (values.executor === undefined)
     throw new UsageError("export k8s needs --executor redis://HOST:PORT[/DB]: the Redis the workers take jobs from");
   if (values.image === undefined || values.image.trim() === "" || /\s/.test(values.image))

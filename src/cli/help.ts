@@ -20,6 +20,7 @@ Usage:
   vouch worker redis://HOST:PORT   run map branches dispatched with --executor (docs/scale-out.md)
   vouch workers redis://HOST:PORT  live workers and the jobs waiting and running
   vouch export k8s --executor URL --image IMAGE   print a Kubernetes Deployment of workers
+  vouch export otlp RUN            send a recorded run's spans to an OpenTelemetry collector
   vouch completion bash|zsh|fish   print a shell completion script (commands, options, graphs, nodes, runs)
 
   vouch COMMAND --help             help for one command
@@ -83,14 +84,30 @@ The live workers (from their heartbeats: name, pid, jobs running of concurrency)
 jobs waiting and running on the queue.
 
 Exit codes: 0, 2 usage or Redis unreachable.`,
-  export: `Usage: vouch export k8s --executor redis://HOST:PORT[/DB] --image IMAGE [--replicas N]
-                    [--concurrency N] [--secret NAME]... [--wall DURATION] [--name NAME]
+  export: `Usage: vouch export k8s|otlp [RUN] [options]
 
-Prints a Kubernetes Deployment of \`vouch worker\`s as YAML: resources per worker, a
-termination grace period longer than the longest wall cap (--wall, default 30m), and the
-environment taken from Secrets by name (nothing secret is printed).
+vouch export k8s --executor redis://HOST:PORT[/DB] --image IMAGE prints a Kubernetes
+Deployment of \`vouch worker\`s as YAML: resources per worker, a termination grace period
+longer than the longest wall cap (--wall, default 30m), and the environment taken from
+Secrets by name (nothing secret is printed).
 
-Exit codes: 0, 2 usage.`,
+vouch export otlp RUN sends a recorded run's spans to an OpenTelemetry collector over
+OTLP/HTTP (JSON): the spans, ids and times a live export of the run sends (docs/ci.md).
+The collector is --endpoint, else OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
+OTEL_EXPORTER_OTLP_ENDPOINT. Prints the trace id. RUN is a run id, a unique prefix of one,
+or last.
+
+Options:
+  --executor redis://HOST:PORT[/DB]   k8s: the Redis the workers take jobs from
+  --image IMAGE        k8s: a container image with vouch and the agent CLIs
+  --replicas N         k8s: workers (default 1)
+  --concurrency N      k8s: branches per worker (default 4)
+  --secret NAME        k8s: a Secret whose keys become the workers' environment (repeatable)
+  --wall DURATION      k8s: the longest wall cap a branch has (default 30m)
+  --name NAME          k8s: the Deployment's name (default vouch-worker)
+  --endpoint URL       otlp: the collector's traces URL, as http://HOST:4318/v1/traces
+
+Exit codes: 0, 2 usage, 3 (otlp) the collector did not take every span.`,
   run: `Usage: vouch run GRAPH [options]
 
 Runs GRAPH and decides each node's verdict from evidence: exit status, the output

@@ -157,7 +157,10 @@ async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: Ag
     throw e;
   }
   const parser = adapter.createParser(a);
-  const { env } = buildChildEnv(ctx.parentEnv, a.passEnv, a.workspace !== undefined ? { VOUCH_WORKSPACE: a.workspace } : {});
+  const { env } = buildChildEnv(ctx.parentEnv, a.passEnv, {
+    ...a.vars,
+    ...(a.workspace !== undefined ? { VOUCH_WORKSPACE: a.workspace } : {}),
+  });
   const stop = new AbortController();
   const cancel = cancelGuard(stop, () => parser.reported?.() === true, ctx.reportedExitGraceMs);
   hooks.signal.addEventListener("abort", cancel.onCancel, { once: true });
