@@ -42,7 +42,17 @@ export function bounded(text: string): string {
   return text.length <= MAX_ATTRIBUTE_CHARS ? text : `${text.slice(0, MAX_ATTRIBUTE_CHARS - 1)}…`;
 }
 
+/** Every string value (and string in a list) cut to MAX_ATTRIBUTE_CHARS, in place: names,
+ *  labels and errors come from graphs, items and commands, and may be any size. */
+export function boundAttributes(attributes: Attributes): Attributes {
+  for (const [k, v] of Object.entries(attributes)) {
+    if (typeof v === "string") attributes[k] = bounded(v);
+    else if (Array.isArray(v)) attributes[k] = v.map(bounded);
+  }
+  return attributes;
+}
+
 export function addEvent(span: SpanRecord, event: SpanEventRecord): void {
-  if (span.events.length < MAX_SPAN_EVENTS) span.events.push(event);
+  if (span.events.length < MAX_SPAN_EVENTS) span.events.push({ ...event, attributes: boundAttributes(event.attributes) });
   else span.droppedEvents++;
 }

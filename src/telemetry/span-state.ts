@@ -3,7 +3,7 @@
 // ends. Pure: no clock, no I/O.
 import { branchKey, nodeKey, type BranchRef, type EventOf } from "../engine/events.ts";
 import { runFinishedAttributes, runStatus, sessionAttributes } from "./span-attributes.ts";
-import { addEvent, bounded, type Attributes, type SpanRecord, type SpanStatus } from "./span-record.ts";
+import { addEvent, boundAttributes, bounded, type Attributes, type SpanRecord, type SpanStatus } from "./span-record.ts";
 import { Occurrences, sessionSpanId, type TraceRoot } from "./trace-ids.ts";
 
 /** Node kinds whose attempts get spans of their own (their commands and checks run in them). */
@@ -86,7 +86,8 @@ export class SpanState {
   close(span: SpanRecord, at: number, status: SpanStatus, attributes: Attributes = {}): SpanRecord {
     span.endMs = Math.max(span.startMs, at);
     span.status = status;
-    Object.assign(span.attributes, attributes);
+    span.name = bounded(span.name);
+    boundAttributes(Object.assign(span.attributes, attributes));
     this.ended.push(span);
     return span;
   }
