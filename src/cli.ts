@@ -3,7 +3,6 @@
 // (inside the command modules of src/cli/) builds the real ports. Commands
 // are imported lazily so `--version` and `--json` runs never load ink.
 import { VouchError, EXIT, GraphInvalidError, formatProblem } from "./engine/errors.ts";
-import { COMMAND_HELP, MAIN_HELP } from "./cli/help.ts";
 import { processIO, type CliIO, type Command } from "./cli/io.ts";
 import { stdoutClosed } from "./cli/stdout-closed.ts";
 
@@ -32,16 +31,20 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   completion: () => import("./cli/completion-command.ts"),
 };
 
+/** The help texts name the harnesses from their registry: loaded only when help is printed. */
+const help = () => import("./cli/help.ts");
+
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
     // No command is a usage error: the help goes where errors go, so `vouch | cmd` reads nothing.
-    io.err(`${MAIN_HELP}\n`);
+    io.err(`${(await help()).MAIN_HELP}\n`);
     return EXIT.usage;
   }
   // Shell completion's own question (hidden, ADR 0070): before --help, which a typed line may hold.
   if (name === "__complete") return (await import("./cli/complete-command.ts")).completeCommand(rest, io);
   if (name === "--help" || name === "-h" || name === "help") {
+    const { COMMAND_HELP, MAIN_HELP } = await help();
     const topic = name === "help" ? rest[0] : undefined;
     io.out(`${(topic && COMMAND_HELP[topic]) || MAIN_HELP}\n`);
     return EXIT.passed;
@@ -52,11 +55,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   const load = COMMANDS[name];
   if (!load) {
-    const known = Object.keys(COMMAND_HELP).join(", ");
+    const known = Object.keys((await help()).COMMAND_HELP).join(", ");
     io.err(`vouch: unknown command "${name}" (commands: ${known})\nsee: vouch --help\n`);
     return EXIT.usage;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
+    const { COMMAND_HELP, MAIN_HELP } = await help();
     io.out(`${COMMAND_HELP[name] ?? MAIN_HELP}\n`);
     return EXIT.passed;
   }

@@ -2,7 +2,7 @@
 // (ADR 0005, test/fixtures/claude/): system init, assistant messages with
 // tool_use blocks, user tool_result blocks, and the final result object.
 // Used to write the replay fixtures of the shipped graphs.
-import type { ReplayEdit } from "../../src/spawn/harness/replay-edits.ts";
+import type { ReplayEdit } from "../../src/spawn/harness/replay/edits.ts";
 
 /** The tools of a sitting that may edit its folder. */
 export const EDIT_TOOLS = ["Read", "Grep", "Glob", "Edit", "Write", "Bash"];

@@ -7,7 +7,7 @@
 // Each sitting's edits are recorded beside it (<name>.edits.json) and applied in
 // its worktree by the replay harness (ADR 0021): 0 and 1 merge, 3 passes its own
 // checks but conflicts with 0 at the merge, 2 never reaches it.
-import type { ReplayEdit } from "../../src/spawn/harness/replay-edits.ts";
+import type { ReplayEdit } from "../../src/spawn/harness/replay/edits.ts";
 import { EDIT_TOOLS, type SittingSpec, type ToolStep } from "./claude-stream.ts";
 
 const CACHE_HEAD = `// A small time-to-live cache.

@@ -11,9 +11,11 @@ import { EXIT } from "../engine/errors.ts";
 import { UsageError } from "../engine/errors.ts";
 import { runProcess } from "../spawn/process.ts";
 import { installedVersion } from "../spawn/harness/cli-version.ts";
-import { classifyProbe, DOCTOR_ADAPTERS, PROBE_ENV, probeAssignments, type ProbeVerdict } from "../spawn/harness/doctor-probes.ts";
+import { classifyProbe, doctorAdapter, DOCTOR_CLIS, PROBE_ENV, probeAssignments } from "../spawn/harness/doctor-probes.ts";
 import { findOnPath } from "../spawn/harness/find-binary.ts";
-import { TESTED_VERSIONS, testedWith, type AgentCli } from "../spawn/harness/tested-versions.ts";
+import { testedWith } from "../spawn/harness/tested-versions.ts";
+import type { ProbeVerdict } from "../spawn/harness/types.ts";
+import type { HarnessName } from "../engine/ports.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { CliIO, Command } from "./io.ts";
 import { sanitize } from "../tui/text.ts";
@@ -27,7 +29,7 @@ export interface ProbeReport {
 }
 
 export interface DoctorReport {
-  harness: AgentCli;
+  harness: HarnessName;
   found: string | null;
   version: string | null;
   tested_version: string;
@@ -39,12 +41,12 @@ export interface DoctorReport {
 
 const PROBE_WALL_MS = 60_000;
 
-async function probe(cli: AgentCli, program: string, path: string | undefined): Promise<ProbeReport[]> {
+async function probe(cli: HarnessName, program: string, path: string | undefined): Promise<ProbeReport[]> {
   const home = mkdtempSync(join(tmpdir(), "vouch-doctor-"));
   try {
     const env = { PATH: path ?? "/usr/bin:/bin", HOME: home, ...PROBE_ENV };
     const runs = probeAssignments(cli, home).map(async (a, i) => {
-      const { argv } = DOCTOR_ADAPTERS[cli].buildCommand(a, {});
+      const { argv } = doctorAdapter(cli).buildCommand(a, {});
       const ran = await runProcess(
         { argv: [program, ...argv.slice(1)] },
         { cwd: home, env, stdin: "", wallMs: PROBE_WALL_MS, keepBytes: 16 * 1024 },
@@ -69,11 +71,11 @@ function overall(probes: ProbeReport[]): ProbeVerdict {
 }
 
 export async function doctorReports(env: CliIO["env"]): Promise<DoctorReport[]> {
-  const clis = Object.keys(TESTED_VERSIONS) as AgentCli[];
   return Promise.all(
-    clis.map(async (cli) => {
-      const found = findOnPath(DOCTOR_ADAPTERS[cli].binary!, env.PATH);
-      const base = { harness: cli, found, tested_version: TESTED_VERSIONS[cli].version };
+    DOCTOR_CLIS.map(async (cli) => {
+      const adapter = doctorAdapter(cli);
+      const found = findOnPath(adapter.binary, env.PATH);
+      const base = { harness: cli, found, tested_version: adapter.testedVersion.version };
       if (!found) return { ...base, version: null, tested: null, verdict: "not_installed" as const, probes: [] };
       const [{ version }, probes] = await Promise.all([installedVersion(cli, found, { PATH: env.PATH }), probe(cli, found, env.PATH)]);
       return { ...base, version, tested: testedWith(cli, version), verdict: overall(probes), probes };
@@ -89,7 +91,7 @@ function rejectionHint(r: DoctorReport): string {
     return `a run with permission_mode ${modes.join(", ")} would fail here; the other modes and flags are accepted`;
   if (r.tested === true)
     return `a run on ${r.harness} would fail: the tested version itself refuses the command line above here (see its message)`;
-  return `a run on ${r.harness} would fail: install ${TESTED_VERSIONS[r.harness].package}@${r.tested_version}, or choose another harness`;
+  return `a run on ${r.harness} would fail: install ${doctorAdapter(r.harness).testedVersion.package}@${r.tested_version}, or choose another harness`;
 }
 
 function text(reports: DoctorReport[]): string {

@@ -1,14 +1,14 @@
 // `vouch harnesses [--json]`: the harness adapters, how each keeps every cap,
 // whether it honours model/tools/permission mode, whether its program is on
 // PATH (looked up in the file system), and for the agent CLIs the installed
-// version against the one vouch is tested with (tested-versions.ts).
+// version against the one vouch is tested with (tested-versions.ts). Every
+// fact comes from the harness's adapter, in the registry's order.
 import { CAP_NAMES } from "../engine/events.ts";
 import { UsageError } from "../engine/errors.ts";
-import { commandArgvFromEnv } from "../spawn/harness/command.ts";
 import { findOnPath } from "../spawn/harness/find-binary.ts";
 import { HARNESSES } from "../spawn/harness/registry.ts";
 import { installedVersion } from "../spawn/harness/cli-version.ts";
-import { TESTED_VERSIONS, testedWith, type AgentCli } from "../spawn/harness/tested-versions.ts";
+import { testedWith } from "../spawn/harness/tested-versions.ts";
 import type { HarnessDescriptor } from "../spawn/harness/types.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { CliIO, Command } from "./io.ts";
@@ -38,23 +38,15 @@ export interface HarnessReport {
   tested: boolean | null;
 }
 
-const isAgentCli = (name: string): name is AgentCli => Object.hasOwn(TESTED_VERSIONS, name);
-
 export async function harnessReports(env: CliIO["env"]): Promise<HarnessReport[]> {
   return Promise.all(
     HARNESSES.map(async (h) => {
-      let program = h.binary;
-      let note: string | null = null;
-      if (h.name === "command") {
-        program = commandArgvFromEnv(env)?.[0] ?? null;
-        if (!program) note = "no program: set VOUCH_COMMAND";
-      }
-      if (h.name === "replay") note = "built in: plays recorded fixtures (--replay-dir)";
+      const program = h.programFrom ? h.programFrom(env) : h.binary;
       const found = program ? findOnPath(program, env.PATH) : null;
-      if (program && !found) note = `not found on PATH`;
+      const note = program ? (found ? null : "not found on PATH") : (h.noProgram ?? null);
       const g = h.guarantees;
-      const agent = isAgentCli(h.name) ? h.name : null;
-      const version = agent && found ? (await installedVersion(agent, found, { PATH: env.PATH })).version : null;
+      const tested = h.testedVersion;
+      const version = tested && found ? (await installedVersion(h.name, found, { PATH: env.PATH })).version : null;
       return {
         name: h.name,
         program,
@@ -68,8 +60,8 @@ export async function harnessReports(env: CliIO["env"]): Promise<HarnessReport[]
         permission_modes: h.permissionModes ? [...h.permissionModes] : null,
         recorded: h.recorded === true,
         version,
-        tested_version: agent ? TESTED_VERSIONS[agent].version : null,
-        tested: agent ? testedWith(agent, version) : null,
+        tested_version: tested ? tested.version : null,
+        tested: tested ? testedWith(h.name, version) : null,
       };
     }),
   );

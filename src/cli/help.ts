@@ -1,4 +1,13 @@
-// Help texts: `vouch --help` and `vouch COMMAND --help`.
+// Help texts: `vouch --help` and `vouch COMMAND --help`. What they say of the
+// harnesses (their names, the CLIs doctor checks, where transcripts are) comes
+// from the registry, so src/cli.ts loads this module only to print help.
+import { DOCTOR_CLIS } from "../spawn/harness/doctor-probes.ts";
+import { HARNESSES } from "../spawn/harness/registry.ts";
+import { TRANSCRIPT_STORES } from "../spawn/harness/transcript.ts";
+
+const HARNESS_LIST = HARNESSES.map((h) => h.name).join(", ");
+const width = Math.max(...TRANSCRIPT_STORES.map((s) => s.harness.length));
+const TRANSCRIPT_FOLDERS = TRANSCRIPT_STORES.map((s) => `  ${s.harness.padEnd(width)}  ${s.where}`).join("\n");
 
 export const MAIN_HELP = `vouch — run graphs of coding-agent work; verdicts come from evidence the engine gathered itself.
 
@@ -118,7 +127,7 @@ Options:
                            (a regular file of at most 64 MiB; VOUCH_MAX_INPUT_BYTES raises it)
   --json                   NDJSON events on stdout, nothing else (docs/events.md)
   --plain                  plain progress lines, even on a terminal
-  --harness NAME           use this harness for every agent node (claude, codex, gemini, replay, command)
+  --harness NAME           use this harness for every agent node (${HARNESS_LIST})
   --replay-dir DIR         fixtures for the replay harness (default: GRAPH's <name>.replay/ folder)
   --replay-delay DURATION  pause between replayed lines, so the live view has time to show them (e.g. 120ms)
   --concurrency N          processes at once for the whole run (default: the graph's, else 4)
@@ -214,8 +223,8 @@ Lists recorded runs, newest first: id, graph, status, started, wall time, cost.`
 Shows one run from the ledger: each node's status and qualifier, stop reason, cost,
 turns, wall time; map branches; failed checks with their output tails; cap overruns;
 an approval the run waits for; each agent attempt's session id, and where its
-transcript is (found under $CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or
-~/.codex, ~/.gemini).
+transcript is, found under:
+${TRANSCRIPT_FOLDERS}
 RUN is a run id, a unique prefix of one, or "last".
 
 Options:
@@ -267,7 +276,7 @@ Options:
   --json   print the list as a JSON array`,
   doctor: `Usage: vouch doctor [--json]
 
-For each agent CLI on PATH (claude, codex, gemini): its version, whether vouch was
+For each agent CLI on PATH (${DOCTOR_CLIS.join(", ")}): its version, whether vouch was
 tested with it, and whether its own argument parser accepts every command line vouch
 would send it (one with every flag vouch may pass, one per permission mode). No model
 is called: each probe runs with an empty prompt, a throwaway HOME without credentials

@@ -5,7 +5,7 @@
 // transcripts live in the user's CLI folders and may move or be cleaned up.
 import { EXIT, UsageError, VouchError } from "../engine/errors.ts";
 import type { AttemptView, NodeView, RunSummary } from "../ledger/index.ts";
-import { findTranscript } from "../spawn/harness/transcript.ts";
+import { findTranscript, TRANSCRIPT_STORES } from "../spawn/harness/transcript.ts";
 
 export interface TranscriptRef {
   /** "review attempt 1", "verify [each #0] attempt 2 (session 2)". */
@@ -75,13 +75,18 @@ export function transcriptPaths(summary: RunSummary, node: string, env: Record<s
   if (ids.length === 0)
     throw new NoTranscriptError(
       `node "${node}" has no session: its harness reported no session id`,
-      "only agent sittings on claude, codex or gemini (and replay recordings) have sessions",
+      `only agent sittings on ${orList(TRANSCRIPT_STORES.map((s) => s.harness))} (and replay recordings) have sessions`,
     );
   if (paths.length === 0) {
     throw new NoTranscriptError(
       `no transcript found for session ${ids.join(", ")} of node "${node}"`,
-      "looked in $CLAUDE_CONFIG_DIR or ~/.claude/projects, $CODEX_HOME or ~/.codex/sessions, ~/.gemini/tmp: run vouch show with the HOME the sitting ran with",
+      `looked in ${TRANSCRIPT_STORES.map((s) => s.where).join(", ")}: run vouch show with the HOME the sitting ran with`,
     );
   }
   return paths;
+}
+
+/** "a, b or c". */
+function orList(names: readonly string[]): string {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
 }

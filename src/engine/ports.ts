@@ -2,12 +2,13 @@
 // The engine spawns nothing: src/cli.ts wires the real implementations
 // (src/spawn, src/ledger); tests inject fakes. The defaults here refuse loudly,
 // so an engine test that forgets a fake fails instead of starting a process.
-import type { Expect, HARNESS_NAMES } from "./graph/schema.ts";
+import type { Expect } from "./graph/schema.ts";
+import type { HarnessName } from "./harnesses.ts";
 import type { BranchRef, EventBody, NodeStatus, RunCounts, StopReason, Tokens, VouchEvent } from "./events.ts";
 import { PortNotProvidedError } from "./errors.ts";
-import type { SessionMode } from "./sessions.ts";
+import type { SessionMode } from "./harnesses.ts";
 
-export type HarnessName = (typeof HARNESS_NAMES)[number];
+export type { HarnessName };
 
 /** Caps of one sitting, in engine units. Absent = no limit. */
 export interface SittingCaps {
@@ -366,7 +367,7 @@ export interface ChangedPath {
  * Git, as the engine needs it for isolated workspaces. Every path is absolute;
  * every ref the engine passes was checked first (never starts with "-"). The real
  * one (src/workspace/git.ts) runs git by argv, never through a shell, and never
- * touches the user's own checkout (files, index, HEAD). Failures throw GitError.
+ * touches the user's own checkout (files, index, HEAD). Failures throw GitPortError (src/engine/errors.ts).
  */
 export interface GitPort {
   /** The top folder of the work tree holding `cwd`, or null when `cwd` is not in a git repository. */

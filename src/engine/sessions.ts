@@ -1,23 +1,10 @@
 // Sittings that continue a session (ADR 0023): which harness can resume or fork
 // one, what a session id must look like before it goes near a command line, and
-// which session an attempt continues. Pure; no zod, so src/spawn may import it.
-import type { HarnessName } from "./ports.ts";
+// which session an attempt continues (what each harness can do is SESSION_SUPPORT,
+// src/engine/harnesses.ts). Pure; no zod, so src/spawn may import it.
+import { SESSION_SUPPORT, type HarnessName, type SessionMode } from "./harnesses.ts";
 
-/** resume: the sitting goes on in the same session; fork: a new session that starts from its history. */
-export type SessionMode = "resume" | "fork";
-
-/** What each harness can do with a session id, as its pinned CLI has it
- *  (docs/real-clis.md): claude `--resume` and `--fork-session`; codex
- *  `exec resume` and `exec fork`; gemini `--resume` only. replay plays a
- *  recording of any sitting (it accepts and does not apply, like model and
- *  tools); command runs a program that has no sessions. */
-export const SESSION_SUPPORT: Readonly<Record<HarnessName, Readonly<Record<SessionMode, boolean>>>> = {
-  claude: { resume: true, fork: true },
-  codex: { resume: true, fork: true },
-  gemini: { resume: true, fork: false },
-  replay: { resume: true, fork: true },
-  command: { resume: false, fork: false },
-};
+export type { SessionMode };
 
 /** The harnesses that can do `mode` (named in refusals); replay is left out, it only plays recordings. */
 export function harnessesThatCan(mode: SessionMode): string[] {

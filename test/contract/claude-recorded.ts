@@ -18,7 +18,7 @@ export interface RecordedScenario {
   flags: string[];
 }
 
-/** What vouch always sends claude (src/spawn/harness/claude.ts), with the contract model. */
+/** What vouch always sends claude (src/spawn/harness/claude/adapter.ts), with the contract model. */
 export const BASE_FLAGS = ["-p", "--output-format", "stream-json", "--verbose", "--model", MODEL];
 
 const SUB_PROMPT = "Say sub-hello.";

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "vitest";
 import { CUT_MARK, cutTooDeep, MAX_JSON_DEPTH, jsonTextTooDeep, parseJson, tooDeepAt, valueTooDeep } from "../../src/engine/json-depth.ts";
 import { extractJson, stdoutObject } from "../../src/engine/verdict/json-extract.ts";
-import { JsonDocumentReader } from "../../src/spawn/harness/json-documents.ts";
+import { JsonDocumentReader } from "../../src/spawn/harness/common/json-documents.ts";
 
 const nested = (n: number) => "[".repeat(n) + "]".repeat(n);
 const nestedObject = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);

@@ -4,10 +4,10 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { chooseSession, SESSION_ID_PATTERN, usableSessionId } from "../../src/engine/sessions.ts";
-import { buildClaudeCommand } from "../../src/spawn/harness/claude.ts";
-import { buildCodexCommand } from "../../src/spawn/harness/codex.ts";
-import { buildGeminiCommand } from "../../src/spawn/harness/gemini.ts";
-import { carryCost, ownCost } from "../../src/spawn/harness/session-args.ts";
+import { buildClaudeCommand } from "../../src/spawn/harness/claude/adapter.ts";
+import { buildCodexCommand } from "../../src/spawn/harness/codex/adapter.ts";
+import { buildGeminiCommand } from "../../src/spawn/harness/gemini/adapter.ts";
+import { carryCost, ownCost } from "../../src/spawn/harness/claude/session-cost.ts";
 import type { AgentAssignment } from "../../src/engine/ports.ts";
 import type { StreamParser } from "../../src/spawn/harness/types.ts";
 

@@ -7,9 +7,9 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { commandTool, plannedCwdProblem, PLANNED_REFUSED_MODES } from "../../src/engine/graph/validate-planned.ts";
 import { UNGUARDED_MODES } from "../../src/engine/graph/validate-commands.ts";
-import { CLAUDE_PERMISSION_MODES } from "../../src/spawn/harness/claude.ts";
-import { CODEX_SANDBOX_MODES } from "../../src/spawn/harness/codex.ts";
-import { GEMINI_APPROVAL_MODES } from "../../src/spawn/harness/gemini.ts";
+import { CLAUDE_PERMISSION_MODES } from "../../src/spawn/harness/claude/adapter.ts";
+import { CODEX_SANDBOX_MODES } from "../../src/spawn/harness/codex/adapter.ts";
+import { GEMINI_APPROVAL_MODES } from "../../src/spawn/harness/gemini/adapter.ts";
 import { lines } from "./helpers.ts";
 
 const planned = (node: string, head = "") =>

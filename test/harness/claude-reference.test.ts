@@ -3,7 +3,7 @@
 import { describe, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createClaudeParser } from "../../src/spawn/harness/claude-stream.ts";
+import { createClaudeParser } from "../../src/spawn/harness/claude/stream.ts";
 import { overruns } from "../../src/engine/caps.ts";
 import { CLAUDE_REFERENCE, parseAll } from "./helpers.ts";
 

@@ -1,7 +1,8 @@
 // vouch's own Claude Code fixtures: stream-json, the array form, an API error
 // reported as success, a stream with no result; plus live progress.
 import { describe, expect, test } from "vitest";
-import { classifyClaudeResult, createClaudeParser } from "../../src/spawn/harness/claude-stream.ts";
+import { classifyClaudeResult } from "../../src/spawn/harness/claude/result.ts";
+import { createClaudeParser } from "../../src/spawn/harness/claude/stream.ts";
 import { fixture, parseAll } from "./helpers.ts";
 
 describe("Claude stream-json", () => {

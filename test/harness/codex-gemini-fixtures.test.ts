@@ -3,8 +3,8 @@
 // model servers; test/contract/codex-gemini-fixtures.test.ts fails when the
 // pinned CLIs no longer print these shapes).
 import { describe, expect, test } from "vitest";
-import { createCodexParser } from "../../src/spawn/harness/codex.ts";
-import { createGeminiParser } from "../../src/spawn/harness/gemini.ts";
+import { createCodexParser } from "../../src/spawn/harness/codex/stream.ts";
+import { createGeminiParser } from "../../src/spawn/harness/gemini/stream.ts";
 import { readExits, readFixture } from "../contract/codex-gemini-fixtures.ts";
 import { BLOCK_TEXTS, PLAIN_ANSWER } from "../contract/servers/scenarios.ts";
 import { parseAll } from "./helpers.ts";

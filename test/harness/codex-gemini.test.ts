@@ -2,8 +2,8 @@
 // formats (what the real CLIs print is in test/fixtures/{codex,gemini}).
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { createCodexParser } from "../../src/spawn/harness/codex.ts";
-import { createGeminiParser, GEMINI_EXIT_CODES, httpStatusOfExit } from "../../src/spawn/harness/gemini.ts";
+import { createCodexParser } from "../../src/spawn/harness/codex/stream.ts";
+import { createGeminiParser, GEMINI_EXIT_CODES, httpStatusOfExit } from "../../src/spawn/harness/gemini/stream.ts";
 import { sanitize } from "../../src/tui/text.ts";
 import { parseAll } from "./helpers.ts";
 
@@ -197,6 +197,26 @@ describe("gemini --output-format stream-json", () => {
     expect(sitting.stopReason).toBe("unavailable");
     expect(sitting.error).toContain("not running in a trusted directory");
     expect(sitting.error).not.toMatch(/[\u0000-\u001f]/);
+  });
+
+  // ADR 0018 says no raw escape sequence from gemini reaches a record; the error
+  // quoted a result's status raw ("gemini ended with result status \"<ESC>[31m…\"").
+  test("property: no raw escape sequence from gemini reaches the error, whatever its result status, error text or stderr", () => {
+    const hostile = fc.string({
+      unit: fc.constantFrom("\u001b", "[", "3", "1", "m", "]", "\u0007", "\u009b", "\u202e", "a", " ", "\n"),
+      maxLength: 24,
+    });
+    fc.assert(
+      fc.property(hostile, hostile, hostile, fc.constantFrom(0, 1, 41, 173, 244, null), (status, message, stderr, exit) => {
+        const text = lines(
+          { type: "message", timestamp: t, role: "assistant", content: "hi" },
+          { type: "error", timestamp: t, severity: "error", message },
+          { type: "result", timestamp: t, status, error: { message } },
+        );
+        const { sitting } = parseAll(createGeminiParser(), text, { exit, signal: exit === null ? "SIGKILL" : null, stderrTail: stderr });
+        expect(sitting.error ?? "").not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+      }),
+    );
   });
 
   test("sanitize (the one stripper the parsers use) removes CSI, OSC and stray controls, keeps the words", () => {

@@ -1,10 +1,10 @@
 // What each adapter asks the spawn seam to run: argv, stdin, supervision.
 import { describe, expect, test } from "vitest";
-import { buildClaudeCommand } from "../../src/spawn/harness/claude.ts";
-import { buildCodexCommand } from "../../src/spawn/harness/codex.ts";
-import { buildGeminiCommand, GEMINI_PROMPT_FLAG_TEXT } from "../../src/spawn/harness/gemini.ts";
-import { buildCommandHarnessCommand, commandArgvFromEnv } from "../../src/spawn/harness/command.ts";
-import { flagNumber } from "../../src/spawn/harness/argv-format.ts";
+import { buildClaudeCommand } from "../../src/spawn/harness/claude/adapter.ts";
+import { buildCodexCommand } from "../../src/spawn/harness/codex/adapter.ts";
+import { buildGeminiCommand, GEMINI_PROMPT_FLAG_TEXT } from "../../src/spawn/harness/gemini/adapter.ts";
+import { buildCommandHarnessCommand, commandArgvFromEnv } from "../../src/spawn/harness/command/adapter.ts";
+import { flagNumber } from "../../src/spawn/harness/common/argv-format.ts";
 import { SpawnError } from "../../src/engine/errors.ts";
 import type { AgentAssignment } from "../../src/engine/ports.ts";
 

@@ -2,11 +2,11 @@
 // PATH (never a real model), and over deliberately broken doubles that the
 // kit must catch.
 import { describe, expect, test } from "vitest";
-import { claudeAdapter } from "../../src/spawn/harness/claude.ts";
-import { codexAdapter } from "../../src/spawn/harness/codex.ts";
-import { geminiAdapter } from "../../src/spawn/harness/gemini.ts";
-import { commandAdapter } from "../../src/spawn/harness/command.ts";
-import { replayDescriptor } from "../../src/spawn/harness/replay.ts";
+import { claudeAdapter } from "../../src/spawn/harness/claude/adapter.ts";
+import { codexAdapter } from "../../src/spawn/harness/codex/adapter.ts";
+import { geminiAdapter } from "../../src/spawn/harness/gemini/adapter.ts";
+import { commandAdapter } from "../../src/spawn/harness/command/adapter.ts";
+import { replayDescriptor } from "../../src/spawn/harness/replay/adapter.ts";
 import type { HarnessAdapter } from "../../src/spawn/harness/types.ts";
 import { KIT_CHECKS, runKit } from "./kit/conformance-kit.ts";
 import type { KitSubject } from "./kit/kit-sitting.ts";

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findFixture, fixtureCandidates } from "../../src/spawn/harness/replay-fixtures.ts";
+import { findFixture, fixtureCandidates } from "../../src/spawn/harness/replay/fixtures.ts";
 import { findTranscript } from "../../src/spawn/harness/transcript.ts";
 import { findOnPath } from "../../src/spawn/harness/find-binary.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { JsonDocumentReader, MAX_PENDING_BYTES } from "../../src/spawn/harness/json-documents.ts";
+import { JsonDocumentReader, MAX_PENDING_BYTES } from "../../src/spawn/harness/common/json-documents.ts";
 
 const feedAll = (r: JsonDocumentReader, lines: string[]) => [...lines.flatMap((l) => r.feed(l)), ...r.finish()];
 

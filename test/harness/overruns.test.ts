@@ -2,9 +2,9 @@ import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { overruns } from "../../src/engine/caps.ts";
 import { backstopBreach, DEFAULT_BACKSTOP } from "../../src/spawn/harness/overruns.ts";
-import { CLAUDE_GUARANTEES } from "../../src/spawn/harness/claude.ts";
-import { CODEX_GUARANTEES } from "../../src/spawn/harness/codex.ts";
-import { REPLAY_GUARANTEES } from "../../src/spawn/harness/replay.ts";
+import { CLAUDE_GUARANTEES } from "../../src/spawn/harness/claude/adapter.ts";
+import { CODEX_GUARANTEES } from "../../src/spawn/harness/codex/adapter.ts";
+import { REPLAY_GUARANTEES } from "../../src/spawn/harness/replay/adapter.ts";
 
 describe("overruns (src/engine/caps.ts, what the engine reports as cap.overrun)", () => {
   test("actual > limit, per cap, in order; equal is not an overrun; unknown is never one", () => {

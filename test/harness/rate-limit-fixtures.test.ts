@@ -4,11 +4,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { createClaudeParser } from "../../src/spawn/harness/claude-stream.ts";
-import { createCodexParser } from "../../src/spawn/harness/codex.ts";
-import { createGeminiParser } from "../../src/spawn/harness/gemini.ts";
-import { parseResetTime } from "../../src/spawn/harness/reset-time.ts";
-import { codexRateLimit, geminiRateLimit, HIT_LIMIT_FORM, localZone } from "../../src/spawn/harness/rate-limit.ts";
+import { createClaudeParser } from "../../src/spawn/harness/claude/stream.ts";
+import { createCodexParser } from "../../src/spawn/harness/codex/stream.ts";
+import { createGeminiParser } from "../../src/spawn/harness/gemini/stream.ts";
+import { parseResetTime } from "../../src/spawn/harness/common/reset-time.ts";
+import { codexRateLimit } from "../../src/spawn/harness/codex/limit.ts";
+import { geminiRateLimit } from "../../src/spawn/harness/gemini/limit.ts";
+import { HIT_LIMIT_FORM, localZone } from "../../src/spawn/harness/common/usage-limit.ts";
 import type { StreamParser } from "../../src/spawn/harness/types.ts";
 import { ROOT, parseAll } from "./helpers.ts";
 

@@ -5,13 +5,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { refuse } from "../../src/spawn/harness/refuse.ts";
-import { claudeAdapter } from "../../src/spawn/harness/claude.ts";
-import { codexAdapter } from "../../src/spawn/harness/codex.ts";
-import { geminiAdapter } from "../../src/spawn/harness/gemini.ts";
-import { commandAdapter } from "../../src/spawn/harness/command.ts";
-import { replayDescriptor } from "../../src/spawn/harness/replay.ts";
+import { claudeAdapter } from "../../src/spawn/harness/claude/adapter.ts";
+import { codexAdapter } from "../../src/spawn/harness/codex/adapter.ts";
+import { geminiAdapter } from "../../src/spawn/harness/gemini/adapter.ts";
+import { commandAdapter } from "../../src/spawn/harness/command/adapter.ts";
+import { replayDescriptor } from "../../src/spawn/harness/replay/adapter.ts";
 import { createAgentRunner } from "../../src/spawn/harness/agent-runner.ts";
 import type { AgentPlan } from "../../src/engine/ports.ts";
+import { HARNESS_NAMES } from "../../src/engine/harnesses.ts";
 
 const plan = (p: Partial<AgentPlan>): AgentPlan => ({ node: "n", harness: "claude", caps: {}, ...p });
 
@@ -102,5 +103,17 @@ describe("refuse", () => {
     const configured = createAgentRunner({ parentEnv: { VOUCH_COMMAND: '["my-agent","--x"]' }, replayDir: tmpdir() });
     expect(configured.refuse(plan({ harness: "command" }))).toEqual([]);
     expect(configured.refuse(plan({ harness: "replay" }))).toEqual([]);
+  });
+
+  // The runner found the adapter by key (adapters[harness]): "constructor" found
+  // Object, and refuse() threw a TypeError on its missing guarantees.
+  test("a harness named like an Object property is unknown, never found on the prototype", () => {
+    const runner = createAgentRunner({ parentEnv: {} });
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+      const refusals = runner.refuse(plan({ harness: name as never, caps: { turns: 3 } }));
+      expect(refusals, name).toEqual([
+        { harness: name, field: "harness", message: `unknown harness "${name}": use one of ${HARNESS_NAMES.join(", ")}` },
+      ]);
+    }
   });
 });

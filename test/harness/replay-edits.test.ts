@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAgentRunner } from "../../src/spawn/harness/agent-runner.ts";
-import { editsPathFor, pathProblem } from "../../src/spawn/harness/replay-edits.ts";
+import { editsPathFor, pathProblem } from "../../src/spawn/harness/replay/edits.ts";
 import type { AgentAssignment } from "../../src/engine/ports.ts";
 
 const result = (text: string) =>

@@ -1,10 +1,12 @@
-// The reset-time reader (src/spawn/harness/reset-time.ts): every form the CLIs
+// The reset-time reader (src/spawn/harness/common/reset-time.ts): every form the CLIs
 // print, and hostile text — huge, escape sequences, absurd numbers, dates in
 // the past — never yields a reset outside [now, now + MAX_RESET_AHEAD_MS].
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { MAX_RESET_AHEAD_MS, MAX_RESET_TEXT, parseResetTime, resetFromEpoch } from "../../src/spawn/harness/reset-time.ts";
-import { claudeRateLimit, codexRateLimit, geminiRateLimit } from "../../src/spawn/harness/rate-limit.ts";
+import { MAX_RESET_AHEAD_MS, MAX_RESET_TEXT, parseResetTime, resetFromEpoch } from "../../src/spawn/harness/common/reset-time.ts";
+import { claudeRateLimit } from "../../src/spawn/harness/claude/limit.ts";
+import { codexRateLimit } from "../../src/spawn/harness/codex/limit.ts";
+import { geminiRateLimit } from "../../src/spawn/harness/gemini/limit.ts";
 
 const NOW = Date.parse("2026-12-01T09:05:00Z");
 const at = (text: string, localZone = "UTC") => {

@@ -38,13 +38,21 @@ describe("completion only reads", () => {
     const planted = new Map<string, FileFacts>([
       [
         "src/cli/completion/bad.ts",
-        { imports: [{ spec: "../../ledger/index.ts", typeOnly: false, names: ["openLedgerForReading"] }], accesses: [] },
+        {
+          imports: [{ spec: "../../ledger/index.ts", typeOnly: false, names: ["openLedgerForReading"] }],
+          accesses: [],
+          lines: 1,
+          functions: [],
+        },
       ],
       [
         "src/cli/complete-command.ts",
-        { imports: [{ spec: "node:fs", typeOnly: false, names: ["existsSync", "writeFileSync"] }], accesses: [] },
+        { imports: [{ spec: "node:fs", typeOnly: false, names: ["existsSync", "writeFileSync"] }], accesses: [], lines: 1, functions: [] },
       ],
-      ["src/cli/run-command.ts", { imports: [{ spec: "../ledger/index.ts", typeOnly: false, names: ["openLedger"] }], accesses: [] }],
+      [
+        "src/cli/run-command.ts",
+        { imports: [{ spec: "../ledger/index.ts", typeOnly: false, names: ["openLedger"] }], accesses: [], lines: 1, functions: [] },
+      ],
     ]);
     expect(offenders(planted)).toEqual([
       "src/cli/completion/bad.ts -> ../../ledger/index.ts",

@@ -231,40 +231,36 @@ const eventBody: fc.Arbitrary<EventBody> = fc.oneof(
   fc
     .record({ node: name, branch, status: fc.constantFrom("passed", "failed", "error", "skipped", "cancelled"), error: text })
     .map(({ node, branch, status, error }) => nodeFinished(node, status, { error, ...(branch ? { branch } : {}) })),
-  fc
-    .record({ node: name, branch })
-    .map(
-      ({ node, branch }) =>
-        ({
-          type: "node.retrying",
-          node,
-          attempt: 1,
-          cause: "timeout",
-          reason: "r",
-          backoff_ms: 0,
-          ...(branch ? { branch } : {}),
-        }) as EventBody,
-    ),
+  fc.record({ node: name, branch }).map(
+    ({ node, branch }) =>
+      ({
+        type: "node.retrying",
+        node,
+        attempt: 1,
+        cause: "timeout",
+        reason: "r",
+        backoff_ms: 0,
+        ...(branch ? { branch } : {}),
+      }) as EventBody,
+  ),
   fc
     .record({ b: fc.record({ map: name, index: fc.nat(3) }), label: text })
     .map(({ b, label }) => ({ type: "branch.started", branch: b, item: null, label }) as EventBody),
   fc
     .record({ map: name, index: fc.nat(3) })
     .map((b) => ({ type: "branch.finished", branch: b, status: "error", verdict: null, error: "e" }) as EventBody),
-  fc
-    .record({ node: fc.option(name, { nil: undefined }) })
-    .map(
-      ({ node }) =>
-        ({
-          type: "cap.overrun",
-          ...(node ? { node } : {}),
-          attempt: 1,
-          scope: node ? "node" : "run",
-          cap: "wall",
-          limit: 1,
-          actual: 2,
-        }) as EventBody,
-    ),
+  fc.record({ node: fc.option(name, { nil: undefined }) }).map(
+    ({ node }) =>
+      ({
+        type: "cap.overrun",
+        ...(node ? { node } : {}),
+        attempt: 1,
+        scope: node ? "node" : "run",
+        cap: "wall",
+        limit: 1,
+        actual: 2,
+      }) as EventBody,
+  ),
   fc.constant({ type: "run.paused", reason: "approval", approvals: [{ node: "a" }] } as EventBody),
   fc.constant(runFinished("failed")),
   fc.constant(started({ resumed: true })),

@@ -10,23 +10,15 @@ import { UNGUARDED_MODES } from "../../engine/graph/validate-commands.ts";
 import { COMMAND_TOOLS, PLANNED_REFUSED_MODES } from "../../engine/graph/validate-planned.ts";
 import type { HarnessName } from "../../engine/ports.ts";
 import type { ListedCheck } from "../checks-command.ts";
+import { harnessNamed } from "../../spawn/harness/registry.ts";
 
 export const PLANNER_NODE = "plan";
 export const PLANNER_SOURCE = plannerText as unknown as string;
 
-/** What keeps the planner sitting read-only, per harness (the planner's own graph names claude). */
+/** What keeps the planner sitting read-only: the harness's own `readOnly` settings (its adapter's;
+ *  none for the command harness, whose program is the user's). */
 export function readOnlySettings(harness: HarnessName): Record<string, unknown> {
-  switch (harness) {
-    case "claude":
-    case "replay": // plays claude recordings: the same settings, so the demo shows them
-      return { tools: ["Read", "Glob", "Grep"], permission_mode: "dontAsk" };
-    case "codex":
-      return { permission_mode: "read-only" };
-    case "gemini":
-      return { permission_mode: "plan" };
-    default:
-      return {}; // the command harness's program is the user's
-  }
+  return { ...harnessNamed(harness).readOnly };
 }
 
 /** graphs/plan.yaml with these settings, as YAML text (written where the ledger can find it for resume). */
@@ -35,8 +27,8 @@ export function plannerGraphText(harness: HarnessName, attempts: number): string
   const node = ["nodes", PLANNER_NODE];
   doc.setIn(["defaults", "harness"], harness);
   for (const [k, v] of Object.entries(readOnlySettings(harness))) doc.setIn([...node, k], doc.createNode(v, { flow: true }));
-  // The command harness counts no turns (it would refuse the cap); its program is the user's.
-  if (harness === "command") doc.deleteIn([...node, "caps", "turns"]);
+  // A harness that counts no turns (the command harness) would refuse the cap.
+  if (harnessNamed(harness).guarantees.caps.turns === "none") doc.deleteIn([...node, "caps", "turns"]);
   if (attempts > 1) doc.setIn([...node, "retry", "max"], attempts - 1);
   else doc.deleteIn([...node, "retry"]);
   return doc.toString({ lineWidth: 0 });

@@ -5,16 +5,20 @@
 import { z } from "zod";
 import { CHECK_TIMEOUT_CEILING_MS, DURATION_PATTERN, formatDuration, parseDuration } from "./duration.ts";
 import { conditionSchema } from "./condition-schema.ts";
+import { HARNESS_NAMES } from "../harnesses.ts";
 import { EXECUTOR_URL_PATTERN, executorUrlProblem } from "./executor-url.ts";
 
 export const CHECK_TIMEOUT_DEFAULT_MS = 120_000;
 export const SCRIPT_TIMEOUT_DEFAULT_MS = 120_000;
+/** The harness of an agent node that names none (nor do its file's defaults or --harness). */
+export const DEFAULT_HARNESS: (typeof HARNESS_NAMES)[number] = "claude";
 
 export const NODE_ID_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*$";
 export const INPUT_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
 export const ENV_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
 
-export const HARNESS_NAMES = ["claude", "codex", "gemini", "replay", "command"] as const;
+/** The harness names are the engine's list (src/engine/harnesses.ts), exported here for the schema's readers. */
+export { HARNESS_NAMES };
 export const RETRY_CAUSES = [
   "nonzero_exit",
   "output_invalid",

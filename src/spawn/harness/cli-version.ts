@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { runProcess } from "../process.ts";
-import { TESTED_VERSIONS, versionIn, type AgentCli } from "./tested-versions.ts";
+import type { HarnessName } from "../../engine/ports.ts";
+import { TESTED_VERSIONS, versionIn } from "./tested-versions.ts";
 
 export interface InstalledVersion {
   version: string | null;
@@ -41,8 +42,9 @@ export function versionFromPackage(program: string, pkg: string): string | null 
   return null;
 }
 
-export async function installedVersion(cli: AgentCli, program: string, env: { PATH?: string | undefined }): Promise<InstalledVersion> {
-  const fromPackage = versionFromPackage(program, TESTED_VERSIONS[cli].package);
+export async function installedVersion(cli: HarnessName, program: string, env: { PATH?: string | undefined }): Promise<InstalledVersion> {
+  const pkg = TESTED_VERSIONS[cli]?.package;
+  const fromPackage = pkg ? versionFromPackage(program, pkg) : null;
   if (fromPackage) return { version: fromPackage, source: "package.json" };
   const home = mkdtempSync(join(tmpdir(), "vouch-version-"));
   const ran = await runProcess(

@@ -1,10 +1,15 @@
-// What every harness adapter is (docs/architecture.md §9, ADR 0005): a name, the program
-// it drives, the guarantees it declares, a command builder and a stream parser.
+// What every harness adapter is (docs/architecture.md §9, ADR 0005, ADR 0034): a name,
+// the program it drives, the guarantees it declares, a command builder and a stream
+// parser — and everything else vouch knows of its CLI: the words that continue a
+// session, the version it is tested with, how `vouch doctor` reads its argument
+// parser, where it keeps transcripts, the settings that keep it read-only. Each
+// harness is one folder (src/spawn/harness/<name>/); the loops over the registry
+// (refusals, `vouch harnesses`, doctor, transcripts, help) read only this contract.
 // Adapters never start processes: the agent runner hands their command to
 // runProcess (src/spawn/process.ts) and feeds stdout lines to their parser.
 import type { CapName } from "../../engine/events.ts";
 import type { AgentAssignment, HarnessName, Sitting, SittingProgress } from "../../engine/ports.ts";
-import type { SessionMode } from "../../engine/sessions.ts";
+import type { SessionMode } from "../../engine/harnesses.ts";
 
 /** How a cap is kept: the harness's own flag, the engine killing the process
  *  group, only noticed afterwards from the harness's report, or not at all. */
@@ -67,7 +72,39 @@ export interface StreamParser {
   finish(end: StreamEnd): ParsedSitting;
 }
 
-/** What an adapter declares: enough for refuse() and `vouch harnesses`. */
+/** The npm package and version of a CLI vouch is tested with (clis/package.json pins the same). */
+export interface TestedVersion {
+  package: string;
+  version: string;
+}
+
+export type ProbeVerdict = "accepted" | "rejected" | "unknown";
+
+/** How a CLI answered one `vouch doctor` probe. */
+export interface ProbeAnswer {
+  exit: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** How `vouch doctor` checks a CLI's argument parser (ADR 0018, src/spawn/harness/doctor-probes.ts). */
+export interface DoctorProbe {
+  /** Variables that keep the CLI off the network during a probe (base URLs on a closed port …). */
+  env: Readonly<Record<string, string>>;
+  /** The CLI's parse-error wording and exit status against the error it gives only after parsing succeeded. */
+  classify(answer: ProbeAnswer): { verdict: ProbeVerdict; detail: string };
+}
+
+/** Where a CLI keeps a session's transcript (for `vouch show`). */
+export interface TranscriptStore {
+  /** The folders searched, as a message names them ("$CODEX_HOME or ~/.codex/sessions"). */
+  where: string;
+  /** The transcript file of session `id` (already checked to be an id), or null. */
+  find(id: string, env: Readonly<Record<string, string | undefined>>): string | null;
+}
+
+/** What an adapter declares: enough for refuse(), `vouch harnesses`, doctor, transcripts and help. */
 export interface HarnessDescriptor {
   name: HarnessName;
   /** The program looked up on PATH; null when the adapter runs no program of its own. */
@@ -79,12 +116,32 @@ export interface HarnessDescriptor {
   permissionModes?: readonly string[];
   /** Plays recordings: model/tools/permission_mode are accepted but not applied (replay). */
   recorded?: boolean;
-  /** What it can do with a session id (ADR 0023): SESSION_SUPPORT[name], src/engine/sessions.ts. */
+  /** What it can do with a session id (ADR 0023): SESSION_SUPPORT[name], src/engine/harnesses.ts. */
   sessions?: Readonly<Record<SessionMode, boolean>>;
+  /** The graph settings that keep a sitting read-only (the planner's, src/cli/plan/planner.ts). Absent: none. */
+  readOnly?: Readonly<Record<string, unknown>>;
+  /** The program it runs when that is not `binary` (the command harness: VOUCH_COMMAND). */
+  programFrom?(env: Readonly<Record<string, string | undefined>>): string | null;
+  /** What `vouch harnesses` says when there is no program (replay: built in; command: how to name one). */
+  noProgram?: string;
+  /** The CLI version vouch is tested with (agent CLIs). */
+  testedVersion?: TestedVersion;
+  /** How `vouch doctor` checks the CLI's argument parser (agent CLIs). */
+  probe?: DoctorProbe;
+  /** Where its CLI keeps transcripts (agent CLIs with sessions). */
+  transcripts?: TranscriptStore;
 }
+
+/** A session a sitting continues (ADR 0023). */
+export type SessionToContinue = NonNullable<AgentAssignment["session"]>;
 
 /** An adapter that drives a program through the spawn seam (all but replay). */
 export interface HarnessAdapter extends HarnessDescriptor {
   buildCommand(assignment: AgentAssignment, ctx: BuildContext): HarnessCommand;
   createParser(assignment: AgentAssignment): StreamParser;
+  /** The command-line words that continue `session`; throws a SpawnError for a mode its
+   *  CLI lacks. Absent: the harness has no sessions (SESSION_SUPPORT says so too). */
+  sessionArgs?(session: SessionToContinue): string[];
+  /** Why no sitting can start with this setup (the command harness without a program), or null. */
+  unready?(ctx: BuildContext): string | null;
 }

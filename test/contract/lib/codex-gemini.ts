@@ -7,8 +7,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { VouchEvent } from "../../../src/engine/events.ts";
 import { cleanEnv, parseNdjson, vouch, type Ran } from "../../e2e/helpers.ts";
-import { buildCodexCommand } from "../../../src/spawn/harness/codex.ts";
-import { buildGeminiCommand } from "../../../src/spawn/harness/gemini.ts";
+import { buildCodexCommand } from "../../../src/spawn/harness/codex/adapter.ts";
+import { buildGeminiCommand } from "../../../src/spawn/harness/gemini/adapter.ts";
 import { CLIS_BIN } from "./clis.ts";
 import { scratch } from "./home.ts";
 

@@ -1,6 +1,6 @@
 // Token counts as events carry them: input (not cached), output, cache read,
 // cache creation. The four fields add up to what the model processed.
-import type { Tokens } from "../../engine/events.ts";
+import type { Tokens } from "../../../engine/events.ts";
 
 type Json = Record<string, unknown>;
 

@@ -3,13 +3,17 @@
 // --allowedTools swallow a positional prompt), native turn and budget caps,
 // a tools list as both --tools (what exists) and --allowedTools (what is
 // pre-approved), never --fallback-model (it would change the model a verdict
-// was reached with).
-import type { AgentAssignment } from "../../engine/ports.ts";
-import { createClaudeParser } from "./claude-stream.ts";
-import { budgetToKeep, flagNumber, supervision } from "./argv-format.ts";
-import type { Guarantees, HarnessAdapter, HarnessCommand } from "./types.ts";
-import { carryCost, claudeSessionArgs } from "./session-args.ts";
-import { SESSION_SUPPORT } from "../../engine/sessions.ts";
+// was reached with). Its stream is read by stream.ts, its limits by limit.ts,
+// its argument parser by probe.ts; transcripts.ts says where it keeps sessions.
+import type { AgentAssignment } from "../../../engine/ports.ts";
+import { SESSION_SUPPORT } from "../../../engine/harnesses.ts";
+import { budgetToKeep, flagNumber, supervision } from "../common/argv-format.ts";
+import { checkedSessionId } from "../common/session-id.ts";
+import type { Guarantees, HarnessAdapter, HarnessCommand, SessionToContinue } from "../types.ts";
+import { claudeProbe } from "./probe.ts";
+import { carryCost } from "./session-cost.ts";
+import { createClaudeParser } from "./stream.ts";
+import { claudeTranscripts } from "./transcripts.ts";
 
 export const CLAUDE_GUARANTEES: Guarantees = {
   caps: { turns: "native", budget_usd: "native", wall: "supervised", idle: "supervised" },
@@ -20,6 +24,17 @@ export const CLAUDE_GUARANTEES: Guarantees = {
 
 /** `claude --permission-mode` choices, as the pinned claude (clis/package.json) lists them, plus `default`, which it still accepts. */
 export const CLAUDE_PERMISSION_MODES = ["default", "acceptEdits", "auto", "bypassPermissions", "manual", "dontAsk", "plan"] as const;
+
+/** Read-only for the planner: tools that only read, and every other tool call refused without asking. */
+export const CLAUDE_READ_ONLY = { tools: ["Read", "Glob", "Grep"], permission_mode: "dontAsk" } as const;
+
+/** `--resume=<id> [--fork-session]`; the `=` form: commander reads the value whatever it looks like. */
+export function claudeSessionArgs(s: SessionToContinue | undefined): string[] {
+  if (!s) return [];
+  const args = [`--resume=${checkedSessionId(s, "claude")}`];
+  if (s.mode === "fork") args.push("--fork-session");
+  return args;
+}
 
 export function buildClaudeCommand(a: AgentAssignment): HarnessCommand {
   const argv = ["claude", "-p", "--output-format", "stream-json", "--verbose", ...claudeSessionArgs(a.session)];
@@ -52,6 +67,11 @@ export const claudeAdapter: HarnessAdapter = {
   guarantees: CLAUDE_GUARANTEES,
   permissionModes: CLAUDE_PERMISSION_MODES,
   sessions: SESSION_SUPPORT.claude,
+  readOnly: CLAUDE_READ_ONLY,
+  testedVersion: { package: "@anthropic-ai/claude-code", version: "2.1.332" },
+  probe: claudeProbe,
+  transcripts: claudeTranscripts,
+  sessionArgs: claudeSessionArgs,
   buildCommand: buildClaudeCommand,
   // A resumed session's total_cost_usd counts its earlier sittings: report this sitting's own.
   createParser: (a) => carryCost(createClaudeParser(), a.session?.carriedCostUsd),

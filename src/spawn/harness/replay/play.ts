@@ -3,35 +3,15 @@
 // the offline demo and many tests run on it. Lines are fed to the Claude
 // parser, optionally paced (`replayDelayMs`) so a live UI shows progress.
 // Wall and idle are supervised by timers; turns and cost are what the
-// recording says (observed).
+// recording says (observed). What it declares is adapter.ts.
 import { basename } from "node:path";
-import type { AgentAssignment, AgentHooks, Sitting } from "../../engine/ports.ts";
-import { createClaudeParser } from "./claude-stream.ts";
-import { FixtureFolder } from "./replay-folder.ts";
-import { applyEdits, ReplayEditError, type ReplayEdit } from "./replay-edits.ts";
-import { InputError } from "../../engine/errors.ts";
-import { MAX_INPUT_ENV } from "../read-limited.ts";
-import type { Guarantees, HarnessDescriptor } from "./types.ts";
-import { SESSION_SUPPORT } from "../../engine/sessions.ts";
-
-export const REPLAY_GUARANTEES: Guarantees = {
-  caps: { turns: "observed", budget_usd: "observed", wall: "supervised", idle: "supervised" },
-  model: true,
-  tools: true,
-  permissionMode: true,
-};
-
-/** Replay accepts model/tools/permission_mode (a recording of any setting can be
- *  played) but, like every cap it observes, it only reports what was recorded. */
-export const replayDescriptor: HarnessDescriptor = {
-  name: "replay",
-  binary: null,
-  protocol: "json-stream",
-  guarantees: REPLAY_GUARANTEES,
-  recorded: true,
-  // A recording of a resumed sitting plays like any other: accepted, not applied (ADR 0023).
-  sessions: SESSION_SUPPORT.replay,
-};
+import type { AgentAssignment, AgentHooks, Sitting } from "../../../engine/ports.ts";
+import { createClaudeParser } from "../claude/stream.ts";
+import { FixtureFolder } from "./folder.ts";
+import { applyEdits, ReplayEditError, type ReplayEdit } from "./edits.ts";
+import { InputError } from "../../../engine/errors.ts";
+import { MAX_INPUT_ENV } from "../../read-limited.ts";
+import { notRun } from "../common/not-run.ts";
 
 export interface ReplayOptions {
   dir: string;
@@ -42,36 +22,46 @@ export interface ReplayOptions {
   fixtures?: FixtureFolder;
 }
 
+/** Why no sitting can be played from `dir` (no folder given, or not a folder), or null. */
+export function replayFolderProblem(dir: string | undefined, fixtures: FixtureFolder): string | null {
+  if (dir !== undefined && fixtures.isFolder(dir)) return null;
+  const where = dir ? `"${dir}" is not a folder` : "no fixture folder was given";
+  return `${where}: pass --replay-dir DIR`;
+}
+
 type Stop = "wall" | "idle" | "cancelled";
 
-export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: ReplayOptions): Promise<Sitting> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  const fixtures = opts.fixtures ?? new FixtureFolder();
+/** A sitting's recording: the fixture's lines and the edits it left, or why it cannot be played. */
+type Recording = { found: string; lines: string[]; edits: ReplayEdit[] } | { unplayable: string };
+
+function readRecording(a: AgentAssignment, opts: ReplayOptions, fixtures: FixtureFolder): Recording {
   const lookup = fixtures.find(opts.dir, a.node, a.attempt, a.branch?.index, a.round);
   if ("missing" in lookup) {
     const looked = lookup.lookedFor.length > 0 ? `; looked for ${lookup.lookedFor.join(", ")}` : "";
-    return emptySitting("unavailable", elapsed(), `${lookup.missing}${looked}`);
+    return { unplayable: `${lookup.missing}${looked}` };
   }
   let lines: string[];
   try {
     const what = `replay fixture ${lookup.found}`;
     lines = fixtures.lines(lookup.found, { what, maxBytes: opts.maxBytes, raise: `set ${MAX_INPUT_ENV} to read a larger fixture` });
   } catch (e) {
-    return emptySitting(
-      "unavailable",
-      elapsed(),
-      e instanceof InputError ? e.message : `cannot read replay fixture ${lookup.found}: ${(e as Error).message}`,
-    );
+    return { unplayable: e instanceof InputError ? e.message : `cannot read replay fixture ${lookup.found}: ${(e as Error).message}` };
   }
-  let edits: ReplayEdit[];
   try {
-    edits = fixtures.edits(lookup, opts.maxBytes);
+    return { found: lookup.found, lines, edits: fixtures.edits(lookup, opts.maxBytes) };
   } catch (e) {
-    return emptySitting("unavailable", elapsed(), (e as Error).message);
+    return { unplayable: (e as Error).message };
   }
+}
 
-  const parser = createClaudeParser(`replay fixture ${basename(lookup.found)}`);
+export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: ReplayOptions): Promise<Sitting> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const recording = readRecording(a, opts, opts.fixtures ?? new FixtureFolder());
+  if ("unplayable" in recording) return notRun("unavailable", recording.unplayable, elapsed());
+  const { found, lines, edits } = recording;
+
+  const parser = createClaudeParser(`replay fixture ${basename(found)}`);
   let longestSilence = 0;
   let stop: Stop | null = null;
   for (const line of lines) {
@@ -103,7 +93,7 @@ export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: Re
   // The recording played to its end: its edits land in the sitting's folder
   // (its worktree when the node has one), as the model's tools would have left them.
   const refused = replayEditsInto(a.cwd, edits);
-  return refused ? emptySitting("unavailable", elapsed(), refused) : sitting;
+  return refused ? notRun("unavailable", refused, elapsed()) : sitting;
 }
 
 /** Applies a sitting's recorded edits; the reason when they could not be (nothing is half-written by a refused path). */
@@ -140,19 +130,4 @@ function stopMessage(stop: Stop, a: AgentAssignment): string {
   if (stop === "wall") return `replay stopped by the wall cap (${a.caps.wallMs} ms)`;
   if (stop === "idle") return `replay stopped by the idle cap (${a.caps.idleMs} ms without output)`;
   return "replay cancelled";
-}
-
-function emptySitting(stopReason: Sitting["stopReason"], wallMs: number, error: string): Sitting {
-  return {
-    stopReason,
-    resultText: "",
-    turns: null,
-    costUsd: null,
-    tokens: null,
-    wallMs,
-    permissionDenials: 0,
-    exitCode: null,
-    stderrTail: "",
-    error,
-  };
 }

@@ -13,8 +13,8 @@
 // and no path that reaches out of the folder through a symlink.
 import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
-import { InputError } from "../../engine/errors.ts";
-import { MAX_INPUT_ENV, readLimited } from "../read-limited.ts";
+import { InputError } from "../../../engine/errors.ts";
+import { MAX_INPUT_ENV, readLimited } from "../../read-limited.ts";
 
 export type ReplayEdit = { path: string; content: string; executable?: boolean } | { path: string; delete: true };
 

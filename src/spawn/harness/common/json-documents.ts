@@ -4,9 +4,9 @@
 // pretty-printed document opens with a line that is only "{" or "[" and its
 // inner lines are indented; it is collected (bounded) until it parses.
 // Anything else that is not JSON is counted as garbage and never fatal.
-import { isObject, type JsonObject } from "../../engine/json-object.ts";
+import { isObject, type JsonObject } from "../../../engine/json-object.ts";
 
-import { ENVELOPE_LEVELS, MAX_JSON_DEPTH, parseJson } from "../../engine/json-depth.ts";
+import { ENVELOPE_LEVELS, MAX_JSON_DEPTH, parseJson } from "../../../engine/json-depth.ts";
 
 /** Largest pretty-printed document kept while waiting for it to close. */
 export const MAX_PENDING_BYTES = 8 * 1024 * 1024;

@@ -13,9 +13,9 @@
 // missing (FAT), such a rewrite in the same tick is not seen (docs/LIMITATIONS.md).
 import { readdirSync, statSync, type Stats } from "node:fs";
 import { basename } from "node:path";
-import { findFixture, probeDisk, type FileProbe, type FixtureLookup } from "./replay-fixtures.ts";
-import { editsPathFor, readEdits, type ReplayEdit } from "./replay-edits.ts";
-import { readLimited, type LimitedRead } from "../read-limited.ts";
+import { findFixture, probeDisk, type FileProbe, type FixtureLookup } from "./fixtures.ts";
+import { editsPathFor, readEdits, type ReplayEdit } from "./edits.ts";
+import { readLimited, type LimitedRead } from "../../read-limited.ts";
 
 /** How long a folder or file must have been left alone before what was read of it is kept. */
 export const SETTLED_MS = 2_000;

@@ -1,15 +1,15 @@
 // The generic `command` harness: any program, given by the runner's
 // `commandArgv` option (or VOUCH_COMMAND). The prompt goes on stdin; the
-// result is stdout. The program reports nothing structured, so the only caps
-// it can keep are wall and idle, supervised by the spawn seam; turns and
-// budget are refused. The exit status is recorded, not judged here: the
-// engine's exit_zero part fails a non-zero exit as `nonzero_exit`.
-import type { AgentAssignment, SittingProgress } from "../../engine/ports.ts";
-import { SpawnError } from "../../engine/errors.ts";
-import { lastLine } from "./json-documents.ts";
-import { supervision } from "./argv-format.ts";
-import { SESSION_SUPPORT } from "../../engine/sessions.ts";
-import type { BuildContext, Guarantees, HarnessAdapter, HarnessCommand, ParsedSitting, StreamEnd, StreamParser } from "./types.ts";
+// result is stdout (stream.ts). The program reports nothing structured, so the
+// only caps it can keep are wall and idle, supervised by the spawn seam; turns
+// and budget are refused. It has no sessions, no tested version and no probe:
+// the program is the user's.
+import type { AgentAssignment } from "../../../engine/ports.ts";
+import { SpawnError } from "../../../engine/errors.ts";
+import { SESSION_SUPPORT } from "../../../engine/harnesses.ts";
+import { supervision } from "../common/argv-format.ts";
+import type { BuildContext, Guarantees, HarnessAdapter, HarnessCommand } from "../types.ts";
+import { createCommandParser } from "./stream.ts";
 
 export const COMMAND_GUARANTEES: Guarantees = {
   caps: { turns: "none", budget_usd: "none", wall: "supervised", idle: "supervised" },
@@ -22,7 +22,7 @@ export const COMMAND_GUARANTEES: Guarantees = {
 export const COMMAND_RESULT_BYTES = 1024 * 1024;
 
 /** `VOUCH_COMMAND` names the program: a JSON array of strings, or one program path. */
-export function commandArgvFromEnv(env: Record<string, string | undefined>): string[] | undefined {
+export function commandArgvFromEnv(env: Readonly<Record<string, string | undefined>>): string[] | undefined {
   const raw = env.VOUCH_COMMAND?.trim();
   if (!raw) return undefined;
   if (raw.startsWith("[")) {
@@ -47,39 +47,18 @@ export function buildCommandHarnessCommand(a: AgentAssignment, ctx: BuildContext
   return { argv: [...argv], stdin: a.prompt, keepBytes: COMMAND_RESULT_BYTES, ...supervision(COMMAND_GUARANTEES, a) };
 }
 
-export function createCommandParser(): StreamParser {
-  let activity: string | undefined;
-  const progress = (): SittingProgress => (activity !== undefined ? { activity } : {});
-  return {
-    feed(line) {
-      const text = lastLine(line, 120);
-      if (text === "") return null;
-      activity = text;
-      return progress();
-    },
-    progress,
-    finish(end: StreamEnd): ParsedSitting {
-      const base = { resultText: end.stdoutTail, turns: null, costUsd: null, tokens: null, permissionDenials: 0 };
-      // Killed by a signal the engine did not send (the runner handles its own kills).
-      if (end.exit === null) {
-        const stderr = lastLine(end.stderrTail);
-        return {
-          ...base,
-          stopReason: "crashed",
-          error: `the program was killed by ${end.signal ?? "a signal"}${stderr ? `: ${stderr}` : ""}`,
-        };
-      }
-      return { ...base, stopReason: "complete" };
-    },
-  };
-}
-
 export const commandAdapter: HarnessAdapter = {
   name: "command",
   binary: null,
   protocol: "text",
   guarantees: COMMAND_GUARANTEES,
   sessions: SESSION_SUPPORT.command,
+  programFrom: (env) => commandArgvFromEnv(env)?.[0] ?? null,
+  noProgram: "no program: set VOUCH_COMMAND",
+  unready: (ctx) =>
+    !ctx.commandArgv || ctx.commandArgv.length === 0
+      ? "no program to run: set VOUCH_COMMAND to a program path or a JSON array of argv"
+      : null,
   buildCommand: buildCommandHarnessCommand,
   createParser: () => createCommandParser(),
 };

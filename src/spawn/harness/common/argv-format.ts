@@ -1,6 +1,6 @@
 // Small helpers shared by the adapters' command builders.
-import type { AgentAssignment } from "../../engine/ports.ts";
-import type { Guarantees, HarnessCommand } from "./types.ts";
+import type { AgentAssignment } from "../../../engine/ports.ts";
+import type { Guarantees, HarnessCommand } from "../types.ts";
 
 /** A number as a flag value: plain decimal, never exponent form ("1e-7"). */
 export function flagNumber(n: number): string {
