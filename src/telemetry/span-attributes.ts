@@ -70,6 +70,7 @@ export function attemptAttributes(e: EventOf<"node.started">): Attributes {
     "gen_ai.operation.name": agent ? "invoke_agent" : undefined,
     "gen_ai.agent.name": agent ? pathOf(e.node, e.branch) : undefined,
     "gen_ai.provider.name": agent && e.harness !== undefined ? PROVIDERS[e.harness] : undefined,
+    "gen_ai.request.model": agent ? e.model : undefined,
     "vouch.harness": e.harness,
     "vouch.node.path": pathOf(e.node, e.branch),
     "vouch.attempt": e.attempt,

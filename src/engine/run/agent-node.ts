@@ -105,7 +105,13 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, 
   if (sess.kind === "missing")
     return notStarted({ status: "error", qualifier: null, cause: "unavailable", error: sess.error, evidence: [], failedChecks: [] });
   const fullPrompt = sess.prompt;
-  emitStarted(env, "agent", attempt, { harness: s.harness, prompt: fullPrompt, ...(sess.started ? { session: sess.started } : {}) });
+  emitStarted(env, "agent", attempt, {
+    harness: s.harness,
+    prompt: fullPrompt,
+    cwd: p.cwd,
+    ...(s.model !== undefined ? { model: s.model } : {}),
+    ...(sess.started ? { session: sess.started } : {}),
+  });
   const once = new OverrunOnce();
   const token = {};
   const started = run.clock.now();
