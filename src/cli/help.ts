@@ -21,7 +21,7 @@ Usage:
   vouch plan GOAL --checks FILE    ask a model to plan a graph for GOAL, show it, write it, run it
   vouch runs [--json]              list recorded runs, newest first
   vouch show RUN [--json|--tui]    what happened in a run: nodes, checks, overruns, cost, worktrees, sessions
-  vouch report RUN [--format F]    a run as an HTML page, JUnit XML or a Markdown summary
+  vouch report RUN [--format F]    a run as HTML, JUnit, Markdown, GitHub annotations, SARIF, Code Quality
   vouch resume RUN [options]       re-run what did not pass; decide a paused approval; go on after a usage limit
   vouch harnesses [--json]         the harness adapters, their guarantees, which version is installed
   vouch doctor [--json]            check that each installed agent CLI accepts the arguments vouch sends
@@ -136,7 +136,8 @@ Options:
   --pass-env NAME          pass this environment variable to child processes (repeatable)
   --dry-run                load, validate and check caps against the harnesses; start nothing
   --report FORMAT:FILE     write a report when the run ends, however it ends (repeatable;
-                           FORMAT html, junit or markdown), e.g. --report junit:junit.xml;
+                           FORMAT html, junit, markdown, github, sarif or codequality),
+                           e.g. --report junit:junit.xml;
                            an unwritable FILE is refused first (exit 2); one that fails
                            at the end turns exit 0 into 3 (docs/ci.md)
   --wait-limits            when a harness hits a usage or rate limit and nothing else can run,
@@ -244,21 +245,29 @@ run started, unless --force. --approve/--reject decide a paused approval.
 --report FORMAT:FILE writes a report of the whole run when the session ends (as for run).
 A run paused at a usage or rate limit goes on with the nodes the limit held; --wait-limits
 and --max-wait wait for a limit in this process, as for run.`,
-  report: `Usage: vouch report RUN [--format html|junit|markdown] [-o FILE]
+  report: `Usage: vouch report RUN [--format html|junit|markdown|github|sarif|codequality] [-o FILE] [--root DIR]
 
 Writes one recorded run as a report, from the ledger (the facts vouch show --json prints):
-  html      one self-contained page (default): the graph drawn by Graphviz, coloured by
-            status; every node's checks with their output tails; map branches as a
-            filterable table; a timeline of sittings and checks; cost by node. Opens from
-            disk, loads nothing from the network.
-  junit     JUnit XML for CI test reporters: a testcase per node (map branches as
-            map[i].node), failure/error/skipped from the verdicts.
-  markdown  a summary for $GITHUB_STEP_SUMMARY or a pull-request comment.
-RUN is a run id, a unique prefix of one, or "last".
+  html         one self-contained page (default): the graph drawn by Graphviz, coloured by
+               status; every node's checks with their output tails; map branches as a
+               filterable table; a timeline of sittings and checks; cost by node. Opens from
+               disk, loads nothing from the network.
+  junit        JUnit XML for CI test reporters: a testcase per node (map branches as
+               map[i].node), failure/error/skipped from the verdicts.
+  markdown     a summary for $GITHUB_STEP_SUMMARY or a pull-request comment.
+  github       GitHub annotations (workflow commands, printed in a step): each failed or
+               error node, each failed check (at path:line when its output names a file in
+               the repository), each verified review finding; the worst 10 of each level.
+  sarif        SARIF 2.1.0 for github/codeql-action/upload-sarif: failed checks and review
+               findings (VERIFIED at their severity, UNVERIFIABLE as notes).
+  codequality  a GitLab Code Quality report (artifacts: reports: codequality).
+RUN is a run id, a unique prefix of one, or "last". docs/ci.md has the mappings.
 
 Options:
-  --format, -f F   html (default), junit or markdown
+  --format, -f F   html (default), junit, markdown, github, sarif or codequality
   -o, --output FILE  write to FILE instead of stdout
+  --root DIR       the repository root locations are relative to (default: GITHUB_WORKSPACE
+                   or CI_PROJECT_DIR, else the git checkout the run started in)
 
 Exit codes: 0 written; 2 unknown run or format, or FILE cannot be written; 3 the ledger
 could not be read.`,

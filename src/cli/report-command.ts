@@ -1,7 +1,9 @@
-// `vouch report RUN [--format html|junit|markdown] [-o FILE]`: a recorded run as
-// a web page, JUnit XML or a Markdown summary (ADR 0014). RUN as for show.
+// `vouch report RUN [--format html|junit|markdown|github|sarif|codequality] [-o FILE]`: a
+// recorded run as a web page, JUnit XML, a Markdown summary (ADR 0014), GitHub
+// annotations, SARIF or a GitLab Code Quality report (ADR 0058). RUN as for show.
 import { UsageError } from "../engine/errors.ts";
 import { checkedLedgerHome, ledgerExists, openLedgerForReading } from "../ledger/index.ts";
+import { ciContextFor } from "../report/ci/context.ts";
 import { renderReport, reportFormat } from "../report/render.ts";
 import { checkWritable, writeReport } from "../report/write-report.ts";
 import { resolve } from "node:path";
@@ -12,6 +14,7 @@ const reportCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("report", args, {
     format: { type: "string", short: "f" },
     output: { type: "string", short: "o" },
+    root: { type: "string" },
   });
   const format = reportFormat(values.format ?? "html", "report --format");
   if (positionals.length !== 1) {
@@ -35,7 +38,7 @@ const reportCommand: Command = async (args, io) => {
   const ledger = openLedgerForReading({ home });
   let text: string;
   try {
-    text = await renderReport(ledger, ledger.resolveRun(positionals[0]!), format);
+    text = await renderReport(ledger, ledger.resolveRun(positionals[0]!), format, ciContextFor(io.env, io.cwd, values.root));
   } finally {
     ledger.close();
   }

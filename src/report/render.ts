@@ -2,9 +2,10 @@
 // API (what `vouch show --json` prints, and the run's events for the timeline).
 import { UsageError } from "../engine/errors.ts";
 import type { RunLedger } from "../ledger/index.ts";
+import type { CiContext } from "./ci/problems.ts";
 import { reportModel } from "./model.ts";
 
-export const REPORT_FORMATS = ["html", "junit", "markdown"] as const;
+export const REPORT_FORMATS = ["html", "junit", "markdown", "github", "sarif", "codequality"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export function reportFormat(value: string, where: string): ReportFormat {
@@ -12,8 +13,21 @@ export function reportFormat(value: string, where: string): ReportFormat {
   throw new UsageError(`${where}: unknown report format "${value}" (formats: ${REPORT_FORMATS.join(", ")})`, "see: vouch report --help");
 }
 
-export async function renderReport(ledger: RunLedger, runId: string, format: ReportFormat): Promise<string> {
-  const model = reportModel(ledger.runSummary(runId), ledger.runEvents(runId));
+/** The CI formats' context for a run whose relative paths start at `baseDir` (the command line builds it). */
+export type CiContextFor = (baseDir: string | undefined) => CiContext;
+
+export async function renderReport(ledger: RunLedger, runId: string, format: ReportFormat, ci?: CiContextFor): Promise<string> {
+  const events = ledger.runEvents(runId);
+  const model = reportModel(ledger.runSummary(runId), events);
+  if (format === "github" || format === "sarif" || format === "codequality") {
+    const started = events.find((e) => e.type === "run.started");
+    const baseDir = started?.type === "run.started" ? started.base_dir : undefined;
+    const { ciModel } = await import("./ci/problems.ts");
+    const m = ciModel(model, events, (ci ?? ((dir) => ({ root: dir ?? "/" })))(baseDir));
+    if (format === "github") return (await import("./ci/github.ts")).renderGithub(m);
+    if (format === "codequality") return (await import("./ci/codequality.ts")).renderCodeQuality(m);
+    return (await import("./ci/sarif.ts")).renderSarif(m, model.summary.run.version);
+  }
   if (format === "junit") return (await import("./junit.ts")).renderJunit(model);
   if (format === "markdown") return (await import("./markdown.ts")).renderMarkdown(model);
   const [{ renderHtml }, { graphSvg }] = await Promise.all([import("./html.ts"), import("./graph-svg.ts")]);

@@ -6,6 +6,7 @@
 import { EXIT } from "../engine/errors.ts";
 import { ledgerHome, openLedgerForReading } from "../ledger/index.ts";
 import type { CliIO } from "../cli/io.ts";
+import { ciContextFor } from "./ci/context.ts";
 import { renderReport } from "./render.ts";
 import { writeReport, type ReportTarget } from "./write-report.ts";
 
@@ -16,7 +17,7 @@ async function writeAll(io: CliIO, runId: string, targets: ReportTarget[]): Prom
     try {
       for (const t of targets) {
         try {
-          writeReport(t.file, await renderReport(ledger, runId, t.format), "--report");
+          writeReport(t.file, await renderReport(ledger, runId, t.format, ciContextFor(io.env, io.cwd)), "--report");
           io.err(`vouch: wrote the ${t.format} report to ${t.file}\n`);
         } catch (e) {
           ok = false;

@@ -130,7 +130,7 @@ describe("the span tree", () => {
       e(nodeFinished("review", "passed")),
       e(nodeStarted("each", "map", 1, { items: 3 })),
       e({ type: "branch.started", branch, item: "x", label: "x" } as EventBody),
-      e(nodeStarted("one", "agent", 1, { branch, harness: "claude" })),
+      e(nodeStarted("one", "agent", 1, { branch, harness: "claude", model: "claude-opus-5" })),
       e(nodeFinished("one", "passed", { branch })),
       e({ type: "branch.finished", branch, status: "passed", verdict: null } as EventBody),
       e(nodeFinished("each", "passed")),
@@ -142,7 +142,11 @@ describe("the span tree", () => {
     expect(named(spans, "node one")[0]!.parentSpanId).toBe(id("branch each"));
     const sitting = named(spans, "invoke_agent one")[0]!;
     expect(sitting.parentSpanId).toBe(id("node one"));
-    expect(sitting.attributes).toMatchObject({ "gen_ai.provider.name": "anthropic", "gen_ai.agent.name": "each[2].one" });
+    expect(sitting.attributes).toMatchObject({
+      "gen_ai.provider.name": "anthropic",
+      "gen_ai.agent.name": "each[2].one",
+      "gen_ai.request.model": "claude-opus-5",
+    });
   });
 
   test("a session killed without run.finished ends at its last event, marked unfinished; the resumed session is a second session span", () => {
