@@ -86,16 +86,49 @@ export function fakeModel(nodes: FakeNode[], run: Partial<RunSummary["run"]> = {
     ...(n.workspace ? { workspace: n.workspace } : {}),
   }));
   const summary = {
-    run: { id: "20261201-120000-abcdef", graph: "g", graph_path: `${ROOT_DIR}/graphs/g.yaml`, status: "failed", exit_code: 1, version: "0.1.0", ...run },
+    run: {
+      id: "20261201-120000-abcdef",
+      graph: "g",
+      graph_path: `${ROOT_DIR}/graphs/g.yaml`,
+      status: "failed",
+      exit_code: 1,
+      version: "0.1.0",
+      ...run,
+    },
     nodes: views,
     branches: [],
   } as unknown as RunSummary;
   const events = nodes.map(
     (n, seq) =>
-      ({ v: 1, run: summary.run.id, t: "2026-12-01T12:00:00.000Z", seq, type: "node.started", node: n.node, kind: n.kind ?? "script", attempt: 1, cwd: n.cwd ?? ROOT_DIR }) as VouchEvent,
+      ({
+        v: 1,
+        run: summary.run.id,
+        t: "2026-12-01T12:00:00.000Z",
+        seq,
+        type: "node.started",
+        node: n.node,
+        kind: n.kind ?? "script",
+        attempt: 1,
+        cwd: n.cwd ?? ROOT_DIR,
+      }) as VouchEvent,
   );
-  events.unshift({ v: 1, run: summary.run.id, t: "2026-12-01T12:00:00.000Z", seq: 0, type: "run.started", base_dir: ROOT_DIR } as unknown as VouchEvent);
-  return { model: { summary, nodes: views.map((view) => ({ path: view.node, view })), graph: [], timeline: { bars: [], startMs: 0, endMs: 0, peak: 0 } } as unknown as ReportModel, events };
+  events.unshift({
+    v: 1,
+    run: summary.run.id,
+    t: "2026-12-01T12:00:00.000Z",
+    seq: 0,
+    type: "run.started",
+    base_dir: ROOT_DIR,
+  } as unknown as VouchEvent);
+  return {
+    model: {
+      summary,
+      nodes: views.map((view) => ({ path: view.node, view })),
+      graph: [],
+      timeline: { bars: [], startMs: 0, endMs: 0, peak: 0 },
+    } as unknown as ReportModel,
+    events,
+  };
 }
 
 export function fakeCi(nodes: FakeNode[], ctx: Partial<CiContext> = {}, run: Partial<RunSummary["run"]> = {}): CiModel {

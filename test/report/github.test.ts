@@ -52,7 +52,13 @@ describe("what is annotated", () => {
         node: "lint",
         checks: [
           check("eslint", {
-            stdout_tail: ["src/a.ts:3:7: no-unused-vars", "../outside.ts:1: nope", "/etc/passwd:1:1: root", `${ROOT_DIR}/src/b.ts:9: inside`, "no location here"].join("\n"),
+            stdout_tail: [
+              "src/a.ts:3:7: no-unused-vars",
+              "../outside.ts:1: nope",
+              "/etc/passwd:1:1: root",
+              `${ROOT_DIR}/src/b.ts:9: inside`,
+              "no location here",
+            ].join("\n"),
           }),
           check("tests", { stdout_tail: "FAIL 2 tests" }),
         ],
@@ -66,7 +72,11 @@ describe("what is annotated", () => {
       [undefined, undefined, undefined], // tests: no location
       [undefined, undefined, undefined], // the node
     ]);
-    expect(commands[0]).toMatchObject({ command: "error", properties: { title: "vouch: check eslint failed in lint" }, data: "no-unused-vars" });
+    expect(commands[0]).toMatchObject({
+      command: "error",
+      properties: { title: "vouch: check eslint failed in lint" },
+      data: "no-unused-vars",
+    });
     expect(commands[2]!.data).toContain("FAIL 2 tests");
     expect(commands[3]!.properties.title).toBe("vouch: lint failed");
   });
@@ -79,7 +89,15 @@ describe("what is annotated", () => {
         status: "passed",
         output: {
           findings: [
-            { id: "F1", verdict: "VERIFIED", severity: "error", path: "src/cache.js", line: 16, message: "never expires", evidence: [{ at: "src/cache.js:16", quote: "return v;" }] },
+            {
+              id: "F1",
+              verdict: "VERIFIED",
+              severity: "error",
+              path: "src/cache.js",
+              line: 16,
+              message: "never expires",
+              evidence: [{ at: "src/cache.js:16", quote: "return v;" }],
+            },
             { id: "F2", verdict: "UNVERIFIABLE", message: "no such file", note: "src/net.js does not exist" },
             { id: "F3", verdict: "FALSE", message: "digits dropped", note: "they are kept" },
             { id: "F4", verdict: "VERIFIED", message: "no path" },
@@ -97,8 +115,17 @@ describe("what is annotated", () => {
   });
 
   test("bounded: 10 errors and 10 warnings, the located ones kept first, one notice says how many were left out", () => {
-    const checks = Array.from({ length: 14 }, (_, i) => check(`c${i}`, { stdout_tail: i % 2 === 0 ? `src/f${i}.ts:${i + 1}: broken` : "no location" }));
-    const findings = Array.from({ length: 13 }, (_, i) => ({ id: `F${i}`, verdict: "VERIFIED", severity: "warning", path: "src/w.ts", line: i + 1, message: `w${i}` }));
+    const checks = Array.from({ length: 14 }, (_, i) =>
+      check(`c${i}`, { stdout_tail: i % 2 === 0 ? `src/f${i}.ts:${i + 1}: broken` : "no location" }),
+    );
+    const findings = Array.from({ length: 13 }, (_, i) => ({
+      id: `F${i}`,
+      verdict: "VERIFIED",
+      severity: "warning",
+      path: "src/w.ts",
+      line: i + 1,
+      message: `w${i}`,
+    }));
     const ci = fakeCi([
       { node: "a", checks },
       { node: "b", kind: "agent", status: "passed", output: findings },
@@ -130,27 +157,36 @@ const hostile = fc.oneof(
 describe("any content", () => {
   test("every line is one of vouch's annotations; title and message come back as sanitized", () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ name: hostile, tail: hostile, node: hostile, message: hostile, path: hostile }), { minLength: 1, maxLength: 8 }), (items) => {
-        const ci = fakeCi(
-          items.map((it, i) => ({
-            node: `${i}${it.node}`,
-            kind: "agent",
-            checks: [check(it.name, { stdout_tail: `${it.path}:3: ${it.tail}\n${it.tail}` })],
-            output: [{ verdict: "VERIFIED", path: it.path, line: 2, message: it.message, evidence: [{ at: `${it.path}:2`, quote: it.tail }] }],
-          })),
-        );
-        const out = renderGithub(ci);
-        const commands = runnerCommands(out);
-        expect(out.split("\n").filter((l) => l !== "")).toHaveLength(commands.length);
-        for (const c of commands) {
-          expect(["error", "warning", "notice"]).toContain(c.command);
-          expect(c.properties.title).toBe(sanitizeInline(c.properties.title!));
-          if (c.properties.file !== undefined) expect(c.properties.file.startsWith("..") || c.properties.file.startsWith("/")).toBe(false);
-        }
-        // Round trip: what the runner reads is what vouch meant to say.
-        const first = ci.problems.find((p) => p.verdict !== "UNVERIFIABLE")!;
-        expect(runnerCommands(annotation(first))[0]!.data).toBe(sanitize(first.message).trimEnd().slice(0, 4000));
-      }),
+      fc.property(
+        fc.array(fc.record({ name: hostile, tail: hostile, node: hostile, message: hostile, path: hostile }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        (items) => {
+          const ci = fakeCi(
+            items.map((it, i) => ({
+              node: `${i}${it.node}`,
+              kind: "agent",
+              checks: [check(it.name, { stdout_tail: `${it.path}:3: ${it.tail}\n${it.tail}` })],
+              output: [
+                { verdict: "VERIFIED", path: it.path, line: 2, message: it.message, evidence: [{ at: `${it.path}:2`, quote: it.tail }] },
+              ],
+            })),
+          );
+          const out = renderGithub(ci);
+          const commands = runnerCommands(out);
+          expect(out.split("\n").filter((l) => l !== "")).toHaveLength(commands.length);
+          for (const c of commands) {
+            expect(["error", "warning", "notice"]).toContain(c.command);
+            expect(c.properties.title).toBe(sanitizeInline(c.properties.title!));
+            if (c.properties.file !== undefined)
+              expect(c.properties.file.startsWith("..") || c.properties.file.startsWith("/")).toBe(false);
+          }
+          // Round trip: what the runner reads is what vouch meant to say.
+          const first = ci.problems.find((p) => p.verdict !== "UNVERIFIABLE")!;
+          expect(runnerCommands(annotation(first))[0]!.data).toBe(sanitize(first.message).trimEnd().slice(0, 4000));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -60,7 +60,9 @@ export function renderGithub(model: CiModel): string {
   }
   const omitted = left.error + left.warning + left.note;
   if (omitted > 0) {
-    const parts = (["error", "warning", "note"] as const).filter((l) => left[l] > 0).map((l) => `${left[l]} ${l === "note" ? "notice" : l}${left[l] === 1 ? "" : "s"}`);
+    const parts = (["error", "warning", "note"] as const)
+      .filter((l) => left[l] > 0)
+      .map((l) => `${left[l]} ${l === "note" ? "notice" : l}${left[l] === 1 ? "" : "s"}`);
     const text = `${omitted} more annotation${omitted === 1 ? "" : "s"} left out (${parts.join(", ")}): GitHub shows ${STEP_LIMIT} of each kind a step. The job summary and vouch show ${model.run.id} have them all.`;
     lines.push(`::notice title=${commandProperty("vouch: annotations left out")}::${commandData(sanitize(text))}`);
   }

@@ -91,7 +91,16 @@ function checkProblems(n: ReportNode, base: PathBase): Problem[] {
     const tail = checkTail(c);
     const located = locatedLines(tail, base, MAX_LOCATED_PER_CHECK);
     for (const l of located)
-      out.push({ kind: "check", level: "error", rule, title, message: l.message || (c.reason ?? "failed"), node: n.path, location: l.location, related: [] });
+      out.push({
+        kind: "check",
+        level: "error",
+        rule,
+        title,
+        message: l.message || (c.reason ?? "failed"),
+        node: n.path,
+        location: l.location,
+        related: [],
+      });
     if (located.length === 0) {
       const why = `${c.reason ?? "failed"} (expect ${c.expect})`;
       const message = tail.trim() === "" ? why : `${why}\n${lastLines(tail.trimEnd(), TAIL_LINES)}`;
@@ -109,7 +118,7 @@ function nodeProblem(n: ReportNode): Problem {
     level: "error",
     rule: `vouch/node/${v.status}`,
     title: `${n.path} ${v.status === "error" ? "reached no verdict" : "failed"}`,
-    message: `${n.path}: ${v.status}${why ? ` (${why})` : ""}`,
+    message: `${v.status}${why ? ` (${why})` : ""}`,
     node: n.path,
     related: [],
   };

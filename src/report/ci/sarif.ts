@@ -48,7 +48,13 @@ function result(p: Problem, ruleIndex: number, fallback: SourceLocation | undefi
     message: { text: sarifText(`${p.title}\n${p.message}`) },
     ...(where ? { locations: [{ physicalLocation: physical(where) }] } : {}),
     ...(p.related.length > 0
-      ? { relatedLocations: p.related.map((r, i) => ({ id: i + 1, physicalLocation: physical(r.location), message: { text: sarifText(r.message) } })) }
+      ? {
+          relatedLocations: p.related.map((r, i) => ({
+            id: i + 1,
+            physicalLocation: physical(r.location),
+            message: { text: sarifText(r.message) },
+          })),
+        }
       : {}),
     partialFingerprints: { "vouch/v1": fingerprint(p, where) },
     properties: { "vouch.node": p.node, "vouch.kind": p.kind, ...(p.verdict ? { "vouch.verdict": p.verdict } : {}) },
@@ -74,7 +80,13 @@ export function sarifLog(model: CiModel, version: string): Record<string, unknow
     },
     automationDetails: { id: `vouch/${model.run.graph}/${model.run.id}` },
     originalUriBaseIds: { "%SRCROOT%": { uri: fileUri(model.root) } },
-    ...(model.commit !== undefined ? { versionControlProvenance: [{ repositoryUri: model.repositoryUri ?? fileUri(model.root), revisionId: model.commit, mappedTo: { uriBaseId: "%SRCROOT%" } }] } : {}),
+    ...(model.commit !== undefined
+      ? {
+          versionControlProvenance: [
+            { repositoryUri: model.repositoryUri ?? fileUri(model.root), revisionId: model.commit, mappedTo: { uriBaseId: "%SRCROOT%" } },
+          ],
+        }
+      : {}),
     invocations: [
       {
         executionSuccessful: model.run.status !== "error",
