@@ -47,8 +47,12 @@ function text(v: unknown): string | undefined {
   return typeof v === "string" && v.trim() !== "" ? v.slice(0, MAX_TEXT) : undefined;
 }
 
+/** An object's own fields only: a model's JSON can name `__proto__` or `constructor`, and nothing inherited is read. */
 function record(v: unknown): Record<string, unknown> | null {
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return null;
+  const own: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const k of Object.keys(v)) own[k] = (v as Record<string, unknown>)[k];
+  return own;
 }
 
 function verdictOf(v: unknown): FindingVerdict | null {
