@@ -13,7 +13,8 @@ import type { SpanRecord } from "./span-record.ts";
 
 /** The most spans waiting to be sent; past it the SDK drops spans (counted as not sent). */
 export const MAX_QUEUED_SPANS = 2048;
-const BATCH_SPANS = 512;
+/** Spans of one request: one batch is on its way while MAX_QUEUED_SPANS more wait. */
+export const BATCH_SPANS = 512;
 /** One export (with its retries) gives up after this; the last flush at exit is bounded by it. */
 export const EXPORT_TIMEOUT_MS = 5_000;
 /** How long close() waits for the last spans beyond the exports' own timeout. */

@@ -7,11 +7,12 @@
 // them (runnerCommands: `::stop-commands::` honoured).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { parseWorkflow, NoOperationTraceWriter } from "@actions/workflow-parser";
 import { parseAction, convertActionTemplate } from "@actions/workflow-parser/actions/index";
 import { BINARY, ensureBinary, ROOT, SAMPLE_REPO, tempDir, type TempDir } from "../e2e/helpers.ts";
+import { archiveName, TARGETS } from "../../scripts/release/packages.ts";
 import { runnerCommands } from "./ci-fixtures.ts";
 import { validSarif } from "./ci-validate.ts";
 import { HOSTILE } from "./helpers.ts";
@@ -109,7 +110,9 @@ let release: { url: string; stop(): void; requests: string[] };
 /** A release for this machine: the archive (holding a small vouch that runs dist/vouch) and SHA256SUMS. */
 async function makeRelease(root: string, version = VERSION, tamper: "none" | "archive" | "sums" = "none"): Promise<string> {
   const target = `${process.platform === "darwin" ? "darwin" : "linux"}-${process.arch === "arm64" ? "arm64" : "x64"}`;
-  const name = `vouch-${version}-${target}`;
+  // Named as the release names its archives (scripts/release/packages.ts), for a target it builds.
+  expect(TARGETS.map((t) => t.key)).toContain(target);
+  const name = archiveName(version, target).replace(/\.tar\.gz$/, "");
   mkdirSync(join(root, name), { recursive: true });
   writeFileSync(join(root, name, "vouch"), `#!/bin/sh\nexec "${BINARY}" "$@"\n`, { mode: 0o755 });
   expect(Bun.spawnSync(["tar", "-czf", `${name}.tar.gz`, name], { cwd: root }).exitCode).toBe(0);
@@ -122,6 +125,7 @@ async function makeRelease(root: string, version = VERSION, tamper: "none" | "ar
 beforeAll(() => {
   ensureBinary();
   dir = tempDir("action");
+  mkdirSync(join(dir.path, "noaction"));
   files = { env: join(dir.path, "github_env"), output: join(dir.path, "github_output"), summary: join(dir.path, "summary") };
   const requests: string[] = [];
   const server = Bun.serve({
@@ -344,6 +348,28 @@ describe("Run the graph", () => {
     expect(outputs()).toMatchObject({ "exit-code": "2", status: "", "run-id": "" });
     expect(r.err).toContain("vouch ran no graph (exit 2)");
     expect(readFileSync(files.summary, "utf8")).toBe("");
+  }, 60_000);
+
+  test("docs/ci.md's lines for CI without the Action: the summary appended, the annotations printed, the run's code", async () => {
+    reset();
+    const block = /Without the Action, the same in any CI:\n\n```sh\n([\s\S]*?)```/.exec(CI_DOC)![1]!;
+    const script = join(dir.path, "no-action.sh");
+    writeFileSync(script, block.replaceAll("GRAPH", ACTION_GRAPH));
+    const p = Bun.spawn(["bash", "--noprofile", "--norc", "-e", script], {
+      cwd: join(dir.path, "noaction"),
+      env: {
+        PATH: `${dirname(BINARY)}:${BARE_PATH}`,
+        HOME: dir.path,
+        VOUCH_HOME: join(dir.path, "noaction-home"),
+        GITHUB_STEP_SUMMARY: files.summary,
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, , code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    expect(code).toBe(1);
+    expect(readFileSync(files.summary, "utf8")).toContain("`action-run` failed (exit 1)");
+    expect(runnerCommands(out).map((c) => c.command)).toContain("error");
   }, 60_000);
 
   test("hostile inputs stay data: a command substitution in an input runs nothing", async () => {

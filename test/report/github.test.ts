@@ -143,6 +143,13 @@ describe("what is annotated", () => {
     expect(notice[0]!.data).toContain("vouch show 20261201-120000-abcdef");
   });
 
+  test("at most 20 located lines are read from one check's output", () => {
+    const ci = fakeCi([
+      { node: "lint", checks: [check("eslint", { stdout_tail: Array.from({ length: 30 }, (_, i) => `src/a.ts:${i + 1}: x`).join("\n") })] },
+    ]);
+    expect(ci.problems.filter((p) => p.kind === "check")).toHaveLength(20);
+  });
+
   test("nothing failed and no finding: no output at all", () => {
     expect(renderGithub(fakeCi([{ node: "ok", status: "passed" }]))).toBe("");
   });
