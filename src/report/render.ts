@@ -23,7 +23,8 @@ export async function renderReport(ledger: RunLedger, runId: string, format: Rep
     const started = events.find((e) => e.type === "run.started");
     const baseDir = started?.type === "run.started" ? started.base_dir : undefined;
     const { ciModel } = await import("./ci/problems.ts");
-    const m = ciModel(model, events, (ci ?? ((dir) => ({ root: dir ?? "/" })))(baseDir));
+    // Without a context from the command line, the run's own folder is the repository.
+    const m = ciModel(model, events, (ci ?? ((dir) => ({ root: dir ?? "." })))(baseDir));
     if (format === "github") return (await import("./ci/github.ts")).renderGithub(m);
     if (format === "codequality") return (await import("./ci/codequality.ts")).renderCodeQuality(m);
     return (await import("./ci/sarif.ts")).renderSarif(m, model.summary.run.version);

@@ -111,6 +111,13 @@ describe("the mapping", () => {
     expect(run!.results[0].ruleId).toBe("vouch/node/error");
   });
 
+  test("a path is a path: a segment with # or % or a space is encoded, not read as a fragment", () => {
+    const [run] = validSarif(
+      renderSarif(fakeCi([{ node: "x", checks: [check("c", { stdout_tail: "src/a#b 50%.ts:2: x" })] }]), "0.1.0"),
+    ).runs;
+    expect(run!.results[0].locations[0].physicalLocation.artifactLocation.uri).toBe("src/a%23b%2050%25.ts");
+  });
+
   test("message text can hold no embedded link: [ ] and \\ are escaped", () => {
     expect(sarifText("see [here](https://evil.example) or [1](1) \\[")).toBe("see \\[here\\](https://evil.example) or \\[1\\](1) \\\\\\[");
   });

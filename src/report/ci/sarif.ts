@@ -21,7 +21,8 @@ export function sarifText(text: string): string {
 
 function physical(l: SourceLocation) {
   return {
-    artifactLocation: { uri: encodeURI(l.path), uriBaseId: "%SRCROOT%" },
+    // Each segment encoded: a file named `a#b.ts` is a path, not a fragment.
+    artifactLocation: { uri: l.path.split("/").map(encodeURIComponent).join("/"), uriBaseId: "%SRCROOT%" },
     region: { startLine: l.line, ...(l.column !== undefined ? { startColumn: l.column } : {}) },
   };
 }
