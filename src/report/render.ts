@@ -1,7 +1,8 @@
 // One report of a recorded run in a format: reads the ledger through its read
 // API (what `vouch show --json` prints, and the run's events for the timeline).
 import { UsageError } from "../engine/errors.ts";
-import type { RunLedger } from "../ledger/index.ts";
+import type { RunLedger, RunSummary } from "../ledger/index.ts";
+import type { Drawing } from "../engine/graph/draw-dot.ts";
 import type { CiContext } from "./ci/problems.ts";
 import { reportModel } from "./model.ts";
 
@@ -16,9 +17,19 @@ export function reportFormat(value: string, where: string): ReportFormat {
 /** The CI formats' context for a run whose relative paths start at `baseDir` (the command line builds it). */
 export type CiContextFor = (baseDir: string | undefined) => CiContext;
 
-export async function renderReport(ledger: RunLedger, runId: string, format: ReportFormat, ci?: CiContextFor): Promise<string> {
+/** `drawingFor`: the graph as `vouch graph` draws it, when the command can read the run's
+ *  graph file as it was (src/cli/graph-drawing.ts); without one the recorded nodes are drawn.
+ *  `ci`: where the run's files are, for github, sarif and codequality (src/cli/ci-context.ts). */
+export async function renderReport(
+  ledger: RunLedger,
+  runId: string,
+  format: ReportFormat,
+  drawingFor: (summary: RunSummary) => Drawing | undefined = () => undefined,
+  ci?: CiContextFor,
+): Promise<string> {
+  const summary = ledger.runSummary(runId);
   const events = ledger.runEvents(runId);
-  const model = reportModel(ledger.runSummary(runId), events);
+  const model = reportModel(summary, events, format === "html" ? drawingFor(summary) : undefined);
   if (format === "github" || format === "sarif" || format === "codequality") {
     const started = events.find((e) => e.type === "run.started");
     const baseDir = started?.type === "run.started" ? started.base_dir : undefined;

@@ -1,33 +1,12 @@
 // What each span says, from the event that opens or ends it (ADR 0059). GenAI semantic
 // conventions where they fit (`gen_ai.*` on sittings and checks), `vouch.*` for the rest.
 // Pure functions of events.
-import type { Cause, EventOf, NodeStatus, RunStatus, Tokens } from "../engine/events.ts";
+import { CAUSE_STATUS, type Cause, type EventOf, type NodeStatus, type RunStatus, type Tokens } from "../engine/events.ts";
+import { nodePath } from "../read/node-path.ts";
 import { bounded, type Attributes, type SpanStatus } from "./span-record.ts";
 
 /** The GenAI conventions' `gen_ai.provider.name` of each harness that talks to one provider. */
 const PROVIDERS: Record<string, string> = { claude: "anthropic", codex: "openai", gemini: "gcp.gemini" };
-
-/** Causes whose status is `error` (no verdict) rather than `failed` (docs/events.md). */
-const ERROR_CAUSES: ReadonlySet<Cause> = new Set<Cause>([
-  "cap_stop",
-  "workspace_error",
-  "timeout",
-  "harness_error",
-  "unavailable",
-  "template_error",
-  "end_error",
-  "map_error",
-  "graph_error",
-  "run_budget",
-  "run_wall",
-  "budget_insufficient",
-  "executor_lost",
-]);
-
-/** A node path as every report names it: `verify`, `verify_each[4].verify_one`. */
-export function pathOf(node: string, branch?: { map: string; index: number }): string {
-  return branch ? `${branch.map}[${branch.index}].${node}` : node;
-}
 
 /** Keys set only when the value is known: absent is not zero. */
 function known(entries: Record<string, string | number | boolean | string[] | null | undefined>): Attributes {
@@ -56,7 +35,7 @@ export function sessionAttributes(e: EventOf<"run.started">): Attributes {
 export function nodeAttributes(e: EventOf<"node.started"> | EventOf<"node.finished">, kind: string): Attributes {
   return known({
     "vouch.node.id": e.node,
-    "vouch.node.path": pathOf(e.node, e.branch),
+    "vouch.node.path": nodePath(e.node, e.branch),
     "vouch.node.kind": kind,
     "vouch.branch.map": e.branch?.map,
     "vouch.branch.index": e.branch?.index,
@@ -68,11 +47,11 @@ export function attemptAttributes(e: EventOf<"node.started">): Attributes {
   const agent = e.kind === "agent";
   return known({
     "gen_ai.operation.name": agent ? "invoke_agent" : undefined,
-    "gen_ai.agent.name": agent ? pathOf(e.node, e.branch) : undefined,
+    "gen_ai.agent.name": agent ? nodePath(e.node, e.branch) : undefined,
     "gen_ai.provider.name": agent && e.harness !== undefined ? PROVIDERS[e.harness] : undefined,
     "gen_ai.request.model": agent ? e.model : undefined,
     "vouch.harness": e.harness,
-    "vouch.node.path": pathOf(e.node, e.branch),
+    "vouch.node.path": nodePath(e.node, e.branch),
     "vouch.attempt": e.attempt,
     "vouch.round": e.round,
     "vouch.session.mode": e.session?.mode,
@@ -96,7 +75,7 @@ export function checkAttributes(e: EventOf<"check.finished">): Attributes {
   return known({
     "gen_ai.operation.name": "execute_tool",
     "gen_ai.tool.name": e.name,
-    "vouch.node.path": pathOf(e.node, e.branch),
+    "vouch.node.path": nodePath(e.node, e.branch),
     "vouch.attempt": e.attempt,
     "vouch.check.expect": e.expect,
     "vouch.check.passed": e.passed,
@@ -160,7 +139,7 @@ export function verdictStatus(status: NodeStatus, message: string | undefined): 
 
 /** An attempt that did not decide the node (retried): ERROR when its cause is an error cause. */
 export function causeStatus(cause: Cause, message: string): SpanStatus {
-  return ERROR_CAUSES.has(cause) ? { code: "error", message: bounded(message) } : { code: "unset" };
+  return CAUSE_STATUS[cause] === "error" ? { code: "error", message: bounded(message) } : { code: "unset" };
 }
 
 /** The session: OK passed, ERROR error, UNSET for failed (a result), paused and interrupted. */

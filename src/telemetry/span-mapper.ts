@@ -14,10 +14,10 @@ import {
   checkAttributes,
   nodeAttributes,
   nodeFinishedAttributes,
-  pathOf,
   usageAttributes,
   verdictStatus,
 } from "./span-attributes.ts";
+import { nodePath } from "../read/node-path.ts";
 import { bounded, type SpanRecord } from "./span-record.ts";
 import { ATTEMPT_KINDS, attemptSpanKey, branchSpanKey, nodeSpanKey, SpanState } from "./span-state.ts";
 import { inSession, type TraceRoot } from "./trace-ids.ts";
@@ -205,7 +205,7 @@ const HANDLERS: Handlers = {
   "run.paused": (m, e, at) => {
     m.event(undefined, "vouch.run.paused", at, {
       "vouch.pause.reason": e.reason ?? "approval",
-      "vouch.pause.approvals": e.approvals.slice(0, 32).map((a) => bounded(pathOf(a.node, a.branch))),
+      "vouch.pause.approvals": e.approvals.slice(0, 32).map((a) => bounded(nodePath(a.node, a.branch))),
     });
     for (const a of e.approvals) {
       const node = m.openSpan(nodeSpanKey(nodeKey(a.node, a.branch)));

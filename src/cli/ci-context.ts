@@ -4,7 +4,7 @@
 // above the run's base folder that holds `.git`, else that folder itself.
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { CiContextFor } from "../render.ts";
+import type { CiContextFor } from "../report/render.ts";
 
 const COMMIT = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
