@@ -48,7 +48,7 @@ export function attemptAttributes(e: EventOf<"node.started">): Attributes {
   return known({
     "gen_ai.operation.name": agent ? "invoke_agent" : undefined,
     "gen_ai.agent.name": agent ? nodePath(e.node, e.branch) : undefined,
-    "gen_ai.provider.name": agent && e.harness !== undefined ? PROVIDERS[e.harness] : undefined,
+    "gen_ai.provider.name": agent && e.harness !== undefined && Object.hasOwn(PROVIDERS, e.harness) ? PROVIDERS[e.harness] : undefined,
     "gen_ai.request.model": agent ? e.model : undefined,
     "vouch.harness": e.harness,
     "vouch.node.path": nodePath(e.node, e.branch),

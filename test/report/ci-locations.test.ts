@@ -82,7 +82,8 @@ describe("findings in an output", () => {
     ]);
     for (const sev of ["critical", "blocker"]) expect(f([{ verdict: "VERIFIED", severity: sev }])[0]![1]).toBe("error");
     for (const sev of ["info", "minor"]) expect(f([{ verdict: "VERIFIED", severity: sev }])[0]![1]).toBe("note");
-    expect(f([{ verdict: "VERIFIED", severity: "weird" }])[0]![1]).toBe("warning");
+    for (const sev of ["weird", "__proto__", "constructor", "toString"])
+      expect(f([{ verdict: "VERIFIED", severity: sev }])[0]![1]).toBe("warning");
   });
 
   test("anything else is not a finding: no verdict, another verdict, text, numbers", () => {

@@ -173,7 +173,7 @@ describe("any content", () => {
           }
         },
       ),
-      { numRuns: 200 },
+      { numRuns: Number(process.env.FC_RUNS ?? 200) },
     );
   });
 });

@@ -226,9 +226,7 @@ const eventBody: fc.Arbitrary<EventBody> = fc.oneof(
       kind: fc.constantFrom("agent", "script", "merge", "approval", "map", "graph"),
       attempt: fc.integer({ min: 1, max: 3 }),
     })
-    .map(({ node, branch, kind, attempt }) =>
-      nodeStarted(node, kind, attempt, { ...(branch ? { branch } : {}), harness: "claude", round: 1 }),
-    ),
+    .map(({ node, branch, kind, attempt }) => nodeStarted(node, kind, attempt, { ...(branch ? { branch } : {}), harness: node, round: 1 })),
   fc
     .record({ node: name, branch, n: text, passed: fc.boolean() })
     .map(({ node, branch, n, passed }) => check(node, n, passed, branch ? { branch } : {})),
@@ -286,7 +284,12 @@ describe("any order of hostile events", () => {
           if (s.parentSpanId !== undefined) expect(known.has(s.parentSpanId), `${s.name} parent`).toBe(true);
           expect(s.endMs).toBeGreaterThanOrEqual(s.startMs);
           expect(s.events.length).toBeLessThanOrEqual(MAX_SPAN_EVENTS);
-          for (const v of Object.values(s.attributes)) if (typeof v === "string") expect(v.length).toBeLessThanOrEqual(MAX_ATTRIBUTE_CHARS);
+          for (const v of Object.values(s.attributes)) {
+            expect(["string", "number", "boolean"].includes(typeof v) || (Array.isArray(v) && v.every((x) => typeof x === "string"))).toBe(
+              true,
+            );
+            if (typeof v === "string") expect(v.length).toBeLessThanOrEqual(MAX_ATTRIBUTE_CHARS);
+          }
           expect(s.name.length).toBeLessThanOrEqual(MAX_ATTRIBUTE_CHARS + 20);
         }
         // Every run.started made exactly one session span, ended.

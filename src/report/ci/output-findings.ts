@@ -43,6 +43,12 @@ const SEVERITY: Record<string, Severity> = {
   minor: "note",
 };
 
+/** A finding's severity by name; an unknown name (`__proto__` too: looked up as an own key) is a warning. */
+function severityOf(v: unknown): Severity {
+  const name = typeof v === "string" ? v.trim().toLowerCase() : "";
+  return Object.hasOwn(SEVERITY, name) ? SEVERITY[name]! : "warning";
+}
+
 function text(v: unknown): string | undefined {
   return typeof v === "string" && v.trim() !== "" ? v.slice(0, MAX_TEXT) : undefined;
 }
@@ -86,7 +92,7 @@ function findingOf(v: unknown, base: PathBase): OutputFinding | null {
   const rule = text(r.rule);
   return {
     verdict,
-    severity: SEVERITY[String(r.severity ?? "").toLowerCase()] ?? "warning",
+    severity: severityOf(r.severity),
     message,
     evidence,
     ...(id !== undefined ? { id } : {}),
