@@ -39,7 +39,8 @@ Exit codes: 0 passed, 1 failed, 2 usage or invalid graph, 3 error (no verdict re
             4 paused (at an approval, or at a usage or rate limit), 130 interrupted.
 Environment: VOUCH_HOME moves the ledger (default ./.vouch); NO_COLOR turns colour off;
              VOUCH_MAX_GRAPH_BYTES (default 4MiB) and VOUCH_MAX_INPUT_BYTES (default 64MiB)
-             raise the size limits on graph files and on -i NAME=@FILE inputs.
+             raise the size limits on graph files and on -i NAME=@FILE inputs;
+             OTEL_EXPORTER_OTLP_ENDPOINT sends a run's OpenTelemetry spans there (docs/ci.md).
 Docs: README.md, docs/graph-language.md, docs/events.md`;
 
 export const COMMAND_HELP: Record<string, string> = {
