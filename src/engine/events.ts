@@ -210,6 +210,11 @@ export const nodeStartedSchema = z.strictObject({
   harness: z.string().optional(),
   /** The rendered prompt (agent) or approval message, bounded. */
   prompt: z.string().optional(),
+  /** Agent and script nodes: where the attempt runs (absolute; the worktree's folder in
+   *  worktree mode). Paths in its commands' and checks' output are relative to it. */
+  cwd: z.string().optional(),
+  /** Agent nodes: the model the graph asks the harness for (absent: the harness's default). */
+  model: z.string().optional(),
   /** Feedback round (1 on the first pass of a feedback loop's chain). */
   round: z.number().int().min(1).optional(),
   /** A map: how many items its branches run over (the TUI shows finished/items). */

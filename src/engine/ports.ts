@@ -35,6 +35,8 @@ export interface AgentAssignment {
   cwd: string;
   /** The node's git worktree (ADR 0020): the sitting sees it as VOUCH_WORKSPACE. */
   workspace?: string;
+  /** Variables the composition root hands the sitting's process (its TRACEPARENT, ADR 0059). */
+  vars?: Record<string, string>;
   /** Names of environment variables to pass through (values never appear in events). */
   passEnv: string[];
   caps: SittingCaps;
