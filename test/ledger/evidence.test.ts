@@ -2,6 +2,9 @@
 // keeps its checks' outcomes; attempt.judged and check.finished are projected in the same
 // transaction; a branch a second worker ran again counts once; resumed sessions add up.
 import { Database } from "bun:sqlite";
+import fc from "fast-check";
+import { NODE_STATUSES } from "../../src/engine/events.ts";
+import { claimTable } from "../../src/read/claims.ts";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -209,5 +212,44 @@ describe("the projections", () => {
     expect(ledger.sittings({ by: "harness" }).rows.map((r) => r.group)).toEqual(["claude", "claude"]);
     expect(ledger.sittings({ by: "model" }).rows.map((r) => r.group)).toEqual(["(default)", "(default)"]);
     ledger.close();
+  });
+});
+
+describe("property: through the ledger, the claims table's cells add up to the judged agent sittings", () => {
+  test("random attempts of random nodes, branches and rounds, some reported twice (a worker's attempt run again)", () => {
+    const attemptArb = fc.record({
+      node: fc.constantFrom("a", "b", "__proto__"),
+      branch: fc.option(fc.nat(3), { nil: undefined }),
+      attempt: fc.integer({ min: 1, max: 3 }),
+      kind: fc.constantFrom("agent" as const, "script" as const),
+      claim: fc.option(fc.constantFrom("done", "not done", "VERIFIED", "\u001b[2J"), { nil: null }),
+      status: fc.constantFrom(...NODE_STATUSES),
+      twice: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(attemptArb, { maxLength: 25 }), (attempts) => {
+        const h = tempHome();
+        const ledger = openLedger({ home: h.home });
+        try {
+          const s = new RunScript("r-prop");
+          s.started();
+          const distinct = new Map<string, string>();
+          for (const a of attempts) {
+            const ref = { node: a.node, ...(a.branch !== undefined ? { branch: { map: "each", index: a.branch } } : {}) };
+            for (let i = 0; i < (a.twice ? 2 : 1); i++)
+              s.judged(ref, a.kind, a.attempt, { status: a.status, ...(a.kind === "agent" ? { claim: a.claim } : {}) });
+            distinct.set(JSON.stringify([a.node, a.branch ?? -1, a.attempt]), a.kind);
+          }
+          ledger.write(s.events);
+          const cells = claimTable(ledger.sittings({}).rows);
+          const agents = [...distinct.values()].filter((k) => k === "agent").length;
+          expect(cells.reduce((n, c) => n + c.sittings, 0)).toBe(agents);
+        } finally {
+          ledger.close();
+          h.cleanup();
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 });
