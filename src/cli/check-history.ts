@@ -6,6 +6,10 @@ import { shortDigest } from "../engine/check-digest.ts";
 import { checkHistories, RECENT_RUNS, type CheckHistory } from "../read/check-history.ts";
 import { table } from "../text/table.ts";
 import type { CliIO } from "./io.ts";
+import type { RunLedger } from "../ledger/index.ts";
+import type { GraphFile } from "../engine/graph/schema.ts";
+import { VouchError } from "../engine/errors.ts";
+import { flakyChecksFor } from "./flaky-marks.ts";
 
 /** Every check's history (or NAME's) in the ledger at io's home; [] when there is no ledger. */
 export function recordedHistories(io: Pick<CliIO, "env" | "cwd">, name?: string): CheckHistory[] {
@@ -17,6 +21,23 @@ export function recordedHistories(io: Pick<CliIO, "env" | "cwd">, name?: string)
   } finally {
     ledger.close();
   }
+}
+
+/** For `vouch validate`: the histories, or none (said on stderr) when the ledger cannot be read —
+ *  a graph's validity does not depend on the ledger. */
+export function historiesOrNone(io: Pick<CliIO, "env" | "cwd" | "err">): CheckHistory[] {
+  try {
+    return recordedHistories(io);
+  } catch (e) {
+    if (!(e instanceof VouchError)) throw e;
+    io.err(`vouch: the checks' history was not read, so no check is marked flaky: ${e.message}\n`);
+    return [];
+  }
+}
+
+/** run.started's flaky_checks: the graph's checks (its sub-graphs' too) the ledger's history marks. */
+export function flakyChecksOf(ledger: RunLedger, graph: GraphFile, subgraphs: ReadonlyMap<string, GraphFile>) {
+  return flakyChecksFor(graph, subgraphs, checkHistories(ledger.checkRuns(undefined, RECENT_RUNS), RECENT_RUNS));
 }
 
 function rate(h: CheckHistory): string {

@@ -199,6 +199,18 @@ export const runStartedSchema = z.strictObject({
   version: z.string(),
   /** Where map branches run: absent = in process; else the executor's URL (no password). */
   executor: z.string().optional(),
+  /** The graph's checks the ledger's history calls flaky when the session starts (ADR 0067): flaky
+   *  in more than FLAKY_SHARE of their recent runs. The live view marks their outcomes. */
+  flaky_checks: z
+    .array(
+      z.strictObject({
+        name: z.string(),
+        command_digest: z.string(),
+        flaky_runs: z.number().int().min(1),
+        runs: z.number().int().min(1),
+      }),
+    )
+    .optional(),
 });
 
 export const nodeStartedSchema = z.strictObject({

@@ -5,6 +5,7 @@
 // sitting can wait minutes: the log must say why it is quiet), and a retry that
 // asked to continue its session but starts afresh. Other progress and starts
 // are not printed.
+import { flakyText } from "../read/check-history.ts";
 import { limitPausedLines, limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type EventType, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
 import { checkOutcomeText, countsText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
@@ -110,7 +111,11 @@ function runStarted(e: EventOf<"run.started">): Line[] {
   const count = e.nodes.filter((n) => n.map === undefined).length;
   const text = [`${count} node${count === 1 ? "" : "s"}`, ...caps].filter(Boolean).join(" · ");
   const title = [seg("▶ ", "accent", true), seg(e.graph, undefined, true), seg(`  run ${e.run} ${e.resumed ? "resumed" : "started"}`)];
-  return [line(title), line([seg(`  ${text}`, "muted")])];
+  // Checks their history calls flaky (ADR 0067): their outcomes in this run may be noise.
+  const flaky = (e.flaky_checks ?? []).map((f) =>
+    line([seg("  ⚠ ", "warn", true), seg(`check ${oneLine(f.name)} `), seg(flakyText(f), "warn")]),
+  );
+  return [line(title), line([seg(`  ${text}`, "muted")]), ...flaky];
 }
 
 function branchFinished(after: ViewState, e: EventOf<"branch.finished">): Line[] {

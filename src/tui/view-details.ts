@@ -13,7 +13,7 @@ import { wrap } from "../text/width.ts";
 import { currentAttempts } from "../read/node-cost.ts";
 import { branchPath } from "../read/node-path.ts";
 import { statusWords } from "./view-node-rows.ts";
-import type { AttemptView, BranchView, CheckRecord, MapView, NodeView, ViewState } from "./view-state.ts";
+import type { AttemptView, BranchView, LiveCheck, MapView, NodeView, ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
 
 const LABEL = 12;
@@ -124,14 +124,15 @@ function attemptLines(a: AttemptView, width: number): Line[] {
   return out;
 }
 
-function checkLines(c: CheckRecord, width: number): Line[] {
+function checkLines(c: LiveCheck, width: number): Line[] {
   const outcome = checkOutcomeText(c);
   const reason = c.reason && oneLine(c.reason) !== outcome ? c.reason : "";
   const what = c.passed
     ? `passed · ${duration(c.duration_ms)}`
     : [outcome, `expect ${c.expect}`, reason, duration(c.duration_ms)].filter(Boolean).join(" · ");
   const mark = seg(c.passed ? "✓ " : "✗ ", c.passed ? "ok" : "bad", true);
-  const out = [line([seg("    "), mark, seg(c.name, undefined, true), seg(`  ${oneLine(what)}`, "muted")])];
+  const flaky = c.flaky === undefined ? [] : [seg(`  ⚠ ${c.flaky}`, "warn")];
+  const out = [line([seg("    "), mark, seg(c.name, undefined, true), seg(`  ${oneLine(what)}`, "muted"), ...flaky])];
   if (c.passed) return out;
   out.push(...block("stdout (tail)", c.stdout_tail, width, "      "));
   out.push(...block("stderr (tail)", c.stderr_tail, width, "      "));

@@ -14,7 +14,7 @@ import type {
   RemoteWorkspace,
   SittingCaps,
 } from "../ports.ts";
-import type { Qualifier, RunCounts, RunStatus, WorkspaceRecord } from "../events.ts";
+import type { EventOf, Qualifier, RunCounts, RunStatus, WorkspaceRecord } from "../events.ts";
 
 export interface RunPorts {
   agents: AgentRunner;
@@ -65,6 +65,8 @@ export interface RunOptions {
   executorUrl?: string;
   /** Map branches with worktrees run on workers: the repository they fetch and push (ADR 0029). */
   remoteWorkspace?: RemoteWorkspace;
+  /** The graph's checks its history calls flaky (ADR 0067), for run.started (the live view marks them). */
+  flakyChecks?: NonNullable<EventOf<"run.started">["flaky_checks"]>;
 }
 
 /** A run's own bounds: process slots, and the budget and wall caps (null: none). */
