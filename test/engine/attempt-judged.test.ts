@@ -167,4 +167,13 @@ nodes:
     expect(judged(unlimited.events)).toHaveLength(5);
     expect(ofType(unlimited.events, "node.finished")[0]!.retry_stopped).toBeUndefined();
   });
+
+  test("a retry whose cost the harness did not report adds nothing: the retries are all made", async () => {
+    const r = await run(graph(0.01), {
+      agents: () => ({ costUsd: null }),
+      commands: new FakeCommandRunner(() => ({ passed: false, exit: 1, reason: "exit 1" })),
+    });
+    expect(judged(r.events)).toHaveLength(5);
+    expect(ofType(r.events, "node.finished")[0]!.retry_stopped).toBeUndefined();
+  });
 });

@@ -13,7 +13,7 @@ export const retryCost: Rule = (ctx) => {
     const inherited = node.kind === "agent" && node.retry === undefined && defaults?.retry?.max_cost !== undefined;
     if (!own && !inherited) continue;
     const path = own ? [...n.path, "retry", "max_cost"] : ["defaults", "retry", "max_cost"];
-    const who = inherited ? `node "${n.id}" inherits retry.max_cost, but ` : "";
+
     if (node.kind === "script") {
       ctx.report({
         path,
@@ -25,7 +25,9 @@ export const retryCost: Rule = (ctx) => {
     if ((node.caps?.budget_usd ?? defaults?.caps?.budget_usd) === undefined)
       ctx.report({
         path,
-        message: `${who}retry.max_cost is a share of the node's budget, and the node has no budget_usd cap`,
+        message: inherited
+          ? `node "${n.id}" inherits retry.max_cost (a share of the node's budget), and has no budget_usd cap`
+          : "retry.max_cost is a share of the node's budget, and the node has no budget_usd cap",
         hint: "give the node (or defaults) caps: { budget_usd: N }",
       });
   }
