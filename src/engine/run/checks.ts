@@ -4,6 +4,7 @@ import { CHECK_TIMEOUT_DEFAULT_MS, type CheckRef, type GraphFile } from "../grap
 import type { CheckOutcome, CheckSpec, CommandContext } from "../ports.ts";
 import { isFatal } from "./node-env.ts";
 import type { NodeEnv } from "./contract.ts";
+import { commandDigest } from "../check-digest.ts";
 
 export function checkSpec(graph: GraphFile, ref: CheckRef): CheckSpec | null {
   if (typeof ref === "string") {
@@ -65,6 +66,8 @@ export async function runChecks(env: NodeEnv, specs: CheckSpec[], ctx: CommandCo
       truncated: outcome.truncated,
       ...(env.branch ? { branch: env.branch } : {}),
       ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+      ...(outcome.notRun ? { could_not_run: true as const } : {}),
+      command_digest: commandDigest(spec.run, spec.expect), // its history's key (ADR 0067)
     };
     env.run.emitter.emit(ev);
   }
