@@ -92,7 +92,7 @@ describe("the session's heap collector (src/cli/heap-collect.ts)", () => {
   test("collects once per COLLECT_EVERY_EVENTS events shown, whatever the batch sizes", () => {
     let collections = 0;
     const seen = heapCollector(COLLECT_EVERY_EVENTS, () => collections++);
-    // 10,000 replayed sittings: 60,004 events in batches of 256; a collection at each
+    // 10,000 replayed sittings: 60,004 events in batches of 256 (before attempt.judged; now 70,004); a collection at each
     // 40th batch (10,240 events since the last).
     for (let i = 0; i < 60_004; i += 256) seen(Math.min(256, 60_004 - i));
     expect(collections).toBe(5);
