@@ -53,6 +53,7 @@ export const CAUSES = [
   "run_wall",
   "budget_insufficient",
   "executor_lost",
+  "flaky_check",
   // skipped
   "not_chosen",
   "condition_false",
@@ -91,6 +92,7 @@ export const CAUSE_STATUS: Readonly<Record<Cause, NodeStatus>> = Object.freeze({
   run_wall: "error",
   budget_insufficient: "error",
   executor_lost: "error",
+  flaky_check: "error",
   not_chosen: "skipped",
   condition_false: "skipped",
   upstream_not_passed: "skipped",
@@ -284,6 +286,10 @@ export const checkFinishedSchema = z.strictObject({
   command_digest: z.string().optional(),
   /** … and the git tree object id of what it ran on (null: not in a worktree, ADR 0067). */
   tree_id: z.string().nullable().optional(),
+  /** A rerun after a failure on the same tree (ADR 0066): 1 for the first rerun. Absent on the first run. */
+  rerun: z.number().int().min(1).optional(),
+  /** Set on the rerun that passed after a failure: the check is flaky on this tree. */
+  flaky: z.literal(true).optional(),
 });
 
 export const capOverrunSchema = z.strictObject({

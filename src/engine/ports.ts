@@ -153,6 +153,8 @@ export interface CheckSpec {
   run: string;
   expect: Expect;
   timeoutMs: number;
+  /** Runs again on the same tree after a failure, up to this many times (ADR 0066). */
+  reruns?: number;
 }
 
 export interface CheckOutcome {
@@ -164,6 +166,11 @@ export interface CheckOutcome {
   /** The check could not run at all (its files could not be written, it could
    *  not start): no evidence either way, so the node is error, not failed. */
   notRun?: boolean;
+  /** It failed, then passed on a rerun on the same tree (ADR 0066): neither evidence of success
+   *  nor of failure (the node is error, flaky_check). Its tails are the first failure's. */
+  flaky?: boolean;
+  /** How many times it ran (1 + its reruns), when it was run again. */
+  runs?: number;
   exit: number | null;
   signal: string | null;
   timedOut: boolean;

@@ -21,6 +21,7 @@ export function outcomeOf(e: Pick<EventOf<"check.finished">, "passed" | "could_n
 
 export class EvidenceWriter {
   private readonly checkRun: Statement;
+  private readonly checkRerun: Statement;
   private readonly sitting: Statement;
 
   constructor(db: Database) {
@@ -33,6 +34,13 @@ export class EvidenceWriter {
        ON CONFLICT (${KEY}, name) DO UPDATE SET first_seq = excluded.first_seq, command_digest = excluded.command_digest,
          tree_id = excluded.tree_id, outcome = excluded.outcome, runs = 1, failures = excluded.failures, t = excluded.t`,
     );
+    // A rerun on the same tree (ADR 0066): one more run; a pass after a failure makes it flaky.
+    this.checkRerun = q(
+      `INSERT INTO check_runs (${KEY}, first_seq, name, command_digest, tree_id, outcome, runs, failures, t)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+       ON CONFLICT (${KEY}, name) DO UPDATE SET runs = runs + 1, failures = failures + excluded.failures,
+         outcome = CASE WHEN excluded.outcome = 'passed' AND outcome = 'failed' THEN 'flaky' ELSE outcome END`,
+    );
     const cols = ["kind", "harness", "model", "claim", "status", "qualifier", "cause", "retry_of", "cost_usd", "turns", "t"];
     this.sitting = q(
       `INSERT INTO sittings (${KEY}, ${cols.join(", ")}) VALUES (?, ?, ?, ?, ?, ?, ?${", ?".repeat(cols.length)})
@@ -43,7 +51,8 @@ export class EvidenceWriter {
   /** `key`: the node_results key of the check's attempt (run, session, node, map, index, round, attempt, seq). */
   check(e: EventOf<"check.finished">, key: Params): void {
     const outcome = outcomeOf(e);
-    this.checkRun.run(...key, e.name, e.command_digest ?? null, e.tree_id ?? null, outcome, outcome === "passed" ? 0 : 1, e.t);
+    const statement = e.rerun === undefined ? this.checkRun : this.checkRerun;
+    statement.run(...key, e.name, e.command_digest ?? null, e.tree_id ?? null, outcome, outcome === "passed" ? 0 : 1, e.t);
   }
 
   /** `key` without the seq: attempt.judged names its round. */

@@ -3,7 +3,7 @@
 // output tails, overruns, evidence, the prompt and the result tail. Text is
 // wrapped, not cut, so nothing is hidden; the view scrolls.
 import { entries } from "./chunked-list.ts";
-import { checkOutcomeText, statusTone, workspaceStat } from "./format.ts";
+import { checkName, checkOutcomeText, flakySegments, statusTone, workspaceStat } from "./format.ts";
 import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
@@ -131,8 +131,8 @@ function checkLines(c: LiveCheck, width: number): Line[] {
     ? `passed · ${duration(c.duration_ms)}`
     : [outcome, `expect ${c.expect}`, reason, duration(c.duration_ms)].filter(Boolean).join(" · ");
   const mark = seg(c.passed ? "✓ " : "✗ ", c.passed ? "ok" : "bad", true);
-  const flaky = c.flaky === undefined ? [] : [seg(`  ⚠ ${c.flaky}`, "warn")];
-  const out = [line([seg("    "), mark, seg(c.name, undefined, true), seg(`  ${oneLine(what)}`, "muted"), ...flaky])];
+  const flaky = flakySegments(c);
+  const out = [line([seg("    "), mark, seg(checkName(c), undefined, true), seg(`  ${oneLine(what)}`, "muted"), ...flaky])];
   if (c.passed) return out;
   out.push(...block("stdout (tail)", c.stdout_tail, width, "      "));
   out.push(...block("stderr (tail)", c.stderr_tail, width, "      "));

@@ -35,7 +35,7 @@ const HANDLERS: { [T in EventType]: Handler<T> } = {
     }),
   "check.finished": (s, e) =>
     updateNode(s, e.node, e.branch, (n) =>
-      withAttempt(n, session(s), e.attempt, (a) => ({ ...a, checks: [...a.checks.filter((c) => c.name !== e.name), liveCheck(s, e)] })),
+      withAttempt(n, session(s), e.attempt, (a) => ({ ...a, checks: [...a.checks.filter((c) => !sameRun(c, e)), liveCheck(s, e)] })),
     ),
   "cap.overrun": (s, e) => {
     const o = recordOf(e);
@@ -94,11 +94,16 @@ const HANDLERS: { [T in EventType]: Handler<T> } = {
   "run.finished": runFinished,
 };
 
+/** One run of one check: a rerun (ADR 0066) is a record of its own, so no failure is replaced by a later green. */
+function sameRun(c: LiveCheck, e: EventOf<"check.finished">): boolean {
+  return c.name === e.name && (c.rerun ?? 0) === (e.rerun ?? 0);
+}
+
 /** The check's record, marked when its history calls it flaky (by name, and by command when the event names one). */
 function liveCheck(s: ViewState, e: EventOf<"check.finished">): LiveCheck {
   const r: LiveCheck = recordOf(e);
   const f = s.run?.flakyChecks.find((x) => x.name === e.name && (e.command_digest === undefined || x.command_digest === e.command_digest));
-  if (f !== undefined) r.flaky = flakyText(f);
+  if (f !== undefined) r.flakyHistory = flakyText(f);
   return r;
 }
 

@@ -11,7 +11,7 @@ export type { CheckRecord, OverrunRecord };
 
 /** A check as the screen holds it: its record, and when its history calls it flaky (run.started's
  *  flaky_checks, ADR 0067), the mark shown beside it ("flaky in 3 of the last 10 runs"). */
-export type LiveCheck = CheckRecord & { flaky?: string };
+export type LiveCheck = CheckRecord & { flakyHistory?: string };
 
 export interface AttemptView extends AttemptFacts<RowStatus> {
   checks: readonly LiveCheck[];

@@ -253,3 +253,24 @@ describe("property: through the ledger, the claims table's cells add up to the j
     );
   });
 });
+
+describe("reruns in check_runs (ADR 0066)", () => {
+  test("a pass on a rerun after a failure is one flaky outcome; failing every rerun is one failed outcome of 3 runs", () => {
+    const ledger = openLedger({ home: t.home });
+    const s = new RunScript("r-rerun");
+    s.started();
+    s.nodeStarted({ node: "a" }, "agent");
+    s.check({ node: "a" }, "flaky", false, { command_digest: "sha256:f" });
+    s.check({ node: "a" }, "flaky", true, { command_digest: "sha256:f", rerun: 1, flaky: true });
+    for (const rerun of [undefined, 1, 2])
+      s.check({ node: "a" }, "red", false, { command_digest: "sha256:r", ...(rerun ? { rerun } : {}) });
+    ledger.write(s.events);
+    const db = new Database(ledgerFile(t.home), { readonly: true });
+    expect(db.query("SELECT name, outcome, runs, failures FROM check_runs ORDER BY name").all()).toEqual([
+      { name: "flaky", outcome: "flaky", runs: 2, failures: 1 },
+      { name: "red", outcome: "failed", runs: 3, failures: 3 },
+    ]);
+    db.close();
+    ledger.close();
+  });
+});

@@ -92,12 +92,25 @@ const checkTimeout = durationSchema.refine((ms) => ms <= CHECK_TIMEOUT_CEILING_M
   message: `a check timeout may not exceed ${formatDuration(CHECK_TIMEOUT_CEILING_MS)}`,
 });
 
+/** How many times a failed check runs again on the same tree (ADR 0066): fails, then passes = flaky. */
+export const RERUNS_MAX = 10;
+const reruns = z
+  .number()
+  .int({ message: "reruns is a whole number" })
+  .min(1, { message: "reruns must be at least 1" })
+  .max(RERUNS_MAX, { message: `reruns may be at most ${RERUNS_MAX}` })
+  .meta({
+    description:
+      "When the check fails, run it again on the same tree up to this many times: failed, then passed is flaky (error flaky_check).",
+  });
+
 /** A check in the graph's library (its name is the key). */
 export const checkDefSchema = z.strictObject({
   run: z.string().min(1, { message: "run must be a command" }),
   timeout: checkTimeout.optional(),
   expect: expectSchema.optional(),
   description: z.string().optional(),
+  reruns: reruns.optional(),
 });
 export type CheckDef = z.output<typeof checkDefSchema>;
 
@@ -110,6 +123,7 @@ export const checkRefSchema = z.union([
     timeout: checkTimeout.optional(),
     expect: expectSchema.optional(),
     description: z.string().optional(),
+    reruns: reruns.optional(),
   }),
 ]);
 export type CheckRef = z.output<typeof checkRefSchema>;
@@ -347,6 +361,7 @@ export const inputSchema = z.strictObject({
 export const defaultsSchema = z.strictObject({
   ...agentFields,
   retry: retrySchema.optional(),
+  reruns: reruns.optional().meta({ description: "The reruns of this file's checks that do not set their own (ADR 0066)." }),
   workspace: defaultsWorkspaceSchema
     .optional()
     .meta({ description: "The workspace of agent nodes that do not set their own (script nodes do not inherit it)." }),
