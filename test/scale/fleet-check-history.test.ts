@@ -4,10 +4,14 @@
 // worker then runs again, counts once; every branch's outcome is flaky.
 import { afterEach, describe, expect, test } from "vitest";
 import { writeFileSync } from "node:fs";
+import { spawnSync } from "bun";
 import { join } from "node:path";
 import { tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import { HAVE_REDIS } from "./redis-server.ts";
 import { Coordinator, FLEET_ENV, of, stopAll, useRedis, WorkerProc } from "./fleet.ts";
+
+/** The pids of the slow check's sleep (pgrep reads; a leftover is killed by its pid). */
+const sleeping = () => spawnSync(["pgrep", "-f", "sleep 86.42"]).stdout.toString().trim().split("\n").filter(Boolean);
 
 describe.skipIf(!HAVE_REDIS)("history of a fleet run", { timeout: 120_000 }, () => {
   const redis = useRedis();
@@ -15,6 +19,7 @@ describe.skipIf(!HAVE_REDIS)("history of a fleet run", { timeout: 120_000 }, () 
   const workers: WorkerProc[] = [];
   afterEach(async () => {
     await stopAll(workers);
+    for (const pid of sleeping()) process.kill(Number(pid), "SIGKILL"); // a failed test leaves none behind
     dir.cleanup();
   });
 
@@ -46,8 +51,12 @@ nodes:
     workers.push(w0);
     const c = new Coordinator(["run", "g.yaml", "--executor", redis().url], home, dir.path);
     await c.until((evs) => evs.some((e) => e.type === "check.finished" && e.flaky === true && e.remote?.worker === "w0"));
+    while (sleeping().length === 0) await Bun.sleep(20); // the slow check runs
     w0.kill9();
     await w0.proc.exited;
+    // Its check's processes die with it (ADR 0046): bounded wait for the reaper's kill to land.
+    for (let i = 0; i < 100 && sleeping().length > 0; i++) await Bun.sleep(50);
+    expect(sleeping()).toEqual([]);
     workers.push(await WorkerProc.start(redis().url, "w1", home, 1));
     const { code, events } = await c.doneWithin(60_000);
     expect(code, c.err).toBe(3); // every branch errored (flaky_check)
