@@ -410,6 +410,8 @@ export interface GitPort {
   /** Puts `paths` in the worktree (files and index) back as they are in `commit`; a path
    *  `commit` does not have is removed. */
   restorePaths(worktree: string, commit: string, paths: readonly string[]): Promise<void>;
+  /** The git tree object id of a commit's tree: what a check on it ran on (ADR 0067). */
+  treeId(root: string, commit: string): Promise<string>;
   /** The folders of the repository's worktrees (the main one included). */
   listWorktrees(root: string): Promise<string[]>;
   /** Makes sure `<root>/.vouch/` never shows in the user's `git status`: a
@@ -435,6 +437,7 @@ export const refusingGit: GitPort = {
   diff: async () => refusing("GitPort"),
   changedPaths: async () => refusing("GitPort"),
   restorePaths: async () => refusing("GitPort"),
+  treeId: async () => refusing("GitPort"),
   listWorktrees: async () => refusing("GitPort"),
   hideVouchDir: async () => refusing("GitPort"),
   removeWorktree: async () => refusing("GitPort"),

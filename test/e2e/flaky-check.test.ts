@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { EventOf, VouchEvent } from "../../src/engine/events.ts";
 import { ensureBinary, parseNdjson, tempDir, vouch, type TempDir } from "./helpers.ts";
+import { commitFolder } from "../workspace/git-repo.ts";
 
 let dir: TempDir;
 beforeAll(() => {
@@ -74,8 +75,8 @@ nodes:
   return join(folder, "g.yaml");
 }
 
-async function runJson(file: string, home: string, args: string[] = []) {
-  const r = await vouch(["run", file, "--harness", "replay", "--json", ...args], { home, cwd: dir.path });
+async function runJson(file: string, home: string, cwd = dir.path) {
+  const r = await vouch(["run", file, "--harness", "replay", "--json"], { home, cwd });
   return { code: r.code, events: parseNdjson(r.stdout), stderr: r.stderr };
 }
 
@@ -136,5 +137,41 @@ describe("a flaky check through the binary", () => {
     expect(again.code).toBe(3);
     const [h] = JSON.parse((await vouch(["checks", "tests", "--history", "--json"], { home })).stdout);
     expect(h).toMatchObject({ runs: 1, flaky: 2, flaky_runs: 1, marked: true });
+  });
+
+  test("in a git worktree: two runs on one tree that disagree make the check flaky without a rerun (history and validate)", async () => {
+    const home = join(dir.path, "home-5");
+    const repo = join(dir.path, "repo");
+    mkdirSync(join(repo, "g.replay"), { recursive: true });
+    writeFileSync(join(repo, "g.replay", "fix.jsonl"), RECORDING);
+    writeFileSync(join(repo, "README"), "a project\n");
+    const counter = join(dir.path, "tree.count");
+    // Passes on the first run, fails on the second: the replayed agent changes nothing, so both
+    // runs' attempts have the base's tree.
+    writeFileSync(
+      join(repo, "g.yaml"),
+      `version: 1
+name: same-tree
+checks:
+  tests: { run: 'n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n + 1)) > ${counter}; [ "$n" -eq 0 ]' }
+nodes:
+  fix:
+    kind: agent
+    prompt: p
+    workspace: { mode: worktree }
+    success: { checks: [tests] }
+`,
+    );
+    commitFolder(repo);
+    const first = await runJson(join(repo, "g.yaml"), home, repo);
+    const second = await runJson(join(repo, "g.yaml"), home, repo);
+    expect([first.code, second.code], first.stderr).toEqual([0, 1]);
+    const trees = [first, second].map((r) => of(r.events, "check.finished")[0]!.tree_id);
+    expect(trees[0]).toMatch(/^[0-9a-f]{40}$/);
+    expect(trees[1]).toBe(trees[0]);
+    const [h] = JSON.parse((await vouch(["checks", "--history", "--json"], { home })).stdout);
+    expect(h).toMatchObject({ runs: 2, passed: 1, failed: 1, flaky: 0, disagreeing_trees: 1, flaky_runs: 2, marked: true });
+    const v = await vouch(["validate", join(repo, "g.yaml")], { home });
+    expect(v.stdout).toContain('check "tests" was flaky in 2 of the last 2 runs');
   });
 });

@@ -4,6 +4,7 @@
 import { describe, expect, test } from "vitest";
 import { ofType, run } from "./helpers/run-helper.ts";
 import { FakeCommandRunner } from "./helpers/fakes.ts";
+import { FAKE_ROOT, FakeGit } from "./helpers/fake-git.ts";
 
 const graph = (o: { reruns?: string; defaults?: string; retry?: boolean; more?: string }) => `
 version: 1
@@ -103,5 +104,43 @@ describe("reruns", () => {
     });
     expect(ofType(second.events, "check.finished")).toHaveLength(2);
     expect(ofType(second.events, "node.finished")[0]).toMatchObject({ status: "failed", cause: "check_failed" });
+  });
+});
+
+describe("the tree a check ran on (ADR 0067)", () => {
+  test("in a worktree: the attempt's commit's tree, the same for its reruns, another for an attempt that changed files", async () => {
+    const git = new FakeGit();
+    let n = 0;
+    const r = await run(
+      `
+version: 1
+name: t
+nodes:
+  impl:
+    kind: agent
+    prompt: p
+    workspace: { mode: worktree }
+    success: { checks: [{ name: tests, run: "sh test/t.sh", reruns: 1 }] }
+    retry: { max: 1, on: [check_failed] }
+`,
+      {
+        git,
+        agents: (a) => (git.edit(a.workspace!, "src/a.ts", `a${a.attempt}`), {}),
+        commands: new FakeCommandRunner(() => (++n <= 2 ? { passed: false, exit: 1, reason: "exit 1" } : {})),
+      },
+    );
+    const checks = ofType(r.events, "check.finished").map((c) => [c.attempt, c.rerun ?? 0, c.tree_id]);
+    const tree = (commit: string) => git.treeId(FAKE_ROOT, commit);
+    expect(checks).toEqual([
+      [1, 0, await tree("c1")],
+      [1, 1, await tree("c1")],
+      [2, 0, await tree("c2")],
+    ]);
+    expect(await tree("c1")).not.toBe(await tree("c2"));
+  });
+
+  test("without a worktree: null", async () => {
+    const r = await run(graph({}), { commands: commands({}) });
+    expect(ofType(r.events, "check.finished").map((c) => c.tree_id)).toEqual([null]);
   });
 });

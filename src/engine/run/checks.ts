@@ -47,15 +47,23 @@ function brokenCheck(spec: CheckSpec, reason: string): CheckOutcome {
   };
 }
 
-export async function runChecks(env: NodeEnv, specs: CheckSpec[], ctx: CommandContext, attempt: number): Promise<CheckOutcome[]> {
+/** @param treeId the git tree the checks run on (the attempt's commit's, in a worktree); null without one. */
+export async function runChecks(
+  env: NodeEnv,
+  specs: CheckSpec[],
+  ctx: CommandContext,
+  attempt: number,
+  treeId: string | null = null,
+): Promise<CheckOutcome[]> {
   const out: CheckOutcome[] = [];
   for (const spec of specs) {
     if (env.signal.aborted) break;
     // After a failure it may run again on the same tree (reruns, ADR 0066).
+    const one: OneCheck = { spec, ctx, attempt, treeId };
     out.push(
       await withReruns(
         spec,
-        (rerun) => runOne(env, spec, ctx, attempt, rerun),
+        (rerun) => runOne(env, one, rerun),
         () => env.signal.aborted,
       ),
     );
@@ -63,8 +71,15 @@ export async function runChecks(env: NodeEnv, specs: CheckSpec[], ctx: CommandCo
   return out;
 }
 
+interface OneCheck {
+  spec: CheckSpec;
+  ctx: CommandContext;
+  attempt: number;
+  treeId: string | null;
+}
+
 /** One run of one check, and its check.finished (`rerun` 0: the first run). */
-async function runOne(env: NodeEnv, spec: CheckSpec, ctx: CommandContext, attempt: number, rerun: number): Promise<CheckOutcome> {
+async function runOne(env: NodeEnv, { spec, ctx, attempt, treeId }: OneCheck, rerun: number): Promise<CheckOutcome> {
   let outcome: CheckOutcome;
   try {
     outcome = await env.run.ports.commands.runCheck(spec, ctx);
@@ -89,7 +104,9 @@ async function runOne(env: NodeEnv, spec: CheckSpec, ctx: CommandContext, attemp
     ...(env.branch ? { branch: env.branch } : {}),
     ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
     ...(outcome.notRun ? { could_not_run: true as const } : {}),
-    command_digest: commandDigest(spec.run, spec.expect), // its history's key (ADR 0067)
+    // Its history's key (ADR 0067): the command, and the tree it ran on.
+    command_digest: commandDigest(spec.run, spec.expect),
+    tree_id: treeId,
     ...(rerun > 0 ? { rerun } : {}),
     // A rerun runs only after a failure: one that passes makes the check flaky on this tree.
     ...(rerun > 0 && outcome.passed ? { flaky: true as const } : {}),
