@@ -2,6 +2,7 @@
 // The engine spawns nothing: src/cli.ts wires the real implementations
 // (src/spawn, src/ledger); tests inject fakes. The defaults here refuse loudly,
 // so an engine test that forgets a fake fails instead of starting a process.
+import type { SealRequest } from "./sandbox.ts";
 import type { Expect } from "./graph/schema.ts";
 import type { HarnessName } from "./harnesses.ts";
 import type { BranchRef, EventBody, NodeStatus, RunCounts, StopReason, Tokens, VouchEvent } from "./events.ts";
@@ -48,6 +49,9 @@ export interface AgentAssignment {
    *  as that session's total cost, so a harness whose total counts the earlier sittings
    *  (claude) reports this sitting's own cost. */
   session?: { mode: SessionMode; id: string; carriedCostUsd?: number };
+  /** Seal the sitting (ADR 0040): present when the engine decided it runs sealed. A runner that
+   *  cannot keep it fails the sitting; it never runs unsealed instead. */
+  seal?: SealRequest;
 }
 
 /** The static part of an assignment, checked for every agent node before any process starts. */
@@ -144,6 +148,8 @@ export interface CommandContext {
    *  so a check can test what the model claims against the files. */
   output?: unknown;
   signal: AbortSignal;
+  /** Seal the command (ADR 0040): a script node's, when the engine decided it runs sealed. */
+  seal?: SealRequest;
 }
 
 export interface CheckSpec {
