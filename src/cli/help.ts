@@ -129,6 +129,9 @@ Options:
                            off pauses the run; an unknown reset waits 1m, 2m, 4m ... (at most 30m each)
   --executor URL           run every map branch as a job for \`vouch worker\`s: redis://HOST:PORT[/DB]
                            (or \`executor:\` in the graph); unreachable at start: exit 2 (docs/scale-out.md)
+  --sandbox MODE           auto (default), required or off: seal the sittings of nodes whose graph
+                           says nothing (their tree writable, nothing else; no process outlives
+                           them); required refuses to start where sealing does not work (vouch doctor)
 
 On a terminal the live UI shows the run; after it ends the final frame stays until
 you press q (q during the run asks to cancel it). In a pipe, plain lines; --json, NDJSON.
@@ -219,14 +222,15 @@ Options:
                       branch); exit 3 when none is found`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
                         [--replay-dir DIR] [--replay-delay DURATION] [--report FORMAT:FILE]
-                        [--wait-limits [--max-wait DURATION]]
+                        [--wait-limits [--max-wait DURATION]] [--sandbox MODE]
 
 Re-runs only what did not pass (failed, error, cancelled or never started), keeping
 the outputs of what passed. Refuses (exit 2) when the graph file changed since the
 run started, unless --force. --approve/--reject decide a paused approval.
 --report FORMAT:FILE writes a report of the whole run when the session ends (as for run).
 A run paused at a usage or rate limit goes on with the nodes the limit held; --wait-limits
-and --max-wait wait for a limit in this process, as for run.`,
+and --max-wait wait for a limit in this process, as for run. --sandbox is as for run;
+without it the session keeps the run's.`,
   report: `Usage: vouch report RUN [--format html|junit|markdown] [-o FILE]
 
 Writes one recorded run as a report, from the ledger (the facts vouch show --json prints):

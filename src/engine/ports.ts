@@ -384,7 +384,8 @@ export interface GitPort {
   hasUncommittedChanges(root: string): Promise<boolean>;
   /** True when the local branch exists. */
   branchExists(root: string, branch: string): Promise<boolean>;
-  /** A new worktree at `path` on a new branch `branch` starting at `commit`. */
+  /** A new worktree at `path` on a new branch `branch` starting at `commit`: a tree of its own, a
+   *  private clone that borrows the repository's objects, recorded by vouch's own git dir (ADR 0041). */
   addWorktree(root: string, path: string, branch: string, commit: string): Promise<void>;
   /** Commits every change in the worktree (author and committer "vouch"); returns HEAD
    *  after it (HEAD as it was when there was nothing to commit). */
@@ -396,8 +397,10 @@ export interface GitPort {
   /** Puts `paths` in the worktree (files and index) back as they are in `commit`; a path
    *  `commit` does not have is removed. */
   restorePaths(worktree: string, commit: string, paths: readonly string[]): Promise<void>;
-  /** The folders of the repository's worktrees (the main one included). */
+  /** The folders of the repository's worktrees (the main one included) and of vouch's own trees. */
   listWorktrees(root: string): Promise<string[]>;
+  /** Whether a worktree (or a tree of vouch's own, ADR 0041) is at `path`. */
+  hasWorktree(root: string, path: string): Promise<boolean>;
   /** Makes sure `<root>/.vouch/` never shows in the user's `git status`: a
    *  `.vouch/.gitignore` holding `*` (vouch's own folder; the user's files and .git stay untouched). */
   hideVouchDir(root: string): Promise<void>;
@@ -422,6 +425,7 @@ export const refusingGit: GitPort = {
   changedPaths: async () => refusing("GitPort"),
   restorePaths: async () => refusing("GitPort"),
   listWorktrees: async () => refusing("GitPort"),
+  hasWorktree: async () => refusing("GitPort"),
   hideVouchDir: async () => refusing("GitPort"),
   removeWorktree: async () => refusing("GitPort"),
   renameBranch: async () => refusing("GitPort"),
