@@ -216,10 +216,10 @@ RUN is a run id, a unique prefix of one, or "last".
 Options:
   --json              the same facts as one JSON object
   --tui               replay the run's recorded events in the live view (needs a terminal; q leaves)
-  --diff NODE         print the patch of NODE's git worktree (base..its last commit); NODE is an
-                      id, or map[index].id in a map branch
+  --diff NODE         print the patch of NODE's git worktree (base..its last commit)
   --transcript NODE   print only the transcript path of NODE's last sitting (one per map
-                      branch); exit 3 when none is found`,
+                      branch); exit 3 when none is found
+NODE is a node as show prints it: an id, or map[index].id in a map branch.`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
                         [--replay-dir DIR] [--replay-delay DURATION] [--report FORMAT:FILE]
                         [--wait-limits [--max-wait DURATION]] [--sandbox MODE]

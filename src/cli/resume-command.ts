@@ -13,7 +13,7 @@ import { preflightRun, runSession } from "./run-session.ts";
 import { chooseExecutor } from "./executor-option.ts";
 import { version } from "./version.ts";
 import { reportTargets } from "../report/write-report.ts";
-import { withReports } from "../report/run-reports.ts";
+import { withReports } from "./run-reports.ts";
 import type { Decision } from "./cli-approvals.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import type { Command } from "./io.ts";

@@ -18,7 +18,7 @@ import { chooseExecutor } from "./executor-option.ts";
 import { printPlan } from "./dry-run.ts";
 import { version } from "./version.ts";
 import { reportTargets } from "../report/write-report.ts";
-import { withReports } from "../report/run-reports.ts";
+import { withReports } from "./run-reports.ts";
 import type { Command } from "./io.ts";
 import { refuseBadWorkspaces } from "./workspace-check.ts";
 import { realGit } from "../workspace/git.ts";

@@ -64,6 +64,41 @@ export const CAUSES = [
 ] as const;
 export type Cause = (typeof CAUSES)[number];
 
+/** The status each cause belongs to: the one table every reader derives from (the ledger's row
+ *  of a retried attempt, docs/events.md's list, held to it by test/read/cause-status.test.ts).
+ *  A Record over Cause: a cause added above without its status here does not compile. */
+export const CAUSE_STATUS: Readonly<Record<Cause, NodeStatus>> = Object.freeze({
+  nonzero_exit: "failed",
+  output_invalid: "failed",
+  result_mismatch: "failed",
+  check_failed: "failed",
+  rejected: "failed",
+  end_failure: "failed",
+  map_failed: "failed",
+  graph_failed: "failed",
+  tampered: "failed",
+  merge_conflict: "failed",
+  nothing_to_merge: "failed",
+  cap_stop: "error",
+  workspace_error: "error",
+  timeout: "error",
+  harness_error: "error",
+  unavailable: "error",
+  template_error: "error",
+  end_error: "error",
+  map_error: "error",
+  graph_error: "error",
+  run_budget: "error",
+  run_wall: "error",
+  budget_insufficient: "error",
+  executor_lost: "error",
+  not_chosen: "skipped",
+  condition_false: "skipped",
+  upstream_not_passed: "skipped",
+  fallback_unused: "skipped",
+  cancelled: "cancelled",
+});
+
 /** The four caps, by the names graph files, events and `vouch harnesses` use. */
 export const CAP_NAMES = ["turns", "budget_usd", "wall", "idle"] as const;
 export type CapName = (typeof CAP_NAMES)[number];

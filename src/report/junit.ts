@@ -4,8 +4,9 @@
 // node path. That schema has no properties on a testcase, so each node's cost
 // and qualifier are suite properties named `<path>.cost_usd` / `<path>.qualifier`
 // (ADR 0014).
+import { money } from "../text/money.ts";
 import { xml, xmlBody } from "./escape.ts";
-import { allOverruns, checkTail, failedChecks, usd, type ReportModel, type ReportNode } from "./model.ts";
+import { allOverruns, checkTail, failedChecks, type ReportModel, type ReportNode } from "./model.ts";
 
 const secs = (ms: number | null | undefined) => ((ms ?? 0) / 1000).toFixed(3);
 
@@ -39,7 +40,13 @@ function failureBody(n: ReportNode): { message: string; body: string } {
 function testcase(n: ReportNode, classname: string, overruns: string[]): string {
   const open = `<testcase${attrs({ classname, name: n.path, time: secs(n.view.wall_ms) })}`;
   const outcome = outcomeOf(n.view.status);
-  const out = `<system-out>${xmlBody(`status ${n.view.status}; qualifier ${n.view.qualifier ?? "none"}; cost ${usd(n.view.cost_usd)}; attempts ${n.view.attempts.length}`)}</system-out>`;
+  const facts = [
+    `status ${n.view.status}`,
+    `qualifier ${n.view.qualifier ?? "none"}`,
+    `cost ${money(n.view.cost_usd)}`,
+    `attempts ${n.view.attempts.length}`,
+  ];
+  const out = `<system-out>${xmlBody(facts.join("; "))}</system-out>`;
   if (outcome === "passed") return `    ${open}>${out}</testcase>`;
   if (outcome === "skipped")
     return `    ${open}><skipped${attrs({ message: `${n.view.status}${n.view.cause ? `: ${n.view.cause}` : ""}` })}/>${out}</testcase>`;
