@@ -269,9 +269,12 @@ would send it (one with every flag vouch may pass, one per permission mode). No 
 is called: each probe runs with an empty prompt, a throwaway HOME without credentials
 and the provider base URLs on a closed local port, so the CLI stops right after
 parsing its arguments. A rejected flag is printed with the CLI's own message.
+Then whether sealing works here (sandbox: bubblewrap runs a sealed \`true\`), and when
+not, why (no bubblewrap, user namespaces switched off, another platform) and what to do;
+this changes no exit code.
 
 Options:
-  --json   print the reports as a JSON array
+  --json   print the reports as a JSON array (the CLIs', then one with "check": "sandbox")
 
 Exit codes: 0 every installed CLI accepts vouch's arguments (or none is installed),
             1 a CLI rejected an argument, 2 usage, 3 a probe could not tell.`,
