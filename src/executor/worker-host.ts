@@ -10,6 +10,8 @@ import type { NodeStatus, VouchEvent } from "../engine/events.ts";
 import { runBranchJob, type WorkerRun } from "../engine/run/branch-job.ts";
 import type { RunStop } from "../engine/verdict/conjunction.ts";
 import { ProcessSupervisor } from "../spawn/process-registry.ts";
+import { Confiner } from "../spawn/sandbox/confine.ts";
+import { availability, SandboxProbe } from "../spawn/sandbox/probe.ts";
 import type { Heartbeat } from "./heartbeat.ts";
 import type { StreamMessage } from "./protocol.ts";
 import { jobPorts } from "./worker-ports.ts";
@@ -55,6 +57,9 @@ const ZERO = { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 };
 
 export class WorkerHost {
   private readonly supervisor = new ProcessSupervisor();
+  /** Whether sealing works on this worker (ADR 0040): probed once, at the first job. */
+  private readonly probe: SandboxProbe;
+  private readonly confiner: Confiner;
   private readonly live = new Map<string, WorkerRun>();
   private readonly started = Date.now();
   private readonly repos: WorkerRepos | null;
@@ -63,6 +68,8 @@ export class WorkerHost {
 
   constructor(private readonly o: WorkerHostOptions) {
     this.repos = o.workdir !== undefined ? new WorkerRepos(o.workdir, this.supervisor) : null;
+    this.probe = new SandboxProbe(o.env);
+    this.confiner = new Confiner({ probe: this.probe, hide: [], supervisor: this.supervisor });
   }
 
   get name(): string {
@@ -104,8 +111,15 @@ export class WorkerHost {
     // failed clone: the stop ends a fetch under way, which is no fault of the job.
     if (this.halted) return this.handBack(t);
     if (typeof repo === "string") return this.unrun(t, "error", repo);
-    const { ports, close } = jobPorts({ worker: this.o.name, env: this.o.env, supervisor: this.supervisor, ledger, git: repo?.git });
-    const run = runBranchJob(data, graph.data, ports, ledger, baseDir);
+    const { ports, close } = jobPorts({
+      worker: this.o.name,
+      env: this.o.env,
+      supervisor: this.supervisor,
+      ledger,
+      confiner: this.confiner,
+      ...(repo ? { git: repo.git } : {}),
+    });
+    const run = runBranchJob(data, graph.data, ports, ledger, baseDir, availability(await this.probe.check()));
     this.live.set(t.id, run);
     const unwatch = t.watchCancel((r) => run.stop((STOPS.has(r) ? r : "interrupted") as RunStop));
     try {
