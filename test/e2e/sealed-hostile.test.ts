@@ -6,15 +6,16 @@
 // leftover is dead before the checks run, and the user's repository is
 // byte-identical afterwards. The same attacks with --sandbox off change it:
 // the assertions can fail.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { EventOf } from "../../src/engine/events.ts";
 import { git, makeRepo, records } from "../workspace/git-repo.ts";
 import { ensureBinary, parseNdjson, tempDir, vouch, type TempDir } from "./helpers.ts";
+import { processesWith } from "../spawn/helpers.ts";
 
 /** What each attack does; the sitting prints what the file system answered. */
-export const HOSTILE = `#!/bin/sh
+const HOSTILE = `#!/bin/sh
 if [ -n "$VOUCH_NODE" ]; then attack="\${VOUCH_NODE#s_}"; cat > /dev/null; else attack=$(cat); fi
 tree="$VOUCH_WORKSPACE"; repo="\${tree%%/.vouch/worktrees/*}"; run_dir="\${tree%/*}"
 t() { ( eval "$1" ) 2>&1 && echo "DID: $1"; }
@@ -37,7 +38,7 @@ esac
 echo "done $attack"
 `;
 
-export const ATTACKS = [
+const ATTACKS = [
   "config",
   "hooks",
   "replace",
@@ -67,22 +68,6 @@ function graph(agent: string, sandbox?: string, attacks: readonly string[] = ATT
   };
   const ids = attacks.flatMap((a) => [a, `s_${a}`]);
   return `version: 1\nname: hostile\nconcurrency: 8\nnodes:\n${ids.map((id) => node(id, id.startsWith("s_") ? "script" : "agent")).join("")}`;
-}
-
-/** Host processes whose command line holds `marker`, zombies left out. */
-export function processesWith(marker: string): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      if (readFileSync(`/proc/${name}/cmdline`, "utf8").includes(marker) && stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z")
-        out.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
 }
 
 interface World {

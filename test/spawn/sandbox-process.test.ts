@@ -3,13 +3,13 @@
 // outlives it (counted), that a cap's SIGTERM still gives it its grace period,
 // and that a sandbox that cannot be set up is a failed start, not an exit.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runProcess } from "../../src/spawn/process.ts";
 import { sealedArgv } from "../../src/spawn/sandbox/bwrap-argv.ts";
 import { SandboxProbe, type SandboxProbeResult } from "../../src/spawn/sandbox/probe.ts";
 import type { SandboxSpec } from "../../src/spawn/sandbox/spec.ts";
-import { tempDir, TEST_ENV } from "./helpers.ts";
+import { processesWith, tempDir, TEST_ENV } from "./helpers.ts";
 
 const dir = tempDir("vouch-sandbox-test-");
 const root = realpathSync(dir.path);
@@ -21,22 +21,6 @@ beforeAll(async () => {
   program = probe.program;
 });
 afterAll(() => dir.cleanup());
-
-/** Host processes whose command line holds `marker` (a sealed process's own pids are its namespace's). */
-function processesWith(marker: string): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${name}/cmdline`, "utf8");
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      if (cmd.includes(marker) && stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z") out.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 function layout(name: string) {
   const repo = join(root, name);
