@@ -74,7 +74,9 @@ describeCli("claude", "claude sealed", () => {
     const home = throwawayHome("claude-sealed");
     const repo = checkout(home.work);
     const done: Reply = { kind: "message", blocks: [text("Done.")] };
-    const server = startFakeAnthropic((n) => (n === 0 ? { kind: "message", blocks: [toolUse("Bash", { command: writes(repo), description: "write" })] } : done));
+    const server = startFakeAnthropic((n) =>
+      n === 0 ? { kind: "message", blocks: [toolUse("Bash", { command: writes(repo), description: "write" })] } : done,
+    );
     try {
       const r = await runThroughVouch({ cli: "claude", home, graph: graph(repo, ["tools: [Bash]"]), env: claudeEnv(server) });
       const outputs = JSON.stringify(server.requests.slice(1).map((q) => q.body.messages));
@@ -91,7 +93,13 @@ describeCli("claude", "claude sealed", () => {
 function fakeCodexServer(command: string) {
   const bodies: string[] = [];
   const event = (d: Record<string, unknown>) => `event: ${d.type}\ndata: ${JSON.stringify(d)}\n\n`;
-  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+  const usage = {
+    input_tokens: 10,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 5,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 15,
+  };
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -139,11 +147,22 @@ function fakeGeminiServer(command: string) {
       const body = await req.text();
       const usageMetadata = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
       if (!new URL(req.url).pathname.endsWith(":streamGenerateContent")) {
-        const side = JSON.stringify({ reasoning: "fake", next_speaker: "user", model_choice: "flash", complexity_score: 10, complexity_reasoning: "fake" });
-        return Response.json({ candidates: [{ content: { role: "model", parts: [{ text: side }] }, finishReason: "STOP", index: 0 }], usageMetadata });
+        const side = JSON.stringify({
+          reasoning: "fake",
+          next_speaker: "user",
+          model_choice: "flash",
+          complexity_score: 10,
+          complexity_reasoning: "fake",
+        });
+        return Response.json({
+          candidates: [{ content: { role: "model", parts: [{ text: side }] }, finishReason: "STOP", index: 0 }],
+          usageMetadata,
+        });
       }
       bodies.push(body);
-      const parts = body.includes('"functionResponse"') ? [{ text: "Done." }] : [{ functionCall: { name: "run_shell_command", args: { command } } }];
+      const parts = body.includes('"functionResponse"')
+        ? [{ text: "Done." }]
+        : [{ functionCall: { name: "run_shell_command", args: { command } } }];
       const chunk = `data: ${JSON.stringify({ candidates: [{ content: { role: "model", parts }, index: 0, finishReason: "STOP" }], usageMetadata })}\r\n\r\n`;
       return new Response(sseBody([chunk]), { headers: SSE_HEADERS });
     },

@@ -7,6 +7,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFile
 import { join } from "node:path";
 import { runProcess } from "../../src/spawn/process.ts";
 import { sealedArgv } from "../../src/spawn/sandbox/bwrap-argv.ts";
+import { Confiner } from "../../src/spawn/sandbox/confine.ts";
+import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
 import { SandboxProbe, type SandboxProbeResult } from "../../src/spawn/sandbox/probe.ts";
 import type { SandboxSpec } from "../../src/spawn/sandbox/spec.ts";
 import { processesWith, tempDir, TEST_ENV } from "./helpers.ts";
@@ -228,5 +230,41 @@ describe("the probe", () => {
   test("asked twice in a session, it probes once", async () => {
     const p = new SandboxProbe({ PATH: TEST_ENV.PATH });
     expect(p.check()).toBe(p.check());
+  });
+});
+
+describe("sockets", () => {
+  test("a Unix socket stays reachable through a read-only bind unless hidden; hidden, it is gone", async () => {
+    const { tree, spec } = layout("sockets");
+    const sock = join(root, "sockets", "agent.sock");
+    mkdirSync(join(root, "sockets"), { recursive: true });
+    const server = Bun.listen({ unix: sock, socket: { data: (s) => void s.end() } });
+    try {
+      const connect = `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${sock}'); print('connected')" 2>&1 | tail -1`;
+      const seen = await runProcess(sh(connect), { cwd: tree, env: TEST_ENV, sandbox: { ...spec, network: false } });
+      expect(seen.stdoutTail).toBe("connected\n");
+      const hidden = await runProcess(sh(connect), {
+        cwd: tree,
+        env: TEST_ENV,
+        sandbox: { ...spec, network: false, hidden: [...spec.hidden, sock] },
+      });
+      expect(hidden.stdoutTail).toMatch(/ConnectionRefusedError|FileNotFoundError|Connection refused/);
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("the session's confiner hides the container daemons' sockets and the per-user runtime folders", async () => {
+    const { tree } = layout("confiner-sockets");
+    const confiner = new Confiner({ probe: new SandboxProbe({ PATH: TEST_ENV.PATH }), hide: [], supervisor: new ProcessSupervisor() });
+    const c = await confiner.open({ tree, network: true }, TEST_ENV);
+    if ("error" in c) throw new Error(c.error);
+    try {
+      expect(c.spec.hidden).toEqual(expect.arrayContaining(["/run/docker.sock", "/run/containerd", "/run/user"]));
+      expect(c.spec.writable).toContain(c.env.TMPDIR);
+    } finally {
+      await c.release();
+    }
+    expect(existsSync(c.env.TMPDIR!)).toBe(false);
   });
 });
