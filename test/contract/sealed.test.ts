@@ -18,6 +18,7 @@ import { runThroughVouch } from "./lib/run.ts";
 import { startFakeAnthropic, text, toolUse, type Reply } from "./servers/anthropic.ts";
 import { SSE_HEADERS, sseBody } from "./servers/scenarios.ts";
 import { vouch } from "../e2e/helpers.ts";
+import { HAVE_BWRAP } from "../spawn/helpers.ts";
 
 const TIMEOUT = 120_000;
 /** What a shell says of a write to a read-only mount (zsh in lower case). */
@@ -70,23 +71,27 @@ function sessionRecords(home: string, folder: string): string {
 }
 
 describeCli("claude", "claude sealed", () => {
-  test("Bash writes inside the tree; into the checkout it meets a read-only file system", { timeout: TIMEOUT }, async () => {
-    const home = throwawayHome("claude-sealed");
-    const repo = checkout(home.work);
-    const done: Reply = { kind: "message", blocks: [text("Done.")] };
-    const server = startFakeAnthropic((n) =>
-      n === 0 ? { kind: "message", blocks: [toolUse("Bash", { command: writes(repo), description: "write" })] } : done,
-    );
-    try {
-      const r = await runThroughVouch({ cli: "claude", home, graph: graph(repo, ["tools: [Bash]"]), env: claudeEnv(server) });
-      const outputs = JSON.stringify(server.requests.slice(1).map((q) => q.body.messages));
-      expectSealedWrites(repo, r.finished("ask"), outputs);
-      expect(await transcript(home.vouchHome, home.home)).toMatch(EROFS);
-    } finally {
-      await server.stop();
-      home.cleanup();
-    }
-  });
+  test.skipIf(!HAVE_BWRAP)(
+    "Bash writes inside the tree; into the checkout it meets a read-only file system",
+    { timeout: TIMEOUT },
+    async () => {
+      const home = throwawayHome("claude-sealed");
+      const repo = checkout(home.work);
+      const done: Reply = { kind: "message", blocks: [text("Done.")] };
+      const server = startFakeAnthropic((n) =>
+        n === 0 ? { kind: "message", blocks: [toolUse("Bash", { command: writes(repo), description: "write" })] } : done,
+      );
+      try {
+        const r = await runThroughVouch({ cli: "claude", home, graph: graph(repo, ["tools: [Bash]"]), env: claudeEnv(server) });
+        const outputs = JSON.stringify(server.requests.slice(1).map((q) => q.body.messages));
+        expectSealedWrites(repo, r.finished("ask"), outputs);
+        expect(await transcript(home.vouchHome, home.home)).toMatch(EROFS);
+      } finally {
+        await server.stop();
+        home.cleanup();
+      }
+    },
+  );
 });
 
 /** A Responses API that asks for one exec_command, then answers; it keeps what codex sends back. */
@@ -119,22 +124,26 @@ function fakeCodexServer(command: string) {
 }
 
 describeCli("codex", "codex sealed", () => {
-  test("exec_command writes inside the tree; into the checkout it meets a read-only file system", { timeout: TIMEOUT }, async () => {
-    const repo = checkout(scratch("codex-sealed-repo"));
-    const server = fakeCodexServer(writes(repo));
-    try {
-      const file = join(scratch("codex-sealed-graph"), "g.yaml");
-      writeFileSync(file, graph(repo, ["harness: codex", "permission_mode: danger-full-access"]));
-      const home = codexHome(server.url);
-      const r = await runContract(file, home, { FAKE_OPENAI_KEY: "fake-key" });
-      expect(r.node, r.stderr).toBeDefined();
-      expectSealedWrites(repo, r.node as Record<string, unknown> | undefined, server.bodies.slice(1).join("\n"));
-      // The sitting's own record: codex's rollout of the thread holds the tool's output.
-      expect(sessionRecords(home, ".codex/sessions")).toMatch(EROFS);
-    } finally {
-      await server.stop();
-    }
-  });
+  test.skipIf(!HAVE_BWRAP)(
+    "exec_command writes inside the tree; into the checkout it meets a read-only file system",
+    { timeout: TIMEOUT },
+    async () => {
+      const repo = checkout(scratch("codex-sealed-repo"));
+      const server = fakeCodexServer(writes(repo));
+      try {
+        const file = join(scratch("codex-sealed-graph"), "g.yaml");
+        writeFileSync(file, graph(repo, ["harness: codex", "permission_mode: danger-full-access"]));
+        const home = codexHome(server.url);
+        const r = await runContract(file, home, { FAKE_OPENAI_KEY: "fake-key" });
+        expect(r.node, r.stderr).toBeDefined();
+        expectSealedWrites(repo, r.node as Record<string, unknown> | undefined, server.bodies.slice(1).join("\n"));
+        // The sitting's own record: codex's rollout of the thread holds the tool's output.
+        expect(sessionRecords(home, ".codex/sessions")).toMatch(EROFS);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 });
 
 /** A Gemini API that asks for one run_shell_command, then answers; side calls get a small JSON answer. */
@@ -171,20 +180,24 @@ function fakeGeminiServer(command: string) {
 }
 
 describeCli("gemini", "gemini sealed", () => {
-  test("run_shell_command writes inside the tree; into the checkout it meets a read-only file system", { timeout: TIMEOUT }, async () => {
-    const repo = checkout(scratch("gemini-sealed-repo"));
-    const server = fakeGeminiServer(writes(repo));
-    try {
-      const file = join(scratch("gemini-sealed-graph"), "g.yaml");
-      writeFileSync(file, graph(repo, ["harness: gemini", "permission_mode: yolo"]));
-      const home = geminiHome();
-      const r = await runContract(file, home, { ...GEMINI_FAST_ENV, GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: server.url });
-      expect(r.node, r.stderr).toBeDefined();
-      expectSealedWrites(repo, r.node as Record<string, unknown> | undefined, server.bodies.slice(1).join("\n"));
-      // The sitting's own record: gemini's chat of the session holds the tool's output.
-      expect(sessionRecords(home, ".gemini/tmp")).toMatch(EROFS);
-    } finally {
-      await server.stop();
-    }
-  });
+  test.skipIf(!HAVE_BWRAP)(
+    "run_shell_command writes inside the tree; into the checkout it meets a read-only file system",
+    { timeout: TIMEOUT },
+    async () => {
+      const repo = checkout(scratch("gemini-sealed-repo"));
+      const server = fakeGeminiServer(writes(repo));
+      try {
+        const file = join(scratch("gemini-sealed-graph"), "g.yaml");
+        writeFileSync(file, graph(repo, ["harness: gemini", "permission_mode: yolo"]));
+        const home = geminiHome();
+        const r = await runContract(file, home, { ...GEMINI_FAST_ENV, GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: server.url });
+        expect(r.node, r.stderr).toBeDefined();
+        expectSealedWrites(repo, r.node as Record<string, unknown> | undefined, server.bodies.slice(1).join("\n"));
+        // The sitting's own record: gemini's chat of the session holds the tool's output.
+        expect(sessionRecords(home, ".gemini/tmp")).toMatch(EROFS);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 });

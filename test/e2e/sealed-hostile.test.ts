@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { EventOf } from "../../src/engine/events.ts";
 import { git, makeRepo, records } from "../workspace/git-repo.ts";
 import { ensureBinary, parseNdjson, tempDir, vouch, type TempDir } from "./helpers.ts";
-import { processesWith } from "../spawn/helpers.ts";
+import { HAVE_BWRAP, processesWith } from "../spawn/helpers.ts";
 
 /** What each attack does; the sitting prints what the file system answered. */
 const HOSTILE = `#!/bin/sh
@@ -107,6 +107,7 @@ let sealed: World;
 let before: Record<string, string>;
 let ran: Awaited<ReturnType<typeof attack>>;
 beforeAll(async () => {
+  if (!HAVE_BWRAP) return;
   ensureBinary();
   dir = tempDir("hostile");
   sealed = world(dir.path, "sealed");
@@ -117,7 +118,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => dir?.cleanup());
 
-describe("sealed hostile sittings (agent and script, each in its own tree)", () => {
+describe.skipIf(!HAVE_BWRAP)("sealed hostile sittings (agent and script, each in its own tree)", () => {
   test("every node recorded that it ran sealed", () => {
     for (const id of ATTACKS.flatMap((a) => [a, `s_${a}`])) expect(ran.finished(id).sealed, id).toBe(true);
   });
@@ -188,7 +189,7 @@ describe("sealed hostile sittings (agent and script, each in its own tree)", () 
   });
 });
 
-describe("the same attacks unsealed (--sandbox off): the assertions above can fail", () => {
+describe.skipIf(!HAVE_BWRAP)("the same attacks unsealed (--sandbox off): the assertions above can fail", () => {
   test("the repository's config, hooks, checkout and $HOME change, and the setsid leftover wins the race", async () => {
     const loose = world(dir.path, "loose");
     const was = records(loose.repo);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanEnv, ensureBinary, tempDir, type TempDir } from "../e2e/helpers.ts";
-import { eventually, killQuietly, processesWith } from "../spawn/helpers.ts";
+import { eventually, HAVE_BWRAP, killQuietly, processesWith } from "../spawn/helpers.ts";
 import { HAVE_REDIS } from "./redis-server.ts";
 import { Coordinator, stopAll, useRedis, WorkerProc } from "./fleet.ts";
 
@@ -41,7 +41,7 @@ async function running(marker: string): Promise<number[]> {
   return sleeps(marker);
 }
 
-describe("kill -9 of the local vouch run", () => {
+describe.skipIf(!HAVE_BWRAP)("kill -9 of the local vouch run", () => {
   async function killedRun(sandbox: "required" | "off"): Promise<{ marker: string; after: () => number[] }> {
     const marker = stamp();
     const work = join(dir.path, `local-${sandbox}`);
@@ -73,7 +73,7 @@ describe("kill -9 of the local vouch run", () => {
   }, 60_000);
 });
 
-describe.skipIf(!HAVE_REDIS)("kill -9 of a vouch worker running the branch", { timeout: 120_000 }, () => {
+describe.skipIf(!HAVE_REDIS || !HAVE_BWRAP)("kill -9 of a vouch worker running the branch", { timeout: 120_000 }, () => {
   const redis = useRedis();
   const workers: WorkerProc[] = [];
 

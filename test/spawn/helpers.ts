@@ -107,3 +107,6 @@ export function processesWith(marker: string): number[] {
   }
   return out;
 }
+
+/** bubblewrap is on PATH (CI installs it, .ci/run): the sealed tests skip, saying so, without it. */
+export const HAVE_BWRAP = Bun.which("bwrap") !== null;

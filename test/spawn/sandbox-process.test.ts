@@ -11,13 +11,14 @@ import { Confiner } from "../../src/spawn/sandbox/confine.ts";
 import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
 import { SandboxProbe, type SandboxProbeResult } from "../../src/spawn/sandbox/probe.ts";
 import type { SandboxSpec } from "../../src/spawn/sandbox/spec.ts";
-import { processesWith, tempDir, TEST_ENV } from "./helpers.ts";
+import { HAVE_BWRAP, processesWith, tempDir, TEST_ENV } from "./helpers.ts";
 
 const dir = tempDir("vouch-sandbox-test-");
 const root = realpathSync(dir.path);
 let probe: SandboxProbeResult;
 let program = "";
 beforeAll(async () => {
+  if (!HAVE_BWRAP) return;
   probe = await new SandboxProbe({ PATH: TEST_ENV.PATH }).check();
   if (!probe.available) throw new Error(`bubblewrap does not work here: ${probe.reason} (${probe.hint})`);
   program = probe.program;
@@ -44,7 +45,7 @@ function layout(name: string) {
 
 const sh = (script: string) => ({ argv: ["/bin/sh", "-c", script] });
 
-describe("what a sealed process may reach", () => {
+describe.skipIf(!HAVE_BWRAP)("what a sealed process may reach", () => {
   test("its tree is writable; the checkout is read-only (EROFS); hidden folders are empty; bound-back objects are readable", async () => {
     const { repo, tree, spec } = layout("reach");
     const script = [
@@ -96,7 +97,7 @@ describe("what a sealed process may reach", () => {
   });
 });
 
-describe("a sealed process runs as it would unsealed", () => {
+describe.skipIf(!HAVE_BWRAP)("a sealed process runs as it would unsealed", () => {
   test("stdin carries the prompt (text and file), the exit status is the command's", async () => {
     const { tree, spec } = layout("stdio");
     const text = await runProcess({ argv: ["/bin/cat"] }, { cwd: tree, env: TEST_ENV, sandbox: spec, stdin: "the prompt\n" });
@@ -109,7 +110,7 @@ describe("a sealed process runs as it would unsealed", () => {
   });
 });
 
-describe("nothing outlives a sealed process", () => {
+describe.skipIf(!HAVE_BWRAP)("nothing outlives a sealed process", () => {
   test("a setsid daemon, a double fork and a nohup child are all gone when runProcess returns (counted)", async () => {
     const { tree, spec } = layout("leftovers");
     // Each one says it is running (its own session, a double fork, nohup) before the script ends.
@@ -158,7 +159,7 @@ describe("nothing outlives a sealed process", () => {
 
 // CI and this machine run as root; users are ordinary users, for whom bubblewrap makes a user
 // namespace of its own. The same command line, started as `nobody` (setpriv drops to it).
-describe.runIf(process.getuid?.() === 0 && Bun.which("setpriv") !== null)("as an ordinary user (user namespaces)", () => {
+describe.runIf(HAVE_BWRAP && process.getuid?.() === 0 && Bun.which("setpriv") !== null)("as an ordinary user (user namespaces)", () => {
   test("the tree is writable, the checkout read-only, nothing outlives the process", async () => {
     const { repo, tree, spec } = layout("unprivileged");
     for (const d of [root, repo, join(repo, ".vouch"), join(repo, ".vouch", "worktrees"), join(repo, ".vouch", "worktrees", "r"), tree])
@@ -183,7 +184,7 @@ describe.runIf(process.getuid?.() === 0 && Bun.which("setpriv") !== null)("as an
   });
 });
 
-describe("a sandbox that cannot be set up", () => {
+describe.skipIf(!HAVE_BWRAP)("a sandbox that cannot be set up", () => {
   test("is a failed start with bubblewrap's words, not an exit 1 of the command", async () => {
     const { tree, spec } = layout("setup");
     const r = await runProcess(sh("echo ran"), {
@@ -204,7 +205,7 @@ describe("a sandbox that cannot be set up", () => {
   });
 });
 
-describe("the probe", () => {
+describe.skipIf(!HAVE_BWRAP)("the probe", () => {
   test("here: bubblewrap works, by absolute path, with its version", () => {
     expect(probe).toMatchObject({
       available: true,
@@ -233,7 +234,7 @@ describe("the probe", () => {
   });
 });
 
-describe("sockets", () => {
+describe.skipIf(!HAVE_BWRAP)("sockets", () => {
   test("a Unix socket stays reachable through a read-only bind unless hidden; hidden, it is gone", async () => {
     const { tree, spec } = layout("sockets");
     const sock = join(root, "sockets", "agent.sock");

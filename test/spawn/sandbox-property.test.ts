@@ -18,7 +18,7 @@ import { SandboxProbe } from "../../src/spawn/sandbox/probe.ts";
 import type { SandboxSpec } from "../../src/spawn/sandbox/spec.ts";
 import { realGit } from "../../src/workspace/git.ts";
 import { makeRepo } from "../workspace/git-repo.ts";
-import { tempDir, TEST_ENV } from "./helpers.ts";
+import { HAVE_BWRAP, tempDir, TEST_ENV } from "./helpers.ts";
 
 const dir = tempDir("vouch-sandbox-prop-");
 let root = "";
@@ -30,6 +30,7 @@ let spec: SandboxSpec;
 const outsideTmp = () => join("/tmp", `vouch-prop-outside-${process.pid}`);
 
 beforeAll(async () => {
+  if (!HAVE_BWRAP) return;
   root = realpathSync(dir.path);
   repo = makeRepo({ "src/a.ts": "export const a = 1;\n", "test/t.sh": "exit 0\n" }, "vouch-prop-repo-");
   tree = join(repo, ".vouch", "worktrees", "r", "n");
@@ -123,22 +124,26 @@ function command(kind: string, target: string, i: number): string {
   }
 }
 
-test("property: generated writes outside the tree change nothing outside it, byte for byte", async () => {
-  const skip = [tree, join(home, ".claude")];
-  const before = [snapshot(repo, skip), snapshot(ledger, []), snapshot(home, skip)];
-  await fc.assert(
-    fc.asyncProperty(fc.array(fc.tuple(op, place, name), { minLength: 1, maxLength: 10 }), async (ops) => {
-      const script = ops.map(([kind, at, n], i) => `(${command(kind, join(at(), n), i)}) 2>/dev/null`).join("; ");
-      const r = await runProcess({ argv: ["/bin/sh", "-c", `${script}; echo ran`] }, { cwd: tree, env: TEST_ENV, sandbox: spec });
-      expect(r.stdoutTail).toBe("ran\n");
-      expect([snapshot(repo, skip), snapshot(ledger, []), snapshot(home, skip)]).toEqual(before);
-      expect(existsSync(outsideTmp())).toBe(false);
-    }),
-    { numRuns: 40 },
-  );
-}, 120_000);
+test.skipIf(!HAVE_BWRAP)(
+  "property: generated writes outside the tree change nothing outside it, byte for byte",
+  async () => {
+    const skip = [tree, join(home, ".claude")];
+    const before = [snapshot(repo, skip), snapshot(ledger, []), snapshot(home, skip)];
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(op, place, name), { minLength: 1, maxLength: 10 }), async (ops) => {
+        const script = ops.map(([kind, at, n], i) => `(${command(kind, join(at(), n), i)}) 2>/dev/null`).join("; ");
+        const r = await runProcess({ argv: ["/bin/sh", "-c", `${script}; echo ran`] }, { cwd: tree, env: TEST_ENV, sandbox: spec });
+        expect(r.stdoutTail).toBe("ran\n");
+        expect([snapshot(repo, skip), snapshot(ledger, []), snapshot(home, skip)]).toEqual(before);
+        expect(existsSync(outsideTmp())).toBe(false);
+      }),
+      { numRuns: 40 },
+    );
+  },
+  120_000,
+);
 
-test("the same writes in the tree and the CLI's state folder do land (the property is not vacuous)", async () => {
+test.skipIf(!HAVE_BWRAP)("the same writes in the tree and the CLI's state folder do land (the property is not vacuous)", async () => {
   const r = await runProcess(
     { argv: ["/bin/sh", "-c", `echo mine > t.txt && echo state > ${q(join(home, ".claude", "s.json"))} && echo ok`] },
     { cwd: tree, env: TEST_ENV, sandbox: spec },
