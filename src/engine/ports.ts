@@ -315,6 +315,17 @@ export interface BranchJobHooks {
   /** A worker began an attempt (the first, or one after another was cut off). */
   onAttempt(attempt: number, worker: string): void;
   onEvent(event: RemoteEvent): void;
+  /** An attempt's result was refused: the attempt no longer held the job (ADR 0046). */
+  onRefused?(r: RefusedResult): void;
+}
+
+/** A result the executor did not take: it came from an attempt that was cut off. */
+export interface RefusedResult {
+  attempt: number;
+  worker: string;
+  /** What the refused result said. */
+  status: NodeStatus;
+  reason: string;
 }
 
 export interface BranchExecutor {
