@@ -3,7 +3,7 @@
 // whose streamed turns or cost pass a cap killed (the backstop). The stop
 // reason comes from the supervision first (backstop, wall, idle, cancel, not
 // startable; supervision.ts), then from what the harness itself reported.
-import type { AgentAssignment, AgentHooks, Sitting } from "../../engine/ports.ts";
+import type { AgentAssignment, AgentHooks, Sitting, SittingProgress } from "../../engine/ports.ts";
 import { tail } from "../../engine/cut.ts";
 import { VouchError } from "../../engine/errors.ts";
 import { buildChildEnv } from "../child-env.ts";
@@ -15,6 +15,9 @@ import type { HarnessAdapter, HarnessCommand, StreamParser } from "./types.ts";
 import { notRun } from "./common/not-run.ts";
 
 export type RunProcess = (command: Command, options: ProcessOptions) => Promise<ProcessResult>;
+
+/** How often a parser that reads more than stdout (StreamParser.poll: codex's session file) is asked. */
+export const POLL_MS = 100;
 
 /** Bytes of stderr kept in a Sitting. */
 export const SITTING_STDERR_BYTES = 8 * 1024;
@@ -40,15 +43,18 @@ export async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, ho
     if (e instanceof VouchError) return notRun("unavailable", e.message);
     throw e;
   }
-  const parser = adapter.createParser(a);
+  const { env } = buildChildEnv(ctx.parentEnv, a.passEnv, a.workspace !== undefined ? { VOUCH_WORKSPACE: a.workspace } : {});
+  const parser = adapter.createParser(a, { env, startedAt: Date.now() });
   const stop = new AbortController();
   const cancel = cancelGuard(stop, () => parser.reported?.() === true, ctx.reportedExitGraceMs);
   const watch = backstopWatch(parser, hooks, a, adapter, ctx.margins, stop);
   hooks.signal.addEventListener("abort", cancel.onCancel, { once: true });
+  const polling = parser.poll ? setInterval(watch.onPoll, POLL_MS) : undefined;
   let result: ProcessResult;
   try {
-    result = await ctx.runProcess({ argv: command.argv }, processOptions(a, command, ctx, stop.signal, watch.onLine));
+    result = await ctx.runProcess({ argv: command.argv }, processOptions(a, command, ctx, env, stop.signal, watch.onLine));
   } finally {
+    clearInterval(polling);
     hooks.signal.removeEventListener("abort", cancel.onCancel);
     cancel.dispose();
   }
@@ -79,17 +85,18 @@ function backstopWatch(
   stop: AbortController,
 ) {
   let breach: BackstopBreach | null = null;
+  const onProgress = (progress: SittingProgress | null) => {
+    if (!progress) return;
+    hooks.onProgress(progress);
+    // A final report past a cap is an overrun of a finished sitting, not something to kill.
+    if (breach === null && !parser.reported?.()) {
+      breach = backstopBreach(a.caps, progress, adapter.guarantees, margins);
+      if (breach) stop.abort();
+    }
+  };
   return {
-    onLine(line: string) {
-      const progress = parser.feed(line);
-      if (!progress) return;
-      hooks.onProgress(progress);
-      // A final report past a cap is an overrun of a finished sitting, not something to kill.
-      if (breach === null && !parser.reported?.()) {
-        breach = backstopBreach(a.caps, progress, adapter.guarantees, margins);
-        if (breach) stop.abort();
-      }
-    },
+    onLine: (line: string) => onProgress(parser.feed(line)),
+    onPoll: () => onProgress(parser.poll?.() ?? null),
     breach: () => breach,
   };
 }
@@ -98,10 +105,10 @@ function processOptions(
   a: AgentAssignment,
   command: HarnessCommand,
   ctx: SittingContext,
+  env: Record<string, string>,
   signal: AbortSignal,
   onStdoutLine: (line: string) => void,
 ): ProcessOptions {
-  const { env } = buildChildEnv(ctx.parentEnv, a.passEnv, a.workspace !== undefined ? { VOUCH_WORKSPACE: a.workspace } : {});
   const options: ProcessOptions = {
     cwd: a.cwd,
     env,

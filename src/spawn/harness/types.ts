@@ -68,8 +68,20 @@ export interface StreamParser {
   /** True once the output carried the harness's final report (its result):
    *  the sitting has ended by itself, so the backstop has nothing left to kill. */
   reported?(): boolean;
+  /** Reads what the harness records besides its stdout (codex's session file, ADR 0050).
+   *  Called on a timer while the process runs; returns the progress when it changed.
+   *  finish() reads it once more. Absent: stdout is all there is. */
+  poll?(): SittingProgress | null;
   /** The harness's verdict on the sitting, once the process has ended. */
   finish(end: StreamEnd): ParsedSitting;
+}
+
+/** What a parser may need besides the assignment. */
+export interface ParserContext {
+  /** The child's environment (where its CLI keeps its files: HOME, CODEX_HOME …). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** When the sitting started (epoch ms). */
+  startedAt: number;
 }
 
 /** The npm package and version of a CLI vouch is tested with (clis/package.json pins the same). */
@@ -138,7 +150,7 @@ export type SessionToContinue = NonNullable<AgentAssignment["session"]>;
 /** An adapter that drives a program through the spawn seam (all but replay). */
 export interface HarnessAdapter extends HarnessDescriptor {
   buildCommand(assignment: AgentAssignment, ctx: BuildContext): HarnessCommand;
-  createParser(assignment: AgentAssignment): StreamParser;
+  createParser(assignment: AgentAssignment, ctx?: ParserContext): StreamParser;
   /** The command-line words that continue `session`; throws a SpawnError for a mode its
    *  CLI lacks. Absent: the harness has no sessions (SESSION_SUPPORT says so too). */
   sessionArgs?(session: SessionToContinue): string[];

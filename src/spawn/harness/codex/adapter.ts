@@ -57,5 +57,5 @@ export const codexAdapter: HarnessAdapter = {
   transcripts: codexTranscripts,
   sessionArgs: codexSessionArgs,
   buildCommand: buildCodexCommand,
-  createParser: () => createCodexParser(),
+  createParser: (_a, ctx) => createCodexParser(ctx),
 };
