@@ -7,6 +7,7 @@
 // has no raw escape sequence (ADR 0018).
 import type { Tokens } from "../../../engine/events.ts";
 import { isObject, type JsonObject } from "../../../engine/json-object.ts";
+import { AUTH_TEXT, authRefused } from "../common/auth-refused.ts";
 import { lastLine } from "../common/json-documents.ts";
 import { jsonStreamParser, type EventReader, type StreamCounters, type StreamEvent } from "../common/stream-parser.ts";
 import { inclusiveTokens, sumTokens } from "../common/tokens.ts";
@@ -133,8 +134,8 @@ function decide(s: CodexState, c: StreamCounters, end: StreamEnd, garbage: strin
   }
   if (s.turnFailed !== undefined) {
     // A refused key is no crash: the sitting cannot run until the key is fixed.
-    const auth = /\b401\b|unauthorized/i.test(s.turnFailed);
-    return { ...base, stopReason: auth ? "unavailable" : "crashed", error: `codex turn failed: ${s.turnFailed}` };
+    if (AUTH_TEXT.test(s.turnFailed)) return { ...base, ...authRefused("codex", s.turnFailed) };
+    return { ...base, stopReason: "crashed", error: `codex turn failed: ${s.turnFailed}` };
   }
   if (end.exit === 0 && s.completed) return { ...base, stopReason: "complete" };
   const how = end.signal ? `killed by ${end.signal}` : `exit ${end.exit ?? "unknown"}`;
