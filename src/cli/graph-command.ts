@@ -2,7 +2,7 @@
 import { UsageError } from "../engine/errors.ts";
 import { drawDot, drawMermaid } from "../engine/graph/draw-diagram.ts";
 import { drawText, type SubgraphLookup } from "../engine/graph/draw-text.ts";
-import { usedPath } from "../engine/run/subgraph-runner.ts";
+import { usedPath } from "../engine/graph/graph-walk.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import { parseCommandArgs } from "./args.ts";
 import { readGraphFile } from "./graph-file.ts";

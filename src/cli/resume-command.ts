@@ -7,7 +7,7 @@ import { priorDecisions, redecided, standingRejections } from "../engine/run/dec
 import { checkedLedgerHome, openLedger } from "../ledger/index.ts";
 import { parseCommandArgs } from "./args.ts";
 import { readGraphFile } from "./graph-file.ts";
-import { walkNodes } from "../engine/run/graph-walk.ts";
+import { walkNodes } from "../engine/graph/graph-walk.ts";
 import { durationFlag, harnessFlag, replayDirFor } from "./run-command.ts";
 import { preflightRun, runSession } from "./run-session.ts";
 import { chooseExecutor } from "./executor-option.ts";

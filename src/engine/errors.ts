@@ -81,6 +81,22 @@ export class SpawnError extends VouchError {
   readonly exitCode = EXIT.error;
 }
 
+/** What the git ports (GitPort, MergePort) throw when git fails: which git command, and what
+ *  git said. The engine owns the type, so it tells a node's git failure (workspace_error) from
+ *  a bug without knowing the adapter (ADR 0036); src/workspace/git-error.ts is the adapter's. */
+export class GitPortError extends VouchError {
+  override readonly name: string = "GitPortError";
+  readonly exitCode = EXIT.error;
+  constructor(
+    /** The git subcommand and its arguments (never run through a shell). */
+    readonly args: readonly string[],
+    message: string,
+    hint?: string,
+  ) {
+    super(message, hint);
+  }
+}
+
 /** An error that ends the whole run, never one node: the engine rethrows it past
  *  every node handler (a port that throws anything else fails only that node). */
 export abstract class FatalError extends VouchError {}

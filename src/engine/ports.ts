@@ -365,7 +365,7 @@ export interface ChangedPath {
  * Git, as the engine needs it for isolated workspaces. Every path is absolute;
  * every ref the engine passes was checked first (never starts with "-"). The real
  * one (src/workspace/git.ts) runs git by argv, never through a shell, and never
- * touches the user's own checkout (files, index, HEAD). Failures throw GitError.
+ * touches the user's own checkout (files, index, HEAD). Failures throw GitPortError (src/engine/errors.ts).
  */
 export interface GitPort {
   /** The top folder of the work tree holding `cwd`, or null when `cwd` is not in a git repository. */

@@ -9,9 +9,10 @@ import { shellCouldNotRun } from "../engine/verdict/could-not-run.ts";
 import { buildChildEnv } from "./child-env.ts";
 import { describeExpect, expectProblem, judgeCheck } from "./expect.ts";
 import { HandoverStore } from "./handover-files.ts";
-import { DEFAULT_KEEP_BYTES, runProcess } from "./process.ts";
+import { runProcess } from "./process.ts";
+import { DEFAULT_KEEP_BYTES } from "./process/drain.ts";
 import { ProcessSupervisor } from "./process-registry.ts";
-import type { Command } from "./process-types.ts";
+import type { Command, ProcessResult } from "./process-types.ts";
 
 export interface CommandRunnerOptions {
   /** vouch's environment (parentEnv()); children get only what buildChildEnv lets through. */
@@ -73,56 +74,65 @@ export function createCommandRunner(opts: CommandRunnerOptions): ClosableCommand
           : "check the node's cwd";
         throw new SpawnError(`check "${check.name}" could not start: ${r.spawnError}`, hint);
       }
-      const timedOut = r.terminationReason === "wall";
-      const judgement =
-        r.terminationReason === "cancelled"
-          ? { passed: false, reason: "cancelled" }
-          : judgeCheck(check.expect, {
-              exit: r.exit,
-              signal: r.signal,
-              timedOut,
-              timeoutMs: check.timeoutMs,
-              stdout: r.stdoutTail,
-              stderr: r.stderrTail,
-              stdoutBytes: r.stdoutBytes,
-              stdoutTruncated: r.stdoutBytes > keepBytes,
-            });
-      // The shell's own 126/127 (not executable, not found): the check's command never ran,
-      // so it is no evidence either way (ERROR, not FAIL) — unless that status was expected.
-      const notRun = !judgement.passed && !timedOut && shellCouldNotRun(r.exit) !== null;
-      return {
-        name: check.name,
-        passed: judgement.passed,
-        expect: describeExpect(check.expect),
-        ...(judgement.reason === undefined ? {} : { reason: judgement.reason }),
-        ...(notRun ? { notRun: true } : {}),
-        exit: r.exit,
-        signal: r.signal,
-        timedOut,
-        durationMs: r.wallMs,
-        stdoutTail: r.stdoutTail,
-        stderrTail: r.stderrTail,
-        truncated: r.truncated,
-      };
+      return checkOutcome(check, r, keepBytes);
     },
 
     async runScript(script: ScriptSpec, ctx: CommandContext): Promise<ScriptOutcome> {
       requireTimeout(`script of node "${ctx.node}"`, script.timeoutMs, Number.POSITIVE_INFINITY);
       const command = scriptCommand(script, ctx.node);
-      const r = await run(command, ctx, script.timeoutMs, true, script.keepStdoutBytes);
-      return {
-        exit: r.exit,
-        signal: r.signal,
-        terminationReason: r.terminationReason,
-        wallMs: r.wallMs,
-        stdoutTail: r.stdoutTail,
-        stderrTail: r.stderrTail,
-        stdoutBytes: r.stdoutBytes,
-        stderrBytes: r.stderrBytes,
-        truncated: r.truncated,
-        ...(r.spawnError === undefined ? {} : { spawnError: r.spawnError }),
-      };
+      return scriptOutcome(await run(command, ctx, script.timeoutMs, true, script.keepStdoutBytes));
     },
+  };
+}
+
+/** A check's outcome from its process: judged by its expect, and marked not run when the shell could not run it. */
+function checkOutcome(check: CheckSpec, r: ProcessResult, keepBytes: number): CheckOutcome {
+  const timedOut = r.terminationReason === "wall";
+  const judgement =
+    r.terminationReason === "cancelled"
+      ? { passed: false, reason: "cancelled" }
+      : judgeCheck(check.expect, {
+          exit: r.exit,
+          signal: r.signal,
+          timedOut,
+          timeoutMs: check.timeoutMs,
+          stdout: r.stdoutTail,
+          stderr: r.stderrTail,
+          stdoutBytes: r.stdoutBytes,
+          stdoutTruncated: r.stdoutBytes > keepBytes,
+        });
+  // The shell's own 126/127 (not executable, not found): the check's command never ran,
+  // so it is no evidence either way (ERROR, not FAIL) — unless that status was expected.
+  const notRun = !judgement.passed && !timedOut && shellCouldNotRun(r.exit) !== null;
+  return {
+    name: check.name,
+    passed: judgement.passed,
+    expect: describeExpect(check.expect),
+    ...(judgement.reason === undefined ? {} : { reason: judgement.reason }),
+    ...(notRun ? { notRun: true } : {}),
+    exit: r.exit,
+    signal: r.signal,
+    timedOut,
+    durationMs: r.wallMs,
+    stdoutTail: r.stdoutTail,
+    stderrTail: r.stderrTail,
+    truncated: r.truncated,
+  };
+}
+
+/** What the engine sees of a script's process (ScriptOutcome): the seam's own measures left out. */
+function scriptOutcome(r: ProcessResult): ScriptOutcome {
+  return {
+    exit: r.exit,
+    signal: r.signal,
+    terminationReason: r.terminationReason,
+    wallMs: r.wallMs,
+    stdoutTail: r.stdoutTail,
+    stderrTail: r.stderrTail,
+    stdoutBytes: r.stdoutBytes,
+    stderrBytes: r.stderrBytes,
+    truncated: r.truncated,
+    ...(r.spawnError === undefined ? {} : { spawnError: r.spawnError }),
   };
 }
 

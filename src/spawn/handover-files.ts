@@ -12,26 +12,11 @@
 // (docs/profiling.md); now a command whose data was handed before costs a stat per file.
 // A file a command changed anyway (root ignores 0400) is noticed by that stat and written
 // afresh before the next command gets it: every command reads what the engine handed it.
-import {
-  chmodSync,
-  closeSync,
-  constants,
-  fchmodSync,
-  fstatSync,
-  ftruncateSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  renameSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandInput } from "../engine/ports.ts";
+import { digest, removeQuietly, rewriteInPlace, unchanged, type WrittenFile } from "./handover-disk.ts";
 import { inputEnv } from "./input-env.ts";
 
 export interface Handover {
@@ -55,13 +40,8 @@ export interface HandoverData {
   inputs?: readonly CommandInput[];
 }
 
-interface Stored {
-  path: string;
+interface Stored extends WrittenFile {
   refs: number;
-  /** What the file was when written: a stat that differs means someone changed it. */
-  ino: number;
-  size: number;
-  mtimeMs: number;
 }
 
 /** Released files kept for the next command with the same content (a node's checks, a branch's
@@ -245,66 +225,4 @@ export class HandoverStore {
     this.dir = dir;
     return dir;
   }
-}
-
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // gone already (a command removed it): nothing to free
-  }
-}
-
-/** Overwrites a released file with `text` if it is still the very file written (same inode,
- *  one link, never through a symbolic link a command put in its place: that would change a
- *  file elsewhere, nor a FIFO or device), read-only again after; its new identity, or null when it cannot be reused.
- *  Never truncated to zero first: ext4 flushes a file truncated to zero when it is closed. */
-function rewriteInPlace(old: Stored, text: string): { ino: number; size: number; mtimeMs: number } | null {
-  const fds: number[] = [];
-  const open = (flags: number) => {
-    // O_NONBLOCK: a FIFO a command put there would make the open wait for a reader for ever
-    // (vouch's one thread blocked, the run hung); it fails or opens at once, and is no file.
-    const fd = openSync(old.path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    fds.push(fd);
-    const st = fstatSync(fd);
-    return st.isFile() && st.ino === old.ino && st.nlink === 1 ? { fd, st } : null;
-  };
-  try {
-    let w: ReturnType<typeof open>;
-    try {
-      w = open(constants.O_WRONLY);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EACCES") return null;
-      // Not root: 0400 refuses the writer. Made writable through a descriptor, never the path.
-      const r = open(constants.O_RDONLY);
-      if (r === null) return null;
-      fchmodSync(r.fd, 0o600);
-      w = open(constants.O_WRONLY);
-    }
-    if (w === null) return null;
-    const bytes = Buffer.from(text);
-    let at = 0;
-    while (at < bytes.length) at += writeSync(w.fd, bytes, at, bytes.length - at, at);
-    if (w.st.size > bytes.length) ftruncateSync(w.fd, bytes.length);
-    if ((w.st.mode & 0o777) !== 0o400) fchmodSync(w.fd, 0o400);
-    const s = fstatSync(w.fd);
-    return { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
-  } catch {
-    return null;
-  } finally {
-    for (const fd of fds) closeSync(fd);
-  }
-}
-
-function unchanged(s: Stored): boolean {
-  try {
-    const now = statSync(s.path);
-    return now.ino === s.ino && now.size === s.size && now.mtimeMs === s.mtimeMs;
-  } catch {
-    return false;
-  }
-}
-
-function digest(text: string): string {
-  return new Bun.CryptoHasher("sha256").update(text).digest("hex").slice(0, 32);
 }

@@ -22,7 +22,7 @@ export interface ProcessOptions {
   idleMs?: number;
   /** Cancels the process (terminationReason "cancelled"). */
   signal?: AbortSignal;
-  /** Time between SIGTERM and SIGKILL to the group. Default 2000 ms. */
+  /** Time between SIGTERM and SIGKILL to the group. Default DEFAULT_GRACE_MS (2000 ms, process/terminate.ts). */
   graceMs?: number;
   /** Bytes kept of each stream's end. Default 64 KiB. */
   keepBytes?: number;

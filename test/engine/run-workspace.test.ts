@@ -3,6 +3,7 @@
 // worktree, `from` starts at the upstream's commit, `keep` decides removals,
 // and a worktree that cannot be made is an error, never a pass.
 import { describe, expect, test } from "vitest";
+import { GitPortError } from "../../src/engine/errors.ts";
 import { FakeCommandRunner } from "./helpers/fakes.ts";
 import { FAKE_BASE, FAKE_ROOT, FakeGit } from "./helpers/fake-git.ts";
 import { finishedOf, graphOf, run, runFinished } from "./helpers/run-helper.ts";
@@ -77,13 +78,19 @@ describe("tampering", () => {
 describe("setting up", () => {
   test("a worktree that cannot be made is error/workspace_error: no sitting starts", async () => {
     const git = new FakeGit();
-    git.failAdd = Object.assign(new Error("git worktree failed (exit 128): fatal: disk full"), { name: "GitError" });
+    git.failAdd = new GitPortError(["worktree", "add"], "git worktree failed (exit 128): fatal: disk full");
     const r = await run(graph("{ mode: worktree }"), { git });
     const f = finishedOf(r.events, "impl");
     expect([f.status, f.cause]).toEqual(["error", "workspace_error"]);
     expect(f.error).toContain("disk full");
     expect(r.agents.assignments).toEqual([]);
     expect(runFinished(r.events).exit_code).toBe(3);
+  });
+
+  test("an error that only calls itself GitError is no git failure: it ends the run, not as the node's workspace_error", async () => {
+    const git = new FakeGit();
+    git.failAdd = Object.assign(new Error("a bug somewhere"), { name: "GitError" });
+    await expect(run(graph("{ mode: worktree }"), { git })).rejects.toThrow("a bug somewhere");
   });
 
   test("a run id that would climb out of .vouch/worktrees or read as an option never reaches git", async () => {

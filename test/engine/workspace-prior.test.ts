@@ -3,6 +3,7 @@
 // in a map branch or not — so the run's end removes only what `keep` says.
 import { expect, test } from "vitest";
 import type { WorkspaceRecord } from "../../src/engine/events.ts";
+import { walkNodes } from "../../src/engine/graph/graph-walk.ts";
 import { priorWorkspaces } from "../../src/engine/workspace/prior.ts";
 import { graphOf } from "./helpers/run-helper.ts";
 
@@ -43,12 +44,8 @@ nodes:
 `);
   const keys = ["impl", "each#0/b", "s/impl", "s/each#3/s/b", "gone"];
   const prior = priorWorkspaces(
-    top,
-    { startSeq: 0, branches: {}, nodes: Object.fromEntries(keys.map((k) => [k, { qualifier: null, workspace: rec(`/r/${k}`) }])) },
-    {
-      graphPath: "/work/g.yaml",
-      subgraphs: new Map([["/work/inner.yaml", inner]]),
-    },
+    walkNodes(top, "/work/g.yaml", new Map([["/work/inner.yaml", inner]])),
+    Object.fromEntries(keys.map((k) => [k, { qualifier: null, workspace: rec(`/r/${k}`) }])),
   );
   expect(Object.fromEntries([...prior].map(([k, p]) => [k, p.keep]))).toEqual({
     impl: "never",

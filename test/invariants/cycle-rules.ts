@@ -6,42 +6,17 @@ import { sourceEdges } from "./folder-rules.ts";
 import type { Facts } from "./layer-rules.ts";
 
 /**
- * Value cycles found when the rule was written, being removed on the engine's untie
- * branch (issue 25): the list must end empty. Each entry is the cycle's files, sorted.
+ * Value cycles allowed: none (the engine's untie, issue 25 and ADR 0036, removed the last,
+ * branch-job.ts <-> branch-launch.ts). Each entry would be the cycle's files, sorted.
  */
-export const VALUE_CYCLES_ALLOWED: readonly (readonly string[])[] = [["src/engine/run/branch-job.ts", "src/engine/run/branch-launch.ts"]];
+export const VALUE_CYCLES_ALLOWED: readonly (readonly string[])[] = [];
 
 /**
  * Cycles only type imports close. They load nothing at run time, but each is a knot a
  * reader must untie in their head; keep the list short. The run loop's knot (22 files,
- * through RunContext) goes with the engine's untie on a parallel branch (issue 25).
+ * through RunContext) went with the engine's untie (issue 25, ADR 0036).
  */
-export const TYPE_CYCLES_ALLOWED: readonly (readonly string[])[] = [
-  [
-    "src/engine/run/agent-node.ts",
-    "src/engine/run/agent-session.ts",
-    "src/engine/run/attempts.ts",
-    "src/engine/run/branch-summary.ts",
-    "src/engine/run/checks.ts",
-    "src/engine/run/context.ts",
-    "src/engine/run/frame.ts",
-    "src/engine/run/graph-walk.ts",
-    "src/engine/run/judging.ts",
-    "src/engine/run/limited-attempt.ts",
-    "src/engine/run/merge-node.ts",
-    "src/engine/run/merge-sources.ts",
-    "src/engine/run/node-env.ts",
-    "src/engine/run/node-handlers.ts",
-    "src/engine/run/node-view.ts",
-    "src/engine/run/node-workspace.ts",
-    "src/engine/run/scope-resume.ts",
-    "src/engine/run/scope-runner.ts",
-    "src/engine/run/script-node.ts",
-    "src/engine/run/simple-nodes.ts",
-    "src/engine/run/subgraph-runner.ts",
-    "src/engine/workspace/prior.ts",
-  ],
-];
+export const TYPE_CYCLES_ALLOWED: readonly (readonly string[])[] = [];
 
 /** Strongly connected components with a cycle (two files or more, or a file that imports itself), each sorted. */
 export function cycles(facts: Facts, valuesOnly: boolean): string[][] {

@@ -151,7 +151,7 @@ describe("invariant 9: a transport's packages load only in its folder", () => {
 });
 
 describe("invariant 10: no value import cycle in src/", () => {
-  test("no value cycle, but for the one being removed on the engine's untie branch", () => {
+  test("no value cycle (VALUE_CYCLES_ALLOWED is empty since the engine's untie, ADR 0036)", () => {
     expect(againstAllowed(valueCycles(real), VALUE_CYCLES_ALLOWED)).toEqual({ unlisted: [], stale: [] });
   });
   test("the rule can fail: a pair, a triangle one dynamic import closes, a file importing itself; types close none", () => {

@@ -10,6 +10,8 @@ import { EXECUTOR_URL_PATTERN, executorUrlProblem } from "./executor-url.ts";
 
 export const CHECK_TIMEOUT_DEFAULT_MS = 120_000;
 export const SCRIPT_TIMEOUT_DEFAULT_MS = 120_000;
+/** The harness of an agent node that names none (nor do its file's defaults or --harness). */
+export const DEFAULT_HARNESS: (typeof HARNESS_NAMES)[number] = "claude";
 
 export const NODE_ID_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*$";
 export const INPUT_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";

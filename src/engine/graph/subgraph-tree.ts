@@ -4,9 +4,10 @@
 // path stays inside the top graph's folder, no cycle, depth at most 8, the
 // inputs passed match the inputs declared, no map where maps would nest, a
 // planned graph uses only planned ones. Pure apart from the reader.
-import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
 import type { GraphProblem } from "../errors.ts";
 import { didYouMean } from "./did-you-mean.ts";
+import { usedPath } from "./graph-walk.ts";
 import type { ChecksReader } from "./checks-library.ts";
 import { loadGraph, type Locate } from "./loader.ts";
 import type { Path } from "./problem.ts";
@@ -115,7 +116,7 @@ class TreeLoader {
         );
         continue;
       }
-      const target = resolve(dirname(path), use);
+      const target = usedPath(path, use);
       const shown = normalize(join(dirname(display), use));
       if (!isInside(this.root, target)) {
         at(

@@ -3,11 +3,10 @@
 // no two sittings resume one session at once; `retry.session: continue` only
 // where the harness can resume. The harness is the one the file names (a
 // `--harness` override is checked again by the run's plan, src/spawn refuse()).
-import { DEFAULT_HARNESS } from "../run/node-settings.ts";
 import type { HarnessName } from "../ports.ts";
 import { sessionRefusal, type SessionMode } from "../sessions.ts";
 import type { IndexedNode } from "./graph-index.ts";
-import type { AgentNode } from "./schema.ts";
+import { DEFAULT_HARNESS, type AgentNode } from "./schema.ts";
 import { workspaceOf } from "../workspace/spec.ts";
 import type { Rule, ValidateContext } from "./validate-context.ts";
 

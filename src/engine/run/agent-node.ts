@@ -10,7 +10,8 @@ import { attemptLoop, type Attempt } from "./attempts.ts";
 import { attemptSession } from "./agent-session.ts";
 import { compileContract, detailOf, judgeAttempt, renderPrologue, templateFailure, type Contract, type Produced } from "./judging.ts";
 import { agentSettings, type AgentSettings } from "./node-settings.ts";
-import { commandContext, emitStarted, head, isFatal, tail, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { commandContext, emitStarted, head, isFatal, tail } from "./node-env.ts";
+import type { NodeEnv, NodeResult } from "./contract.ts";
 import { openWorkspace, recordWorkspace, settleAttempt, workspaceFailure } from "./node-workspace.ts";
 import type { NodeWorkspace } from "../workspace/workspaces.ts";
 import { emitLimited } from "./limited-attempt.ts";
@@ -26,7 +27,7 @@ function emitOverruns(env: NodeEnv, attempt: number, list: Overrun[]): void {
       limit: o.limit,
       actual: o.actual,
     };
-    env.ctx.emitter.emit(env.branch ? { ...ev, branch: env.branch } : ev);
+    env.run.emitter.emit(env.branch ? { ...ev, branch: env.branch } : ev);
   }
 }
 
@@ -69,9 +70,9 @@ interface Prepared {
 }
 
 export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeResult> {
-  const { ctx } = env;
-  const t0 = ctx.clock.now();
-  const s = agentSettings(env.frame.graph, node, ctx.options);
+  const { run } = env;
+  const t0 = run.clock.now();
+  const s = agentSettings(env.frame.graph, node, run.options);
   const pro = renderPrologue(env, node, s.cwd, (scope) => ({ prompt: withQuote(renderText(node.prompt, scope), env.feedbackQuote) }));
   if (pro instanceof Error) return templateFailure(env, "agent", pro, t0, s.harness);
   const ws = await openWorkspace(env, node, pro.cwd);
@@ -95,7 +96,7 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
 /** One attempt: refused when the run cannot afford the node's budget cap, else a sitting, judged. */
 async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, previous: Attempt | undefined): Promise<Attempt> {
   const { env, s } = p;
-  const { ctx } = env;
+  const { run } = env;
   const remaining = env.frame.remainingBudget();
   const short = budgetShortfall(remaining, s.caps.budgetUsd);
   if (short !== null)
@@ -107,15 +108,15 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, 
   emitStarted(env, "agent", attempt, { harness: s.harness, prompt: fullPrompt, ...(sess.started ? { session: sess.started } : {}) });
   const once = new OverrunOnce();
   const token = {};
-  const started = ctx.clock.now();
+  const started = run.clock.now();
   let sitting: Sitting;
   try {
     const assignment = assignmentOf(p, attempt, fullPrompt, remaining);
     if (sess.session) assignment.session = sess.session;
-    sitting = await ctx.ports.agents.run(assignment, { signal: env.signal, onProgress: progressReporter(p, attempt, once, token) });
+    sitting = await run.ports.agents.run(assignment, { signal: env.signal, onProgress: progressReporter(p, attempt, once, token) });
   } catch (e) {
     if (isFatal(e)) throw e;
-    sitting = crashed(e, ctx.clock.now() - started);
+    sitting = crashed(e, run.clock.now() - started);
   }
   emitOverruns(
     env,
@@ -143,7 +144,7 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, 
   const sessionTotal = sitting.sessionCostUsd ?? sitting.costUsd;
   if (sessionTotal !== null) {
     a.sessionCostUsd = sessionTotal;
-    if (sitting.sessionId !== undefined) ctx.sessionCosts.set(sitting.sessionId, sessionTotal);
+    if (sitting.sessionId !== undefined) run.sessionCosts.set(sitting.sessionId, sessionTotal);
   }
   if (sitting.apiRetries !== undefined) a.apiRetries = sitting.apiRetries;
   return a;
@@ -172,7 +173,7 @@ function limitedAttempt(p: Prepared, attempt: number, sitting: Sitting): Attempt
   // No attempt continues a limited one, but one may resume the session it added to:
   // that sitting's own cost is what the session reached beyond this total.
   const sessionTotal = sitting.sessionCostUsd ?? sitting.costUsd;
-  if (sitting.sessionId !== undefined && sessionTotal !== null) p.env.ctx.sessionCosts.set(sitting.sessionId, sessionTotal);
+  if (sitting.sessionId !== undefined && sessionTotal !== null) p.env.run.sessionCosts.set(sitting.sessionId, sessionTotal);
   if (sitting.apiRetries !== undefined) a.apiRetries = sitting.apiRetries;
   return a;
 }
@@ -180,7 +181,7 @@ function limitedAttempt(p: Prepared, attempt: number, sitting: Sitting): Attempt
 function assignmentOf(p: Prepared, attempt: number, prompt: string, remaining: number | null): AgentAssignment {
   const { env, node, s } = p;
   const assignment: AgentAssignment = {
-    runId: env.ctx.options.runId,
+    runId: env.run.options.runId,
     node: env.id,
     attempt,
     harness: s.harness,
@@ -204,7 +205,7 @@ function assignmentOf(p: Prepared, attempt: number, prompt: string, remaining: n
 function progressReporter(p: Prepared, attempt: number, once: OverrunOnce, token: object): (progress: SittingProgress) => void {
   const { env, s } = p;
   return (pr) => {
-    env.ctx.emitter.emit({
+    env.run.emitter.emit({
       type: "node.progress",
       node: env.id,
       attempt,

@@ -8,7 +8,8 @@ import { chooseSession, type SessionMode } from "../sessions.ts";
 import { withQuote } from "../verdict/retry.ts";
 import type { Attempt } from "./attempts.ts";
 import type { AgentSettings } from "./node-settings.ts";
-import type { NodeEnv, StartedSession } from "./node-env.ts";
+import type { StartedSession } from "./node-env.ts";
+import type { NodeEnv } from "./contract.ts";
 
 export type AttemptSession =
   | { kind: "go"; prompt: string; session?: NonNullable<AgentAssignment["session"]>; started?: StartedSession }
@@ -58,7 +59,7 @@ export function attemptSession(
         },
       };
     case "session": {
-      const carried = env.ctx.sessionCosts.get(choice.session.id) ?? choice.session.costUsd;
+      const carried = env.run.sessionCosts.get(choice.session.id) ?? choice.session.costUsd;
       const session = { mode: choice.mode, id: choice.session.id, ...(carried !== undefined ? { carriedCostUsd: carried } : {}) };
       const started: StartedSession = {
         mode: choice.mode,

@@ -3,11 +3,12 @@
 // quoted into the next attempt, spending summed over attempts.
 import type { Retry } from "../graph/schema.ts";
 import type { StopReason, Tokens } from "../events.ts";
-import { AbortedWhileWaiting } from "../scheduler/slots.ts";
 import type { Judgement } from "../verdict/conjunction.ts";
 import { decideRetry, quoteFailure } from "../verdict/retry.ts";
-import { isFatal, simpleResult, stoppedResult, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { isFatal, simpleResult, stoppedResult } from "./node-env.ts";
+import type { NodeEnv, NodeResult } from "./contract.ts";
 import { parkOnLimit } from "./limited-attempt.ts";
+import { SlotHold } from "./slot-hold.ts";
 
 export interface Attempt {
   /** False when the attempt was refused before it started (budget_insufficient). */
@@ -60,36 +61,12 @@ class Spending {
  *  (a retry with session: continue resumes its session). */
 export type OneAttempt = (attempt: number, quote: string | undefined, previous: Attempt | undefined) => Promise<Attempt>;
 
-/** The node's process slot: held from the first attempt to the last check, let go while parked on a limit. */
-export class SlotHold {
-  private release: (() => void) | null = null;
-  constructor(private readonly env: NodeEnv) {}
-
-  /** False when the run stopped before a slot was free. */
-  async take(): Promise<boolean> {
-    try {
-      this.release = await this.env.frame.acquire(this.env.signal);
-    } catch (e) {
-      if (e instanceof AbortedWhileWaiting) return false;
-      throw e;
-    }
-    if (!this.env.signal.aborted) return true;
-    this.give();
-    return false;
-  }
-
-  give(): void {
-    this.release?.();
-    this.release = null;
-  }
-}
-
 /** @param harness an agent node's harness: no sitting of a limited harness starts (ADR 0022). */
 export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: OneAttempt, harness?: string): Promise<NodeResult> {
-  const { ctx } = env;
-  const t0 = ctx.clock.now();
+  const { run } = env;
+  const t0 = run.clock.now();
   const slot = new SlotHold(env);
-  if (!(await slot.take())) return stoppedResult(env.runStop(), 0, ctx.clock.now() - t0);
+  if (!(await slot.take())) return stoppedResult(env.runStop(), 0, run.clock.now() - t0);
   try {
     return await attempts(env, retry, one, t0, slot, harness);
   } finally {
@@ -107,14 +84,14 @@ async function attempts(
   slot: SlotHold,
   harness: string | undefined,
 ): Promise<NodeResult> {
-  const { ctx } = env;
+  const { run } = env;
   const spent = new Spending();
   let quote: string | undefined;
   let previous: Attempt | undefined;
   let limitedAttempts = 0;
-  const stopped = (attempt: number) => stoppedResult(env.runStop(), attempt, ctx.clock.now() - t0, spentExtra(spent));
+  const stopped = (attempt: number) => stoppedResult(env.runStop(), attempt, run.clock.now() - t0, spentExtra(spent));
   for (let attempt = 1; ; attempt++) {
-    if (harness !== undefined && ctx.usageLimits.isLimited(harness) && !(await parkOnLimit(env, slot, harness)))
+    if (harness !== undefined && run.usageLimits.isLimited(harness) && !(await parkOnLimit(env, slot, harness)))
       return stopped(attempt - 1);
     const a = await one(attempt, quote, previous);
     // A sitting cut off by a limit is no failure to continue from (ADR 0022, 0023).
@@ -123,13 +100,13 @@ async function attempts(
     if (a.limited) {
       if (env.signal.aborted) return stopped(attempt);
       limitedAttempts++;
-      ctx.usageLimits.note(a.limited.harness, a.limited.resetsAt);
+      run.usageLimits.note(a.limited.harness, a.limited.resetsAt);
       continue; // parks at the top of the loop, before the next attempt
     }
-    if (harness !== undefined && a.started) ctx.usageLimits.clearStreak(harness);
+    if (harness !== undefined && a.started) run.usageLimits.clearStreak(harness);
     const j = a.judgement;
     const d = decideRetry(retry, attempt - limitedAttempts, j.status, j.cause);
-    if (!a.started || !d.retry || env.signal.aborted) return finalResult(a, a.started ? attempt : attempt - 1, spent, ctx.clock.now() - t0);
+    if (!a.started || !d.retry || env.signal.aborted) return finalResult(a, a.started ? attempt : attempt - 1, spent, run.clock.now() - t0);
     quote = quoteFailure(attempt, j);
     const retrying = {
       type: "node.retrying" as const,
@@ -141,10 +118,10 @@ async function attempts(
       backoff_ms: d.backoffMs,
       ...(a.sessionId !== undefined ? { session_id: a.sessionId } : {}),
     };
-    ctx.emitter.emit(env.branch ? { ...retrying, branch: env.branch } : retrying);
+    run.emitter.emit(env.branch ? { ...retrying, branch: env.branch } : retrying);
     if (d.backoffMs > 0) {
       try {
-        await ctx.clock.sleep(d.backoffMs, env.signal);
+        await run.clock.sleep(d.backoffMs, env.signal);
       } catch (e) {
         if (isFatal(e)) throw e;
         return stopped(attempt);

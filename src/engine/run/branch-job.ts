@@ -1,20 +1,23 @@
 // A map branch as a job (ADR 0026): what the coordinator puts in it, and how a
 // worker runs it — with the same ScopeRunner a local branch uses, in a run
 // context of its own whose events go back to the coordinator.
-import { branchKey, nodeKey, ZERO_COUNTS } from "../events.ts";
+import { branchKey, nodeKey, ZERO_COUNTS, type RunCounts } from "../events.ts";
+import { walkNodes } from "../graph/graph-walk.ts";
 import { graphSchema, type GraphFile, type MapNode } from "../graph/schema.ts";
 import { sourceForm } from "../graph/source-form.ts";
 import type { BranchJob, BranchJobOutcome, Ledger } from "../ports.ts";
-import type { RunStop } from "../verdict/conjunction.ts";
+import type { RunStop } from "./contract.ts";
+import { scopeIndexOf } from "../scheduler/scope-index.ts";
+import { priorWorkspaces } from "../workspace/prior.ts";
 import { workspaceOf } from "../workspace/spec.ts";
 import { summarizeBranch } from "./branch-summary.ts";
-import { branchIndex } from "./branch-launch.ts";
 import { RunContext } from "./context.ts";
 import { Emitter } from "./emitter.ts";
 import type { NodeView } from "./node-view.ts";
 import { ScopeRunner } from "./scope-runner.ts";
 import { topFrame } from "./frame.ts";
-import type { KeptNode, RunPorts } from "./types.ts";
+import { settlement } from "./settlement.ts";
+import type { KeptNode, RunOptions, RunPorts } from "./types.ts";
 
 /** Deterministic: BullMQ refuses ":" in custom ids, so the parts are joined by "." (run ids
  *  and node ids hold none). */
@@ -84,8 +87,23 @@ export interface WorkerRun {
 
 /** Runs one job's branch. `ledger` gets its events (seq from 0 in each attempt). */
 export function runBranchJob(job: BranchJob, graph: GraphFile, ports: RunPorts, ledger: Ledger, baseDir: string): WorkerRun {
-  const map = graph.nodes[job.map] as MapNode;
-  const options = {
+  const branch = new JobBranch(job, graph, { ...ports, ledger }, baseDir);
+  branch.start();
+  return {
+    outcome: branch.outcome.promise,
+    stop: (reason) => branch.ctx.requestStop(reason),
+    abandon: () => {
+      branch.ctx.requestStop("interrupted");
+      branch.outcome.reject(new Error("handed back"));
+    },
+  };
+}
+
+type JobOutcome = Omit<BranchJobOutcome, "worker" | "attempt">;
+
+/** The run options a worker runs a job's branch with: the coordinator's, as the job carries them. */
+function jobOptions(job: BranchJob, graph: GraphFile, ports: RunPorts, baseDir: string): RunOptions {
+  return {
     runId: job.runId,
     graph,
     graphPath: job.graphPath,
@@ -99,76 +117,90 @@ export function runBranchJob(job: BranchJob, graph: GraphFile, ports: RunPorts, 
     version: job.version,
     ...(job.harness ? { harness: job.harness } : {}),
   };
-  let settle!: (v: Omit<BranchJobOutcome, "worker" | "attempt">) => void;
-  let reject!: (e: unknown) => void;
-  const outcome = new Promise<Omit<BranchJobOutcome, "worker" | "attempt">>((res, rej) => ((settle = res), (reject = rej)));
-  let scope: ScopeRunner | null = null;
-  const onQuiet = () => {
-    if (ctx.paused.size > 0) reject(new Error("the branch waits on an approval: approvals cannot run on a worker"));
+}
+
+/** One job's branch on a worker: the same ScopeRunner a local branch uses, in a run context
+ *  of its own (no run budget or wall: the coordinator keeps those). */
+class JobBranch {
+  readonly outcome = settlement<JobOutcome>();
+  readonly ctx: RunContext;
+  private readonly map: MapNode;
+  private readonly scope: ScopeRunner;
+  /** The counts before the branch ran (kept nodes count in the coordinator already). */
+  private readonly counts0: RunCounts;
+
+  constructor(
+    private readonly job: BranchJob,
+    graph: GraphFile,
+    ports: RunPorts,
+    baseDir: string,
+  ) {
+    this.map = graph.nodes[job.map] as MapNode;
+    const options = jobOptions(job, graph, ports, baseDir);
+    this.ctx = new RunContext({
+      options,
+      ports,
+      emitter: new Emitter(job.runId, ports.clock, ports.ledger, 0),
+      inputs: job.inputs,
+      limits: { concurrency: job.concurrency, budgetUsd: null, wallMs: null },
+      priorWorkspaces: priorWorkspaces(walkNodes(graph, job.graphPath, undefined), options.resume?.nodes),
+      onQuiet: () => this.onQuiet(),
+      onFatal: (e) => this.outcome.reject(e),
+    });
+    this.counts0 = { ...this.ctx.counts };
+    const place = {
+      map: job.map,
+      index: job.index,
+      item: job.item,
+      ...(this.map.as ? { as: this.map.as } : {}),
+      signal: this.ctx.signal,
+      failFastTripped: () => false,
+      outer: job.upstream as Record<string, NodeView>,
+    };
+    this.scope = new ScopeRunner(this.ctx, scopeIndexOf(this.map.branch), topFrame(this.ctx), place, {
+      onComplete: () => this.onComplete(),
+    });
+  }
+
+  start(): void {
+    this.ctx.begin();
+    try {
+      this.scope.start();
+    } catch (e) {
+      this.outcome.reject(e);
+    } finally {
+      this.ctx.end();
+    }
+  }
+
+  /** Nothing on a worker answers an approval or lifts a limit: a branch left waiting on one fails its job. */
+  private onQuiet(): void {
+    const { ctx } = this;
+    if (ctx.paused.size > 0) this.outcome.reject(new Error("the branch waits on an approval: approvals cannot run on a worker"));
     // Nothing on a worker lifts a limit (the coordinator's limit book waits or pauses):
     // a branch whose only live work is parked on one would hold its job for ever.
     else if (ctx.usageLimits.parkedCount > 0) {
       const harnesses = [...new Set(ctx.usageLimits.parkedAttempts().map((p) => p.harness))].join(", ");
-      reject(
+      this.outcome.reject(
         new Error(`the branch is held by a usage limit of ${harnesses}: a worker cannot wait for a limit; resume the run once it lifts`),
       );
     }
-  };
-  const ctx: RunContext = new RunContext(
-    options,
-    { ...ports, ledger },
-    new Emitter(job.runId, ports.clock, ledger, 0),
-    job.inputs,
-    { concurrency: job.concurrency, budgetUsd: null, wallMs: null },
-    onQuiet,
-    (e) => reject(e),
-  );
-  const counts0 = { ...ctx.counts };
-  scope = new ScopeRunner(
-    ctx,
-    branchIndex(map),
-    topFrame(ctx),
-    {
-      map: job.map,
-      index: job.index,
-      item: job.item,
-      ...(map.as ? { as: map.as } : {}),
-      signal: ctx.signal,
-      failFastTripped: () => false,
-      outer: job.upstream as Record<string, NodeView>,
-    },
-    {
-      onComplete: () => {
-        const r = summarizeBranch(scope!, map, job.index, job.item);
-        const counts = { ...ZERO_COUNTS, self_reported: 0 };
-        for (const k of Object.keys(counts) as (keyof typeof counts)[]) counts[k] = (ctx.counts[k] ?? 0) - (counts0[k] ?? 0);
-        const result = {
-          status: r.status,
-          output: r.output,
-          error: r.error,
-          ...(r.recovered ? { recovered: true } : {}),
-          counts,
-          costUnknown: ctx.costUnknown,
-        };
-        // Worktrees `keep` does not keep go first, as at a local run's end (ADR 0020); branches stay.
-        void ctx.workspaces.close().then(() => settle(result));
-      },
-    },
-  );
-  ctx.begin();
-  try {
-    scope.start();
-  } catch (e) {
-    reject(e);
-  } finally {
-    ctx.end();
   }
-  return {
-    outcome,
-    stop: (reason) => ctx.requestStop(reason),
-    abandon: () => {
-      ctx.requestStop("interrupted");
-      reject(new Error("handed back"));
-    },
-  };
+
+  private onComplete(): void {
+    const { ctx } = this;
+    const r = summarizeBranch(this.scope, this.map, this.job.index, this.job.item);
+    const counts = { ...ZERO_COUNTS, self_reported: 0 };
+    for (const k of Object.keys(counts) as (keyof typeof counts)[]) counts[k] = (ctx.counts[k] ?? 0) - (this.counts0[k] ?? 0);
+    const result: JobOutcome = {
+      status: r.status,
+      output: r.output,
+      error: r.error,
+      ...(r.recovered ? { recovered: true } : {}),
+      counts,
+      costUnknown: ctx.costUnknown,
+    };
+    // Worktrees `keep` does not keep go first, as at a local run's end (ADR 0020); branches stay.
+    void ctx.workspaces.close().then(() => this.outcome.resolve(result));
+  }
 }

@@ -5,7 +5,7 @@ import { ExecutorLostError } from "../errors.ts";
 import { branchKey, type EventBody, type VouchEvent } from "../events.ts";
 import type { MapNode } from "../graph/schema.ts";
 import type { BranchExecutor, RemoteEvent } from "../ports.ts";
-import { buildScopeIndex, type ScopeIndex } from "../scheduler/scope-index.ts";
+import { scopeIndexOf } from "../scheduler/scope-index.ts";
 import { summarizeBranch, verdictOf, type BranchResult } from "./branch-summary.ts";
 import { branchJob } from "./branch-job.ts";
 import type { RunContext } from "./context.ts";
@@ -34,20 +34,13 @@ export interface BranchLauncher {
   launch(index: number, item: unknown, cb: BranchCallbacks): void;
 }
 
-const branchIndexes = new WeakMap<MapNode, ScopeIndex>();
-export function branchIndex(node: MapNode): ScopeIndex {
-  let i = branchIndexes.get(node);
-  if (!i) branchIndexes.set(node, (i = buildScopeIndex(node.branch)));
-  return i;
-}
-
 /** The branch's scope runs here, in this engine (today's behaviour). */
 export function localLauncher(ctx: RunContext, m: MapPlace): BranchLauncher {
   return {
     launch(index, item, cb) {
       const scope: ScopeRunner = new ScopeRunner(
         ctx,
-        branchIndex(m.node),
+        scopeIndexOf(m.node.branch),
         m.parent.frame,
         {
           map: m.id,

@@ -18,8 +18,8 @@ export interface BranchResult {
 }
 
 function outputOfSink(scope: ScopeRunner, id: string): unknown {
-  const m = scope.metaOf(id);
-  if (m?.fallback !== undefined && scope.metaOf(m.fallback)?.status !== "skipped") return scope.view[m.fallback]?.output ?? null;
+  const m = scope.outcomeOf(id);
+  if (m?.fallback !== undefined && scope.outcomeOf(m.fallback)?.status !== "skipped") return scope.view[m.fallback]?.output ?? null;
   return scope.view[id]?.output ?? null;
 }
 

@@ -2,7 +2,8 @@
 // another in the node's working directory, every one of them (ADR 0002).
 import { CHECK_TIMEOUT_DEFAULT_MS, type CheckRef, type GraphFile } from "../graph/schema.ts";
 import type { CheckOutcome, CheckSpec, CommandContext } from "../ports.ts";
-import { isFatal, type NodeEnv } from "./node-env.ts";
+import { isFatal } from "./node-env.ts";
+import type { NodeEnv } from "./contract.ts";
 
 export function checkSpec(graph: GraphFile, ref: CheckRef): CheckSpec | null {
   if (typeof ref === "string") {
@@ -42,7 +43,7 @@ export async function runChecks(env: NodeEnv, specs: CheckSpec[], ctx: CommandCo
     if (env.signal.aborted) break;
     let outcome: CheckOutcome;
     try {
-      outcome = await env.ctx.ports.commands.runCheck(spec, ctx);
+      outcome = await env.run.ports.commands.runCheck(spec, ctx);
     } catch (e) {
       if (isFatal(e)) throw e;
       outcome = brokenCheck(spec, `the check could not run: ${(e as Error).message ?? String(e)}`);
@@ -65,7 +66,7 @@ export async function runChecks(env: NodeEnv, specs: CheckSpec[], ctx: CommandCo
       ...(env.branch ? { branch: env.branch } : {}),
       ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
     };
-    env.ctx.emitter.emit(ev);
+    env.run.emitter.emit(ev);
   }
   return out;
 }

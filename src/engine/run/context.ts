@@ -1,18 +1,18 @@
 // State shared by every scope of one run: ports, the event emitter, process
 // slots, spending, the stop flag, and the count of live tasks that tells a
-// finished run from one waiting at an approval.
+// finished run from one waiting at an approval. Scopes, maps and sub-graphs use
+// it whole; a node handler sees it only as the node contract's NodeRun (contract.ts).
 import { ZERO_COUNTS, type BranchRef, type RunCounts } from "../events.ts";
 import type { GraphFile } from "../graph/schema.ts";
 import type { Clock, CommandInput, Sitting } from "../ports.ts";
 import { Slots } from "../scheduler/slots.ts";
-import type { RunStop } from "../verdict/conjunction.ts";
 import { OutputSchemas } from "../verdict/output-schema.ts";
 import type { Emitter } from "./emitter.ts";
 import { LimitBook } from "./limits.ts";
-import { commandInputs, type FinishedSession } from "./node-env.ts";
-import type { ResumeState, RunOptions, RunPorts } from "./types.ts";
-import { Workspaces } from "../workspace/workspaces.ts";
-import { priorWorkspaces } from "../workspace/prior.ts";
+import { commandInputs } from "./node-env.ts";
+import type { FinishedSession, NodeRun, RunStop } from "./contract.ts";
+import type { ResumeState, RunLimits, RunOptions, RunPorts } from "./types.ts";
+import { Workspaces, type PriorWorkspace } from "../workspace/workspaces.ts";
 
 export interface PausedApproval {
   node: string;
@@ -22,7 +22,22 @@ export interface PausedApproval {
   cancel(): void;
 }
 
-export class RunContext {
+/** What a context is made of. The driver (or a worker's branch job) computes all of it first. */
+export interface RunContextSpec {
+  options: RunOptions;
+  ports: RunPorts;
+  emitter: Emitter;
+  /** The run's inputs, resolved against the graph's declarations. */
+  inputs: Record<string, unknown>;
+  limits: RunLimits;
+  /** The worktrees earlier sessions of a resumed run kept (priorWorkspaces; empty on a fresh run). */
+  priorWorkspaces: ReadonlyMap<string, PriorWorkspace>;
+  /** Called when no task is live any more (the run is done, paused, or stuck). */
+  onQuiet: () => void;
+  onFatal: (e: unknown) => void;
+}
+
+export class RunContext implements NodeRun {
   readonly graph: GraphFile;
   readonly slots: Slots;
   readonly schemas = new OutputSchemas();
@@ -49,22 +64,28 @@ export class RunContext {
   /** The run's git worktrees (ADR 0020). */
   readonly workspaces: Workspaces;
 
-  constructor(
-    readonly options: RunOptions,
-    readonly ports: RunPorts,
-    readonly emitter: Emitter,
-    readonly inputs: Record<string, unknown>,
-    readonly limits: { concurrency: number; budgetUsd: number | null; wallMs: number | null },
-    /** Called when no task is live any more (the run is done, paused, or stuck). */
-    private readonly onQuiet: () => void,
-    private readonly onFatal: (e: unknown) => void,
-  ) {
-    this.graph = options.graph;
-    this.slots = new Slots(limits.concurrency);
-    this.startedAt = ports.clock.now();
-    this.commandInputs = commandInputs(inputs);
-    this.workspaces = new Workspaces(ports.git, options.runId, priorWorkspaces(options.graph, options.resume, options));
-    for (const [id, cost] of Object.entries(options.resume?.sessionCosts ?? {})) this.sessionCosts.set(id, cost);
+  readonly options: RunOptions;
+  readonly ports: RunPorts;
+  readonly emitter: Emitter;
+  readonly inputs: Record<string, unknown>;
+  readonly limits: RunLimits;
+  private readonly onQuiet: () => void;
+  private readonly onFatal: (e: unknown) => void;
+
+  constructor(spec: RunContextSpec) {
+    this.options = spec.options;
+    this.ports = spec.ports;
+    this.emitter = spec.emitter;
+    this.inputs = spec.inputs;
+    this.limits = spec.limits;
+    this.onQuiet = spec.onQuiet;
+    this.onFatal = spec.onFatal;
+    this.graph = spec.options.graph;
+    this.slots = new Slots(spec.limits.concurrency);
+    this.startedAt = spec.ports.clock.now();
+    this.commandInputs = commandInputs(spec.inputs);
+    this.workspaces = new Workspaces(spec.ports.git, spec.options.runId, spec.priorWorkspaces);
+    for (const [id, cost] of Object.entries(spec.options.resume?.sessionCosts ?? {})) this.sessionCosts.set(id, cost);
   }
 
   get clock(): Clock {

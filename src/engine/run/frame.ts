@@ -3,37 +3,15 @@
 // checks library, inputs, the file's folder, the id prefix events carry — and what
 // a sub-graph's caps bound: process slots, spending and a stop of its own. Every
 // sub-frame also answers to its parent, so a sub-graph is bounded by the node's
-// caps, its own file's caps and the whole run's at once.
+// caps, its own file's caps and the whole run's at once. The Frame a handler
+// sees is the node contract's (contract.ts); these are its two implementations.
 import type { BranchRef } from "../events.ts";
 import type { GraphFile } from "../graph/schema.ts";
 import type { CommandInput, Sitting } from "../ports.ts";
 import { Slots } from "../scheduler/slots.ts";
-import type { RunStop } from "../verdict/conjunction.ts";
+import type { Frame, RunStop } from "./contract.ts";
 import type { RunContext } from "./context.ts";
 import { commandInputs } from "./node-env.ts";
-
-export interface Frame {
-  readonly graph: GraphFile;
-  readonly inputs: Record<string, unknown>;
-  readonly commandInputs: readonly CommandInput[];
-  /** Absolute path of this graph's file: VOUCH_GRAPH_DIR, and where `use` resolves. */
-  readonly graphPath: string;
-  /** "" for the top graph, "review/" inside the sub-graph of node review (events and the ledger). */
-  readonly prefix: string;
-  /** How many `use` steps below the top graph (0 at the top). */
-  readonly depth: number;
-  /** Set when the graph node sits in a map branch: every node inside carries its branch. */
-  readonly branch?: BranchRef;
-  readonly signal: AbortSignal;
-  /** Why work in this frame stops: the run's reason first, then this frame's own. */
-  stop(): RunStop | null;
-  /** A process slot: this frame's `concurrency` and every enclosing one. */
-  acquire(signal: AbortSignal): Promise<() => void>;
-  /** USD left before the tightest enclosing budget (null: no budget anywhere). */
-  remainingBudget(): number | null;
-  noteLiveCost(token: object, costUsd: number): void;
-  settleCost(token: object, sitting: Pick<Sitting, "costUsd">): void;
-}
 
 /** The top graph's frame: the run context itself. */
 export function topFrame(ctx: RunContext): Frame {

@@ -9,19 +9,13 @@ import type { CheckRef } from "../graph/schema.ts";
 import type { CheckSpec, CommandContext, TerminationReason } from "../ports.ts";
 import type { StopReason } from "../events.ts";
 import { renderText, renderValue } from "../template/render.ts";
-import {
-  judgeBeforeChecks,
-  judgeChecks,
-  judgeStop,
-  judgeTampered,
-  stopOutcome,
-  type Judgement,
-  type Parts,
-} from "../verdict/conjunction.ts";
+import { judgeBeforeChecks, judgeChecks, judgeStop, judgeTampered, type Judgement, type Parts } from "../verdict/conjunction.ts";
+import { stopOutcome } from "../verdict/stop.ts";
 import { describeExit, shellCouldNotRun } from "../verdict/could-not-run.ts";
 import type { SchemaCheck } from "../verdict/output-schema.ts";
 import { checkSpec, runChecks } from "./checks.ts";
-import { emitStarted, simpleResult, tail, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { emitStarted, simpleResult, tail } from "./node-env.ts";
+import type { NodeEnv, NodeResult } from "./contract.ts";
 
 /** The fields of a node definition the conjunction reads. */
 export interface JudgedNode {
@@ -58,7 +52,7 @@ export function judgedParts(node: JudgedNode): Parts {
 }
 
 export function compileContract(env: NodeEnv, kind: JudgedKind, node: JudgedNode, stamp: Record<string, unknown> | undefined): Contract {
-  const { ctx } = env;
+  const { run } = env;
   return {
     kind,
     stamp,
@@ -67,7 +61,7 @@ export function compileContract(env: NodeEnv, kind: JudgedKind, node: JudgedNode
     format: node.output?.format,
     // Validation refuses a graph naming a check it does not define: none is dropped here.
     specs: (node.success?.checks ?? []).map((ref) => checkSpec(env.frame.graph, ref)).filter((x) => x !== null),
-    schema: node.output?.schema ? ctx.schemas.compile(node.output.schema) : undefined,
+    schema: node.output?.schema ? run.schemas.compile(node.output.schema) : undefined,
     matches: node.success?.result_matches ? new RegExp(node.success.result_matches) : undefined,
   };
 }
@@ -96,7 +90,7 @@ export function renderPrologue<T extends object>(
   try {
     const scope = env.scope();
     const head = first(scope);
-    const dir = resolve(env.ctx.options.baseDir, cwd !== undefined ? renderText(cwd, scope) : ".");
+    const dir = resolve(env.run.options.baseDir, cwd !== undefined ? renderText(cwd, scope) : ".");
     return { ...head, cwd: dir, stamp: renderStamp(node.stamp, scope) };
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;
@@ -107,7 +101,7 @@ export function renderPrologue<T extends object>(
 /** A template the node could not render: it starts (so the screen shows it) and ends as an error. */
 export function templateFailure(env: NodeEnv, kind: JudgedKind, e: TemplateError, t0: number, harness?: string): NodeResult {
   emitStarted(env, kind, 1, harness !== undefined ? { harness } : {});
-  return simpleResult("error", "template_error", 1, env.ctx.clock.now() - t0, { error: e.message });
+  return simpleResult("error", "template_error", 1, env.run.clock.now() - t0, { error: e.message });
 }
 
 /** What one attempt's process left to judge: an agent's sitting or a script's run. */

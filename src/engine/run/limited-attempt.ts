@@ -3,8 +3,9 @@
 // let go — until the driver lifts the limit (--wait-limits) or the run pauses
 // or stops.
 import type { Sitting } from "../ports.ts";
-import type { SlotHold } from "./attempts.ts";
-import { head, type NodeEnv } from "./node-env.ts";
+import type { SlotHold } from "./slot-hold.ts";
+import { head } from "./node-env.ts";
+import type { NodeEnv } from "./contract.ts";
 
 /** The reset as events carry it: ISO 8601 UTC, or null. */
 export function resetIso(resetsAt: number | null | undefined): string | null {
@@ -12,7 +13,7 @@ export function resetIso(resetsAt: number | null | undefined): string | null {
 }
 
 export function emitLimited(env: NodeEnv, attempt: number, harness: string, sitting: Sitting): void {
-  env.ctx.emitter.emit({
+  env.run.emitter.emit({
     type: "node.limited",
     node: env.id,
     ...(env.branch ? { branch: env.branch } : {}),
@@ -35,7 +36,7 @@ export function emitLimited(env: NodeEnv, attempt: number, harness: string, sitt
  *  False when the run stopped meanwhile (the caller returns the stopped result). */
 export async function parkOnLimit(env: NodeEnv, slot: SlotHold, harness: string): Promise<boolean> {
   slot.give();
-  const outcome = await env.ctx.usageLimits.park({ node: env.id, harness, ...(env.branch ? { branch: env.branch } : {}) }, env.signal);
+  const outcome = await env.run.usageLimits.park({ node: env.id, harness, ...(env.branch ? { branch: env.branch } : {}) }, env.signal);
   if (outcome === "stop") return false;
   return slot.take();
 }

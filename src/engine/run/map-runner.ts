@@ -7,10 +7,12 @@ import type { MapNode } from "../graph/schema.ts";
 import { countBranches, decideMap } from "../scheduler/aggregate.ts";
 import { resolvePath, stringify } from "../template/render.ts";
 import { verdictOf, type BranchResult } from "./branch-summary.ts";
-import { branchIndex, executorLauncher, localLauncher, type BranchLauncher } from "./branch-launch.ts";
+import { executorLauncher, localLauncher, type BranchLauncher } from "./branch-launch.ts";
 import type { RunContext } from "./context.ts";
-import { simpleResult, stoppedResult, type NodeResult } from "./node-env.ts";
+import { simpleResult, stoppedResult } from "./node-env.ts";
+import type { NodeResult } from "./contract.ts";
 import type { ScopeRunner } from "./scope-runner.ts";
+import { keptBranchCounts } from "./scope-resume.ts";
 import { isObject } from "../json-object.ts";
 
 const LABEL_LIMIT = 80;
@@ -111,14 +113,7 @@ export class MapRunner {
     if (kept) {
       this.results[index] = { index, item, status: "passed", verdict: kept.verdict, output: kept.output ?? null, error: null };
       this.finished++;
-      // Its nodes passed in an earlier session: they still count in this run's totals
-      // (a sub-graph's nodes in the branch too: every key under the branch's).
-      const under = `${branchKey(this.id, index)}/`;
-      for (const [key, k] of Object.entries(this.ctx.resume?.nodes ?? {})) {
-        if (!key.startsWith(under)) continue;
-        this.ctx.counts.passed++;
-        if (k.qualifier === "self-reported") this.ctx.counts.self_reported = (this.ctx.counts.self_reported ?? 0) + 1;
-      }
+      keptBranchCounts(this.ctx.resume, branchKey(this.id, index), this.ctx.counts);
       return;
     }
     const branch = { map: this.id, index };

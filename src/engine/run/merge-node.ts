@@ -15,10 +15,11 @@ import { keepAside } from "../workspace/workspaces.ts";
 import { DEFAULT_BASE } from "../workspace/spec.ts";
 import { checkSpec, runChecks } from "./checks.ts";
 import { mergeSources, type MergeSource } from "./merge-sources.ts";
-import { commandContext, emitStarted, isFatal, simpleResult, stoppedResult, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { commandContext, emitStarted, isFatal, simpleResult, stoppedResult } from "./node-env.ts";
+import type { NodeEnv, NodeResult } from "./contract.ts";
 import { AbortedWhileWaiting } from "../scheduler/slots.ts";
 import type { NodeView } from "./node-view.ts";
-import { mergeVerdict, type MergeOutput } from "./merge-verdict.ts";
+import { mergeVerdict, type MergeOutput, type MergeVerdict } from "./merge-verdict.ts";
 import { branchNameProblem } from "../graph/branch-name.ts";
 import { mergeFromIds } from "../graph/merge-from.ts";
 
@@ -36,25 +37,25 @@ interface Place {
 
 /** The branch the merge goes to, rendered from `into` (default vouch/<run>/<node>). */
 function intoBranch(env: NodeEnv, node: MergeNode): string {
-  if (node.into === undefined) return branchName(env.ctx.options.runId, env.id);
-  return renderText(node.into, { ...env.scope(), run: { id: env.ctx.options.runId } });
+  if (node.into === undefined) return branchName(env.run.options.runId, env.id);
+  return renderText(node.into, { ...env.scope(), run: { id: env.run.options.runId } });
 }
 
 async function locate(env: NodeEnv, node: MergeNode): Promise<Place | string> {
-  const { ctx } = env;
+  const { run } = env;
   const scope = env.scope();
   // The node's own file decides (a sub-graph's defaults, ADR 0024), as for agents and scripts.
   const cwdTemplate = node.cwd ?? env.frame.graph.defaults?.cwd;
-  const cwd = resolve(ctx.options.baseDir, cwdTemplate !== undefined ? renderText(cwdTemplate, scope) : ".");
+  const cwd = resolve(run.options.baseDir, cwdTemplate !== undefined ? renderText(cwdTemplate, scope) : ".");
   const into = intoBranch(env, node);
   const bad = branchNameProblem(into);
   if (bad) return `into "${into}" ${bad}`;
-  const root = await ctx.ports.git.repoRoot(cwd);
+  const root = await run.ports.git.repoRoot(cwd);
   if (root === null) return `${cwd} is not in a git repository: a merge node merges git branches`;
   const base = node.base ?? DEFAULT_BASE;
-  const baseCommit = await ctx.ports.git.resolveCommit(root, base);
+  const baseCommit = await run.ports.git.resolveCommit(root, base);
   if (baseCommit === null) return `base "${base}" names no commit in ${root}`;
-  return { root, prefix: await ctx.ports.git.cwdPrefix(cwd), into, base, baseCommit };
+  return { root, prefix: await run.ports.git.cwdPrefix(cwd), into, base, baseCommit };
 }
 
 /** Merges each source onto the last merge commit; a conflicting one is left out and reported. */
@@ -63,20 +64,20 @@ async function mergeAll(
   p: Place,
   sources: MergeSource[],
 ): Promise<{ tip: string; output: Pick<MergeOutput, "merged" | "left_out"> }> {
-  const { ctx } = env;
+  const { run } = env;
   let tip = p.baseCommit;
   const merged: MergeOutput["merged"] = [];
   const leftOut: MergeOutput["left_out"] = [];
   for (const s of sources) {
-    if (!(await ctx.ports.git.branchExists(p.root, s.branch))) {
+    if (!(await run.ports.git.branchExists(p.root, s.branch))) {
       leftOut.push({ branch: s.branch, from: s.from, reason: "no_branch", paths: [] });
       continue;
     }
-    const step = await ctx.ports.merge.mergeBranch(
+    const step = await run.ports.merge.mergeBranch(
       p.root,
       tip,
       s.branch,
-      `vouch: run ${ctx.options.runId}, node ${env.id}, merge ${s.branch}`,
+      `vouch: run ${run.options.runId}, node ${env.id}, merge ${s.branch}`,
     );
     if (step.merged) {
       tip = step.commit;
@@ -85,16 +86,16 @@ async function mergeAll(
     }
     const paths = step.paths.slice(0, MAX_PATHS);
     leftOut.push({ branch: s.branch, from: s.from, reason: "merge_conflict", paths });
-    ctx.emitter.emit({ type: "merge.conflict", node: env.id, attempt: 1, git_branch: s.branch, from: s.from, paths });
+    run.emitter.emit({ type: "merge.conflict", node: env.id, attempt: 1, git_branch: s.branch, from: s.from, paths });
   }
   return { tip, output: { merged, left_out: leftOut } };
 }
 
 /** The worktree the merged tree is checked out in; an earlier session's branch is kept as <into>@n. */
 async function checkout(env: NodeEnv, p: Place, tip: string): Promise<string> {
-  const git = env.ctx.ports.git;
+  const git = env.run.ports.git;
   await keepAside(git, p.root, p.into);
-  const path = worktreePath(p.root, env.ctx.options.runId, env.id);
+  const path = worktreePath(p.root, env.run.options.runId, env.id);
   await git.removeWorktree(p.root, path).catch(() => {}); // a worktree a killed session left behind
   await git.hideVouchDir(p.root);
   await git.addWorktree(p.root, path, p.into, tip);
@@ -103,16 +104,16 @@ async function checkout(env: NodeEnv, p: Place, tip: string): Promise<string> {
 
 /** A merge starts git and the checks: it holds a process slot, like an attempt of an agent or a script. */
 export async function runMergeNode(env: NodeEnv, node: MergeNode): Promise<NodeResult> {
-  const t0 = env.ctx.clock.now();
+  const t0 = env.run.clock.now();
   let release: () => void;
   try {
-    release = await env.ctx.slots.acquire(env.signal);
+    release = await env.run.slots.acquire(env.signal);
   } catch (e) {
-    if (e instanceof AbortedWhileWaiting) return stoppedResult(env.runStop(), 0, env.ctx.clock.now() - t0);
+    if (e instanceof AbortedWhileWaiting) return stoppedResult(env.runStop(), 0, env.run.clock.now() - t0);
     throw e;
   }
   try {
-    if (env.signal.aborted) return stoppedResult(env.runStop(), 0, env.ctx.clock.now() - t0);
+    if (env.signal.aborted) return stoppedResult(env.runStop(), 0, env.run.clock.now() - t0);
     return await merge(env, node, t0);
   } finally {
     release();
@@ -120,21 +121,16 @@ export async function runMergeNode(env: NodeEnv, node: MergeNode): Promise<NodeR
 }
 
 async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeResult> {
-  const { ctx } = env;
+  const { run } = env;
   emitStarted(env, "merge", 1);
-  const took = () => ctx.clock.now() - t0;
+  const took = () => run.clock.now() - t0;
   try {
     const place = await locate(env, node);
     if (typeof place === "string") return simpleResult("error", "harness_error", 1, took(), { error: place });
-    // Branches that ran on workers were pushed to the remote (ADR 0029): bring them here first.
-    // Only the top graph's maps run on workers (a sub-graph's branches run here).
-    const remote = ctx.options.remoteWorkspace;
-    const overWorkers = env.frame.prefix === "" && mergeFromIds(node).some((id) => env.frame.graph.nodes[id]?.kind === "map");
-    if (remote && overWorkers && ctx.ports.merge.fetchRunBranches)
-      await ctx.ports.merge.fetchRunBranches(place.root, remote.remote, ctx.options.runId);
-    const plan = mergeSources(env.frame.graph, node, ctx.options.runId, env.scope().nodes as Record<string, NodeView>, env.frame.prefix);
+    await fetchFromWorkers(env, node, place.root);
+    const plan = mergeSources(env.frame.graph, node, run.options.runId, env.scope().nodes as Record<string, NodeView>, env.frame.prefix);
     const { tip, output } = await mergeAll(env, place, plan.sources);
-    const stat = await ctx.ports.git.diffStat(place.root, place.baseCommit, tip);
+    const stat = await run.ports.git.diffStat(place.root, place.baseCommit, tip);
     const full: MergeOutput = {
       base: place.base,
       base_commit: place.baseCommit,
@@ -154,26 +150,9 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
     }
     const judged = outcomes === null ? null : judgeChecks({ ok: true, output: full, evidence: [], selfReported: false }, outcomes);
     const v = mergeVerdict(full, judged, env.runStop());
-    const result = simpleResult(v.status, v.cause, 1, took(), {
-      qualifier: v.qualifier,
-      output: full,
-      failedChecks: v.failedChecks,
-      evidence: v.evidence,
-    });
-    if (v.error !== undefined) result.error = v.error;
-    if (full.branch !== undefined && full.worktree !== undefined) {
-      result.workspace = {
-        branch: full.branch,
-        base: place.baseCommit,
-        commit: tip,
-        files_changed: stat.filesChanged,
-        insertions: stat.insertions,
-        deletions: stat.deletions,
-        path: full.worktree,
-      };
-    }
+    const result = mergeResult(v, full, took());
     // The branch holds the result; a failed merge's worktree stays to be looked at (`vouch clean` removes it).
-    if (v.status === "passed" && full.worktree !== undefined) await ctx.ports.git.removeWorktree(place.root, full.worktree);
+    if (v.status === "passed" && full.worktree !== undefined) await run.ports.git.removeWorktree(place.root, full.worktree);
     return result;
   } catch (e) {
     if (isFatal(e)) throw e;
@@ -182,13 +161,46 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
   }
 }
 
+/** Branches that ran on workers were pushed to the remote (ADR 0029): bring them here first.
+ *  Only the top graph's maps run on workers (a sub-graph's branches run here). */
+async function fetchFromWorkers(env: NodeEnv, node: MergeNode, root: string): Promise<void> {
+  const { run } = env;
+  const remote = run.options.remoteWorkspace;
+  const overWorkers = env.frame.prefix === "" && mergeFromIds(node).some((id) => env.frame.graph.nodes[id]?.kind === "map");
+  if (remote && overWorkers && run.ports.merge.fetchRunBranches)
+    await run.ports.merge.fetchRunBranches(root, remote.remote, run.options.runId);
+}
+
+/** The node's result: the verdict, the output, and the worktree record when a branch was made. */
+function mergeResult(v: MergeVerdict, full: MergeOutput, wallMs: number): NodeResult {
+  const result = simpleResult(v.status, v.cause, 1, wallMs, {
+    qualifier: v.qualifier,
+    output: full,
+    failedChecks: v.failedChecks,
+    evidence: v.evidence,
+  });
+  if (v.error !== undefined) result.error = v.error;
+  if (full.branch !== undefined && full.worktree !== undefined) {
+    result.workspace = {
+      branch: full.branch,
+      base: full.base_commit,
+      commit: full.commit,
+      files_changed: full.files_changed,
+      insertions: full.insertions,
+      deletions: full.deletions,
+      path: full.worktree,
+    };
+  }
+  return result;
+}
+
 /** The node's checks, in the merged worktree (cwd keeps its place relative to the repository root). */
 async function checksOn(env: NodeEnv, node: MergeNode, worktree: string, p: Place): Promise<CheckOutcome[] | null> {
   if (env.signal.aborted) return null;
   const specs = (node.success?.checks ?? []).map((ref) => checkSpec(env.frame.graph, ref)).filter((s) => s !== null);
   if (specs.length === 0) return [];
   const cwd = resolve(worktree, p.prefix);
-  const passEnv = [...new Set([...(env.frame.graph.defaults?.env ?? []), ...(node.env ?? []), ...(env.ctx.options.passEnv ?? [])])];
+  const passEnv = [...new Set([...(env.frame.graph.defaults?.env ?? []), ...(node.env ?? []), ...(env.run.options.passEnv ?? [])])];
   const ctx = commandContext(env, 1, cwd, passEnv, worktree);
   const outcomes = await runChecks(env, specs, ctx, 1);
   return env.signal.aborted ? null : outcomes;

@@ -6,7 +6,8 @@
 // is no evidence of anything.
 import type { Cause, EvidencePart, NodeStatus, Qualifier } from "../events.ts";
 import type { CheckOutcome } from "../ports.ts";
-import { stopOutcome, type Judgement, type RunStop } from "../verdict/conjunction.ts";
+import type { Judgement } from "../verdict/conjunction.ts";
+import { stopOutcome, type RunStop } from "../verdict/stop.ts";
 
 export interface MergedBranch {
   branch: string;

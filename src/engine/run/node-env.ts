@@ -1,75 +1,13 @@
-// What a node handler gets (its place in the run and a view of run data) and
-// what it returns. Handlers emit node.started, node.progress, check.finished,
-// cap.overrun and node.retrying; the scope emits node.finished.
-import type { BranchRef, Cause, EventOf, EvidencePart, NodeStatus, Qualifier, StopReason, Tokens, WorkspaceRecord } from "../events.ts";
+// What every node handler does the same way: results for nodes that stopped
+// before or without a process, node.started, and the data a command gets. The
+// types a handler works with are the node contract's (contract.ts, ADR 0036).
+import type { Cause, EventOf, NodeStatus } from "../events.ts";
 import { dirname } from "node:path";
 import { head } from "../cut.ts";
 import { FatalError } from "../errors.ts";
-import type { CheckOutcome, CommandContext, CommandInput } from "../ports.ts";
-import { stopOutcome, type RunStop } from "../verdict/conjunction.ts";
-import type { RunContext } from "./context.ts";
-import type { Frame } from "./frame.ts";
-
-export interface NodeEnv {
-  ctx: RunContext;
-  /** The graph file the node is in (the top graph or a sub-graph): defaults, checks, inputs, caps. */
-  frame: Frame;
-  /** The node's id in events: "review/x" inside sub-graph review. */
-  id: string;
-  branch?: BranchRef;
-  item?: unknown;
-  /** Aborts when the run stops (or the map, under fail_fast). */
-  signal: AbortSignal;
-  runStop(): RunStop | null;
-  /** Template and condition data: inputs, nodes, item (and its `as` name), index. */
-  scope(): Record<string, unknown>;
-  /** The JSON handed to commands (VOUCH_STATE_FILE and a script's stdin). */
-  commandState(): unknown;
-  /** Feedback round when the node is on a feedback chain. */
-  round?: number;
-  /** Appended to the prompt of a feedback loop's head on later rounds. */
-  feedbackQuote?: string;
-  /** The last session of node `id` (of this branch when the branch has it, else outer):
-   *  undefined when it has not finished in this run (ADR 0023). */
-  sessionOf?(id: string): FinishedSession | undefined;
-}
-
-/** What a finished agent node leaves for a node that continues its session. */
-export interface FinishedSession {
-  sessionId: string | null;
-  sessionCostUsd?: number;
-  status: NodeStatus;
-}
-
-export interface NodeResult {
-  status: NodeStatus;
-  qualifier: Qualifier | null;
-  cause: Cause | null;
-  attempt: number;
-  stopReason: StopReason | null;
-  costUsd: number | null;
-  turns: number | null;
-  tokens?: Tokens | null;
-  wallMs: number;
-  evidence?: EvidencePart[];
-  output?: unknown;
-  error?: string;
-  resultTail?: string;
-  sessionId?: string;
-  /** The session's total cost as the harness reported it (Sitting.sessionCostUsd). */
-  sessionCostUsd?: number;
-  /** API requests the harness retried, summed over attempts (absent: none reported). */
-  apiRetries?: number;
-  failedChecks: CheckOutcome[];
-  /** Router: the targets it chose. */
-  chosen?: string[];
-  /** Map: branch results in input order. */
-  results?: unknown[];
-  /** Approval: waiting for a person. */
-  paused?: { prompt?: string };
-  /** Agent or script node in a git worktree: its branch and diff after the last attempt. */
-  workspace?: WorkspaceRecord;
-}
+import type { CommandContext, CommandInput } from "../ports.ts";
+import { stopOutcome, type RunStop } from "../verdict/stop.ts";
+import type { NodeEnv, NodeResult } from "./contract.ts";
 
 export { head, tail } from "../cut.ts";
 
@@ -97,7 +35,7 @@ export function emitStarted(
   attempt: number,
   more: { harness?: string; prompt?: string; session?: StartedSession } = {},
 ): void {
-  env.ctx.emitter.emit({
+  env.run.emitter.emit({
     type: "node.started",
     node: env.id,
     kind,
@@ -124,7 +62,7 @@ export function commandInputs(inputs: Record<string, unknown>): CommandInput[] {
  *  inputs as files (and small ones also as variables), decided by the command runner. */
 export function commandContext(env: NodeEnv, attempt: number, cwd: string, passEnv: string[], workspace?: string): CommandContext {
   const vars: Record<string, string> = {
-    VOUCH_RUN_ID: env.ctx.options.runId,
+    VOUCH_RUN_ID: env.run.options.runId,
     VOUCH_NODE: env.id,
     // Lets a check run a script shipped beside the graph: run: sh "$VOUCH_GRAPH_DIR/lib/x.sh"
     VOUCH_GRAPH_DIR: dirname(env.frame.graphPath),
@@ -132,7 +70,7 @@ export function commandContext(env: NodeEnv, attempt: number, cwd: string, passE
   // The node's git worktree (ADR 0020): a check can tell it from the user's checkout.
   if (workspace !== undefined) vars.VOUCH_WORKSPACE = workspace;
   const c: CommandContext = {
-    runId: env.ctx.options.runId,
+    runId: env.run.options.runId,
     node: env.id,
     attempt,
     cwd,

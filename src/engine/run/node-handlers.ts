@@ -2,7 +2,7 @@
 // here: they open scopes of their own, so their scope starts them (startMap, startGraph).
 import type { ScopeNode } from "../scheduler/scope-index.ts";
 import { runAgentNode } from "./agent-node.ts";
-import type { NodeEnv, NodeResult } from "./node-env.ts";
+import type { NodeEnv, NodeResult } from "./contract.ts";
 import { runScriptNode } from "./script-node.ts";
 import { runMergeNode } from "./merge-node.ts";
 import { runApprovalNode, runEndNode, runRouterNode } from "./simple-nodes.ts";

@@ -2,10 +2,9 @@
 // `defaults` are inherited by agent nodes (docs/graph-language.md); scripts inherit only
 // `cwd` and `env` (ADR 0006), so a script runs where the agents work.
 import { mergeCaps, toSittingCaps } from "../caps.ts";
-import type { AgentNode, GraphFile, Retry, ScriptNode } from "../graph/schema.ts";
+import { DEFAULT_HARNESS, type AgentNode, type GraphFile, type Retry, type ScriptNode } from "../graph/schema.ts";
 import type { HarnessName, SittingCaps } from "../ports.ts";
 
-export const DEFAULT_HARNESS: HarnessName = "claude";
 export const DEFAULT_CONCURRENCY = 4;
 
 export interface AgentSettings {

@@ -1,7 +1,7 @@
 // How a finished node looks to templates and conditions (`nodes.<id>`), to
 // commands (the state file) and in node.finished.
 import type { BranchRef, Cause, EventOf, NodeStatus, Qualifier } from "../events.ts";
-import type { NodeResult } from "./node-env.ts";
+import type { NodeResult } from "./contract.ts";
 
 /** Keys are present only when they hold something: a template naming a missing one is an error. */
 export interface NodeView {
@@ -26,6 +26,19 @@ export function viewOf(
   if (r.results !== undefined) v.results = r.results;
   if (recovered) v.recovered = true;
   return v;
+}
+
+/** Template and condition data: the frame's inputs, the nodes (a branch also sees the scope around
+ *  its map), and in a branch its item (also under the map's `as` name) and index. */
+export function templateData(
+  inputs: Record<string, unknown>,
+  views: Record<string, NodeView>,
+  place?: { item: unknown; index: number; as?: string; outer: Record<string, NodeView> },
+): Record<string, unknown> {
+  if (!place) return { inputs, nodes: views };
+  const s: Record<string, unknown> = { inputs, nodes: { ...place.outer, ...views }, item: place.item, index: place.index };
+  if (place.as) s[place.as] = place.item;
+  return s;
 }
 
 /** The state file's shape: {inputs, nodes: {id: {status, output, results?}}, item?, index?}. */

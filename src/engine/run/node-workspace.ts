@@ -2,17 +2,20 @@
 // use it: opened before the first attempt, settled (committed, protected paths
 // checked) after each, recorded on the node's result. A worktree that cannot be
 // set up or recorded is no verdict: error, cause workspace_error.
+import { GitPortError } from "../errors.ts";
 import { nodeKey } from "../events.ts";
 import type { AnyNode } from "../graph/graph-index.ts";
 import { BadWorkspaceName } from "../workspace/names.ts";
 import { workspaceOf } from "../workspace/spec.ts";
 import { WorkspaceError, type NodeWorkspace } from "../workspace/workspaces.ts";
 import type { Produced } from "./judging.ts";
-import { emitStarted, isFatal, simpleResult, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { emitStarted, isFatal, simpleResult } from "./node-env.ts";
+import type { NodeEnv, NodeResult } from "./contract.ts";
 
-/** Errors that are the node's (its worktree could not be made), not the run's. */
+/** Errors that are the node's (its worktree could not be made), not the run's: the engine's own
+ *  and the git port's, known by their classes. */
 function isWorkspaceProblem(e: unknown): e is Error {
-  return !isFatal(e) && e instanceof Error && (e instanceof WorkspaceError || e instanceof BadWorkspaceName || e.name === "GitError");
+  return !isFatal(e) && (e instanceof WorkspaceError || e instanceof BadWorkspaceName || e instanceof GitPortError);
 }
 
 /** The node's worktree, null when it works in the shared folder, or the error that kept it from being made. */
@@ -22,7 +25,7 @@ export async function openWorkspace(env: NodeEnv, node: AnyNode, cwd: string): P
   if (spec === null) return null;
   if (spec.from !== undefined) spec.from = env.frame.prefix + spec.from;
   try {
-    return await env.ctx.workspaces.open(env.id, env.branch, spec, cwd);
+    return await env.run.workspaces.open(env.id, env.branch, spec, cwd);
   } catch (e) {
     if (isWorkspaceProblem(e)) return e;
     throw e;
@@ -37,7 +40,7 @@ export async function settleAttempt(
 ): Promise<Pick<Produced, "tampered" | "workspaceError">> {
   if (ws === null) return {};
   try {
-    const work = await env.ctx.workspaces.settle(ws, attempt, env.branch, env.round);
+    const work = await env.run.workspaces.settle(ws, attempt, env.branch, env.round);
     return { tampered: work.tampered };
   } catch (e) {
     if (!isWorkspaceProblem(e)) throw e;
@@ -49,14 +52,14 @@ export async function settleAttempt(
 export function recordWorkspace(env: NodeEnv, ws: NodeWorkspace | null, r: NodeResult): NodeResult {
   if (ws === null) return r;
   r.workspace = { ...ws.record };
-  env.ctx.workspaces.finished(nodeKey(env.id, env.branch), r.status);
+  env.run.workspaces.finished(nodeKey(env.id, env.branch), r.status);
   return r;
 }
 
 /** The worktree could not be made: the node starts (so the screen shows it) and ends as an error. */
 export function workspaceFailure(env: NodeEnv, kind: string, e: Error, t0: number, harness?: string): NodeResult {
   emitStarted(env, kind, 1, harness !== undefined ? { harness } : {});
-  return simpleResult("error", "workspace_error", 1, env.ctx.clock.now() - t0, {
+  return simpleResult("error", "workspace_error", 1, env.run.clock.now() - t0, {
     error: `could not set up the node's worktree: ${e.message}`,
   });
 }

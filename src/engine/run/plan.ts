@@ -7,15 +7,15 @@ import type { AgentNode, GraphFile, Retry } from "../graph/schema.ts";
 import type { SessionMode } from "../sessions.ts";
 import { nodeSessionAsk } from "./agent-session.ts";
 import { refusingAgentRunner, type AgentPlan, type AgentRunner, type Refusal } from "../ports.ts";
-import { buildScopeIndex, type ScopeNode } from "../scheduler/scope-index.ts";
+import { scopeIndexOf, type ScopeNode } from "../scheduler/scope-index.ts";
 import { renderText } from "../template/render.ts";
 import { OutputSchemas } from "../verdict/output-schema.ts";
 import { resolveInputs } from "./inputs.ts";
-import { walkNodes, type WalkedNode } from "./graph-walk.ts";
+import { walkNodes, type WalkedNode } from "../graph/graph-walk.ts";
 import { agentSettings, DEFAULT_CONCURRENCY } from "./node-settings.ts";
-import type { PlannedNode, RunOptions, RunPlan } from "./types.ts";
+import type { PlannedNode, RunLimits, RunOptions, RunPlan } from "./types.ts";
 
-export function runLimits(options: RunOptions): { concurrency: number; budgetUsd: number | null; wallMs: number | null } {
+export function runLimits(options: RunOptions): RunLimits {
   return {
     concurrency: options.concurrency ?? options.graph.concurrency ?? DEFAULT_CONCURRENCY,
     budgetUsd: options.budgetUsd ?? options.graph.caps?.budget_usd ?? null,
@@ -89,7 +89,7 @@ export function planRun(options: RunOptions): RunPlan {
   const problems: GraphProblem[] = [];
   const nodes: PlannedNode[] = [];
   const refusals: RunPlan["refusals"] = [];
-  const top = buildScopeIndex(graph.nodes);
+  const top = scopeIndexOf(graph.nodes);
 
   const plan = (w: WalkedNode) => {
     const { id, node } = w;

@@ -1,8 +1,8 @@
 // runGraph: plan (inputs, refusals) before anything starts, then run.started,
 // the top scope, the run wall timer and Ctrl-C, and exactly one run.finished.
-import { EXIT, RefusalError } from "../errors.ts";
+import { RefusalError } from "../errors.ts";
 import type { RunStatus } from "../events.ts";
-import type { GraphFile } from "../graph/schema.ts";
+import { walkNodes, type WalkedNode } from "../graph/graph-walk.ts";
 import {
   refusingAgentRunner,
   refusingApprovals,
@@ -13,7 +13,7 @@ import {
   refusingMerge,
 } from "../ports.ts";
 import { aggregate } from "../scheduler/aggregate.ts";
-import { buildScopeIndex } from "../scheduler/scope-index.ts";
+import { scopeIndexOf } from "../scheduler/scope-index.ts";
 import { RunContext } from "./context.ts";
 import { Emitter } from "./emitter.ts";
 import { topFrame } from "./frame.ts";
@@ -21,10 +21,11 @@ import { MapRunner } from "./map-runner.ts";
 import { planRun, runLimits } from "./plan.ts";
 import { ScopeRunner } from "./scope-runner.ts";
 import { SubgraphRunner } from "./subgraph-runner.ts";
-import { walkNodes } from "./graph-walk.ts";
-import { DEFAULT_MAX_WAIT_MS, decideLimits, type LimitDecision } from "./limit-wait.ts";
-import { resetIso } from "./limited-attempt.ts";
-import type { RunOptions, RunOutcome, RunPlan, RunPorts } from "./types.ts";
+import { priorWorkspaces } from "../workspace/prior.ts";
+import { runFinished, runStarted } from "./run-events.ts";
+import { QuietRun } from "./run-quiet.ts";
+import { settlement } from "./settlement.ts";
+import type { RunLimits, RunOptions, RunOutcome, RunPlan, RunPorts } from "./types.ts";
 
 export function withDefaultPorts(ports: Partial<RunPorts>): RunPorts {
   return {
@@ -37,31 +38,6 @@ export function withDefaultPorts(ports: Partial<RunPorts>): RunPorts {
     merge: ports.merge ?? refusingMerge,
   };
 }
-
-const EXIT_OF: Record<RunStatus, number> = {
-  passed: EXIT.passed,
-  failed: EXIT.failed,
-  error: EXIT.error,
-  paused: EXIT.paused,
-  interrupted: EXIT.interrupted,
-};
-
-function graphNodes(options: RunOptions) {
-  const out: { id: string; kind: string; needs: string[]; map?: string; graph?: string; description?: string }[] = [];
-  for (const w of walkNodes(options.graph, options.graphPath, options.subgraphs)) {
-    out.push({
-      id: w.id,
-      kind: w.node.kind,
-      needs: w.needs,
-      ...(w.map !== undefined ? { map: w.map } : {}),
-      ...(w.graph !== undefined ? { graph: w.graph } : {}),
-      ...(w.node.description ? { description: w.node.description } : {}),
-    });
-  }
-  return out;
-}
-
-type RunLimits = ReturnType<typeof runLimits>;
 
 export async function runGraph(options: RunOptions): Promise<RunOutcome> {
   return new RunDriver(options).run();
@@ -77,6 +53,9 @@ class RunDriver {
   private readonly emitter: Emitter;
   private readonly ctx: RunContext;
   private readonly top: ScopeRunner;
+  private readonly quiet: QuietRun;
+  /** Every node of the run, sub-graphs' and branches' included: walked once. */
+  private readonly walked: WalkedNode[];
   private readonly settled = settlement<RunOutcome>();
   private readonly wallTimer = new AbortController();
   private unlinkSignal = () => {};
@@ -91,17 +70,21 @@ class RunDriver {
     if (this.plan.refusals.length > 0) throw new RefusalError(this.plan.refusals);
     this.limits = runLimits(options);
     this.emitter = new Emitter(options.runId, this.ports.clock, this.ports.ledger, options.resume?.startSeq ?? 0);
-    const ctx = new RunContext(
+    this.walked = walkNodes(options.graph, options.graphPath, options.subgraphs);
+    const ctx = new RunContext({
       options,
-      this.ports,
-      this.emitter,
-      this.plan.inputs,
-      this.limits,
-      () => this.onQuiet(),
-      (e) => this.abandon(e),
-    );
+      ports: this.ports,
+      emitter: this.emitter,
+      inputs: this.plan.inputs,
+      limits: this.limits,
+      // The driver, not the context, reads the resume for them (ADR 0036).
+      priorWorkspaces: priorWorkspaces(this.walked, options.resume?.nodes),
+      onQuiet: () => this.onQuiet(),
+      onFatal: (e) => this.abandon(e),
+    });
     this.ctx = ctx;
-    this.top = new ScopeRunner(ctx, buildScopeIndex(options.graph.nodes), topFrame(ctx), undefined, {
+    this.quiet = new QuietRun(ctx, options, (reason) => this.finish("paused", undefined, reason));
+    this.top = new ScopeRunner(ctx, scopeIndexOf(options.graph.nodes), topFrame(ctx), undefined, {
       onComplete: () => this.onComplete(),
       // Deferred so a map or sub-graph that finishes at once never re-enters the scope that is starting it.
       startMap: (scope, id, node, done) => ctx.defer(() => new MapRunner(ctx, scope, id, node, done).start()),
@@ -120,25 +103,8 @@ class RunDriver {
 
   /** run.started; false (the run abandoned) when it cannot be recorded. */
   private start(): boolean {
-    const { options, plan, limits } = this;
     try {
-      this.emitter.emit({
-        type: "run.started",
-        graph: options.graph.name,
-        graph_path: options.graphPath,
-        graph_digest: options.graphDigest,
-        inputs: plan.inputs,
-        caps: { budget_usd: limits.budgetUsd, wall_ms: limits.wallMs },
-        concurrency: limits.concurrency,
-        nodes: graphNodes(options),
-        pass_env: options.passEnv ?? [],
-        graph_env: graphEnvNames(options.graph, options),
-        harness: options.harness ?? null,
-        base_dir: options.baseDir,
-        resumed: options.resume !== undefined,
-        version: options.version,
-        ...(options.executorUrl !== undefined ? { executor: options.executorUrl } : {}),
-      });
+      this.emitter.emit(runStarted(this.options, this.plan, this.limits, this.walked));
       return true;
     } catch (e) {
       this.abandon(e);
@@ -204,85 +170,10 @@ class RunDriver {
     this.finish(agg.status === "cancelled" ? "interrupted" : agg.status, output);
   }
 
-  /** No work can go on: what is left is parked on usage limits (wait or pause), waits on
-   *  approvals (paused), or the scheduler is stuck. */
+  /** No work can go on: what is left is parked on usage limits, waits on approvals, or is stuck. */
   private onQuiet(): void {
-    const { ctx } = this;
-    if (this.ended || this.finishing || ctx.fatal !== null) return;
-    if (ctx.stop === null && ctx.usageLimits.parkedCount > 0) return this.onLimited();
-    if (ctx.paused.size > 0 && ctx.stop === null) return this.pause();
-    ctx.fail(new Error("internal: the run has no live work but is not finished (a scheduling bug)"));
-  }
-
-  /** Only limited work is left (ADR 0022): wait for the soonest reset (--wait-limits), or pause. */
-  private onLimited(): void {
-    const { ctx, options } = this;
-    const policy = { wait: options.waitLimits === true, maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS };
-    const d = decideLimits(ctx.usageLimits.states(), this.ports.clock.now(), ctx.usageLimits.waitedMs, policy);
-    if (d === null) return ctx.fail(new Error("internal: attempts are parked on a limit no harness has (a scheduling bug)"));
-    if (d.kind === "pause") return this.pause(d);
-    this.waitForLimit(d);
-  }
-
-  /** run.waiting, then sleep to the reset on the run's clock. The wait is live work (the run is
-   *  not quiet meanwhile); a stop (Ctrl-C, the run wall cap) ends it and the parked attempts. */
-  private waitForLimit(d: Extract<LimitDecision, { kind: "wait" }>): void {
-    const { ctx } = this;
-    ctx.begin();
-    try {
-      const until = new Date(this.ports.clock.now() + d.waitMs).toISOString();
-      this.emitter.emit({
-        type: "run.waiting",
-        reason: "rate_limited",
-        harness: d.harness,
-        resets_at: resetIso(d.resetsAt),
-        wait_ms: d.waitMs,
-        until,
-      });
-    } catch (e) {
-      ctx.end();
-      return ctx.fail(e);
-    }
-    this.ports.clock
-      .sleep(d.waitMs, ctx.signal)
-      .then(
-        () => {
-          ctx.usageLimits.waitedMs += d.waitMs;
-          ctx.usageLimits.lift(d.harness);
-        },
-        () => {},
-      )
-      .finally(() => ctx.end());
-  }
-
-  /** run.paused and the paused finish. Called as the last live task ends (from a promise's
-   *  finally, with no caller to throw to): the ledger failing here ends the run as anywhere else. */
-  private pause(limit?: Extract<LimitDecision, { kind: "pause" }>): void {
-    const { ctx } = this;
-    try {
-      const approvals = [...ctx.paused].map((p) => ({
-        node: p.node,
-        ...(p.branch ? { branch: p.branch } : {}),
-        ...(p.prompt !== undefined ? { prompt: p.prompt } : {}),
-      }));
-      if (!limit) {
-        this.emitter.emit({ type: "run.paused", reason: "approval", approvals });
-        return this.finish("paused", undefined, "approval");
-      }
-      const resets = new Map(ctx.usageLimits.states().map((s) => [s.harness, resetIso(s.resetsAt)]));
-      const limited = ctx.usageLimits.parkedAttempts().map((p) => ({ ...p, resets_at: resets.get(p.harness) ?? null }));
-      this.emitter.emit({
-        type: "run.paused",
-        reason: "rate_limited",
-        harness: limit.harness,
-        resets_at: resetIso(limit.resetsAt),
-        approvals,
-        limited,
-      });
-      this.finish("paused", undefined, "rate_limited");
-    } catch (e) {
-      ctx.fail(e);
-    }
+    if (this.ended || this.finishing || this.ctx.fatal !== null) return;
+    this.quiet.handle();
   }
 
   /** Exactly one run.finished, then the outcome. */
@@ -305,32 +196,16 @@ class RunDriver {
     // Abandoned while the worktrees were being removed (a fatal error): no run.finished.
     if (this.ended) return;
     const { ctx } = this;
-    const wallMs = Math.max(0, this.ports.clock.now() - ctx.startedAt);
-    const exitCode = EXIT_OF[status];
-    const costUsd = ctx.costDone;
-    this.emitter.emit({
-      type: "run.finished",
-      status,
-      exit_code: exitCode,
-      cost_usd: costUsd,
-      cost_unknown: ctx.costUnknown,
-      wall_ms: wallMs,
-      counts: { ...ctx.counts },
-      ...(reason !== undefined ? { reason } : {}),
-      ...(output !== undefined ? { output } : {}),
-    });
-    this.cleanup();
-    const outcome: RunOutcome = {
+    const totals = {
       runId: this.options.runId,
-      status,
-      exitCode,
-      costUsd,
+      costUsd: ctx.costDone,
       costUnknown: ctx.costUnknown,
-      wallMs,
-      counts: { ...ctx.counts },
+      wallMs: Math.max(0, this.ports.clock.now() - ctx.startedAt),
+      counts: ctx.counts,
     };
-    if (reason !== undefined) outcome.reason = reason;
-    if (output !== undefined) outcome.output = output;
+    const { event, outcome } = runFinished(totals, status, output, reason);
+    this.emitter.emit(event);
+    this.cleanup();
     this.settled.resolve(outcome);
   }
 
@@ -346,23 +221,4 @@ class RunDriver {
     this.wallTimer.abort();
     this.unlinkSignal();
   }
-}
-
-function settlement<T>(): { promise: Promise<T>; resolve(v: T): void; reject(e: unknown): void } {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
-/** Every name the graph's `env:` lists hand to children (defaults and nodes, branches and sub-graphs included). */
-export function graphEnvNames(graph: GraphFile, files: Pick<RunOptions, "graphPath" | "subgraphs"> = { graphPath: "" }): string[] {
-  const walked = walkNodes(graph, files.graphPath, files.subgraphs);
-  const names = new Set<string>();
-  for (const file of new Set([graph, ...walked.map((w) => w.file)])) file.defaults?.env?.forEach((n) => names.add(n));
-  for (const { node } of walked) if (node.kind === "agent" || node.kind === "script") node.env?.forEach((n) => names.add(n));
-  return [...names].sort();
 }

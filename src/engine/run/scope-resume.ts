@@ -1,13 +1,53 @@
 // What a resumed scope keeps from the run's earlier sessions (ADR 0002 "Resume"):
-// the passed results, less those that were consequences of work that runs again.
-// Pure: the scope passes how its nodes are keyed in the resume state.
+// the passed results, less those that were consequences of work that runs again,
+// as the states the scope starts from (ADR 0036). Pure: the scope passes how its
+// nodes are keyed in the resume state.
+import type { Qualifier, RunCounts } from "../events.ts";
 import type { Finished } from "../scheduler/dag-scheduler.ts";
 import type { ScopeIndex } from "../scheduler/scope-index.ts";
+import type { FinishedSession } from "./contract.ts";
 import type { NodeView } from "./node-view.ts";
 import type { KeptNode, ResumeState } from "./types.ts";
 
+/** A node a resumed scope starts as kept: its view, what the scheduler is told it finished as,
+ *  and, for an agent, the session a later node may continue (ADR 0023). */
+export interface KeptStart {
+  qualifier: Qualifier | null;
+  view: NodeView;
+  finished: Finished;
+  session?: FinishedSession;
+}
+
+/** The kept nodes of a scope, by id, in declaration order. */
+export function keptStarts(index: ScopeIndex, resume: ResumeState | undefined, keyOf: (id: string) => string): Map<string, KeptStart> {
+  const out = new Map<string, KeptStart>();
+  for (const id of keptIds(index, resume, keyOf)) {
+    const k = resume!.nodes[keyOf(id)]!;
+    const start: KeptStart = { qualifier: k.qualifier, ...keptResult(index, id, k) };
+    if (index.nodes.get(id)!.kind === "agent")
+      start.session = {
+        status: "passed",
+        sessionId: k.sessionId ?? null,
+        ...(k.sessionCostUsd !== undefined ? { sessionCostUsd: k.sessionCostUsd } : {}),
+      };
+    out.set(id, start);
+  }
+  return out;
+}
+
+/** A map branch an earlier session passed is kept whole: its nodes (a sub-graph's in the
+ *  branch too: every key under the branch's) still count in this run's totals. */
+export function keptBranchCounts(resume: ResumeState | undefined, branchKey: string, counts: RunCounts): void {
+  const under = `${branchKey}/`;
+  for (const [key, k] of Object.entries(resume?.nodes ?? {})) {
+    if (!key.startsWith(under)) continue;
+    counts.passed++;
+    if (k.qualifier === "self-reported") counts.self_reported = (counts.self_reported ?? 0) + 1;
+  }
+}
+
 /** The ids of `index` whose earlier pass is kept; `keyOf` maps an id to its resume key. */
-export function keptIds(index: ScopeIndex, resume: ResumeState | undefined, keyOf: (id: string) => string): Set<string> {
+function keptIds(index: ScopeIndex, resume: ResumeState | undefined, keyOf: (id: string) => string): Set<string> {
   const keep = new Set(index.ids.filter((id) => resume?.nodes[keyOf(id)] !== undefined));
   if (keep.size === 0) return keep;
   const dropped = new Set<string>();
@@ -32,7 +72,7 @@ export function keptIds(index: ScopeIndex, resume: ResumeState | undefined, keyO
 }
 
 /** How a kept node looks again: its view, and what the scheduler is told it finished as. */
-export function keptResult(index: ScopeIndex, id: string, k: KeptNode): { view: NodeView; finished: Finished } {
+function keptResult(index: ScopeIndex, id: string, k: KeptNode): { view: NodeView; finished: Finished } {
   const kind = index.nodes.get(id)!.kind;
   const view: NodeView = { status: "passed" };
   if (k.qualifier !== null) view.qualifier = k.qualifier;

@@ -1,25 +1,28 @@
-// Runs one scope (the graph, or one map branch) around the pure DagScheduler:
-// starts what it says, records results, applies feedback, `exhausted` and
-// `fallback`, and reports completion (or, for a branch, that it only waits on
-// approvals). Event-driven: each finished node touches only its dependents.
+// Runs one scope (the graph, one map branch, or a sub-graph) around the pure
+// DagScheduler: starts what it says, and applies each result to the scope's one
+// state value (scope-state.ts) — feedback (scope-feedback.ts), `exhausted` and
+// `fallback` (scope-outcome.ts), sessions (scope-sessions.ts) — then reports
+// completion (or, for a branch, that it only waits on approvals). A resumed
+// scope starts from the states the resume built (scope-resume.ts).
+// Event-driven: each finished node touches only its dependents.
 import { evaluateCondition } from "../condition.ts";
-import { TemplateError } from "../errors.ts";
-import { nodeKey, type BranchRef, type NodeStatus } from "../events.ts";
+import type { BranchRef, NodeStatus } from "../events.ts";
+import { nodeKey } from "../events.ts";
 import type { MapNode, SubgraphNode } from "../graph/schema.ts";
 import type { AggregateEntry } from "../scheduler/aggregate.ts";
 import { DagScheduler, type Action, type Finished } from "../scheduler/dag-scheduler.ts";
-import { upstreamOf, type ScopeIndex, type ScopeNode } from "../scheduler/scope-index.ts";
+import type { ScopeIndex, ScopeNode } from "../scheduler/scope-index.ts";
 import { disposition } from "../scheduler/readiness.ts";
-import { renderDeep } from "../template/render.ts";
-import { quoteFeedback } from "../verdict/retry.ts";
-import type { Frame } from "./frame.ts";
-import { renderStamp } from "./judging.ts";
-import { handle } from "./node-handlers.ts";
-import { keptIds, keptResult } from "./scope-resume.ts";
+import type { FinishedSession, Frame, NodeEnv, NodeResult, RunStop } from "./contract.ts";
 import type { PausedApproval, RunContext } from "./context.ts";
-import { simpleResult, stoppedResult, type FinishedSession, type NodeEnv, type NodeResult } from "./node-env.ts";
-import { finishedEvent, stateOf, viewOf, type NodeView } from "./node-view.ts";
-import { isObject } from "../json-object.ts";
+import { handle } from "./node-handlers.ts";
+import { simpleResult, stoppedResult } from "./node-env.ts";
+import { finishedEvent, stateOf, templateData, viewOf, type NodeView } from "./node-view.ts";
+import { feedbackLoop } from "./scope-feedback.ts";
+import { settle } from "./scope-outcome.ts";
+import { keptStarts } from "./scope-resume.ts";
+import { ScopeSessions } from "./scope-sessions.ts";
+import { ScopeState, type Outcome } from "./scope-state.ts";
 
 /** Where a branch scope sits: its map, item and the map's stop signal. */
 export interface BranchPlace {
@@ -47,29 +50,12 @@ export function starters(cb: ScopeCallbacks): Pick<ScopeCallbacks, "startMap" | 
   return { ...(cb.startMap ? { startMap: cb.startMap } : {}), ...(cb.startGraph ? { startGraph: cb.startGraph } : {}) };
 }
 
-export interface Meta {
-  kind: string;
-  status: NodeStatus;
-  selfReported?: boolean;
-  recovered: boolean;
-  fallback?: string;
-}
-
 export class ScopeRunner {
-  /** Keyed by node id: null prototype, so no id can meet an inherited member. */
-  readonly view: Record<string, NodeView> = Object.create(null) as Record<string, NodeView>;
-  private readonly meta = new Map<string, Meta>();
+  private readonly state: ScopeState;
   private readonly scheduler: DagScheduler;
+  private readonly sessions: ScopeSessions;
   private readonly branch: BranchRef | undefined;
   private readonly chainMembers = new Set<string>();
-  private readonly rounds = new Map<string, number>();
-  private readonly roundOf = new Map<string, number>();
-  private readonly feedbackQuotes = new Map<string, string>();
-  private readonly counted = new Set<string>();
-  /** The sessions a branch scope noted: only its own nodes read them, so they go when it completes. */
-  private readonly sessionKeys = new Set<string>();
-  private running = 0;
-  private pausedHere = 0;
   private completed = false;
   private parked = false;
 
@@ -83,6 +69,8 @@ export class ScopeRunner {
   ) {
     this.branch = place ? { map: place.map, index: place.index } : frame.branch;
     for (const chain of index.feedbackChains.values()) chain.forEach((id) => this.chainMembers.add(id));
+    this.state = new ScopeState(index, (status, selfReported, delta) => this.tally(status, selfReported, delta));
+    this.sessions = new ScopeSessions(ctx, (id) => this.key(id), this.branch, frame.branch, place !== undefined);
     this.scheduler = new DagScheduler(
       index,
       (id) => this.decide(id),
@@ -100,92 +88,56 @@ export class ScopeRunner {
     return this.branch;
   }
 
+  /** `nodes.<id>` of this scope's nodes (null prototype). */
+  get view(): Record<string, NodeView> {
+    return this.state.views;
+  }
+
+  /** A settled node's outcome (for the branch summary). */
+  outcomeOf(id: string): Outcome | undefined {
+    return this.state.settled(id);
+  }
+
+  /** Starts from what the resume kept, then runs what the scheduler says. */
   start(): void {
-    const kept = new Map<string, Finished>();
-    const resumeKey = (id: string) => nodeKey(this.key(id), this.branch);
-    for (const id of keptIds(this.index, this.ctx.resume, resumeKey)) {
-      const k = keptResult(this.index, id, this.ctx.resume!.nodes[resumeKey(id)]!);
-      this.view[id] = k.view;
-      const selfReported = k.view.qualifier === "self-reported";
-      this.meta.set(id, { kind: this.index.nodes.get(id)!.kind, status: "passed", recovered: false, selfReported });
-      this.count(id, "passed", selfReported);
-      if (this.index.nodes.get(id)!.kind === "agent") {
-        const kn = this.ctx.resume!.nodes[resumeKey(id)]!;
-        this.noteSession(id, {
-          status: "passed",
-          sessionId: kn.sessionId ?? null,
-          ...(kn.sessionCostUsd !== undefined ? { sessionCostUsd: kn.sessionCostUsd } : {}),
-        });
-      }
-      kept.set(id, k.finished);
+    const kept = keptStarts(this.index, this.ctx.resume, (id) => nodeKey(this.key(id), this.branch));
+    const finished = new Map<string, Finished>();
+    for (const [id, k] of kept) {
+      this.state.keep(id, k.qualifier, k.view);
+      if (k.session) this.sessions.note(id, k.session);
+      finished.set(id, k.finished);
     }
-    this.launchAll(this.scheduler.start(kept));
+    this.launchAll(this.scheduler.start(finished));
     this.afterChange();
-  }
-
-  /** A finished agent node's last session, for nodes that continue it (ADR 0023). */
-  private noteSession(id: string, f: FinishedSession): void {
-    const key = nodeKey(this.key(id), this.branch);
-    this.ctx.sessions.set(key, f);
-    if (this.place) this.sessionKeys.add(key);
-    if (f.sessionId !== null && f.sessionCostUsd !== undefined && !this.ctx.sessionCosts.has(f.sessionId))
-      this.ctx.sessionCosts.set(f.sessionId, f.sessionCostUsd);
-  }
-
-  private sessionOf(id: string): FinishedSession | undefined {
-    // A node of this scope (this branch's own), else the scope around the map (the validator allows
-    // only those): a map branch shares its parent's frame, so the outer key has the frame's branch.
-    return this.ctx.sessions.get(this.index.nodes.has(id) ? nodeKey(this.key(id), this.branch) : nodeKey(this.key(id), this.frame.branch));
-  }
-
-  private noteResult(id: string, node: ScopeNode, r: NodeResult): void {
-    if (node.kind !== "agent") return;
-    this.noteSession(id, {
-      status: r.status,
-      sessionId: r.sessionId ?? null,
-      ...(r.sessionCostUsd !== undefined ? { sessionCostUsd: r.sessionCostUsd } : {}),
-    });
   }
 
   /** Template and condition data. */
   scope(): Record<string, unknown> {
-    const nodes = this.place ? { ...this.place.outer, ...this.view } : this.view;
-    const s: Record<string, unknown> = { inputs: this.frame.inputs, nodes };
-    if (this.place) {
-      s.item = this.place.item;
-      s.index = this.place.index;
-      if (this.place.as) s[this.place.as] = this.place.item;
-    }
-    return s;
+    return templateData(this.frame.inputs, this.state.views, this.place);
   }
 
   entries(): AggregateEntry[] {
-    const endsThatRan = this.index.ids.filter((id) => {
-      const m = this.meta.get(id);
-      return m !== undefined && m.kind === "end" && m.status !== "skipped";
-    });
-    // Only through nodes that ran: a failure whose dependent was skipped never reached the end
-    // (a join runs with a skipped need), so the end does not speak for it.
-    const spokenFor = upstreamOf(this.index, endsThatRan, (id) => this.meta.get(id)?.status !== "skipped");
-    const out: AggregateEntry[] = [];
-    for (const id of this.index.ids) {
-      const m = this.meta.get(id);
-      if (!m) continue;
-      const fb = m.fallback !== undefined ? this.meta.get(m.fallback) : undefined;
-      out.push({
-        id,
-        kind: m.kind,
-        status: m.status,
-        recovered: m.recovered,
-        handled: fb !== undefined && fb.status !== "skipped",
-        upstreamOfEnd: spokenFor.has(id),
-      });
-    }
-    return out;
+    return this.state.entries();
+  }
+
+  /** Why work here stops, when it does: the run's or sub-graph's reason, or the map's fail_fast. */
+  runStop(): RunStop | null {
+    return this.frame.stop() ?? (this.place?.failFastTripped() ? "fail_fast" : null);
+  }
+
+  /** The signal this scope's work aborts on. */
+  get signal(): AbortSignal {
+    return this.place?.signal ?? this.frame.signal;
   }
 
   private stopping(): boolean {
     return this.frame.stop() !== null || (this.place?.failFastTripped() ?? false);
+  }
+
+  private tally(status: NodeStatus, selfReported: boolean, delta: 1 | -1): void {
+    const counts = this.ctx.counts;
+    counts[status] += delta;
+    if (selfReported) counts.self_reported = (counts.self_reported ?? 0) + delta;
   }
 
   private decide(id: string) {
@@ -201,60 +153,42 @@ export class ScopeRunner {
 
   private recordSkip(a: Extract<Action, { type: "skip" }>): void {
     const r = simpleResult(a.status, a.cause, 0, 0);
-    this.view[a.id] = viewOf(r);
-    this.meta.set(a.id, { kind: this.index.nodes.get(a.id)!.kind, status: a.status, recovered: false });
-    this.count(a.id, a.status);
+    this.state.skip(a.id, a.status, a.cause, viewOf(r));
     this.ctx.emitter.emit(finishedEvent(this.key(a.id), this.branch, r));
   }
 
   /** The feedback round of a chain node, for its node.finished (as its node.started has it). */
   private roundExtra(id: string): { round?: number } {
-    return this.chainMembers.has(id) ? { round: this.roundOf.get(id) ?? 1 } : {};
-  }
-
-  private count(id: string, status: NodeStatus, selfReported = false): void {
-    this.ctx.counts[status]++;
-    if (selfReported) this.ctx.counts.self_reported = (this.ctx.counts.self_reported ?? 0) + 1;
-    this.counted.add(id);
+    return this.chainMembers.has(id) ? { round: this.state.get(id).round } : {};
   }
 
   private launchAll(actions: Action[]): void {
     for (const a of actions) if (a.type === "run") this.launch(a.id);
   }
 
-  /** Why work here stops, when it does: the run's or sub-graph's reason, or the map's fail_fast. */
-  runStop() {
-    return this.frame.stop() ?? (this.place?.failFastTripped() ? ("fail_fast" as const) : null);
-  }
-
-  /** The signal this scope's work aborts on. */
-  get signal(): AbortSignal {
-    return this.place?.signal ?? this.frame.signal;
-  }
-
   private env(id: string): NodeEnv {
     const e: NodeEnv = {
-      ctx: this.ctx,
+      run: this.ctx,
       frame: this.frame,
       id: this.key(id),
-      signal: this.place?.signal ?? this.frame.signal,
+      signal: this.signal,
       runStop: () => this.runStop(),
       scope: () => this.scope(),
       commandState: () => stateOf(this.frame.inputs, this.scope().nodes as Record<string, NodeView>, this.place),
-      sessionOf: (target) => this.sessionOf(target),
+      sessionOf: (target) => this.sessions.of(target, this.index.nodes.has(target)),
     };
     if (this.branch) e.branch = this.branch;
     // Only a branch's own scope has an item: a sub-graph in a branch sees its inputs, not the item.
     if (this.place) e.item = this.place.item;
-    if (this.chainMembers.has(id)) e.round = this.roundOf.get(id) ?? 1;
-    const quote = this.feedbackQuotes.get(id);
-    if (quote !== undefined) e.feedbackQuote = quote;
+    const s = this.state.get(id);
+    if (this.chainMembers.has(id)) e.round = s.round;
+    if (s.quote !== undefined) e.feedbackQuote = s.quote;
     return e;
   }
 
   private launch(id: string): void {
     const node = this.index.nodes.get(id)!;
-    this.running++;
+    this.state.run(id);
     if (node.kind === "map") {
       this.cb.startMap!(this, id, node, (r) => this.onResult(id, r));
       return;
@@ -271,7 +205,6 @@ export class ScopeRunner {
   }
 
   private onResult(id: string, r: NodeResult): void {
-    this.running--;
     if (this.ctx.fatal !== null) return;
     const node = this.index.nodes.get(id)!;
     if (r.paused) this.pause(id, node, r.paused.prompt);
@@ -280,12 +213,11 @@ export class ScopeRunner {
   }
 
   private pause(id: string, node: ScopeNode, prompt: string | undefined): void {
-    this.pausedHere++;
+    this.state.pause(id, prompt);
     const entry: PausedApproval = {
       node: this.key(id),
       cancel: () => {
         this.ctx.paused.delete(entry);
-        this.pausedHere--;
         this.finalize(id, node, stoppedResult(this.runStop(), 1, 0));
         this.afterChange();
       },
@@ -295,61 +227,42 @@ export class ScopeRunner {
     this.ctx.paused.add(entry);
   }
 
-  /** Feedback: a loop back to an ancestor, bounded by `max` rounds (ADR 0002). */
+  /** A feedback loop when the node's feedback holds (ADR 0002): false when the result stands. */
   private feedback(id: string, node: ScopeNode, r: NodeResult): boolean {
-    const fb = "feedback" in node ? node.feedback : undefined;
-    const chain = this.index.feedbackChains.get(id);
-    if (!fb || !chain || this.stopping() || r.status === "cancelled") return false;
-    const done = this.rounds.get(id) ?? 0;
-    if (done >= fb.max) return false;
-    const view = viewOf(r);
-    const holds = fb.when
-      ? evaluateCondition(fb.when, { ...this.scope(), nodes: { ...(this.scope().nodes as object), [id]: view } })
-      : r.status !== "passed";
-    if (!holds) return false;
-    this.rounds.set(id, done + 1);
-    this.noteResult(id, node, r);
+    const s = this.state.get(id);
+    const loop = feedbackLoop({
+      id,
+      node,
+      result: r,
+      chain: this.index.feedbackChains.get(id),
+      loops: s.loops,
+      round: s.round,
+      stopping: this.stopping(),
+      scope: () => this.scope(),
+    });
+    if (loop === null) return false;
+    this.noteSession(id, node, r);
     this.ctx.emitter.emit(finishedEvent(this.key(id), this.branch, r, this.roundExtra(id)));
-    this.view[id] = view; // the head may quote or read this round's result
-    this.feedbackQuotes.set(fb.to, quoteFeedback(id, this.roundOf.get(id) ?? 1, { ...r, failedChecks: r.failedChecks }));
-    for (const c of chain) {
-      const m = this.meta.get(c);
-      if (m && this.counted.delete(c)) {
-        this.ctx.counts[m.status]--;
-        if (m.selfReported) this.ctx.counts.self_reported = (this.ctx.counts.self_reported ?? 1) - 1;
-      }
-      this.roundOf.set(c, (this.roundOf.get(c) ?? 1) + 1);
-    }
-    this.launchAll(this.scheduler.reset(chain));
+    this.state.loop(id, loop.chain, loop.to, loop.quote, loop.view);
+    this.launchAll(this.scheduler.reset(loop.chain));
     return true;
   }
 
-  private finalize(id: string, node: ScopeNode, r: NodeResult): void {
-    let recovered = false;
-    if (r.status !== "passed" && r.status !== "cancelled" && "exhausted" in node && node.exhausted) {
-      try {
-        const scope = { ...this.scope(), error: r.error ?? r.cause ?? r.status };
-        let output = renderDeep(node.exhausted.output, scope);
-        const stamp = "stamp" in node ? renderStamp(node.stamp, scope) : undefined;
-        if (stamp && isObject(output)) output = { ...output, ...stamp };
-        r = { ...r, output };
-        recovered = true;
-      } catch (e) {
-        if (!(e instanceof TemplateError)) throw e;
-        r = { ...r, error: `${r.error ?? r.cause}; the exhausted output could not be rendered: ${e.message}` };
-      }
-    }
-    let fallback: string | undefined;
-    const target = "fallback" in node ? node.fallback : undefined;
-    if ((r.status === "failed" || r.status === "error") && target && !this.stopping() && this.scheduler.canTrigger(target))
-      fallback = target;
-    this.view[id] = viewOf(r, recovered);
-    const selfReported = r.status === "passed" && r.qualifier === "self-reported";
-    const meta: Meta = { kind: node.kind, status: r.status, recovered, selfReported };
-    if (fallback !== undefined) meta.fallback = fallback;
-    this.meta.set(id, meta);
-    this.count(id, r.status, selfReported);
-    this.noteResult(id, node, r);
+  private finalize(id: string, node: ScopeNode, result: NodeResult): void {
+    const {
+      result: r,
+      recovered,
+      fallback,
+    } = settle(
+      node,
+      result,
+      () => this.scope(),
+      (target) => !this.stopping() && this.scheduler.canTrigger(target),
+    );
+    const outcome: Outcome = { status: r.status, recovered, selfReported: r.status === "passed" && r.qualifier === "self-reported" };
+    if (fallback !== undefined) outcome.fallback = fallback;
+    this.state.finish(id, outcome, viewOf(r, recovered));
+    this.noteSession(id, node, r);
     this.ctx.emitter.emit(
       finishedEvent(this.key(id), this.branch, r, {
         recovered,
@@ -362,23 +275,25 @@ export class ScopeRunner {
     this.launchAll(this.scheduler.finish(id, f, fallback));
   }
 
+  /** An agent node's last session, for the nodes that continue it (ADR 0023). */
+  private noteSession(id: string, node: ScopeNode, r: NodeResult): void {
+    if (node.kind !== "agent") return;
+    const f: FinishedSession = { status: r.status, sessionId: r.sessionId ?? null };
+    if (r.sessionCostUsd !== undefined) f.sessionCostUsd = r.sessionCostUsd;
+    this.sessions.note(id, f);
+  }
+
   private afterChange(): void {
     if (this.completed) return;
     if (this.scheduler.isComplete()) {
       this.completed = true;
-      // A finished branch keeps nothing in the run's context (10,000 branches, issue 20).
-      for (const key of this.sessionKeys) this.ctx.sessions.delete(key);
+      this.sessions.drop();
       this.cb.onComplete();
       return;
     }
-    if (this.place && !this.parked && this.running === 0 && this.pausedHere > 0) {
+    if (this.place && !this.parked && this.state.running === 0 && this.state.paused > 0) {
       this.parked = true;
       this.cb.onParked?.();
     }
-  }
-
-  /** Node views and metadata for the branch summary. */
-  metaOf(id: string): Meta | undefined {
-    return this.meta.get(id);
   }
 }

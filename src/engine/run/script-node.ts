@@ -6,7 +6,8 @@ import type { ScriptOutcome, ScriptSpec } from "../ports.ts";
 import { attemptLoop, type Attempt } from "./attempts.ts";
 import { compileContract, detailOf, judgeAttempt, renderPrologue, templateFailure, type Produced } from "./judging.ts";
 import { scriptSettings } from "./node-settings.ts";
-import { commandContext, emitStarted, isFatal, tail, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { commandContext, emitStarted, isFatal, tail } from "./node-env.ts";
+import type { NodeEnv, NodeResult } from "./contract.ts";
 import { openWorkspace, recordWorkspace, settleAttempt, workspaceFailure } from "./node-workspace.ts";
 
 /** How much of a script's stdout is kept: its output is parsed from it. */
@@ -41,9 +42,9 @@ function produced(outcome: ScriptOutcome): Produced {
 }
 
 export async function runScriptNode(env: NodeEnv, node: ScriptNode): Promise<NodeResult> {
-  const { ctx } = env;
-  const t0 = ctx.clock.now();
-  const s = scriptSettings(env.frame.graph, node, ctx.options);
+  const { run } = env;
+  const t0 = run.clock.now();
+  const s = scriptSettings(env.frame.graph, node, run.options);
   const pro = renderPrologue(env, node, s.cwd, () => ({}));
   if (pro instanceof Error) return templateFailure(env, "script", pro, t0);
   const spec: ScriptSpec = { timeoutMs: node.timeout ?? SCRIPT_TIMEOUT_DEFAULT_MS, keepStdoutBytes: SCRIPT_STDOUT_KEEP_BYTES };
@@ -59,7 +60,7 @@ export async function runScriptNode(env: NodeEnv, node: ScriptNode): Promise<Nod
     const cmd = commandContext(env, attempt, cwd, s.passEnv, ws?.path);
     let outcome: ScriptOutcome;
     try {
-      outcome = await ctx.ports.commands.runScript(spec, cmd);
+      outcome = await run.ports.commands.runScript(spec, cmd);
     } catch (e) {
       if (isFatal(e)) throw e;
       outcome = failedToRun(e);

@@ -4,7 +4,8 @@ import { TemplateError } from "../errors.ts";
 import type { ApprovalNode, EndNode, RouterNode } from "../graph/schema.ts";
 import { evaluateCondition } from "../condition.ts";
 import { renderDeep, renderText } from "../template/render.ts";
-import { emitStarted, head, isFatal, simpleResult, stoppedResult, type NodeEnv, type NodeResult } from "./node-env.ts";
+import { emitStarted, head, isFatal, simpleResult, stoppedResult } from "./node-env.ts";
+import type { NodeEnv, NodeResult } from "./contract.ts";
 
 /** The first route whose condition holds wins; none: `default` (or nothing). */
 export function chooseRoute(node: RouterNode, scope: Record<string, unknown>): { route: number | "default" | null; to: string[] } {
@@ -16,23 +17,23 @@ export function chooseRoute(node: RouterNode, scope: Record<string, unknown>): {
 }
 
 export async function runRouterNode(env: NodeEnv, node: RouterNode): Promise<NodeResult> {
-  const t0 = env.ctx.clock.now();
+  const t0 = env.run.clock.now();
   emitStarted(env, "router", 1);
   const choice = chooseRoute(node, env.scope());
-  return simpleResult("passed", null, 1, env.ctx.clock.now() - t0, { output: choice, chosen: choice.to });
+  return simpleResult("passed", null, 1, env.run.clock.now() - t0, { output: choice, chosen: choice.to });
 }
 
 export async function runEndNode(env: NodeEnv, node: EndNode): Promise<NodeResult> {
-  const t0 = env.ctx.clock.now();
+  const t0 = env.run.clock.now();
   emitStarted(env, "end", 1);
   let output: unknown;
   try {
     output = node.output === undefined ? undefined : renderDeep(node.output, env.scope());
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;
-    return simpleResult("error", "template_error", 1, env.ctx.clock.now() - t0, { error: e.message });
+    return simpleResult("error", "template_error", 1, env.run.clock.now() - t0, { error: e.message });
   }
-  const wallMs = env.ctx.clock.now() - t0;
+  const wallMs = env.run.clock.now() - t0;
   const extra = output === undefined ? {} : { output };
   switch (node.status ?? "success") {
     case "success":
@@ -45,14 +46,14 @@ export async function runEndNode(env: NodeEnv, node: EndNode): Promise<NodeResul
 }
 
 export async function runApprovalNode(env: NodeEnv, node: ApprovalNode): Promise<NodeResult> {
-  const t0 = env.ctx.clock.now();
+  const t0 = env.run.clock.now();
   let prompt: string | undefined;
   try {
     prompt = node.prompt === undefined ? undefined : renderText(node.prompt, env.scope());
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;
     emitStarted(env, "approval", 1);
-    return simpleResult("error", "template_error", 1, env.ctx.clock.now() - t0, { error: e.message });
+    return simpleResult("error", "template_error", 1, env.run.clock.now() - t0, { error: e.message });
   }
   emitStarted(env, "approval", 1, prompt !== undefined ? { prompt } : {});
   const request = {
@@ -62,15 +63,15 @@ export async function runApprovalNode(env: NodeEnv, node: ApprovalNode): Promise
   };
   let answer: "approve" | "reject" | "pause";
   try {
-    answer = await env.ctx.ports.approvals.decide(request, env.signal);
+    answer = await env.run.ports.approvals.decide(request, env.signal);
   } catch (e) {
     if (isFatal(e)) throw e;
-    if (env.signal.aborted) return stoppedResult(env.runStop(), 1, env.ctx.clock.now() - t0);
-    return simpleResult("error", "harness_error", 1, env.ctx.clock.now() - t0, {
+    if (env.signal.aborted) return stoppedResult(env.runStop(), 1, env.run.clock.now() - t0);
+    return simpleResult("error", "harness_error", 1, env.run.clock.now() - t0, {
       error: `the approval could not be asked: ${(e as Error).message}`,
     });
   }
-  const wallMs = env.ctx.clock.now() - t0;
+  const wallMs = env.run.clock.now() - t0;
   if (answer === "approve") {
     return simpleResult("passed", null, 1, wallMs, { qualifier: "approved", evidence: [{ part: "approval", outcome: "passed" }] });
   }

@@ -3,26 +3,20 @@
 // holds the sub-graph's inputs, checks library, id prefix and caps. The
 // sub-graph's aggregate is the node's status, its deciding end node's output
 // the node's output, and the worst qualifier of its passes the node's qualifier.
-import { dirname, resolve } from "node:path";
 import { TemplateError } from "../errors.ts";
 import type { Qualifier } from "../events.ts";
-import type { GraphFile, SubgraphNode } from "../graph/schema.ts";
+import { usedPath } from "../graph/graph-walk.ts";
+import type { SubgraphNode } from "../graph/schema.ts";
 import { aggregate } from "../scheduler/aggregate.ts";
-import { buildScopeIndex, type ScopeIndex } from "../scheduler/scope-index.ts";
+import { scopeIndexOf } from "../scheduler/scope-index.ts";
 import { renderDeep } from "../template/render.ts";
 import { branchOutput } from "./branch-summary.ts";
 import type { RunContext } from "./context.ts";
 import { SubFrame } from "./frame.ts";
-import { simpleResult, stoppedResult, type NodeResult } from "./node-env.ts";
+import { simpleResult, stoppedResult } from "./node-env.ts";
+import type { NodeResult } from "./contract.ts";
 import { ScopeRunner, starters } from "./scope-runner.ts";
 import { subgraphInputs } from "./subgraph-inputs.ts";
-
-const indexes = new WeakMap<GraphFile, ScopeIndex>();
-function indexOf(graph: GraphFile): ScopeIndex {
-  let i = indexes.get(graph);
-  if (!i) indexes.set(graph, (i = buildScopeIndex(graph.nodes)));
-  return i;
-}
 
 /** Worst last: a pass only the node's own words back is the weakest. */
 const QUALIFIER_RANK: Record<Qualifier, number> = { verified: 0, approved: 1, "exit-only": 2, "self-reported": 3 };
@@ -32,11 +26,6 @@ export function worstQualifier(qualifiers: Iterable<Qualifier | undefined>): Qua
   let worst: Qualifier | null = null;
   for (const q of qualifiers) if (q !== undefined && (worst === null || QUALIFIER_RANK[q] > QUALIFIER_RANK[worst])) worst = q;
   return worst;
-}
-
-/** Where a graph node's `use` points: relative to the file that names it. */
-export function usedPath(fromGraphPath: string, use: string): string {
-  return resolve(dirname(fromGraphPath), use);
 }
 
 const smaller = (a: number | undefined, b: number | undefined): number | null =>
@@ -85,7 +74,7 @@ export class SubgraphRunner {
       onBudgetCrossed: (limit, actual) => this.crossed("budget_usd", limit, actual),
     });
     this.linkWall(smaller(this.node.caps?.wall, graph.caps?.wall));
-    const scope: ScopeRunner = new ScopeRunner(this.ctx, indexOf(graph), this.frame, undefined, {
+    const scope: ScopeRunner = new ScopeRunner(this.ctx, scopeIndexOf(graph.nodes), this.frame, undefined, {
       ...starters(this.parent.cb),
       onComplete: () => this.complete(scope),
     });

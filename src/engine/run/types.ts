@@ -67,6 +67,13 @@ export interface RunOptions {
   remoteWorkspace?: RemoteWorkspace;
 }
 
+/** A run's own bounds: process slots, and the budget and wall caps (null: none). */
+export interface RunLimits {
+  concurrency: number;
+  budgetUsd: number | null;
+  wallMs: number | null;
+}
+
 export interface RunOutcome {
   runId: string;
   status: RunStatus;

@@ -126,6 +126,17 @@ export function buildScopeIndex(nodes: Record<string, ScopeNode>): ScopeIndex {
   return { ids, nodes: nodeMap, needs, waitsFor, dependents, routersOf, fallbackOwners, feedbackChains, sinks, order };
 }
 
+const memo = new WeakMap<Record<string, ScopeNode>, ScopeIndex>();
+
+/** The index of a scope's nodes (a graph file's `nodes`, or a map's `branch`), built once per
+ *  nodes object however many scopes run it: 10,000 branches of one map share one index. The
+ *  one memo of the run: the top scope, every branch and every sub-graph ask here. */
+export function scopeIndexOf(nodes: Record<string, ScopeNode>): ScopeIndex {
+  let index = memo.get(nodes);
+  if (!index) memo.set(nodes, (index = buildScopeIndex(nodes)));
+  return index;
+}
+
 /** Every node whose result flows into one of `ids`: through needs (router targets
  *  included) and from a fallback's owners. What an end node that ran accounts for.
  *  `through`, when given, limits the walk to nodes it accepts (a run passes the nodes

@@ -6,6 +6,10 @@ import type { CheckOutcome, TerminationReason } from "../ports.ts";
 import { extractJson, stdoutObject } from "./json-extract.ts";
 import { TOO_DEEP, valueTooDeep } from "../json-depth.ts";
 import type { SchemaCheck } from "./output-schema.ts";
+import { stopOutcome, type RunStop } from "./stop.ts";
+
+// Only for src/executor/worker-host.ts, until it reads RunStop from src/engine/run/contract.ts.
+export type { RunStop } from "./stop.ts";
 
 export interface Judgement {
   status: NodeStatus;
@@ -17,9 +21,6 @@ export interface Judgement {
   output?: unknown;
   failedChecks: CheckOutcome[];
 }
-
-/** Why the run itself is stopping, when it is: a sitting cancelled by it is an error, not an interruption. */
-export type RunStop = "interrupted" | "budget" | "wall" | "fail_fast" | "graph_budget" | "graph_wall" | "executor";
 
 export interface Parts {
   exitZero: boolean;
@@ -42,26 +43,6 @@ function allNotChecked(parts: Parts): EvidencePart[] {
     part("result_matches", parts.resultMatches, "not_checked"),
     part("checks", parts.checks > 0, "not_checked"),
   ];
-}
-
-export interface StopOutcome {
-  status: NodeStatus;
-  cause: Cause;
-  error: string;
-}
-
-/** What work cut off by a stop ends as: the run's budget or wall cap make it an
- *  error (vouch stopped it, the node did nothing wrong but reached no verdict);
- *  Ctrl-C and a map's fail_fast make it cancelled. */
-export function stopOutcome(runStop: RunStop | null, detail?: string): StopOutcome {
-  if (runStop === "budget") return { status: "error", cause: "run_budget", error: "stopped: the run budget was crossed" };
-  if (runStop === "wall") return { status: "error", cause: "run_wall", error: "stopped: the run wall time was crossed" };
-  // A sub-graph's own caps (ADR 0024): the work inside it stops as a cap stop of its graph node.
-  if (runStop === "graph_budget") return { status: "error", cause: "cap_stop", error: "stopped: the sub-graph's budget_usd was crossed" };
-  if (runStop === "graph_wall") return { status: "error", cause: "cap_stop", error: "stopped: the sub-graph's wall time was crossed" };
-  // The executor (Redis) was lost: vouch could not see the branch through, the node reached no verdict.
-  if (runStop === "executor") return { status: "error", cause: "executor_lost", error: "stopped: the branch executor was lost" };
-  return { status: "cancelled", cause: "cancelled", error: detail ? `cancelled: ${detail}` : "cancelled" };
 }
 
 const CAP_STOPS: ReadonlySet<string> = new Set(["turns", "budget", "wall", "idle"]);

@@ -1,14 +1,21 @@
 // Every node of a run, sub-graphs' included (ADR 0024), in graph order: what
-// run.started lists, what the plan checks, what env names a run may hand on.
-// A sub-graph's nodes come right after their graph node, with prefixed ids.
-import type { GraphFile } from "../graph/schema.ts";
-import type { ScopeNode } from "../scheduler/scope-index.ts";
-import { usedPath } from "./subgraph-runner.ts";
+// run.started lists, what the plan checks, what env names a run may hand on,
+// which worktrees a resumed run kept. A sub-graph's nodes come right after
+// their graph node, with prefixed ids. Pure: the sub-graphs are already loaded.
+import { dirname, resolve } from "node:path";
+import type { AnyNode } from "./graph-index.ts";
+import type { GraphFile } from "./schema.ts";
+
+/** Where a graph node's `use` points: relative to the file that names it (the loader, the
+ *  walk, the run and `vouch graph` all resolve it here). */
+export function usedPath(fromGraphPath: string, use: string): string {
+  return resolve(dirname(fromGraphPath), use);
+}
 
 export interface WalkedNode {
   /** The id events use: "review/lint" inside sub-graph review. */
   id: string;
-  node: ScopeNode;
+  node: AnyNode;
   /** The needs, as event ids. */
   needs: string[];
   /** The map whose branch holds it (its event id). */
@@ -23,7 +30,7 @@ export interface WalkedNode {
 export function walkNodes(graph: GraphFile, graphPath: string, subgraphs: ReadonlyMap<string, GraphFile> | undefined): WalkedNode[] {
   const out: WalkedNode[] = [];
   const visit = (file: GraphFile, filePath: string, prefix: string, owner: string | undefined, depth: number) => {
-    const add = (id: string, node: ScopeNode, map?: string) => {
+    const add = (id: string, node: AnyNode, map?: string) => {
       const w: WalkedNode = { id: prefix + id, node, needs: (node.needs ?? []).map((n) => prefix + n), file, filePath };
       if (map !== undefined) w.map = prefix + map;
       if (owner !== undefined) w.graph = owner;

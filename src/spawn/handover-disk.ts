@@ -1,0 +1,75 @@
+// The file operations under the handover store (handover-files.ts): a file is
+// known by what it was when written, a changed one is noticed by a stat, a released
+// one is rewritten in place only when it is still the very file written (never
+// through a link or a FIFO a command put there), and contents are named by digest.
+import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, openSync, statSync, unlinkSync, writeSync } from "node:fs";
+
+/** A handed-over file, as it was when written: a stat that differs means someone changed it. */
+export interface WrittenFile {
+  path: string;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+export function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already (a command removed it): nothing to free
+  }
+}
+
+/** Overwrites a released file with `text` if it is still the very file written (same inode,
+ *  one link, never through a symbolic link a command put in its place: that would change a
+ *  file elsewhere, nor a FIFO or device), read-only again after; its new identity, or null when it cannot be reused.
+ *  Never truncated to zero first: ext4 flushes a file truncated to zero when it is closed. */
+export function rewriteInPlace(old: WrittenFile, text: string): Omit<WrittenFile, "path"> | null {
+  const fds: number[] = [];
+  const open = (flags: number) => {
+    // O_NONBLOCK: a FIFO a command put there would make the open wait for a reader for ever
+    // (vouch's one thread blocked, the run hung); it fails or opens at once, and is no file.
+    const fd = openSync(old.path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fds.push(fd);
+    const st = fstatSync(fd);
+    return st.isFile() && st.ino === old.ino && st.nlink === 1 ? { fd, st } : null;
+  };
+  try {
+    let w: ReturnType<typeof open>;
+    try {
+      w = open(constants.O_WRONLY);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EACCES") return null;
+      // Not root: 0400 refuses the writer. Made writable through a descriptor, never the path.
+      const r = open(constants.O_RDONLY);
+      if (r === null) return null;
+      fchmodSync(r.fd, 0o600);
+      w = open(constants.O_WRONLY);
+    }
+    if (w === null) return null;
+    const bytes = Buffer.from(text);
+    let at = 0;
+    while (at < bytes.length) at += writeSync(w.fd, bytes, at, bytes.length - at, at);
+    if (w.st.size > bytes.length) ftruncateSync(w.fd, bytes.length);
+    if ((w.st.mode & 0o777) !== 0o400) fchmodSync(w.fd, 0o400);
+    const s = fstatSync(w.fd);
+    return { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
+  } catch {
+    return null;
+  } finally {
+    for (const fd of fds) closeSync(fd);
+  }
+}
+
+export function unchanged(s: WrittenFile): boolean {
+  try {
+    const now = statSync(s.path);
+    return now.ino === s.ino && now.size === s.size && now.mtimeMs === s.mtimeMs;
+  } catch {
+    return false;
+  }
+}
+
+export function digest(text: string): string {
+  return new Bun.CryptoHasher("sha256").update(text).digest("hex").slice(0, 32);
+}
