@@ -32,6 +32,10 @@ export interface ProcessOptions {
   maxLineLength?: number;
   /** Called for each complete line (without its "\n"), and a final partial line, as it arrives. */
   onStdoutLine?: (line: string, cut: boolean) => void;
+  /** A stdout line that is no progress (a CLI's "Reconnecting…" or retry notice): it does not
+   *  count as output for the idle cap or the longest silence (ADR 0050). Given, stdout counts
+   *  by complete lines, not by bytes. */
+  quietLine?: (line: string) => boolean;
   onStderrLine?: (line: string, cut: boolean) => void;
   /** Who owns the process group while it lives (the session's). Absent: a
    *  supervisor of its own, which still kills it if vouch exits first. */

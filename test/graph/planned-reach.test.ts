@@ -45,6 +45,20 @@ describe("refused in a planned graph, at the field", () => {
     ]);
   });
 
+  // ADR 0050: every sitting has a wall and an idle cap unless its graph lifts them; a model may not.
+  test("caps wall: none or idle: none, on a node and under defaults; a duration is fine", () => {
+    expect(lines(planned("    caps: { wall: none, idle: none }\n"))).toEqual([
+      "8:19 caps.wall: none is refused in a planned graph (origin: planned): a model may not lift the limit on its own sittings",
+      "8:31 caps.idle: none is refused in a planned graph (origin: planned): a model may not lift the limit on its own sittings",
+    ]);
+    expect(lines(planned("", "defaults:\n  caps: { idle: none }\n"))).toEqual([
+      "5:17 caps.idle: none is refused in a planned graph (origin: planned): a model may not lift the limit on its own sittings",
+    ]);
+    expect(lines(planned("    caps: { wall: 2h, idle: 30m }\n"))).toEqual([]);
+    // The user's own graph may.
+    expect(lines("version: 1\nname: p\nnodes:\n  a: { kind: agent, prompt: x, caps: { wall: none, idle: none } }\n")).toEqual([]);
+  });
+
   test("folders: absolute, ~, a template, .. out of the run's folder; in a map branch too", () => {
     for (const [cwd, why] of [
       ["/tmp", "not a path relative"],

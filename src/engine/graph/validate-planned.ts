@@ -49,10 +49,24 @@ interface Holder {
   tools?: string[];
   permission_mode?: string;
   cwd?: string;
+  caps?: { wall?: unknown; idle?: unknown };
+}
+
+/** A planned graph may not lift the default wall or idle cap (ADR 0050): a model would choose how long its own sittings may run. */
+function liftedCaps(ctx: ValidateContext, path: Path, h: Holder): void {
+  for (const cap of ["wall", "idle"] as const) {
+    if (h.caps?.[cap] !== "none") continue;
+    ctx.report({
+      path: [...path, "caps", cap],
+      message: `caps.${cap}: none is refused in a planned graph (origin: planned): a model may not lift the limit on its own sittings`,
+      hint: `give a duration (caps: { ${cap}: 30m }) or leave it out for the default`,
+    });
+  }
 }
 
 function look(ctx: ValidateContext, path: Path, h: Holder | undefined): void {
   if (!h) return;
+  liftedCaps(ctx, path, h);
   (h.tools ?? []).forEach((tool, i) => {
     if (!commandTool(tool)) return;
     const why = tool.toLowerCase().startsWith("mcp__") ? "it reaches an MCP server, which may run anything" : "it runs commands";

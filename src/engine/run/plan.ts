@@ -110,6 +110,7 @@ export function planRun(options: RunOptions): RunPlan {
       if (cwd !== undefined) agentPlan.cwd = planned.cwd = cwd;
       planned.harness = s.harness;
       planned.caps = s.caps;
+      if (s.defaultedCaps.length > 0) planned.defaultedCaps = s.defaultedCaps;
       planned.refusals = agents.refuse(agentPlan);
       planned.refusals.push(...runBudgetRefusals(agents, agentPlan, limits.budgetUsd));
       for (const r of planned.refusals) refusals.push({ node: id, harness: r.harness, field: r.field, message: r.message });

@@ -52,7 +52,10 @@ export async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, ho
   const polling = parser.poll ? setInterval(watch.onPoll, POLL_MS) : undefined;
   let result: ProcessResult;
   try {
-    result = await ctx.runProcess({ argv: command.argv }, processOptions(a, command, ctx, env, stop.signal, watch.onLine));
+    result = await ctx.runProcess(
+      { argv: command.argv },
+      processOptions(a, command, ctx, env, stop.signal, watch.onLine, adapter.quietLine?.bind(adapter)),
+    );
   } finally {
     clearInterval(polling);
     hooks.signal.removeEventListener("abort", cancel.onCancel);
@@ -108,6 +111,7 @@ function processOptions(
   env: Record<string, string>,
   signal: AbortSignal,
   onStdoutLine: (line: string) => void,
+  quietLine: ((line: string) => boolean) | undefined,
 ): ProcessOptions {
   const options: ProcessOptions = {
     cwd: a.cwd,
@@ -121,6 +125,7 @@ function processOptions(
   if (command.wallMs !== undefined) options.wallMs = command.wallMs;
   if (command.idleMs !== undefined) options.idleMs = command.idleMs;
   if (command.keepBytes !== undefined) options.keepBytes = command.keepBytes;
+  if (quietLine !== undefined) options.quietLine = quietLine;
   if (ctx.graceMs !== undefined) options.graceMs = ctx.graceMs;
   options.supervisor = ctx.supervisor;
   return options;

@@ -48,7 +48,10 @@ export function supervisionStop(
     case "wall":
       return { stopReason: "wall", error: `${who} stopped by the wall cap (${a.caps.wallMs} ms); process group killed` };
     case "idle":
-      return { stopReason: "idle", error: `${who} stopped by the idle cap: no output for ${a.caps.idleMs} ms; process group killed` };
+      return {
+        stopReason: "idle",
+        error: `${who} stopped by the idle cap: ${adapter.quietLine ? "no progress" : "no output"} for ${a.caps.idleMs} ms${adapter.quietLine ? " (its reconnect and retry notices do not count)" : ""}; process group killed`,
+      };
     case "cancelled":
       return { stopReason: "cancelled", error: `${who} sitting cancelled` };
     case "spawn_failed": {

@@ -156,4 +156,7 @@ export interface HarnessAdapter extends HarnessDescriptor {
   sessionArgs?(session: SessionToContinue): string[];
   /** Why no sitting can start with this setup (the command harness without a program), or null. */
   unready?(ctx: BuildContext): string | null;
+  /** A stdout line that is no progress — the CLI waiting for the network or retrying a request —
+   *  so it does not hold off the idle cap (ADR 0050). Absent: every line is progress. */
+  quietLine?(line: string): boolean;
 }
