@@ -6,6 +6,13 @@ import type { ProcessSupervisor } from "./process-registry.ts";
 
 export type Command = { argv: string[] } | { shell: string };
 
+/** A child's stdin kept open for a conversation (an ACP agent's JSON-RPC): bytes go to it as written. */
+export interface StdinSink {
+  write(chunk: Uint8Array | string): void;
+  /** Closes stdin: the child reads the end of its input. Writing after it, or after the child died, does nothing. */
+  end(): void;
+}
+
 export interface ProcessOptions {
   /** Absolute or relative working directory; must exist (checked before spawning). */
   cwd: string;
@@ -13,6 +20,9 @@ export interface ProcessOptions {
   env: Record<string, string>;
   /** Written to stdin, then stdin is closed. Absent: stdin is closed at once. */
   stdin?: string;
+  /** Keeps stdin open for a conversation: called once the child started, with a writer to its
+   *  stdin (ADR 0051). Instead of stdin and stdinFile. */
+  conversation?: (stdin: StdinSink) => void;
   /** A file whose contents are stdin (instead of stdin): no in-memory copy, and no memfd
    *  per process left waiting for garbage collection (test/load/load.test.ts). */
   stdinFile?: string;

@@ -5,14 +5,14 @@
 // timers (wall and idle caps), terminate (the whole process group: SIGTERM, SIGKILL after a
 // grace period, SIGKILL once the leader exited), drain (the streams to their end). A
 // process problem never throws: it is in the result.
-import type { Command, ProcessOptions, ProcessResult } from "./process-types.ts";
+import type { Command, ProcessOptions, ProcessResult, StdinSink } from "./process-types.ts";
 import { argTotalsMessage } from "./arg-limits.ts";
 import { drain, openPumps, type Pumps } from "./process/drain.ts";
 import { notStarted, resolveStart } from "./process/resolve.ts";
 import { DEFAULT_GRACE_MS, GroupTermination, registerGroup } from "./process/terminate.ts";
 import { Activity, armCaps } from "./process/timers.ts";
 
-type Child = Bun.Subprocess<Blob | "ignore", "pipe", "pipe">;
+type Child = Bun.Subprocess<Blob | "ignore" | "pipe", "pipe", "pipe">;
 
 export async function runProcess(command: Command, options: ProcessOptions): Promise<ProcessResult> {
   const activity = new Activity();
@@ -43,7 +43,13 @@ function startChild(argv: string[], cwd: string, options: ProcessOptions): Child
       env: options.env,
       detached: true,
       stdin:
-        options.stdinFile !== undefined ? Bun.file(options.stdinFile) : options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
+        options.conversation !== undefined
+          ? "pipe"
+          : options.stdinFile !== undefined
+            ? Bun.file(options.stdinFile)
+            : options.stdin === undefined
+              ? "ignore"
+              : new Blob([options.stdin]),
       stdout: "pipe",
       stderr: "pipe",
     });
@@ -68,6 +74,7 @@ async function supervise(proc: Child, options: ProcessOptions, activity: Activit
   const group = registerGroup(options.supervisor, pgid, () => stop.request("cancelled"));
 
   const reading = Promise.all([pumps.stdout.run(proc.stdout), pumps.stderr.run(proc.stderr)]);
+  if (options.conversation) options.conversation(stdinSink(proc.stdin as Bun.FileSink));
   await proc.exited;
   const leaderExitedAt = performance.now();
   stop.leaderExited();
@@ -80,6 +87,31 @@ async function supervise(proc: Child, options: ProcessOptions, activity: Activit
   const callbackError = pumps.stdout.callbackError ?? pumps.stderr.callbackError;
   if (callbackError !== undefined) throw callbackError;
   return resultOf(proc, stop, pumps, wallMs, activity.longestSilence(leaderExitedAt));
+}
+
+/** The child's stdin as a StdinSink: a write to a pipe the child has closed (EPIPE) is no error of vouch's. */
+function stdinSink(pipe: Bun.FileSink): StdinSink {
+  let open = true;
+  return {
+    write(chunk) {
+      if (!open) return;
+      try {
+        pipe.write(chunk);
+        void Promise.resolve(pipe.flush()).catch(() => {});
+      } catch {
+        open = false;
+      }
+    },
+    end() {
+      if (!open) return;
+      open = false;
+      try {
+        void Promise.resolve(pipe.end()).catch(() => {});
+      } catch {
+        // already closed by the child's end
+      }
+    },
+  };
 }
 
 function resultOf(proc: Child, stop: GroupTermination, pumps: Pumps, wallMs: number, longestSilenceMs: number): ProcessResult {

@@ -198,8 +198,20 @@ const common = {
   when: conditionSchema.optional(),
 };
 
+/** The agent an `acp` sitting talks to (ADR 0051): its command line, static like a script's argv. */
+export const acpSchema = z
+  .strictObject({
+    command: z
+      .array(z.string().min(1, { message: "an acp.command item is never empty" }))
+      .min(1, { message: "acp.command names the agent's program and its arguments, e.g. [gemini, --acp]" })
+      .meta({ description: "The ACP agent's command line (no templates): [gemini, --acp], [claude-code-acp]." }),
+  })
+  .meta({ description: "For harness: acp, the agent that speaks the Agent Client Protocol on its stdin and stdout." });
+export type AcpSpec = z.output<typeof acpSchema>;
+
 const agentFields = {
   harness: z.enum(HARNESS_NAMES).optional(),
+  acp: acpSchema.optional(),
   model: z.string().min(1).optional(),
   tools: z.array(z.string().min(1)).optional(),
   permission_mode: z.string().min(1).optional(),

@@ -21,6 +21,7 @@ export const PLANNED_REFUSED_MODES: Readonly<Record<string, string>> = {
   "danger-full-access": "it lets the model's commands do anything, anywhere (codex)",
   "workspace-write": "it is a writable sandbox: the model's commands may change files (codex)",
   yolo: "it approves every tool call, the shell included (gemini)",
+  "allow-all": "vouch would answer yes to every permission request, commands included (acp)",
 };
 
 const HINT =

@@ -9,6 +9,8 @@ export const DEFAULT_CONCURRENCY = 4;
 
 export interface AgentSettings {
   harness: HarnessName;
+  /** harness acp: the agent's command line (ADR 0051). */
+  acp?: { command: string[] };
   caps: SittingCaps;
   /** The caps that came from the defaults (DEFAULT_SITTING_CAPS), not from the graph. */
   defaultedCaps: ("wall" | "idle")[];
@@ -39,6 +41,8 @@ export function agentSettings(graph: GraphFile, node: AgentNode, o: SettingsOver
     defaultedCaps: defaultedCaps(caps),
     passEnv: names(d.env, node.env, o.passEnv),
   };
+  const acp = node.acp ?? d.acp;
+  if (acp !== undefined) s.acp = { command: [...acp.command] };
   const model = node.model ?? d.model;
   if (model !== undefined) s.model = model;
   const tools = node.tools ?? d.tools;

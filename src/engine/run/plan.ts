@@ -100,6 +100,7 @@ export function planRun(options: RunOptions): RunPlan {
     if (node.kind === "agent") {
       const s = agentSettings(w.file, node, options);
       const agentPlan: AgentPlan = { node: id, harness: s.harness, caps: s.caps };
+      if (s.acp !== undefined) agentPlan.acp = planned.acp = s.acp;
       if (s.model !== undefined) agentPlan.model = planned.model = s.model;
       if (s.tools !== undefined) agentPlan.tools = planned.tools = s.tools;
       if (s.permissionMode !== undefined) agentPlan.permissionMode = planned.permissionMode = s.permissionMode;

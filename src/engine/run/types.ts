@@ -101,6 +101,8 @@ export interface PlannedNode {
   /** Agent nodes only. */
   harness?: HarnessName;
   caps?: SittingCaps;
+  /** harness acp: the agent's command line. */
+  acp?: { command: string[] };
   /** The caps that are vouch's defaults, not the graph's (ADR 0050). */
   defaultedCaps?: ("wall" | "idle")[];
   model?: string;

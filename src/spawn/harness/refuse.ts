@@ -36,6 +36,10 @@ export function refuse(harness: HarnessDescriptor, plan: AgentPlan, options: Ref
   const out: Refusal[] = [];
   const name = harness.name;
   const no = (field: string, message: string) => out.push({ harness: name, field, message: `harness "${name}": ${message}` });
+  // What this node's sittings get: per agent for a protocol harness (acp).
+  const guarantees = harness.guaranteesFor?.(plan) ?? harness.guarantees;
+  const problem = harness.planProblem?.(plan);
+  if (problem) no("harness", problem);
 
   for (const { cap, key } of CAP_FIELDS) {
     const value = plan.caps[key];
@@ -49,21 +53,22 @@ export function refuse(harness: HarnessDescriptor, plan: AgentPlan, options: Ref
       no(field, `${field} must be a whole number, not ${value}`);
       continue;
     }
-    if (harness.guarantees.caps[cap] === "none") {
+    if (guarantees.caps[cap] === "none") {
       const others = options.alternatives?.(cap) ?? [];
       const hint = others.length > 0 ? ` (harnesses that keep it: ${others.join(", ")})` : "";
-      no(field, `cannot keep ${field}: ${WHY_NOT[cap]}; remove the cap or choose another harness${hint}`);
+      const agent = harness.agents && plan.acp ? `the agent ${plan.acp.command[0]} (${agentWhy(harness, cap)})` : "";
+      no(field, `cannot keep ${field}${agent ? ` with ${agent}` : ""}: ${WHY_NOT[cap]}; remove the cap or choose another harness${hint}`);
     }
   }
 
-  if (plan.model !== undefined && !harness.guarantees.model) {
+  if (plan.model !== undefined && !guarantees.model) {
     no("model", `does not honour model (got "${plan.model}"): remove it, or choose a harness that does`);
   }
-  if (plan.tools !== undefined && !harness.guarantees.tools) {
+  if (plan.tools !== undefined && !guarantees.tools) {
     no("tools", `cannot restrict tools (got [${plan.tools.join(", ")}]): remove tools, or choose a harness that keeps a tool list`);
   }
   if (plan.permissionMode !== undefined) {
-    if (!harness.guarantees.permissionMode) {
+    if (!guarantees.permissionMode) {
       no("permission_mode", `does not honour permission_mode (got "${plan.permissionMode}"): remove it`);
     } else if (harness.permissionModes && !harness.permissionModes.includes(plan.permissionMode)) {
       no("permission_mode", `unknown permission_mode "${plan.permissionMode}": use one of ${harness.permissionModes.join(", ")}`);
@@ -83,6 +88,12 @@ export function refuse(harness: HarnessDescriptor, plan: AgentPlan, options: Ref
     if (problem) no("cwd", problem);
   }
   return out;
+}
+
+/** Why a protocol harness's agent cannot keep `cap`: an untested agent, or one that has no way to. */
+function agentWhy(harness: HarnessDescriptor, cap: CapName): string {
+  const tested = harness.agents?.filter((a) => a.guarantees.caps[cap] !== "none").map((a) => a.name) ?? [];
+  return tested.length > 0 ? `vouch keeps it only for ${tested.join(", ")}` : "no tested agent lets vouch keep it";
 }
 
 function cwdProblem(cwd: string): string | null {

@@ -11,6 +11,7 @@ import type { Command, ProcessOptions, ProcessResult } from "../process-types.ts
 import type { ProcessSupervisor } from "../process-registry.ts";
 import { backstopBreach, type BackstopBreach, type BackstopMargins } from "./overruns.ts";
 import { cancelGuard, supervisionStop } from "./supervision.ts";
+import { sittingConversation } from "./sitting-conversation.ts";
 import type { HarnessAdapter, HarnessCommand, StreamParser } from "./types.ts";
 import { notRun } from "./common/not-run.ts";
 
@@ -45,26 +46,30 @@ export async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, ho
   }
   const { env } = buildChildEnv(ctx.parentEnv, a.passEnv, a.workspace !== undefined ? { VOUCH_WORKSPACE: a.workspace } : {});
   const parser = adapter.createParser(a, { env, startedAt: Date.now() });
-  const stop = new AbortController();
+  const controller = new AbortController();
+  // A conversing harness is told first (ACP's session/cancel), then the group is stopped.
+  const stop = { abort: () => (parser.stopping?.(), controller.abort()) };
   const cancel = cancelGuard(stop, () => parser.reported?.() === true, ctx.reportedExitGraceMs);
   const watch = backstopWatch(parser, hooks, a, adapter, ctx.margins, stop);
+  const talk = sittingConversation(parser, command, watch.onProgress, controller);
   hooks.signal.addEventListener("abort", cancel.onCancel, { once: true });
   const polling = parser.poll ? setInterval(watch.onPoll, POLL_MS) : undefined;
   let result: ProcessResult;
   try {
-    result = await ctx.runProcess(
-      { argv: command.argv },
-      processOptions(a, command, ctx, env, stop.signal, watch.onLine, adapter.quietLine?.bind(adapter)),
-    );
+    const options = processOptions(a, command, ctx, env, controller.signal, watch.onLine, adapter.quietLine?.bind(adapter));
+    if (talk.option) options.conversation = talk.option;
+    result = await ctx.runProcess({ argv: command.argv }, options);
   } finally {
     clearInterval(polling);
+    talk.dispose();
     hooks.signal.removeEventListener("abort", cancel.onCancel);
     cancel.dispose();
   }
+  await parser.settle?.();
   const sitting = parsedSitting(parser, adapter, result, ctx.parentEnv);
   const breach = watch.breach();
-  const supervised =
-    cancel.reportedFirst() && result.terminationReason === "cancelled" ? null : supervisionStop(result, breach, adapter, a);
+  const ownEnd = (cancel.reportedFirst() || talk.endedByAnswer()) && result.terminationReason === "cancelled";
+  const supervised = ownEnd && breach === null ? null : supervisionStop(result, breach, adapter, a);
   if (supervised) {
     sitting.stopReason = supervised.stopReason;
     sitting.error = supervised.error;
@@ -85,7 +90,7 @@ function backstopWatch(
   a: AgentAssignment,
   adapter: HarnessAdapter,
   margins: BackstopMargins | null,
-  stop: AbortController,
+  stop: { abort(): void },
 ) {
   let breach: BackstopBreach | null = null;
   const onProgress = (progress: SittingProgress | null) => {
@@ -93,12 +98,13 @@ function backstopWatch(
     hooks.onProgress(progress);
     // A final report past a cap is an overrun of a finished sitting, not something to kill.
     if (breach === null && !parser.reported?.()) {
-      breach = backstopBreach(a.caps, progress, adapter.guarantees, margins);
+      breach = backstopBreach(a.caps, progress, adapter.guaranteesFor?.(a) ?? adapter.guarantees, margins);
       if (breach) stop.abort();
     }
   };
   return {
     onLine: (line: string) => onProgress(parser.feed(line)),
+    onProgress: (progress: SittingProgress) => onProgress(progress),
     onPoll: () => onProgress(parser.poll?.() ?? null),
     breach: () => breach,
   };

@@ -11,7 +11,7 @@ import type { HarnessAdapter } from "./types.ts";
  *  arrives with its result) must not turn its own stop — claude's budget or
  *  turns stop — into a kill it never needed. It gets a moment to exit; only
  *  one that hangs on is killed, and its reported stop still stands. */
-export function cancelGuard(stop: AbortController, reported: () => boolean, graceMs: number) {
+export function cancelGuard(stop: { abort(): void }, reported: () => boolean, graceMs: number) {
   let reportedFirst = false;
   let lateKill: ReturnType<typeof setTimeout> | undefined;
   return {

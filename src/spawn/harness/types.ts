@@ -8,7 +8,8 @@
 // Adapters never start processes: the agent runner hands their command to
 // runProcess (src/spawn/process.ts) and feeds stdout lines to their parser.
 import type { CapName } from "../../engine/events.ts";
-import type { AgentAssignment, HarnessName, Sitting, SittingProgress } from "../../engine/ports.ts";
+import type { AgentAssignment, AgentPlan, HarnessName, Sitting, SittingProgress } from "../../engine/ports.ts";
+import type { StdinSink } from "../process-types.ts";
 import type { SessionMode } from "../../engine/harnesses.ts";
 
 /** How a cap is kept: the harness's own flag, the engine killing the process
@@ -34,6 +35,8 @@ export interface HarnessCommand {
   idleMs?: number;
   /** Bytes of stdout kept as the tail (text adapters read their result from it). */
   keepBytes?: number;
+  /** stdin stays open: the parser converses with the program (StreamParser.converse; ACP). Instead of stdin. */
+  conversation?: true;
 }
 
 /** Everything the adapter may need besides the assignment. */
@@ -72,8 +75,21 @@ export interface StreamParser {
    *  Called on a timer while the process runs; returns the progress when it changed.
    *  finish() reads it once more. Absent: stdout is all there is. */
   poll?(): SittingProgress | null;
+  /** A harness that talks back (ACP's JSON-RPC): given the program's stdin once it started.
+   *  `progressed` reports progress that arrived between lines; `finished` says the harness has
+   *  its answer, so the sitting may end the program (ADR 0051). */
+  converse?(stdin: StdinSink, hooks: ConversationHooks): void;
+  /** vouch is about to stop the program (a cap, a cancel): tell it first (ACP's session/cancel). */
+  stopping?(): void;
+  /** Awaited after the process ended, before finish(): what the conversation still had to read. */
+  settle?(): Promise<void>;
   /** The harness's verdict on the sitting, once the process has ended. */
   finish(end: StreamEnd): ParsedSitting;
+}
+
+export interface ConversationHooks {
+  progressed(progress: SittingProgress): void;
+  finished(): void;
 }
 
 /** What a parser may need besides the assignment. */
@@ -142,6 +158,23 @@ export interface HarnessDescriptor {
   probe?: DoctorProbe;
   /** Where its CLI keeps transcripts (agent CLIs with sessions). */
   transcripts?: TranscriptStore;
+  /** Guarantees that depend on the node (acp: on the agent its command starts); absent: `guarantees`. */
+  guaranteesFor?(plan: Pick<AgentPlan, "acp">): Guarantees;
+  /** Why this node cannot run on the harness at all (acp without acp.command), or null. */
+  planProblem?(plan: AgentPlan): string | null;
+  /** The agents a protocol harness is tested with, each with its own guarantees (acp). */
+  agents?: readonly HarnessAgent[];
+}
+
+/** One agent of a protocol harness (acp): what `vouch harnesses` lists under it. */
+export interface HarnessAgent {
+  name: string;
+  /** The program looked up on PATH. */
+  program: string;
+  /** The command line that starts it in that protocol. */
+  command: readonly string[];
+  guarantees: Guarantees;
+  testedVersion: TestedVersion;
 }
 
 /** A session a sitting continues (ADR 0023). */

@@ -6,7 +6,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const ROOT = join(import.meta.dirname, "..", "..", "..");
-export const CLIS_DIR = join(ROOT, "clis");
+/** The folder holding the CLIs' package.json and node_modules: clis/, or another set of
+ *  versions (scripts/cli-drift.ts installs the registry's newest into a temp folder and
+ *  points VOUCH_CONTRACT_CLIS at it). */
+export const CLIS_DIR = process.env.VOUCH_CONTRACT_CLIS || join(ROOT, "clis");
 /** Put first on PATH so `claude`, `codex` and `gemini` resolve to the pinned copies. */
 export const CLIS_BIN = join(CLIS_DIR, "node_modules", ".bin");
 export const INSTALL_COMMAND = "npm run clis";
