@@ -14,7 +14,7 @@ export const CLIS_DIR = process.env.VOUCH_CONTRACT_CLIS || join(ROOT, "clis");
 export const CLIS_BIN = join(CLIS_DIR, "node_modules", ".bin");
 export const INSTALL_COMMAND = "npm run clis";
 
-export const CLI_NAMES = ["claude", "codex", "gemini"] as const;
+export const CLI_NAMES = ["claude", "codex", "gemini", "claude-code-acp"] as const;
 export type CliName = (typeof CLI_NAMES)[number];
 
 /** The npm package each CLI comes from (as pinned in clis/package.json). */
@@ -22,6 +22,8 @@ export const CLI_PACKAGES: Record<CliName, string> = {
   claude: "@anthropic-ai/claude-code",
   codex: "@openai/codex",
   gemini: "@google/gemini-cli",
+  // An ACP adapter (ADR 0051): Claude Code behind the Agent Client Protocol.
+  "claude-code-acp": "@zed-industries/claude-code-acp",
 };
 
 export function cliPath(name: CliName): string {

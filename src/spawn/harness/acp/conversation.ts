@@ -92,8 +92,14 @@ export class AcpConversation {
       })
       .onRequest("session/request_permission", ({ params }) => {
         const options = (params.options ?? []) as PermissionOption[];
-        const answer = answerPermission(this.mode(), params.toolCall?.kind ?? undefined, options);
-        if (!allowed(answer, options)) this.state.denials += 1;
+        const id = params.toolCall?.toolCallId;
+        // claude-code-acp's request names no kind: the call's own update said it.
+        const kind = params.toolCall?.kind ?? (typeof id === "string" ? this.state.toolCalls.get(id)?.kind : undefined);
+        const answer = answerPermission(this.mode(), kind ?? undefined, options);
+        if (!allowed(answer, options)) {
+          this.state.denials += 1;
+          if (typeof id === "string") this.state.counter.closed(id);
+        }
         return answer;
       });
     try {

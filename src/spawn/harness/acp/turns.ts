@@ -14,6 +14,8 @@ const DONE = new Set(["completed", "failed"]);
 export interface AcpTurnCounter {
   /** One `session/update`'s `update` object. */
   update(kind: string, toolCallId?: string, status?: string): void;
+  /** A call that will not run (vouch refused its permission): claude-code-acp sends no end for it. */
+  closed(toolCallId: string): void;
   readonly turns: number;
 }
 
@@ -45,6 +47,9 @@ export function acpTurnCounter(): AcpTurnCounter {
         open.add(toolCallId);
       }
       if (status !== undefined && DONE.has(status) && open.delete(toolCallId) && open.size === 0) inResponse = false;
+    },
+    closed(toolCallId) {
+      if (open.delete(toolCallId) && open.size === 0) inResponse = false;
     },
     get turns() {
       return turns;

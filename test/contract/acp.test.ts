@@ -1,0 +1,193 @@
+// The acp harness (ADR 0051) with real agents: gemini 0.61.0 `--acp` and the
+// claude-code-acp 0.16.2 adapter (Claude Code through the Claude Agent SDK), each
+// against its fake model server, through dist/vouch: a text answer, a file edit
+// in a git worktree answered by the node's permission mode, the turns cap kept by
+// vouch's own count, Ctrl-C in the middle of a sitting, a usage limit and a
+// refused key — each with the verdict it must have.
+import { afterAll, expect, test } from "vitest";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { always, answer, apiError, startFakeAnthropic, toolsForever, toolUse, type Script } from "./servers/anthropic.ts";
+import { geminiAnswer, geminiCall, geminiError, startGeminiScript } from "./servers/gemini.ts";
+import { PLAIN_ANSWER } from "./servers/scenarios.ts";
+import { cleanupScratch, describeCli } from "./lib/index.ts";
+import { acpGraph, acpHome, claudeAcpEnv, geminiAcpEnv, processesIn, runAcp, type AcpAgentName } from "./lib/acp.ts";
+import type { ContractResult } from "./lib/run.ts";
+import type { ThrowawayHome } from "./lib/home.ts";
+
+afterAll(() => cleanupScratch());
+
+const SLOW = { timeout: 180_000 };
+const EDITED = "EDITED.md";
+const EDIT_TEXT = "edited by the model through ACP\n";
+
+/** The model of one test: what it answers each request (0-based), given the request's body text. */
+type Model = "plain" | "edit" | "tools" | "limited" | "unauthorized";
+
+interface World {
+  home: ThrowawayHome;
+  env: Record<string, string>;
+  requests(): number;
+  stop(): Promise<void>;
+}
+
+function geminiModel(model: Model): (body: string, n: number) => Response {
+  switch (model) {
+    case "plain":
+      return () => geminiAnswer([{ text: PLAIN_ANSWER }]);
+    case "edit":
+      // gemini's write_file takes a path inside its workspace (the worktree vouch made).
+      return (body) =>
+        body.includes('"functionResponse"')
+          ? geminiAnswer([{ text: "Done." }])
+          : geminiCall("write_file", { file_path: EDITED, content: EDIT_TEXT });
+    case "tools":
+      return (_b, n) => geminiCall("list_directory", { dir_path: ".", ignore: [`never-${n}`] });
+    case "limited":
+      return () => geminiError(429, "RESOURCE_EXHAUSTED", "Quota exceeded (fake server)");
+    case "unauthorized":
+      return () => geminiError(401, "UNAUTHENTICATED", "API key not valid (fake server)");
+  }
+}
+
+/** claude's Write takes an absolute path: the model reads the working directory from claude's system prompt. */
+const claudeEdit: Script = (_n, body) => {
+  const text = JSON.stringify(body);
+  if (text.includes('"tool_result"')) return answer("Done.");
+  const cwd = /Working directory: ([^\s"\\]+)/.exec(text)?.[1] ?? "/nowhere";
+  return { kind: "message", blocks: [toolUse("Write", { file_path: join(cwd, EDITED), content: EDIT_TEXT })] };
+};
+
+function claudeModel(model: Model): Script {
+  switch (model) {
+    case "plain":
+      return always(answer(PLAIN_ANSWER));
+    case "edit":
+      return claudeEdit;
+    case "tools":
+      return toolsForever;
+    case "limited":
+      return always(apiError(429, { "retry-after": "0" }));
+    case "unauthorized":
+      return always(apiError(401));
+  }
+}
+
+function world(agent: AcpAgentName, model: Model, git = false): World {
+  const home = acpHome(agent, git);
+  if (agent === "gemini") {
+    const server = startGeminiScript(geminiModel(model));
+    return { home, env: geminiAcpEnv(server.base), requests: server.requests, stop: server.stop };
+  }
+  const server = startFakeAnthropic(claudeModel(model));
+  return { home, env: claudeAcpEnv(server), requests: () => server.requests.length, stop: server.stop };
+}
+
+async function scenario(
+  agent: AcpAgentName,
+  model: Model,
+  node: { caps?: string; permissionMode?: string; worktree?: boolean },
+  check: (r: ContractResult, w: World) => void | Promise<void>,
+  run: { args?: string[]; interruptWhen?: Parameters<typeof runAcp>[0]["interruptWhen"] } = {},
+): Promise<void> {
+  const w = world(agent, model, node.worktree);
+  try {
+    const r = await runAcp({ home: w.home, graph: acpGraph({ agent, cwd: w.home.work, ...node }), env: w.env, ...run });
+    await check(r, w);
+    // Whatever the verdict, no process of the sitting is left in its folder.
+    expect(processesIn(w.home.work)).toEqual([]);
+  } finally {
+    await w.stop();
+    w.home.cleanup();
+  }
+}
+
+/** The file the edit wrote, at the node's commit; null when the commit does not hold it. */
+function committed(r: ContractResult, home: ThrowawayHome): string | null {
+  const ws = r.finished("ask").workspace;
+  if (!ws) return null;
+  const show = Bun.spawnSync(["git", "show", `${ws.commit}:${EDITED}`], { cwd: home.work, stdout: "pipe", stderr: "ignore" });
+  return show.exitCode === 0 ? show.stdout.toString() : null;
+}
+
+for (const agent of ["gemini", "claude-code-acp"] as const) {
+  describeCli(agent, `acp with ${agent}`, () => {
+    test("a text answer: passed exit-only, complete, one turn, ACP's session id, exit 0", SLOW, async () => {
+      await scenario(agent, "plain", {}, (r) => {
+        expect(r.finished("ask")).toMatchObject({
+          status: "passed",
+          qualifier: "exit-only",
+          stop_reason: "complete",
+          turns: 1,
+          cost_usd: null,
+        });
+        expect(r.finished("ask").result_tail).toBe(PLAIN_ANSWER);
+        expect(r.finished("ask").session_id).toMatch(/^[0-9a-f-]{36}$/);
+        expect(r.code).toBe(0);
+      });
+    });
+
+    test("a file edit in a worktree with accept-edits: vouch allows it, the file is in the node's commit", SLOW, async () => {
+      await scenario(agent, "edit", { permissionMode: "accept-edits", worktree: true }, (r, w) => {
+        expect(r.finished("ask")).toMatchObject({ status: "passed", stop_reason: "complete", turns: 2 });
+        expect(r.finished("ask").workspace).toMatchObject({ files_changed: 1 });
+        expect(committed(r, w.home)).toBe(EDIT_TEXT);
+        // The edit is on record as the sitting went: the tool call and its file.
+        expect(r.progress("ask").some((p) => p.activity?.startsWith("edit ") && p.activity.includes(EDITED))).toBe(true);
+        // The agent worked in the worktree, never in the repository itself.
+        expect(existsSync(join(w.home.work, EDITED))).toBe(false);
+      });
+    });
+
+    test("the same edit under deny (the default mode): vouch refuses it, nothing changes", SLOW, async () => {
+      await scenario(agent, "edit", { worktree: true }, (r, w) => {
+        // The answer after the refused call is a response of its own (claude-code-acp never ends a refused call).
+        expect(r.finished("ask")).toMatchObject({ status: "passed", stop_reason: "complete", turns: 2 });
+        expect(r.finished("ask").workspace).toMatchObject({ files_changed: 0 });
+        expect(committed(r, w.home)).toBeNull();
+      });
+    });
+
+    test("tools forever, turns: 3: vouch's own count stops it at the response past the cap", SLOW, async () => {
+      await scenario(agent, "tools", { caps: "{ turns: 3, wall: 90s }" }, (r, w) => {
+        expect(r.finished("ask")).toMatchObject({ status: "error", cause: "cap_stop", stop_reason: "turns", turns: 4 });
+        expect(r.overruns().map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, 4]]);
+        // The response past the cap was asked for; the one after it may have been on its way.
+        expect(w.requests()).toBeGreaterThanOrEqual(4);
+        expect(w.requests()).toBeLessThanOrEqual(5);
+        expect(r.code).toBe(3);
+      });
+    });
+
+    test("Ctrl-C in the middle of a sitting: interrupted (130), the node cancelled, the agent gone", SLOW, async () => {
+      await scenario(
+        agent,
+        "tools",
+        {},
+        (r) => {
+          expect(r.finished("ask")).toMatchObject({ status: "cancelled" });
+          expect(r.run()).toMatchObject({ status: "interrupted" });
+          expect(r.code).toBe(130);
+        },
+        { interruptWhen: (e) => e.type === "node.progress" && (e.turns ?? 0) >= 2 },
+      );
+    });
+
+    test("a usage limit (429 on every request): held by the limit, the run paused, exit 4", SLOW, async () => {
+      await scenario(agent, "limited", {}, (r) => {
+        const limited = r.events.filter((e) => e.type === "node.limited");
+        expect(limited).toEqual([expect.objectContaining({ node: "ask", harness: "acp" })]);
+        expect(r.run()).toMatchObject({ status: "paused", reason: "rate_limited" });
+        expect(r.code).toBe(4);
+      });
+    });
+
+    test("a refused key (401): unavailable, the one wording of every harness, exit 3", SLOW, async () => {
+      await scenario(agent, "unauthorized", {}, (r) => {
+        expect(r.finished("ask")).toMatchObject({ status: "error", cause: "unavailable", stop_reason: "unavailable" });
+        expect(r.finished("ask").error).toMatch(/the API key or login was refused/);
+        expect(r.code).toBe(3);
+      });
+    });
+  });
+}
