@@ -128,7 +128,8 @@ function table(reports: HarnessReport[]): string {
       .trimEnd();
   const legend = [
     "",
-    "native: the harness's own flag keeps the cap; supervised: vouch kills the process group;",
+    "native: the harness's own flag keeps the cap; supervised: vouch kills the process group (and the",
+    "sitting's processes that left it: a session of their own, found by descent and by VOUCH_SITTING);",
     "observed: only noticed afterwards from the harness's report; none: refused before anything starts.",
     "recorded: accepted, but replay only plays what was recorded.",
     "tested: whether vouch was tested with the installed version; `vouch doctor` checks its arguments.",

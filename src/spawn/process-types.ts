@@ -23,6 +23,9 @@ export interface ProcessOptions {
   /** Keeps stdin open for a conversation: called once the child started, with a writer to its
    *  stdin (ADR 0051). Instead of stdin and stdinFile. */
   conversation?: (stdin: StdinSink) => void;
+  /** The VOUCH_SITTING value put in the child's environment (an agent sitting's): every process
+   *  still carrying it dies with the child, whatever session it went to (src/spawn/process/strays.ts). */
+  sittingMarker?: string;
   /** A file whose contents are stdin (instead of stdin): no in-memory copy, and no memfd
    *  per process left waiting for garbage collection (test/load/load.test.ts). */
   stdinFile?: string;
@@ -57,4 +60,6 @@ export interface ProcessResult extends ScriptOutcome {
   /** Longest time with no output on either stream. */
   longestSilenceMs: number;
   pid?: number;
+  /** Processes outside the child's group vouch killed with it (a detached shell's, strays.ts). */
+  straysKilled?: number;
 }

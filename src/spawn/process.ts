@@ -65,7 +65,7 @@ function startChild(argv: string[], cwd: string, options: ProcessOptions): Child
 /** From the start to the reaped group: caps, cancel and shutdown stop it; the streams are read to their end. */
 async function supervise(proc: Child, options: ProcessOptions, activity: Activity): Promise<ProcessResult> {
   const pgid = proc.pid;
-  const stop = new GroupTermination(pgid, options.graceMs ?? DEFAULT_GRACE_MS);
+  const stop = new GroupTermination(pgid, options.graceMs ?? DEFAULT_GRACE_MS, options.sittingMarker);
   // A throwing line callback means the consumer is broken: stop the group, then rethrow.
   const pumps = openPumps(options, activity, () => stop.request("cancelled"));
   const disarm = armCaps(activity, options, (cap) => stop.request(cap));
@@ -128,5 +128,6 @@ function resultOf(proc: Child, stop: GroupTermination, pumps: Pumps, wallMs: num
     truncated: stdout.tail.truncated || stderr.tail.truncated,
     longestSilenceMs,
     pid: proc.pid,
+    ...(stop.straysKilled > 0 ? { straysKilled: stop.straysKilled } : {}),
   };
 }

@@ -7,6 +7,7 @@ import type { AgentAssignment, AgentHooks, Sitting, SittingProgress } from "../.
 import { tail } from "../../engine/cut.ts";
 import { VouchError } from "../../engine/errors.ts";
 import { buildChildEnv } from "../child-env.ts";
+import { SITTING_MARKER } from "../process/strays.ts";
 import type { Command, ProcessOptions, ProcessResult } from "../process-types.ts";
 import type { ProcessSupervisor } from "../process-registry.ts";
 import { backstopBreach, type BackstopBreach, type BackstopMargins } from "./overruns.ts";
@@ -44,7 +45,12 @@ export async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, ho
     if (e instanceof VouchError) return notRun("unavailable", e.message);
     throw e;
   }
-  const { env } = buildChildEnv(ctx.parentEnv, a.passEnv, a.workspace !== undefined ? { VOUCH_WORKSPACE: a.workspace } : {});
+  // Every process of the sitting carries its marker: found and killed with it wherever it went (process/strays.ts).
+  const marker = crypto.randomUUID();
+  const { env } = buildChildEnv(ctx.parentEnv, a.passEnv, {
+    [SITTING_MARKER]: marker,
+    ...(a.workspace !== undefined ? { VOUCH_WORKSPACE: a.workspace } : {}),
+  });
   const parser = adapter.createParser(a, { env, startedAt: Date.now() });
   const controller = new AbortController();
   // A conversing harness is told first (ACP's session/cancel), then the group is stopped.
@@ -58,6 +64,7 @@ export async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, ho
   try {
     const options = processOptions(a, command, ctx, env, controller.signal, watch.onLine, adapter.quietLine?.bind(adapter));
     if (talk.option) options.conversation = talk.option;
+    options.sittingMarker = marker;
     result = await ctx.runProcess({ argv: command.argv }, options);
   } finally {
     clearInterval(polling);

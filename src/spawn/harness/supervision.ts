@@ -28,6 +28,12 @@ export function cancelGuard(stop: { abort(): void }, reported: () => boolean, gr
   };
 }
 
+/** What vouch killed: the group, and the processes that had left it (a detached shell's, process/strays.ts). */
+function killedWhat(result: ProcessResult): string {
+  const n = result.straysKilled ?? 0;
+  return n > 0 ? `process group killed, and ${n} process${n === 1 ? "" : "es"} that had left it` : "process group killed";
+}
+
 /** The stop the engine itself caused (or could not avoid), if any. */
 export function supervisionStop(
   result: ProcessResult,
@@ -44,13 +50,14 @@ export function supervisionStop(
       error: `vouch backstop stopped ${who}: ${what} streamed against a ${breach.cap} cap of ${limit} (kill threshold ${breach.threshold})`,
     };
   }
+  const killed = killedWhat(result);
   switch (result.terminationReason) {
     case "wall":
-      return { stopReason: "wall", error: `${who} stopped by the wall cap (${a.caps.wallMs} ms); process group killed` };
+      return { stopReason: "wall", error: `${who} stopped by the wall cap (${a.caps.wallMs} ms); ${killed}` };
     case "idle":
       return {
         stopReason: "idle",
-        error: `${who} stopped by the idle cap: ${adapter.quietLine ? "no progress" : "no output"} for ${a.caps.idleMs} ms${adapter.quietLine ? " (its reconnect and retry notices do not count)" : ""}; process group killed`,
+        error: `${who} stopped by the idle cap: ${adapter.quietLine ? "no progress" : "no output"} for ${a.caps.idleMs} ms${adapter.quietLine ? " (its reconnect and retry notices do not count)" : ""}; ${killed}`,
       };
     case "cancelled":
       return { stopReason: "cancelled", error: `${who} sitting cancelled` };

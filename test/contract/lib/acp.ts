@@ -158,3 +158,15 @@ export function processesIn(dir: string): number[] {
   }
   return out;
 }
+
+/** The processes still in `dir` once those already killed have had up to `ms` to die (a SIGKILLed
+ *  process lingers a moment before it is gone); on main a stray shell ran on for a minute. */
+export async function leftIn(dir: string, ms = 5_000): Promise<number[]> {
+  const until = Date.now() + ms;
+  let left = processesIn(dir);
+  while (left.length > 0 && Date.now() < until) {
+    await Bun.sleep(50);
+    left = processesIn(dir);
+  }
+  return left;
+}

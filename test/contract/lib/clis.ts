@@ -54,3 +54,15 @@ export function installedVersion(name: CliName): string | null {
 export function missingClis(): CliName[] {
   return CLI_NAMES.filter((n) => !cliInstalled(n));
 }
+
+/**
+ * The test process's PATH without the folder `bun --bun` puts first, whose `node` is Bun
+ * itself: the CLIs that are node scripts (gemini, the codex launcher, claude-code-acp)
+ * would run under Bun there, not under the node users run them with. Under Bun, gemini's
+ * detached shell stayed in gemini's own session (Bun's spawn does not make a new one),
+ * which hid the stray processes of issue 28 item 1 from the suite.
+ */
+export function systemPath(): string {
+  const entries = (process.env.PATH ?? "/usr/bin:/bin").split(":");
+  return entries.filter((e) => !/\/bun-node-[^/]*$/.test(e)).join(":") || "/usr/bin:/bin";
+}

@@ -6,10 +6,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { VouchEvent } from "../../../src/engine/events.ts";
-import { cleanEnv, parseNdjson, vouch, type Ran } from "../../e2e/helpers.ts";
+import { parseNdjson, vouch, type Ran } from "../../e2e/helpers.ts";
 import { buildCodexCommand } from "../../../src/spawn/harness/codex/adapter.ts";
 import { buildGeminiCommand } from "../../../src/spawn/harness/gemini/adapter.ts";
-import { CLIS_BIN } from "./clis.ts";
+import { CLIS_BIN, systemPath } from "./clis.ts";
 import { scratch } from "./home.ts";
 
 /** A HOME whose codex config selects a provider at `baseUrl`, with codex's own retries off. */
@@ -123,10 +123,9 @@ export interface ContractOptions {
 export async function runContract(graph: string, home: string, env: Record<string, string>, o: ContractOptions = {}): Promise<Outcome> {
   const ledger = scratch("ledger");
   const passEnv = Object.keys(env).flatMap((n) => ["--pass-env", n]);
-  const base = cleanEnv({ home: ledger });
   const ran = await vouch(["run", graph, "--json", ...passEnv, ...(o.args ?? [])], {
     home: ledger,
-    env: { ...env, HOME: home, TMPDIR: o.tmpdir ?? agentTmpdir(home), PATH: `${CLIS_BIN}:${base.PATH}` },
+    env: { ...env, HOME: home, TMPDIR: o.tmpdir ?? agentTmpdir(home), PATH: `${CLIS_BIN}:${systemPath()}` },
   });
   const events = parseNdjson(ran.stdout);
   const node = events.find((e): e is Extract<VouchEvent, { type: "node.finished" }> => e.type === "node.finished");
@@ -153,7 +152,7 @@ export async function rawRun(cli: "codex" | "gemini", base: string, prompt = "Sa
     cli === "codex" ? { FAKE_OPENAI_KEY: "fake-key" } : { ...GEMINI_FAST_ENV, GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: base };
   const p = Bun.spawn([join(CLIS_BIN, cmd.argv[0]!), ...cmd.argv.slice(1)], {
     cwd: a.cwd,
-    env: { PATH: `${CLIS_BIN}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: home, TMPDIR: agentTmpdir(home), ...env },
+    env: { PATH: `${CLIS_BIN}:${systemPath()}`, HOME: home, TMPDIR: agentTmpdir(home), ...env },
     stdin: new Blob([cmd.stdin ?? ""]),
     stdout: "pipe",
     stderr: "ignore",

@@ -93,6 +93,8 @@ export class AcpConversation {
       .onRequest("session/request_permission", ({ params }) => {
         const options = (params.options ?? []) as PermissionOption[];
         const id = params.toolCall?.toolCallId;
+        // The request is model output: gemini asks before it reports the call at all.
+        if (this.state.update({ update: { ...params.toolCall, sessionUpdate: "tool_call" } })) hooks.progressed(this.state.progress());
         // claude-code-acp's request names no kind: the call's own update said it.
         const kind = params.toolCall?.kind ?? (typeof id === "string" ? this.state.toolCalls.get(id)?.kind : undefined);
         const answer = answerPermission(this.mode(), kind ?? undefined, options);
