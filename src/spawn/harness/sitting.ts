@@ -77,6 +77,9 @@ export async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, ho
   const breach = watch.breach();
   const ownEnd = (cancel.reportedFirst() || talk.endedByAnswer()) && result.terminationReason === "cancelled";
   const supervised = ownEnd && breach === null ? null : supervisionStop(result, breach, adapter, a);
+  // An agent vouch stopped once it had answered (an ACP server) exited by vouch's signal, not its own
+  // failure: a complete answer is exit 0, as replay's is (ADR 0051).
+  if (talk.endedByAnswer() && supervised === null && sitting.stopReason === "complete") sitting.exitCode = 0;
   if (supervised) {
     sitting.stopReason = supervised.stopReason;
     sitting.error = supervised.error;

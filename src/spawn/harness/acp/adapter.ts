@@ -44,5 +44,6 @@ export const acpAdapter: HarnessAdapter = {
   readOnly: { permission_mode: "deny" },
   noProgram: "the agent is the graph's acp.command (tested agents below)",
   buildCommand: buildAcpCommand,
-  createParser: (a) => createAcpParser(a, agentOf(a.acp?.command)?.name ?? a.acp?.command[0] ?? "?"),
+  createParser: (a) =>
+    createAcpParser(a, agentOf(a.acp?.command)?.name ?? a.acp?.command[0] ?? "?", acpGuarantees(a.acp?.command).caps.turns !== "none"),
 };

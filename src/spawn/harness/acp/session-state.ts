@@ -49,6 +49,10 @@ export class AcpSessionState {
   /** vouch asked the agent to stop (a cap, a cancel). */
   cancelRequested = false;
 
+  /** @param countsTurns whether the agent's turn count is vouch's to trust (a tested agent, agents.ts):
+   *  an untested agent's count may miss responses, so none is reported — never an invented number. */
+  constructor(readonly countsTurns = true) {}
+
   /** One `session/update` notification's params. True when the progress changed. */
   update(params: unknown): boolean {
     if (this.replaying || !isObject(params) || !isObject(params.update)) return false;
@@ -135,7 +139,7 @@ export class AcpSessionState {
 
   progress(): SittingProgress {
     return {
-      turns: this.counter.turns,
+      ...(this.countsTurns ? { turns: this.counter.turns } : {}),
       ...(this.costUsd !== undefined ? { costUsd: this.costUsd } : {}),
       ...(this.tokens !== undefined ? { tokens: this.tokens } : {}),
       ...(this.activity !== undefined ? { activity: this.activity } : {}),

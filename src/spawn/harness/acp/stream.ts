@@ -14,8 +14,8 @@ import { acpLimit, decideAcp } from "./verdict.ts";
 /** How long the SDK may take to read what was left once the program ended. */
 export const SETTLE_MS = 2_000;
 
-export function createAcpParser(a: AgentAssignment, program: string): StreamParser {
-  const state = new AcpSessionState();
+export function createAcpParser(a: AgentAssignment, program: string, countsTurns: boolean): StreamParser {
+  const state = new AcpSessionState(countsTurns);
   const conversation = new AcpConversation(a, state);
   return {
     feed(line) {

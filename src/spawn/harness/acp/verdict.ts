@@ -23,7 +23,7 @@ export function decideAcp(s: AcpSessionState, end: StreamEnd, program: string): 
   const base: ParsedSitting = {
     stopReason: "crashed",
     resultText: s.text,
-    turns: s.initialized ? s.counter.turns : null,
+    turns: s.initialized && s.countsTurns ? s.counter.turns : null,
     costUsd: s.costUsd ?? null,
     tokens: s.tokens ?? null,
     permissionDenials: s.denials,
