@@ -11,7 +11,7 @@ import { always, answer, apiError, startFakeAnthropic, toolsForever, toolUse, ty
 import { geminiAnswer, geminiCall, geminiError, startGeminiScript } from "./servers/gemini.ts";
 import { PLAIN_ANSWER } from "./servers/scenarios.ts";
 import { cleanupScratch, describeCli } from "./lib/index.ts";
-import { acpGraph, acpHome, claudeAcpEnv, geminiAcpEnv, leftIn, runAcp, type AcpAgentName } from "./lib/acp.ts";
+import { ACP_COMMANDS, acpGraph, acpHome, claudeAcpEnv, geminiAcpEnv, leftIn, runAcp, type AcpAgentName } from "./lib/acp.ts";
 import type { ContractResult } from "./lib/run.ts";
 import type { ThrowawayHome } from "./lib/home.ts";
 
@@ -196,3 +196,49 @@ for (const agent of ["gemini", "claude-code-acp"] as const) {
     });
   });
 }
+
+/** Two nodes on one agent, the second continuing the first's session (ADR 0023: ACP's own session ids). */
+const sessionGraph = (agent: AcpAgentName, cwd: string) => `version: 1
+name: acp-sessions
+defaults:
+  harness: acp
+  acp: { command: ${JSON.stringify(ACP_COMMANDS[agent])} }
+  cwd: ${JSON.stringify(cwd)}
+nodes:
+  first: { kind: agent, prompt: Say hello. }
+  again: { kind: agent, prompt: Say hello again., needs: [first], session: { continue: first } }
+`;
+
+describeCli("claude-code-acp", "acp sessions with claude-code-acp", () => {
+  test("session: { continue } resumes ACP's session (session/resume): the same id, passed", SLOW, async () => {
+    const w = world("claude-code-acp", "plain");
+    try {
+      const r = await runAcp({ home: w.home, graph: sessionGraph("claude-code-acp", w.home.work), env: w.env });
+      const first = r.finished("first").session_id;
+      expect(first).toMatch(/^[0-9a-f-]{36}$/);
+      expect(r.events.find((e) => e.type === "node.started" && e.node === "again")).toMatchObject({
+        session: { mode: "resume", id: first },
+      });
+      expect(r.finished("again")).toMatchObject({ status: "passed", stop_reason: "complete", session_id: first });
+      expect(r.code).toBe(0);
+    } finally {
+      await w.stop();
+      w.home.cleanup();
+    }
+  });
+});
+
+describeCli("gemini", "acp sessions with gemini", () => {
+  test("gemini --acp cannot resume with vouch: refused before start, exit 2", SLOW, async () => {
+    const w = world("gemini", "plain");
+    try {
+      const r = await runAcp({ home: w.home, graph: sessionGraph("gemini", w.home.work), env: w.env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/the agent gemini cannot resume a session with vouch/);
+      expect(w.requests()).toBe(0);
+    } finally {
+      await w.stop();
+      w.home.cleanup();
+    }
+  });
+});

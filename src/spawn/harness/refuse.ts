@@ -75,8 +75,16 @@ export function refuse(harness: HarnessDescriptor, plan: AgentPlan, options: Ref
     }
   }
 
+  const sessions = harness.sessionsFor?.(plan) ?? harness.sessions;
   for (const mode of plan.sessionModes ?? []) {
-    if (harness.sessions?.[mode]) continue;
+    if (sessions?.[mode]) continue;
+    if (harness.sessions?.[mode] && plan.acp) {
+      no(
+        mode === "fork" ? "session.fork" : "session",
+        `the agent ${plan.acp.command[0]} cannot resume a session with vouch (docs/real-clis.md, ACP agents)`,
+      );
+      continue;
+    }
     const field = mode === "fork" ? "session.fork" : "session";
     no(field, sessionRefusal(name, mode, field) ?? `${field}: cannot ${mode === "fork" ? "fork" : "resume"} a session`);
   }

@@ -160,6 +160,8 @@ export interface HarnessDescriptor {
   transcripts?: TranscriptStore;
   /** Guarantees that depend on the node (acp: on the agent its command starts); absent: `guarantees`. */
   guaranteesFor?(plan: Pick<AgentPlan, "acp">): Guarantees;
+  /** Session support that depends on the node (acp: on the agent); absent: `sessions`. */
+  sessionsFor?(plan: Pick<AgentPlan, "acp">): Readonly<Record<SessionMode, boolean>> | undefined;
   /** Why this node cannot run on the harness at all (acp without acp.command), or null. */
   planProblem?(plan: AgentPlan): string | null;
   /** The agents a protocol harness is tested with, each with its own guarantees (acp). */

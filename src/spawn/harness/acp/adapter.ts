@@ -41,6 +41,8 @@ export const acpAdapter: HarnessAdapter = {
   })),
   permissionModes: ACP_PERMISSION_MODES,
   sessions: SESSION_SUPPORT.acp,
+  // A tested agent resumes as measured; any other agent is tried (session/resume or session/load).
+  sessionsFor: (plan) => agentOf(plan.acp?.command)?.sessions,
   readOnly: { permission_mode: "deny" },
   noProgram: "the agent is the graph's acp.command (tested agents below)",
   buildCommand: buildAcpCommand,

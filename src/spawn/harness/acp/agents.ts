@@ -8,6 +8,7 @@
 // must do — answer a prompt with a stop reason — so its turns and budget caps
 // are refused before start. An agent is recognised by its program's name.
 import { basename } from "node:path";
+import type { SessionMode } from "../../../engine/harnesses.ts";
 import type { Guarantees, TestedVersion } from "../types.ts";
 
 export interface AcpAgent {
@@ -21,6 +22,8 @@ export interface AcpAgent {
   testedVersion: TestedVersion;
   /** Whether it exits when its stdin closes; otherwise vouch stops it once it answered. */
   exitsOnEof: boolean;
+  /** What a later sitting can do with its session (ADR 0023), as measured against the real agent. */
+  sessions: Readonly<Record<SessionMode, boolean>>;
 }
 
 /** What vouch keeps of any ACP agent: the wall and idle caps (its own timers) and the permission answers. */
@@ -42,6 +45,9 @@ export const ACP_AGENTS: readonly AcpAgent[] = [
     guarantees: COUNTED,
     testedVersion: { package: "@google/gemini-cli", version: "0.61.0" },
     exitsOnEof: true,
+    // It offers session/load, but 0.61.0 answers a session another process of it recorded with
+    // "Invalid session identifier" (measured): resuming is refused before start.
+    sessions: { resume: false, fork: false },
   },
   {
     name: "claude-code-acp",
@@ -50,6 +56,7 @@ export const ACP_AGENTS: readonly AcpAgent[] = [
     guarantees: COUNTED,
     testedVersion: { package: "@zed-industries/claude-code-acp", version: "0.16.2" },
     exitsOnEof: false,
+    sessions: { resume: true, fork: false },
   },
 ];
 

@@ -124,7 +124,16 @@ export class AcpSessionState {
   failed(during: string, e: unknown): void {
     if (this.ending.kind !== "none") return;
     const code = isObject(e) && typeof e.code === "number" ? e.code : null;
-    const data = isObject(e) && isObject(e.data) && typeof e.data.message === "string" ? `: ${e.data.message}` : "";
+    const raw = isObject(e) ? e.data : undefined;
+    // The agent's detail, whatever its shape: a string, { message }, or some object (bounded).
+    const data =
+      typeof raw === "string"
+        ? `: ${raw}`
+        : isObject(raw) && typeof raw.message === "string"
+          ? `: ${raw.message}`
+          : isObject(raw)
+            ? `: ${JSON.stringify(raw).slice(0, 500)}`
+            : "";
     const message = e instanceof Error ? e.message : isObject(e) && typeof e.message === "string" ? e.message : String(e);
     this.ending = { kind: "error", during, code, message: `${message}${data}`.slice(0, 2000) };
   }
