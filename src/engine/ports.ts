@@ -28,6 +28,8 @@ export interface AgentAssignment {
   /** Feedback round (1 = first pass) when the node is on a feedback loop; attempts restart each round. */
   round?: number;
   harness: HarnessName;
+  /** The ACP agent's command line (harness acp, ADR 0051). */
+  acp?: { command: string[] };
   prompt: string;
   model?: string;
   tools?: string[];
@@ -58,7 +60,7 @@ export interface AgentAssignment {
 
 /** The static part of an assignment, checked for every agent node before any process starts. */
 export type AgentPlan = Pick<AgentAssignment, "node" | "harness" | "caps" | "model" | "tools" | "permissionMode"> &
-  Partial<Pick<AgentAssignment, "prompt" | "cwd">> & {
+  Partial<Pick<AgentAssignment, "prompt" | "cwd" | "acp">> & {
     /** What the node's sittings may do with a session: `session:` and retry.session: continue (resume). */
     sessionModes?: SessionMode[];
   };

@@ -27,6 +27,14 @@ describe("bwrapArgs", () => {
     expect(a).not.toContain("--new-session");
   });
 
+  test("as root: a user namespace of ours with CAP_SETFCAP (a nested sandbox can map uid 0); as anyone else, neither", () => {
+    const root = bwrapArgs(spec(), "/w", dirs, true).join(" ");
+    expect(root).toContain("--cap-drop ALL --unshare-user --cap-add CAP_SETFCAP");
+    const user = bwrapArgs(spec(), "/w", dirs, false);
+    expect(user).not.toContain("--unshare-user");
+    expect(user).not.toContain("--cap-add");
+  });
+
   test("network: false is its own network namespace; true shares the host's", () => {
     expect(bwrapArgs(spec({ network: false }), "/w", dirs)).toContain("--unshare-net");
     expect(bwrapArgs(spec({ network: true }), "/w", dirs)).not.toContain("--unshare-net");

@@ -197,6 +197,7 @@ function assignmentOf(p: Prepared, attempt: number, prompt: string, remaining: n
   if (env.branch) assignment.branch = env.branch;
   if (env.round !== undefined) assignment.round = env.round;
   if (p.seal.request) assignment.seal = p.seal.request;
+  if (s.acp !== undefined) assignment.acp = s.acp;
   if (s.model !== undefined) assignment.model = s.model;
   if (s.tools !== undefined) assignment.tools = s.tools;
   if (s.permissionMode !== undefined) assignment.permissionMode = s.permissionMode;
