@@ -1,4 +1,5 @@
 // The engine's public API types (src/engine/run.ts re-exports them).
+import type { SandboxAvailability, SandboxMode } from "../sandbox.ts";
 import type { GraphFile } from "../graph/schema.ts";
 import type {
   AgentRunner,
@@ -67,6 +68,10 @@ export interface RunOptions {
   remoteWorkspace?: RemoteWorkspace;
   /** The graph's checks its history calls flaky (ADR 0067), for run.started (the live view marks them). */
   flakyChecks?: NonNullable<EventOf<"run.started">["flaky_checks"]>;
+  /** --sandbox: the setting of nodes whose graph says none (ADR 0040). */
+  sandbox?: SandboxMode;
+  /** Whether this machine can seal (the spawn seam's probe, once per session). Absent: NOT_PROBED. */
+  sandboxAvailability?: SandboxAvailability;
 }
 
 /** A run's own bounds: process slots, and the budget and wall caps (null: none). */
@@ -103,12 +108,19 @@ export interface PlannedNode {
   /** Agent nodes only. */
   harness?: HarnessName;
   caps?: SittingCaps;
+  /** harness acp: the agent's command line. */
+  acp?: { command: string[] };
+  /** The caps that are vouch's defaults, not the graph's (ADR 0050). */
+  defaultedCaps?: ("wall" | "idle")[];
   model?: string;
   tools?: string[];
   /** The permission mode the harness is given (vouch plan shows it before approval). */
   permissionMode?: string;
   cwd?: string;
   refusals: Refusal[];
+  /** Agent and script nodes: whether their processes run sealed (ADR 0040), and why not. */
+  sealed?: boolean;
+  unsealed?: string;
 }
 
 export interface RunPlan {
@@ -121,6 +133,8 @@ export interface RunPlan {
   /** Every node, branch nodes right after their map. */
   nodes: PlannedNode[];
   refusals: { node: string; harness: string; field: string; message: string }[];
+  /** Nodes that run unsealed because the sandbox does not work here (sandbox: auto): the run's one warning. */
+  unsealed: { node: string; reason: string }[];
   passEnv: string[];
 }
 
