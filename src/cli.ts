@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   graph: () => import("./cli/graph-command.ts"),
   clean: () => import("./cli/clean-command.ts"),
   checks: () => import("./cli/checks-command.ts"),
+  stats: () => import("./cli/stats-command.ts"),
   plan: () => import("./cli/plan-command.ts"),
   worker: () => import("./cli/worker-command.ts"),
   workers: () => import("./cli/workers-command.ts"),

@@ -11,6 +11,8 @@ import { parseCommandArgs } from "./args.ts";
 import { loadGraph } from "../engine/graph/loader.ts";
 import { checksReader, isChecksFile, readGraphSource } from "./graph-file.ts";
 import type { CliIO, Command } from "./io.ts";
+import { recordedHistories, renderHistories } from "./check-history.ts";
+import { checkedLedgerHome } from "../ledger/index.ts";
 
 export const DEFAULT_CHECKS_FILE = "vouch.checks.yaml";
 
@@ -69,7 +71,8 @@ export function renderLibrary(file: string, list: ListedCheck[]): string {
 }
 
 const checksCommand: Command = async (args, io) => {
-  const { values, positionals } = parseCommandArgs("checks", args, { json: { type: "boolean" } });
+  const { values, positionals } = parseCommandArgs("checks", args, { json: { type: "boolean" }, history: { type: "boolean" } });
+  if (values.history) return history(positionals, values.json === true, io);
   if (positionals.length > 1)
     throw new UsageError(`checks takes one file (got ${positionals.length})`, "usage: vouch checks [FILE] [--json]");
   const file = positionals[0] ?? DEFAULT_CHECKS_FILE;
@@ -81,4 +84,22 @@ const checksCommand: Command = async (args, io) => {
   io.out(values.json ? `${JSON.stringify(list, null, 2)}\n` : sanitize(renderLibrary(file, list)));
   return 0;
 };
+/** --history: the ledger's outcomes of every check, or of the one NAME (ADR 0067). */
+function history(positionals: string[], json: boolean, io: CliIO): number {
+  if (positionals.length > 1)
+    throw new UsageError(
+      `checks --history takes one check name (got ${positionals.length})`,
+      "usage: vouch checks [NAME] --history [--json]",
+    );
+  const name = positionals[0];
+  const list = recordedHistories(io, name);
+  // Check names come from graphs: no control character reaches the terminal.
+  io.out(
+    json
+      ? `${JSON.stringify(list, null, 2)}
+`
+      : sanitize(renderHistories(list, checkedLedgerHome(io.env, io.cwd), name)),
+  );
+  return 0;
+}
 export default checksCommand;

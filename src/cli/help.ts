@@ -18,10 +18,12 @@ Usage:
   vouch schema                     print the JSON Schema of graph files (for editors)
   vouch graph GRAPH [--format F]   draw a graph: text (default), mermaid or dot
   vouch checks [FILE] [--json]     list a check library: a graph's, or a checks file's
+  vouch checks [NAME] --history    each check's recent outcomes: pass, fail, flaky, could not run, flake rate
   vouch plan GOAL --checks FILE    ask a model to plan a graph for GOAL, show it, write it, run it
   vouch runs [--json]              list recorded runs, newest first
   vouch show RUN [--json|--tui]    what happened in a run: nodes, checks, overruns, cost, worktrees, sessions
   vouch report RUN [--format F]    a run as HTML, JUnit, Markdown, GitHub annotations, SARIF, Code Quality
+  vouch stats [--since WHEN]       how often models' claims held against the evidence; what retries bought
   vouch resume RUN [options]       re-run what did not pass; decide a paused approval; go on after a usage limit
   vouch harnesses [--json]         the harness adapters, their guarantees, which version is installed
   vouch doctor [--json]            check that each installed agent CLI accepts the arguments vouch sends
@@ -200,16 +202,38 @@ Nothing else is touched: not your checkout, not other runs, not other branches.
 Options:
   --branches   also delete the run's branches, the kept earlier tries (…@1) included`,
   checks: `Usage: vouch checks [FILE] [--json]
+       vouch checks [NAME] --history [--json]
 
 Lists the check library FILE gives: each check's name, description, command,
 timeout and where it is defined (file:line:col). FILE is a graph (its own checks:
 plus the checks files its checks_from names) or a checks file (NAME.checks.yaml,
 holding only a checks: mapping). Without FILE, ./vouch.checks.yaml.
 
+--history reads the ledger instead: for each check (or NAME), over its last 20 runs,
+how often it passed, failed, was flaky (failed, then passed on the same tree) or could
+not run, its flake rate, and the trees it both passed and failed on. A changed command
+is a new history. A check flaky in more than 20% of its recent runs is marked FLAKY.
+
 Options:
-  --json   print the list as a JSON array
+  --history   the checks' recorded outcomes, not a library
+  --json      print the list as a JSON array
 
 Exit codes: 0 listed; 2 the file is missing or invalid (every problem as file:line:col).`,
+  stats: `Usage: vouch stats [--since WHEN] [--by harness|model|graph|node] [--json]
+
+Over the recorded runs: what each agent sitting claimed of its own work (the value at its
+node's claim: path, else done or not done by its result_matches, else done when it
+completed; (no claim) when it did not) beside what vouch's evidence found: verified (a
+check passed), unchecked (it passed on its word or exit alone), failed, no verdict. Each
+cell has its sittings, its share of that claim, cost and turns. Then, per cause, the
+retries it caused, what they cost, and how many ended in a verified pass.
+
+Options:
+  --since WHEN   only sittings judged since WHEN: a date (2026-11-01), a time, or an age (12h, 7d)
+  --by GROUP     one table per harness, model (as the node asked for it), graph or node
+  --json         print {since, by, runs, sittings, claims, retries} as JSON
+
+Exit codes: 0; 2 usage.`,
   plan: `Usage: vouch plan GOAL --checks FILE [options]
 
 Asks a model (through a harness, with read-only tools) to write a graph for GOAL

@@ -17,6 +17,7 @@ import { withReports } from "./run-reports.ts";
 import type { Decision } from "./cli-approvals.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import type { Command } from "./io.ts";
+import { flakyChecksOf } from "./check-history.ts";
 import { refuseBadWorkspaces } from "./workspace-check.ts";
 import { realGit } from "../workspace/git.ts";
 import { sanitize } from "../tui/text.ts";
@@ -150,6 +151,7 @@ const resumeCommand: Command = async (args, io) => {
         passEnv: ticket.passEnv,
         version,
         resume,
+        flakyChecks: flakyChecksOf(ledger, graphFile.graph, graphFile.subgraphs),
         ...limits,
         ...(budgetUsd !== undefined ? { budgetUsd } : {}),
         ...(caps.wall_ms !== null ? { wallMs: caps.wall_ms } : {}),

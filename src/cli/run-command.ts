@@ -20,6 +20,7 @@ import { version } from "./version.ts";
 import { reportTargets } from "../report/write-report.ts";
 import { withReports } from "./run-reports.ts";
 import type { Command } from "./io.ts";
+import { flakyChecksOf } from "./check-history.ts";
 import { refuseBadWorkspaces } from "./workspace-check.ts";
 import { realGit } from "../workspace/git.ts";
 import { LIMIT_OPTIONS, limitFlags } from "./limit-flags.ts";
@@ -131,15 +132,17 @@ const runCommand: Command = async (args, io) => {
   const chosen = await chooseExecutor(values.executor, graphFile.graph, io.cwd, { ...io, fleetKeyFile: values["fleet-key-file"] });
   let ledger: ReturnType<typeof openLedger>;
   let lock: ReturnType<typeof ledger.claimNewRun>;
+  let flakyChecks: ReturnType<typeof flakyChecksOf>;
   try {
     ledger = openLedger({ home: checkedLedgerHome(io.env, io.cwd), onNotice: io.err });
+    flakyChecks = flakyChecksOf(ledger, graphFile.graph, graphFile.subgraphs); // the live view marks them (ADR 0067)
     // The ledger gives the id: the drawn one unless another run has it (ADR 0019).
     lock = ledger.claimNewRun(() => newRunId());
   } catch (e) {
     await chosen?.executor.close?.(); // its connection would keep the process alive
     throw e;
   }
-  const options = { ...draft, runId: lock.runId, ...chosen };
+  const options = { ...draft, runId: lock.runId, ...chosen, flakyChecks };
   return withReports(io, options.runId, reports, () =>
     runSession({
       io,

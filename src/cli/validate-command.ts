@@ -14,6 +14,8 @@ import type { Command } from "./io.ts";
 import { isAbsolute, resolve } from "node:path";
 import { sanitize } from "../tui/text.ts";
 import { fileLimits } from "../spawn/read-limited.ts";
+import { historiesOrNone } from "./check-history.ts";
+import { flakyWarnings } from "./flaky-marks.ts";
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -63,9 +65,12 @@ const validateCommand: Command = async (args, io) => {
   });
   const all: (GraphProblem & { severity?: "warning" })[] = [];
   let invalid = 0;
+  const histories = historiesOrNone(io); // the ledger's, read once: checks flaky in their recent runs are warned of
   for (const file of files) {
     const checked = checkFile(file, io.cwd, io.env);
-    const { warnings } = checked;
+    const warnings = checked.loaded
+      ? [...checked.warnings, ...flakyWarnings(file, checked.loaded.text, checked.loaded.graph, histories)]
+      : checked.warnings;
     // A valid graph's workspaces are checked against git too (ADR 0020): the repository and the base.
     const problems = checked.loaded
       ? locateProblems(file, checked.loaded.text, (await checkWorkspaces(checked.loaded.graph, io.cwd, realGit)).problems)

@@ -54,6 +54,7 @@ export const CAUSES = [
   "run_wall",
   "budget_insufficient",
   "executor_lost",
+  "flaky_check",
   // skipped
   "not_chosen",
   "condition_false",
@@ -92,6 +93,7 @@ export const CAUSE_STATUS: Readonly<Record<Cause, NodeStatus>> = Object.freeze({
   run_wall: "error",
   budget_insufficient: "error",
   executor_lost: "error",
+  flaky_check: "error",
   not_chosen: "skipped",
   condition_false: "skipped",
   upstream_not_passed: "skipped",
@@ -200,6 +202,18 @@ export const runStartedSchema = z.strictObject({
   version: z.string(),
   /** Where map branches run: absent = in process; else the executor's URL (no password). */
   executor: z.string().optional(),
+  /** The graph's checks the ledger's history calls flaky when the session starts (ADR 0067): flaky
+   *  in more than FLAKY_SHARE of their recent runs. The live view marks their outcomes. */
+  flaky_checks: z
+    .array(
+      z.strictObject({
+        name: z.string(),
+        command_digest: z.string(),
+        flaky_runs: z.number().int().min(1),
+        runs: z.number().int().min(1),
+      }),
+    )
+    .optional(),
   /** --sandbox, when given: the setting of nodes whose graph says none (ADR 0040); a resume keeps it. */
   sandbox: z.enum(SANDBOX_MODES).optional(),
 });
@@ -263,6 +277,9 @@ export const checkFinishedSchema = z.strictObject({
   expect: z.string(),
   /** Why it failed, in one line; absent when passed. */
   reason: z.string().optional(),
+  /** True when the check could not run, or did not finish (killed by a signal vouch did not
+   *  send, not started, the shell's 126/127): no evidence either way (ADR 0049). Absent otherwise. */
+  could_not_run: z.literal(true).optional(),
   exit: z.number().int().nullable(),
   signal: z.string().nullable(),
   timed_out: z.boolean(),
@@ -270,6 +287,14 @@ export const checkFinishedSchema = z.strictObject({
   stdout_tail: z.string(),
   stderr_tail: z.string(),
   truncated: z.boolean(),
+  /** The check's history key (ADR 0067): a digest of its command and expectation ("sha256:…")… */
+  command_digest: z.string().optional(),
+  /** … and the git tree object id of what it ran on (null: not in a worktree, ADR 0067). */
+  tree_id: z.string().nullable().optional(),
+  /** A rerun after a failure on the same tree (ADR 0066): 1 for the first rerun. Absent on the first run. */
+  rerun: z.number().int().min(1).optional(),
+  /** Set on the rerun that passed after a failure: the check is flaky on this tree. */
+  flaky: z.literal(true).optional(),
 });
 
 export const capOverrunSchema = z.strictObject({
@@ -339,6 +364,36 @@ export const nodeFinishedSchema = z.strictObject({
   sealed: z.boolean().optional(),
   /** … and when not, why (sandbox: off, not available here and why, a script without a workspace). */
   unsealed_reason: z.string().optional(),
+  /** retry.max_cost stopped the retries (ADR 0068): the cause whose retries spent `spent_usd`
+   *  without progress, at or over `limit_usd` (its share of the node's budget). */
+  retry_stopped: z.strictObject({ cause: z.enum(CAUSES), spent_usd: z.number().min(0), limit_usd: z.number().min(0) }).optional(),
+});
+
+/** One attempt of an agent or script node, judged (ADR 0068): what the model claimed next to what
+ *  the evidence said, and what the attempt spent. Emitted before its node.retrying or node.finished;
+ *  an attempt a usage limit cut off, or one that never started, has none. */
+export const attemptJudgedSchema = z.strictObject({
+  ...base,
+  type: z.literal("attempt.judged"),
+  ...nodeRef,
+  attempt: z.number().int().min(1),
+  round: z.number().int().min(1).optional(),
+  kind: z.enum(["agent", "script"]),
+  harness: z.string().optional(),
+  /** The model the node asked for (absent: the harness's default). */
+  model: z.string().optional(),
+  /** What the model said of its own work: the value at the node's `claim:` path, else "done" or
+   *  "not done" by its result_matches, else "done" for a sitting that completed; null when it
+   *  said nothing vouch could read (the sitting did not complete). Absent on a script's attempt. */
+  claim: z.string().nullable().optional(),
+  status: z.enum(NODE_STATUSES),
+  qualifier: z.enum(QUALIFIERS).nullable(),
+  cause: z.enum(CAUSES).nullable(),
+  /** This attempt is a retry: the cause the attempt before it was retried for. */
+  retry_of: z.enum(CAUSES).optional(),
+  /** This attempt's own cost and turns (node.finished sums every attempt). */
+  cost_usd: z.number().min(0).nullable(),
+  turns: z.number().int().min(0).nullable(),
 });
 
 export const branchStartedSchema = z.strictObject({
@@ -503,6 +558,7 @@ export const eventSchema = z.discriminatedUnion("type", [
   capOverrunSchema,
   nodeRetryingSchema,
   nodeFinishedSchema,
+  attemptJudgedSchema,
   branchStartedSchema,
   branchFinishedSchema,
   mergeConflictSchema,

@@ -161,6 +161,8 @@ export interface CheckSpec {
   run: string;
   expect: Expect;
   timeoutMs: number;
+  /** Runs again on the same tree after a failure, up to this many times (ADR 0066). */
+  reruns?: number;
 }
 
 export interface CheckOutcome {
@@ -172,6 +174,11 @@ export interface CheckOutcome {
   /** The check could not run at all (its files could not be written, it could
    *  not start): no evidence either way, so the node is error, not failed. */
   notRun?: boolean;
+  /** It failed, then passed on a rerun on the same tree (ADR 0066): neither evidence of success
+   *  nor of failure (the node is error, flaky_check). Its tails are the first failure's. */
+  flaky?: boolean;
+  /** How many times it ran (1 + its reruns), when it was run again. */
+  runs?: number;
   exit: number | null;
   signal: string | null;
   timedOut: boolean;
@@ -414,6 +421,8 @@ export interface GitPort {
   /** Puts `paths` in the worktree (files and index) back as they are in `commit`; a path
    *  `commit` does not have is removed. */
   restorePaths(worktree: string, commit: string, paths: readonly string[]): Promise<void>;
+  /** The git tree object id of a commit's tree: what a check on it ran on (ADR 0067). */
+  treeId(root: string, commit: string): Promise<string>;
   /** The folders of the repository's worktrees (the main one included) and of vouch's own trees. */
   listWorktrees(root: string): Promise<string[]>;
   /** Whether a worktree (or a tree of vouch's own, ADR 0041) is at `path`. */
@@ -441,6 +450,7 @@ export const refusingGit: GitPort = {
   diff: async () => refusing("GitPort"),
   changedPaths: async () => refusing("GitPort"),
   restorePaths: async () => refusing("GitPort"),
+  treeId: async () => refusing("GitPort"),
   listWorktrees: async () => refusing("GitPort"),
   hasWorktree: async () => refusing("GitPort"),
   hideVouchDir: async () => refusing("GitPort"),

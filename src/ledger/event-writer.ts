@@ -4,6 +4,7 @@
 // so the tables never disagree with the events they came from.
 import type { Database, Statement } from "bun:sqlite";
 import { CAUSE_STATUS, eventJson, type EventOf, type VouchEvent } from "../engine/events.ts";
+import { EvidenceWriter } from "./evidence-writer.ts";
 
 type Params = (string | number | null)[];
 
@@ -38,11 +39,14 @@ export class EventWriter {
   private readonly touchSession: Statement;
   /** The current feedback round of each node seen starting (attempts restart each round). */
   private readonly rounds = new Map<string, number>();
+  /** Check outcomes and judged sittings (schema version 4). */
+  private readonly evidence: EvidenceWriter;
 
   constructor(private readonly db: Database) {
     // db.query caches and finalizes its statements on close (prepare() would
     // keep the connection open after close: no checkpoint, the WAL left behind).
     const q = (sql: string) => db.query(sql);
+    this.evidence = new EvidenceWriter(db);
     this.insertEvent = q("INSERT INTO events (run_id, seq, session, type, t, body) VALUES (?, ?, ?, ?, ?, ?)");
     this.runSessions = q("SELECT sessions FROM runs WHERE id = ?");
     this.insertRun = q(
@@ -171,9 +175,14 @@ export class EventWriter {
         break;
       case "check.finished": {
         const body = eventJson(e);
-        this.nodeCheck.run(...this.key(e, s, e.attempt), body, body);
+        const key = this.key(e, s, e.attempt);
+        this.nodeCheck.run(...key, body, body);
+        this.evidence.check(e, key);
         break;
       }
+      case "attempt.judged":
+        this.evidence.judged(e, this.key(e, s, e.attempt, e.round).slice(0, 7));
+        break;
       case "cap.overrun": {
         const body = eventJson(e);
         if (e.node === undefined) {

@@ -15,6 +15,8 @@ import { runSummary } from "./run-summary.ts";
 import { batchingSink, type EventSink, type SinkOptions } from "./sink.ts";
 import { guarded } from "./sqlite-errors.ts";
 import type { RunListing, RunSummary } from "./types.ts";
+import { checkRuns, sittings, type SittingFilter, type Sittings } from "./evidence-reads.ts";
+import type { CheckRunRow } from "../read/check-history.ts";
 
 export interface RunLedger {
   /** The ledger folder (VOUCH_HOME or <cwd>/.vouch). */
@@ -43,6 +45,10 @@ export interface RunLedger {
   /** Resolves ref, takes the run's lock, and refuses (exit 2) a live run, a
    *  passed run, or a changed graph (unless force). The caller releases ticket.lock. */
   resumeCheck(ref: string, currentDigest: string, force: boolean, hasSubgraphs?: boolean): ResumeTicket;
+  /** Judged attempts (attempt.judged), for the claims and retries tables (ADR 0068). */
+  sittings(filter: SittingFilter): Sittings;
+  /** Every outcome of each check (or of `name`) in its newest runs (ADR 0067). */
+  checkRuns(name?: string, window?: number): CheckRunRow[];
   /** Close every sink first (sink.close() commits what is queued). */
   close(): void;
 }
@@ -116,6 +122,14 @@ export class SqliteRunLedger implements RunLedger {
       lock.release();
       throw e;
     }
+  }
+
+  sittings(filter: SittingFilter): Sittings {
+    return guarded(this.file, "reading the judged sittings", () => sittings(this.db, filter));
+  }
+
+  checkRuns(name?: string, window?: number): CheckRunRow[] {
+    return guarded(this.file, "reading the checks' history", () => checkRuns(this.db, name, window));
   }
 
   close(): void {

@@ -179,10 +179,75 @@ ALTER TABLE node_results_v2 RENAME TO node_results;
 // Version 3: how many API requests the harness retried in each attempt (node.progress.api_retries).
 const V3 = `ALTER TABLE node_results ADD COLUMN api_retries INTEGER;`;
 
+// Version 4 (ADR 0067, 0068): evidence with a memory. check_runs holds one outcome per check
+// per attempt, keyed for its history by name, command digest and tree; sittings one row per
+// judged attempt (attempt.judged): the claim, the verdict, what it spent, the cause it retried.
+// A ledger of version 3 keeps its checks: each is taken from node_results.checks (no digest or
+// tree was recorded then); it recorded no claims, so it has no sittings.
+const V4 = `
+CREATE TABLE check_runs (
+  run_id TEXT NOT NULL,
+  session INTEGER NOT NULL,
+  node TEXT NOT NULL,
+  map TEXT NOT NULL,
+  branch_index INTEGER NOT NULL,
+  round INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  command_digest TEXT,
+  tree_id TEXT,
+  outcome TEXT NOT NULL,
+  runs INTEGER NOT NULL,
+  failures INTEGER NOT NULL,
+  t TEXT NOT NULL,
+  first_seq INTEGER NOT NULL,
+  PRIMARY KEY (run_id, session, node, map, branch_index, round, attempt, name)
+) WITHOUT ROWID;
+CREATE INDEX check_runs_by_name ON check_runs (name, run_id);
+
+CREATE TABLE sittings (
+  run_id TEXT NOT NULL,
+  session INTEGER NOT NULL,
+  node TEXT NOT NULL,
+  map TEXT NOT NULL,
+  branch_index INTEGER NOT NULL,
+  round INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  harness TEXT,
+  model TEXT,
+  claim TEXT,
+  status TEXT NOT NULL,
+  qualifier TEXT,
+  cause TEXT,
+  retry_of TEXT,
+  cost_usd REAL,
+  turns INTEGER,
+  t TEXT NOT NULL,
+  PRIMARY KEY (run_id, session, node, map, branch_index, round, attempt)
+) WITHOUT ROWID;
+CREATE INDEX sittings_by_time ON sittings (t);
+
+INSERT OR REPLACE INTO check_runs (run_id, session, node, map, branch_index, round, attempt, name, command_digest, tree_id,
+  outcome, runs, failures, t, first_seq)
+SELECT n.run_id, n.session, n.node, n.map, n.branch_index, n.round, n.attempt, json_extract(c.value, '$.name'), NULL, NULL,
+  CASE
+    WHEN json_extract(c.value, '$.passed') THEN 'passed'
+    WHEN json_extract(c.value, '$.could_not_run') IS NOT NULL
+      OR json_extract(c.value, '$.reason') LIKE 'the check could not run:%'
+      OR (NOT json_extract(c.value, '$.timed_out') AND json_extract(c.value, '$.exit') IN (126, 127)) THEN 'could_not_run'
+    ELSE 'failed'
+  END,
+  1, CASE WHEN json_extract(c.value, '$.passed') THEN 0 ELSE 1 END, json_extract(c.value, '$.t'), json_extract(c.value, '$.seq')
+FROM node_results n, json_each(n.checks) c
+WHERE json_type(c.value, '$.name') = 'text';
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
   { version: 3, sql: V3 },
+  { version: 4, sql: V4 },
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

@@ -12,6 +12,7 @@ import { table } from "../text/table.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary } from "./types.ts";
 import { diffStatText } from "../engine/events.ts";
 import { limitPhrase } from "../engine/limit-phrase.ts";
+import { retryTableText } from "../read/claims-text.ts";
 
 const LABEL_MAX = 32;
 
@@ -115,7 +116,9 @@ function checkBlock(where: string, c: CheckRecord): string {
     `expected ${c.expect}`,
     duration(c.duration_ms),
   ].join(", ");
-  const lines = [`  ${where}: check ${c.name} failed (${how})${c.reason ? `: ${oneLine(c.reason)}` : ""}`];
+  const lines = [
+    `  ${where}: check ${c.name}${c.rerun === undefined ? "" : ` (rerun ${c.rerun})`} failed (${how})${c.reason ? `: ${oneLine(c.reason)}` : ""}`,
+  ];
   if (c.stdout_tail.trim() !== "") lines.push("    stdout:", indentTail(c.stdout_tail, "      | "));
   if (c.stderr_tail.trim() !== "") lines.push("    stderr:", indentTail(c.stderr_tail, "      | "));
   if (c.truncated) lines.push("    (output truncated: only the tail was kept)");
@@ -170,6 +173,8 @@ export function renderShow(s: RunSummary, now: number = Date.now()): string {
     ...s.overruns.map((o) => overrunLine("run", o)),
   ];
   if (overruns.length > 0) parts.push(`Cap overruns\n${overruns.join("\n")}\n`);
+  // What each cause's retries cost and bought (ADR 0068).
+  if (s.retries.length > 0) parts.push(`Retries by cause (what they cost, how many ended verified)\n${retryTableText(s.retries, false)}`);
   const worktrees = worktreeRows(s);
   if (worktrees.length > 0)
     parts.push(

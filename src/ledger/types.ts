@@ -3,6 +3,7 @@
 // with what the ledger projects (sessions, timestamps, retry causes, outputs).
 import type { EventOf, NodeStatus, Qualifier, RunStatus, StopReason, Cause } from "../engine/events.ts";
 import type { AttemptFacts, BranchFacts, CheckRecord, NodeFacts, OverrunRecord } from "../read/views.ts";
+import type { ClaimCell, RetryCell } from "../read/claims.ts";
 
 export type { CheckRecord, OverrunRecord };
 
@@ -117,6 +118,10 @@ export interface RunSummary {
   graph_env: string[];
   /** The usage limit the latest session paused at (its run.paused, reason rate_limited; ADR 0022). */
   limit?: PausedLimit;
+  /** What the run's agent sittings claimed beside what the evidence found (ADR 0068). */
+  claims: ClaimCell[];
+  /** What each cause's retries cost and bought in this run (ADR 0068). */
+  retries: RetryCell[];
 }
 
 export interface PausedLimit {

@@ -8,12 +8,13 @@ import { money } from "../text/money.ts";
 import { html } from "./escape.ts";
 import { el, row, voidEl } from "./markup.ts";
 import { checkTail, lastChecks, type ReportModel, type ReportNode } from "./model.ts";
+import { historyHtml, type Histories } from "./html-evidence.ts";
 
 export function badge(status: string): string {
   return el("span", { class: `badge s-${status.replace(/\s+/g, "-")}` }, html(status));
 }
 
-function checkHtml(c: CheckRecord): string {
+function checkHtml(c: CheckRecord, histories: Histories | undefined): string {
   const tail = checkTail(c);
   const exit = c.timed_out ? "timed out" : c.signal ? `signal ${c.signal}` : `exit ${c.exit ?? "–"}`;
   const facts = [html(exit), duration(c.duration_ms), ...(c.truncated ? ["tail truncated"] : [])].join(" · ");
@@ -21,9 +22,11 @@ function checkHtml(c: CheckRecord): string {
     "li",
     { class: `check ${c.passed ? "pass" : "fail"}` },
     el("b", {}, c.passed ? "✔ pass" : "✘ fail"),
-    ` ${el("code", {}, html(c.name))} expects ${el("code", {}, html(c.expect))} · ${facts}`,
+    c.flaky ? ` ${el("b", { class: "flaky" }, "flaky: passed after failing on the same tree")}` : "",
+    ` ${el("code", {}, html(c.name))}${c.rerun === undefined ? "" : ` (rerun ${c.rerun})`} expects ${el("code", {}, html(c.expect))} · ${facts}`,
     c.passed ? "" : el("div", { class: "why" }, html(c.reason ?? "failed")),
     tail === "" ? "" : el("pre", { class: "tail" }, html(tail)),
+    historyHtml(c, histories),
   );
 }
 
@@ -52,7 +55,7 @@ function attemptsHtml(view: NodeView): string {
 }
 
 /** One node's facts: status line, attempts, checks of the deciding attempt, error, result tail. */
-export function nodeBody(view: NodeView): string {
+export function nodeBody(view: NodeView, histories?: Histories): string {
   const fact = (name: string, value: unknown) => `${name} ${el("b", {}, html(value))}`;
   const facts = [
     fact("qualifier", view.qualifier ?? "–"),
@@ -70,14 +73,14 @@ export function nodeBody(view: NodeView): string {
     el("div", { class: "facts" }, facts.join(" · ")),
     view.error ? el("div", { class: "why" }, html(why)) : "",
     attemptsHtml(view),
-    checks.length ? el("ul", { class: "checks" }, ...checks.map(checkHtml)) : "",
+    checks.length ? el("ul", { class: "checks" }, ...checks.map((c) => checkHtml(c, histories))) : "",
     tail ? el("details", {}, el("summary", {}, "result tail"), el("pre", { class: "tail" }, html(tail))) : "",
   ].join("");
 }
 
 const closed = (status: string) => status === "passed" || status === "skipped";
 
-export function nodeSection(n: ReportNode): string {
+export function nodeSection(n: ReportNode, histories?: Histories): string {
   const summary = el(
     "summary",
     {},
@@ -86,7 +89,7 @@ export function nodeSection(n: ReportNode): string {
     " ",
     el("span", { class: "kind" }, html(n.view.kind ?? "")),
   );
-  return el("details", { class: "node", id: `node-${n.path}`, open: !closed(n.view.status) }, summary, nodeBody(n.view));
+  return el("details", { class: "node", id: `node-${n.path}`, open: !closed(n.view.status) }, summary, nodeBody(n.view, histories));
 }
 
 /** Most characters of one value (an input, a branch's label or verdict) the page
@@ -102,11 +105,11 @@ function verdictOf(b: BranchView): string {
   return shown(typeof b.verdict === "string" ? b.verdict : JSON.stringify(b.verdict));
 }
 
-function branchRow(b: BranchView): string {
+function branchRow(b: BranchView, histories: Histories | undefined): string {
   const label = shown(b.label ?? "");
   const verdict = verdictOf(b);
   const nodes = b.nodes.map((n) =>
-    el("details", { open: !closed(n.status) }, el("summary", {}, `${badge(n.status)} ${html(n.node)}`), nodeBody(n)),
+    el("details", { open: !closed(n.status) }, el("summary", {}, `${badge(n.status)} ${html(n.node)}`), nodeBody(n, histories)),
   );
   // The branch's error, unless a node's error already says it.
   const told = b.nodes.some((n) => n.error !== null && b.error !== null && b.error.includes(n.error));
@@ -152,7 +155,12 @@ export function branchTables(model: ReportModel): string {
       const rows = model.summary.branches.filter((b) => b.map === map);
       const statuses = [...new Set(rows.map((b) => b.status))].sort();
       const title = el("h3", {}, "Map ", el("code", {}, html(map)), `: ${rows.length} branches`);
-      const table = el("table", { class: "branches" }, el("thead", {}, row("th", BRANCH_HEAD)), el("tbody", {}, ...rows.map(branchRow)));
+      const table = el(
+        "table",
+        { class: "branches" },
+        el("thead", {}, row("th", BRANCH_HEAD)),
+        el("tbody", {}, ...rows.map((b) => branchRow(b, model.histories))),
+      );
       return el("section", { class: "map", "data-map": map }, title, "\n", filterHtml(map, statuses, rows.length), "\n", table);
     })
     .join("\n");

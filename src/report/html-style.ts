@@ -13,7 +13,7 @@ table.attempts td,table.branches td,table.attempts th,table.branches th{border-b
 .s-interrupted{background:#616161}.s-unfinished,.s-abandoned{background:#8d6e63}.s-not-started{background:#bdbdbd}
 details.node{border:1px solid #ddd;border-radius:6px;margin:.5em 0;padding:.4em .8em}
 details.node>summary{cursor:pointer}.kind{color:#777}
-.facts{color:#444;margin:.3em 0}.why{color:#b71c1c;margin:.2em 0}
+.facts{color:#444;margin:.3em 0}.history{color:#555;font-size:.9em}.flaky{color:#b26a00}.why{color:#b71c1c;margin:.2em 0}
 ul.checks{list-style:none;padding-left:0}li.check{margin:.4em 0;padding-left:.6em;border-left:3px solid #2e7d32}
 li.check.fail{border-left-color:#c62828}
 pre.tail{background:#f6f6f6;border:1px solid #e3e3e3;padding:.5em;max-height:18em;overflow:auto;white-space:pre-wrap;word-break:break-all}

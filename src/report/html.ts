@@ -13,6 +13,7 @@ import { costHtml, timelineHtml } from "./html-charts.ts";
 import { badge, branchTables, nodeSection, shown } from "./html-nodes.ts";
 import { allOverruns, type ReportModel } from "./model.ts";
 import { REPORT_CSS } from "./html-style.ts";
+import { evidenceHtml } from "./html-evidence.ts";
 
 /** The branch filter: text and status, per map table. */
 const SCRIPT = `document.querySelectorAll("section.map").forEach(function (sec) {
@@ -116,8 +117,9 @@ export function renderHtml(model: ReportModel, svg: string): string {
 <h1>vouch run of <code>${html(r.graph)}</code>: ${badge(r.status)}</h1>
 ${headerHtml(model)}
 <h2>Graph</h2>${graphNote(model)}<div class="graph">${svg}</div>
-<h2>Nodes</h2>${top.map(nodeSection).join("\n")}
+<h2>Nodes</h2>${top.map((n) => nodeSection(n, model.histories)).join("\n")}
 ${maps}
+${evidenceHtml(model.summary.claims, model.summary.retries)}
 <h2>Timeline</h2>${timelineHtml(model)}
 <h2>Cost by node</h2>${costHtml(model)}
 <script>${SCRIPT}</script>

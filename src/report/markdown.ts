@@ -92,6 +92,17 @@ function overruns(model: ReportModel): string {
   return `\n\n#### Overruns\n\n${list.map(line).join("\n")}`;
 }
 
+/** What each cause's retries cost and how many ended in a verified pass (ADR 0068). */
+function retries(model: ReportModel): string {
+  const cells = model.summary.retries;
+  if (cells.length === 0) return "";
+  const head = [tableRow(["cause", "retries", "ended verified", "cost", "turns"]), tableRow(["---", "---", "---", "---", "---"])];
+  const rows = cells.map((c) =>
+    tableRow([mdInline(c.cause), String(c.sittings), String(c.verified), money(c.cost_usd, c.cost_unknown), String(c.turns)]),
+  );
+  return `\n\n#### What retries bought\n\n${[...head, ...rows].join("\n")}`;
+}
+
 export function renderMarkdown(model: ReportModel): string {
-  return `${statusLine(model)}\n\n${nodeTable(model)}${failedDetails(model)}${overruns(model)}\n`;
+  return `${statusLine(model)}\n\n${nodeTable(model)}${failedDetails(model)}${overruns(model)}${retries(model)}\n`;
 }

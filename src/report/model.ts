@@ -7,6 +7,7 @@ import type { Drawing } from "../engine/graph/draw-dot.ts";
 import type { BranchView, CheckRecord, NodeView, RunSummary } from "../ledger/types.ts";
 import { nodePath } from "../read/node-path.ts";
 import { timelineOf, type Timeline } from "./timeline.ts";
+import type { Histories } from "./html-evidence.ts";
 
 /** One node of the run: a top-level node, or a node inside one map branch. */
 export interface ReportNode {
@@ -25,15 +26,24 @@ export interface ReportModel {
    *  run started (its digest matches); absent: the report draws the recorded nodes and needs. */
   drawing?: Drawing;
   timeline: Timeline;
+  /** The recent history of each of the run's checks, by name and command digest (ADR 0067). */
+  histories?: Histories;
 }
 
-export function reportModel(summary: RunSummary, events: VouchEvent[], drawing?: Drawing): ReportModel {
+export function reportModel(summary: RunSummary, events: VouchEvent[], drawing?: Drawing, histories?: Histories): ReportModel {
   const nodes: ReportNode[] = summary.nodes.map((view) => ({ path: view.node, view }));
   for (const branch of summary.branches) {
     for (const view of branch.nodes) nodes.push({ path: nodePath(view.node, branch), view, branch });
   }
   const started = events.filter((e): e is EventOf<"run.started"> => e.type === "run.started").at(-1);
-  return { summary, nodes, graph: started?.nodes ?? [], timeline: timelineOf(events), ...(drawing ? { drawing } : {}) };
+  return {
+    summary,
+    nodes,
+    graph: started?.nodes ?? [],
+    timeline: timelineOf(events),
+    ...(drawing ? { drawing } : {}),
+    ...(histories ? { histories } : {}),
+  };
 }
 
 /** The checks of a node's last attempt (what decided its verdict). */

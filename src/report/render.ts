@@ -5,6 +5,16 @@ import type { RunLedger, RunSummary } from "../ledger/index.ts";
 import type { Drawing } from "../engine/graph/draw-dot.ts";
 import type { CiContext } from "./ci/problems.ts";
 import { reportModel } from "./model.ts";
+import { historiesOf } from "./html-evidence.ts";
+
+/** The names of the checks a run ran. */
+function checksOf(summary: RunSummary): Set<string> {
+  const names = new Set<string>();
+  const add = (attempts: RunSummary["nodes"][number]["attempts"]) => attempts.forEach((a) => a.checks.forEach((c) => names.add(c.name)));
+  summary.nodes.forEach((n) => add(n.attempts));
+  summary.branches.forEach((b) => b.nodes.forEach((n) => add(n.attempts)));
+  return names;
+}
 
 export const REPORT_FORMATS = ["html", "junit", "markdown", "github", "sarif", "codequality"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -29,7 +39,10 @@ export async function renderReport(
 ): Promise<string> {
   const summary = ledger.runSummary(runId);
   const events = ledger.runEvents(runId);
-  const model = reportModel(summary, events, format === "html" ? drawingFor(summary) : undefined);
+  const model =
+    format === "html"
+      ? reportModel(summary, events, drawingFor(summary), historiesOf(ledger.checkRuns().filter((r) => checksOf(summary).has(r.name))))
+      : reportModel(summary, events);
   if (format === "github" || format === "sarif" || format === "codequality") {
     const started = events.find((e) => e.type === "run.started");
     const baseDir = started?.type === "run.started" ? started.base_dir : undefined;

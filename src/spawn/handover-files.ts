@@ -117,13 +117,13 @@ export class HandoverStore {
     if (cache === null || cache.inputs !== inputs) {
       const folder = `inputs-${digest(inputs.map((i) => `${i.stem}\0${i.text.length}\0${i.text}`).join("\0"))}`;
       const keys = inputs.map(({ stem }) => `input:${folder}/${stem}`);
-      const vars = inputEnv(inputs, (stem) => join(this.folder(), folder, stem));
+      const vars = inputEnv(inputs, (stem) => join(this.folder(), folder, inputFileName(stem)));
       cache = this.inputsCache = { inputs, vars, keys, folder };
     }
     const { keys, folder } = cache;
     inputs.forEach(({ stem, text }, i) => {
       held.push(keys[i]!);
-      this.use(keys[i]!, text, join(folder, stem));
+      this.use(keys[i]!, text, join(folder, inputFileName(stem)));
     });
     return cache.vars;
   }
@@ -226,3 +226,11 @@ export class HandoverStore {
     return dir;
   }
 }
+
+/** An input's file is named by its stem, unless the stem is longer than a file name may be
+ *  (255 bytes on the usual file systems; a graph may name an input longer): then by its first
+ *  characters (at most 128 bytes) and a digest of the whole, still one name per stem. */
+function inputFileName(stem: string): string {
+  return Buffer.byteLength(stem) <= MAX_STEM_BYTES ? stem : `${Array.from(stem).slice(0, 32).join("")}-${digest(stem)}`;
+}
+const MAX_STEM_BYTES = 200;

@@ -180,6 +180,13 @@ const HANDLERS: Handlers = {
   "cap.overrun": overrun,
   "node.retrying": retrying,
   "node.finished": nodeFinished,
+  // What the model claimed beside the verdict (ADR 0068), on its attempt's span.
+  "attempt.judged": (m, e, at) =>
+    m.event(m.attemptOrNode(e.node, e.branch, e.attempt), "vouch.attempt.judged", at, {
+      "vouch.claim": e.claim === undefined || e.claim === null ? "" : bounded(e.claim),
+      "vouch.verdict": e.status,
+      ...(e.retry_of !== undefined ? { "vouch.retry_of": e.retry_of } : {}),
+    }),
   "branch.started": branchStarted,
   "branch.finished": branchFinished,
   "merge.conflict": (m, e, at) =>

@@ -1,6 +1,6 @@
 // How facts read on screen, shared by the TUI and the plain writer so both say the same thing.
 import { diffStatText, type CapName, type NodeStatus, type RunCounts, type WorkspaceRecord } from "../engine/events.ts";
-import type { Tone } from "./lines.ts";
+import { seg, type Segment, type Tone } from "./lines.ts";
 import { exactDuration, duration } from "../text/duration.ts";
 import { linesOf, oneLine } from "../text/lines.ts";
 import { usd } from "../text/money.ts";
@@ -85,6 +85,20 @@ export function checkOutcomeText(c: { exit: number | null; signal: string | null
   if (c.timed_out) return `timed out after ${duration(c.duration_ms)}`;
   if (c.signal) return `signal ${c.signal}`;
   return c.exit === null ? "no exit status" : `exit ${c.exit}`;
+}
+
+/** What is said beside a check: it passed on a rerun after failing (flaky on this tree, ADR 0066),
+ *  and its history calls it flaky (ADR 0067). */
+export function flakySegments(c: { flaky?: true; flakyHistory?: string }): Segment[] {
+  const out: Segment[] = [];
+  if (c.flaky === true) out.push(seg("  ⚠ flaky: it failed, then passed on the same tree", "warn", true));
+  if (c.flakyHistory !== undefined) out.push(seg(`  ⚠ ${c.flakyHistory}`, "warn"));
+  return out;
+}
+
+/** A check's name as rows show it: a rerun after a failure says which (ADR 0066). */
+export function checkName(c: { name: string; rerun?: number }): string {
+  return c.rerun === undefined ? c.name : `${c.name} (rerun ${c.rerun})`;
 }
 
 /** "5 passed (1 self-reported) · 2 failed · 1 error · 1 skipped" (zeros left out; "no nodes" when all are zero). */

@@ -5,10 +5,11 @@
 // sitting can wait minutes: the log must say why it is quiet), and a retry that
 // asked to continue its session but starts afresh. Other progress and starts
 // are not printed.
+import { flakyText } from "../read/check-history.ts";
 import { sealSummary } from "../read/seal.ts";
 import { limitPausedLines, limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type EventType, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
-import { checkOutcomeText, countsText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { checkName, checkOutcomeText, countsText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
@@ -54,7 +55,7 @@ type Lines<T extends EventType> = (after: ViewState, e: EventOf<T>, before: View
 const LINES: { [T in EventType]?: Lines<T> } = {
   "node.progress": (_after, e, before) => apiRetry(before, e),
   "run.started": (_after, e) => runStarted(e),
-  "check.finished": (_after, e) => (e.passed ? [] : checkFailed(e)),
+  "check.finished": (_after, e) => (e.flaky ? checkFlaky(e) : e.passed ? [] : checkFailed(e)),
   "cap.overrun": (_after, e) => {
     const who = e.scope === "run" || e.node === undefined ? "run" : nodePath(e.node, e.branch);
     return [line([seg("⚠ ", "bad", true), seg(`${who} `), seg(`cap overrun ${overrunText(e)}`, "bad", true)])];
@@ -111,7 +112,11 @@ function runStarted(e: EventOf<"run.started">): Line[] {
   const count = e.nodes.filter((n) => n.map === undefined).length;
   const text = [`${count} node${count === 1 ? "" : "s"}`, ...caps].filter(Boolean).join(" · ");
   const title = [seg("▶ ", "accent", true), seg(e.graph, undefined, true), seg(`  run ${e.run} ${e.resumed ? "resumed" : "started"}`)];
-  return [line(title), line([seg(`  ${text}`, "muted")])];
+  // Checks their history calls flaky (ADR 0067): their outcomes in this run may be noise.
+  const flaky = (e.flaky_checks ?? []).map((f) =>
+    line([seg("  ⚠ ", "warn", true), seg(`check ${oneLine(f.name)} `), seg(flakyText(f), "warn")]),
+  );
+  return [line(title), line([seg(`  ${text}`, "muted")]), ...flaky];
 }
 
 function branchFinished(after: ViewState, e: EventOf<"branch.finished">): Line[] {
@@ -201,6 +206,11 @@ function apiRetry(before: ViewState | undefined, e: EventOf<"node.progress">): L
   return [line([seg("↻ ", "warn", true), seg(`${where(e)} `), seg(oneLine(what), "warn")])];
 }
 
+/** A rerun passed after the check failed on the same tree (ADR 0066). */
+function checkFlaky(e: EventOf<"check.finished">): Line[] {
+  return [line([seg("⚠ ", "warn", true), seg(`${where(e)} `), seg(`check ${checkName(e)} passed after failing: flaky`, "warn", true)])];
+}
+
 function checkFailed(e: EventOf<"check.finished">): Line[] {
   const outcome = checkOutcomeText(e);
   const reason = e.reason && oneLine(e.reason) !== outcome ? ` · ${oneLine(e.reason)}` : "";
@@ -208,7 +218,7 @@ function checkFailed(e: EventOf<"check.finished">): Line[] {
     line([
       seg("✗ ", "bad", true),
       seg(`${where(e)} `),
-      seg(`check ${e.name} failed`, "bad", true),
+      seg(`check ${checkName(e)} failed`, "bad", true),
       seg(`: ${outcome} · expect ${e.expect}${reason}`, "muted"),
     ]),
   ];

@@ -4,7 +4,7 @@
 // wrapped, not cut, so nothing is hidden; the view scrolls.
 import { sealText } from "../read/seal.ts";
 import { entries } from "./chunked-list.ts";
-import { checkOutcomeText, statusTone, workspaceStat } from "./format.ts";
+import { checkName, checkOutcomeText, flakySegments, statusTone, workspaceStat } from "./format.ts";
 import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
@@ -14,7 +14,7 @@ import { wrap } from "../text/width.ts";
 import { currentAttempts } from "../read/node-cost.ts";
 import { branchPath } from "../read/node-path.ts";
 import { statusWords } from "./view-node-rows.ts";
-import type { AttemptView, BranchView, CheckRecord, MapView, NodeView, ViewState } from "./view-state.ts";
+import type { AttemptView, BranchView, LiveCheck, MapView, NodeView, ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
 
 const LABEL = 12;
@@ -127,14 +127,15 @@ function attemptLines(a: AttemptView, width: number): Line[] {
   return out;
 }
 
-function checkLines(c: CheckRecord, width: number): Line[] {
+function checkLines(c: LiveCheck, width: number): Line[] {
   const outcome = checkOutcomeText(c);
   const reason = c.reason && oneLine(c.reason) !== outcome ? c.reason : "";
   const what = c.passed
     ? `passed · ${duration(c.duration_ms)}`
     : [outcome, `expect ${c.expect}`, reason, duration(c.duration_ms)].filter(Boolean).join(" · ");
   const mark = seg(c.passed ? "✓ " : "✗ ", c.passed ? "ok" : "bad", true);
-  const out = [line([seg("    "), mark, seg(c.name, undefined, true), seg(`  ${oneLine(what)}`, "muted")])];
+  const flaky = flakySegments(c);
+  const out = [line([seg("    "), mark, seg(checkName(c), undefined, true), seg(`  ${oneLine(what)}`, "muted"), ...flaky])];
   if (c.passed) return out;
   out.push(...block("stdout (tail)", c.stdout_tail, width, "      "));
   out.push(...block("stderr (tail)", c.stderr_tail, width, "      "));

@@ -7,7 +7,8 @@ import { recordOf } from "../read/views.ts";
 import { verdictText } from "./format.ts";
 import { own, put } from "./own.ts";
 import { addOverrun, count, emptyBranch, emptyMap, emptyNode, newAttempt, updateBranch, updateNode, withAttempt } from "./view-update.ts";
-import type { BranchView, MapView, NodeView, RunView, ViewState } from "./view-state.ts";
+import type { BranchView, LiveCheck, MapView, NodeView, RunView, ViewState } from "./view-state.ts";
+import { flakyText } from "../read/check-history.ts";
 import { initialState } from "./view-state.ts";
 import { noteWorker } from "./view-worker.ts";
 
@@ -34,7 +35,7 @@ const HANDLERS: { [T in EventType]: Handler<T> } = {
     }),
   "check.finished": (s, e) =>
     updateNode(s, e.node, e.branch, (n) =>
-      withAttempt(n, session(s), e.attempt, (a) => ({ ...a, checks: [...a.checks.filter((c) => c.name !== e.name), recordOf(e)] })),
+      withAttempt(n, session(s), e.attempt, (a) => ({ ...a, checks: [...a.checks.filter((c) => !sameRun(c, e)), liveCheck(s, e)] })),
     ),
   "cap.overrun": (s, e) => {
     const o = recordOf(e);
@@ -51,6 +52,8 @@ const HANDLERS: { [T in EventType]: Handler<T> } = {
       status: "retrying",
     })),
   "node.finished": (s, e) => updateNode(s, e.node, e.branch, (n) => nodeFinished(n, e, session(s))),
+  // What the model claimed is read from the ledger (vouch stats), not shown live.
+  "attempt.judged": (s) => s,
   "node.limited": (s, e) =>
     updateNode(s, e.node, e.branch, (n) => ({
       ...withAttempt(n, session(s), e.attempt, (a) => ({
@@ -91,6 +94,19 @@ const HANDLERS: { [T in EventType]: Handler<T> } = {
   "run.finished": runFinished,
 };
 
+/** One run of one check: a rerun (ADR 0066) is a record of its own, so no failure is replaced by a later green. */
+function sameRun(c: LiveCheck, e: EventOf<"check.finished">): boolean {
+  return c.name === e.name && (c.rerun ?? 0) === (e.rerun ?? 0);
+}
+
+/** The check's record, marked when its history calls it flaky (by name, and by command when the event names one). */
+function liveCheck(s: ViewState, e: EventOf<"check.finished">): LiveCheck {
+  const r: LiveCheck = recordOf(e);
+  const f = s.run?.flakyChecks.find((x) => x.name === e.name && (e.command_digest === undefined || x.command_digest === e.command_digest));
+  if (f !== undefined) r.flakyHistory = flakyText(f);
+  return r;
+}
+
 export function reduce(state: ViewState, event: VouchEvent): ViewState {
   const at = Date.parse(event.t);
   const s: ViewState = { ...state, events: state.events + 1, lastEventAt: Number.isNaN(at) ? state.lastEventAt : at };
@@ -123,6 +139,7 @@ function runStarted(s: ViewState, e: EventOf<"run.started">, at: number | null):
     resumed: e.resumed,
     harness: e.harness,
     version: e.version,
+    flakyChecks: e.flaky_checks ?? [],
   };
   const order: string[] = [];
   const branchOrder: Record<string, string[]> = {};

@@ -1,7 +1,7 @@
 // The rows of one node: its status row, then what a person must see without
 // asking — retries, cap overruns (limit vs actual), the error, and every check
 // with the tail of each failure. Map nodes add their branches (view-branch-rows.ts).
-import { checkOutcomeText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { checkName, checkOutcomeText, failureTail, flakySegments, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
@@ -136,15 +136,17 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
   }
   const withChecks = [...attempts].reverse().find((a) => a.checks.length > 0);
   for (const c of withChecks?.checks ?? []) {
+    // Its history calls it flaky (ADR 0067): said beside it, whatever it did this time.
+    const flaky = flakySegments(c);
     if (c.passed) {
       const took = seg(`  ${duration(c.duration_ms)}`, "muted");
-      if (opts.passedChecks) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(c.name), took]));
+      if (opts.passedChecks || flaky.length > 0) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(checkName(c)), took, ...flaky]));
       continue;
     }
     const outcome = checkOutcomeText(c);
     const reason = c.reason && oneLine(c.reason) !== outcome ? oneLine(c.reason) : "";
     const why = [outcome, `expect ${c.expect}`, reason].filter(Boolean).join(" · ");
-    rows.push(line([seg(pad), seg("✗ ", "bad", true), seg(c.name, "bad", true), seg(`  ${why}`, "muted")]));
+    rows.push(line([seg(pad), seg("✗ ", "bad", true), seg(checkName(c), "bad", true), seg(`  ${why}`, "muted"), ...flaky]));
     for (const l of failureTail(c, TAIL_LINES)) rows.push(line([seg(`${pad}  │ `, "muted"), seg(l)]));
   }
   return rows;

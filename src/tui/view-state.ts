@@ -2,14 +2,19 @@
 // Nodes, attempts and branches are the read model's (src/read/views.ts), in the
 // events' own field names; what only a live screen needs is added here in camelCase
 // (its row key, start times, the branch it is doing now, the worker it runs on).
-import type { BranchRef, Cause, EvidencePart, NodeStatus, RunCounts, RunStatus, Tokens } from "../engine/events.ts";
+import type { BranchRef, Cause, EventOf, EvidencePart, NodeStatus, RunCounts, RunStatus, Tokens } from "../engine/events.ts";
 import type { AttemptFacts, BranchFacts, CheckRecord, NodeFacts, OverrunRecord } from "../read/views.ts";
 import { entries, type ChunkedList } from "./chunked-list.ts";
 import type { RowStatus } from "./format.ts";
 
 export type { CheckRecord, OverrunRecord };
 
+/** A check as the screen holds it: its record, and when its history calls it flaky (run.started's
+ *  flaky_checks, ADR 0067), the mark shown beside it ("flaky in 3 of the last 10 runs"). */
+export type LiveCheck = CheckRecord & { flakyHistory?: string };
+
 export interface AttemptView extends AttemptFacts<RowStatus> {
+  checks: readonly LiveCheck[];
   /** When its node.started arrived (ms), for the live elapsed time. */
   startedAt: number | null;
   /** Set when this attempt failed and another one followed: what its node.retrying said. */
@@ -79,6 +84,8 @@ export interface RunView {
   resumed: boolean;
   harness: string | null;
   version: string;
+  /** The graph's checks the ledger's history calls flaky (run.started's flaky_checks). */
+  flakyChecks: NonNullable<EventOf<"run.started">["flaky_checks"]>;
 }
 
 export interface LimitView {

@@ -78,6 +78,12 @@ function refuseRange(args: readonly string[], from: string, to: string): void {
   refuseOption(args, "commit", to);
 }
 
+async function treeId(root: string, commit: string): Promise<string> {
+  const args = ["rev-parse", "--verify", "--end-of-options", `${commit}^{tree}`];
+  refuseOption(args, "commit", commit);
+  return (await runGit(root, args)).trim();
+}
+
 async function diffStat(root: string, from: string, to: string): Promise<DiffStat> {
   const args = ["diff", "--numstat", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", from, to, "--"];
   refuseRange(args, from, to);
@@ -212,6 +218,7 @@ export const realGit: GitPort = {
   diff,
   changedPaths,
   restorePaths,
+  treeId,
   listWorktrees,
   hasWorktree,
   hideVouchDir,

@@ -162,6 +162,26 @@ function clean(r: Ran, what: string): void {
 }
 
 describe("hostile graphs through dist/vouch", () => {
+  test("an input named longer than a file name may be (the property's counterexample, 400 characters): the script reads its file and passes", async () => {
+    const name = "x".repeat(400);
+    const file = join(dir.path, "long-input.yaml");
+    const run = `test "$(cat "$VOUCH_INPUT_${name.toUpperCase()}_FILE")" = plain`;
+    writeFileSync(
+      file,
+      write(
+        obj(
+          ["version", 1],
+          ["name", "plain"],
+          ["inputs", obj([name, obj(["default", "plain"])])],
+          ["nodes", obj(["a", obj(["kind", "script"], ["run", run])])],
+        ),
+      ),
+    );
+    const ran = await vouch(["run", file, "--json"], { home });
+    clean(ran, "run");
+    expect(ran.code, ran.stdout).toBe(0);
+  }, 60_000);
+
   test(`property: ${RUNS} generated graphs validate and run to a documented exit, with a readable ledger`, async () => {
     await fc.assert(
       fc.asyncProperty(graphSpec, async (spec) => {

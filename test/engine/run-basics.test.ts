@@ -41,7 +41,7 @@ nodes: { a: { kind: agent, prompt: "A" } }
     // A sitting reporting negative turns makes node.finished invalid (turns >= 0).
     const agents = new FakeAgentRunner(() => ({ turns: -1 }));
     await expect(x.clock.drive(runGraph({ ...x.options, ports: { ...x.options.ports, agents } }))).rejects.toThrow(
-      /invalid node.finished event/,
+      /invalid attempt.judged event/, // the first event that carries the sitting's turns
     );
   });
 

@@ -100,7 +100,8 @@ describe("branches through an executor", () => {
   });
 
   test("a cut-off attempt is recorded as cut off, the branch is decided once by the next attempt", async () => {
-    const r = await remote({ cutOff: { indexes: [1, 3], afterEvents: 2 } });
+    // Cut off after verify's node.started, attempt.judged and node.finished: a sitting was paid for.
+    const r = await remote({ cutOff: { indexes: [1, 3], afterEvents: 3 } });
     const cut = ofType(r.events, "branch.cut_off");
     expect(cut.map((e) => [e.branch.index, e.attempt, e.worker])).toEqual([
       [1, 1, "w1"],

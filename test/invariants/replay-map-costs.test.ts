@@ -50,9 +50,10 @@ describe("a map of 1,000 replayed sittings", () => {
     expect(r.code).toBe(0);
     const lines = r.writes.join("").split("\n");
     expect(lines.pop()).toBe("");
-    expect(lines).toHaveLength(6004);
-    // Before: one write per event (6,004). A batch commits at most 256 events (the sink's
-    // maxBatch), and run.started / run.finished commit alone: about 6004 / 256 + 4 writes.
+    // Seven events a branch (each sitting's attempt.judged among them, ADR 0068) and four of the run.
+    expect(lines).toHaveLength(7004);
+    // Before: one write per event (7,004). A batch commits at most 256 events (the sink's
+    // maxBatch), and run.started / run.finished commit alone: about 7004 / 256 + 4 writes.
     expect(r.writes.length).toBeLessThanOrEqual(40);
     const db = new Database(ledgerFile(home), { readonly: true });
     try {
@@ -91,7 +92,7 @@ describe("the session's heap collector (src/cli/heap-collect.ts)", () => {
   test("collects once per COLLECT_EVERY_EVENTS events shown, whatever the batch sizes", () => {
     let collections = 0;
     const seen = heapCollector(COLLECT_EVERY_EVENTS, () => collections++);
-    // 10,000 replayed sittings: 60,004 events in batches of 256; a collection at each
+    // 10,000 replayed sittings: 60,004 events in batches of 256 (before attempt.judged; now 70,004); a collection at each
     // 40th batch (10,240 events since the last).
     for (let i = 0; i < 60_004; i += 256) seen(Math.min(256, 60_004 - i));
     expect(collections).toBe(5);

@@ -155,6 +155,10 @@ describe("vouch show", () => {
         "  review attempt 1: turns limit 4, actual 5",
         "  run: budget_usd limit $0.05, actual $0.07",
         "",
+        "Retries by cause (what they cost, how many ended verified)",
+        "CAUSE         RETRIES  VERIFIED  COST  TURNS",
+        "check_failed  1        1 (100%)  $0    0",
+        "",
       ].join("\n"),
     );
   });

@@ -90,6 +90,30 @@ export class RunScript {
     });
   }
 
+  /** attempt.judged of one attempt (ADR 0068): an agent's claims "done" unless told. */
+  judged(
+    ref: NodeRef,
+    kind: "agent" | "script",
+    attempt: number,
+    over: Partial<Body<"attempt.judged">> & Pick<Body<"attempt.judged">, "status">,
+  ): EventOf<"attempt.judged"> {
+    return this.ev(
+      "attempt.judged",
+      {
+        ...ref,
+        attempt,
+        kind,
+        ...(kind === "agent" ? { harness: "claude", claim: "done" } : {}),
+        qualifier: null,
+        cause: null,
+        cost_usd: null,
+        turns: null,
+        ...over,
+      },
+      0,
+    ); // at no cost in time: the other events' times (and the runs' walls) stay as they were
+  }
+
   runFinished(status: EventOf<"run.finished">["status"], over: Partial<Body<"run.finished">> = {}): EventOf<"run.finished"> {
     const exit = { passed: 0, failed: 1, error: 3, paused: 4, interrupted: 130 }[status];
     return this.ev("run.finished", {
@@ -111,10 +135,12 @@ export function fullRun(run = "r-full-0001"): RunScript {
   s.started({ pass_env: ["ANTHROPIC_API_KEY", "GH_TOKEN"] });
   s.nodeStarted({ node: "build" }, "script");
   s.check({ node: "build" }, "tests", false);
+  s.judged({ node: "build" }, "script", 1, { status: "failed", cause: "check_failed", cost_usd: 0 });
   s.ev("node.retrying", { node: "build", attempt: 1, cause: "check_failed", reason: "check tests failed: exit 1", backoff_ms: 0 });
   s.nodeStarted({ node: "build" }, "script", 2);
   s.check({ node: "build" }, "tests", true, { attempt: 2 });
   s.check({ node: "build" }, "lint", true, { attempt: 2 });
+  s.judged({ node: "build" }, "script", 2, { status: "passed", qualifier: "verified", retry_of: "check_failed", cost_usd: 0 });
   s.finished({ node: "build" }, "passed", { attempt: 2, qualifier: "verified", stop_reason: null, output: { artifacts: 3 } });
   s.nodeStarted({ node: "review" }, "agent");
   s.ev("node.progress", {

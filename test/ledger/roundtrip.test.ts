@@ -71,9 +71,9 @@ describe("append and read back", () => {
     ledger.write(fullRun().events);
     const db = new Database(ledgerFile(t.home));
     db.run("DROP TRIGGER events_no_update");
-    db.run(`UPDATE events SET body = json_set(body, '$.status', 'great') WHERE seq = 7`);
+    db.run(`UPDATE events SET body = json_set(body, '$.status', 'great') WHERE seq = 9`);
     db.close();
-    expect(() => ledger.runEvents("r-full-0001")).toThrow(/event 7 of run r-full-0001 is not an event this vouch understands at status/);
+    expect(() => ledger.runEvents("r-full-0001")).toThrow(/event 9 of run r-full-0001 is not an event this vouch understands at status/);
   });
 });
 

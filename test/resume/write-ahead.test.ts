@@ -58,6 +58,7 @@ test("a command that kills vouch -9 as it starts: its node.started and the earli
     expect(events.map((e) => `${e.type}${"node" in e ? ` ${e.node}` : ""}`)).toEqual([
       "run.started",
       "node.started first",
+      "attempt.judged first",
       "node.finished first",
       "node.started k",
     ]);

@@ -51,6 +51,19 @@ describe("one handover folder per runner", () => {
     expect(readdirSync(tmpRoot)).toEqual([]);
   });
 
+  test("an input whose name is longer than a file name may be (255 bytes) still reaches the command: its file is named within the limit", async () => {
+    const runner = createCommandRunner({ parentEnv: PARENT, tmpRoot });
+    const long = "X".repeat(400);
+    const inputs = [
+      { stem: long, text: "long one" },
+      { stem: `${long}Y`, text: "its neighbour" },
+    ];
+    const o = await runner.runScript(script(`cat "$VOUCH_INPUT_${long}_FILE"; echo; cat "$VOUCH_INPUT_${long}Y_FILE"`), ctx({ inputs }));
+    expect(o.exit, o.stdoutTail).toBe(0);
+    expect(o.stdoutTail).toBe("long one\nits neighbour");
+    await runner.close();
+  });
+
   test("a store counts its writes: a new state is one write, the same one none", () => {
     const store = new HandoverStore(new ProcessSupervisor(), tmpRoot);
     const inputs = [{ stem: "X", text: "x" }];

@@ -33,6 +33,16 @@ describe("finding the repository and commits", () => {
     expect(await g.resolveCommit(r, "--all")).toBeNull();
     expect(await g.resolveCommit(r, "-h")).toBeNull();
   });
+  test("treeId is git's tree object id of a commit: the same content in two commits is one tree; a ref starting with - is refused", async () => {
+    const r = repo();
+    const first = git(r, "rev-parse", "HEAD").trim();
+    git(r, "commit", "--quiet", "--allow-empty", "-m", "nothing changed");
+    const second = git(r, "rev-parse", "HEAD").trim();
+    expect(second).not.toBe(first);
+    expect(await g.treeId(r, first)).toBe(git(r, "rev-parse", `${first}^{tree}`).trim());
+    expect(await g.treeId(r, second)).toBe(await g.treeId(r, first));
+    await expect(g.treeId(r, "--all")).rejects.toThrow(/starts with "-"/);
+  });
   test("hasUncommittedChanges sees an edited file and an untracked one, not vouch's own .vouch folder", async () => {
     const r = repo();
     writeFiles(r, { ".vouch/ledger.sqlite": "x" });

@@ -17,6 +17,8 @@ export const DEFAULT_HARNESS: (typeof HARNESS_NAMES)[number] = "claude";
 export const NODE_ID_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*$";
 export const INPUT_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
 export const ENV_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
+/** An agent node's `claim:`, a path into its output: output, output.verdict, output.result.state. */
+export const CLAIM_PATH_PATTERN = "^output(\\.[A-Za-z0-9_-]+)*$";
 
 /** The harness names are the engine's list (src/engine/harnesses.ts), exported here for the schema's readers. */
 export { HARNESS_NAMES };
@@ -104,12 +106,25 @@ const checkTimeout = durationSchema.refine((ms) => ms <= CHECK_TIMEOUT_CEILING_M
   message: `a check timeout may not exceed ${formatDuration(CHECK_TIMEOUT_CEILING_MS)}`,
 });
 
+/** How many times a failed check runs again on the same tree (ADR 0066): fails, then passes = flaky. */
+export const RERUNS_MAX = 10;
+const reruns = z
+  .number()
+  .int({ message: "reruns is a whole number" })
+  .min(1, { message: "reruns must be at least 1" })
+  .max(RERUNS_MAX, { message: `reruns may be at most ${RERUNS_MAX}` })
+  .meta({
+    description:
+      "When the check fails, run it again on the same tree up to this many times: failed, then passed is flaky (error flaky_check).",
+  });
+
 /** A check in the graph's library (its name is the key). */
 export const checkDefSchema = z.strictObject({
   run: z.string().min(1, { message: "run must be a command" }),
   timeout: checkTimeout.optional(),
   expect: expectSchema.optional(),
   description: z.string().optional(),
+  reruns: reruns.optional(),
 });
 export type CheckDef = z.output<typeof checkDefSchema>;
 
@@ -122,6 +137,7 @@ export const checkRefSchema = z.union([
     timeout: checkTimeout.optional(),
     expect: expectSchema.optional(),
     description: z.string().optional(),
+    reruns: reruns.optional(),
   }),
 ]);
 export type CheckRef = z.output<typeof checkRefSchema>;
@@ -140,6 +156,15 @@ export const retrySchema = z.strictObject({
   session: z.enum(["fresh", "continue"]).optional().meta({
     description: "continue: a retry resumes the failed attempt's session with only the failure quoted (ADR 0023). Default fresh.",
   }),
+  max_cost: z
+    .number()
+    .gt(0, { message: "retry.max_cost is a share of the node's budget, greater than 0" })
+    .max(1, { message: "retry.max_cost is a share of the node's budget, at most 1" })
+    .optional()
+    .meta({
+      description:
+        "Stop retrying a cause once its retries, without progress, have spent this share of the node's budget (caps.budget_usd times 1 + max) (ADR 0068).",
+    }),
 });
 export type Retry = z.output<typeof retrySchema>;
 
@@ -247,6 +272,13 @@ export const agentNodeSchema = z.strictObject({
   output: outputSchema.optional(),
   success: successSchema.optional(),
   stamp: z.record(z.string(), z.string()).optional(),
+  claim: z
+    .string()
+    .regex(new RegExp(CLAIM_PATH_PATTERN), { message: "claim is a path into the output: output.FIELD (output.verdict)" })
+    .optional()
+    .meta({
+      description: "Where the model states its own verdict (output.verdict): vouch stats sets it beside what the checks found (ADR 0068).",
+    }),
   ...recovery,
 });
 
@@ -365,6 +397,7 @@ export const inputSchema = z.strictObject({
 export const defaultsSchema = z.strictObject({
   ...agentFields,
   retry: retrySchema.optional(),
+  reruns: reruns.optional().meta({ description: "The reruns of this file's checks that do not set their own (ADR 0066)." }),
   workspace: defaultsWorkspaceSchema
     .optional()
     .meta({ description: "The workspace of agent nodes that do not set their own (script nodes do not inherit it)." }),

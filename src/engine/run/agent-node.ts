@@ -15,6 +15,8 @@ import type { NodeEnv, NodeResult } from "./contract.ts";
 import { openWorkspace, recordWorkspace, settleAttempt, workspaceFailure } from "./node-workspace.ts";
 import type { NodeWorkspace } from "../workspace/workspaces.ts";
 import { emitLimited } from "./limited-attempt.ts";
+import type { JudgedBy } from "./attempt-judged.ts";
+import { claimOf } from "../verdict/claim.ts";
 import { nodeSeal, sealRecord, sealRefused, type NodeSeal } from "./node-seal.ts";
 
 function emitOverruns(env: NodeEnv, attempt: number, list: Overrun[]): void {
@@ -84,7 +86,10 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
   const seal = nodeSeal(env.frame.graph, node, run.options, ws, cwd);
   if ("refused" in seal) return recordWorkspace(env, ws, sealRefused(env, "agent", seal, t0, s.harness));
   const p: Prepared = { env, node, s, prompt: pro.prompt, cwd, contract: compileContract(env, "agent", node, pro.stamp), ws, seal };
-  const result = await attemptLoop(env, s.retry, (attempt, quote, previous) => sitOnce(p, attempt, quote, previous), s.harness);
+  const result = await attemptLoop(env, s.retry, (attempt, quote, previous) => sitOnce(p, attempt, quote, previous), {
+    harness: s.harness,
+    ...(s.caps.budgetUsd !== undefined ? { budgetUsd: s.caps.budgetUsd } : {}),
+  });
   return recordWorkspace(env, ws, { ...result, seal: sealRecord(seal) });
 }
 
@@ -139,6 +144,7 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, 
     turns: sitting.turns,
     tokens: sitting.tokens,
     resultTail: tail(sitting.resultText),
+    judged: judgedBy(p, sitting, judgement),
   };
   if (sitting.sessionId !== undefined) a.sessionId = sitting.sessionId;
   // A sitting that started its session: its own cost is the session's total so far.
@@ -149,6 +155,19 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, 
   }
   if (sitting.apiRetries !== undefined) a.apiRetries = sitting.apiRetries;
   return a;
+}
+
+/** Who sat the attempt, and what the model claimed of it (attempt.judged, ADR 0068). */
+function judgedBy(p: Prepared, sitting: Sitting, j: Judgement): JudgedBy {
+  const claim = claimOf({
+    stop: sitting.stopReason,
+    text: sitting.resultText,
+    structured: sitting.structured,
+    output: j.output,
+    ...(p.node.claim !== undefined ? { path: p.node.claim } : {}),
+    ...(p.contract.matches !== undefined ? { resultMatches: p.contract.matches } : {}),
+  });
+  return { kind: "agent", harness: p.s.harness, ...(p.s.model !== undefined ? { model: p.s.model } : {}), claim };
 }
 
 /** Cut off by a limit: recorded, not judged (no check runs on a sitting the limit stopped). */

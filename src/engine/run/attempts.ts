@@ -2,9 +2,11 @@
 // first attempt to the last check, retries by cause with backoff, the failure
 // quoted into the next attempt, spending summed over attempts.
 import type { Retry } from "../graph/schema.ts";
-import type { StopReason, Tokens } from "../events.ts";
+import type { Cause, StopReason, Tokens } from "../events.ts";
 import type { Judgement } from "../verdict/conjunction.ts";
 import { decideRetry, quoteFailure } from "../verdict/retry.ts";
+import { RetrySpend, retryCostLimit, retryStopText, type RetryStop } from "../verdict/retry-spend.ts";
+import { emitJudged, type JudgedBy } from "./attempt-judged.ts";
 import { isFatal, simpleResult, stoppedResult } from "./node-env.ts";
 import type { NodeEnv, NodeResult } from "./contract.ts";
 import { parkOnLimit } from "./limited-attempt.ts";
@@ -27,6 +29,8 @@ export interface Attempt {
   number?: number;
   /** The sitting was cut off by a usage or rate limit (stop reason rate_limited): no verdict. */
   limited?: { harness: string; resetsAt: number | null };
+  /** Set on an attempt that was judged: who sat it and what they claimed (attempt.judged). */
+  judged?: JudgedBy;
 }
 
 function addTokens(a: Tokens | null, b: Tokens | null): Tokens | null {
@@ -61,16 +65,40 @@ class Spending {
  *  (a retry with session: continue resumes its session). */
 export type OneAttempt = (attempt: number, quote: string | undefined, previous: Attempt | undefined) => Promise<Attempt>;
 
-/** @param harness an agent node's harness: no sitting of a limited harness starts (ADR 0022). */
-export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: OneAttempt, harness?: string): Promise<NodeResult> {
+export interface LoopOptions {
+  /** An agent node's harness: no sitting of a limited harness starts (ADR 0022). */
+  harness?: string;
+  /** The node's budget_usd cap per sitting: retry.max_cost is a share of it (ADR 0068). */
+  budgetUsd?: number;
+}
+
+export async function attemptLoop(env: NodeEnv, retry: Retry | undefined, one: OneAttempt, o: LoopOptions = {}): Promise<NodeResult> {
   const { run } = env;
   const t0 = run.clock.now();
   const slot = new SlotHold(env);
   if (!(await slot.take())) return stoppedResult(env.runStop(), 0, run.clock.now() - t0);
   try {
-    return await attempts(env, retry, one, t0, slot, harness);
+    return await attempts(env, retry, one, t0, slot, o);
   } finally {
     slot.give();
+  }
+}
+
+/** What the loop knows of the attempts before: the last retry's cause, and each cause's spend. */
+class RetryBook {
+  retryOf: Cause | undefined;
+  readonly spend: RetrySpend;
+
+  constructor(retry: Retry | undefined, budgetUsd: number | undefined) {
+    this.spend = new RetrySpend(retryCostLimit(retry, budgetUsd));
+  }
+
+  /** An attempt was judged: attempt.judged, and its spend noted against its cause. */
+  judged(env: NodeEnv, attempt: number, a: Attempt): void {
+    if (a.judged === undefined) return;
+    const j = a.judgement;
+    emitJudged(env, attempt, a.judged, j, { costUsd: a.costUsd, turns: a.turns }, this.retryOf);
+    this.spend.note(j.cause, a.costUsd, j.failedChecks.length, this.retryOf !== undefined);
   }
 }
 
@@ -82,10 +110,12 @@ async function attempts(
   one: OneAttempt,
   t0: number,
   slot: SlotHold,
-  harness: string | undefined,
+  o: LoopOptions,
 ): Promise<NodeResult> {
   const { run } = env;
+  const { harness } = o;
   const spent = new Spending();
+  const book = new RetryBook(retry, o.budgetUsd);
   let quote: string | undefined;
   let previous: Attempt | undefined;
   let limitedAttempts = 0;
@@ -104,21 +134,17 @@ async function attempts(
       continue; // parks at the top of the loop, before the next attempt
     }
     if (harness !== undefined && a.started) run.usageLimits.clearStreak(harness);
+    book.judged(env, attempt, a);
     const j = a.judgement;
     const d = decideRetry(retry, attempt - limitedAttempts, j.status, j.cause);
-    if (!a.started || !d.retry || env.signal.aborted) return finalResult(a, a.started ? attempt : attempt - 1, spent, run.clock.now() - t0);
+    const costStop = d.retry ? book.spend.stop() : null;
+    if (!a.started || !d.retry || costStop !== null || env.signal.aborted) {
+      const r = finalResult(a, a.started ? attempt : attempt - 1, spent, run.clock.now() - t0);
+      return costStop !== null && !env.signal.aborted ? withRetryStop(r, costStop) : r;
+    }
+    book.retryOf = j.cause!;
     quote = quoteFailure(attempt, j);
-    const retrying = {
-      type: "node.retrying" as const,
-      node: env.id,
-      attempt,
-      cause: j.cause!,
-      reason: quote,
-      ...(j.error !== undefined ? { error: j.error } : {}),
-      backoff_ms: d.backoffMs,
-      ...(a.sessionId !== undefined ? { session_id: a.sessionId } : {}),
-    };
-    run.emitter.emit(env.branch ? { ...retrying, branch: env.branch } : retrying);
+    emitRetrying(env, attempt, a, quote, d.backoffMs);
     if (d.backoffMs > 0) {
       try {
         await run.clock.sleep(d.backoffMs, env.signal);
@@ -128,6 +154,28 @@ async function attempts(
       }
     }
   }
+}
+
+function emitRetrying(env: NodeEnv, attempt: number, a: Attempt, quote: string, backoffMs: number): void {
+  const j = a.judgement;
+  const retrying = {
+    type: "node.retrying" as const,
+    node: env.id,
+    attempt,
+    cause: j.cause!,
+    reason: quote,
+    ...(j.error !== undefined ? { error: j.error } : {}),
+    backoff_ms: backoffMs,
+    ...(a.sessionId !== undefined ? { session_id: a.sessionId } : {}),
+  };
+  env.run.emitter.emit(env.branch ? { ...retrying, branch: env.branch } : retrying);
+}
+
+/** retry.max_cost stopped the retries: named on the result and after its error. */
+function withRetryStop(r: NodeResult, stop: RetryStop): NodeResult {
+  r.retryStopped = stop;
+  r.error = r.error === undefined ? retryStopText(stop) : `${r.error}; ${retryStopText(stop)}`;
+  return r;
 }
 
 function spentExtra(spent: Spending): Partial<NodeResult> {

@@ -10,6 +10,7 @@ import type { GraphFile } from "../graph/schema.ts";
 import type { CheckOutcome, Clock, CommandInput, Sitting } from "../ports.ts";
 import type { Slots } from "../scheduler/slots.ts";
 import type { OutputSchemas } from "../verdict/output-schema.ts";
+import type { RetryStop } from "../verdict/retry-spend.ts";
 import type { RunStop } from "../verdict/stop.ts";
 import type { Workspaces } from "../workspace/workspaces.ts";
 import type { Emitter } from "./emitter.ts";
@@ -130,6 +131,8 @@ export interface NodeResult {
   paused?: { prompt?: string };
   /** Agent or script node in a git worktree: its branch and diff after the last attempt. */
   workspace?: WorkspaceRecord;
+  /** retry.max_cost stopped the retries (ADR 0068). */
+  retryStopped?: RetryStop;
   /** Agent or script node: whether its processes ran sealed, and why not (ADR 0040). */
   seal?: { sealed: boolean; reason?: string };
 }

@@ -120,6 +120,8 @@ export interface Produced {
   tampered?: readonly string[];
   /** The attempt's work could not be committed or inspected: no verdict. */
   workspaceError?: string;
+  /** The git tree object id of the attempt's commit (a node in a worktree): its checks' history key (ADR 0067). */
+  treeId?: string;
 }
 
 /** The runner's own error wins; else the last line of what the process printed to stderr. */
@@ -178,7 +180,8 @@ async function conjunction(env: NodeEnv, c: Contract, p: Produced, attempt: numb
     resultMatches: c.matches,
   });
   if (!before.ok) return before.judgement;
-  const outcomes = c.specs.length === 0 ? [] : await runChecks(env, c.specs, { ...command(), output: before.output }, attempt);
+  const outcomes =
+    c.specs.length === 0 ? [] : await runChecks(env, c.specs, { ...command(), output: before.output }, attempt, p.treeId ?? null);
   // Stopped while the checks ran: the checks that did not run are no evidence either way.
   if (env.signal.aborted) return { ...stopOutcome(env.runStop()), qualifier: null, evidence: before.evidence, failedChecks: [] };
   return judgeChecks(before, outcomes);

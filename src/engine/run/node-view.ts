@@ -95,6 +95,8 @@ export function finishedEvent(
   if (r.sessionId !== undefined && r.sessionCostUsd !== undefined && r.sessionCostUsd !== r.costUsd) e.session_cost_usd = r.sessionCostUsd;
   if (r.apiRetries !== undefined) e.api_retries = r.apiRetries;
   if (r.workspace !== undefined) e.workspace = r.workspace;
+  if (r.retryStopped !== undefined)
+    e.retry_stopped = { cause: r.retryStopped.cause, spent_usd: r.retryStopped.spentUsd, limit_usd: r.retryStopped.limitUsd };
   if (r.seal !== undefined) {
     e.sealed = r.seal.sealed;
     if (r.seal.reason !== undefined) e.unsealed_reason = r.seal.reason;

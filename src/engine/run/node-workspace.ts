@@ -37,11 +37,11 @@ export async function settleAttempt(
   env: NodeEnv,
   ws: NodeWorkspace | null,
   attempt: number,
-): Promise<Pick<Produced, "tampered" | "workspaceError">> {
+): Promise<Pick<Produced, "tampered" | "workspaceError" | "treeId">> {
   if (ws === null) return {};
   try {
     const work = await env.run.workspaces.settle(ws, attempt, env.branch, env.round);
-    return { tampered: work.tampered };
+    return { tampered: work.tampered, treeId: work.treeId };
   } catch (e) {
     if (!isWorkspaceProblem(e)) throw e;
     return { workspaceError: `the attempt's work could not be recorded: ${e.message}` };

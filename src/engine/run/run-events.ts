@@ -53,6 +53,7 @@ export function runStarted(options: RunOptions, plan: RunPlan, limits: RunLimits
     resumed: options.resume !== undefined,
     version: options.version,
     ...(options.executorUrl !== undefined ? { executor: options.executorUrl } : {}),
+    ...(options.flakyChecks !== undefined && options.flakyChecks.length > 0 ? { flaky_checks: [...options.flakyChecks] } : {}),
     ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
   };
 }

@@ -72,7 +72,16 @@ export async function runScriptNode(env: NodeEnv, node: ScriptNode): Promise<Nod
     const work = await settleAttempt(env, ws, attempt);
     const judgement = await judgeAttempt(env, contract, { ...produced(outcome), ...work }, attempt, () => cmd);
     // A script spends no model money: its cost is a known zero, not an unknown.
-    return { started: true, judgement, stopReason: null, costUsd: 0, turns: null, tokens: null, resultTail: tail(outcome.stdoutTail) };
+    return {
+      started: true,
+      judgement,
+      stopReason: null,
+      costUsd: 0,
+      turns: null,
+      tokens: null,
+      resultTail: tail(outcome.stdoutTail),
+      judged: { kind: "script" },
+    };
   };
   return recordWorkspace(env, ws, { ...(await attemptLoop(env, node.retry, one)), seal: sealRecord(seal) });
 }

@@ -15,7 +15,7 @@ import type {
   RemoteWorkspace,
   SittingCaps,
 } from "../ports.ts";
-import type { Qualifier, RunCounts, RunStatus, WorkspaceRecord } from "../events.ts";
+import type { EventOf, Qualifier, RunCounts, RunStatus, WorkspaceRecord } from "../events.ts";
 
 export interface RunPorts {
   agents: AgentRunner;
@@ -66,6 +66,8 @@ export interface RunOptions {
   executorUrl?: string;
   /** Map branches with worktrees run on workers: the repository they fetch and push (ADR 0029). */
   remoteWorkspace?: RemoteWorkspace;
+  /** The graph's checks its history calls flaky (ADR 0067), for run.started (the live view marks them). */
+  flakyChecks?: NonNullable<EventOf<"run.started">["flaky_checks"]>;
   /** --sandbox: the setting of nodes whose graph says none (ADR 0040). */
   sandbox?: SandboxMode;
   /** Whether this machine can seal (the spawn seam's probe, once per session). Absent: NOT_PROBED. */

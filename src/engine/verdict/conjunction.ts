@@ -210,6 +210,10 @@ export function judgeChecks(before: Extract<BeforeChecks, { ok: true }>, outcome
     evidence.push(part("checks", true, "passed", `${outcomes.length} passed`));
     return { status: "passed", qualifier: "verified", cause: null, evidence, output: before.output, failedChecks };
   }
+  // A flaky check (failed, then passed on the same tree, ADR 0066) is no evidence either way:
+  // unless another check failed outright, the node reached no verdict, and no retry is asked for it.
+  const flaky = judgeFlaky(before, outcomes, failedChecks, evidence);
+  if (flaky !== null) return flaky;
   // A check that could not run is no evidence: unless another check ran and
   // failed (the evidence already says no), the node reached no verdict.
   if (failedChecks.every((c) => c.notRun)) {
@@ -218,15 +222,33 @@ export function judgeChecks(before: Extract<BeforeChecks, { ok: true }>, outcome
     evidence.push(part("checks", true, "not_checked", error));
     return { status: "error", qualifier: null, cause: "harness_error", error, evidence, output: before.output, failedChecks };
   }
-  const list = failedChecks.map(checkLine).join(", ");
-  evidence.push(part("checks", true, "failed", `${failedChecks.length} of ${outcomes.length} failed: ${list}`));
+  // The agent is re-asked for what failed outright, never for a flaky check.
+  const failedOutright = failedChecks.filter((c) => c.flaky !== true);
+  const list = failedOutright.map(checkLine).join(", ");
+  evidence.push(part("checks", true, "failed", `${failedOutright.length} of ${outcomes.length} failed: ${list}`));
   return {
     status: "failed",
     qualifier: null,
     cause: "check_failed",
-    error: `${failedChecks.length} of ${outcomes.length} check${outcomes.length === 1 ? "" : "s"} failed: ${list}`,
+    error: `${failedOutright.length} of ${outcomes.length} check${outcomes.length === 1 ? "" : "s"} failed: ${list}`,
     evidence,
     output: before.output,
-    failedChecks,
+    failedChecks: failedOutright,
   };
+}
+
+/** error flaky_check when a check was flaky and none failed outright (one that could not run
+ *  is no evidence either); null otherwise. */
+function judgeFlaky(
+  before: Extract<BeforeChecks, { ok: true }>,
+  outcomes: readonly CheckOutcome[],
+  failedChecks: CheckOutcome[],
+  evidence: EvidencePart[],
+): Judgement | null {
+  const flaky = failedChecks.filter((c) => c.flaky === true);
+  if (flaky.length === 0 || failedChecks.some((c) => c.flaky !== true && c.notRun !== true)) return null;
+  const n = outcomes.length;
+  const error = `${flaky.length} of ${n} check${n === 1 ? "" : "s"} flaky (failed, then passed on the same tree: no evidence either way): ${flaky.map(checkLine).join(", ")}`;
+  evidence.push(part("checks", true, "not_checked", error));
+  return { status: "error", qualifier: null, cause: "flaky_check", error, evidence, output: before.output, failedChecks };
 }

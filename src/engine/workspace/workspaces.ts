@@ -36,6 +36,8 @@ export interface AttemptWork {
   record: WorkspaceRecord;
   /** Protected paths the attempt changed (restored from base already). */
   tampered: string[];
+  /** The git tree object id of the attempt's commit: what its checks run on (ADR 0067). */
+  treeId: string;
 }
 
 /** A passed node of an earlier session: its recorded worktree and the keep it has now. */
@@ -107,7 +109,7 @@ export class Workspaces {
       path: ws.path,
     };
     if (tampered.length > 0) ws.record.tampered = tampered;
-    return { record: ws.record, tampered };
+    return { record: ws.record, tampered, treeId: await this.git.treeId(ws.root, commit) };
   }
 
   /** The node's final status decides, at the run's end, whether its worktree stays. */

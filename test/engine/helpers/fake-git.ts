@@ -64,6 +64,11 @@ export class FakeGit implements GitPort {
     this.calls.push(`commit ${id} ${message}`);
     return id;
   }
+  /** A content digest of the commit's files: two commits with the same files share a tree, as in git. */
+  async treeId(_root: string, commit: string) {
+    const files = [...(this.commits.get(commit) ?? new Map()).entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+    return `tree:${JSON.stringify(files)}`;
+  }
   async diffStat(_root: string, from: string, to: string): Promise<DiffStat> {
     const changed = await this.changedPaths(_root, from, to);
     return { filesChanged: changed.length, insertions: changed.length, deletions: changed.filter((c) => c.status !== "added").length };
