@@ -361,6 +361,31 @@ export interface ChangedPath {
   from?: string;
 }
 
+/** A worktree's git records as they are now (GitPort.worktreeState). */
+export interface WorktreeState {
+  /** The git dir `<path>/.git` names ("gitdir: X", absolute); null when .git is missing,
+   *  a folder, a symbolic link, or says something else. */
+  link: string | null;
+  /** What that git dir says its worktree's .git is (`<gitdir>/gitdir`); null when unreadable. */
+  backLink: string | null;
+  /** The repository that git dir belongs to (its `commondir`, resolved); null when unreadable. */
+  common: string | null;
+  /** HEAD of the worktree: the ref it names, or the commit it is detached at; null when unreadable. */
+  head: { ref: string } | { detached: string } | null;
+  /** The commit `refs/heads/<branch>` names in the repository at root; null when the branch is gone. */
+  tip: string | null;
+  /** Whether `parent` is `tip` or an ancestor of it (the sitting committed on top of vouch's commit). */
+  descends: boolean;
+}
+
+/** Where vouch records an attempt: the worktree, its git dir (as vouch made it), its branch and the commit before. */
+export interface RecordedWorktree {
+  path: string;
+  gitDir: string;
+  branch: string;
+  parent: string;
+}
+
 /**
  * Git, as the engine needs it for isolated workspaces. Every path is absolute;
  * every ref the engine passes was checked first (never starts with "-"). The real
@@ -372,6 +397,8 @@ export interface GitPort {
   repoRoot(cwd: string): Promise<string | null>;
   /** Where `cwd` is inside its work tree: "" at the top, else "sub/dir/" (git's --show-prefix). */
   cwdPrefix(cwd: string): Promise<string>;
+  /** The repository's own git dir (its common dir: shared by all its worktrees), absolute. */
+  commonDir(root: string): Promise<string>;
   /** The commit a ref names (full hex id), or null when it names no commit. */
   resolveCommit(root: string, ref: string): Promise<string | null>;
   /** True when the checkout at `root` has uncommitted changes (tracked or untracked, not ignored). */
@@ -380,16 +407,24 @@ export interface GitPort {
   branchExists(root: string, branch: string): Promise<boolean>;
   /** A new worktree at `path` on a new branch `branch` starting at `commit`. */
   addWorktree(root: string, path: string, branch: string, commit: string): Promise<void>;
-  /** Commits every change in the worktree (author and committer "vouch"); returns HEAD
-   *  after it (HEAD as it was when there was nothing to commit). */
-  commitAll(worktree: string, message: string): Promise<string>;
+  /** What the worktree's git records say now (ADR 0044), read from the files, never found by
+   *  git's own search from `path`: vouch compares it with what it was when vouch made it. */
+  worktreeState(root: string, path: string, branch: string, parent: string): Promise<WorktreeState>;
+  /** Commits every file of the worktree on `branch` after `parent` (author and committer "vouch")
+   *  and returns the commit (`parent` when nothing changed). Staged through a private index with
+   *  --git-dir/--work-tree given: index flags (assume-unchanged, skip-worktree) and the shared
+   *  info/exclude hide nothing, and the commit cannot land in another repository or branch.
+   *  Only files the worktree's own .gitignore files exclude stay out. The branch moves only
+   *  if it still names `parent` (else a GitPortError). */
+  recordAttempt(w: RecordedWorktree, message: string): Promise<string>;
   diffStat(root: string, from: string, to: string): Promise<DiffStat>;
   /** The patch between two commits, at most maxBytes of it. */
   diff(root: string, from: string, to: string, maxBytes: number): Promise<{ text: string; truncated: boolean }>;
   changedPaths(root: string, from: string, to: string): Promise<ChangedPath[]>;
   /** Puts `paths` in the worktree (files and index) back as they are in `commit`; a path
-   *  `commit` does not have is removed. */
-  restorePaths(worktree: string, commit: string, paths: readonly string[]): Promise<void>;
+   *  `commit` does not have is removed. With `gitDir`, git is pointed at it and at the
+   *  worktree explicitly (--git-dir/--work-tree), never found by its search. */
+  restorePaths(worktree: string, commit: string, paths: readonly string[], gitDir?: string): Promise<void>;
   /** The folders of the repository's worktrees (the main one included). */
   listWorktrees(root: string): Promise<string[]>;
   /** Makes sure `<root>/.vouch/` never shows in the user's `git status`: a
@@ -406,11 +441,13 @@ export interface GitPort {
 export const refusingGit: GitPort = {
   repoRoot: async () => refusing("GitPort"),
   cwdPrefix: async () => refusing("GitPort"),
+  commonDir: async () => refusing("GitPort"),
   resolveCommit: async () => refusing("GitPort"),
   hasUncommittedChanges: async () => refusing("GitPort"),
   branchExists: async () => refusing("GitPort"),
   addWorktree: async () => refusing("GitPort"),
-  commitAll: async () => refusing("GitPort"),
+  worktreeState: async () => refusing("GitPort"),
+  recordAttempt: async () => refusing("GitPort"),
   diffStat: async () => refusing("GitPort"),
   diff: async () => refusing("GitPort"),
   changedPaths: async () => refusing("GitPort"),

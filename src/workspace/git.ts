@@ -2,11 +2,12 @@
 // any path (spaces, newlines, non-ASCII) parses. A ref or path that could be read
 // as an option is refused here too, though the engine checks refs first: git's
 // `--end-of-options` and `--` keep the rest of the argv from being options.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChangedPath, DiffStat, GitPort } from "../engine/ports.ts";
 import { GitError } from "./git-error.ts";
 import { runGit, runGitRaw } from "./run-git.ts";
+import { recordAttempt, worktreeState } from "./worktree-record.ts";
 
 function refuseOption(args: readonly string[], what: string, value: string): void {
   if (value.startsWith("-")) throw new GitError(args, `${what} "${value}" starts with "-"; git would read it as an option`);
@@ -21,6 +22,15 @@ async function repoRoot(cwd: string): Promise<string | null> {
 
 async function cwdPrefix(cwd: string): Promise<string> {
   return (await runGit(cwd, ["rev-parse", "--show-prefix"])).replace(/\n$/, "");
+}
+
+async function commonDir(root: string): Promise<string> {
+  const dir = (await runGit(root, ["rev-parse", "--path-format=absolute", "--git-common-dir"])).replace(/\n$/, "");
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 async function resolveCommit(root: string, ref: string): Promise<string | null> {
@@ -47,15 +57,6 @@ async function addWorktree(root: string, path: string, branch: string, commit: s
   refuseOption(args, "branch", branch);
   refuseOption(args, "commit", commit);
   await runGit(root, args);
-}
-
-async function commitAll(worktree: string, message: string): Promise<string> {
-  await runGit(worktree, ["add", "--all", "--", "."]);
-  const staged = await runGitRaw(worktree, ["diff", "--cached", "--quiet"]);
-  if (staged.exit === 1) await runGit(worktree, ["commit", "--quiet", "--no-verify", "-m", message]);
-  else if (staged.exit !== 0)
-    throw new GitError(["diff", "--cached"], `git diff --cached failed (exit ${staged.exit}): ${staged.stderr.trim()}`);
-  return (await runGit(worktree, ["rev-parse", "HEAD"])).trim();
 }
 
 function refuseRange(args: readonly string[], from: string, to: string): void {
@@ -121,15 +122,17 @@ export function parseNameStatus(out: string): ChangedPath[] {
   return paths;
 }
 
-async function restorePaths(worktree: string, commit: string, paths: readonly string[]): Promise<void> {
+async function restorePaths(worktree: string, commit: string, paths: readonly string[], gitDir?: string): Promise<void> {
   if (paths.length === 0) return;
+  // Named explicitly, git cannot be sent to another repository by a rewritten .git link.
+  const at = gitDir === undefined ? [] : [`--git-dir=${gitDir}`, `--work-tree=${worktree}`];
   const list = ["ls-tree", "-z", "--name-only", "-r", "--full-tree", commit, "--", ...paths.map(literal)];
   refuseOption(list, "commit", commit);
-  const inBase = new Set((await runGit(worktree, list)).split("\0").filter((p) => p !== ""));
+  const inBase = new Set((await runGit(worktree, [...at, ...list])).split("\0").filter((p) => p !== ""));
   const back = paths.filter((p) => inBase.has(p));
   const gone = paths.filter((p) => !inBase.has(p));
-  if (back.length > 0) await runGit(worktree, ["checkout", "--no-overlay", commit, "--", ...back.map(literal)]);
-  if (gone.length > 0) await runGit(worktree, ["rm", "--quiet", "-r", "--force", "--ignore-unmatch", "--", ...gone.map(literal)]);
+  if (back.length > 0) await runGit(worktree, [...at, "checkout", "--no-overlay", commit, "--", ...back.map(literal)]);
+  if (gone.length > 0) await runGit(worktree, [...at, "rm", "--quiet", "-r", "--force", "--ignore-unmatch", "--", ...gone.map(literal)]);
 }
 
 /** A pathspec that matches exactly this path (no glob, no magic). */
@@ -178,11 +181,13 @@ async function deleteBranch(root: string, branch: string): Promise<void> {
 export const realGit: GitPort = {
   repoRoot,
   cwdPrefix,
+  commonDir,
   resolveCommit,
   hasUncommittedChanges,
   branchExists,
   addWorktree,
-  commitAll,
+  worktreeState,
+  recordAttempt,
   diffStat,
   diff,
   changedPaths,

@@ -10,6 +10,7 @@ import type { GitPort } from "../ports.ts";
 import { compileGlob, matching, type CompiledGlob } from "./glob.ts";
 import { attemptMessage, branchName, keptBranchName, worktreePath, WORKTREES_DIR } from "./names.ts";
 import type { KeepPolicy, ResolvedWorkspace } from "./spec.ts";
+import { movedMessage, worktreeMoved } from "./worktree-guard.ts";
 
 /** A worktree could not be set up or recorded: the node ends as error (cause workspace_error). */
 export class WorkspaceError extends Error {
@@ -25,6 +26,9 @@ export interface NodeWorkspace {
   branch: string;
   /** The commit the worktree started from. */
   base: string;
+  /** The git dir the worktree's .git link named when vouch made it, and its repository (ADR 0044). */
+  gitDir: string;
+  common: string;
   /** Where the node's cwd is inside the worktree. */
   cwd: string;
   protect: CompiledGlob[];
@@ -47,7 +51,7 @@ export interface PriorWorkspace {
 export class Workspaces {
   private readonly opened = new Map<string, NodeWorkspace>();
   private readonly statuses = new Map<string, NodeStatus>();
-  private readonly roots = new Map<string, Promise<{ root: string; prefix: string } | null>>();
+  private readonly roots = new Map<string, Promise<{ root: string; prefix: string; common: string } | null>>();
   private readonly commits = new Map<string, Promise<string | null>>();
   private readonly queues = new Map<string, Promise<unknown>>();
 
@@ -73,6 +77,8 @@ export class Workspaces {
       path: worktreePath(found.root, this.runId, id, branch),
       branch: branchName(this.runId, id, branch),
       base: start,
+      gitDir: "",
+      common: found.common,
       cwd: join(worktreePath(found.root, this.runId, id, branch), found.prefix),
       protect: spec.protect.map(compileGlob),
       keep: spec.keep,
@@ -85,17 +91,34 @@ export class Workspaces {
       await this.setAside(ws);
       await this.git.addWorktree(found.root, ws.path, ws.branch, start);
     });
+    ws.gitDir = await this.madeGitDir(ws, start);
     this.opened.set(key, ws);
     return ws;
   }
 
-  /** After an attempt: commit what changed, name protected paths it touched and put them back. */
+  /** The git dir of a worktree vouch just made, checked to be what a worktree of this repository is. */
+  private async madeGitDir(ws: NodeWorkspace, start: string): Promise<string> {
+    const s = await this.git.worktreeState(ws.root, ws.path, ws.branch, start);
+    const known = { path: ws.path, gitDir: s.link ?? "", common: ws.common, branch: ws.branch, parent: start };
+    const moved = worktreeMoved(known, s);
+    if (moved.length > 0) throw new WorkspaceError(`the new worktree is not what git was asked for: ${moved.join("; ")}`);
+    return s.link!;
+  }
+
+  /** After an attempt: refuse a worktree that moved under vouch (ADR 0044), commit what changed,
+   *  name protected paths it touched and put them back. */
   async settle(ws: NodeWorkspace, attempt: number, branch?: BranchRef, round?: number): Promise<AttemptWork> {
-    const commit = await this.git.commitAll(ws.path, attemptMessage(this.runId, ws.id, attempt, branch, round));
+    const state = await this.git.worktreeState(ws.root, ws.path, ws.branch, ws.record.commit);
+    const moved = worktreeMoved({ ...ws, parent: ws.record.commit }, state);
+    if (moved.length > 0) throw new WorkspaceError(movedMessage(moved));
+    const commit = await this.git.recordAttempt(
+      { path: ws.path, gitDir: ws.gitDir, branch: ws.branch, parent: state.tip! },
+      attemptMessage(this.runId, ws.id, attempt, branch, round),
+    );
     const changed = await this.git.changedPaths(ws.root, ws.base, commit);
     const touched = [...new Set(changed.flatMap((c) => (c.from !== undefined ? [c.from, c.path] : [c.path])))];
     const tampered = matching(touched, ws.protect);
-    if (tampered.length > 0) await this.git.restorePaths(ws.path, ws.base, tampered);
+    if (tampered.length > 0) await this.git.restorePaths(ws.path, ws.base, tampered, ws.gitDir);
     const stat = await this.git.diffStat(ws.root, ws.base, commit);
     ws.record = {
       branch: ws.branch,
@@ -143,10 +166,20 @@ export class Workspaces {
   private async setAside(ws: NodeWorkspace): Promise<void> {
     const live = (await this.git.listWorktrees(ws.root)).includes(ws.path);
     if (live) {
-      await this.git.commitAll(ws.path, `vouch: run ${this.runId}: what an earlier try left uncommitted`).catch(() => undefined);
+      await this.commitLeftover(ws).catch(() => undefined);
       await this.git.removeWorktree(ws.root, ws.path);
     }
     await keepAside(this.git, ws.root, ws.branch);
+  }
+
+  /** What a dead session's worktree left uncommitted, committed on its branch, only when its git
+   *  records are still a worktree of this repository on that branch: vouch never commits elsewhere. */
+  private async commitLeftover(ws: NodeWorkspace): Promise<void> {
+    const s = await this.git.worktreeState(ws.root, ws.path, ws.branch, "");
+    if (s.link === null || s.tip === null) return;
+    if (worktreeMoved({ ...ws, gitDir: s.link, parent: s.tip }, { ...s, descends: true }).length > 0) return;
+    const message = `vouch: run ${this.runId}: what an earlier try left uncommitted`;
+    await this.git.recordAttempt({ path: ws.path, gitDir: s.link, branch: ws.branch, parent: s.tip }, message);
   }
 
   private upstream(key: string, root: string): string {
@@ -158,12 +191,12 @@ export class Workspaces {
     return rec.commit;
   }
 
-  private repo(cwd: string): Promise<{ root: string; prefix: string } | null> {
+  private repo(cwd: string): Promise<{ root: string; prefix: string; common: string } | null> {
     let p = this.roots.get(cwd);
     if (!p) {
       p = (async () => {
         const root = await this.git.repoRoot(cwd);
-        return root === null ? null : { root, prefix: await this.git.cwdPrefix(cwd) };
+        return root === null ? null : { root, prefix: await this.git.cwdPrefix(cwd), common: await this.git.commonDir(root) };
       })();
       this.roots.set(cwd, p);
     }

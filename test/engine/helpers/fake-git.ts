@@ -1,7 +1,7 @@
 // An in-memory GitPort for engine tests: commits are snapshots of path → text,
 // a worktree is a working copy of one; the scripted "agent" edits it with
 // edit(). Enough git to judge what the engine asks of it, and a log of calls.
-import type { ChangedPath, DiffStat, GitPort } from "../../../src/engine/ports.ts";
+import type { ChangedPath, DiffStat, GitPort, RecordedWorktree, WorktreeState } from "../../../src/engine/ports.ts";
 
 type Tree = Map<string, string>;
 
@@ -54,13 +54,37 @@ export class FakeGit implements GitPort {
     this.branches.set(branch, commit);
     this.worktrees.set(path, { branch, files: new Map(this.commits.get(commit)!) });
   }
-  async commitAll(worktree: string, message: string) {
-    const wt = this.worktrees.get(worktree)!;
-    const tip = this.branches.get(wt.branch)!;
+  async commonDir() {
+    return `${FAKE_ROOT}/.git`;
+  }
+  /** What a test made a sitting do to a worktree's git records (ADR 0044). */
+  readonly moved = new Map<string, Partial<WorktreeState>>();
+  /** Each commit's parent: "does it descend" is answered from these. */
+  readonly parents = new Map<string, string>();
+  async worktreeState(_root: string, path: string, branch: string, parent: string): Promise<WorktreeState> {
+    const tip = this.branches.get(branch) ?? null;
+    let descends = false;
+    for (let c: string | undefined = tip ?? undefined; c !== undefined; c = this.parents.get(c)) if (c === parent) descends = true;
+    const wt = this.worktrees.get(path);
+    return {
+      link: `${FAKE_ROOT}/.git/worktrees/${path.split("/").pop()}`,
+      backLink: `${path}/.git`,
+      common: `${FAKE_ROOT}/.git`,
+      head: { ref: `refs/heads/${wt?.branch ?? branch}` },
+      tip,
+      descends,
+      ...this.moved.get(path),
+    };
+  }
+  async recordAttempt(w: RecordedWorktree, message: string) {
+    const wt = this.worktrees.get(w.path)!;
+    const tip = this.branches.get(w.branch)!;
+    if (tip !== w.parent) throw new Error(`branch ${w.branch} is at ${tip}, not ${w.parent}`);
     if (same(this.commits.get(tip)!, wt.files)) return tip;
     const id = `c${++this.n}`;
     this.commits.set(id, new Map(wt.files));
-    this.branches.set(wt.branch, id);
+    this.parents.set(id, tip);
+    this.branches.set(w.branch, id);
     this.calls.push(`commit ${id} ${message}`);
     return id;
   }
