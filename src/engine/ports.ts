@@ -469,13 +469,14 @@ export type MergeStep = { merged: true; commit: string; source: string } | { mer
  *  merges in git's object store (merge-tree, commit-tree): no checkout is touched until the
  *  result is checked out in the merge node's own worktree. */
 export interface MergePort {
-  /** Merges `branch` onto commit `onto`; a conflict leaves nothing behind. `source` is the branch's commit. */
-  mergeBranch(root: string, onto: string, branch: string, message: string): Promise<MergeStep>;
+  /** Merges the commit `source` (the one vouch judged) onto commit `onto`; a conflict leaves
+   *  nothing behind. A source the repository does not hold is a GitPortError. */
+  mergeCommit(root: string, onto: string, source: string, message: string): Promise<MergeStep>;
   /** Brings the run's branches workers pushed (vouch/<run>/...) from `remote` into `root`
    *  (ADR 0029). Absent in ports that never meet workers. */
   fetchRunBranches?(root: string, remote: string, runId: string): Promise<void>;
 }
 
 export const refusingMerge: MergePort = {
-  mergeBranch: async () => refusing("Merge"),
+  mergeCommit: async () => refusing("Merge"),
 };

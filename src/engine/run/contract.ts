@@ -38,7 +38,7 @@ export interface NodeRun {
   /** The last total cost each session's harness reported, by session id (ADR 0023). */
   readonly sessionCosts: Map<string, number>;
   /** The run's git worktrees (ADR 0020). */
-  readonly workspaces: Pick<Workspaces, "open" | "settle" | "finished">;
+  readonly workspaces: Pick<Workspaces, "open" | "settle" | "finished" | "recorded">;
 }
 
 /** The graph a node belongs to: the top graph, or a sub-graph run by a `kind: graph` node

@@ -69,14 +69,17 @@ async function mergeAll(
   const merged: MergeOutput["merged"] = [];
   const leftOut: MergeOutput["left_out"] = [];
   for (const s of sources) {
-    if (!(await run.ports.git.branchExists(p.root, s.branch))) {
+    // The commit vouch judged, never what the branch names now (a sitting, or something it left
+    // running, may have moved it since): what was judged is what is merged (issue 27).
+    const judged = run.workspaces.recorded(s.key);
+    if (judged === undefined) {
       leftOut.push({ branch: s.branch, from: s.from, reason: "no_branch", paths: [] });
       continue;
     }
-    const step = await run.ports.merge.mergeBranch(
+    const step = await run.ports.merge.mergeCommit(
       p.root,
       tip,
-      s.branch,
+      judged.commit,
       `vouch: run ${run.options.runId}, node ${env.id}, merge ${s.branch}`,
     );
     if (step.merged) {

@@ -51,6 +51,7 @@ export interface PriorWorkspace {
 export class Workspaces {
   private readonly opened = new Map<string, NodeWorkspace>();
   private readonly statuses = new Map<string, NodeStatus>();
+  private readonly remote = new Map<string, WorkspaceRecord>();
   private readonly roots = new Map<string, Promise<{ root: string; prefix: string; common: string } | null>>();
   private readonly commits = new Map<string, Promise<string | null>>();
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -136,6 +137,18 @@ export class Workspaces {
   /** The node's final status decides, at the run's end, whether its worktree stays. */
   finished(key: string, status: NodeStatus): void {
     this.statuses.set(key, status);
+  }
+
+  /** A node of a branch a worker ran finished with this worktree record (ADR 0029): the commit it judged. */
+  noteRemote(key: string, record: WorkspaceRecord): void {
+    this.remote.set(key, record);
+  }
+
+  /** The worktree record of a node's last attempt — the commit vouch judged — by nodeKey: this
+   *  session's, a worker's, or one an earlier session recorded. A merge merges these commits,
+   *  never what a branch names now (issue 27). */
+  recorded(key: string): WorkspaceRecord | undefined {
+    return this.opened.get(key)?.record ?? this.remote.get(key) ?? this.prior.get(key)?.record;
   }
 
   /** Whether the run has any worktree to consider at its end. */

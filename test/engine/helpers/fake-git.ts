@@ -1,7 +1,8 @@
 // An in-memory GitPort for engine tests: commits are snapshots of path → text,
 // a worktree is a working copy of one; the scripted "agent" edits it with
 // edit(). Enough git to judge what the engine asks of it, and a log of calls.
-import type { ChangedPath, DiffStat, GitPort, RecordedWorktree, WorktreeState } from "../../../src/engine/ports.ts";
+import { GitPortError } from "../../../src/engine/errors.ts";
+import type { ChangedPath, DiffStat, GitPort, MergePort, MergeStep, RecordedWorktree, WorktreeState } from "../../../src/engine/ports.ts";
 
 type Tree = Map<string, string>;
 
@@ -137,4 +138,34 @@ export class FakeGit implements GitPort {
 
 function same(a: Tree, b: Tree): boolean {
   return a.size === b.size && [...a].every(([p, t]) => b.get(p) === t);
+}
+
+/** A MergePort over a FakeGit's commits: a three-way merge of path → text against the commit
+ *  both sides started from (FAKE_BASE); a path both sides changed differently conflicts. */
+export class FakeMerge implements MergePort {
+  readonly calls: string[] = [];
+  private n = 0;
+  constructor(private readonly git: FakeGit) {}
+  async mergeCommit(_root: string, onto: string, source: string, message: string): Promise<MergeStep> {
+    this.calls.push(`merge ${source} onto ${onto}`);
+    const base = this.git.commits.get(FAKE_BASE)!;
+    const ours = this.git.commits.get(onto);
+    const theirs = this.git.commits.get(source);
+    if (ours === undefined || theirs === undefined)
+      throw new GitPortError(["merge-tree"], `the judged commit ${source} is not in the repository`);
+    const out = new Map(ours);
+    const paths: string[] = [];
+    for (const p of new Set([...ours.keys(), ...theirs.keys()])) {
+      const [b, o, t] = [base.get(p), ours.get(p), theirs.get(p)];
+      if (t === b || t === o) continue;
+      if (o !== b) paths.push(p);
+      else if (t === undefined) out.delete(p);
+      else out.set(p, t);
+    }
+    if (paths.length > 0) return { merged: false, paths, source };
+    const id = `m${++this.n}`;
+    this.git.commits.set(id, out);
+    this.calls.push(`commit ${id} ${message}`);
+    return { merged: true, commit: id, source };
+  }
 }
