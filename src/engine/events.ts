@@ -39,6 +39,7 @@ export const CAUSES = [
   "tampered",
   "merge_conflict",
   "nothing_to_merge",
+  "vacuous_check",
   // error
   "cap_stop",
   "workspace_error",
@@ -225,6 +226,9 @@ export const checkFinishedSchema = z.strictObject({
   stdout_tail: z.string(),
   stderr_tail: z.string(),
   truncated: z.boolean(),
+  /** Where it ran (ADR 0043): `sealed`, a tree vouch built from the attempt's commit; `base`, the
+   *  witness run on the base (ADR 0044); absent, the node's folder as it is (no worktree). */
+  tree: z.enum(["sealed", "base"]).optional(),
 });
 
 export const capOverrunSchema = z.strictObject({
@@ -290,6 +294,8 @@ export const nodeFinishedSchema = z.strictObject({
   api_retries: z.number().int().min(0).optional(),
   /** The node's git worktree (workspace mode worktree), after its last attempt. */
   workspace: workspaceRecordSchema.optional(),
+  /** Passed checks that were witnessed: they failed on the base first (ADR 0044), "verified (fail→pass)". */
+  witnessed: z.array(z.string()).optional(),
 });
 
 export const branchStartedSchema = z.strictObject({

@@ -143,6 +143,9 @@ export interface CommandContext {
   /** For checks: the node's own output (parsed JSON, or its text), written to VOUCH_OUTPUT_FILE,
    *  so a check can test what the model claims against the files. */
   output?: unknown;
+  /** A sealed check (ADR 0043): `cwd` is inside `tree`, a fresh copy made for this check alone;
+   *  `links` are the dependency folders it reads (symbolic links in the tree, read-only). */
+  sealed?: { tree: string; links: readonly TreeLink[]; network: boolean };
   signal: AbortSignal;
 }
 
@@ -151,6 +154,13 @@ export interface CheckSpec {
   run: string;
   expect: Expect;
   timeoutMs: number;
+  /** What its tree takes from the base and from the commit (ADR 0043). */
+  fromBase?: string[];
+  fromResult?: string[];
+  /** Sealed, it may use the network. */
+  network?: boolean;
+  /** It must fail on the base first (ADR 0044). */
+  witness?: "fails_on_base";
 }
 
 export interface CheckOutcome {
@@ -162,6 +172,11 @@ export interface CheckOutcome {
   /** The check could not run at all (its files could not be written, it could
    *  not start): no evidence either way, so the node is error, not failed. */
   notRun?: boolean;
+  /** A witnessed check that passed on the base (ADR 0044): it does not tell the work apart,
+   *  so it is no evidence for it (the node fails, cause vacuous_check). */
+  vacuous?: boolean;
+  /** A witnessed check that failed on the base and passed on the result (fail→pass). */
+  witnessed?: boolean;
   exit: number | null;
   signal: string | null;
   timedOut: boolean;
@@ -378,6 +393,12 @@ export interface WorktreeState {
   descends: boolean;
 }
 
+/** A symbolic link in a check's tree: `path` (repository-relative) points at `target` (absolute). */
+export interface TreeLink {
+  path: string;
+  target: string;
+}
+
 /** Where vouch records an attempt: the worktree, its git dir (as vouch made it), its branch and the commit before. */
 export interface RecordedWorktree {
   path: string;
@@ -425,6 +446,20 @@ export interface GitPort {
    *  `commit` does not have is removed. With `gitDir`, git is pointed at it and at the
    *  worktree explicitly (--git-dir/--work-tree), never found by its search. */
   restorePaths(worktree: string, commit: string, paths: readonly string[], gitDir?: string): Promise<void>;
+  /** Every path (file, symbolic link, submodule) of a commit's tree. */
+  listFiles(root: string, commit: string): Promise<string[]>;
+  /** A commit whose tree is `commit`'s with `paths` as `from` has them (absent where `from` has
+   *  none), its parent `commit`; `commit` itself when that changes nothing. The tree a check
+   *  sees (ADR 0043), made in git's object store: no checkout is read or touched. */
+  composeTree(root: string, commit: string, from: string, paths: readonly string[], message: string): Promise<string>;
+  /** Writes `commit`'s tree into the folder `dir` (made afresh), with a git dir of its own
+   *  (detached at `commit`, the repository's objects borrowed), and each link a symbolic link. */
+  checkoutTree(root: string, commit: string, dir: string, links: readonly TreeLink[]): Promise<void>;
+  /** Removes a folder checkoutTree made. */
+  removeTree(dir: string): Promise<void>;
+  /** Folders git ignores in the checkout at root (installed dependencies, build output), as
+   *  repository paths without a trailing slash; vouch's own .vouch left out. */
+  ignoredFolders(root: string): Promise<string[]>;
   /** The folders of the repository's worktrees (the main one included). */
   listWorktrees(root: string): Promise<string[]>;
   /** Makes sure `<root>/.vouch/` never shows in the user's `git status`: a
@@ -452,6 +487,11 @@ export const refusingGit: GitPort = {
   diff: async () => refusing("GitPort"),
   changedPaths: async () => refusing("GitPort"),
   restorePaths: async () => refusing("GitPort"),
+  listFiles: async () => refusing("GitPort"),
+  composeTree: async () => refusing("GitPort"),
+  checkoutTree: async () => refusing("GitPort"),
+  removeTree: async () => refusing("GitPort"),
+  ignoredFolders: async () => refusing("GitPort"),
   listWorktrees: async () => refusing("GitPort"),
   hideVouchDir: async () => refusing("GitPort"),
   removeWorktree: async () => refusing("GitPort"),

@@ -12,6 +12,7 @@ const FAILED: ReadonlySet<Cause> = new Set<Cause>([
   "tampered",
   "merge_conflict",
   "nothing_to_merge",
+  "vacuous_check",
 ]);
 const SKIPPED: ReadonlySet<Cause> = new Set<Cause>(["not_chosen", "condition_false", "upstream_not_passed", "fallback_unused"]);
 

@@ -9,7 +9,8 @@ import { limitPhrase } from "../engine/limit-phrase.ts";
 const LABEL_MAX = 32;
 
 function statusCell(n: NodeView): string {
-  return n.qualifier ? `${n.status} (${n.qualifier})` : n.status;
+  const fp = n.witnessed !== undefined && n.witnessed.length > 0 ? ", fail→pass" : "";
+  return n.qualifier ? `${n.status} (${n.qualifier}${fp})` : n.status;
 }
 
 function detail(n: NodeView): string {

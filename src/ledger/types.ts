@@ -107,6 +107,8 @@ export interface NodeView {
   attempts: AttemptView[];
   /** The node's git worktree as its last node.finished recorded it (ADR 0020). */
   workspace?: WorkspaceRecord;
+  /** Its witnessed checks that went fail→pass (ADR 0044). */
+  witnessed?: string[];
 }
 
 export interface BranchView {

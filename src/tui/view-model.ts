@@ -365,7 +365,8 @@ function nodeFinished(n: NodeView, e: EventOf<"node.finished">): NodeView {
     tokens: e.tokens ?? null,
   };
   delete next.activity;
-  for (const k of ["error", "resultTail", "recovered", "fallback", "sessionId", "evidence", "workspace"] as const) delete next[k];
+  for (const k of ["error", "resultTail", "recovered", "fallback", "sessionId", "evidence", "workspace", "witnessed"] as const)
+    delete next[k];
   if (e.evidence !== undefined) next.evidence = e.evidence;
   if (e.error !== undefined) next.error = e.error;
   if (e.result_tail !== undefined) next.resultTail = e.result_tail;
@@ -373,5 +374,6 @@ function nodeFinished(n: NodeView, e: EventOf<"node.finished">): NodeView {
   if (e.fallback !== undefined) next.fallback = e.fallback;
   if (e.session_id !== undefined) next.sessionId = e.session_id;
   if (e.workspace !== undefined) next.workspace = e.workspace;
+  if (e.witnessed !== undefined) next.witnessed = e.witnessed;
   return next;
 }

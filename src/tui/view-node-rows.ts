@@ -29,7 +29,8 @@ export function statusWords(n: NodeView): string {
     case "retrying":
       return `retrying after attempt ${n.attempt}`;
     case "passed":
-      return n.qualifier ? `passed ${n.qualifier}` : "passed";
+      // A witnessed check failed on the base first (ADR 0044): the strongest pass.
+      return n.qualifier ? `passed ${n.qualifier}${n.witnessed !== undefined && n.witnessed.length > 0 ? " (fail→pass)" : ""}` : "passed";
     default: {
       const stop = n.stopReason && n.stopReason !== "complete" ? ` (${n.stopReason})` : "";
       return n.cause && n.cause !== n.status ? `${n.status} ${n.cause}${stop}` : `${n.status}${stop}`;

@@ -70,6 +70,8 @@ export interface NodeView {
   sessionId?: string;
   /** The node's git worktree after its last attempt (ADR 0020). */
   workspace?: WorkspaceRecord;
+  /** Witnessed checks that went fail→pass (ADR 0044). */
+  witnessed?: readonly string[];
   overruns: readonly OverrunView[];
   /** A merge node: the branches it left out, with the paths that conflict. */
   conflicts?: readonly { gitBranch: string; from: string; paths: readonly string[] }[];

@@ -8,6 +8,7 @@ import type { ChangedPath, DiffStat, GitPort } from "../engine/ports.ts";
 import { GitError } from "./git-error.ts";
 import { runGit, runGitRaw } from "./run-git.ts";
 import { recordAttempt, worktreeState } from "./worktree-record.ts";
+import { checkoutTree, composeTree, ignoredFolders, listFiles, removeTree } from "./check-tree.ts";
 
 function refuseOption(args: readonly string[], what: string, value: string): void {
   if (value.startsWith("-")) throw new GitError(args, `${what} "${value}" starts with "-"; git would read it as an option`);
@@ -192,6 +193,11 @@ export const realGit: GitPort = {
   diff,
   changedPaths,
   restorePaths,
+  listFiles,
+  composeTree,
+  checkoutTree,
+  removeTree,
+  ignoredFolders,
   listWorktrees,
   hideVouchDir,
   removeWorktree,

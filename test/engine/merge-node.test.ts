@@ -99,7 +99,7 @@ describe("kind: merge", () => {
     expect(g.git.commits.get(out.commit)!.get("test/t.sh")).toBe("exit 0");
   });
 
-  test("the checks run in the merged worktree, at cwd's place in the repository, with VOUCH_WORKSPACE", async () => {
+  test("the checks run on trees of the merge commit, at cwd's place in the repository, with VOUCH_WORKSPACE", async () => {
     const g = fakeGit();
     const commands = scripts(g);
     const checks = new FakeCommandRunner(
@@ -110,8 +110,11 @@ describe("kind: merge", () => {
       commands: checks,
       ports: ports(g),
     });
-    expect(checks.checks.map((c) => c.ctx.cwd)).toEqual([`${WT}/integrate/pkg`, `${WT}/integrate/pkg`]);
-    expect(checks.checks[0]!.ctx.vars.VOUCH_WORKSPACE).toBe(`${WT}/integrate`);
+    // Each check on a fresh tree of the merge commit, at cwd's place in it (ADR 0043).
+    const trees = `${FAKE_ROOT}/.vouch/trees/run-test/integrate`;
+    expect(checks.checks.map((c) => c.ctx.cwd)).toEqual([`${trees}/1-1/pkg`, `${trees}/1-2/pkg`]);
+    expect(checks.checks[0]!.ctx.vars.VOUCH_WORKSPACE).toBe(`${trees}/1-1`);
+    expect(g.git.treesMade.map((t) => t.commit)).toEqual(["m3", "m3"]);
     const f = finishedOf(r.events, "integrate");
     expect(f).toMatchObject({ status: "failed", cause: "check_failed" });
     // A failed merge's worktree stays to be looked at (the one remove clears what a killed session left, before the add).

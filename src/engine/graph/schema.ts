@@ -28,6 +28,7 @@ export const RETRY_CAUSES = [
   "timeout",
   "harness_error",
   "tampered",
+  "vacuous_check",
 ] as const;
 export type RetryCause = (typeof RETRY_CAUSES)[number];
 /** Causes retried when `retry.on` is omitted. `cap_stop` is left out on purpose:
@@ -40,6 +41,7 @@ export const DEFAULT_RETRY_CAUSES: RetryCause[] = [
   "timeout",
   "harness_error",
   "tampered",
+  "vacuous_check",
 ];
 
 /** A positive duration string; parses to milliseconds. */
@@ -90,12 +92,33 @@ const checkTimeout = durationSchema.refine((ms) => ms <= CHECK_TIMEOUT_CEILING_M
   message: `a check timeout may not exceed ${formatDuration(CHECK_TIMEOUT_CEILING_MS)}`,
 });
 
+/** A witnessed check must fail on the base before it counts as passing on the result (ADR 0044). */
+export const WITNESS_KINDS = ["fails_on_base"] as const;
+
+/** What a check's tree takes from where, its network, its witness (ADR 0043, 0044). */
+const checkTreeFields = {
+  from_base: z
+    .array(z.string().min(1))
+    .optional()
+    .meta({ description: "Globs of repository paths the check reads as the base has them, whatever the attempt made of them." }),
+  from_result: z.array(z.string().min(1)).optional().meta({
+    description:
+      "Globs of repository paths the check reads from the attempt's commit although its command names them; a witness runs on the base with these paths from the commit.",
+  }),
+  network: z.boolean().optional().meta({ description: "true: the check may use the network when sealed (default: none)." }),
+  witness: z
+    .enum(WITNESS_KINDS)
+    .optional()
+    .meta({ description: "fails_on_base: the check runs first on the base and must fail there, then must pass on the result." }),
+};
+
 /** A check in the graph's library (its name is the key). */
 export const checkDefSchema = z.strictObject({
   run: z.string().min(1, { message: "run must be a command" }),
   timeout: checkTimeout.optional(),
   expect: expectSchema.optional(),
   description: z.string().optional(),
+  ...checkTreeFields,
 });
 export type CheckDef = z.output<typeof checkDefSchema>;
 
@@ -108,6 +131,7 @@ export const checkRefSchema = z.union([
     timeout: checkTimeout.optional(),
     expect: expectSchema.optional(),
     description: z.string().optional(),
+    ...checkTreeFields,
   }),
 ]);
 export type CheckRef = z.output<typeof checkRefSchema>;
@@ -164,6 +188,10 @@ const workspaceFields = {
     .enum(KEEP_POLICIES)
     .optional()
     .meta({ description: "Which worktrees stay when the run ends: on_failure (default), always, never. Branches always stay." }),
+  deps: z.array(z.string().min(1)).optional().meta({
+    description:
+      'Globs of the folders git ignores in your checkout that checks see read-only in their tree (installed dependencies); default ["**/node_modules", "**/.venv", "**/venv"].',
+  }),
 };
 export const defaultsWorkspaceSchema = z.strictObject(workspaceFields);
 export const workspaceSchema = z.strictObject({

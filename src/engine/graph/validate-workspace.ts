@@ -17,10 +17,12 @@ export const workspaces: Rule = (ctx) => {
     if (ws.from !== undefined) fromRule(ctx, n, ws.from, ws.mode, ws.base);
     baseRule(ctx, [...at, "base"], ws.base);
     ws.protect?.forEach((glob, i) => globRule(ctx, [...at, "protect", i], glob));
+    ws.deps?.forEach((glob, i) => globRule(ctx, [...at, "deps", i], glob, "deps"));
   }
   const d = ctx.graph.defaults?.workspace;
   baseRule(ctx, ["defaults", "workspace", "base"], d?.base);
   d?.protect?.forEach((glob, i) => globRule(ctx, ["defaults", "workspace", "protect", i], glob));
+  d?.deps?.forEach((glob, i) => globRule(ctx, ["defaults", "workspace", "deps", i], glob, "deps"));
 };
 
 function baseRule(ctx: ValidateContext, path: (string | number)[], base: string | undefined): void {
@@ -28,12 +30,12 @@ function baseRule(ctx: ValidateContext, path: (string | number)[], base: string 
     ctx.report({ path, message: `base "${base}" starts with "-": git would read it as an option`, hint: "name a branch, tag or commit" });
 }
 
-function globRule(ctx: ValidateContext, path: (string | number)[], glob: string): void {
+function globRule(ctx: ValidateContext, path: (string | number)[], glob: string, field = "protect"): void {
   const g = compileGlob(glob);
   if (!g.ok)
     ctx.report({
       path,
-      message: `protect glob "${glob}" is not valid: ${g.reason}`,
+      message: `${field} glob "${glob}" is not valid: ${g.reason}`,
       hint: 'globs are repository paths with *, ?, ** and [..], e.g. "test/**"',
     });
 }

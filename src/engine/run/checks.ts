@@ -4,14 +4,22 @@ import { CHECK_TIMEOUT_DEFAULT_MS, type CheckRef, type GraphFile } from "../grap
 import type { CheckOutcome, CheckSpec, CommandContext } from "../ports.ts";
 import { isFatal } from "./node-env.ts";
 import type { NodeEnv } from "./contract.ts";
+import type { AttemptTrees, OpenTree } from "./check-tree.ts";
 
 export function checkSpec(graph: GraphFile, ref: CheckRef): CheckSpec | null {
-  if (typeof ref === "string") {
-    const def = graph.checks?.[ref];
-    if (!def) return null;
-    return { name: ref, run: def.run, expect: def.expect ?? "exit_zero", timeoutMs: def.timeout ?? CHECK_TIMEOUT_DEFAULT_MS };
-  }
-  return { name: ref.name, run: ref.run, expect: ref.expect ?? "exit_zero", timeoutMs: ref.timeout ?? CHECK_TIMEOUT_DEFAULT_MS };
+  const def = typeof ref === "string" ? (Object.hasOwn(graph.checks ?? {}, ref) ? graph.checks![ref] : undefined) : ref;
+  if (!def) return null;
+  const spec: CheckSpec = {
+    name: typeof ref === "string" ? ref : ref.name,
+    run: def.run,
+    expect: def.expect ?? "exit_zero",
+    timeoutMs: def.timeout ?? CHECK_TIMEOUT_DEFAULT_MS,
+  };
+  if (def.from_base !== undefined) spec.fromBase = def.from_base;
+  if (def.from_result !== undefined) spec.fromResult = def.from_result;
+  if (def.network !== undefined) spec.network = def.network;
+  if (def.witness !== undefined) spec.witness = def.witness;
+  return spec;
 }
 
 function expectText(spec: CheckSpec): string {
@@ -37,36 +45,107 @@ function brokenCheck(spec: CheckSpec, reason: string): CheckOutcome {
   };
 }
 
-export async function runChecks(env: NodeEnv, specs: CheckSpec[], ctx: CommandContext, attempt: number): Promise<CheckOutcome[]> {
+/** Every check of the node, one after another (ADR 0002). With `trees` (a node with a worktree,
+ *  ADR 0043) each runs on a fresh tree built from the attempt's commit, and a witnessed check
+ *  first on the base (ADR 0044): one that passes there is vacuous and does not run on the result. */
+export async function runChecks(
+  env: NodeEnv,
+  specs: CheckSpec[],
+  ctx: CommandContext,
+  attempt: number,
+  trees?: AttemptTrees,
+): Promise<CheckOutcome[]> {
   const out: CheckOutcome[] = [];
   for (const spec of specs) {
     if (env.signal.aborted) break;
-    let outcome: CheckOutcome;
-    try {
-      outcome = await env.run.ports.commands.runCheck(spec, ctx);
-    } catch (e) {
-      if (isFatal(e)) throw e;
-      outcome = brokenCheck(spec, `the check could not run: ${(e as Error).message ?? String(e)}`);
+    if (spec.witness !== undefined) {
+      const onBase = trees === undefined ? noBase(spec) : await runOne(env, spec, ctx, attempt, trees, true);
+      if (env.signal.aborted) break;
+      if (onBase.notRun || onBase.passed) {
+        out.push(onBase.notRun ? { ...onBase, reason: `on the base: ${onBase.reason ?? "it could not run"}` } : vacuous(spec, onBase));
+        continue;
+      }
     }
+    const outcome = await runOne(env, spec, ctx, attempt, trees, false);
+    if (spec.witness !== undefined && outcome.passed) outcome.witnessed = true;
     out.push(outcome);
-    const ev = {
-      type: "check.finished" as const,
-      node: env.id,
-      attempt,
-      name: outcome.name,
-      passed: outcome.passed,
-      expect: outcome.expect,
-      exit: outcome.exit,
-      signal: outcome.signal,
-      timed_out: outcome.timedOut,
-      duration_ms: outcome.durationMs,
-      stdout_tail: outcome.stdoutTail,
-      stderr_tail: outcome.stderrTail,
-      truncated: outcome.truncated,
-      ...(env.branch ? { branch: env.branch } : {}),
-      ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
-    };
-    env.run.emitter.emit(ev);
   }
   return out;
+}
+
+/** One run of one check, on its own tree when sealed; check.finished says where it ran. */
+async function runOne(
+  env: NodeEnv,
+  spec: CheckSpec,
+  ctx: CommandContext,
+  attempt: number,
+  trees: AttemptTrees | undefined,
+  onBase: boolean,
+): Promise<CheckOutcome> {
+  let outcome: CheckOutcome;
+  try {
+    outcome = trees === undefined ? await env.run.ports.commands.runCheck(spec, ctx) : await runSealed(env, spec, ctx, trees, onBase);
+  } catch (e) {
+    if (isFatal(e)) throw e;
+    outcome = brokenCheck(spec, `the check could not run: ${(e as Error).message ?? String(e)}`);
+  }
+  const ev = {
+    type: "check.finished" as const,
+    node: env.id,
+    attempt,
+    name: outcome.name,
+    passed: outcome.passed,
+    expect: outcome.expect,
+    exit: outcome.exit,
+    signal: outcome.signal,
+    timed_out: outcome.timedOut,
+    duration_ms: outcome.durationMs,
+    stdout_tail: outcome.stdoutTail,
+    stderr_tail: outcome.stderrTail,
+    truncated: outcome.truncated,
+    ...(env.branch ? { branch: env.branch } : {}),
+    ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+    ...(trees !== undefined ? { tree: onBase ? ("base" as const) : ("sealed" as const) } : {}),
+  };
+  env.run.emitter.emit(ev);
+  return outcome;
+}
+
+/** The check in a fresh folder of its tree, at cwd's place in it; the folder goes after. */
+async function runSealed(env: NodeEnv, spec: CheckSpec, ctx: CommandContext, trees: AttemptTrees, onBase: boolean): Promise<CheckOutcome> {
+  let tree: OpenTree;
+  try {
+    tree = await trees.open(spec, onBase);
+  } catch (e) {
+    if (isFatal(e)) throw e;
+    return brokenCheck(spec, `its tree could not be made: ${(e as Error).message ?? String(e)}`);
+  }
+  try {
+    const cwd = trees.source.prefix === "" ? tree.dir : `${tree.dir}/${trees.source.prefix.replace(/\/+$/, "")}`;
+    const vars = { ...ctx.vars, VOUCH_WORKSPACE: tree.dir };
+    return await env.run.ports.commands.runCheck(spec, {
+      ...ctx,
+      cwd,
+      vars,
+      sealed: { tree: tree.dir, links: tree.links, network: spec.network === true },
+    });
+  } finally {
+    await tree.close().catch(() => undefined); // a folder left behind is vouch clean's
+  }
+}
+
+/** A witness needs a base to run on: a node without a worktree has none (the validator refuses it). */
+function noBase(spec: CheckSpec): CheckOutcome {
+  return brokenCheck(spec, "a witness (fails_on_base) needs the node's worktree: there is no base to run it on");
+}
+
+/** Passed on the base: it does not tell the work apart from what was there before. */
+function vacuous(spec: CheckSpec, onBase: CheckOutcome): CheckOutcome {
+  return {
+    ...onBase,
+    name: spec.name,
+    passed: false,
+    vacuous: true,
+    reason: "it passed on the base too, so it does not tell the work apart (witness: fails_on_base)",
+  };
 }

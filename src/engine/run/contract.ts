@@ -128,4 +128,6 @@ export interface NodeResult {
   paused?: { prompt?: string };
   /** Agent or script node in a git worktree: its branch and diff after the last attempt. */
   workspace?: WorkspaceRecord;
+  /** Witnessed checks that went fail→pass (ADR 0044). */
+  witnessed?: string[];
 }

@@ -14,6 +14,7 @@ import { branchName, worktreePath } from "../workspace/names.ts";
 import { keepAside } from "../workspace/workspaces.ts";
 import { DEFAULT_BASE } from "../workspace/spec.ts";
 import { checkSpec, runChecks } from "./checks.ts";
+import { AttemptTrees, type SealedSource } from "./check-tree.ts";
 import { mergeSources, type MergeSource } from "./merge-sources.ts";
 import { commandContext, emitStarted, isFatal, simpleResult, stoppedResult } from "./node-env.ts";
 import type { NodeEnv, NodeResult } from "./contract.ts";
@@ -149,7 +150,10 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
     if (output.merged.length > 0) {
       full.branch = place.into;
       full.worktree = await checkout(env, place, tip);
-      outcomes = await checksOn(env, node, full.worktree, place);
+      // The merged tree's protected paths come from base: every merged source's protect globs.
+      const merged = new Set(output.merged.map((m) => m.branch));
+      const protect = [...new Set(plan.sources.filter((s) => merged.has(s.branch)).flatMap((s) => s.protect))];
+      outcomes = await checksOn(env, node, { root: place.root, prefix: place.prefix, base: place.baseCommit, commit: tip, protect });
     }
     const judged = outcomes === null ? null : judgeChecks({ ok: true, output: full, evidence: [], selfReported: false }, outcomes);
     const v = mergeVerdict(full, judged, env.runStop());
@@ -197,14 +201,16 @@ function mergeResult(v: MergeVerdict, full: MergeOutput, wallMs: number): NodeRe
   return result;
 }
 
-/** The node's checks, in the merged worktree (cwd keeps its place relative to the repository root). */
-async function checksOn(env: NodeEnv, node: MergeNode, worktree: string, p: Place): Promise<CheckOutcome[] | null> {
+/** The node's checks, each on a tree built from the merge commit (ADR 0043; cwd keeps its place
+ *  relative to the repository root), never on the worktree it was checked out in. */
+async function checksOn(env: NodeEnv, node: MergeNode, source: SealedSource): Promise<CheckOutcome[] | null> {
   if (env.signal.aborted) return null;
   const specs = (node.success?.checks ?? []).map((ref) => checkSpec(env.frame.graph, ref)).filter((s) => s !== null);
   if (specs.length === 0) return [];
-  const cwd = resolve(worktree, p.prefix);
   const passEnv = [...new Set([...(env.frame.graph.defaults?.env ?? []), ...(node.env ?? []), ...(env.run.options.passEnv ?? [])])];
-  const ctx = commandContext(env, 1, cwd, passEnv, worktree);
-  const outcomes = await runChecks(env, specs, ctx, 1);
+  const deps = env.frame.graph.defaults?.workspace?.deps;
+  const trees = new AttemptTrees(env, deps === undefined ? source : { ...source, deps }, 1);
+  const ctx = commandContext(env, 1, source.root, passEnv);
+  const outcomes = await runChecks(env, specs, ctx, 1, trees);
   return env.signal.aborted ? null : outcomes;
 }

@@ -95,5 +95,6 @@ export function finishedEvent(
   if (r.sessionId !== undefined && r.sessionCostUsd !== undefined && r.sessionCostUsd !== r.costUsd) e.session_cost_usd = r.sessionCostUsd;
   if (r.apiRetries !== undefined) e.api_retries = r.apiRetries;
   if (r.workspace !== undefined) e.workspace = r.workspace;
+  if (r.witnessed !== undefined && r.witnessed.length > 0) e.witnessed = r.witnessed;
   return e;
 }

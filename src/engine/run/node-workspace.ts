@@ -37,11 +37,13 @@ export async function settleAttempt(
   env: NodeEnv,
   ws: NodeWorkspace | null,
   attempt: number,
-): Promise<Pick<Produced, "tampered" | "workspaceError">> {
+): Promise<Pick<Produced, "tampered" | "workspaceError" | "sealed">> {
   if (ws === null) return {};
   try {
     const work = await env.run.workspaces.settle(ws, attempt, env.branch, env.round);
-    return { tampered: work.tampered };
+    // The checks run on a tree built from the commit just recorded, never on the live worktree (ADR 0043).
+    const sealed = { root: ws.root, prefix: ws.prefix, base: ws.base, commit: work.record.commit, protect: ws.protectGlobs };
+    return { tampered: work.tampered, sealed: ws.deps === undefined ? sealed : { ...sealed, deps: ws.deps } };
   } catch (e) {
     if (!isWorkspaceProblem(e)) throw e;
     return { workspaceError: `the attempt's work could not be recorded: ${e.message}` };

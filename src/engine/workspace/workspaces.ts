@@ -31,7 +31,12 @@ export interface NodeWorkspace {
   common: string;
   /** Where the node's cwd is inside the worktree. */
   cwd: string;
+  /** Where the node's cwd is inside the repository: "" at its root, else "dir/". */
+  prefix: string;
   protect: CompiledGlob[];
+  /** The protect globs as written, and the dependency folders its checks see (ADR 0043). */
+  protectGlobs: readonly string[];
+  deps: readonly string[] | undefined;
   keep: KeepPolicy;
   record: WorkspaceRecord;
 }
@@ -81,7 +86,10 @@ export class Workspaces {
       gitDir: "",
       common: found.common,
       cwd: join(worktreePath(found.root, this.runId, id, branch), found.prefix),
+      prefix: found.prefix,
       protect: spec.protect.map(compileGlob),
+      protectGlobs: spec.protect,
+      deps: spec.deps,
       keep: spec.keep,
       record: { branch: "", base: start, commit: start, files_changed: 0, insertions: 0, deletions: 0, path: "" },
     };

@@ -2,7 +2,16 @@
 // a worktree is a working copy of one; the scripted "agent" edits it with
 // edit(). Enough git to judge what the engine asks of it, and a log of calls.
 import { GitPortError } from "../../../src/engine/errors.ts";
-import type { ChangedPath, DiffStat, GitPort, MergePort, MergeStep, RecordedWorktree, WorktreeState } from "../../../src/engine/ports.ts";
+import type {
+  ChangedPath,
+  DiffStat,
+  GitPort,
+  MergePort,
+  MergeStep,
+  RecordedWorktree,
+  TreeLink,
+  WorktreeState,
+} from "../../../src/engine/ports.ts";
 
 type Tree = Map<string, string>;
 
@@ -114,6 +123,38 @@ export class FakeGit implements GitPort {
       if (base.has(p)) wt.files.set(p, base.get(p)!);
       else wt.files.delete(p);
     }
+  }
+  async listFiles(_root: string, commit: string) {
+    return [...this.commits.get(commit)!.keys()];
+  }
+  async composeTree(_root: string, commit: string, from: string, paths: readonly string[], message: string) {
+    const tree = new Map(this.commits.get(commit)!);
+    const source = this.commits.get(from)!;
+    for (const p of paths) {
+      if (source.has(p)) tree.set(p, source.get(p)!);
+      else tree.delete(p);
+    }
+    if (same(tree, this.commits.get(commit)!)) return commit;
+    const id = `t${++this.n}`;
+    this.commits.set(id, tree);
+    this.parents.set(id, commit);
+    this.calls.push(`compose ${id} ${message}`);
+    return id;
+  }
+  /** The check trees written and not yet removed: folder → its files and links. */
+  readonly trees = new Map<string, { commit: string; files: Tree; links: readonly TreeLink[] }>();
+  /** Every check tree ever written, in order. */
+  readonly treesMade: { dir: string; commit: string }[] = [];
+  ignored: string[] = [];
+  async checkoutTree(_root: string, commit: string, dir: string, links: readonly TreeLink[]) {
+    this.trees.set(dir, { commit, files: new Map(this.commits.get(commit)!), links });
+    this.treesMade.push({ dir, commit });
+  }
+  async removeTree(dir: string) {
+    this.trees.delete(dir);
+  }
+  async ignoredFolders() {
+    return this.ignored;
   }
   async listWorktrees() {
     return [FAKE_ROOT, ...this.worktrees.keys()];
