@@ -334,6 +334,20 @@ export const mergeConflictSchema = z.strictObject({
   paths: z.array(z.string()),
 });
 
+/** The user's repository changed while a node's attempt ran (ADR 0044): its config, hooks,
+ *  info/exclude or info/attributes, HEAD, index entries, or a ref that is not vouch's own. vouch
+ *  changes none of it back. */
+export const repoChangedSchema = z.strictObject({
+  ...base,
+  type: z.literal("repo.changed"),
+  ...nodeRef,
+  attempt: z.number().int().min(1),
+  /** The repository's top folder (the user's checkout). */
+  repo: z.string(),
+  /** What changed: "config", "hooks", "info/exclude", "info/attributes", "HEAD", "index", "REF added|moved|deleted" (bounded). */
+  changed: z.array(z.string()),
+});
+
 // --- usage and rate limits (issue 16, ADR 0022) ----------------------------
 /** A reset moment as events carry it: ISO 8601 UTC, or null when the harness did not say. */
 const resetsAt = z.string().nullable();
@@ -448,6 +462,7 @@ export const eventSchema = z.discriminatedUnion("type", [
   branchStartedSchema,
   branchFinishedSchema,
   mergeConflictSchema,
+  repoChangedSchema,
   branchDispatchedSchema,
   branchCutOffSchema,
   runPausedSchema,

@@ -393,6 +393,14 @@ export interface WorktreeState {
   descends: boolean;
 }
 
+/** What of the user's repository a sitting must leave alone (ADR 0044), as digests vouch compares
+ *  after each sitting: its config, hooks, info/exclude and info/attributes, HEAD, the index's
+ *  entries (GitPort.repoFingerprint), and every ref but vouch's own branches. */
+export interface RepoFingerprint {
+  files: Record<string, string>;
+  refs: Record<string, string>;
+}
+
 /** A symbolic link in a check's tree: `path` (repository-relative) points at `target` (absolute). */
 export interface TreeLink {
   path: string;
@@ -457,6 +465,8 @@ export interface GitPort {
   checkoutTree(root: string, commit: string, dir: string, links: readonly TreeLink[]): Promise<void>;
   /** Removes a folder checkoutTree made. */
   removeTree(dir: string): Promise<void>;
+  /** The digests of what a sitting must leave alone in the repository at root (ADR 0044). */
+  repoFingerprint(root: string): Promise<RepoFingerprint>;
   /** Folders git ignores in the checkout at root (installed dependencies, build output), as
    *  repository paths without a trailing slash; vouch's own .vouch left out. */
   ignoredFolders(root: string): Promise<string[]>;
@@ -492,6 +502,7 @@ export const refusingGit: GitPort = {
   checkoutTree: async () => refusing("GitPort"),
   removeTree: async () => refusing("GitPort"),
   ignoredFolders: async () => refusing("GitPort"),
+  repoFingerprint: async () => refusing("GitPort"),
   listWorktrees: async () => refusing("GitPort"),
   hideVouchDir: async () => refusing("GitPort"),
   removeWorktree: async () => refusing("GitPort"),

@@ -20,7 +20,7 @@ import {
 } from "./format.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
 import { linesOf, oneLine } from "./text.ts";
-import { TAIL_LINES, conflictWhy, nodeAt, roundText, statusWords } from "./view-node-rows.ts";
+import { TAIL_LINES, conflictWhy, nodeAt, repoChangedText, roundText, statusWords } from "./view-node-rows.ts";
 import { getAt } from "./chunked-list.ts";
 import type { BranchView, NodeView, ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
@@ -118,6 +118,14 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
           seg(`${event.branch.map} #${event.branch.index} `),
           seg(`attempt ${event.attempt} cut off on ${workerLabel(event.worker)}`, "warn"),
           seg(": another worker takes the branch", "muted"),
+        ]),
+      ];
+    case "repo.changed":
+      return [
+        line([
+          seg("⚠ ", "bad", true),
+          seg(`${nodeAt(event)} attempt ${event.attempt}: `, "bad", true),
+          seg(repoChangedText(event.changed).replace("your repository", `the repository ${oneLine(event.repo)}`), "bad", true),
         ]),
       ];
     case "merge.conflict":

@@ -138,6 +138,8 @@ function reduceEvent(state: ViewState, event: VouchEvent): ViewState {
     case "branch.cut_off":
       // Where a branch runs is noted by noteWorker (view-worker.ts), after every event.
       return s;
+    case "repo.changed":
+      return updateNode(s, event.node, event.branch, (n) => ({ ...n, repoChanged: event.changed }));
     case "merge.conflict":
       return updateNode(s, event.node, undefined, (n) => ({
         ...n,
@@ -335,7 +337,8 @@ function addOverrun(list: readonly OverrunView[], o: OverrunView): OverrunView[]
 
 function checkView(e: EventOf<"check.finished">) {
   return {
-    name: e.name,
+    // A witness's run on the base (ADR 0044) must fail there: say which run a row is.
+    name: e.tree === "base" ? `${e.name} (on the base)` : e.name,
     passed: e.passed,
     expect: e.expect,
     ...(e.reason !== undefined ? { reason: e.reason } : {}),

@@ -104,6 +104,11 @@ export function conflictRow(pad: string, c: { gitBranch: string; from: string; p
   return line([seg(pad), seg(`⚠ left out ${oneLine(c.gitBranch)}`, "warn", true), seg(conflictWhy(c), "muted")]);
 }
 
+/** The loud line when the user's repository changed while a sitting ran (ADR 0044). */
+export function repoChangedText(changed: readonly string[]): string {
+  return `your repository changed while it ran: ${oneLine(changed.join(", "))} (vouch did not change it back: look at it)`;
+}
+
 /** " (each#1): merge_conflict in a.txt, b.txt", at most five paths named. */
 export function conflictWhy(c: { from: string; paths: readonly string[] }): string {
   const paths = c.paths.slice(0, 5).join(", ") + (c.paths.length > 5 ? ` and ${c.paths.length - 5} more` : "");
@@ -126,6 +131,7 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
     rows.push(line([seg(pad), seg(`⚠ cap overrun ${overrunText(o)}`, "bad", true), seg(which, "muted")]));
   }
   for (const c of n.conflicts ?? []) rows.push(conflictRow(pad, c));
+  if (n.repoChanged !== undefined) rows.push(line([seg(pad), seg("⚠ ", "bad", true), seg(repoChangedText(n.repoChanged), "bad", true)]));
   if (n.error && (n.status === "failed" || n.status === "error")) {
     rows.push(line([seg(pad), seg(`${n.status === "error" ? "why" : "error"}: `, statusTone(n.status)), seg(oneLine(n.error))]));
   }

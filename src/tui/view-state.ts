@@ -75,6 +75,8 @@ export interface NodeView {
   overruns: readonly OverrunView[];
   /** A merge node: the branches it left out, with the paths that conflict. */
   conflicts?: readonly { gitBranch: string; from: string; paths: readonly string[] }[];
+  /** What of the user's repository changed while it ran (ADR 0044). */
+  repoChanged?: readonly string[];
   startedAt: number | null;
   /** The worker that ran this node's latest attempt (a branch node on a worker). */
   worker?: string;

@@ -9,6 +9,7 @@ import { GitError } from "./git-error.ts";
 import { runGit, runGitRaw } from "./run-git.ts";
 import { recordAttempt, worktreeState } from "./worktree-record.ts";
 import { checkoutTree, composeTree, ignoredFolders, listFiles, removeTree } from "./check-tree.ts";
+import { repoFingerprint } from "./repo-fingerprint.ts";
 
 function refuseOption(args: readonly string[], what: string, value: string): void {
   if (value.startsWith("-")) throw new GitError(args, `${what} "${value}" starts with "-"; git would read it as an option`);
@@ -198,6 +199,7 @@ export const realGit: GitPort = {
   checkoutTree,
   removeTree,
   ignoredFolders,
+  repoFingerprint,
   listWorktrees,
   hideVouchDir,
   removeWorktree,

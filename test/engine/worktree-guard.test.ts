@@ -6,7 +6,7 @@ import type { WorktreeState } from "../../src/engine/ports.ts";
 import { worktreeMoved, type KnownWorktree } from "../../src/engine/workspace/worktree-guard.ts";
 import { FakeCommandRunner } from "./helpers/fakes.ts";
 import { FAKE_ROOT, FakeGit } from "./helpers/fake-git.ts";
-import { finishedOf, run } from "./helpers/run-helper.ts";
+import { finishedOf, ofType, run } from "./helpers/run-helper.ts";
 
 const K: KnownWorktree = { path: "/r/wt", gitDir: "/r/.git/worktrees/wt", common: "/r/.git", branch: "vouch/x/n", parent: "a".repeat(40) };
 const OK: WorktreeState = {
@@ -89,5 +89,46 @@ describe("the engine refuses a worktree that moved", () => {
     const f = finishedOf(r.events, "impl");
     expect(f.status).toBe("passed");
     expect(git.parents.get(f.workspace!.commit)).toBe("own1");
+  });
+});
+
+describe("the user's repository is watched after each sitting (repo.changed)", () => {
+  test("a sitting that changed the config and added a replace ref: one event naming both; vouch's own branches are no change", async () => {
+    const git = new FakeGit();
+    const r = await run(GRAPH.replace("    success:", "    retry: { max: 1 }\n    success:").replace('run: "true"', 'run: "false"'), {
+      git,
+      commands: new FakeCommandRunner(() => ({ passed: false, exit: 1 })),
+      agents: (a) => {
+        git.edit(a.workspace!, "src/a.ts", `work ${a.attempt}`);
+        if (a.attempt === 1) {
+          git.repoFiles.config = "core.hooksPath = /tmp/evil";
+          git.branches.set("replace-me", "c0");
+        }
+        return {};
+      },
+    });
+    const changed = ofType(r.events, "repo.changed");
+    expect(changed).toHaveLength(1);
+    expect(changed[0]).toMatchObject({ node: "impl", attempt: 1, repo: FAKE_ROOT, changed: ["config", "refs/heads/replace-me added"] });
+  });
+
+  test("a sitting that changes nothing of it: no event", async () => {
+    const git = new FakeGit();
+    const r = await run(GRAPH, { git, agents: (a) => (git.edit(a.workspace!, "src/a.ts", "w"), {}) });
+    expect(ofType(r.events, "repo.changed")).toEqual([]);
+  });
+
+  test("it is reported even when the worktree moved too (the attempt is an error)", async () => {
+    const git = new FakeGit();
+    const r = await run(GRAPH, {
+      git,
+      agents: () => {
+        git.repoFiles.hooks = "a pre-commit hook";
+        git.moved.set(WT, { head: { detached: "d".repeat(40) } });
+        return {};
+      },
+    });
+    expect(ofType(r.events, "repo.changed")[0]?.changed).toEqual(["hooks"]);
+    expect(finishedOf(r.events, "impl").cause).toBe("workspace_error");
   });
 });

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { realGit as g } from "../../src/workspace/git.ts";
 import { worktreeMoved } from "../../src/engine/workspace/worktree-guard.ts";
+import { repoChanges } from "../../src/engine/workspace/repo-watch.ts";
 import { git, makeRepo, writeFiles } from "./git-repo.ts";
 
 const made: string[] = [];
@@ -162,5 +163,32 @@ describe("a worktree moved under vouch is named, and vouch's commit never lands 
     writeFiles(m.wt, { "src/a.txt": "y\n" });
     await expect(record(m, m.base)).rejects.toThrow(/update-ref/);
     expect(readFileSync(join(m.wt, "src/a.txt"), "utf8")).toBe("y\n");
+  });
+});
+
+describe("the user's repository fingerprint (what a sitting must leave alone)", () => {
+  test("config, hooks, info/exclude, a replace ref, the checkout's index and HEAD are each seen; vouch's own branches and the worktree's index are not", async () => {
+    const m = await worktree();
+    const before = await g.repoFingerprint(m.r);
+    writeFiles(m.wt, { "src/a.txt": "work\n" });
+    await record(m); // vouch's branch moves: no change to report
+    git(m.wt, "add", "-A"); // the worktree's own index: not the user's
+    expect(repoChanges(before, await g.repoFingerprint(m.r))).toEqual([]);
+    git(m.r, "config", "core.hooksPath", "/tmp/evil-hooks");
+    writeFileSync(join(m.common, "hooks", "pre-commit"), "#!/bin/sh\necho owned\n");
+    writeFileSync(join(m.common, "info", "exclude"), "conftest.py\n");
+    const blob = git(m.r, "hash-object", "-w", "--stdin").trim();
+    git(m.r, "replace", "-f", git(m.r, "rev-parse", "HEAD:src/a.txt").trim(), blob);
+    git(m.r, "update-index", "--assume-unchanged", "src/a.txt");
+    git(m.r, "branch", "stray");
+    const changed = repoChanges(before, await g.repoFingerprint(m.r));
+    expect(changed.filter((c) => !c.startsWith("refs/replace/"))).toEqual([
+      "config",
+      "hooks",
+      "info/exclude",
+      "index",
+      "refs/heads/stray added",
+    ]);
+    expect(changed.filter((c) => c.startsWith("refs/replace/"))).toEqual([expect.stringMatching(/^refs\/replace\/[0-9a-f]{40} added$/)]);
   });
 });

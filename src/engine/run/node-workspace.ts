@@ -7,7 +7,7 @@ import { nodeKey } from "../events.ts";
 import type { AnyNode } from "../graph/graph-index.ts";
 import { BadWorkspaceName } from "../workspace/names.ts";
 import { workspaceOf } from "../workspace/spec.ts";
-import { WorkspaceError, type NodeWorkspace } from "../workspace/workspaces.ts";
+import { WorkspaceError, WorktreeMovedError, type NodeWorkspace } from "../workspace/workspaces.ts";
 import type { Produced } from "./judging.ts";
 import { emitStarted, isFatal, simpleResult } from "./node-env.ts";
 import type { NodeEnv, NodeResult } from "./contract.ts";
@@ -41,13 +41,31 @@ export async function settleAttempt(
   if (ws === null) return {};
   try {
     const work = await env.run.workspaces.settle(ws, attempt, env.branch, env.round);
+    emitRepoChanged(env, ws, attempt, work.repoChanged);
     // The checks run on a tree built from the commit just recorded, never on the live worktree (ADR 0043).
     const sealed = { root: ws.root, prefix: ws.prefix, base: ws.base, commit: work.record.commit, protect: ws.protectGlobs };
     return { tampered: work.tampered, sealed: ws.deps === undefined ? sealed : { ...sealed, deps: ws.deps } };
   } catch (e) {
     if (!isWorkspaceProblem(e)) throw e;
+    if (e instanceof WorktreeMovedError) {
+      emitRepoChanged(env, ws, attempt, e.repoChanged);
+      return { workspaceError: e.message };
+    }
     return { workspaceError: `the attempt's work could not be recorded: ${e.message}` };
   }
+}
+
+/** The user's repository changed while the attempt ran (ADR 0044): an event, which outputs show as a warning. */
+function emitRepoChanged(env: NodeEnv, ws: NodeWorkspace, attempt: number, changed: readonly string[]): void {
+  if (changed.length === 0) return;
+  env.run.emitter.emit({
+    type: "repo.changed",
+    node: env.id,
+    attempt,
+    repo: ws.root,
+    changed: [...changed],
+    ...(env.branch ? { branch: env.branch } : {}),
+  });
 }
 
 /** The node's result carries its worktree record; its status decides what `keep` removes at the end. */

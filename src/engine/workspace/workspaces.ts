@@ -6,7 +6,8 @@
 // (each worktree has its own index).
 import type { BranchRef, NodeStatus, WorkspaceRecord } from "../events.ts";
 import { nodeKey } from "../events.ts";
-import type { GitPort } from "../ports.ts";
+import type { GitPort, RepoFingerprint } from "../ports.ts";
+import { repoChanges } from "./repo-watch.ts";
 import { compileGlob, matching, type CompiledGlob } from "./glob.ts";
 import { attemptMessage, branchName, keptBranchName, worktreePath, WORKTREES_DIR } from "./names.ts";
 import type { KeepPolicy, ResolvedWorkspace } from "./spec.ts";
@@ -14,7 +15,18 @@ import { movedMessage, worktreeMoved } from "./worktree-guard.ts";
 
 /** A worktree could not be set up or recorded: the node ends as error (cause workspace_error). */
 export class WorkspaceError extends Error {
-  override readonly name = "WorkspaceError";
+  override readonly name: string = "WorkspaceError";
+}
+
+/** The worktree moved under vouch (ADR 0044); what of the user's repository changed meanwhile goes with it. */
+export class WorktreeMovedError extends WorkspaceError {
+  override readonly name = "WorktreeMovedError";
+  constructor(
+    message: string,
+    readonly repoChanged: string[],
+  ) {
+    super(message);
+  }
 }
 
 export interface NodeWorkspace {
@@ -45,6 +57,8 @@ export interface AttemptWork {
   record: WorkspaceRecord;
   /** Protected paths the attempt changed (restored from base already). */
   tampered: string[];
+  /** What of the user's repository changed while the attempt ran (ADR 0044): vouch says so, loudly. */
+  repoChanged: string[];
 }
 
 /** A passed node of an earlier session: its recorded worktree and the keep it has now. */
@@ -57,6 +71,8 @@ export class Workspaces {
   private readonly opened = new Map<string, NodeWorkspace>();
   private readonly statuses = new Map<string, NodeStatus>();
   private readonly remote = new Map<string, WorkspaceRecord>();
+  /** The user's repository as vouch last looked at it, per repository (ADR 0044). */
+  private readonly known = new Map<string, Promise<RepoFingerprint>>();
   private readonly roots = new Map<string, Promise<{ root: string; prefix: string; common: string } | null>>();
   private readonly commits = new Map<string, Promise<string | null>>();
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -101,8 +117,18 @@ export class Workspaces {
       await this.git.addWorktree(found.root, ws.path, ws.branch, start);
     });
     ws.gitDir = await this.madeGitDir(ws, start);
+    if (!this.known.has(found.root)) this.known.set(found.root, this.git.repoFingerprint(found.root));
+    await this.known.get(found.root);
     this.opened.set(key, ws);
     return ws;
+  }
+
+  /** What of the user's repository changed since vouch last looked; it looks again from now on. */
+  private async looked(root: string): Promise<string[]> {
+    const before = await this.known.get(root);
+    const now = this.git.repoFingerprint(root);
+    this.known.set(root, now);
+    return before === undefined ? [] : repoChanges(before, await now);
   }
 
   /** The git dir of a worktree vouch just made, checked to be what a worktree of this repository is. */
@@ -117,9 +143,10 @@ export class Workspaces {
   /** After an attempt: refuse a worktree that moved under vouch (ADR 0044), commit what changed,
    *  name protected paths it touched and put them back. */
   async settle(ws: NodeWorkspace, attempt: number, branch?: BranchRef, round?: number): Promise<AttemptWork> {
+    const repoChanged = await this.looked(ws.root);
     const state = await this.git.worktreeState(ws.root, ws.path, ws.branch, ws.record.commit);
     const moved = worktreeMoved({ ...ws, parent: ws.record.commit }, state);
-    if (moved.length > 0) throw new WorkspaceError(movedMessage(moved));
+    if (moved.length > 0) throw new WorktreeMovedError(movedMessage(moved), repoChanged);
     const commit = await this.git.recordAttempt(
       { path: ws.path, gitDir: ws.gitDir, branch: ws.branch, parent: state.tip! },
       attemptMessage(this.runId, ws.id, attempt, branch, round),
@@ -139,7 +166,7 @@ export class Workspaces {
       path: ws.path,
     };
     if (tampered.length > 0) ws.record.tampered = tampered;
-    return { record: ws.record, tampered };
+    return { record: ws.record, tampered, repoChanged };
   }
 
   /** The node's final status decides, at the run's end, whether its worktree stays. */

@@ -9,6 +9,7 @@ import type {
   MergePort,
   MergeStep,
   RecordedWorktree,
+  RepoFingerprint,
   TreeLink,
   WorktreeState,
 } from "../../../src/engine/ports.ts";
@@ -155,6 +156,18 @@ export class FakeGit implements GitPort {
   }
   async ignoredFolders() {
     return this.ignored;
+  }
+  /** The user's repository records a sitting must leave alone; a test changes one to play a hostile sitting. */
+  readonly repoFiles: Record<string, string> = {
+    config: "c0",
+    hooks: "h0",
+    "info/exclude": "e0",
+    HEAD: "ref: refs/heads/main",
+    index: "i0",
+  };
+  async repoFingerprint(): Promise<RepoFingerprint> {
+    const refs = Object.fromEntries([...this.branches].filter(([b]) => !b.startsWith("vouch/")).map(([b, c]) => [`refs/heads/${b}`, c]));
+    return { files: { ...this.repoFiles }, refs };
   }
   async listWorktrees() {
     return [FAKE_ROOT, ...this.worktrees.keys()];
