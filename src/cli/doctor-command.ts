@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { EXIT } from "../engine/errors.ts";
 import { UsageError } from "../engine/errors.ts";
 import { runProcess } from "../spawn/process.ts";
+import { SandboxProbe } from "../spawn/sandbox/probe.ts";
 import { installedVersion } from "../spawn/harness/cli-version.ts";
 import { classifyProbe, doctorAdapter, DOCTOR_CLIS, PROBE_ENV, probeAssignments } from "../spawn/harness/doctor-probes.ts";
 import { findOnPath } from "../spawn/harness/find-binary.ts";
@@ -119,11 +120,34 @@ function text(reports: DoctorReport[]): string {
   return out.join("\n");
 }
 
+/** Whether sealing works here (ADR 0040): the probe every run makes. Informational: it changes
+ *  no exit code (sandbox: auto runs unsealed where it does not work, and says so). */
+export interface SandboxReport {
+  check: "sandbox";
+  verdict: "available" | "unavailable";
+  program: string | null;
+  version: string | null;
+  reason?: string;
+  hint?: string;
+}
+
+async function sandboxReport(env: CliIO["env"]): Promise<SandboxReport> {
+  const r = await new SandboxProbe({ ...env }).check();
+  if (r.available) return { check: "sandbox", verdict: "available", program: r.program, version: r.version };
+  return { check: "sandbox", verdict: "unavailable", program: r.program ?? null, version: null, reason: r.reason, hint: r.hint };
+}
+
+function sandboxText(s: SandboxReport): string {
+  if (s.verdict === "available") return `sandbox: sealing works here (${s.version ?? "bubblewrap"} at ${s.program})`;
+  return `sandbox: sealing does NOT work here: ${s.reason}\n  ${s.hint}\n  sittings run unsealed with a warning (sandbox: auto); sandbox: required refuses to start`;
+}
+
 const doctorCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("doctor", args, { json: { type: "boolean" } });
   if (positionals.length > 0) throw new UsageError(`doctor takes no arguments (got "${positionals[0]}")`, "see: vouch doctor --help");
-  const reports = await doctorReports(io.env);
-  io.out(values.json ? `${JSON.stringify(reports)}\n` : sanitize(`${text(reports)}\n`));
+  const [reports, sandbox] = await Promise.all([doctorReports(io.env), sandboxReport(io.env)]);
+  // --json: the harnesses' reports, then the sandbox's (the one element with `check`).
+  io.out(values.json ? `${JSON.stringify([...reports, sandbox])}\n` : sanitize(`${text(reports)}\n${sandboxText(sandbox)}\n`));
   if (reports.some((r) => r.verdict === "rejected")) return EXIT.failed;
   if (reports.some((r) => r.verdict === "unknown")) return EXIT.error;
   return EXIT.passed;

@@ -2,10 +2,10 @@
 import { UsageError } from "../engine/errors.ts";
 import { drawDot, drawMermaid } from "../engine/graph/draw-diagram.ts";
 import { drawText, type SubgraphLookup } from "../engine/graph/draw-text.ts";
-import { usedPath } from "../engine/graph/graph-walk.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import { parseCommandArgs } from "./args.ts";
 import { readGraphFile } from "./graph-file.ts";
+import { subgraphLookup } from "./graph-drawing.ts";
 import type { Command } from "./io.ts";
 import { sanitize } from "../tui/text.ts";
 
@@ -27,12 +27,7 @@ const graphCommand: Command = async (args, io) => {
     );
   const { graph, path, subgraphs } = readGraphFile(positionals[0]!, io.cwd, io.env);
   // Sub-graphs are drawn nested under their graph node (ADR 0024).
-  const lookup: SubgraphLookup = (from, use) => {
-    const p = usedPath(from, use);
-    const g = subgraphs.get(p);
-    return g ? { graph: g, path: p } : undefined;
-  };
-  io.out(sanitize(draw(graph, path, lookup))); // names from the file may hold control characters
+  io.out(sanitize(draw(graph, path, subgraphLookup(subgraphs)))); // names from the file may hold control characters
   return 0;
 };
 export default graphCommand;

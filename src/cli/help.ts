@@ -129,6 +129,9 @@ Options:
                            off pauses the run; an unknown reset waits 1m, 2m, 4m ... (at most 30m each)
   --executor URL           run every map branch as a job for \`vouch worker\`s: redis://HOST:PORT[/DB]
                            (or \`executor:\` in the graph); unreachable at start: exit 2 (docs/scale-out.md)
+  --sandbox MODE           auto (default), required or off: seal the sittings of nodes whose graph
+                           says nothing (their tree writable, nothing else; no process outlives
+                           them); required refuses to start where sealing does not work (vouch doctor)
 
 On a terminal the live UI shows the run; after it ends the final frame stays until
 you press q (q during the run asks to cancel it). In a pipe, plain lines; --json, NDJSON.
@@ -213,20 +216,21 @@ RUN is a run id, a unique prefix of one, or "last".
 Options:
   --json              the same facts as one JSON object
   --tui               replay the run's recorded events in the live view (needs a terminal; q leaves)
-  --diff NODE         print the patch of NODE's git worktree (base..its last commit); NODE is an
-                      id, or map[index].id in a map branch
+  --diff NODE         print the patch of NODE's git worktree (base..its last commit)
   --transcript NODE   print only the transcript path of NODE's last sitting (one per map
-                      branch); exit 3 when none is found`,
+                      branch); exit 3 when none is found
+NODE is a node as show prints it: an id, or map[index].id in a map branch.`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
                         [--replay-dir DIR] [--replay-delay DURATION] [--report FORMAT:FILE]
-                        [--wait-limits [--max-wait DURATION]]
+                        [--wait-limits [--max-wait DURATION]] [--sandbox MODE]
 
 Re-runs only what did not pass (failed, error, cancelled or never started), keeping
 the outputs of what passed. Refuses (exit 2) when the graph file changed since the
 run started, unless --force. --approve/--reject decide a paused approval.
 --report FORMAT:FILE writes a report of the whole run when the session ends (as for run).
 A run paused at a usage or rate limit goes on with the nodes the limit held; --wait-limits
-and --max-wait wait for a limit in this process, as for run.`,
+and --max-wait wait for a limit in this process, as for run. --sandbox is as for run;
+without it the session keeps the run's.`,
   report: `Usage: vouch report RUN [--format html|junit|markdown] [-o FILE]
 
 Writes one recorded run as a report, from the ledger (the facts vouch show --json prints):
@@ -265,9 +269,12 @@ would send it (one with every flag vouch may pass, one per permission mode). No 
 is called: each probe runs with an empty prompt, a throwaway HOME without credentials
 and the provider base URLs on a closed local port, so the CLI stops right after
 parsing its arguments. A rejected flag is printed with the CLI's own message.
+Then whether sealing works here (sandbox: bubblewrap runs a sealed \`true\`), and when
+not, why (no bubblewrap, user namespaces switched off, another platform) and what to do;
+this changes no exit code.
 
 Options:
-  --json   print the reports as a JSON array
+  --json   print the reports as a JSON array (the CLIs', then one with "check": "sandbox")
 
 Exit codes: 0 every installed CLI accepts vouch's arguments (or none is installed),
             1 a CLI rejected an argument, 2 usage, 3 a probe could not tell.`,

@@ -18,11 +18,12 @@ import { chooseExecutor } from "./executor-option.ts";
 import { printPlan } from "./dry-run.ts";
 import { version } from "./version.ts";
 import { reportTargets } from "../report/write-report.ts";
-import { withReports } from "../report/run-reports.ts";
+import { withReports } from "./run-reports.ts";
 import type { Command } from "./io.ts";
 import { refuseBadWorkspaces } from "./workspace-check.ts";
 import { realGit } from "../workspace/git.ts";
 import { LIMIT_OPTIONS, limitFlags } from "./limit-flags.ts";
+import { probeForRun, SANDBOX_OPTION, sandboxFlag, warnUnsealed } from "./sandbox-option.ts";
 
 export const RUN_OPTIONS = {
   input: { type: "string", short: "i", multiple: true },
@@ -39,6 +40,7 @@ export const RUN_OPTIONS = {
   report: { type: "string", multiple: true },
   ...LIMIT_OPTIONS,
   executor: { type: "string" },
+  ...SANDBOX_OPTION,
 } as const;
 
 export function harnessFlag(value: string | undefined): HarnessName | undefined {
@@ -101,7 +103,8 @@ const runCommand: Command = async (args, io) => {
   const replayDir = replayDirFor(graphFile.path, values["replay-dir"], io.cwd);
   const reports = reportTargets(values.report, io.cwd);
   const limits = limitFlags(values);
-  const draft = {
+  const sandbox = sandboxFlag(values.sandbox);
+  const plain = {
     runId: newRunId(),
     graph: graphFile.graph,
     graphPath: graphFile.path,
@@ -115,11 +118,14 @@ const runCommand: Command = async (args, io) => {
     ...(budgetUsd !== undefined ? { budgetUsd } : {}),
     ...(wallMs !== undefined ? { wallMs } : {}),
     ...(harness !== undefined ? { harness } : {}),
+    ...(sandbox !== undefined ? { sandbox } : {}),
     ...limits,
   };
+  const { probe, sandboxAvailability } = await probeForRun(plain, io.env);
+  const draft = { ...plain, sandboxAvailability };
   if (values["dry-run"]) return printPlan(io, draft, { json: values.json === true, ...(replayDir ? { replayDir } : {}) });
 
-  preflightRun(draft, io.env, replayDir);
+  warnUnsealed(preflightRun(draft, io.env, replayDir), io.err);
   // Before the ledger opens: an unreachable Redis is exit 2 and leaves no run behind.
   const chosen = await chooseExecutor(values.executor, graphFile.graph, io.cwd);
   let ledger: ReturnType<typeof openLedger>;
@@ -140,6 +146,7 @@ const runCommand: Command = async (args, io) => {
       ledger,
       lock,
       options,
+      probe,
       ...(replayDir !== undefined ? { replayDir } : {}),
       ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
     }),

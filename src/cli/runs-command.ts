@@ -2,7 +2,7 @@
 import { UsageError } from "../engine/errors.ts";
 import { checkedLedgerHome, ledgerExists, openLedgerForReading } from "../ledger/index.ts";
 import { renderRuns } from "../ledger/render-runs.ts";
-import { sanitize } from "../tui/text.ts";
+import { sanitize } from "../text/sanitize.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./io.ts";
 

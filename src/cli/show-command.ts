@@ -3,11 +3,11 @@
 // recorded events into the live view (ADR 0009); q or Ctrl-C leaves it.
 import { UsageError } from "../engine/errors.ts";
 import type { VouchEvent } from "../engine/events.ts";
-import { checkedLedgerHome, ledgerExists, openLedgerForReading } from "../ledger/index.ts";
 import { renderShow } from "../ledger/render-show.ts";
 import { colorEnabled } from "../tui/output-choice.ts";
-import { sanitize } from "../tui/text.ts";
+import { sanitize } from "../text/sanitize.ts";
 import { parseCommandArgs } from "./args.ts";
+import { oneRun, openRecorded } from "./recorded-ledger.ts";
 import { attachTranscripts, renderTranscripts, transcriptPaths } from "./show-transcripts.ts";
 import type { CliIO, Command } from "./io.ts";
 import { printDiff } from "./show-diff.ts";
@@ -45,28 +45,14 @@ const showCommand: Command = async (args, io) => {
   });
   if (values.diff !== undefined && (values.json || values.tui)) throw new UsageError("--diff prints a patch; it excludes --json and --tui");
   if (values.diff !== undefined && values.transcript !== undefined) throw new UsageError("give --diff NODE or --transcript NODE, not both");
-  if (positionals.length !== 1) {
-    throw new UsageError(
-      positionals.length === 0
-        ? "show needs a RUN: a run id, a unique prefix of one, or last"
-        : `show takes one RUN (got ${positionals.length})`,
-      "see the recorded runs with: vouch runs",
-    );
-  }
+  const run = oneRun("show", positionals);
   if (values.tui) checkTerminal(io, values.json === true);
   if (values.transcript !== undefined && (values.tui || values.json))
     throw new UsageError("--transcript prints one path per line: it takes neither --json nor --tui");
-  const home = checkedLedgerHome(io.env, io.cwd);
-  if (!ledgerExists(home)) {
-    throw new UsageError(
-      `no run "${positionals[0]}": no runs are recorded in ${home}`,
-      "run a graph first (vouch run GRAPH), or set VOUCH_HOME to the folder that holds its ledger",
-    );
-  }
-  const ledger = openLedgerForReading({ home });
+  const ledger = openRecorded(io, run);
   let events: VouchEvent[];
   try {
-    const runId = ledger.resolveRun(positionals[0]!);
+    const runId = ledger.resolveRun(run);
     if (values.transcript !== undefined) {
       // Paths only, one per line, so `less "$(vouch show last --transcript fix)"` works.
       io.out(sanitize(`${transcriptPaths(ledger.runSummary(runId), values.transcript, io.env).join("\n")}\n`));

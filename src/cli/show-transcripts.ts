@@ -5,10 +5,12 @@
 // transcripts live in the user's CLI folders and may move or be cleaned up.
 import { EXIT, UsageError, VouchError } from "../engine/errors.ts";
 import type { AttemptView, NodeView, RunSummary } from "../ledger/index.ts";
+import { nodePath } from "../read/node-path.ts";
 import { findTranscript, TRANSCRIPT_STORES } from "../spawn/harness/transcript.ts";
+import { nodesNamed } from "./node-arg.ts";
 
 export interface TranscriptRef {
-  /** "review attempt 1", "verify [each #0] attempt 2 (session 2)". */
+  /** "review attempt 1", "each[0].verify attempt 2 (session 2)". */
   where: string;
   session_id: string;
   /** The transcript file, or null when it was not found. */
@@ -24,7 +26,7 @@ function visitAttempts(summary: RunSummary, visit: (n: NodeView, label: string, 
     for (const a of n.attempts as Shown[]) visit(n, `${label} attempt ${a.attempt}${sessions ? ` (session ${a.session})` : ""}`, a);
   };
   for (const n of summary.nodes) each(n, n.node);
-  for (const b of summary.branches) for (const n of b.nodes) each(n, `${n.node} [${b.map} #${b.index}]`);
+  for (const b of summary.branches) for (const n of b.nodes) each(n, nodePath(n.node, b));
 }
 
 /** Adds `transcript` (a path, or null when not found) to every attempt that has a
@@ -54,12 +56,11 @@ export class NoTranscriptError extends VouchError {
 }
 
 /** `vouch show RUN --transcript NODE`: the transcript path of NODE's last attempt with a
- *  session id (one per map branch for a branch node). */
+ *  session id. NODE is a label as every reader prints it (`each[3].verify`), or in an older
+ *  spelling (`each#3/verify`, `verify [each #3]`); a bare branch node id names it in every
+ *  branch (one path per map branch). */
 export function transcriptPaths(summary: RunSummary, node: string, env: Record<string, string | undefined>): string[] {
-  const views = [
-    ...summary.nodes.filter((n) => n.node === node),
-    ...summary.branches.flatMap((b) => b.nodes.filter((n) => n.node === node)),
-  ];
+  const views = nodesNamed(summary, node).map((x) => x.view);
   if (views.length === 0) {
     throw new UsageError(`no node "${node}" in run ${summary.run.id}`, "the nodes are listed by vouch show RUN");
   }

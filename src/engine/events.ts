@@ -1,6 +1,7 @@
 // The one event union (docs/architecture.md §2 invariant 4; docs/events.md). The TUI, the NDJSON and
 // plain writers and the ledger consume exactly these objects; nothing else
 // describes a run. Every event: { v: 1, type, run, t, seq, ... }.
+import { SANDBOX_MODES } from "./sandbox.ts";
 import { z } from "zod";
 
 export const NODE_STATUSES = ["passed", "failed", "error", "skipped", "cancelled"] as const;
@@ -63,6 +64,42 @@ export const CAUSES = [
   "cancelled",
 ] as const;
 export type Cause = (typeof CAUSES)[number];
+
+/** The status each cause belongs to: the one table every reader derives from (the ledger's row
+ *  of a retried attempt, docs/events.md's list, held to it by test/read/cause-status.test.ts).
+ *  A Record over Cause: a cause added above without its status here does not compile. */
+export const CAUSE_STATUS: Readonly<Record<Cause, NodeStatus>> = Object.freeze({
+  nonzero_exit: "failed",
+  output_invalid: "failed",
+  result_mismatch: "failed",
+  check_failed: "failed",
+  rejected: "failed",
+  end_failure: "failed",
+  map_failed: "failed",
+  graph_failed: "failed",
+  tampered: "failed",
+  merge_conflict: "failed",
+  nothing_to_merge: "failed",
+  vacuous_check: "failed",
+  cap_stop: "error",
+  workspace_error: "error",
+  timeout: "error",
+  harness_error: "error",
+  unavailable: "error",
+  template_error: "error",
+  end_error: "error",
+  map_error: "error",
+  graph_error: "error",
+  run_budget: "error",
+  run_wall: "error",
+  budget_insufficient: "error",
+  executor_lost: "error",
+  not_chosen: "skipped",
+  condition_false: "skipped",
+  upstream_not_passed: "skipped",
+  fallback_unused: "skipped",
+  cancelled: "cancelled",
+});
 
 /** The four caps, by the names graph files, events and `vouch harnesses` use. */
 export const CAP_NAMES = ["turns", "budget_usd", "wall", "idle"] as const;
@@ -165,6 +202,8 @@ export const runStartedSchema = z.strictObject({
   version: z.string(),
   /** Where map branches run: absent = in process; else the executor's URL (no password). */
   executor: z.string().optional(),
+  /** --sandbox, when given: the setting of nodes whose graph says none (ADR 0040); a resume keeps it. */
+  sandbox: z.enum(SANDBOX_MODES).optional(),
 });
 
 export const nodeStartedSchema = z.strictObject({
@@ -176,6 +215,8 @@ export const nodeStartedSchema = z.strictObject({
   harness: z.string().optional(),
   /** The rendered prompt (agent) or approval message, bounded. */
   prompt: z.string().optional(),
+  /** Agent and script nodes: whether this attempt's processes run sealed (ADR 0040). */
+  sealed: z.boolean().optional(),
   /** Feedback round (1 on the first pass of a feedback loop's chain). */
   round: z.number().int().min(1).optional(),
   /** A map: how many items its branches run over (the TUI shows finished/items). */
@@ -228,7 +269,7 @@ export const checkFinishedSchema = z.strictObject({
   truncated: z.boolean(),
   /** Where it ran (ADR 0043): `sealed`, a tree vouch built from the attempt's commit; `base`, the
    *  witness run on the base (ADR 0044); absent, the node's folder as it is (no worktree). */
-  tree: z.enum(["sealed", "base"]).optional(),
+  tree: z.enum(["commit", "base"]).optional(),
 });
 
 export const capOverrunSchema = z.strictObject({
@@ -296,6 +337,10 @@ export const nodeFinishedSchema = z.strictObject({
   workspace: workspaceRecordSchema.optional(),
   /** Passed checks that were witnessed: they failed on the base first (ADR 0044), "verified (fail→pass)". */
   witnessed: z.array(z.string()).optional(),
+  /** Agent and script nodes that ran: whether their processes ran sealed (ADR 0040) … */
+  sealed: z.boolean().optional(),
+  /** … and when not, why (sandbox: off, not available here and why, a script without a workspace). */
+  unsealed_reason: z.string().optional(),
 });
 
 export const branchStartedSchema = z.strictObject({

@@ -2,6 +2,7 @@
 // The engine spawns nothing: src/cli.ts wires the real implementations
 // (src/spawn, src/ledger); tests inject fakes. The defaults here refuse loudly,
 // so an engine test that forgets a fake fails instead of starting a process.
+import type { SealRequest } from "./sandbox.ts";
 import type { Expect } from "./graph/schema.ts";
 import type { HarnessName } from "./harnesses.ts";
 import type { BranchRef, EventBody, NodeStatus, RunCounts, StopReason, Tokens, VouchEvent } from "./events.ts";
@@ -48,6 +49,9 @@ export interface AgentAssignment {
    *  as that session's total cost, so a harness whose total counts the earlier sittings
    *  (claude) reports this sitting's own cost. */
   session?: { mode: SessionMode; id: string; carriedCostUsd?: number };
+  /** Seal the sitting (ADR 0040): present when the engine decided it runs sealed. A runner that
+   *  cannot keep it fails the sitting; it never runs unsealed instead. */
+  seal?: SealRequest;
 }
 
 /** The static part of an assignment, checked for every agent node before any process starts. */
@@ -145,8 +149,10 @@ export interface CommandContext {
   output?: unknown;
   /** A sealed check (ADR 0043): `cwd` is inside `tree`, a fresh copy made for this check alone;
    *  `links` are the dependency folders it reads (symbolic links in the tree, read-only). */
-  sealed?: { tree: string; links: readonly TreeLink[]; network: boolean };
+  checkTree?: { dir: string; links: readonly TreeLink[]; network: boolean };
   signal: AbortSignal;
+  /** Seal the command (ADR 0040): a script node's, when the engine decided it runs sealed. */
+  seal?: SealRequest;
 }
 
 export interface CheckSpec {
@@ -434,7 +440,8 @@ export interface GitPort {
   hasUncommittedChanges(root: string): Promise<boolean>;
   /** True when the local branch exists. */
   branchExists(root: string, branch: string): Promise<boolean>;
-  /** A new worktree at `path` on a new branch `branch` starting at `commit`. */
+  /** A new worktree at `path` on a new branch `branch` starting at `commit`: a tree of its own, a
+   *  private clone that borrows the repository's objects, recorded by vouch's own git dir (ADR 0041). */
   addWorktree(root: string, path: string, branch: string, commit: string): Promise<void>;
   /** What the worktree's git records say now (ADR 0044), read from the files, never found by
    *  git's own search from `path`: vouch compares it with what it was when vouch made it. */
@@ -470,8 +477,10 @@ export interface GitPort {
   /** Folders git ignores in the checkout at root (installed dependencies, build output), as
    *  repository paths without a trailing slash; vouch's own .vouch left out. */
   ignoredFolders(root: string): Promise<string[]>;
-  /** The folders of the repository's worktrees (the main one included). */
+  /** The folders of the repository's worktrees (the main one included) and of vouch's own trees. */
   listWorktrees(root: string): Promise<string[]>;
+  /** Whether a worktree (or a tree of vouch's own, ADR 0041) is at `path`. */
+  hasWorktree(root: string, path: string): Promise<boolean>;
   /** Makes sure `<root>/.vouch/` never shows in the user's `git status`: a
    *  `.vouch/.gitignore` holding `*` (vouch's own folder; the user's files and .git stay untouched). */
   hideVouchDir(root: string): Promise<void>;
@@ -504,6 +513,7 @@ export const refusingGit: GitPort = {
   ignoredFolders: async () => refusing("GitPort"),
   repoFingerprint: async () => refusing("GitPort"),
   listWorktrees: async () => refusing("GitPort"),
+  hasWorktree: async () => refusing("GitPort"),
   hideVouchDir: async () => refusing("GitPort"),
   removeWorktree: async () => refusing("GitPort"),
   renameBranch: async () => refusing("GitPort"),

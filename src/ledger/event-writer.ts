@@ -3,8 +3,7 @@
 // (runs, sessions, node_results, branches, env_names) in the same transaction,
 // so the tables never disagree with the events they came from.
 import type { Database, Statement } from "bun:sqlite";
-import { eventJson, type EventOf, type VouchEvent } from "../engine/events.ts";
-import { statusOfCause } from "./causes.ts";
+import { CAUSE_STATUS, eventJson, type EventOf, type VouchEvent } from "../engine/events.ts";
 
 type Params = (string | number | null)[];
 
@@ -187,7 +186,7 @@ export class EventWriter {
         break;
       }
       case "node.retrying":
-        this.nodeRetrying.run(...this.key(e, s, e.attempt), statusOfCause(e.cause), e.cause, e.cause, e.reason, e.session_id ?? null);
+        this.nodeRetrying.run(...this.key(e, s, e.attempt), CAUSE_STATUS[e.cause], e.cause, e.cause, e.reason, e.session_id ?? null);
         break;
       case "node.finished":
         this.finished(e, s);

@@ -1,5 +1,8 @@
 // `vouch runs` as a table: newest first.
-import { money, table, wall, when } from "./format.ts";
+import { localTime } from "../text/clock.ts";
+import { duration } from "../text/duration.ts";
+import { money } from "../text/money.ts";
+import { table } from "../text/table.ts";
 import type { RunListing } from "./types.ts";
 
 export function renderRuns(runs: RunListing[]): string {
@@ -7,8 +10,8 @@ export function renderRuns(runs: RunListing[]): string {
     r.id,
     r.graph,
     r.sessions > 1 ? `${r.status} (${r.sessions - 1} resume${r.sessions > 2 ? "s" : ""})` : r.status,
-    when(r.started_at),
-    wall(r.wall_ms),
+    localTime(r.started_at),
+    duration(r.wall_ms),
     money(r.cost_usd, r.cost_unknown),
   ]);
   return table(["RUN", "GRAPH", "STATUS", "STARTED", "WALL", "COST"], rows);

@@ -1,7 +1,14 @@
 // `vouch show RUN` as text: a header, the per-node table (map branches
 // indented under their map), failed checks with their tails, cap overruns.
-import { formatDuration } from "../engine/graph/duration.ts";
-import { indentTail, money, oneLine, table, wall, when } from "./format.ts";
+import { capValue } from "../read/cap-text.ts";
+import { currentAttempts } from "../read/node-cost.ts";
+import { nodePath } from "../read/node-path.ts";
+import { sealSummary, sealText } from "../read/seal.ts";
+import { duration } from "../text/duration.ts";
+import { indentTail, oneLine } from "../text/lines.ts";
+import { localTime } from "../text/clock.ts";
+import { money } from "../text/money.ts";
+import { table } from "../text/table.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary } from "./types.ts";
 import { diffStatText } from "../engine/events.ts";
 import { limitPhrase } from "../engine/limit-phrase.ts";
@@ -17,11 +24,12 @@ function detail(n: NodeView): string {
   const parts: string[] = [];
   const what = [n.cause, n.error === null ? null : oneLine(n.error)].filter((p): p is string => p !== null && p !== "");
   if (what.length > 0) parts.push(what.join(": "));
+  if (n.sealed === false) parts.push(sealText(n)!);
   const last = n.attempts[n.attempts.length - 1];
   if (last) {
     const inSession = n.attempts.filter((a) => a.session === last.session);
     const rounds = new Set(inSession.map((a) => a.round)).size;
-    const inRound = inSession.filter((a) => a.round === last.round).length;
+    const inRound = currentAttempts(n.attempts).length;
     if (rounds > 1) parts.push(`${rounds} feedback rounds`);
     if (inRound > 1) parts.push(`after ${inRound} attempts`);
     if (last.recovered) parts.push("recovered");
@@ -39,7 +47,7 @@ function nodeRow(n: NodeView, indent: string): string[] {
     n.stop_reason ?? "-",
     money(n.cost_usd),
     n.turns === null ? "-" : String(n.turns),
-    wall(n.wall_ms),
+    duration(n.wall_ms),
     detail(n),
   ];
 }
@@ -62,8 +70,8 @@ function header(s: RunSummary): string {
     ["run", r.id],
     ["graph", `${r.graph} (${r.graph_path})`],
     ["status", status],
-    ["started", when(r.started_at)],
-    ["wall", wall(r.wall_ms)],
+    ["started", localTime(r.started_at)],
+    ["wall", duration(r.wall_ms)],
     ["cost", money(r.cost_usd, r.cost_unknown)],
   ];
   if (r.counts) {
@@ -74,10 +82,12 @@ function header(s: RunSummary): string {
       `${c.passed} passed${self}, ${c.failed} failed, ${c.error} error, ${c.skipped} skipped, ${c.cancelled} cancelled`,
     ]);
   }
+  const sandbox = sealSummary([...s.nodes, ...s.branches.flatMap((b) => b.nodes)]);
+  if (sandbox !== null) lines.push(["sandbox", sandbox]);
   if (s.sessions.length > 1) {
     lines.push([
       "sessions",
-      s.sessions.map((x) => `#${x.session}${x.resumed ? " (resume)" : ""} ${when(x.started_at)} ${x.status}`).join("; "),
+      s.sessions.map((x) => `#${x.session}${x.resumed ? " (resume)" : ""} ${localTime(x.started_at)} ${x.status}`).join("; "),
     ]);
   }
   if (s.pass_env.length > 0)
@@ -96,7 +106,7 @@ function allAttempts(s: RunSummary): { where: string; attempt: AttemptView }[] {
       out.push({ where: `${where} attempt ${a.attempt}${sessions ? ` (session ${a.session})` : ""}`, attempt: a });
   };
   for (const n of s.nodes) add(n, n.node);
-  for (const b of s.branches) for (const n of b.nodes) add(n, `${n.node} [${b.map} #${b.index}]`);
+  for (const b of s.branches) for (const n of b.nodes) add(n, nodePath(n.node, b));
   return out;
 }
 
@@ -104,19 +114,13 @@ function checkBlock(where: string, c: CheckRecord): string {
   const how = [
     c.timed_out ? "timed out" : c.signal ? `killed by ${c.signal}` : `exit ${c.exit ?? "?"}`,
     `expected ${c.expect}`,
-    formatDuration(c.duration_ms),
+    duration(c.duration_ms),
   ].join(", ");
   const lines = [`  ${where}: check ${c.name} failed (${how})${c.reason ? `: ${oneLine(c.reason)}` : ""}`];
   if (c.stdout_tail.trim() !== "") lines.push("    stdout:", indentTail(c.stdout_tail, "      | "));
   if (c.stderr_tail.trim() !== "") lines.push("    stderr:", indentTail(c.stderr_tail, "      | "));
   if (c.truncated) lines.push("    (output truncated: only the tail was kept)");
   return lines.join("\n");
-}
-
-function capValue(cap: OverrunRecord["cap"], value: number): string {
-  if (cap === "budget_usd") return money(value);
-  if (cap === "wall" || cap === "idle") return formatDuration(value);
-  return String(value);
 }
 
 function overrunLine(where: string, o: OverrunRecord): string {
@@ -127,8 +131,7 @@ function overrunLine(where: string, o: OverrunRecord): string {
 function waitingBlock(runId: string, approvals: NonNullable<RunSummary["sessions"][number]["paused"]>): string {
   const lines = ["Waiting for approval"];
   for (const a of approvals) {
-    const where = a.branch ? `${a.node} [${a.branch.map} #${a.branch.index}]` : a.node;
-    lines.push(`  ${where}${a.prompt ? `: ${oneLine(a.prompt)}` : ""}`);
+    lines.push(`  ${nodePath(a.node, a.branch)}${a.prompt ? `: ${oneLine(a.prompt)}` : ""}`);
     lines.push(`    decide with: vouch resume ${runId} --approve ${a.node}   (or --reject ${a.node})`);
   }
   return `${lines.join("\n")}\n`;
@@ -138,8 +141,7 @@ function waitingBlock(runId: string, approvals: NonNullable<RunSummary["sessions
 function limitBlock(runId: string, limit: PausedLimit, now: number): string {
   const lines = [`paused: ${limitPhrase(limit.harness, limit.resets_at, now)}`];
   for (const l of limit.limited) {
-    const where = l.branch ? `${l.node} [${l.branch.map} #${l.branch.index}]` : l.node;
-    lines.push(`  held: ${where} (${limitPhrase(l.harness, l.resets_at, now)})`);
+    lines.push(`  held: ${nodePath(l.node, l.branch)} (${limitPhrase(l.harness, l.resets_at, now)})`);
   }
   lines.push(`  go on with: vouch resume ${runId}   (add --wait-limits to wait for the reset in place)`);
   return `${lines.join("\n")}\n`;
@@ -190,6 +192,6 @@ function worktreeRows(s: RunSummary): string[][] {
     ]);
   };
   for (const n of s.nodes) row(n.node, n);
-  for (const b of s.branches) for (const n of b.nodes) row(`${b.map}[${b.index}].${n.node}`, n);
+  for (const b of s.branches) for (const n of b.nodes) row(nodePath(n.node, b), n);
   return rows;
 }

@@ -2,6 +2,7 @@
 import { parseStored } from "./stored-json.ts";
 import type { Database } from "bun:sqlite";
 import type { EventOf, RunStatus } from "../engine/events.ts";
+import { nodeCost } from "../read/node-cost.ts";
 import { sessionStatus, sessionWallMs, type SessionFacts } from "./run-status.ts";
 import type { RunListing, SessionView } from "./types.ts";
 
@@ -46,10 +47,12 @@ interface CostRow {
   node: string;
   map: string;
   branch_index: number;
-  attempt: number;
+  session: number;
+  round: number;
   kind: string | null;
   status: string | null;
   cost_usd: number | null;
+  finished_at: string | null;
 }
 
 export interface Liveness {
@@ -57,15 +60,15 @@ export interface Liveness {
   now(): number;
 }
 
-/** Known cost of a session without run.finished. A node that finished: its
- *  node.finished cost (already the sum over its attempts). A node that did not:
- *  every attempt's last node.progress cost, summed (an earlier attempt, and an
- *  unfinished sitting, spent its money all the same). Map nodes are left out:
- *  their branches' nodes carry the sittings. */
+/** Known cost of a session without run.finished: each node's cost by the one rule the
+ *  live view uses too (nodeCost, src/read/node-cost.ts), over this session's attempts; a
+ *  node of unknown cost that could have cost something (an agent) is counted as unknown.
+ *  Map nodes are left out: their branches' nodes carry the sittings. */
 function partialCost(db: Database, runId: string, session: number, mapIds: Set<string>): { cost: number; unknown: number } {
   const rows = db
     .query(
-      "SELECT node, map, branch_index, attempt, kind, status, cost_usd FROM node_results WHERE run_id = ? AND session = ? ORDER BY attempt",
+      "SELECT node, map, branch_index, session, round, kind, status, cost_usd, finished_at FROM node_results " +
+        "WHERE run_id = ? AND session = ? ORDER BY round, attempt, first_seq",
     )
     .all(runId, session) as CostRow[];
   const byNode = new Map<string, CostRow[]>();
@@ -78,14 +81,11 @@ function partialCost(db: Database, runId: string, session: number, mapIds: Set<s
   let cost = 0;
   let unknown = 0;
   for (const attempts of byNode.values()) {
-    const last = attempts[attempts.length - 1]!;
-    if (last.map === "" && (mapIds.has(last.node) || attempts.some((r) => r.kind === "map"))) continue;
-    if (last.status !== null) {
-      if (last.cost_usd !== null) cost += last.cost_usd;
-      else if (last.kind === "agent") unknown += 1;
-      continue;
-    }
-    for (const r of attempts) if (r.cost_usd !== null) cost += r.cost_usd;
+    const first = attempts[0]!;
+    if (first.map === "" && (mapIds.has(first.node) || attempts.some((r) => r.kind === "map"))) continue;
+    const spent = nodeCost(attempts);
+    if (spent !== null) cost += spent;
+    else if (attempts.some((r) => r.kind === "agent")) unknown += 1;
   }
   return { cost, unknown };
 }

@@ -2,9 +2,12 @@
 // order), per map branch, per attempt, with every check and overrun.
 import { parseStored } from "./stored-json.ts";
 import type { Database } from "bun:sqlite";
-import type { EventOf, NodeStatus, VouchEvent } from "../engine/events.ts";
-import { listingOf, runRow, sessionViews, type Liveness } from "./run-listing.ts";
+import type { EventOf, NodeStatus } from "../engine/events.ts";
+import { nodeCost } from "../read/node-cost.ts";
+import { noVerdict, recordOf } from "../read/views.ts";
+import { listingOf, runRow, sessionViews, type Liveness, type RunRow } from "./run-listing.ts";
 import { attachWorkspaces, workspacesOf } from "./run-workspaces.ts";
+import { attachSeals, sealsOf } from "./run-seals.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary, SessionView } from "./types.ts";
 
 interface NodeRow {
@@ -49,12 +52,6 @@ interface BranchRow {
   error: string | null;
 }
 
-/** The stored event minus its envelope fields every record repeats. */
-function record<T extends VouchEvent>(e: T): Omit<T, "v" | "type" | "run"> {
-  const { v: _v, type: _type, run: _run, ...rest } = e;
-  return rest;
-}
-
 function attemptOf(r: NodeRow): AttemptView {
   return {
     session: r.session,
@@ -79,8 +76,8 @@ function attemptOf(r: NodeRow): AttemptView {
     api_retries: r.api_retries ?? null,
     started_at: r.started_at,
     finished_at: r.finished_at,
-    checks: (parseStored(r.checks) as EventOf<"check.finished">[]).map(record) as CheckRecord[],
-    overruns: (parseStored(r.overruns) as EventOf<"cap.overrun">[]).map(record) as OverrunRecord[],
+    checks: (parseStored(r.checks) as EventOf<"check.finished">[]).map(recordOf) as CheckRecord[],
+    overruns: (parseStored(r.overruns) as EventOf<"cap.overrun">[]).map(recordOf) as OverrunRecord[],
   };
 }
 
@@ -96,18 +93,7 @@ function nodeView(
   const last = attempts[attempts.length - 1];
   const base = { node, kind: rows.find((r) => r.kind !== null)?.kind ?? kind, ...(branch ? { branch } : {}) };
   if (!last) {
-    return {
-      ...base,
-      status: "not started",
-      qualifier: null,
-      stop_reason: null,
-      cause: null,
-      error: null,
-      cost_usd: null,
-      turns: null,
-      wall_ms: null,
-      attempts,
-    };
+    return { ...base, status: "not started", ...noVerdict(), attempts };
   }
   const inLatest = latest !== undefined && last.session === latest.session;
   const runningNow = inLatest && latest.status === "running";
@@ -129,21 +115,6 @@ function nodeView(
     ...("output" in last ? { output: last.output } : {}),
     attempts,
   };
-}
-
-/** What a node cost over every session and feedback round: each finished round's
- *  node.finished cost (the sum of its attempts), or, for a round that never finished,
- *  what its attempts had spent. Null when a finished round's cost is unknown. */
-function nodeCost(attempts: AttemptView[]): number | null {
-  let total = 0;
-  for (const group of groupBy(attempts, (a) => `${a.session}\u0000${a.round}`).values()) {
-    const done = group.filter((a) => a.finished_at !== null).at(-1);
-    if (done) {
-      if (done.cost_usd === null) return null;
-      total += done.cost_usd;
-    } else total += group.reduce((sum, a) => sum + (a.cost_usd ?? 0), 0);
-  }
-  return total;
 }
 
 function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
@@ -168,101 +139,121 @@ function pausedLimit(db: Database, runId: string, session: number): PausedLimit 
   return { harness: e.harness, resets_at: e.resets_at ?? null, limited: e.limited ?? [] };
 }
 
+/** What the node and branch views of one run are built from. */
+interface RunRows {
+  graphNodes: EventOf<"run.started">["nodes"];
+  kindOf: Map<string, string>;
+  rows: NodeRow[];
+  byNode: Map<string, NodeRow[]>;
+  latest: SessionView | undefined;
+}
+
+/** Top-level nodes in graph order, then any the graph no longer lists. */
+function topNodes(r: RunRows): NodeView[] {
+  const ids = r.graphNodes.filter((n) => n.map === undefined).map((n) => n.id);
+  for (const row of r.rows) if (row.map === "" && !ids.includes(row.node)) ids.push(row.node);
+  return ids.map((id) => nodeView(id, r.kindOf.get(`\u0000${id}`) ?? null, r.byNode.get(`\u0000-1\u0000${id}`) ?? [], r.latest));
+}
+
+/** Each branch's latest row; a branch with node rows but no branch.started gets an empty one. */
+function latestBranchRows(db: Database, runId: string, rows: NodeRow[]): BranchRow[] {
+  const branchRows = db.query("SELECT * FROM branches WHERE run_id = ? ORDER BY map, branch_index, session").all(runId) as BranchRow[];
+  const latest = new Map<string, BranchRow>();
+  for (const b of branchRows) latest.set(`${b.map}\u0000${b.branch_index}`, b);
+  for (const r of rows) {
+    const k = `${r.map}\u0000${r.branch_index}`;
+    if (r.map === "" || latest.has(k)) continue;
+    latest.set(k, {
+      session: r.session,
+      map: r.map,
+      branch_index: r.branch_index,
+      label: null,
+      item: null,
+      status: null,
+      verdict: null,
+      error: null,
+    });
+  }
+  return [...latest.values()];
+}
+
+function branchView(b: BranchRow, r: RunRows): BranchView {
+  const ids = r.graphNodes.filter((n) => n.map === b.map).map((n) => n.id);
+  for (const row of r.rows) if (row.map === b.map && row.branch_index === b.branch_index && !ids.includes(row.node)) ids.push(row.node);
+  const ref = { map: b.map, index: b.branch_index };
+  const runningNow = r.latest?.status === "running" && b.session === r.latest.session;
+  const node = (id: string) =>
+    nodeView(
+      id,
+      r.kindOf.get(`${b.map}\u0000${id}`) ?? null,
+      r.byNode.get(`${b.map}\u0000${b.branch_index}\u0000${id}`) ?? [],
+      r.latest,
+      ref,
+    );
+  return {
+    map: b.map,
+    index: b.branch_index,
+    label: b.label,
+    ...(b.item === null ? {} : { item: parseStored(b.item) }),
+    status: b.status ?? (runningNow ? "running" : "unfinished"),
+    ...(b.verdict === null ? {} : { verdict: parseStored(b.verdict) }),
+    error: b.error,
+    session: b.session,
+    nodes: ids.map(node),
+  };
+}
+
+/** Names (never values) passed to children: --pass-env's, and the graph's own env: of every session. */
+function envNames(db: Database, runId: string): { pass_env: string[]; graph_env: string[] } {
+  const passEnv = db.query("SELECT DISTINCT name FROM env_names WHERE run_id = ? ORDER BY name").all(runId) as { name: string }[];
+  const graphEnv = new Set<string>();
+  for (const { body } of db.query("SELECT body FROM events WHERE run_id = ? AND type = 'run.started'").all(runId) as { body: string }[]) {
+    for (const name of (parseStored(body) as EventOf<"run.started">).graph_env ?? []) graphEnv.add(name);
+  }
+  return { pass_env: passEnv.map((r) => r.name), graph_env: [...graphEnv].sort() };
+}
+
+function runFacts(run: RunRow, sessions: SessionView[]): RunSummary["run"] {
+  const latest = sessions[sessions.length - 1];
+  const finished = latest && latest.finished_at !== null && latest.status !== "abandoned" && latest.status !== "running";
+  return {
+    ...listingOf(run, sessions),
+    graph_digest: latest?.graph_digest ?? run.graph_digest,
+    inputs: parseStored(run.inputs),
+    caps: parseStored(run.caps),
+    concurrency: run.concurrency,
+    harness: run.harness,
+    version: run.version,
+    reason: finished ? latest.reason : null,
+    counts: finished ? latest.counts : null,
+    ...(finished && "output" in latest ? { output: latest.output } : {}),
+    last_seq: run.last_seq,
+  };
+}
+
 export function runSummary(db: Database, runId: string, liveness: Liveness): RunSummary | null {
   const run = runRow(db, runId);
   if (!run) return null;
   const sessions = sessionViews(db, run, liveness);
   const latest = sessions[sessions.length - 1];
   const graphNodes = parseStored(run.nodes) as EventOf<"run.started">["nodes"];
-  const kindOf = new Map(graphNodes.map((n) => [`${n.map ?? ""}\u0000${n.id}`, n.kind]));
   const rows = db.query("SELECT * FROM node_results WHERE run_id = ? ORDER BY session, round, attempt, first_seq").all(runId) as NodeRow[];
-  const byNode = groupBy(rows, (r) => `${r.map}\u0000${r.branch_index}\u0000${r.node}`);
-
-  const topIds = [...graphNodes.filter((n) => n.map === undefined).map((n) => n.id)];
-  for (const r of rows) if (r.map === "" && !topIds.includes(r.node)) topIds.push(r.node);
-  const nodes = topIds.map((id) => nodeView(id, kindOf.get(`\u0000${id}`) ?? null, byNode.get(`\u0000-1\u0000${id}`) ?? [], latest));
-
-  const branchRows = db.query("SELECT * FROM branches WHERE run_id = ? ORDER BY map, branch_index, session").all(runId) as BranchRow[];
-  const latestBranch = new Map<string, BranchRow>();
-  for (const b of branchRows) latestBranch.set(`${b.map}\u0000${b.branch_index}`, b);
-  for (const r of rows) {
-    const k = `${r.map}\u0000${r.branch_index}`;
-    if (r.map !== "" && !latestBranch.has(k)) {
-      latestBranch.set(k, {
-        session: r.session,
-        map: r.map,
-        branch_index: r.branch_index,
-        label: null,
-        item: null,
-        status: null,
-        verdict: null,
-        error: null,
-      });
-    }
-  }
-  const mapOrder = topIds;
-  const branches: BranchView[] = [...latestBranch.values()]
-    .sort((a, b) => mapOrder.indexOf(a.map) - mapOrder.indexOf(b.map) || a.map.localeCompare(b.map) || a.branch_index - b.branch_index)
-    .map((b) => {
-      const ids = graphNodes.filter((n) => n.map === b.map).map((n) => n.id);
-      for (const r of rows) if (r.map === b.map && r.branch_index === b.branch_index && !ids.includes(r.node)) ids.push(r.node);
-      const ref = { map: b.map, index: b.branch_index };
-      const runningNow = latest?.status === "running" && b.session === latest.session;
-      return {
-        map: b.map,
-        index: b.branch_index,
-        label: b.label,
-        ...(b.item === null ? {} : { item: parseStored(b.item) }),
-        status: b.status ?? (runningNow ? "running" : "unfinished"),
-        ...(b.verdict === null ? {} : { verdict: parseStored(b.verdict) }),
-        error: b.error,
-        session: b.session,
-        nodes: ids.map((id) =>
-          nodeView(
-            id,
-            kindOf.get(`${b.map}\u0000${id}`) ?? null,
-            byNode.get(`${b.map}\u0000${b.branch_index}\u0000${id}`) ?? [],
-            latest,
-            ref,
-          ),
-        ),
-      };
-    });
-
-  attachWorkspaces(nodes, branches, workspacesOf(db, runId));
-  const overrunRows = db.query("SELECT overruns FROM sessions WHERE run_id = ? ORDER BY session").all(runId) as { overruns: string }[];
-  const overruns = overrunRows.flatMap((r) => (parseStored(r.overruns) as EventOf<"cap.overrun">[]).map(record)) as OverrunRecord[];
-  const passEnv = (db.query("SELECT DISTINCT name FROM env_names WHERE run_id = ? ORDER BY name").all(runId) as { name: string }[]).map(
-    (r) => r.name,
-  );
-  // The graph's own env: names, from the run.started of every session (names only, never values).
-  const graphEnv = new Set<string>();
-  for (const { body } of db.query("SELECT body FROM events WHERE run_id = ? AND type = 'run.started'").all(runId) as { body: string }[]) {
-    for (const name of (parseStored(body) as EventOf<"run.started">).graph_env ?? []) graphEnv.add(name);
-  }
-  const listing = listingOf(run, sessions);
-  const limit = latest?.status === "paused" ? pausedLimit(db, runId, latest.session) : undefined;
-  const finished = latest && latest.finished_at !== null && latest.status !== "abandoned" && latest.status !== "running";
-  return {
-    run: {
-      ...listing,
-      graph_digest: latest?.graph_digest ?? run.graph_digest,
-      inputs: parseStored(run.inputs),
-      caps: parseStored(run.caps),
-      concurrency: run.concurrency,
-      harness: run.harness,
-      version: run.version,
-      reason: finished ? latest.reason : null,
-      counts: finished ? latest.counts : null,
-      ...(finished && "output" in latest ? { output: latest.output } : {}),
-      last_seq: run.last_seq,
-    },
-    sessions,
-    nodes,
-    branches,
-    overruns,
-    pass_env: passEnv,
-    graph_env: [...graphEnv].sort(),
-    ...(limit ? { limit } : {}),
+  const r: RunRows = {
+    graphNodes,
+    kindOf: new Map(graphNodes.map((n) => [`${n.map ?? ""}\u0000${n.id}`, n.kind])),
+    rows,
+    byNode: groupBy(rows, (row) => `${row.map}\u0000${row.branch_index}\u0000${row.node}`),
+    latest,
   };
+  const nodes = topNodes(r);
+  const order = nodes.map((n) => n.node);
+  const branches = latestBranchRows(db, runId, rows)
+    .sort((a, b) => order.indexOf(a.map) - order.indexOf(b.map) || a.map.localeCompare(b.map) || a.branch_index - b.branch_index)
+    .map((b) => branchView(b, r));
+  attachWorkspaces(nodes, branches, workspacesOf(db, runId));
+  attachSeals(nodes, branches, sealsOf(db, runId));
+  const overrunRows = db.query("SELECT overruns FROM sessions WHERE run_id = ? ORDER BY session").all(runId) as { overruns: string }[];
+  const overruns = overrunRows.flatMap((row) => (parseStored(row.overruns) as EventOf<"cap.overrun">[]).map(recordOf)) as OverrunRecord[];
+  const limit = latest?.status === "paused" ? pausedLimit(db, runId, latest.session) : undefined;
+  return { run: runFacts(run, sessions), sessions, nodes, branches, overruns, ...envNames(db, runId), ...(limit ? { limit } : {}) };
 }

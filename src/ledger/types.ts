@@ -1,5 +1,10 @@
 // What the ledger's readers return: `vouch runs`, `vouch show` and resume.
-import type { BranchRef, EventOf, NodeStatus, Qualifier, RunStatus, StopReason, Cause, Tokens, WorkspaceRecord } from "../engine/events.ts";
+// The node, attempt and branch views are the read model's (src/read/views.ts), extended
+// with what the ledger projects (sessions, timestamps, retry causes, outputs).
+import type { EventOf, NodeStatus, Qualifier, RunStatus, StopReason, Cause } from "../engine/events.ts";
+import type { AttemptFacts, BranchFacts, CheckRecord, NodeFacts, OverrunRecord } from "../read/views.ts";
+
+export type { CheckRecord, OverrunRecord };
 
 /** A run's status as shown: what its last run.finished said, or — when its
  *  latest session has no run.finished — `running` while a live process holds
@@ -49,17 +54,8 @@ export interface SessionView {
   output?: unknown;
 }
 
-export type CheckRecord = Omit<EventOf<"check.finished">, "v" | "type" | "run">;
-export type OverrunRecord = Omit<EventOf<"cap.overrun">, "v" | "type" | "run">;
-
 /** One attempt of one node (in one session): what the ledger's node_results row holds. */
-export interface AttemptView {
-  session: number;
-  /** Feedback round (1 off a feedback loop); attempts restart each round. */
-  round: number;
-  attempt: number;
-  /** null while the attempt has no node.finished (or node.retrying). */
-  status: NodeStatus | null;
+export interface AttemptView extends AttemptFacts<NodeStatus | null> {
   qualifier: Qualifier | null;
   stop_reason: StopReason | null;
   cause: Cause | null;
@@ -69,18 +65,12 @@ export interface AttemptView {
   retry_reason: string | null;
   recovered: boolean;
   fallback: string | null;
-  cost_usd: number | null;
-  turns: number | null;
-  tokens: Tokens | null;
   wall_ms: number | null;
   output?: unknown;
   result_tail: string | null;
   /** The harness's session id (node.finished.session_id), when it reported one. */
   session_id: string | null;
-  /** API requests the harness retried in this attempt (node.progress.api_retries); null: none reported. */
-  api_retries: number | null;
   started_at: string | null;
-  finished_at: string | null;
   checks: CheckRecord[];
   overruns: OverrunRecord[];
 }
@@ -90,35 +80,13 @@ export interface AttemptView {
  *  or a node a usage limit holds (stop reason rate_limited; vouch resume runs it again). */
 export type NodeShownStatus = NodeStatus | "running" | "waiting" | "unfinished" | "not started";
 
-export interface NodeView {
-  node: string;
-  kind: string | null;
-  branch?: BranchRef;
-  status: NodeShownStatus;
-  qualifier: Qualifier | null;
-  stop_reason: StopReason | null;
-  cause: Cause | null;
-  error: string | null;
-  cost_usd: number | null;
-  turns: number | null;
-  wall_ms: number | null;
+export interface NodeView extends NodeFacts<NodeShownStatus, AttemptView> {
   output?: unknown;
-  /** Every attempt in every session, oldest first; the last one decides the fields above. */
   attempts: AttemptView[];
-  /** The node's git worktree as its last node.finished recorded it (ADR 0020). */
-  workspace?: WorkspaceRecord;
-  /** Its witnessed checks that went fail→pass (ADR 0044). */
-  witnessed?: string[];
 }
 
-export interface BranchView {
-  map: string;
-  index: number;
-  label: string | null;
+export interface BranchView extends BranchFacts<NodeStatus | "running" | "unfinished"> {
   item?: unknown;
-  status: NodeStatus | "running" | "unfinished";
-  verdict?: unknown;
-  error: string | null;
   session: number;
   nodes: NodeView[];
 }

@@ -1,7 +1,8 @@
 // Escaping for the report formats. Everything a report shows that came from
 // outside (check output, model answers, names, inputs) passes through one of
 // these: a check printing `<script>` must read as text in every format.
-import { oneLine, sanitize } from "../tui/text.ts";
+import { oneLine } from "../text/lines.ts";
+import { sanitize } from "../text/sanitize.ts";
 
 const HTML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 

@@ -1,8 +1,12 @@
 // The graph as inline SVG, laid out by Graphviz compiled to WebAssembly
 // (@hpcc-js/wasm-graphviz, its wasm inlined in the JS, so it is inside the
 // compiled binary). Loaded lazily: only `vouch report` and `--report html` pay
-// for it. Node ids never reach DOT as identifiers: nodes are n0, n1, ... and the
-// id is only a quoted label, so no name can inject DOT, SVG or script.
+// for it. The picture is `vouch graph`'s (one DOT writer, src/engine/graph/draw-dot.ts,
+// fed the same edges: routes, fallbacks, feedback), each node filled with its status's
+// colour. Every name reaches DOT only as a quoted string with quotes, backslashes and
+// controls escaped (dotString), so no name can inject DOT, SVG or script.
+import { writeDot, type DotNode, type Drawing } from "../engine/graph/draw-dot.ts";
+import type { DrawEdge } from "../engine/graph/graph-edges.ts";
 import type { ReportModel } from "./model.ts";
 
 export const STATUS_COLORS: Record<string, string> = {
@@ -19,71 +23,49 @@ export const STATUS_COLORS: Record<string, string> = {
 
 const SEVERITY = ["failed", "error", "cancelled", "unfinished", "running", "waiting", "not started", "skipped", "passed"];
 
-/** A DOT double-quoted string: backslashes and quotes escaped, newlines as DOT's \n, other controls dropped. */
-export function dotString(text: string): string {
-  const clean = text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, " ");
-  return `"${clean.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
-}
-
-/** Status of each graph node: a top-level node's own; a branch node's worst over its branches, with counts. */
+/** Status of each graph node by id: a top-level node's own; a branch node's worst over its branches, with counts. */
 function statusOf(model: ReportModel): Map<string, { status: string; note: string }> {
   const out = new Map<string, { status: string; note: string }>();
-  for (const n of model.summary.nodes) out.set(`\u0000${n.node}`, { status: n.status, note: n.status });
+  for (const n of model.summary.nodes) out.set(n.node, { status: n.status, note: n.status });
   const perBranchNode = new Map<string, string[]>();
-  for (const b of model.summary.branches) {
-    for (const n of b.nodes) {
-      const key = `${b.map}\u0000${n.node}`;
-      perBranchNode.set(key, [...(perBranchNode.get(key) ?? []), n.status]);
-    }
-  }
-  for (const [key, statuses] of perBranchNode) {
+  for (const b of model.summary.branches)
+    for (const n of b.nodes) perBranchNode.set(n.node, [...(perBranchNode.get(n.node) ?? []), n.status]);
+  for (const [id, statuses] of perBranchNode) {
     const worst = SEVERITY.find((s) => statuses.includes(s)) ?? statuses[0] ?? "not started";
     const passed = statuses.filter((s) => s === "passed").length;
-    out.set(key, { status: worst, note: `${passed}/${statuses.length} passed` });
+    out.set(id, { status: worst, note: `${passed}/${statuses.length} passed` });
   }
   return out;
 }
 
+/** Without the graph file as it was (moved, changed, unreadable): the nodes run.started
+ *  recorded, with their needs and each map's arrow into its branch. */
+export function recordedDrawing(model: ReportModel): Drawing {
+  const graph = model.graph;
+  const dotNode = (n: (typeof graph)[number]): DotNode => ({ id: n.id, kind: n.kind, label: n.id });
+  const items: Drawing["items"] = [];
+  const edges: DrawEdge[] = [];
+  for (const n of graph.filter((g) => g.map === undefined)) {
+    items.push(dotNode(n));
+    const branch = graph.filter((g) => g.map === n.id);
+    if (branch.length === 0) continue;
+    items.push({ id: n.id, label: `${n.id}: branch, once per item`, style: "dashed", nodes: branch.map(dotNode) });
+    for (const b of branch.filter((g) => g.needs.length === 0)) edges.push({ from: n.id, to: b.id, kind: "item" });
+  }
+  for (const n of graph) for (const need of n.needs) edges.push({ from: need, to: n.id, kind: "needs" });
+  return { name: model.summary.run.graph, items, edges };
+}
+
+/** The DOT text of the report's graph: the drawing `vouch graph` makes, each node coloured by its status. */
 export function dotOf(model: ReportModel): string {
-  const ids = new Map<string, string>();
-  model.graph.forEach((n, i) => ids.set(`${n.map ?? ""}\u0000${n.id}`, `n${i}`));
+  const drawing = model.drawing ?? recordedDrawing(model);
   const statuses = statusOf(model);
-  const lines = [
-    "digraph G {",
-    '  graph [rankdir=LR, bgcolor="transparent", fontname="sans-serif"];',
-    '  node [shape=box, style="rounded,filled", fontname="sans-serif", fontsize=11, fontcolor="white"];',
-  ];
-  const node = (n: ReportModel["graph"][number]) => {
-    const key = `${n.map ?? ""}\u0000${n.id}`;
-    const s = statuses.get(key) ?? { status: "not started", note: "not started" };
-    const color = STATUS_COLORS[s.status] ?? STATUS_COLORS["not started"]!;
-    return `  ${ids.get(key)} [label=${dotString(`${n.id}\n${n.kind} · ${s.note}`)}, fillcolor="${color}", color="${color}"];`;
+  const paint = (n: DotNode): DotNode => {
+    const s = statuses.get(n.id) ?? { status: "not started", note: "not started" };
+    return { ...n, label: `${n.id}\n${n.kind} · ${s.note}`, fill: STATUS_COLORS[s.status] ?? STATUS_COLORS["not started"]! };
   };
-  const maps = [...new Set(model.graph.filter((n) => n.map !== undefined).map((n) => n.map!))];
-  for (const n of model.graph.filter((g) => g.map === undefined)) lines.push(node(n));
-  maps.forEach((map, i) => {
-    lines.push(
-      `  subgraph cluster_${i} {`,
-      `    label=${dotString(`${map}: each branch`)}; style="dashed"; color="#888888"; fontcolor="#444444";`,
-    );
-    for (const n of model.graph.filter((g) => g.map === map)) lines.push(`  ${node(n)}`);
-    lines.push("  }");
-  });
-  for (const n of model.graph) {
-    const to = ids.get(`${n.map ?? ""}\u0000${n.id}`)!;
-    for (const need of n.needs) {
-      const from = ids.get(`${n.map ?? ""}\u0000${need}`) ?? ids.get(`\u0000${need}`);
-      if (from) lines.push(`  ${from} -> ${to};`);
-    }
-  }
-  // A map's branch nodes run after the map starts: an edge from the map into its cluster.
-  for (const map of maps) {
-    const from = ids.get(`\u0000${map}`);
-    const first = model.graph.find((n) => n.map === map && n.needs.length === 0);
-    if (from && first) lines.push(`  ${from} -> ${ids.get(`${map}\u0000${first.id}`)} [style=dashed];`);
-  }
-  lines.push("}");
-  return lines.join("\n");
+  const items = drawing.items.map((item) => ("nodes" in item ? { ...item, nodes: item.nodes.map(paint) } : paint(item)));
+  return writeDot({ ...drawing, items }, { rankdir: "LR", filled: true });
 }
 
 /** Graphviz's SVG without its XML prolog and comments, ready to inline. Labels

@@ -17,7 +17,7 @@ details.node>summary{cursor:pointer}.kind{color:#777}
 ul.checks{list-style:none;padding-left:0}li.check{margin:.4em 0;padding-left:.6em;border-left:3px solid #2e7d32}
 li.check.fail{border-left-color:#c62828}
 pre.tail{background:#f6f6f6;border:1px solid #e3e3e3;padding:.5em;max-height:18em;overflow:auto;white-space:pre-wrap;word-break:break-all}
-.graph{overflow:auto;border:1px solid #eee;padding:.5em}
+.graph{overflow:auto;border:1px solid #eee;padding:.5em}.note{color:#555}
 .filter{margin:.4em 0}.filter input{width:24em}
 .timeline{border:1px solid #eee;max-height:30em;overflow-y:auto;overflow-x:hidden}
 .tl-row{display:flex;align-items:center;height:16px;font-size:11px}

@@ -2,11 +2,16 @@
 // href; a Content-Security-Policy that lets only the page's own script (by its
 // hash) run and forbids every fetch, so even text that escaped escaping could
 // neither run nor call out.
+import { sealSummary } from "../read/seal.ts";
+import { duration, exactDuration } from "../text/duration.ts";
+import { money, usd } from "../text/money.ts";
 import { createHash } from "node:crypto";
+import { capValue } from "../read/cap-text.ts";
 import { html } from "./escape.ts";
+import { el } from "./markup.ts";
 import { costHtml, timelineHtml } from "./html-charts.ts";
 import { badge, branchTables, nodeSection, shown } from "./html-nodes.ts";
-import { allOverruns, seconds, usd, type ReportModel } from "./model.ts";
+import { allOverruns, type ReportModel } from "./model.ts";
 import { REPORT_CSS } from "./html-style.ts";
 
 /** The branch filter: text and status, per map table. */
@@ -28,14 +33,15 @@ const SCRIPT = `document.querySelectorAll("section.map").forEach(function (sec) 
 
 function csp(): string {
   const hash = createHash("sha256").update(SCRIPT).digest("base64");
-  return `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; img-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'`;
+  const none = ["img-src", "connect-src", "form-action", "base-uri"].map((d) => `${d} 'none'`);
+  return ["default-src 'none'", "style-src 'unsafe-inline'", `script-src 'sha256-${hash}'`, ...none].join("; ");
 }
 
 function capsText(model: ReportModel): string {
   const { caps } = model.summary.run;
   const parts = [
     caps.budget_usd === null ? "no budget cap" : `budget ${usd(caps.budget_usd)}`,
-    caps.wall_ms === null ? "no wall cap" : `wall ${seconds(caps.wall_ms)}`,
+    caps.wall_ms === null ? "no wall cap" : `wall ${exactDuration(caps.wall_ms)}`,
   ];
   return parts.join(", ");
 }
@@ -43,7 +49,9 @@ function capsText(model: ReportModel): string {
 function overrunsHtml(model: ReportModel): string {
   const list = allOverruns(model);
   if (list.length === 0) return "none";
-  return `<ul>${list.map((o) => `<li>${html(o.path ?? "run")}: ${html(o.cap)} ${html(o.actual)} over limit ${html(o.limit)} (${html(o.scope)})</li>`).join("")}</ul>`;
+  const item = (o: (typeof list)[number]) =>
+    el("li", {}, html(`${o.path ?? "run"}: ${o.cap} ${capValue(o.cap, o.actual)} over limit ${capValue(o.cap, o.limit)} (${o.scope})`));
+  return el("ul", {}, ...list.map(item));
 }
 
 function headerHtml(model: ReportModel): string {
@@ -56,19 +64,23 @@ function headerHtml(model: ReportModel): string {
   const rows: [string, string][] = [
     ["status", `${badge(r.status)}${r.reason ? ` ${html(r.reason)}` : ""}`],
     ["exit code", html(r.exit_code ?? "–")],
-    ["cost", `${html(usd(r.cost_usd))}${r.cost_unknown ? ` (+ ${r.cost_unknown} sitting(s) of unknown cost)` : ""}`],
-    ["wall", html(seconds(r.wall_ms))],
+    ["cost", `${html(money(r.cost_usd, r.cost_unknown))}`],
+    ["wall", html(duration(r.wall_ms))],
     ["caps", html(capsText(model))],
     ["overruns", overrunsHtml(model)],
     ["nodes", html(counts)],
-    [
-      "run",
-      `<code>${html(r.id)}</code> · started ${html(r.started_at)} · ${r.sessions} session(s) · harness ${html(r.harness ?? "per node")} · vouch ${html(r.version)}`,
-    ],
-    ["graph", `<code>${html(r.graph_path)}</code>`],
+    ["sandbox", html(sealSummary(model.nodes.map((n) => n.view)) ?? "not recorded")],
+    ["run", runFacts(model)],
+    ["graph", el("code", {}, html(r.graph_path))],
     ["inputs", inputsHtml(r.inputs)],
   ];
-  return `<table class="header">${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join("")}</table>`;
+  return el("table", { class: "header" }, ...rows.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", {}, v))));
+}
+
+function runFacts(model: ReportModel): string {
+  const r = model.summary.run;
+  const facts = [`started ${r.started_at}`, `${r.sessions} session(s)`, `harness ${r.harness ?? "per node"}`, `vouch ${r.version}`];
+  return [el("code", {}, html(r.id)), ...facts.map(html)].join(" · ");
 }
 
 function inputsHtml(inputs: Record<string, unknown>): string {
@@ -77,9 +89,17 @@ function inputsHtml(inputs: Record<string, unknown>): string {
   return entries
     .map(([k, v]) => {
       const text = typeof v === "string" ? v : JSON.stringify(v);
-      return `<details><summary><code>${html(k)}</code></summary><pre class="tail">${html(shown(text))}</pre></details>`;
+      return el("details", {}, el("summary", {}, el("code", {}, html(k))), el("pre", { class: "tail" }, html(shown(text))));
     })
     .join("");
+}
+
+/** Said when the graph file is not as the run had it: the picture then has only needs. */
+function graphNote(model: ReportModel): string {
+  if (model.drawing) return "";
+  const file = el("code", {}, html(model.summary.run.graph_path));
+  const why = "is gone or changed since the run started, so routes, fallbacks and feedback loops are not shown.";
+  return el("p", { class: "note" }, `Drawn from the nodes the run recorded: ${file} ${why}`);
 }
 
 export function renderHtml(model: ReportModel, svg: string): string {
@@ -95,7 +115,7 @@ export function renderHtml(model: ReportModel, svg: string): string {
 <body>
 <h1>vouch run of <code>${html(r.graph)}</code>: ${badge(r.status)}</h1>
 ${headerHtml(model)}
-<h2>Graph</h2><div class="graph">${svg}</div>
+<h2>Graph</h2>${graphNote(model)}<div class="graph">${svg}</div>
 <h2>Nodes</h2>${top.map(nodeSection).join("\n")}
 ${maps}
 <h2>Timeline</h2>${timelineHtml(model)}

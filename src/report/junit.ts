@@ -4,8 +4,10 @@
 // node path. That schema has no properties on a testcase, so each node's cost
 // and qualifier are suite properties named `<path>.cost_usd` / `<path>.qualifier`
 // (ADR 0014).
+import { sealText } from "../read/seal.ts";
+import { money } from "../text/money.ts";
 import { xml, xmlBody } from "./escape.ts";
-import { allOverruns, checkTail, failedChecks, usd, type ReportModel, type ReportNode } from "./model.ts";
+import { allOverruns, checkTail, failedChecks, type ReportModel, type ReportNode } from "./model.ts";
 
 const secs = (ms: number | null | undefined) => ((ms ?? 0) / 1000).toFixed(3);
 
@@ -39,7 +41,14 @@ function failureBody(n: ReportNode): { message: string; body: string } {
 function testcase(n: ReportNode, classname: string, overruns: string[]): string {
   const open = `<testcase${attrs({ classname, name: n.path, time: secs(n.view.wall_ms) })}`;
   const outcome = outcomeOf(n.view.status);
-  const out = `<system-out>${xmlBody(`status ${n.view.status}; qualifier ${n.view.qualifier ?? "none"}; cost ${usd(n.view.cost_usd)}; attempts ${n.view.attempts.length}`)}</system-out>`;
+  const facts = [
+    `status ${n.view.status}`,
+    `qualifier ${n.view.qualifier ?? "none"}`,
+    `cost ${money(n.view.cost_usd)}`,
+    `attempts ${n.view.attempts.length}`,
+    ...(sealText(n.view) !== null ? [`sandbox ${sealText(n.view)}`] : []),
+  ];
+  const out = `<system-out>${xmlBody(facts.join("; "))}</system-out>`;
   if (outcome === "passed") return `    ${open}>${out}</testcase>`;
   if (outcome === "skipped")
     return `    ${open}><skipped${attrs({ message: `${n.view.status}${n.view.cause ? `: ${n.view.cause}` : ""}` })}/>${out}</testcase>`;
@@ -72,6 +81,7 @@ function suite(
   for (const n of nodes) {
     props[`${n.path}.cost_usd`] = n.view.cost_usd === null ? "unknown" : String(n.view.cost_usd);
     props[`${n.path}.qualifier`] = n.view.qualifier ?? "none";
+    if (n.view.sealed !== undefined) props[`${n.path}.sealed`] = String(n.view.sealed);
   }
   const head = attrs({
     name,

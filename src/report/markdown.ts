@@ -3,8 +3,12 @@
 // with a fence longer than any backtick run in it (mdFence). Long runs are cut
 // to stay well under the job summary's 1 MiB: passed branch nodes are counted,
 // not listed.
+import { sealSummary } from "../read/seal.ts";
+import { capValue } from "../read/cap-text.ts";
+import { duration } from "../text/duration.ts";
+import { money } from "../text/money.ts";
 import { mdCode, mdFence, mdHtmlInline, mdInline } from "./escape.ts";
-import { allOverruns, checkTail, failedChecks, seconds, usd, type ReportModel, type ReportNode } from "./model.ts";
+import { allOverruns, checkTail, failedChecks, type ReportModel, type ReportNode } from "./model.ts";
 
 const ICON: Record<string, string> = {
   passed: "✅",
@@ -18,20 +22,41 @@ const ICON: Record<string, string> = {
 const MAX_ROWS = 100;
 const MAX_DETAILS = 30;
 
+function countsText(counts: NonNullable<ReportModel["summary"]["run"]["counts"]>): string {
+  return Object.entries(counts)
+    .filter(([, v]) => v > 0)
+    .map(([k, v]) => `${v} ${k.replaceAll("_", "-")}`)
+    .join(", ");
+}
+
 function statusLine(model: ReportModel): string {
   const r = model.summary.run;
-  const counts = r.counts
-    ? ` · ${Object.entries(r.counts)
-        .filter(([, v]) => v > 0)
-        .map(([k, v]) => `${v} ${k.replaceAll("_", "-")}`)
-        .join(", ")}`
-    : "";
-  return `### ${ICON[r.status] ?? "•"} vouch: \`${mdCode(r.graph)}\` ${r.status} (exit ${r.exit_code ?? "–"})\n\nRun \`${mdCode(r.id)}\` · cost ${usd(r.cost_usd)}${r.cost_unknown ? ` (+${r.cost_unknown} unknown)` : ""} · wall ${seconds(r.wall_ms)}${r.sessions > 1 ? ` · ${r.sessions} sessions` : ""}${counts}${r.reason ? ` · ${mdInline(r.reason)}` : ""}`;
+  const title = `### ${ICON[r.status] ?? "•"} vouch: \`${mdCode(r.graph)}\` ${r.status} (exit ${r.exit_code ?? "–"})`;
+  const facts = [
+    `Run \`${mdCode(r.id)}\``,
+    `cost ${money(r.cost_usd, r.cost_unknown)}`,
+    `wall ${duration(r.wall_ms)}`,
+    ...(r.sessions > 1 ? [`${r.sessions} sessions`] : []),
+    ...(r.counts ? [countsText(r.counts)] : []),
+    ...sandboxFact(model),
+    ...(r.reason ? [mdInline(r.reason)] : []),
+  ];
+  return `${title}\n\n${facts.join(" · ")}`;
 }
+
+/** "sandbox: 3 sealed, 1 unsealed (…)" when any node recorded its seal (ADR 0040). */
+function sandboxFact(model: ReportModel): string[] {
+  const text = sealSummary(model.nodes.map((n) => n.view));
+  return text === null ? [] : [`sandbox: ${mdInline(text)}`];
+}
+
+/** A table row: its cells, each already escaped. */
+const tableRow = (cells: string[]) => `| ${cells.join(" | ")} |`;
 
 function row(n: ReportNode): string {
   const v = n.view;
-  return `| ${mdInline(n.path)} | ${ICON[v.status] ?? ""} ${mdInline(v.status)} | ${mdInline(v.qualifier ?? "–")} | ${usd(v.cost_usd)} | ${seconds(v.wall_ms)} |`;
+  const status = `${ICON[v.status] ?? ""} ${mdInline(v.status)}`;
+  return tableRow([mdInline(n.path), status, mdInline(v.qualifier ?? "–"), money(v.cost_usd), duration(v.wall_ms)]);
 }
 
 function nodeTable(model: ReportModel): string {
@@ -40,7 +65,8 @@ function nodeTable(model: ReportModel): string {
   const rows = shown.slice(0, MAX_ROWS).map(row);
   const more = shown.length > MAX_ROWS ? `\n\n…and ${shown.length - MAX_ROWS} more nodes (see the HTML report).` : "";
   const passedNote = hidden > 0 ? `\n\n${hidden} passed node(s) in map branches are not listed.` : "";
-  return ["| node | status | qualifier | cost | wall |", "| --- | --- | --- | --- | --- |", ...rows].join("\n") + more + passedNote;
+  const head = [tableRow(["node", "status", "qualifier", "cost", "wall"]), tableRow(["---", "---", "---", "---", "---"])];
+  return [...head, ...rows].join("\n") + more + passedNote;
 }
 
 function failedDetails(model: ReportModel): string {
@@ -49,7 +75,9 @@ function failedDetails(model: ReportModel): string {
   const blocks = failing.slice(0, MAX_DETAILS).map(({ n, c }) => {
     const tail = checkTail(c);
     // <summary> takes HTML, not Markdown: escaped as HTML.
-    const summary = `${mdHtmlInline(n.path)}: check <code>${mdHtmlInline(c.name)}</code> expected <code>${mdHtmlInline(c.expect)}</code>${c.reason ? ` — ${mdHtmlInline(c.reason)}` : ""}`;
+    const code = (text: string) => `<code>${mdHtmlInline(text)}</code>`;
+    const why = c.reason ? ` — ${mdHtmlInline(c.reason)}` : "";
+    const summary = `${mdHtmlInline(n.path)}: check ${code(c.name)} expected ${code(c.expect)}${why}`;
     return `<details><summary>${summary}</summary>\n\n${mdFence(tail === "" ? "(no output)" : tail)}\n\n</details>`;
   });
   const more = failing.length > MAX_DETAILS ? `\n\n…and ${failing.length - MAX_DETAILS} more failed checks (see the HTML report).` : "";
@@ -59,7 +87,9 @@ function failedDetails(model: ReportModel): string {
 function overruns(model: ReportModel): string {
   const list = allOverruns(model);
   if (list.length === 0) return "";
-  return `\n\n#### Overruns\n\n${list.map((o) => `- ${mdInline(o.path ?? "run")}: ${mdInline(o.cap)} ${o.actual} over limit ${o.limit} (${o.scope})`).join("\n")}`;
+  const line = (o: (typeof list)[number]) =>
+    `- ${mdInline(o.path ?? "run")}: ${mdInline(o.cap)} ${capValue(o.cap, o.actual)} over limit ${capValue(o.cap, o.limit)} (${o.scope})`;
+  return `\n\n#### Overruns\n\n${list.map(line).join("\n")}`;
 }
 
 export function renderMarkdown(model: ReportModel): string {

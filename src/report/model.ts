@@ -3,7 +3,9 @@
 // shape and a timeline folded from the run's events. Pure: no I/O here.
 import { tail } from "../engine/cut.ts";
 import type { EventOf, VouchEvent } from "../engine/events.ts";
+import type { Drawing } from "../engine/graph/draw-dot.ts";
 import type { BranchView, CheckRecord, NodeView, RunSummary } from "../ledger/types.ts";
+import { nodePath } from "../read/node-path.ts";
 import { timelineOf, type Timeline } from "./timeline.ts";
 
 /** One node of the run: a top-level node, or a node inside one map branch. */
@@ -19,20 +21,19 @@ export interface ReportModel {
   nodes: ReportNode[];
   /** The graph's nodes as the latest session's run.started listed them. */
   graph: EventOf<"run.started">["nodes"];
+  /** The graph as `vouch graph` draws it, from its file, when the file is as it was when the
+   *  run started (its digest matches); absent: the report draws the recorded nodes and needs. */
+  drawing?: Drawing;
   timeline: Timeline;
 }
 
-export function branchPath(map: string, index: number, node: string): string {
-  return `${map}[${index}].${node}`;
-}
-
-export function reportModel(summary: RunSummary, events: VouchEvent[]): ReportModel {
+export function reportModel(summary: RunSummary, events: VouchEvent[], drawing?: Drawing): ReportModel {
   const nodes: ReportNode[] = summary.nodes.map((view) => ({ path: view.node, view }));
   for (const branch of summary.branches) {
-    for (const view of branch.nodes) nodes.push({ path: branchPath(branch.map, branch.index, view.node), view, branch });
+    for (const view of branch.nodes) nodes.push({ path: nodePath(view.node, branch), view, branch });
   }
   const started = events.filter((e): e is EventOf<"run.started"> => e.type === "run.started").at(-1);
-  return { summary, nodes, graph: started?.nodes ?? [], timeline: timelineOf(events) };
+  return { summary, nodes, graph: started?.nodes ?? [], timeline: timelineOf(events), ...(drawing ? { drawing } : {}) };
 }
 
 /** The checks of a node's last attempt (what decided its verdict). */
@@ -61,17 +62,4 @@ export function checkTail(c: CheckRecord): string {
 export function allOverruns(model: ReportModel) {
   const onNodes = model.nodes.flatMap((n) => n.view.attempts.flatMap((a) => a.overruns.map((o) => ({ ...o, path: n.path }))));
   return [...model.summary.overruns.map((o) => ({ ...o, path: null as string | null })), ...onNodes];
-}
-
-export function usd(n: number | null | undefined): string {
-  return n === null || n === undefined ? "unknown" : `$${n.toFixed(4)}`;
-}
-
-export function seconds(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined) return "–";
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
-  const m = Math.floor(ms / 60_000);
-  const s = Math.round((ms % 60_000) / 1000);
-  return s === 0 ? `${m}m` : `${m}m${s}s`;
 }

@@ -3,6 +3,7 @@
 // duration). Times are ms from the first event, so bars that overlap show what
 // ran at once. Pure.
 import type { VouchEvent } from "../engine/events.ts";
+import { nodePath } from "../read/node-path.ts";
 
 export interface Bar {
   kind: "sitting" | "check";
@@ -26,8 +27,9 @@ export interface Timeline {
   peak: number;
 }
 
+/** A node's label as every reader prints it (src/read/node-path.ts). */
 function pathOf(e: { node: string; branch?: { map: string; index: number } | undefined }): string {
-  return e.branch ? `${e.branch.map}[${e.branch.index}].${e.node}` : e.node;
+  return nodePath(e.node, e.branch);
 }
 
 export function timelineOf(events: VouchEvent[]): Timeline {

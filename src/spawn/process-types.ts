@@ -3,6 +3,7 @@
 // the check runner code against these types.
 import type { ScriptOutcome } from "../engine/ports.ts";
 import type { ProcessSupervisor } from "./process-registry.ts";
+import type { SandboxSpec } from "./sandbox/spec.ts";
 
 export type Command = { argv: string[] } | { shell: string };
 
@@ -36,6 +37,9 @@ export interface ProcessOptions {
   /** Who owns the process group while it lives (the session's). Absent: a
    *  supervisor of its own, which still kills it if vouch exits first. */
   supervisor?: ProcessSupervisor;
+  /** Seal the process (ADR 0040): it runs under bubblewrap with only these paths writable, in a pid
+   *  namespace of its own, so nothing it starts outlives it. Absent: unsealed. */
+  sandbox?: SandboxSpec;
 }
 
 /** A command's end (ScriptOutcome, the engine's view of it) and what only the seam measures. */

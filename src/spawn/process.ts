@@ -4,6 +4,8 @@
 // it from starting), wait for the start turn (write-ahead), start (here: the one Bun.spawn),
 // timers (wall and idle caps), terminate (the whole process group: SIGTERM, SIGKILL after a
 // grace period, SIGKILL once the leader exited), drain (the streams to their end). A
+// sealed command (ProcessOptions.sandbox, ADR 0040) is bubblewrap's command line from the
+// resolve stage on; a sandbox that could not be set up is a start that failed. A
 // process problem never throws: it is in the result.
 import type { Command, ProcessOptions, ProcessResult } from "./process-types.ts";
 import { argTotalsMessage } from "./arg-limits.ts";
@@ -11,6 +13,7 @@ import { drain, openPumps, type Pumps } from "./process/drain.ts";
 import { notStarted, resolveStart } from "./process/resolve.ts";
 import { DEFAULT_GRACE_MS, GroupTermination, registerGroup } from "./process/terminate.ts";
 import { Activity, armCaps } from "./process/timers.ts";
+import { sealedResult } from "./sandbox/setup-failure.ts";
 
 type Child = Bun.Subprocess<Blob | "ignore", "pipe", "pipe">;
 
@@ -59,7 +62,7 @@ function startChild(argv: string[], cwd: string, options: ProcessOptions): Child
 /** From the start to the reaped group: caps, cancel and shutdown stop it; the streams are read to their end. */
 async function supervise(proc: Child, options: ProcessOptions, activity: Activity): Promise<ProcessResult> {
   const pgid = proc.pid;
-  const stop = new GroupTermination(pgid, options.graceMs ?? DEFAULT_GRACE_MS);
+  const stop = new GroupTermination(pgid, options.graceMs ?? DEFAULT_GRACE_MS, options.sandbox !== undefined);
   // A throwing line callback means the consumer is broken: stop the group, then rethrow.
   const pumps = openPumps(options, activity, () => stop.request("cancelled"));
   const disarm = armCaps(activity, options, (cap) => stop.request(cap));
@@ -79,7 +82,8 @@ async function supervise(proc: Child, options: ProcessOptions, activity: Activit
 
   const callbackError = pumps.stdout.callbackError ?? pumps.stderr.callbackError;
   if (callbackError !== undefined) throw callbackError;
-  return resultOf(proc, stop, pumps, wallMs, activity.longestSilence(leaderExitedAt));
+  const result = resultOf(proc, stop, pumps, wallMs, activity.longestSilence(leaderExitedAt));
+  return options.sandbox ? sealedResult(result) : result;
 }
 
 function resultOf(proc: Child, stop: GroupTermination, pumps: Pumps, wallMs: number, longestSilenceMs: number): ProcessResult {

@@ -1,7 +1,7 @@
 // Text from outside (model and command output, CLI errors, labels) made safe to show:
 // escape sequences and control characters removed. One home for every layer: the
 // terminal UI (src/tui/text.ts re-exports it), the harnesses' error text
-// (src/spawn/harness), the reports (src/report, through src/tui/text.ts).
+// (src/spawn/harness), the reports (src/report) and the commands (src/cli).
 
 // ESC sequences (CSI, OSC, two-character escapes), then every other C0/C1 control,
 // and the Unicode controls that reorder or break what a terminal shows (bidi

@@ -1,41 +1,9 @@
 // How facts read on screen, shared by the TUI and the plain writer so both say the same thing.
-import { formatDuration } from "../engine/graph/duration.ts";
 import { diffStatText, type CapName, type NodeStatus, type RunCounts, type WorkspaceRecord } from "../engine/events.ts";
 import type { Tone } from "./lines.ts";
-import { linesOf, oneLine } from "./text.ts";
-
-/** US dollars with the precision the amount needs: $5.00, $0.42, $0.012, $0.0047, $0.001. */
-export function formatUsd(usd: number): string {
-  if (usd === 0) return "$0";
-  if (usd >= 1) return `$${usd.toFixed(2)}`;
-  if (usd >= 0.01) return `$${trimZeros(usd.toFixed(3), 2)}`;
-  return `$${trimZeros(usd.toPrecision(2), 1)}`;
-}
-
-function trimZeros(fixed: string, minDecimals: number): string {
-  const [whole, frac = ""] = fixed.split(".");
-  let f = frac.replace(/0+$/, "");
-  if (f.length < minDecimals) f = frac.slice(0, minDecimals);
-  return f ? `${whole}.${f}` : whole!;
-}
-
-/** A time span: 250ms, 4.2s, 1m30s, 2h5m (whole seconds from a minute up). */
-export function formatMs(ms: number): string {
-  if (ms >= 1000 && ms < 60_000) return `${(Math.floor(ms / 100) / 10).toString()}s`;
-  return formatDuration(ms >= 60_000 ? Math.floor(ms / 1000) * 1000 : ms);
-}
-
-/** A cap value in its unit: turns as a count, budget in dollars, wall and idle (milliseconds) as durations. */
-export function formatCapValue(cap: CapName, value: number): string {
-  if (cap === "budget_usd") return formatUsd(value);
-  if (cap === "turns") return String(value);
-  return formatDuration(value);
-}
-
-/** "turns 2/1", "budget_usd $0.0047/$0.001", "wall 12s/10s": actual over limit. */
-export function overrunText(o: { cap: CapName; limit: number; actual: number }): string {
-  return `${o.cap} ${formatCapValue(o.cap, o.actual)}/${formatCapValue(o.cap, o.limit)}`;
-}
+import { exactDuration, duration } from "../text/duration.ts";
+import { linesOf, oneLine } from "../text/lines.ts";
+import { usd } from "../text/money.ts";
 
 /** A branch's verdict as shown: strings upper-cased, other values as compact JSON, none → the status. */
 export function verdictText(verdict: unknown, status: string): string {
@@ -98,14 +66,14 @@ export function statusTone(status: RowStatus | string): Tone | undefined {
 }
 
 export interface TailSource {
-  stdoutTail: string;
-  stderrTail: string;
+  stdout_tail: string;
+  stderr_tail: string;
 }
 
 /** The last `n` non-empty lines of a failed check's output: stdout's tail, then stderr's. */
 export function failureTail(check: TailSource, n: number): string[] {
-  const out = linesOf(check.stdoutTail);
-  const err = linesOf(check.stderrTail);
+  const out = linesOf(check.stdout_tail);
+  const err = linesOf(check.stderr_tail);
   // Keep some of each stream when both have something: a test runner may report on either.
   const fromOut = Math.min(out.length, n - Math.min(err.length, Math.ceil(n / 2)));
   const fromErr = Math.min(err.length, n - fromOut);
@@ -113,8 +81,8 @@ export function failureTail(check: TailSource, n: number): string[] {
 }
 
 /** How a check failed, in a few words: "exit 1", "timed out after 2m", "signal SIGKILL". */
-export function checkOutcomeText(c: { exit: number | null; signal: string | null; timedOut: boolean; durationMs: number }): string {
-  if (c.timedOut) return `timed out after ${formatMs(c.durationMs)}`;
+export function checkOutcomeText(c: { exit: number | null; signal: string | null; timed_out: boolean; duration_ms: number }): string {
+  if (c.timed_out) return `timed out after ${duration(c.duration_ms)}`;
   if (c.signal) return `signal ${c.signal}`;
   return c.exit === null ? "no exit status" : `exit ${c.exit}`;
 }

@@ -1,6 +1,6 @@
 // The live countdown of a --wait-limits wait, for the TUI and the plain lines
 // (the phrase itself: src/engine/limit-phrase.ts).
-import { formatMs } from "./format.ts";
+import { duration } from "../text/duration.ts";
 import { line, seg, type Line } from "./lines.ts";
 import { resetClock } from "../engine/limit-phrase.ts";
 
@@ -12,7 +12,7 @@ export { limitPhrase };
 export function waitingPhrase(harness: string, resetsAt: string | null, until: string, now: number): string {
   const left = Math.max(0, Date.parse(until) - now);
   const when = resetsAt ? `resets ${resetClock(resetsAt, now)}` : `reset time unknown, trying again ${resetClock(until, now)}`;
-  return `waiting for the ${harness} usage limit, ${when} · ${Number.isNaN(left) ? "?" : formatMs(left)} left`;
+  return `waiting for the ${harness} usage limit, ${when} · ${Number.isNaN(left) ? "?" : duration(left)} left`;
 }
 
 /** "⏸ paused: claude usage limit, resets 15:00 UTC" and, `indent` in, how to go on. */

@@ -1,6 +1,7 @@
 // A screen line as styled segments. Views build lines; the Ink components and
 // the plain writer only paint them, so width and colour rules live in one place.
-import { displayWidth, sanitizeInline, truncate } from "./text.ts";
+import { displayWidth, truncate } from "../text/width.ts";
+import { sanitizeInline } from "../text/sanitize.ts";
 
 /** What a segment means; each output maps tones to colours (or to nothing under NO_COLOR). */
 export type Tone = "ok" | "bad" | "warn" | "info" | "muted" | "accent";

@@ -5,29 +5,25 @@
 // sitting can wait minutes: the log must say why it is quiet), and a retry that
 // asked to continue its session but starts afresh. Other progress and starts
 // are not printed.
+import { sealSummary } from "../read/seal.ts";
 import { limitPausedLines, limitPhrase, waitingPhrase } from "./limit-text.ts";
-import { nodeKey, type EventOf, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
-import {
-  checkOutcomeText,
-  countsText,
-  failureTail,
-  formatMs,
-  formatUsd,
-  overrunText,
-  statusIcon,
-  statusTone,
-  workspaceStat,
-} from "./format.ts";
+import { nodeKey, type EventOf, type EventType, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
+import { checkOutcomeText, countsText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { overrunText } from "../read/cap-text.ts";
+import { duration } from "../text/duration.ts";
+import { usd } from "../text/money.ts";
+import { currentAttempts } from "../read/node-cost.ts";
+import { branchPath, nodePath } from "../read/node-path.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
-import { linesOf, oneLine } from "./text.ts";
+import { linesOf, oneLine } from "../text/lines.ts";
 import { TAIL_LINES, conflictWhy, nodeAt, repoChangedText, roundText, statusWords } from "./view-node-rows.ts";
 import { getAt } from "./chunked-list.ts";
-import type { BranchView, NodeView, ViewState } from "./view-state.ts";
+import { allNodes, type BranchView, type NodeView, type ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
 import { workerLabel } from "./view-worker.ts";
 
 function where(e: { node: string; branch?: { map: string; index: number } }): string {
-  return e.branch ? `${e.branch.map} #${e.branch.index} ${e.node}` : e.node;
+  return nodePath(e.node, e.branch);
 }
 
 function branchAt(s: ViewState, ref: { map: string; index: number }): BranchView | undefined {
@@ -52,135 +48,117 @@ function limitPaused(event: Extract<VouchEvent, { type: "run.paused" }>): Line[]
   return limitPausedLines(event.harness, event.resets_at, event.run, Date.parse(event.t), "    ");
 }
 
+type Lines<T extends EventType> = (after: ViewState, e: EventOf<T>, before: ViewState | undefined) => Line[];
+
+/** What each event prints; an event without an entry prints nothing. */
+const LINES: { [T in EventType]?: Lines<T> } = {
+  "node.progress": (_after, e, before) => apiRetry(before, e),
+  "run.started": (_after, e) => runStarted(e),
+  "check.finished": (_after, e) => (e.passed ? [] : checkFailed(e)),
+  "cap.overrun": (_after, e) => {
+    const who = e.scope === "run" || e.node === undefined ? "run" : nodePath(e.node, e.branch);
+    return [line([seg("⚠ ", "bad", true), seg(`${who} `), seg(`cap overrun ${overrunText(e)}`, "bad", true)])];
+  },
+  "node.retrying": (_after, e) => {
+    const backoff = e.backoff_ms > 0 ? ` in ${duration(e.backoff_ms)}` : "";
+    const what = seg(`attempt ${e.attempt} ${e.cause}, retrying${backoff}: `, "warn");
+    return [line([seg("↻ ", "warn", true), seg(`${where(e)} `), what, seg(oneLine(e.error ?? e.reason), "muted")])];
+  },
+  "node.started": (after, e) => [...freshSession(e), ...newRound(after, e)],
+  "node.finished": (after, e) => nodeFinished(after, e),
+  "branch.finished": (after, e) => branchFinished(after, e),
+  "branch.cut_off": (_after, e) => [
+    line([
+      seg("↻ ", "warn", true),
+      seg(`${branchPath(e.branch.map, e.branch.index)} `),
+      seg(`attempt ${e.attempt} cut off on ${workerLabel(e.worker)}`, "warn"),
+      seg(": another worker takes the branch", "muted"),
+    ]),
+  ],
+  "repo.changed": (_after, e) => [
+    line([
+      seg("⚠ ", "bad", true),
+      seg(`${nodeAt(e)} attempt ${e.attempt}: `, "bad", true),
+      seg(repoChangedText(e.changed).replace("your repository", `the repository ${oneLine(e.repo)}`), "bad", true),
+    ]),
+  ],
+  "merge.conflict": (_after, e) => [
+    line([seg("⚠ ", "warn", true), seg(`${e.node} left out ${oneLine(e.git_branch)}`, "warn", true), seg(conflictWhy(e), "muted")]),
+  ],
+  "node.limited": (_after, e) => {
+    const held = `${nodeAt(e)} attempt ${e.attempt} held by the ${limitPhrase(e.harness, e.resets_at, Date.parse(e.t))}`;
+    return [line([seg("⏸ ", "warn", true), seg(held, "warn")]), because("error", e.error)];
+  },
+  "run.waiting": (_after, e) => [
+    line([seg("⏸ ", "warn", true), seg(waitingPhrase(e.harness, e.resets_at, e.until, Date.parse(e.t)), "warn", true)]),
+  ],
+  "run.paused": (_after, e) => [...limitPaused(e), ...e.approvals.flatMap((a) => approvalLines(e.run, a))],
+  "run.finished": (after, e) => runFinished(after, e),
+};
+
 /** The lines for `event`, given the view state after it was folded in (and before, for what changed). */
 export function plainLines(after: ViewState, event: VouchEvent, before?: ViewState): Line[] {
-  switch (event.type) {
-    case "node.progress":
-      return apiRetry(before, event);
-    case "run.started": {
-      const caps = [
-        event.caps.budget_usd !== null ? `budget ${formatUsd(event.caps.budget_usd)}` : "",
-        event.caps.wall_ms !== null ? `wall ${formatMs(event.caps.wall_ms)}` : "",
-      ];
-      const count = event.nodes.filter((n) => n.map === undefined).length;
-      const text = [`${count} node${count === 1 ? "" : "s"}`, ...caps].filter(Boolean).join(" · ");
-      return [
-        line([
-          seg("▶ ", "accent", true),
-          seg(event.graph, undefined, true),
-          seg(`  run ${event.run} ${event.resumed ? "resumed" : "started"}`),
-        ]),
-        line([seg(`  ${text}`, "muted")]),
-      ];
-    }
-    case "check.finished":
-      return event.passed ? [] : checkFailed(event);
-    case "cap.overrun": {
-      const who =
-        event.scope === "run" || event.node === undefined
-          ? "run"
-          : where({ node: event.node, ...(event.branch ? { branch: event.branch } : {}) });
-      return [line([seg("⚠ ", "bad", true), seg(`${who} `), seg(`cap overrun ${overrunText(event)}`, "bad", true)])];
-    }
-    case "node.retrying": {
-      const backoff = event.backoff_ms > 0 ? ` in ${formatMs(event.backoff_ms)}` : "";
-      return [
-        line([
-          seg("↻ ", "warn", true),
-          seg(`${where(event)} `),
-          seg(`attempt ${event.attempt} ${event.cause}, retrying${backoff}: `, "warn"),
-          seg(oneLine(event.error ?? event.reason), "muted"),
-        ]),
-      ];
-    }
-    case "node.started":
-      return [...freshSession(event), ...newRound(after, event)];
-    case "node.finished":
-      return nodeFinished(after, event);
-    case "branch.finished": {
-      const b = branchAt(after, event.branch);
-      const tone = statusTone(event.status);
-      const out: Segment[] = [
-        seg(`${statusIcon(event.status)} `, tone, true),
-        seg(`${event.branch.map} #${event.branch.index} `),
-        seg(b?.label ? `${oneLine(b.label)}  ` : "", "muted"),
-        seg(b?.verdictText ?? event.status.toUpperCase(), tone, true),
-      ];
-      if (b?.worker !== undefined) out.push(seg(`  on ${workerLabel(b.worker)}`, "muted"));
-      // A node that did not pass has already printed its error; say it once.
-      const told = Object.values(b?.nodes ?? {}).some((n) => n.error && (n.status === "failed" || n.status === "error"));
-      return event.error && event.status !== "passed" && !told ? [line(out), because(event.status, event.error)] : [line(out)];
-    }
-    case "branch.cut_off":
-      return [
-        line([
-          seg("↻ ", "warn", true),
-          seg(`${event.branch.map} #${event.branch.index} `),
-          seg(`attempt ${event.attempt} cut off on ${workerLabel(event.worker)}`, "warn"),
-          seg(": another worker takes the branch", "muted"),
-        ]),
-      ];
-    case "repo.changed":
-      return [
-        line([
-          seg("⚠ ", "bad", true),
-          seg(`${nodeAt(event)} attempt ${event.attempt}: `, "bad", true),
-          seg(repoChangedText(event.changed).replace("your repository", `the repository ${oneLine(event.repo)}`), "bad", true),
-        ]),
-      ];
-    case "merge.conflict":
-      return [
-        line([
-          seg("⚠ ", "warn", true),
-          seg(`${event.node} left out ${oneLine(event.git_branch)}`, "warn", true),
-          seg(conflictWhy(event), "muted"),
-        ]),
-      ];
-    case "node.limited":
-      return [
-        line([
-          seg("⏸ ", "warn", true),
-          seg(
-            `${nodeAt(event)} attempt ${event.attempt} held by the ${limitPhrase(event.harness, event.resets_at, Date.parse(event.t))}`,
-            "warn",
-          ),
-        ]),
-        because("error", event.error),
-      ];
-    case "run.waiting":
-      return [
-        line([seg("⏸ ", "warn", true), seg(waitingPhrase(event.harness, event.resets_at, event.until, Date.parse(event.t)), "warn", true)]),
-      ];
-    case "run.paused":
-      return [
-        ...limitPaused(event),
-        ...event.approvals.flatMap((a) => {
-          const at = nodeAt(a);
-          const rows = [
-            line([seg("? ", "warn", true), seg(`paused at approval ${at}`, "warn", true)]),
-            line([seg(`    vouch resume ${event.run} --approve ${a.node}`), seg(`  (or --reject ${a.node})`, "muted")]),
-          ];
-          for (const l of linesOf(a.prompt ?? "").slice(0, 3)) rows.push(line([seg("    │ ", "muted"), seg(l)]));
-          return rows;
-        }),
-      ];
-    case "run.finished": {
-      const tone = statusTone(event.status);
-      const reason = event.reason ? ` (${event.reason})` : "";
-      const cost = formatUsd(event.cost_usd) + (event.cost_unknown ? ` + ${event.cost_unknown} of unknown cost` : "");
-      return [
-        line([
-          seg("■ ", tone, true),
-          seg("run "),
-          seg(`${event.status}${reason} · exit ${event.exit_code}`, tone, true),
-          seg(`  ${cost} · ${formatMs(event.wall_ms)}`, "muted"),
-        ]),
-        line([seg(`  ${countsText(event.counts)}`)]),
-      ];
-    }
-    default:
-      return [];
-  }
+  const lines = LINES[event.type] as Lines<EventType> | undefined;
+  return lines ? lines(after, event, before) : [];
+}
+
+function runStarted(e: EventOf<"run.started">): Line[] {
+  const caps = [
+    e.caps.budget_usd !== null ? `budget ${usd(e.caps.budget_usd)}` : "",
+    e.caps.wall_ms !== null ? `wall ${duration(e.caps.wall_ms)}` : "",
+  ];
+  const count = e.nodes.filter((n) => n.map === undefined).length;
+  const text = [`${count} node${count === 1 ? "" : "s"}`, ...caps].filter(Boolean).join(" · ");
+  const title = [seg("▶ ", "accent", true), seg(e.graph, undefined, true), seg(`  run ${e.run} ${e.resumed ? "resumed" : "started"}`)];
+  return [line(title), line([seg(`  ${text}`, "muted")])];
+}
+
+function branchFinished(after: ViewState, e: EventOf<"branch.finished">): Line[] {
+  const b = branchAt(after, e.branch);
+  const tone = statusTone(e.status);
+  const out: Segment[] = [
+    seg(`${statusIcon(e.status)} `, tone, true),
+    seg(`${branchPath(e.branch.map, e.branch.index)} `),
+    seg(b?.label ? `${oneLine(b.label)}  ` : "", "muted"),
+    seg(b?.verdictText ?? e.status.toUpperCase(), tone, true),
+  ];
+  if (b?.worker !== undefined) out.push(seg(`  on ${workerLabel(b.worker)}`, "muted"));
+  // A node that did not pass has already printed its error; say it once.
+  const told = Object.values(b?.nodes ?? {}).some((n) => n.error && (n.status === "failed" || n.status === "error"));
+  return e.error && e.status !== "passed" && !told ? [line(out), because(e.status, e.error)] : [line(out)];
+}
+
+function approvalLines(run: string, a: EventOf<"run.paused">["approvals"][number]): Line[] {
+  const rows = [
+    line([seg("? ", "warn", true), seg(`paused at approval ${nodeAt(a)}`, "warn", true)]),
+    line([seg(`    vouch resume ${run} --approve ${a.node}`), seg(`  (or --reject ${a.node})`, "muted")]),
+  ];
+  for (const l of linesOf(a.prompt ?? "").slice(0, 3)) rows.push(line([seg("    │ ", "muted"), seg(l)]));
+  return rows;
+}
+
+function runFinished(after: ViewState, e: EventOf<"run.finished">): Line[] {
+  const tone = statusTone(e.status);
+  const reason = e.reason ? ` (${e.reason})` : "";
+  // The run's cost as the live view and `vouch show` count it: every session this writer saw.
+  const spent = after.end ?? { costUsd: e.cost_usd, costUnknown: e.cost_unknown };
+  const cost = usd(spent.costUsd) + (spent.costUnknown ? ` + ${spent.costUnknown} of unknown cost` : "");
+  return [
+    line([
+      seg("■ ", tone, true),
+      seg("run "),
+      seg(`${e.status}${reason} · exit ${e.exit_code}`, tone, true),
+      seg(`  ${cost} · ${duration(e.wall_ms)}`, "muted"),
+    ]),
+    line([seg(`  ${countsText(e.counts)}`)]),
+    ...sandboxLine(after),
+  ];
+}
+
+/** The run's sealing in one line (ADR 0040), when any node recorded it. */
+function sandboxLine(after: ViewState): Line[] {
+  const text = sealSummary(allNodes(after));
+  return text === null ? [] : [line([seg(`  sandbox: ${text}`, "muted")])];
 }
 
 /** A feedback loop sends the work back: one line when the first node of a new round starts
@@ -188,7 +166,7 @@ export function plainLines(after: ViewState, event: VouchEvent, before?: ViewSta
 function newRound(after: ViewState, e: EventOf<"node.started">): Line[] {
   if (e.round === undefined || e.round < 2) return [];
   const scope = e.branch ? branchAt(after, e.branch)?.nodes : after.nodes;
-  const others = Object.values(scope ?? {}).filter((n) => n.id !== e.node && (n.round ?? 0) >= e.round!);
+  const others = Object.values(scope ?? {}).filter((n) => n.node !== e.node && (n.round ?? 0) >= e.round!);
   if (others.length > 0) return [];
   return [
     line([
@@ -216,14 +194,14 @@ function freshSession(e: EventOf<"node.started">): Line[] {
 /** "↻ ask API retry 2/10, 429", once per retry: only when the attempt's count went up. */
 function apiRetry(before: ViewState | undefined, e: EventOf<"node.progress">): Line[] {
   if (e.api_retries === undefined) return [];
-  const prior = before ? (nodeOf(before, e)?.attempts.find((a) => a.attempt === e.attempt)?.apiRetries ?? 0) : 0;
+  const prior = before ? (currentAttempts(nodeOf(before, e)?.attempts ?? []).find((a) => a.attempt === e.attempt)?.api_retries ?? 0) : 0;
   if (e.api_retries <= prior) return [];
   const what = e.activity?.startsWith("API retry") ? e.activity : `API retry ${e.api_retries}`;
   return [line([seg("↻ ", "warn", true), seg(`${where(e)} `), seg(oneLine(what), "warn")])];
 }
 
 function checkFailed(e: EventOf<"check.finished">): Line[] {
-  const outcome = checkOutcomeText({ exit: e.exit, signal: e.signal, timedOut: e.timed_out, durationMs: e.duration_ms });
+  const outcome = checkOutcomeText(e);
   const reason = e.reason && oneLine(e.reason) !== outcome ? ` · ${oneLine(e.reason)}` : "";
   const rows = [
     line([
@@ -233,8 +211,7 @@ function checkFailed(e: EventOf<"check.finished">): Line[] {
       seg(`: ${outcome} · expect ${e.expect}${reason}`, "muted"),
     ]),
   ];
-  for (const l of failureTail({ stdoutTail: e.stdout_tail, stderrTail: e.stderr_tail }, TAIL_LINES))
-    rows.push(line([seg("    │ ", "muted"), seg(l)]));
+  for (const l of failureTail(e, TAIL_LINES)) rows.push(line([seg("    │ ", "muted"), seg(l)]));
   return rows;
 }
 
@@ -248,9 +225,9 @@ function nodeFinished(after: ViewState, e: EventOf<"node.finished">): Line[] {
   // A script or check costs nothing: "$0" is shown only for what could have cost something (an agent).
   const costly = e.cost_usd !== null && (e.cost_usd > 0 || n?.kind === "agent");
   const figures = [
-    costly ? formatUsd(e.cost_usd!) : "",
+    costly ? usd(e.cost_usd!) : "",
     e.turns !== null ? `${e.turns} turn${e.turns === 1 ? "" : "s"}` : "",
-    e.wall_ms > 0 ? formatMs(e.wall_ms) : "",
+    e.wall_ms > 0 ? duration(e.wall_ms) : "",
   ].filter(Boolean);
   const out: Segment[] = [seg(`${statusIcon(e.status)} `, tone, true), seg(`${where(e)} `, undefined, true), seg(words, tone)];
   if (figures.length) out.push(seg(`  ${figures.join(" · ")}`, "muted"));

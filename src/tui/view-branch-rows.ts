@@ -2,9 +2,12 @@
 // past AUTO_OPEN_LIMIT branches, finished branches that passed (or were
 // skipped) fold into one line; running and unpassed branches stay listed.
 import { entries } from "./chunked-list.ts";
-import { formatUsd, statusIcon, statusTone } from "./format.ts";
+import { statusIcon, statusTone } from "./format.ts";
+import { usd } from "../text/money.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
-import { displayWidth, oneLine, padEnd } from "./text.ts";
+import { displayWidth, padEnd } from "../text/width.ts";
+import { oneLine } from "../text/lines.ts";
+import { currentAttempts } from "../read/node-cost.ts";
 import { detailRows, type RowContext } from "./view-node-rows.ts";
 import { branchKey } from "../engine/events.ts";
 import type { BranchView, MapView, NodeView } from "./view-state.ts";
@@ -55,10 +58,10 @@ function liveText(b: BranchView, ctx: RowContext): Segment[] {
   const n: NodeView | undefined = b.current ? own(b.nodes, b.current) : undefined;
   if (!n) return [seg("starting", "info")];
   const a = n.attempts[n.attempts.length - 1];
-  const bits = [n.id];
-  if (n.status === "waiting") bits.push(n.stopReason === "rate_limited" ? "held by a usage limit" : "awaiting approval");
+  const bits = [n.node];
+  if (n.status === "waiting") bits.push(n.stop_reason === "rate_limited" ? "held by a usage limit" : "awaiting approval");
   if (a?.turns != null) bits.push(`${a.turns} turns`);
-  if (a?.costUsd != null) bits.push(formatUsd(a.costUsd));
+  if (a?.cost_usd != null) bits.push(usd(a.cost_usd));
   if (n.startedAt !== null && n.status === "running") bits.push(`${Math.floor(Math.max(0, ctx.now - n.startedAt) / 1000)}s`);
   const out = [seg(bits.join(" · "), "info")];
   if (n.activity) out.push(seg(`  ${oneLine(n.activity)}`, "muted"));
@@ -113,11 +116,11 @@ function branchDetailRows(b: BranchView, nodeOrder: readonly string[]): Line[] {
   for (const id of ids) {
     const n = own(b.nodes, id)!;
     const unpassed = n.status === "failed" || n.status === "error";
-    if (!unpassed && n.overruns.length === 0 && !n.attempts.some((a) => a.retry)) continue;
+    if (!unpassed && n.overruns.length === 0 && !currentAttempts(n.attempts).some((a) => a.retry)) continue;
     const sub = detailRows(n, "    ", { passedChecks: false });
     if (sub.length === 0) continue;
     if (ids.length > 1 || unpassed)
-      rows.push(line([seg("        "), seg(`${n.id}: ${n.status}${n.cause ? ` ${n.cause}` : ""}`, statusTone(n.status))]));
+      rows.push(line([seg("        "), seg(`${n.node}: ${n.status}${n.cause ? ` ${n.cause}` : ""}`, statusTone(n.status))]));
     rows.push(...sub);
     explained ||= unpassed;
   }

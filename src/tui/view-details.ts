@@ -2,12 +2,19 @@
 // status and why, cost/turns/tokens, every attempt with its checks and full
 // output tails, overruns, evidence, the prompt and the result tail. Text is
 // wrapped, not cut, so nothing is hidden; the view scrolls.
+import { sealText } from "../read/seal.ts";
 import { entries } from "./chunked-list.ts";
-import { checkOutcomeText, formatMs, formatUsd, overrunText, statusTone, workspaceStat } from "./format.ts";
+import { checkOutcomeText, statusTone, workspaceStat } from "./format.ts";
+import { overrunText } from "../read/cap-text.ts";
+import { duration } from "../text/duration.ts";
+import { usd } from "../text/money.ts";
 import { line, seg, type Line, type Tone } from "./lines.ts";
-import { linesOf, oneLine, wrap } from "./text.ts";
+import { linesOf, oneLine } from "../text/lines.ts";
+import { wrap } from "../text/width.ts";
+import { currentAttempts } from "../read/node-cost.ts";
+import { branchPath } from "../read/node-path.ts";
 import { statusWords } from "./view-node-rows.ts";
-import { type BranchView, type MapView, type NodeView, type ViewState } from "./view-state.ts";
+import type { AttemptView, BranchView, CheckRecord, MapView, NodeView, ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
 
 const LABEL = 12;
@@ -62,11 +69,11 @@ function block(title: string, text: string, width: number, indent = ""): Line[] 
 }
 
 function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
-  const where = n.branch ? `, in ${n.branch.map} #${n.branch.index}${branch ? ` ${oneLine(branch.label)}` : ""}` : "";
-  const out: Line[] = [line([seg(n.id, undefined, true), seg(`  (${n.kind}${where})`, "muted")])];
+  const where = n.branch ? `, in ${branchPath(n.branch.map, n.branch.index)}${branch ? ` ${oneLine(branch.label)}` : ""}` : "";
+  const out: Line[] = [line([seg(n.node, undefined, true), seg(`  (${n.kind}${where})`, "muted")])];
   if (n.description) out.push(...field("about", n.description, width));
   out.push(...field("status", statusWords(n), width, statusTone(n.status)));
-  if (n.stopReason && n.stopReason !== "complete") out.push(...field("stop reason", n.stopReason, width));
+  if (n.stop_reason && n.stop_reason !== "complete") out.push(...field("stop reason", n.stop_reason, width));
   if (n.error) out.push(...field(n.status === "error" ? "why" : "error", n.error, width, statusTone(n.status)));
   if (n.fallback) out.push(...field("fallback", `${n.fallback} started because this node did not pass`, width));
   if (n.recovered) out.push(...field("recovered", "exhausted: recorded an output; dependents ran", width));
@@ -74,70 +81,69 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
   if (n.worker !== undefined) out.push(...field("worker", n.worker, width));
   if (n.round) out.push(...field("round", String(n.round), width));
   const figures = [
-    n.costUsd !== null ? formatUsd(n.costUsd) : "cost unknown",
+    n.cost_usd !== null ? usd(n.cost_usd) : "cost unknown",
     n.turns !== null ? `${n.turns} turns` : "",
-    n.wallMs !== null ? formatMs(n.wallMs) : "",
+    n.wall_ms !== null ? duration(n.wall_ms) : "",
   ];
   out.push(...field("spent", figures.filter(Boolean).join(" · "), width));
   if (n.tokens) {
     const t = n.tokens;
-    out.push(...field("tokens", `in ${t.input} · out ${t.output} · cache read ${t.cache_read} · cache write ${t.cache_creation}`, width));
+    const tokens = [`in ${t.input}`, `out ${t.output}`, `cache read ${t.cache_read}`, `cache write ${t.cache_creation}`];
+    out.push(...field("tokens", tokens.join(" · "), width));
   }
   for (const o of n.overruns)
     out.push(...field("overrun", `${overrunText(o)}${o.attempt !== null ? ` (attempt ${o.attempt})` : ""}`, width, "bad"));
   if (n.evidence?.length) {
     out.push(...field("evidence", n.evidence.map((e) => `${e.part} ${e.outcome}${e.detail ? ` (${e.detail})` : ""}`).join(" · "), width));
   }
-  if (n.sessionId) out.push(...field("session", n.sessionId, width));
+  if (n.session_id) out.push(...field("session", n.session_id, width));
+  const seal = sealText(n);
+  if (seal !== null) out.push(...field("sandbox", seal, width, n.sealed ? undefined : "warn"));
   if (n.workspace)
     out.push(
       ...field("worktree", `${n.workspace.branch} · ${workspaceStat(n.workspace)}`, width, n.workspace.tampered ? "bad" : undefined),
     );
-  if (n.attempts.length) out.push(line([seg("attempts", "muted", true)]));
-  for (const a of n.attempts) {
-    const retries = a.apiRetries ? `${a.apiRetries} API ${a.apiRetries === 1 ? "retry" : "retries"}` : "";
-    const bits = [a.costUsd !== null ? formatUsd(a.costUsd) : "", a.turns !== null ? `${a.turns} turns` : "", retries]
-      .filter(Boolean)
-      .join(" · ");
-    out.push(line([seg(`  #${a.attempt} `), seg(a.status, statusTone(a.status), true), seg(bits ? `  ${bits}` : "", "muted")]));
-    if (a.retry)
-      out.push(
-        ...field(
-          "    retried",
-          `${a.retry.cause}: ${a.retry.reason}${a.retry.backoffMs ? ` (backoff ${formatMs(a.retry.backoffMs)})` : ""}`,
-          width,
-          "warn",
-        ),
-      );
-    for (const c of a.checks) {
-      const outcome = checkOutcomeText(c);
-      const reason = c.reason && oneLine(c.reason) !== outcome ? c.reason : "";
-      const what = c.passed
-        ? `passed · ${formatMs(c.durationMs)}`
-        : [outcome, `expect ${c.expect}`, reason, formatMs(c.durationMs)].filter(Boolean).join(" · ");
-      out.push(
-        line([
-          seg("    "),
-          seg(c.passed ? "✓ " : "✗ ", c.passed ? "ok" : "bad", true),
-          seg(c.name, undefined, true),
-          seg(`  ${oneLine(what)}`, "muted"),
-        ]),
-      );
-      if (!c.passed) {
-        out.push(...block("stdout (tail)", c.stdoutTail, width, "      "));
-        out.push(...block("stderr (tail)", c.stderrTail, width, "      "));
-        if (c.truncated) out.push(line([seg("      (output was longer; the tail is shown)", "muted")]));
-      }
-    }
-  }
+  const attempts = currentAttempts(n.attempts);
+  if (attempts.length) out.push(line([seg("attempts", "muted", true)]));
+  for (const a of attempts) out.push(...attemptLines(a, width));
   out.push(...block(n.kind === "approval" ? "message" : "prompt", n.prompt ?? "", width));
-  out.push(...block("result (tail)", n.resultTail ?? "", width));
+  out.push(...block("result (tail)", n.result_tail ?? "", width));
   if (n.activity) out.push(...field("doing", n.activity, width, "info"));
   return out;
 }
 
+/** One attempt in the details: its status and figures, why it was retried, each check with its tails. */
+function attemptLines(a: AttemptView, width: number): Line[] {
+  const retries = a.api_retries ? `${a.api_retries} API ${a.api_retries === 1 ? "retry" : "retries"}` : "";
+  const bits = [a.cost_usd !== null ? usd(a.cost_usd) : "", a.turns !== null ? `${a.turns} turns` : "", retries]
+    .filter(Boolean)
+    .join(" · ");
+  const out = [line([seg(`  #${a.attempt} `), seg(a.status, statusTone(a.status), true), seg(bits ? `  ${bits}` : "", "muted")])];
+  if (a.retry) {
+    const backoff = a.retry.backoff_ms ? ` (backoff ${duration(a.retry.backoff_ms)})` : "";
+    out.push(...field("    retried", `${a.retry.cause}: ${a.retry.reason}${backoff}`, width, "warn"));
+  }
+  for (const c of a.checks) out.push(...checkLines(c, width));
+  return out;
+}
+
+function checkLines(c: CheckRecord, width: number): Line[] {
+  const outcome = checkOutcomeText(c);
+  const reason = c.reason && oneLine(c.reason) !== outcome ? c.reason : "";
+  const what = c.passed
+    ? `passed · ${duration(c.duration_ms)}`
+    : [outcome, `expect ${c.expect}`, reason, duration(c.duration_ms)].filter(Boolean).join(" · ");
+  const mark = seg(c.passed ? "✓ " : "✗ ", c.passed ? "ok" : "bad", true);
+  const out = [line([seg("    "), mark, seg(c.name, undefined, true), seg(`  ${oneLine(what)}`, "muted")])];
+  if (c.passed) return out;
+  out.push(...block("stdout (tail)", c.stdout_tail, width, "      "));
+  out.push(...block("stderr (tail)", c.stderr_tail, width, "      "));
+  if (c.truncated) out.push(line([seg("      (output was longer; the tail is shown)", "muted")]));
+  return out;
+}
+
 function branchDetails(state: ViewState, map: string, b: BranchView, width: number): Line[] {
-  const out: Line[] = [line([seg(`${map} #${b.index}`, undefined, true), seg(`  ${oneLine(b.label)}`)])];
+  const out: Line[] = [line([seg(branchPath(map, b.index), undefined, true), seg(`  ${oneLine(b.label)}`)])];
   out.push(...field("status", b.status, width, statusTone(b.status)));
   if (b.verdictText !== null) out.push(...field("verdict", b.verdictText, width, statusTone(b.status)));
   if (b.error) out.push(...field("error", b.error, width, statusTone(b.status)));

@@ -1,10 +1,16 @@
 // The rows of one node: its status row, then what a person must see without
 // asking — retries, cap overruns (limit vs actual), the error, and every check
 // with the tail of each failure. Map nodes add their branches (view-branch-rows.ts).
-import { checkOutcomeText, failureTail, formatMs, formatUsd, overrunText, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { checkOutcomeText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { overrunText } from "../read/cap-text.ts";
+import { duration } from "../text/duration.ts";
+import { usd } from "../text/money.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
-import { oneLine } from "./text.ts";
-import { nodeCost, type AttemptView, type NodeView } from "./view-state.ts";
+import { oneLine } from "../text/lines.ts";
+import { padTo } from "../text/width.ts";
+import { currentAttempts } from "../read/node-cost.ts";
+import { nodePath } from "../read/node-path.ts";
+import { isFinal, type AttemptView, type NodeView } from "./view-state.ts";
 
 /** Lines of output shown under a failed check (the details view shows the whole tail). */
 export const TAIL_LINES = 5;
@@ -23,7 +29,7 @@ export function statusWords(n: NodeView): string {
     case "pending":
       return "pending";
     case "waiting":
-      return n.stopReason === "rate_limited" ? "held by a usage limit" : "awaiting approval";
+      return n.stop_reason === "rate_limited" ? "held by a usage limit" : "awaiting approval";
     case "running":
       return n.attempt > 1 ? `running (attempt ${n.attempt})` : "running";
     case "retrying":
@@ -32,7 +38,7 @@ export function statusWords(n: NodeView): string {
       // A witnessed check failed on the base first (ADR 0044): the strongest pass.
       return n.qualifier ? `passed ${n.qualifier}${n.witnessed !== undefined && n.witnessed.length > 0 ? " (fail→pass)" : ""}` : "passed";
     default: {
-      const stop = n.stopReason && n.stopReason !== "complete" ? ` (${n.stopReason})` : "";
+      const stop = n.stop_reason && n.stop_reason !== "complete" ? ` (${n.stop_reason})` : "";
       return n.cause && n.cause !== n.status ? `${n.status} ${n.cause}${stop}` : `${n.status}${stop}`;
     }
   }
@@ -46,24 +52,24 @@ function lastAttempt(n: NodeView): AttemptView | undefined {
 export function metricsText(n: NodeView, now: number, live = true): string {
   const parts: string[] = [];
   const current = lastAttempt(n);
-  const cost = nodeCost(n);
-  // "$0" only where something could have cost (an agent), not on scripts.
-  if (cost > 0 || (n.costUsd !== null && n.kind === "agent")) parts.push(formatUsd(cost));
+  const cost = n.cost_usd;
+  // "$0" only where something could have cost (a finished agent), not on scripts or a sitting that has not said yet.
+  if (cost !== null && (cost > 0 || (n.kind === "agent" && isFinal(n.status)))) parts.push(usd(cost));
   const turns = n.turns ?? current?.turns ?? null;
   if (turns !== null) parts.push(`${turns} turn${turns === 1 ? "" : "s"}`);
-  if (n.wallMs !== null && n.status !== "running") {
-    if (n.wallMs > 0 || (n.status !== "skipped" && n.status !== "cancelled")) parts.push(formatMs(n.wallMs));
+  if (n.wall_ms !== null && n.status !== "running") {
+    if (n.wall_ms > 0 || (n.status !== "skipped" && n.status !== "cancelled")) parts.push(duration(n.wall_ms));
   } else if (live && (n.status === "running" || n.status === "waiting") && n.startedAt !== null)
-    parts.push(formatMs(Math.max(0, now - n.startedAt)));
+    parts.push(duration(Math.max(0, now - n.startedAt)));
   return parts.join(" · ");
 }
 
-/** "round 2" on a node a feedback loop runs again (nothing on the first pass). */
-/** A node as the pause and limit lines name it: "write", or "write (each #3)" in a map branch. */
+/** A node as the lines name it: "write", or "each[3].write" in a map branch (src/read/node-path.ts). */
 export function nodeAt(n: { node: string; branch?: { map: string; index: number } | undefined }): string {
-  return n.branch ? `${n.node} (${n.branch.map} #${n.branch.index})` : n.node;
+  return nodePath(n.node, n.branch);
 }
 
+/** "round 2" on a node a feedback loop runs again (nothing on the first pass). */
 export function roundText(n: Pick<NodeView, "round">): string {
   return n.round !== undefined && n.round > 1 ? `round ${n.round}` : "";
 }
@@ -73,7 +79,7 @@ export function markers(n: NodeView): Segment[] {
   const out: Segment[] = [];
   const round = roundText(n);
   if (round) out.push(seg(`  ↺ ${round}`, "accent"));
-  const retries = n.attempts.filter((a) => a.retry).length;
+  const retries = currentAttempts(n.attempts).filter((a) => a.retry).length;
   if (retries > 0 && n.status !== "running" && n.status !== "retrying") out.push(seg(`  ↻ ${n.attempt} attempts`, "warn"));
   if (n.fallback) out.push(seg(`  → fallback ${n.fallback}`, "accent"));
   if (n.recovered) out.push(seg("  recovered", "accent"));
@@ -88,7 +94,7 @@ export function nodeRow(n: NodeView, ctx: RowContext, selected: boolean, extra: 
   const segments: Segment[] = [
     seg(selected ? "› " : "  ", "accent", true),
     seg(`${statusIcon(n.status, ctx.tick)} `, tone, true),
-    seg(`${n.id.padEnd(ctx.idWidth)}  `, undefined, true),
+    seg(`${padTo(n.node, ctx.idWidth)}  `, undefined, true),
     seg(`${n.kind.padEnd(8)} `, "muted"),
     seg(statusWords(n), tone),
     ...extra,
@@ -100,8 +106,8 @@ export function nodeRow(n: NodeView, ctx: RowContext, selected: boolean, extra: 
 }
 
 /** "⚠ left out vouch/r/each/1/impl (each#1): merge_conflict in a.txt, b.txt" */
-export function conflictRow(pad: string, c: { gitBranch: string; from: string; paths: readonly string[] }): Line {
-  return line([seg(pad), seg(`⚠ left out ${oneLine(c.gitBranch)}`, "warn", true), seg(conflictWhy(c), "muted")]);
+export function conflictRow(pad: string, c: { git_branch: string; from: string; paths: readonly string[] }): Line {
+  return line([seg(pad), seg(`⚠ left out ${oneLine(c.git_branch)}`, "warn", true), seg(conflictWhy(c), "muted")]);
 }
 
 /** The loud line when the user's repository changed while a sitting ran (ADR 0044). */
@@ -119,13 +125,13 @@ export function conflictWhy(c: { from: string; paths: readonly string[] }): stri
 export function detailRows(n: NodeView, indent: string, opts: { passedChecks: boolean } = { passedChecks: true }): Line[] {
   const rows: Line[] = [];
   const pad = `  ${indent}    `;
-  for (const a of n.attempts) {
-    if (a.retry)
-      rows.push(
-        line([seg(pad), seg(`↻ attempt ${a.attempt} ${a.retry.cause}: `, "warn"), seg(oneLine(a.retry.error ?? a.retry.reason), "muted")]),
-      );
+  const attempts = currentAttempts(n.attempts);
+  for (const a of attempts) {
+    if (!a.retry) continue;
+    const why = seg(oneLine(a.retry.error ?? a.retry.reason), "muted");
+    rows.push(line([seg(pad), seg(`↻ attempt ${a.attempt} ${a.retry.cause}: `, "warn"), why]));
   }
-  const many = n.attempts.length > 1;
+  const many = attempts.length > 1;
   for (const o of n.overruns) {
     const which = many && o.attempt !== null ? ` (attempt ${o.attempt})` : "";
     rows.push(line([seg(pad), seg(`⚠ cap overrun ${overrunText(o)}`, "bad", true), seg(which, "muted")]));
@@ -135,10 +141,11 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
   if (n.error && (n.status === "failed" || n.status === "error")) {
     rows.push(line([seg(pad), seg(`${n.status === "error" ? "why" : "error"}: `, statusTone(n.status)), seg(oneLine(n.error))]));
   }
-  const withChecks = [...n.attempts].reverse().find((a) => a.checks.length > 0);
+  const withChecks = [...attempts].reverse().find((a) => a.checks.length > 0);
   for (const c of withChecks?.checks ?? []) {
     if (c.passed) {
-      if (opts.passedChecks) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(c.name), seg(`  ${formatMs(c.durationMs)}`, "muted")]));
+      const took = seg(`  ${duration(c.duration_ms)}`, "muted");
+      if (opts.passedChecks) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(c.name), took]));
       continue;
     }
     const outcome = checkOutcomeText(c);

@@ -1,16 +1,21 @@
 // The whole screen as lines, for a width, a height and the UI's selection:
 // header, the nodes in graph order (maps with their branches), the approval
 // being asked, a notice, the keys. Pure: the Ink components only paint it.
+import { sealSummary } from "../read/seal.ts";
 import { limitPausedLines, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type BranchRef } from "../engine/events.ts";
 import { getAt } from "./chunked-list.ts";
-import { countsText, formatMs, formatUsd, overrunText, statusTone } from "./format.ts";
+import { countsText, statusTone } from "./format.ts";
+import { overrunText } from "../read/cap-text.ts";
+import { duration } from "../text/duration.ts";
+import { usd } from "../text/money.ts";
 import { fitLine, line, seg, type Line, type Segment, type Tone } from "./lines.ts";
-import { linesOf } from "./text.ts";
+import { linesOf } from "../text/lines.ts";
+import { displayWidth } from "../text/width.ts";
 import { branchRows, mapProgress, mapSummaryRow, type Fold } from "./view-branch-rows.ts";
 import { selectDetails } from "./view-details.ts";
 import { detailRows, nodeAt, nodeRow, type RowContext } from "./view-node-rows.ts";
-import type { BranchView, NodeView, ViewState } from "./view-state.ts";
+import { allNodes, type BranchView, type NodeView, type ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
 
 const ownNode = (b: BranchView | undefined, id: string): NodeView | undefined => (b ? own(b.nodes, id) : undefined);
@@ -55,7 +60,7 @@ export function selectBodyRows(
   const ctx: RowContext = {
     now: o.now,
     tick: Math.floor(o.now / 120),
-    idWidth: Math.min(ID_MAX, Math.max(4, ...state.order.map((id) => id.length))),
+    idWidth: Math.min(ID_MAX, Math.max(4, ...state.order.map(displayWidth))),
     live: state.end === null,
   };
   const rows: Line[] = [];
@@ -74,8 +79,8 @@ export function selectBodyRows(
 
 /** A sub-graph's node ("review/lint") is drawn under its graph node, indented, by its own name (ADR 0024). */
 function nested(n: NodeView): NodeView {
-  const parts = n.id.split("/");
-  return parts.length === 1 ? n : { ...n, id: `${"  ".repeat(parts.length - 2)}└ ${parts[parts.length - 1]}` };
+  const parts = n.node.split("/");
+  return parts.length === 1 ? n : { ...n, node: `${"  ".repeat(parts.length - 2)}└ ${parts[parts.length - 1]}` };
 }
 
 /** The approval shown: the selected node's when it is asking, else the oldest. */
@@ -174,17 +179,22 @@ function headerLines(state: ViewState, o: FrameOptions): Line[] {
   const started = run?.startedAt ?? null;
   const elapsed = state.end ? state.end.wallMs : started === null ? null : Math.max(0, o.now - started);
   const status = runStatusText(state, Boolean(o.replay));
-  const cost = formatUsd(state.costUsd) + (state.end?.costUnknown ? ` +${state.end.costUnknown} unknown` : "");
-  const budget = run?.budgetUsd != null ? ` / ${formatUsd(run.budgetUsd)}` : "";
+  const cost = usd(state.costUsd) + (state.end?.costUnknown ? ` +${state.end.costUnknown} unknown` : "");
+  const budget = run?.budgetUsd != null ? ` / ${usd(run.budgetUsd)}` : "";
   const first: Segment[] = [
     seg("vouch ", "accent", true),
     seg(run?.graph ?? "…", undefined, true),
     seg(`  ${status.text}`, status.tone, true),
-    seg(elapsed === null ? "" : `  ${formatMs(elapsed)}`),
+    seg(elapsed === null ? "" : `  ${duration(elapsed)}`),
     seg(`  ${cost}${budget}`, run?.budgetUsd != null && state.costUsd > run.budgetUsd ? "bad" : undefined),
   ];
   const counts = state.end ? countsText(state.end.counts) : liveCounts(state);
-  const lines = [line(first), line([seg(run ? `run ${run.id}  ` : ""), seg(counts, "muted")])];
+  // At the end only: a walk over every branch of a live map on every frame would cost what it shows.
+  const sandbox = state.end ? sealSummary(allNodes(state)) : null;
+  const lines = [
+    line(first),
+    line([seg(run ? `run ${run.id}  ` : ""), seg(counts, "muted"), seg(sandbox === null ? "" : `  · ${sandbox}`, "muted")]),
+  ];
   for (const ov of state.runOverruns) lines.push(line([seg(`⚠ run cap overrun ${overrunText(ov)}`, "bad", true)]));
   lines.push(...limitLines(state, o.now));
   if (state.status === "paused" && state.paused && run) {
@@ -212,7 +222,7 @@ function liveCounts(state: ViewState): string {
   for (const id of state.order) {
     const n = own(state.nodes, id);
     // A node held by a usage limit waits too, but not for a person.
-    const key = n?.status === "waiting" && n.stopReason === "rate_limited" ? "limited" : n?.status;
+    const key = n?.status === "waiting" && n.stop_reason === "rate_limited" ? "limited" : n?.status;
     if (key) c.set(key, (c.get(key) ?? 0) + 1);
   }
   const order = ["running", "retrying", "waiting", "limited", "passed", "failed", "error", "skipped", "cancelled", "pending"];
@@ -222,11 +232,10 @@ function liveCounts(state: ViewState): string {
 }
 
 function approvalLines(a: PendingApprovalView, count: number): Line[] {
-  const where = a.branch ? ` (${a.branch.map} #${a.branch.index})` : "";
   const of = count > 1 ? ` · 1 of ${count} waiting` : "";
   const prompt = linesOf(a.prompt ?? "");
   const shown = prompt.slice(0, PROMPT_LINES);
-  const rows = [line([seg("? approval ", "warn", true), seg(`${a.node}${where}`, undefined, true), seg(of, "muted")])];
+  const rows = [line([seg("? approval ", "warn", true), seg(nodeAt(a), undefined, true), seg(of, "muted")])];
   for (const l of shown) rows.push(line([seg("  │ ", "warn"), seg(l)]));
   if (prompt.length > shown.length) rows.push(line([seg(`  │ … ${prompt.length - shown.length} more lines (⏎ details)`, "muted")]));
   rows.push(line([seg("  a", "ok", true), seg(" approve   "), seg("r", "bad", true), seg(" reject")]));

@@ -1,95 +1,53 @@
 // The view model's shape: what the screen knows about a run, built only from events.
-import type {
-  BranchRef,
-  Cause,
-  CapName,
-  EvidencePart,
-  NodeStatus,
-  Qualifier,
-  RunCounts,
-  RunStatus,
-  StopReason,
-  Tokens,
-  WorkspaceRecord,
-} from "../engine/events.ts";
-import type { CheckOutcome } from "../engine/ports.ts";
-import type { ChunkedList } from "./chunked-list.ts";
+// Nodes, attempts and branches are the read model's (src/read/views.ts), in the
+// events' own field names; what only a live screen needs is added here in camelCase
+// (its row key, start times, the branch it is doing now, the worker it runs on).
+import type { BranchRef, Cause, EvidencePart, NodeStatus, RunCounts, RunStatus, Tokens } from "../engine/events.ts";
+import type { AttemptFacts, BranchFacts, CheckRecord, NodeFacts, OverrunRecord } from "../read/views.ts";
+import { entries, type ChunkedList } from "./chunked-list.ts";
 import type { RowStatus } from "./format.ts";
 
-/** A check as the screen shows it: the fields of a check.finished, in the port's shape. */
-export type CheckView = Omit<CheckOutcome, "notRun">;
+export type { CheckRecord, OverrunRecord };
 
-export interface OverrunView {
-  cap: CapName;
-  limit: number;
-  actual: number;
-  attempt: number | null;
-}
-
-export interface AttemptView {
-  attempt: number;
+export interface AttemptView extends AttemptFacts<RowStatus> {
+  /** When its node.started arrived (ms), for the live elapsed time. */
   startedAt: number | null;
-  status: RowStatus;
-  turns: number | null;
-  costUsd: number | null;
-  tokens: Tokens | null;
-  /** API requests the harness has retried in this attempt (node.progress.api_retries). */
-  apiRetries?: number;
-  checks: readonly CheckView[];
-  /** Set when this attempt failed and another one followed. */
-  retry?: { cause: Cause; reason: string; backoffMs: number; error?: string };
+  /** Set when this attempt failed and another one followed: what its node.retrying said. */
+  retry?: { cause: Cause; reason: string; backoff_ms: number; error?: string };
 }
 
-export interface NodeView {
+export interface NodeView extends NodeFacts<RowStatus, AttemptView> {
+  /** The row's key: nodeKey (src/engine/events.ts), "map#index/id" in a branch. */
   key: string;
-  id: string;
   kind: string;
-  branch?: BranchRef;
   description?: string;
-  status: RowStatus;
+  /** The attempt the node is at (of its current round). */
   attempt: number;
   round?: number;
-  attempts: readonly AttemptView[];
   harness?: string;
   prompt?: string;
   activity?: string;
-  qualifier: Qualifier | null;
-  stopReason: StopReason | null;
-  cause: Cause | null;
-  costUsd: number | null;
-  /** What earlier feedback rounds of this node cost (a new round numbers its attempts from 1 again). */
-  carriedCostUsd?: number;
-  turns: number | null;
-  wallMs: number | null;
   tokens: Tokens | null;
   evidence?: readonly EvidencePart[];
-  error?: string;
-  resultTail?: string;
+  result_tail?: string;
   recovered?: boolean;
   fallback?: string;
-  sessionId?: string;
-  /** The node's git worktree after its last attempt (ADR 0020). */
-  workspace?: WorkspaceRecord;
-  /** Witnessed checks that went fail→pass (ADR 0044). */
-  witnessed?: readonly string[];
-  overruns: readonly OverrunView[];
-  /** A merge node: the branches it left out, with the paths that conflict. */
-  conflicts?: readonly { gitBranch: string; from: string; paths: readonly string[] }[];
-  /** What of the user's repository changed while it ran (ADR 0044). */
+  session_id?: string;
+  overruns: readonly OverrunRecord[];
+  /** A merge node: the branches it left out, with the paths that conflict (its merge.conflict events). */
+  conflicts?: readonly { git_branch: string; from: string; paths: readonly string[] }[];
+  /** What of the user's repository changed while it ran (its last repo.changed, ADR 0044). */
   repoChanged?: readonly string[];
   startedAt: number | null;
   /** The worker that ran this node's latest attempt (a branch node on a worker). */
   worker?: string;
 }
 
-export interface BranchView {
-  index: number;
+export interface BranchView extends BranchFacts<RowStatus> {
   label: string;
-  status: RowStatus;
   verdict: unknown;
   /** The verdict as shown, set when the branch finished. */
   verdictText: string | null;
-  error?: string;
   nodes: Readonly<Record<string, NodeView>>;
   /** The branch node that started last (what the branch is doing now). */
   current?: string;
@@ -136,6 +94,7 @@ export interface RunEnd {
   status: RunStatus;
   exitCode: number;
   reason?: string;
+  /** The whole run's: the earlier sessions' run.finished costs plus this one's (as `vouch show` sums them). */
   costUsd: number;
   costUnknown: number;
   wallMs: number;
@@ -147,15 +106,19 @@ export interface ViewState {
   run: RunView | null;
   status: "waiting" | "running" | RunStatus;
   end: RunEnd | null;
+  /** The run's session the events are of: 1, one more at each resumed run.started (0 before any). */
+  session: number;
+  /** What the sessions before this one cost, and how many of their sittings of unknown cost. */
+  earlier: { costUsd: number; costUnknown: number };
   /** Top-level node ids in graph order. */
   order: readonly string[];
   /** Per map: its branch node ids in graph order. */
   branchOrder: Readonly<Record<string, readonly string[]>>;
   nodes: Readonly<Record<string, NodeView>>;
   maps: Readonly<Record<string, MapView>>;
-  /** Live cost estimate: the sum of every node's cost so far (run.finished's total replaces it). */
+  /** Live cost: every node's cost so far, over every session (run.finished's total replaces it). */
   costUsd: number;
-  runOverruns: readonly OverrunView[];
+  runOverruns: readonly OverrunRecord[];
   /** Approvals the run paused at (run.paused). */
   paused: readonly { node: string; branch?: BranchRef; prompt?: string }[] | null;
   /** The usage limit the run waits for (run.waiting: `until` set) or paused at (run.paused rate_limited). */
@@ -169,6 +132,8 @@ export function initialState(): ViewState {
     run: null,
     status: "waiting",
     end: null,
+    session: 0,
+    earlier: { costUsd: 0, costUnknown: 0 },
     order: [],
     branchOrder: {},
     nodes: {},
@@ -186,8 +151,10 @@ export function isFinal(status: RowStatus): status is NodeStatus {
   return status === "passed" || status === "failed" || status === "error" || status === "skipped" || status === "cancelled";
 }
 
-/** What a node has cost so far: the larger of its reported total and the sum of its attempts' live costs. */
-export function nodeCost(n: NodeView): number {
-  const live = n.attempts.reduce((sum, a) => sum + (a.costUsd ?? 0), 0);
-  return (n.carriedCostUsd ?? 0) + Math.max(live, n.costUsd ?? 0);
+/** Every node of the run: the top-level ones and every map branch's (a walk over all branches: for the
+ *  run's end, not for every frame of a live map). */
+export function allNodes(state: ViewState): NodeView[] {
+  const out: NodeView[] = Object.values(state.nodes);
+  for (const m of Object.values(state.maps)) for (const b of entries(m.branches)) out.push(...Object.values(b.nodes));
+  return out;
 }

@@ -6,7 +6,8 @@
 import type { BranchRef, VouchEvent } from "../engine/events.ts";
 import { getAt, setAt } from "./chunked-list.ts";
 import { own, withKey } from "./own.ts";
-import { oneLine, truncate } from "./text.ts";
+import { oneLine } from "../text/lines.ts";
+import { truncate } from "../text/width.ts";
 import type { BranchView, ViewState } from "./view-state.ts";
 
 /** Columns a worker's name may take on a row (details show it whole, wrapped). */

@@ -1,4 +1,5 @@
-// A worktree's git records read from the files, and an attempt's commit made so
+// A worktree's git records read from the files (vouch's own git dir beside a tree
+// of its own, ADR 0041; a linked worktree's .git link), and an attempt's commit made so
 // that nothing the sitting left in the worktree's git records can change it
 // (ADR 0044, defence in depth where the sandbox is off): git is pointed at the
 // worktree's git dir and work tree explicitly (never found by its search from
@@ -15,6 +16,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { RecordedWorktree, WorktreeState } from "../engine/ports.ts";
 import { GitError } from "./git-error.ts";
 import { runGit, runGitRaw } from "./run-git.ts";
+import { isOwnTree, vouchGitDir } from "./tree.ts";
 
 const HEX = /^[0-9a-f]{40,64}$/;
 
@@ -67,8 +69,11 @@ async function branchTip(root: string, branch: string): Promise<string | null> {
 }
 
 export async function worktreeState(root: string, path: string, branch: string, parent: string): Promise<WorktreeState> {
-  const link = readLink(path);
-  const backText = link === null ? null : readText(join(link, "gitdir"));
+  // A tree of its own (ADR 0041) is recorded by vouch's git dir beside it; its own .git is the
+  // sitting's and is never read. A linked worktree (an earlier vouch's) by the git dir its .git names.
+  const own = isOwnTree(path);
+  const link = own ? vouchGitDir(path) : readLink(path);
+  const backText = own ? `${join(path, ".git")}\n` : link === null ? null : readText(join(link, "gitdir"));
   const tip = await branchTip(root, branch);
   let descends = false;
   if (tip !== null && HEX.test(parent))

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { join } from "node:path";
 import type { EventOf } from "../../src/engine/events.ts";
-import { displayWidth } from "../../src/tui/text.ts";
+import { displayWidth } from "../../src/text/width.ts";
 import { factsFromJson, factsFromPlain } from "../tui/helpers/facts.ts";
 import {
   BINARY,
@@ -100,22 +100,22 @@ describe("plain and --json from the same graph carry the same facts", () => {
     const r = (await threeWays("finding-verifier", DEMO_ARGS)).wide;
     const lines = r.stdout.split("\n");
     const verdicts = lines
-      .filter((l) => /^. verify_each #\d F\d {2}/.test(l))
+      .filter((l) => /^. verify_each\[\d\] F\d {2}/.test(l))
       .map((l) => l.slice(2))
       .sort();
     expect(verdicts).toEqual([
-      "verify_each #0 F1  VERIFIED",
-      "verify_each #1 F2  FALSE",
-      "verify_each #2 F3  UNVERIFIABLE",
-      "verify_each #3 F4  VERIFIED",
-      "verify_each #4 F5  UNVERIFIABLE",
-      "verify_each #5 F6  UNVERIFIABLE",
+      "verify_each[0] F1  VERIFIED",
+      "verify_each[1] F2  FALSE",
+      "verify_each[2] F3  UNVERIFIABLE",
+      "verify_each[3] F4  VERIFIED",
+      "verify_each[4] F5  UNVERIFIABLE",
+      "verify_each[5] F6  UNVERIFIABLE",
     ]);
     expect(lines).toContain(
-      '↻ verify_each #3 verify_one attempt 1 output_invalid, retrying: output is not JSON: the result is not JSON and holds no fenced code block (JSON Parse error: Unexpected identifier "Yes")',
+      '↻ verify_each[3].verify_one attempt 1 output_invalid, retrying: output is not JSON: the result is not JSON and holds no fenced code block (JSON Parse error: Unexpected identifier "Yes")',
     );
     expect(lines).toContain("    │ src/cache.js:40: src/cache.js has 22 lines; cited line 40");
-    expect(lines).toContain("⚠ verify_each #5 verify_one cap overrun turns 9/8");
+    expect(lines).toContain("⚠ verify_each[5].verify_one cap overrun turns 9/8");
     expect(r.stdout).not.toContain("Your previous attempt");
   });
 

@@ -123,6 +123,16 @@ describe("three parallel branches, one tampering", () => {
       branches: { nodes: { workspace?: { branch: string } }[] }[];
     };
     expect(json.branches.map((b) => b.nodes[0]!.workspace?.branch)).toEqual([0, 1, 2].map((i) => `vouch/${run}/each/${i}/work`));
+    // Every spelling of the node vouch has printed names it (src/read/node-path.ts): the same patch.
+    for (const spelling of ["each#2/work", "work [each #2]", "work (each #2)", "each #2 work"]) {
+      const again = await vouch(["show", run, "--diff", spelling], { home, cwd: fx.repo });
+      expect([spelling, again.code, again.stdout]).toEqual([spelling, 0, diff.stdout]);
+    }
+    // A bare branch node id is in three branches here: which one is asked, each named as printed.
+    const bare = await vouch(["show", run, "--diff", "work"], { home, cwd: fx.repo });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('node "work" has a worktree in 3 map branches');
+    expect(bare.stderr).toContain("each[0].work, each[1].work, each[2].work");
     const missing = await vouch(["show", run, "--diff", "nope"], { home, cwd: fx.repo });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no node "nope" with a worktree');
@@ -135,7 +145,7 @@ describe("three parallel branches, one tampering", () => {
       cwd: fx.repo,
       env: { ...fx.env, RENDEZVOUS: fx.rendezvous },
     });
-    expect(plain.stdout).toMatch(/⎇ each #0 work {2}vouch\/[0-9a-f-]+\/each\/0\/work · 1 file, \+1 -0/);
+    expect(plain.stdout).toMatch(/⎇ each\[0\]\.work {2}vouch\/[0-9a-f-]+\/each\/0\/work · 1 file, \+1 -0/);
   });
 });
 

@@ -44,7 +44,7 @@ describe("tampering", () => {
     expect(git.calls).toContain("restore test/t.sh");
     // The checks ran once, for attempt 2, on a tree of attempt 2's commit (ADR 0043), which VOUCH_WORKSPACE names.
     const tree = `${FAKE_ROOT}/.vouch/trees/run-test/impl/2-1`;
-    expect(commands.checks.map((c) => [c.ctx.attempt, c.ctx.cwd, c.ctx.vars.VOUCH_WORKSPACE, c.ctx.sealed?.tree])).toEqual([
+    expect(commands.checks.map((c) => [c.ctx.attempt, c.ctx.cwd, c.ctx.vars.VOUCH_WORKSPACE, c.ctx.checkTree?.dir])).toEqual([
       [2, tree, tree, tree],
     ]);
     expect(git.treesMade).toEqual([{ dir: tree, commit: "c2" }]);

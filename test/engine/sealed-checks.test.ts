@@ -13,7 +13,7 @@ const TREES = `${FAKE_ROOT}/.vouch/trees/run-test`;
 /** A check that reads its tree: passes when `path` holds `text` there. */
 function reading(git: FakeGit, path: string, text: string) {
   return (_s: CheckSpec, ctx: CommandContext) => {
-    const files = git.trees.get(ctx.sealed!.tree)!.files;
+    const files = git.trees.get(ctx.checkTree!.dir)!.files;
     return files.get(path) === text ? {} : { passed: false, exit: 1 };
   };
 }
@@ -45,7 +45,7 @@ describe("the tree a check sees", () => {
       agents: (a) => (git.edit(a.workspace!, "src/a.ts", "the work"), {}),
     });
     expect(finishedOf(r.events, "impl")).toMatchObject({ status: "passed", qualifier: "verified" });
-    expect(ofType(r.events, "check.finished")[0]).toMatchObject({ tree: "sealed", passed: true });
+    expect(ofType(r.events, "check.finished")[0]).toMatchObject({ tree: "commit", passed: true });
   });
 
   test("a script the check runs is the base's, though the sitting rewrote it (and it is not protected)", async () => {
@@ -79,7 +79,7 @@ describe("the tree a check sees", () => {
     git.ignored = ["node_modules", "pkg/node_modules", "dist", ".venv"];
     const commands = new FakeCommandRunner();
     await run(graph('{ name: a, run: "true" }, { name: b, run: "true" }'), { git, commands });
-    expect(commands.checks.map((c) => c.ctx.sealed!.links.map((l) => `${l.path} -> ${l.target}`))).toEqual([
+    expect(commands.checks.map((c) => c.ctx.checkTree!.links.map((l) => `${l.path} -> ${l.target}`))).toEqual([
       [`node_modules -> ${FAKE_ROOT}/node_modules`, `pkg/node_modules -> ${FAKE_ROOT}/pkg/node_modules`, `.venv -> ${FAKE_ROOT}/.venv`],
       [`node_modules -> ${FAKE_ROOT}/node_modules`, `pkg/node_modules -> ${FAKE_ROOT}/pkg/node_modules`, `.venv -> ${FAKE_ROOT}/.venv`],
     ]);
@@ -89,7 +89,7 @@ describe("the tree a check sees", () => {
     only.ignored = ["node_modules", "dist"];
     const c2 = new FakeCommandRunner();
     await run(graph('{ name: a, run: "true" }').replace('protect: ["test/**"]', 'deps: ["dist"]'), { git: only, commands: c2 });
-    expect(c2.checks[0]!.ctx.sealed!.links.map((l) => l.path)).toEqual(["dist"]);
+    expect(c2.checks[0]!.ctx.checkTree!.links.map((l) => l.path)).toEqual(["dist"]);
   });
 
   test("a tree that cannot be made is a check that could not run: error, never a pass", async () => {
@@ -119,7 +119,7 @@ describe("witnesses (fails_on_base)", () => {
     expect(f).toMatchObject({ status: "passed", qualifier: "verified", witnessed: ["t"] });
     expect(ofType(r.events, "check.finished").map((c) => [c.tree, c.passed])).toEqual([
       ["base", false],
-      ["sealed", true],
+      ["commit", true],
     ]);
     expect(git.treesMade.map((t) => t.commit)[0]).toBe(FAKE_BASE);
   });
@@ -139,7 +139,7 @@ describe("witnesses (fails_on_base)", () => {
     const git = new FakeGit();
     const seen: string[] = [];
     const commands = new FakeCommandRunner((_s, ctx) => {
-      const files = git.trees.get(ctx.sealed!.tree)!.files;
+      const files = git.trees.get(ctx.checkTree!.dir)!.files;
       seen.push(`${files.get("spec/new.test")} on ${files.get("src/a.ts")}`);
       return files.get("src/a.ts") === "fixed" ? {} : { passed: false, exit: 1 };
     });

@@ -23,7 +23,9 @@ describe("worktreeMoved", () => {
     expect(worktreeMoved(K, OK)).toEqual([]);
   });
   test("each record that changed is named once; a bad link hides what its git dir says", () => {
-    expect(worktreeMoved(K, { ...OK, link: null })).toEqual(["its .git link (/r/wt/.git) is gone or no longer names a git dir"]);
+    expect(worktreeMoved(K, { ...OK, link: null })).toEqual([
+      "the git dir vouch records it with (/r/.git/worktrees/wt) is gone, or its .git no longer names it",
+    ]);
     expect(worktreeMoved(K, { ...OK, link: "/r/.git" })).toEqual(["its .git link was changed: it names /r/.git, not /r/.git/worktrees/wt"]);
     expect(worktreeMoved(K, { ...OK, common: "/elsewhere/.git" })).toEqual([
       "its git dir was re-pointed at another repository (/elsewhere/.git, not /r/.git)",

@@ -23,6 +23,17 @@ describe("refused in a planned graph, at the field", () => {
     ]);
   });
 
+  test("sandbox: off, on a node and under defaults (ADR 0040); auto and required are fine", () => {
+    expect(lines(planned("    sandbox: off\n"))).toEqual([
+      "8:14 sandbox: off is refused in a planned graph (origin: planned): its sittings would run unsealed, able to write outside their tree",
+    ]);
+    expect(lines(planned("", "defaults:\n  sandbox: off\n"))).toEqual([
+      "5:12 sandbox: off is refused in a planned graph (origin: planned): its sittings would run unsealed, able to write outside their tree",
+    ]);
+    expect(lines(planned("    sandbox: required\n    network: false\n"))).toEqual([]);
+    expect(lines(planned("    sandbox: off\n").replace("origin: planned\n", ""))).toEqual([]);
+  });
+
   test("command tools in any spelling, with rules, and MCP tools", () => {
     const got = lines(planned('    tools: ["Bash(git diff:*)", bash, PowerShell, run_shell_command, mcp__shell__exec, Read, Edit]\n'));
     expect(got).toEqual([

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { createCodexParser } from "../../src/spawn/harness/codex/stream.ts";
 import { createGeminiParser, GEMINI_EXIT_CODES, httpStatusOfExit } from "../../src/spawn/harness/gemini/stream.ts";
-import { sanitize } from "../../src/tui/text.ts";
+import { sanitize } from "../../src/text/sanitize.ts";
 import { parseAll } from "./helpers.ts";
 
 const lines = (...events: unknown[]) => events.map((e) => JSON.stringify(e)).join("\n");

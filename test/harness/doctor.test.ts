@@ -121,9 +121,36 @@ echo "Error: Input must be provided either through stdin or as a prompt argument
   test("no CLI installed: exit 0, each reported not installed; a stray argument is a usage error", async () => {
     const none = await doctor(binDir({}));
     expect(none.code).toBe(0);
-    expect(JSON.parse(none.stdout).map((x: { verdict: string }) => x.verdict)).toEqual(["not_installed", "not_installed", "not_installed"]);
+    expect(JSON.parse(none.stdout).map((x: { verdict: string }) => x.verdict)).toEqual([
+      "not_installed",
+      "not_installed",
+      "not_installed",
+      "available",
+    ]);
     const p = Bun.spawnSync([ensureBinary(), "doctor", "--bogus"], { env: { PATH: "/usr/bin:/bin" } });
     expect(p.exitCode).toBe(2);
+  });
+});
+
+describe("vouch doctor: the sandbox (ADR 0040)", () => {
+  test("here sealing works: the last JSON element says so with bubblewrap's path; the text says it too", async () => {
+    const r = await doctor(binDir({}));
+    const last = JSON.parse(r.stdout).at(-1);
+    expect(last).toMatchObject({
+      check: "sandbox",
+      verdict: "available",
+      program: expect.stringMatching(/bwrap$/),
+      version: expect.stringMatching(/bubblewrap/),
+    });
+    expect((await doctor(binDir({}), false)).stdout).toMatch(/^sandbox: sealing works here \(bubblewrap [\d.]+ at \/.*bwrap\)$/m);
+  });
+
+  test("without bubblewrap on PATH: why, and how to install it; the exit code is the CLIs' (0 here)", async () => {
+    const p = Bun.spawn([ensureBinary(), "doctor"], { env: { PATH: binDir({}), HOME: tmpdir() }, stdout: "pipe", stderr: "pipe" });
+    const [stdout, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("sandbox: sealing does NOT work here: bubblewrap (bwrap) is not installed");
+    expect(stdout).toContain("apt-get install bubblewrap");
   });
 });
 

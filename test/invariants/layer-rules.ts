@@ -11,18 +11,21 @@ export const SPAWNING_FILE = "src/spawn/process.ts";
 /** The one file in src/spawn allowed to read process.env (invariant 5). */
 export const ENV_FILE = "src/spawn/child-env.ts";
 
-/** What each consumer layer may import from src/engine (invariants 3 and 4). Every entry must be in use. */
-export const ENGINE_ALLOWED: Record<"tui" | "ledger", readonly string[]> = {
+/** What each consumer layer may import from src/engine (invariants 3 and 4). Every entry must be in use.
+ *  Durations, money and widths come from src/text/, node views and labels from src/read/ (ADR 0035). */
+export const ENGINE_ALLOWED: Record<"tui" | "ledger" | "report", readonly string[]> = {
   // limit-phrase.ts: how a usage limit's reset is said, one home for the TUI, the plain lines and `vouch show` (ADR 0022).
-  tui: ["src/engine/events.ts", "src/engine/ports.ts", "src/engine/graph/duration.ts", "src/engine/limit-phrase.ts"],
+  tui: ["src/engine/events.ts", "src/engine/ports.ts", "src/engine/limit-phrase.ts"],
   // json-depth.ts: the stored-JSON reader cuts what is nested past the engine's own bound (ADR 0019).
-  ledger: [
+  ledger: ["src/engine/events.ts", "src/engine/ports.ts", "src/engine/errors.ts", "src/engine/json-depth.ts", "src/engine/limit-phrase.ts"],
+  // draw-dot.ts: the one DOT writer, the picture `vouch graph` draws (graph-edges.ts: its edge type);
+  // cut.ts: a report's check tail is cut as the engine cuts one.
+  report: [
     "src/engine/events.ts",
-    "src/engine/ports.ts",
     "src/engine/errors.ts",
-    "src/engine/graph/duration.ts",
-    "src/engine/json-depth.ts",
-    "src/engine/limit-phrase.ts",
+    "src/engine/cut.ts",
+    "src/engine/graph/draw-dot.ts",
+    "src/engine/graph/graph-edges.ts",
   ],
 };
 
@@ -77,7 +80,11 @@ export function engineHostAccess(facts: Facts): string[] {
   return out;
 }
 
-export function engineImportsBeyond(facts: Facts, layer: "tui" | "ledger", allowed: readonly string[] = ENGINE_ALLOWED[layer]): string[] {
+export function engineImportsBeyond(
+  facts: Facts,
+  layer: keyof typeof ENGINE_ALLOWED,
+  allowed: readonly string[] = ENGINE_ALLOWED[layer],
+): string[] {
   const ok = new Set(allowed);
   const out: string[] = [];
   for (const [f, x] of filesUnder(facts, `src/${layer}`)) {
@@ -90,7 +97,11 @@ export function engineImportsBeyond(facts: Facts, layer: "tui" | "ledger", allow
 }
 
 /** Allowlist entries no file of the layer imports (the list would quietly allow more than is used). */
-export function staleAllowances(facts: Facts, layer: "tui" | "ledger", allowed: readonly string[] = ENGINE_ALLOWED[layer]): string[] {
+export function staleAllowances(
+  facts: Facts,
+  layer: keyof typeof ENGINE_ALLOWED,
+  allowed: readonly string[] = ENGINE_ALLOWED[layer],
+): string[] {
   const used = new Set(filesUnder(facts, `src/${layer}`).flatMap(([f, x]) => x.imports.map((i) => target(f, i.spec))));
   return allowed.filter((a) => !facts.has(a) || !used.has(a));
 }
@@ -124,4 +135,30 @@ export function envReadersInSpawn(facts: Facts): string[] {
   return filesUnder(facts, "src/spawn")
     .filter(([f, x]) => f !== ENV_FILE && x.accesses.includes("process.env"))
     .map(([f]) => f);
+}
+
+/** The read model (src/read/) loads from src/ only the event union, the text formatters and
+ *  itself; from the rest of the engine it takes types alone (ADR 0035). */
+export const READ_VALUE_IMPORTS = ["src/engine/events.ts"];
+
+/** Value imports from files under `dir` into src/ that are neither in `allowed` nor under one of `below` (folders). */
+export function valueImportsBeyond(facts: Facts, dir: string, allowed: readonly string[], below: readonly string[]): string[] {
+  const ok = new Set(allowed);
+  const out: string[] = [];
+  for (const [f, x] of filesUnder(facts, dir)) {
+    for (const i of x.imports) {
+      if (i.typeOnly || !i.spec.startsWith(".")) continue;
+      const t = target(f, i.spec);
+      if (t.startsWith("src/") && !ok.has(t) && !below.some((b) => t.startsWith(`${b}/`))) out.push(`${f} -> ${i.spec}`);
+    }
+  }
+  return out;
+}
+
+/** Packages (not relative paths, not node: or bun: built-ins) files under `dir` import. */
+export function packagesImported(facts: Facts, dir: string): string[] {
+  const out = new Set<string>();
+  for (const [, x] of filesUnder(facts, dir))
+    for (const i of x.imports) if (!i.spec.startsWith(".") && !/^(node|bun):/.test(i.spec) && i.spec !== "bun") out.add(i.spec);
+  return [...out].sort();
 }

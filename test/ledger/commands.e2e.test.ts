@@ -64,10 +64,11 @@ describe("vouch runs", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe(
       [
-        "RUN             GRAPH  STATUS     STARTED              WALL     COST",
-        "r-crashed-0003  demo   abandoned  2026-11-29 22:00:00  100ms    $0",
-        "r-passed-0002   other  passed     2026-11-29 22:00:00  1m5s     $1.50",
-        "r-full-0001     demo   failed     2026-11-29 22:00:00  2s600ms  $0.07 (+1 unknown)",
+        // Times as every reader shows them (src/text/duration.ts): 2.6s, not 2s600ms.
+        "RUN             GRAPH  STATUS     STARTED              WALL   COST",
+        "r-crashed-0003  demo   abandoned  2026-11-29 22:00:00  100ms  $0",
+        "r-passed-0002   other  passed     2026-11-29 22:00:00  1m5s   $1.50",
+        "r-full-0001     demo   failed     2026-11-29 22:00:00  2.6s   $0.07 (+1 unknown)",
         "",
       ].join("\n"),
     );
@@ -122,7 +123,7 @@ describe("vouch show", () => {
         "graph    demo (graphs/demo.yaml)",
         "status   failed, exit 1",
         "started  2026-11-29 22:00:00",
-        "wall     2s600ms",
+        "wall     2.6s",
         "cost     $0.07 (+1 unknown)",
         "nodes    2 passed, 1 failed, 0 error, 1 skipped, 0 cancelled",
         "env      ANTHROPIC_API_KEY, GH_TOKEN (--pass-env: names passed to child processes; values are never recorded)",
@@ -138,13 +139,13 @@ describe("vouch show", () => {
         "done        not started             -         -      -      -",
         "",
         "Failed checks",
-        "  build attempt 1: check tests failed (exit 1, expected exit_zero, 1s200ms): exit 1",
+        "  build attempt 1: check tests failed (exit 1, expected exit_zero, 1.2s): exit 1",
         "    stdout:",
         "      | FAIL tests: expected 2, got 3",
         "      |   at test.ts:10",
         "    stderr:",
         "      | error: tests failed",
-        "  verify [each #1] attempt 1: check grep-cited failed (exit 1, expected exit_zero, 1s200ms): exit 1",
+        "  each[1].verify attempt 1: check grep-cited failed (exit 1, expected exit_zero, 1.2s): exit 1",
         "    stdout:",
         "      | no match for foo()",
         "    stderr:",

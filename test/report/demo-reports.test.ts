@@ -1,6 +1,7 @@
 // The demo run's three reports say what `vouch show --json` says for the same
 // run: the same status of every node (top-level and in every branch), the same
 // costs, the same run status, exit code and total cost.
+import { money } from "../../src/text/money.ts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,7 +31,9 @@ function fromShow() {
   );
   return [...top, ...branch];
 }
-const usd = (n: number | null) => (n === null ? "unknown" : `$${n.toFixed(4)}`);
+// Costs read as `vouch show` and the TUI print them: one formatter, src/text/money.ts (it was
+// `$0.2949` here, `$0.29` in show and `$0.295` on the TUI for one cost).
+const usd = (n: number | null) => money(n);
 const JUNIT: Record<string, string> = { failed: "failure", error: "error", skipped: "skipped", cancelled: "skipped" };
 
 describe("the demo run's reports agree with vouch show --json", () => {

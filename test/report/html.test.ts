@@ -6,7 +6,8 @@ import fc from "fast-check";
 import { join } from "node:path";
 import { ensureBinary, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import { html } from "../../src/report/escape.ts";
-import { dotString, graphSvg, inlineSvg } from "../../src/report/graph-svg.ts";
+import { dotString } from "../../src/engine/graph/draw-dot.ts";
+import { graphSvg, inlineSvg } from "../../src/report/graph-svg.ts";
 import type { ReportModel } from "../../src/report/model.ts";
 import { hostileRun, reportOf } from "./helpers.ts";
 
@@ -65,7 +66,8 @@ describe("escaping for the page and the graph", () => {
     const ids = ["<script>alert(1)</script>", 'a"]; n9 -> n9; x [label="', '\\N & "quoted" -->', "<img src=x onerror=alert(2)>"];
     const model = {
       graph: ids.map((id, i) => ({ id, kind: "script", needs: i === 1 ? [ids[0]!] : [] })),
-      summary: { nodes: ids.map((id) => ({ node: id, status: "failed" })), branches: [] },
+      // Names reach DOT as quoted ids and labels (the one DOT writer, as `vouch graph` writes them).
+      summary: { run: { graph: 'g"]; x -> y; "' }, nodes: ids.map((id) => ({ node: id, status: "failed" })), branches: [] },
     } as unknown as ReportModel;
     const svg = await graphSvg(model);
     expect(svg.match(/<g id="node\d+" class="node">/g)).toHaveLength(4);

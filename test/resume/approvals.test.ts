@@ -107,8 +107,8 @@ nodes:
   const r = await vouch(p, ["run", "each.yaml"]);
   expect(r.code).toBe(4);
   const shown = (await vouch(p, ["show", "last"])).stdout;
-  expect(shown).toContain("\nWaiting for approval\n  ask [each #0]: Ship 1?\n");
-  expect(shown).toContain("\n  ask [each #1]: Ship 2?\n");
+  expect(shown).toContain("\nWaiting for approval\n  each[0].ask: Ship 1?\n");
+  expect(shown).toContain("\n  each[1].ask: Ship 2?\n");
   expect(shown).toMatch(/\n {4}ask +waiting/);
   const approved = await vouch(p, ["resume", "last", "--approve", "ask"]);
   expect(approved.code, approved.stderr).toBe(0);

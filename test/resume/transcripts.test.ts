@@ -46,7 +46,7 @@ test("with transcripts for two sittings: show lists their paths; --json sets tra
   const text = await vouch(p, ["show", runId], env);
   expect(text.code).toBe(0);
   expect(
-    text.stdout.endsWith(`\nTranscripts\n  parse attempt 1: ${parsePath}\n  verify_one [verify_each #0] attempt 1: ${verifyPath}\n`),
+    text.stdout.endsWith(`\nTranscripts\n  parse attempt 1: ${parsePath}\n  verify_each[0].verify_one attempt 1: ${verifyPath}\n`),
   ).toBe(true);
 
   const json = JSON.parse((await vouch(p, ["show", runId, "--json"], env)).stdout);

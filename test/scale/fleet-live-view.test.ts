@@ -52,11 +52,11 @@ describe.skipIf(!HAVE_REDIS)("the worker's name in the live view", { timeout: 12
       [2, "PASSED"],
     ] as const) {
       expect(
-        lines.find((l) => l.includes(`each #${i} `) && l.includes(word)),
+        lines.find((l) => l.includes(`each[${i}] `) && l.includes(word)),
         ran.stdout,
       ).toMatch(/\s+on w-view$/);
     }
-    expect(lines.find((l) => l.includes("each #1 work"))).toMatch(/on w-view$/);
+    expect(lines.find((l) => l.includes("each[1].work"))).toMatch(/on w-view$/);
     if (!HAVE_TMUX) return;
     const command = `cd '${dir.path}' && env VOUCH_HOME='${home}' TERM=xterm-256color NO_COLOR=1 '${BINARY}' show last --tui; echo "EXIT=$?"; sleep 60`;
     expect(tmux("new-session", "-d", "-s", "view", "-x", "110", "-y", "30", command).exitCode).toBe(0);

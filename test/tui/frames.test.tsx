@@ -7,7 +7,7 @@ import { effectHandler } from "../../src/tui/effects.ts";
 import { AppView } from "../../src/tui/ink/app-view.tsx";
 import type { Effect } from "../../src/tui/keys.ts";
 import { createTuiStore, type TuiStore } from "../../src/tui/tui-store.ts";
-import { displayWidth } from "../../src/tui/text.ts";
+import { displayWidth } from "../../src/text/width.ts";
 import { loadFixture, settle } from "./helpers/fake-terminal.ts";
 
 afterEach(() => cleanup());

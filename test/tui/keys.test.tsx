@@ -147,7 +147,7 @@ describe("keys typed into the app", () => {
     await press(KEYS.down);
     await press(KEYS.down);
     await press(KEYS.enter);
-    expect(frame()).toContain("verify_each #2  F-003 leaked fd in open_log");
+    expect(frame()).toContain("verify_each[2]  F-003 leaked fd in open_log");
     expect(frame()).toContain("#1 retrying");
     expect(frame()).toContain("esc back");
     await press(KEYS.escape);

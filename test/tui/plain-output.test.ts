@@ -2,7 +2,7 @@
 import { describe, expect, test } from "vitest";
 import type { VouchEvent } from "../../src/engine/events.ts";
 import { createPlainOutput } from "../../src/tui/plain-output.ts";
-import { displayWidth } from "../../src/tui/text.ts";
+import { displayWidth } from "../../src/text/width.ts";
 import { loadFixture } from "./helpers/fake-terminal.ts";
 import { RunRecorder, ZERO } from "./helpers/event-builder.ts";
 
@@ -23,18 +23,18 @@ describe("plain lines", () => {
       "▶ finding-verifier  run 01JDX4T7Q9M2K8V3H6N5R0B1CZ started",
       "  3 nodes · budget $5.00 · wall 45m",
       "✓ parse passed exit-only  $0.012 · 2 turns · 4.2s",
-      "✓ verify_each #0 F-001 null deref in parse_header  VERIFIED",
-      "✓ verify_each #1 F-002 off-by-one in ring buffer  FALSE",
-      "↻ verify_each #2 verify_one attempt 1 output_invalid, retrying: output does not match schema: /verdict must be one of VERIFIED, FALSE, UNVERIFIABLE",
-      "✓ verify_each #2 F-003 leaked fd in open_log  UNVERIFIABLE",
-      "✓ verify_each #3 F-004 race on cache map  VERIFIED",
-      "⚠ verify_each #4 verify_one cap overrun turns 2/1",
-      "! verify_each #4 verify_one error cap_stop (turns)  $0.0093 · 2 turns · 9s",
+      "✓ verify_each[0] F-001 null deref in parse_header  VERIFIED",
+      "✓ verify_each[1] F-002 off-by-one in ring buffer  FALSE",
+      "↻ verify_each[2].verify_one attempt 1 output_invalid, retrying: output does not match schema: /verdict must be one of VERIFIED, FALSE, UNVERIFIABLE",
+      "✓ verify_each[2] F-003 leaked fd in open_log  UNVERIFIABLE",
+      "✓ verify_each[3] F-004 race on cache map  VERIFIED",
+      "⚠ verify_each[4].verify_one cap overrun turns 2/1",
+      "! verify_each[4].verify_one error cap_stop (turns)  $0.0093 · 2 turns · 9s",
       "    why: the sitting stopped at its turns cap (2 of 1)",
-      "! verify_each #4 F-005 unchecked malloc  ERROR",
-      "✗ verify_each #5 verify_one failed output_invalid  $0.012 · 2 turns · 5s",
+      "! verify_each[4] F-005 unchecked malloc  ERROR",
+      "✗ verify_each[5].verify_one failed output_invalid  $0.012 · 2 turns · 5s",
       "    error: output is not JSON: Unexpected token 'I'",
-      "✗ verify_each #5 F-006 SQL built from input  FAILED",
+      "✗ verify_each[5] F-006 SQL built from input  FAILED",
       "✗ verify_each failed map_failed  30s",
       "    error: 1 branch failed, 1 error",
       "- done skipped upstream_not_passed",

@@ -127,7 +127,7 @@ test("plain lines: the held attempt, the wait and the pause, each in one line", 
   expect(text).toContain(`    vouch resume ${r.run}  (add --wait-limits to wait for the reset)`);
 });
 
-test("a held or paused node is named with its map branch: write (each #3)", () => {
+test("a held or paused node is named by its path, as every reader names it: each[3].write", () => {
   expect(nodeAt({ node: "write" })).toBe("write");
-  expect(nodeAt({ node: "write", branch: { map: "each", index: 3 } })).toBe("write (each #3)");
+  expect(nodeAt({ node: "write", branch: { map: "each", index: 3 } })).toBe("each[3].write");
 });

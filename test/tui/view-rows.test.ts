@@ -1,9 +1,12 @@
 // The screen as lines (selectFrame): what a person sees for each recorded run,
 // and that it always fits the terminal it is given.
 import { describe, expect, test } from "vitest";
-import { formatUsd, overrunText, verdictText, failureTail } from "../../src/tui/format.ts";
+import { verdictText, failureTail } from "../../src/tui/format.ts";
+import { overrunText } from "../../src/read/cap-text.ts";
+import { usd } from "../../src/text/money.ts";
 import { lineText } from "../../src/tui/lines.ts";
-import { displayWidth, sanitize, truncate } from "../../src/tui/text.ts";
+import { displayWidth, truncate } from "../../src/text/width.ts";
+import { sanitize } from "../../src/text/sanitize.ts";
 import { reduce, reduceAll, selectDetails, selectFrame, type FrameOptions } from "../../src/tui/view-model.ts";
 import { loadFixture } from "./helpers/fake-terminal.ts";
 
@@ -167,7 +170,7 @@ describe("what the frames show", () => {
     const lines = selectDetails(reduceAll(loadFixture("map-mixed")), "verify_each#2", { now: NOW, width: 100 })
       .map(lineText)
       .join("\n");
-    expect(lines).toContain("verify_each #2  F-003 leaked fd in open_log");
+    expect(lines).toContain("verify_each[2]  F-003 leaked fd in open_log");
     expect(lines).toContain("verdict     UNVERIFIABLE");
     expect(lines).toContain("#1 retrying");
     expect(lines).toContain("#2 passed");
@@ -176,7 +179,7 @@ describe("what the frames show", () => {
 
 describe("formatting", () => {
   test("dollars keep the precision small amounts need", () => {
-    expect([5, 0.42, 0.0121, 0.00472475, 0.001, 0].map(formatUsd)).toEqual(["$5.00", "$0.42", "$0.012", "$0.0047", "$0.001", "$0"]);
+    expect([5, 0.42, 0.0121, 0.00472475, 0.001, 0].map(usd)).toEqual(["$5.00", "$0.42", "$0.012", "$0.0047", "$0.001", "$0"]);
   });
   test("overruns read actual/limit in the cap's unit", () => {
     expect(overrunText({ cap: "turns", limit: 1, actual: 2 })).toBe("turns 2/1");
@@ -191,9 +194,9 @@ describe("formatting", () => {
     expect(verdictText({ a: 1 }, "passed")).toBe('{"a":1}');
   });
   test("a failure tail keeps the last lines of both streams", () => {
-    expect(failureTail({ stdoutTail: "1\n2\n3\n4\n5\n6\n", stderrTail: "" }, 4)).toEqual(["3", "4", "5", "6"]);
-    expect(failureTail({ stdoutTail: "a\nb\nc\n", stderrTail: "x\ny\nz\n" }, 4)).toEqual(["b", "c", "y", "z"]);
-    expect(failureTail({ stdoutTail: "a\n", stderrTail: "x\ny\nz\nw\n" }, 4)).toEqual(["a", "y", "z", "w"]);
+    expect(failureTail({ stdout_tail: "1\n2\n3\n4\n5\n6\n", stderr_tail: "" }, 4)).toEqual(["3", "4", "5", "6"]);
+    expect(failureTail({ stdout_tail: "a\nb\nc\n", stderr_tail: "x\ny\nz\n" }, 4)).toEqual(["b", "c", "y", "z"]);
+    expect(failureTail({ stdout_tail: "a\n", stderr_tail: "x\ny\nz\nw\n" }, 4)).toEqual(["a", "y", "z", "w"]);
   });
   test("text from outside loses its escape sequences; truncation counts wide characters", () => {
     expect(sanitize("ok\u001b[2J\u001b[31mred\u001b[0m\u0007 \u001b]0;title\u0007done")).toBe("okred done");

@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { lineText } from "../../src/tui/lines.ts";
 import { createPlainOutput } from "../../src/tui/plain-output.ts";
-import { displayWidth } from "../../src/tui/text.ts";
+import { displayWidth } from "../../src/text/width.ts";
 import { reduceAll, selectDetails, selectFrame } from "../../src/tui/view-model.ts";
 import { WORKER_WIDTH } from "../../src/tui/view-worker.ts";
 import type { VouchEvent } from "../../src/engine/events.ts";
@@ -120,10 +120,10 @@ describe("the worker a branch runs on", () => {
 
   test("plain lines: a branch's end and a failed node say where they ran; a cut-off attempt has its own line", () => {
     const lines = plain(fleetRun());
-    expect(lines.find((l) => l.includes("each #0"))).toMatch(/each #0 item-0\s+PASSED\s+on w-alpha$/);
-    expect(lines.find((l) => l.includes("each #1 work"))).toMatch(/on w-gamma$/);
-    expect(lines.find((l) => l.includes("each #1 item-1"))).toMatch(/FAILED\s+on w-gamma$/);
-    expect(lines.find((l) => l.includes("cut off"))).toBe("↻ each #2 attempt 1 cut off on w-alpha: another worker takes the branch");
+    expect(lines.find((l) => l.includes("each[0]"))).toMatch(/each\[0\] item-0\s+PASSED\s+on w-alpha$/);
+    expect(lines.find((l) => l.includes("each[1].work"))).toMatch(/on w-gamma$/);
+    expect(lines.find((l) => l.includes("each[1] item-1"))).toMatch(/FAILED\s+on w-gamma$/);
+    expect(lines.find((l) => l.includes("cut off"))).toBe("↻ each[2] attempt 1 cut off on w-alpha: another worker takes the branch");
   });
 
   test("a hostile worker name: no escape sequence or control character reaches the screen, a long one is cut on the row", () => {

@@ -97,8 +97,8 @@ describe("worktree lines", () => {
     await out.close();
     const lines = text.split("\n");
     expect(lines[lines.indexOf("✓ impl passed verified  $0.01 · 1 turn · 200ms") + 1]).toBe("    ⎇ vouch/r1/impl · 2 files, +3 -1");
-    expect(lines).toContain("    ⎇ each #0 work  vouch/r1/each/0/work · 1 file, +1 -0");
-    expect(lines).toContain("    ⎇ each #1 work  vouch/r1/each/1/work · 2 files, +3 -1 · tampered: test/t.sh");
+    expect(lines).toContain("    ⎇ each[0].work  vouch/r1/each/0/work · 1 file, +1 -0");
+    expect(lines).toContain("    ⎇ each[1].work  vouch/r1/each/1/work · 2 files, +3 -1 · tampered: test/t.sh");
   });
 
   test("TUI: the row shows the diff stat, the details the branch", () => {

@@ -1,6 +1,8 @@
 // `vouch graph --format mermaid|dot`: diagrams for Mermaid (Markdown, GitHub)
-// and Graphviz. Map branches are subgraphs; needs are solid arrows, routes carry
-// their condition, fallbacks are dashed, feedback loops dotted.
+// and Graphviz (through the one DOT writer, draw-dot.ts, which the HTML report's
+// graph uses too). Map branches are subgraphs; needs are solid arrows, routes
+// carry their condition, fallbacks are dashed, feedback loops dotted.
+import { writeDot, type DotNode, type Drawing } from "./draw-dot.ts";
 import { drawingEdges, type EdgeKind } from "./graph-edges.ts";
 import { graphOrder, type AnyNode } from "./graph-index.ts";
 import type { GraphFile } from "./schema.ts";
@@ -113,73 +115,31 @@ export function drawMermaid(graph: GraphFile, path = "", lookup: SubgraphLookup 
   return `${lines.join("\n")}\n`;
 }
 
-// ---- Graphviz DOT ----
-function dotString(s: string): string {
-  return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
-}
-
-const DOT_SHAPE: Record<AnyNode["kind"], string> = {
-  agent: "box",
-  script: "parallelogram",
-  map: "box3d",
-  router: "diamond",
-  approval: "hexagon",
-  end: "doubleoctagon",
-  graph: "component",
-  merge: "cylinder",
-};
-const DOT_STYLE: Record<EdgeKind, string> = {
-  needs: "",
-  route: "",
-  default: "",
-  item: "style=bold",
-  fallback: "style=dashed",
-  feedback: "style=dotted, constraint=false",
-};
-
-export function drawDot(graph: GraphFile, path = "", lookup: SubgraphLookup = noSubgraphs): string {
-  const subs = subgraphsOf(graph, path, lookup, "", 0);
+// ---- Graphviz DOT (written by the one DOT writer, draw-dot.ts) ----
+/** The graph as a Drawing: nodes in graph order, each map's branch and each sub-graph a
+ *  cluster, every edge drawingEdges finds (the report draws the same one, with statuses). */
+export function drawingOf(graph: GraphFile, path = "", lookup: SubgraphLookup = noSubgraphs): Drawing {
   const order = graphOrder(graph);
-  const lines = [
-    `digraph ${dotString(graph.name)} {`,
-    "  rankdir=TB;",
-    '  node [fontname="Helvetica", fontsize=11];',
-    '  edge [fontname="Helvetica", fontsize=9];',
-  ];
-  const decl = (id: string, node: AnyNode, indent: string) =>
-    lines.push(`${indent}${dotString(id)} [shape=${DOT_SHAPE[node.kind]}, label=${dotString(caption(id, node))}];`);
+  const items: Drawing["items"] = [];
+  const dotNode = (id: string, node: AnyNode): DotNode => ({ id, kind: node.kind, label: caption(id, node) });
   for (const { id, node, map } of order) {
     if (map !== undefined) continue;
-    decl(id, node, "  ");
+    items.push(dotNode(id, node));
     if (node.kind === "map") {
-      lines.push(
-        `  subgraph ${dotString(`cluster_${id}`)} {`,
-        `    label=${dotString(`${id}: branch, once per ${node.as ?? "item"}`)};`,
-        "    style=dashed;",
-      );
-      for (const b of order.filter((o) => o.map === id)) decl(b.id, b.node, "    ");
-      lines.push("  }");
+      const nodes = order.filter((o) => o.map === id).map((b) => dotNode(b.id, b.node));
+      items.push({ id, label: `${id}: branch, once per ${node.as ?? "item"}`, style: "dashed", nodes });
     }
   }
-  for (const sub of subs) {
-    lines.push(
-      `  subgraph ${dotString(`cluster_${sub.owner}`)} {`,
-      `    label=${dotString(`${sub.owner}: sub-graph ${sub.graph.name}`)};`,
-      "    style=rounded;",
-    );
-    for (const { id, node } of graphOrder(sub.graph))
-      lines.push(`    ${dotString(sub.prefix + id)} [shape=${DOT_SHAPE[node.kind]}, label=${dotString(caption(id, node))}];`);
-    lines.push("  }");
+  const edges = drawingEdges(graph);
+  for (const sub of subgraphsOf(graph, path, lookup, "", 0)) {
+    const nodes = graphOrder(sub.graph).map(({ id, node }) => dotNode(sub.prefix + id, node));
+    items.push({ id: sub.owner, label: `${sub.owner}: sub-graph ${sub.graph.name}`, style: "rounded", nodes });
+    for (const e of drawingEdges(sub.graph)) edges.push({ ...e, from: sub.prefix + e.from, to: sub.prefix + e.to });
+    for (const r of rootsOf(sub.graph)) edges.push({ from: sub.owner, to: sub.prefix + r, kind: "item", label: "runs" });
   }
-  const edge = (from: string, to: string, kind: EdgeKind, label?: string) => {
-    const attrs = [DOT_STYLE[kind], label ? `label=${dotString(label)}` : ""].filter(Boolean).join(", ");
-    lines.push(`  ${dotString(from)} -> ${dotString(to)}${attrs ? ` [${attrs}]` : ""};`);
-  };
-  for (const e of drawingEdges(graph)) edge(e.from, e.to, e.kind, e.label);
-  for (const sub of subs) {
-    for (const e of drawingEdges(sub.graph)) edge(sub.prefix + e.from, sub.prefix + e.to, e.kind, e.label);
-    for (const r of rootsOf(sub.graph)) edge(sub.owner, sub.prefix + r, "item", "runs");
-  }
-  lines.push("}");
-  return `${lines.join("\n")}\n`;
+  return { name: graph.name, items, edges };
+}
+
+export function drawDot(graph: GraphFile, path = "", lookup: SubgraphLookup = noSubgraphs): string {
+  return writeDot(drawingOf(graph, path, lookup));
 }

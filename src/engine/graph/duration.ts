@@ -23,22 +23,6 @@ export function parseDuration(text: string): number | null {
   return Math.round(total);
 }
 
-/** A short human form: 600000 -> "10m", 90000 -> "1m30s", 250 -> "250ms". */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const parts: string[] = [];
-  let rest = Math.round(ms);
-  for (const [unit, size] of [
-    ["h", 3_600_000],
-    ["m", 60_000],
-    ["s", 1000],
-  ] as const) {
-    const n = Math.floor(rest / size);
-    if (n > 0) {
-      parts.push(`${n}${unit}`);
-      rest -= n * size;
-    }
-  }
-  if (rest > 0) parts.push(`${rest}ms`);
-  return parts.join("");
-}
+/** A graph-language duration as text ("10m", "1m30s", "250ms"): one home for duration
+ *  text, src/text/duration.ts, beside the rounded form readers show measured times in. */
+export { exactDuration as formatDuration } from "../../text/duration.ts";

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { CHECK_TIMEOUT_CEILING_MS, DURATION_PATTERN, formatDuration, parseDuration } from "./duration.ts";
 import { conditionSchema } from "./condition-schema.ts";
 import { HARNESS_NAMES } from "../harnesses.ts";
+import { SANDBOX_MODES } from "../sandbox.ts";
 import { EXECUTOR_URL_PATTERN, executorUrlProblem } from "./executor-url.ts";
 
 export const CHECK_TIMEOUT_DEFAULT_MS = 120_000;
@@ -213,6 +214,15 @@ const common = {
   when: conditionSchema.optional(),
 };
 
+/** Sealing (ADR 0040): whether the node's processes run in the sandbox, and with network. */
+const sealFields = {
+  sandbox: z.enum(SANDBOX_MODES).optional().meta({
+    description:
+      "auto (default): sealed where the sandbox works, else unsealed with one warning; required: refuse to start where it cannot seal; off: never sealed. A script without a workspace is sealed only with required.",
+  }),
+  network: z.boolean().optional().meta({ description: "false: a sealed process has no network (loopback only). Default true." }),
+};
+
 const agentFields = {
   harness: z.enum(HARNESS_NAMES).optional(),
   model: z.string().min(1).optional(),
@@ -221,6 +231,7 @@ const agentFields = {
   cwd: z.string().min(1).optional(),
   env: z.array(envName).optional(),
   caps: capsSchema.optional(),
+  ...sealFields,
 };
 
 const recovery = {
@@ -252,6 +263,7 @@ export const scriptNodeSchema = z.strictObject({
   env: z.array(envName).optional(),
   timeout: durationSchema.optional(),
   workspace: workspaceSchema.optional(),
+  ...sealFields,
   output: outputSchema.optional(),
   success: successSchema.optional(),
   stamp: z.record(z.string(), z.string()).optional(),

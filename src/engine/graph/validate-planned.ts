@@ -49,6 +49,7 @@ interface Holder {
   tools?: string[];
   permission_mode?: string;
   cwd?: string;
+  sandbox?: string;
 }
 
 function look(ctx: ValidateContext, path: Path, h: Holder | undefined): void {
@@ -68,6 +69,15 @@ function look(ctx: ValidateContext, path: Path, h: Holder | undefined): void {
       path: [...path, "permission_mode"],
       message: `permission_mode ${mode} is refused in a planned graph (origin: planned): ${PLANNED_REFUSED_MODES[mode]}`,
       hint: HINT,
+    });
+  }
+  // The model does not get to take its own house down (ADR 0040); the user may, with --sandbox off.
+  if (h.sandbox === "off") {
+    ctx.report({
+      path: [...path, "sandbox"],
+      message:
+        "sandbox: off is refused in a planned graph (origin: planned): its sittings would run unsealed, able to write outside their tree",
+      hint: "leave sandbox out (auto), or pass --sandbox off yourself",
     });
   }
   const bad = h.cwd === undefined ? null : plannedCwdProblem(h.cwd);

@@ -16,7 +16,7 @@ import { DEFAULT_DEPS } from "../workspace/spec.ts";
 import type { NodeEnv } from "./contract.ts";
 
 /** What an attempt's checks are built from: the repository, the commit judged and its base. */
-export interface SealedSource {
+export interface CheckSource {
   root: string;
   /** Where the node's cwd is in the repository: "" at its root, else "dir/". */
   prefix: string;
@@ -25,6 +25,8 @@ export interface SealedSource {
   protect: readonly string[];
   /** Globs of the checkout's git-ignored folders the checks see (installed dependencies). */
   deps?: readonly string[];
+  /** The checks run sealed (ADR 0040): confined to their tree, no network unless they say so. */
+  sealed?: boolean;
 }
 
 /** A check's tree on disk: where it runs, and the dependency folders it links read-only. */
@@ -42,7 +44,7 @@ export class AttemptTrees {
 
   constructor(
     private readonly env: NodeEnv,
-    readonly source: SealedSource,
+    readonly source: CheckSource,
     private readonly attempt: number,
   ) {}
 

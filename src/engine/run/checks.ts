@@ -73,7 +73,7 @@ export async function runChecks(
   return out;
 }
 
-/** One run of one check, on its own tree when sealed; check.finished says where it ran. */
+/** One run of one check, on a fresh tree of its own when it has one; check.finished says which. */
 async function runOne(
   env: NodeEnv,
   spec: CheckSpec,
@@ -105,7 +105,7 @@ async function runOne(
     truncated: outcome.truncated,
     ...(env.branch ? { branch: env.branch } : {}),
     ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
-    ...(trees !== undefined ? { tree: onBase ? ("base" as const) : ("sealed" as const) } : {}),
+    ...(trees !== undefined ? { tree: onBase ? ("base" as const) : ("commit" as const) } : {}),
   };
   env.run.emitter.emit(ev);
   return outcome;
@@ -123,11 +123,16 @@ async function runSealed(env: NodeEnv, spec: CheckSpec, ctx: CommandContext, tre
   try {
     const cwd = trees.source.prefix === "" ? tree.dir : `${tree.dir}/${trees.source.prefix.replace(/\/+$/, "")}`;
     const vars = { ...ctx.vars, VOUCH_WORKSPACE: tree.dir };
+    const network = spec.network === true;
+    // Sealed, a check may write only its own tree (and a scratch TMPDIR and HOME): the dependency
+    // folders it links stay read-only, your repository's records out of reach (ADR 0040, 0043).
+    const seal = trees.source.sealed ? { seal: { tree: tree.dir, repository: trees.source.root, network } } : {};
     return await env.run.ports.commands.runCheck(spec, {
       ...ctx,
       cwd,
       vars,
-      sealed: { tree: tree.dir, links: tree.links, network: spec.network === true },
+      checkTree: { dir: tree.dir, links: tree.links, network },
+      ...seal,
     });
   } finally {
     await tree.close().catch(() => undefined); // a folder left behind is vouch clean's

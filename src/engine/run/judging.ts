@@ -14,7 +14,7 @@ import { stopOutcome } from "../verdict/stop.ts";
 import { describeExit, shellCouldNotRun } from "../verdict/could-not-run.ts";
 import type { SchemaCheck } from "../verdict/output-schema.ts";
 import { checkSpec, runChecks } from "./checks.ts";
-import { AttemptTrees, type SealedSource } from "./check-tree.ts";
+import { AttemptTrees, type CheckSource } from "./check-tree.ts";
 import { emitStarted, simpleResult, tail } from "./node-env.ts";
 import type { NodeEnv, NodeResult } from "./contract.ts";
 
@@ -122,7 +122,7 @@ export interface Produced {
   /** The attempt's work could not be committed or inspected: no verdict. */
   workspaceError?: string;
   /** The attempt's recorded commit, which its checks' trees are built from (ADR 0043). */
-  sealed?: SealedSource;
+  checkSource?: CheckSource;
 }
 
 /** The runner's own error wins; else the last line of what the process printed to stderr. */
@@ -181,7 +181,7 @@ async function conjunction(env: NodeEnv, c: Contract, p: Produced, attempt: numb
     resultMatches: c.matches,
   });
   if (!before.ok) return before.judgement;
-  const trees = p.sealed === undefined ? undefined : new AttemptTrees(env, p.sealed, attempt);
+  const trees = p.checkSource === undefined ? undefined : new AttemptTrees(env, p.checkSource, attempt);
   const outcomes = c.specs.length === 0 ? [] : await runChecks(env, c.specs, { ...command(), output: before.output }, attempt, trees);
   // Stopped while the checks ran: the checks that did not run are no evidence either way.
   if (env.signal.aborted) return { ...stopOutcome(env.runStop()), qualifier: null, evidence: before.evidence, failedChecks: [] };

@@ -14,7 +14,8 @@ import { branchName, worktreePath } from "../workspace/names.ts";
 import { keepAside } from "../workspace/workspaces.ts";
 import { DEFAULT_BASE } from "../workspace/spec.ts";
 import { checkSpec, runChecks } from "./checks.ts";
-import { AttemptTrees, type SealedSource } from "./check-tree.ts";
+import { decideSeal, NOT_PROBED, sandboxModeOf } from "../sandbox.ts";
+import { AttemptTrees, type CheckSource } from "./check-tree.ts";
 import { mergeSources, type MergeSource } from "./merge-sources.ts";
 import { commandContext, emitStarted, isFatal, simpleResult, stoppedResult } from "./node-env.ts";
 import type { NodeEnv, NodeResult } from "./contract.ts";
@@ -164,6 +165,7 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
   } catch (e) {
     if (isFatal(e)) throw e;
     if (e instanceof TemplateError) return simpleResult("error", "template_error", 1, took(), { error: e.message });
+    if (e instanceof SealRefusedError) return simpleResult("error", "unavailable", 1, took(), { error: e.message });
     return simpleResult("error", "harness_error", 1, took(), { error: `the merge could not be made: ${(e as Error).message}` });
   }
 }
@@ -201,15 +203,24 @@ function mergeResult(v: MergeVerdict, full: MergeOutput, wallMs: number): NodeRe
   return result;
 }
 
+/** `sandbox: required` where nothing can seal: the merge's checks do not run unsealed. */
+class SealRefusedError extends Error {
+  override readonly name = "SealRefusedError";
+}
+
 /** The node's checks, each on a tree built from the merge commit (ADR 0043; cwd keeps its place
  *  relative to the repository root), never on the worktree it was checked out in. */
-async function checksOn(env: NodeEnv, node: MergeNode, source: SealedSource): Promise<CheckOutcome[] | null> {
+async function checksOn(env: NodeEnv, node: MergeNode, source: CheckSource): Promise<CheckOutcome[] | null> {
   if (env.signal.aborted) return null;
   const specs = (node.success?.checks ?? []).map((ref) => checkSpec(env.frame.graph, ref)).filter((s) => s !== null);
   if (specs.length === 0) return [];
   const passEnv = [...new Set([...(env.frame.graph.defaults?.env ?? []), ...(node.env ?? []), ...(env.run.options.passEnv ?? [])])];
   const deps = env.frame.graph.defaults?.workspace?.deps;
-  const trees = new AttemptTrees(env, deps === undefined ? source : { ...source, deps }, 1);
+  // The merge's checks are sealed as the graph's defaults (or --sandbox) say a script with a worktree is (ADR 0040).
+  const mode = sandboxModeOf(undefined, env.frame.graph.defaults?.sandbox, env.run.options.sandbox);
+  const seal = decideSeal(mode, env.run.options.sandboxAvailability ?? NOT_PROBED, { kind: "script", workspace: true });
+  if ("refused" in seal) throw new SealRefusedError(seal.refused);
+  const trees = new AttemptTrees(env, { ...source, ...(deps === undefined ? {} : { deps }), sealed: seal.sealed }, 1);
   const ctx = commandContext(env, 1, source.root, passEnv);
   const outcomes = await runChecks(env, specs, ctx, 1, trees);
   return env.signal.aborted ? null : outcomes;

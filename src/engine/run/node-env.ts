@@ -33,7 +33,7 @@ export function emitStarted(
   env: NodeEnv,
   kind: string,
   attempt: number,
-  more: { harness?: string; prompt?: string; session?: StartedSession } = {},
+  more: { harness?: string; prompt?: string; session?: StartedSession; sealed?: boolean } = {},
 ): void {
   env.run.emitter.emit({
     type: "node.started",
@@ -45,6 +45,7 @@ export function emitStarted(
     ...(more.prompt !== undefined ? { prompt: head(more.prompt) } : {}),
     ...(env.round !== undefined ? { round: env.round } : {}),
     ...(more.session !== undefined ? { session: more.session } : {}),
+    ...(more.sealed !== undefined ? { sealed: more.sealed } : {}),
   });
 }
 

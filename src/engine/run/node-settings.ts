@@ -4,6 +4,7 @@
 import { mergeCaps, toSittingCaps } from "../caps.ts";
 import { DEFAULT_HARNESS, type AgentNode, type GraphFile, type Retry, type ScriptNode } from "../graph/schema.ts";
 import type { HarnessName, SittingCaps } from "../ports.ts";
+import { sandboxModeOf, type SandboxMode } from "../sandbox.ts";
 
 export const DEFAULT_CONCURRENCY = 4;
 
@@ -22,6 +23,20 @@ export interface AgentSettings {
 export interface SettingsOverrides {
   harness?: HarnessName;
   passEnv?: string[];
+  /** --sandbox: for nodes whose graph says nothing. */
+  sandbox?: SandboxMode;
+}
+
+/** How a node's processes are sealed (ADR 0040): its own setting, else the graph's defaults (scripts
+ *  too: sealing is no workspace setting), else the run's --sandbox, else auto; network on unless said. */
+export interface SealSettings {
+  sandbox: SandboxMode;
+  network: boolean;
+}
+
+export function sealSettings(graph: GraphFile, node: AgentNode | ScriptNode, o: SettingsOverrides): SealSettings {
+  const d = graph.defaults ?? {};
+  return { sandbox: sandboxModeOf(node.sandbox, d.sandbox, o.sandbox), network: node.network ?? d.network ?? true };
 }
 
 function names(...lists: (string[] | undefined)[]): string[] {

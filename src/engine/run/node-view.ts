@@ -96,5 +96,9 @@ export function finishedEvent(
   if (r.apiRetries !== undefined) e.api_retries = r.apiRetries;
   if (r.workspace !== undefined) e.workspace = r.workspace;
   if (r.witnessed !== undefined && r.witnessed.length > 0) e.witnessed = r.witnessed;
+  if (r.seal !== undefined) {
+    e.sealed = r.seal.sealed;
+    if (r.seal.reason !== undefined) e.unsealed_reason = r.seal.reason;
+  }
   return e;
 }

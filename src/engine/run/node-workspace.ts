@@ -33,18 +33,20 @@ export async function openWorkspace(env: NodeEnv, node: AnyNode, cwd: string): P
 }
 
 /** After an attempt's process: what the judging needs to know of its work. */
+/** @param sealed the node's processes run sealed (ADR 0040): so do its checks */
 export async function settleAttempt(
   env: NodeEnv,
   ws: NodeWorkspace | null,
   attempt: number,
-): Promise<Pick<Produced, "tampered" | "workspaceError" | "sealed">> {
+  sealed = false,
+): Promise<Pick<Produced, "tampered" | "workspaceError" | "checkSource">> {
   if (ws === null) return {};
   try {
     const work = await env.run.workspaces.settle(ws, attempt, env.branch, env.round);
     emitRepoChanged(env, ws, attempt, work.repoChanged);
     // The checks run on a tree built from the commit just recorded, never on the live worktree (ADR 0043).
-    const sealed = { root: ws.root, prefix: ws.prefix, base: ws.base, commit: work.record.commit, protect: ws.protectGlobs };
-    return { tampered: work.tampered, sealed: ws.deps === undefined ? sealed : { ...sealed, deps: ws.deps } };
+    const source = { root: ws.root, prefix: ws.prefix, base: ws.base, commit: work.record.commit, protect: ws.protectGlobs, sealed };
+    return { tampered: work.tampered, checkSource: ws.deps === undefined ? source : { ...source, deps: ws.deps } };
   } catch (e) {
     if (!isWorkspaceProblem(e)) throw e;
     if (e instanceof WorktreeMovedError) {

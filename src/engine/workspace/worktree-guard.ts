@@ -27,7 +27,7 @@ function short(id: string): string {
 /** Each thing that moved, in words; empty when the worktree is as vouch left it. */
 export function worktreeMoved(k: KnownWorktree, s: WorktreeState): string[] {
   const out: string[] = [];
-  if (s.link === null) out.push(`its .git link (${k.path}/.git) is gone or no longer names a git dir`);
+  if (s.link === null) out.push(`the git dir vouch records it with (${k.gitDir}) is gone, or its .git no longer names it`);
   else if (s.link !== k.gitDir) out.push(`its .git link was changed: it names ${s.link}, not ${k.gitDir}`);
   else {
     if (s.backLink !== `${k.path}/.git`)

@@ -9,6 +9,7 @@ import { VouchError } from "../../engine/errors.ts";
 import { buildChildEnv } from "../child-env.ts";
 import type { Command, ProcessOptions, ProcessResult } from "../process-types.ts";
 import type { ProcessSupervisor } from "../process-registry.ts";
+import type { Confiner } from "../sandbox/confine.ts";
 import { backstopBreach, type BackstopBreach, type BackstopMargins } from "./overruns.ts";
 import { cancelGuard, supervisionStop } from "./supervision.ts";
 import type { HarnessAdapter, HarnessCommand, StreamParser } from "./types.ts";
@@ -30,6 +31,8 @@ export interface SittingContext {
   graceMs: number | undefined;
   reportedExitGraceMs: number;
   supervisor: ProcessSupervisor;
+  /** Seals the sittings the engine asks to seal (ADR 0040); absent, such a sitting does not start. */
+  confiner?: Confiner;
 }
 
 export async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, hooks: AgentHooks, ctx: SittingContext): Promise<Sitting> {
@@ -40,6 +43,8 @@ export async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, ho
     if (e instanceof VouchError) return notRun("unavailable", e.message);
     throw e;
   }
+  const options = await sealedOptions(adapter, a, processOptions(a, command, ctx), ctx);
+  if ("error" in options) return notRun("unavailable", options.error);
   const parser = adapter.createParser(a);
   const stop = new AbortController();
   const cancel = cancelGuard(stop, () => parser.reported?.() === true, ctx.reportedExitGraceMs);
@@ -47,10 +52,11 @@ export async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, ho
   hooks.signal.addEventListener("abort", cancel.onCancel, { once: true });
   let result: ProcessResult;
   try {
-    result = await ctx.runProcess({ argv: command.argv }, processOptions(a, command, ctx, stop.signal, watch.onLine));
+    result = await ctx.runProcess({ argv: command.argv }, { ...options.process, signal: stop.signal, onStdoutLine: watch.onLine });
   } finally {
     hooks.signal.removeEventListener("abort", cancel.onCancel);
     cancel.dispose();
+    await options.release();
   }
   const sitting = parsedSitting(parser, adapter, result, ctx.parentEnv);
   const breach = watch.breach();
@@ -94,21 +100,27 @@ function backstopWatch(
   };
 }
 
-function processOptions(
+/** A sealed sitting (ADR 0040): its tree, and the CLI's own state folders, writable; nothing else. */
+async function sealedOptions(
+  adapter: HarnessAdapter,
   a: AgentAssignment,
-  command: HarnessCommand,
+  base: ProcessOptions,
   ctx: SittingContext,
-  signal: AbortSignal,
-  onStdoutLine: (line: string) => void,
-): ProcessOptions {
+): Promise<{ process: ProcessOptions; release(): Promise<void> } | { error: string }> {
+  if (a.seal === undefined) return { process: base, release: async () => {} };
+  if (ctx.confiner === undefined) return { error: "the sitting is to run sealed, but no sandbox was set up for this session" };
+  const c = await ctx.confiner.open(a.seal, base.env, adapter.stateDirs?.(base.env) ?? []);
+  if ("error" in c) return { error: `could not seal the sitting: ${c.error}` };
+  return { process: { ...base, env: c.env, sandbox: c.spec }, release: c.release };
+}
+
+function processOptions(a: AgentAssignment, command: HarnessCommand, ctx: SittingContext): ProcessOptions {
   const { env } = buildChildEnv(ctx.parentEnv, a.passEnv, a.workspace !== undefined ? { VOUCH_WORKSPACE: a.workspace } : {});
   const options: ProcessOptions = {
     cwd: a.cwd,
     env,
-    signal,
     maxLineLength: MAX_STREAM_LINE,
     keepStderrBytes: SITTING_STDERR_BYTES,
-    onStdoutLine,
   };
   if (command.stdin !== undefined) options.stdin = command.stdin;
   if (command.wallMs !== undefined) options.wallMs = command.wallMs;

@@ -130,6 +130,10 @@ export interface HarnessDescriptor {
   probe?: DoctorProbe;
   /** Where its CLI keeps transcripts (agent CLIs with sessions). */
   transcripts?: TranscriptStore;
+  /** The folders its CLI writes besides the work tree (settings, sessions, caches), as absolute
+   *  paths for the sitting's environment: the only ones a sealed sitting may write outside its tree
+   *  and scratch TMPDIR (ADR 0040). Absent: none. */
+  stateDirs?(env: Readonly<Record<string, string | undefined>>): string[];
 }
 
 /** A session a sitting continues (ADR 0023). */

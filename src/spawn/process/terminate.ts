@@ -5,7 +5,7 @@
 // outlive the run. Every live group is registered with the session's
 // ProcessSupervisor, which kills what is left if vouch itself ends.
 import type { TerminationReason } from "../../engine/ports.ts";
-import { ProcessSupervisor, signalGroup } from "../process-registry.ts";
+import { ProcessSupervisor, signalGroup, signalGroupBelowLeader } from "../process-registry.ts";
 
 /** Time between SIGTERM and SIGKILL to the group. */
 export const DEFAULT_GRACE_MS = 2000;
@@ -16,16 +16,21 @@ export class GroupTermination {
   private leaderGone = false;
   private killTimer: ReturnType<typeof setTimeout> | undefined;
 
+  /** @param sealed the leader is bubblewrap (ADR 0040): it dies of a SIGTERM and takes its pid
+   *  namespace with it at once, so the SIGTERM goes to the rest of the group, which then has its
+   *  grace period; the SIGKILL after it goes to the whole group, bubblewrap included. */
   constructor(
     private readonly pgid: number,
     private readonly graceMs: number,
+    private readonly sealed = false,
   ) {}
 
   /** The first cause wins; after the leader exited there is nothing left to stop gracefully. */
   request(why: TerminationReason): void {
     if (this.reason !== null || this.leaderGone) return;
     this.reason = why;
-    signalGroup(this.pgid, "SIGTERM");
+    if (this.sealed) signalGroupBelowLeader(this.pgid, "SIGTERM");
+    else signalGroup(this.pgid, "SIGTERM");
     this.killTimer = setTimeout(() => signalGroup(this.pgid, "SIGKILL"), this.graceMs);
   }
 

@@ -3,11 +3,14 @@
 // and the run's end. The JSON side is read from the NDJSON text, the plain side
 // is parsed from the printed lines, so a fact dropped by either writer shows.
 import { eventSchema } from "../../../src/engine/events.ts";
-import { overrunText, verdictText } from "../../../src/tui/format.ts";
-import { oneLine } from "../../../src/tui/text.ts";
+import { verdictText } from "../../../src/tui/format.ts";
+import { overrunText } from "../../../src/read/cap-text.ts";
+import { oneLine } from "../../../src/text/lines.ts";
+import { branchPath, nodePath } from "../../../src/read/node-path.ts";
 
+// Nodes and branches by the one label every reader prints (src/read/node-path.ts).
 function where(e: { node?: string; branch?: { map: string; index: number } }): string {
-  return e.branch ? `${e.branch.map} #${e.branch.index} ${e.node}` : (e.node ?? "run");
+  return e.node === undefined ? "run" : nodePath(e.node, e.branch);
 }
 
 export function factsFromJson(ndjson: string): string[] {
@@ -27,7 +30,7 @@ export function factsFromJson(ndjson: string): string[] {
         if (!e.branch || e.status === "failed" || e.status === "error") facts.push(`node ${where(e)} ${e.status}`);
         break;
       case "branch.finished":
-        facts.push(`branch ${e.branch.map} #${e.branch.index} ${verdictText(e.verdict, e.status)}`);
+        facts.push(`branch ${branchPath(e.branch.map, e.branch.index)} ${verdictText(e.verdict, e.status)}`);
         break;
       case "check.finished":
         if (!e.passed) facts.push(`check ${where(e)} ${e.name} failed`);
@@ -58,8 +61,8 @@ export function factsFromPlain(lines: string[]): string[] {
   const facts: string[] = [];
   let m: RegExpMatchArray | null;
   for (const l of lines) {
-    if ((m = l.match(/^[✓✗!\-⊘] (\S+(?: #\d+ \S+)?) (passed|failed|error|skipped|cancelled)\b/))) facts.push(`node ${m[1]} ${m[2]}`);
-    else if ((m = l.match(/^[✓✗!\-⊘] (\S+) #(\d+) .*  (\S+)$/))) facts.push(`branch ${m[1]} #${m[2]} ${m[3]}`);
+    if ((m = l.match(/^[✓✗!\-⊘] (\S+) (passed|failed|error|skipped|cancelled)\b/))) facts.push(`node ${m[1]} ${m[2]}`);
+    else if ((m = l.match(/^[✓✗!\-⊘] (\S+\[\d+\]) .*  (\S+)$/))) facts.push(`branch ${m[1]} ${m[2]}`);
     else if ((m = l.match(/^✗ (.+) check (\S+) failed:/))) facts.push(`check ${m[1]} ${m[2]} failed`);
     else if ((m = l.match(/^⚠ (.+) cap overrun (.+)$/))) facts.push(`overrun ${m[1]} ${m[2]}`);
     else if ((m = l.match(/^↻ (.+) attempt (\d+) (\S+), retrying(?: in \S+)?: (.*)$/)))

@@ -14,6 +14,7 @@ import { claudeProbe } from "./probe.ts";
 import { carryCost } from "./session-cost.ts";
 import { createClaudeParser } from "./stream.ts";
 import { claudeTranscripts } from "./transcripts.ts";
+import { cliHome } from "../common/store-files.ts";
 
 export const CLAUDE_GUARANTEES: Guarantees = {
   caps: { turns: "native", budget_usd: "native", wall: "supervised", idle: "supervised" },
@@ -71,6 +72,11 @@ export const claudeAdapter: HarnessAdapter = {
   testedVersion: { package: "@anthropic-ai/claude-code", version: "2.1.332" },
   probe: claudeProbe,
   transcripts: claudeTranscripts,
+  // What the CLI writes besides the tree (ADR 0040): settings, sessions, transcripts.
+  stateDirs: (env) => {
+    const dir = cliHome(env, "CLAUDE_CONFIG_DIR", ".claude");
+    return dir === null ? [] : [dir];
+  },
   sessionArgs: claudeSessionArgs,
   buildCommand: buildClaudeCommand,
   // A resumed session's total_cost_usd counts its earlier sittings: report this sitting's own.

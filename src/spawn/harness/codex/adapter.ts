@@ -14,6 +14,7 @@ import type { Guarantees, HarnessAdapter, HarnessCommand, SessionToContinue } fr
 import { codexProbe } from "./probe.ts";
 import { createCodexParser } from "./stream.ts";
 import { codexTranscripts } from "./transcripts.ts";
+import { cliHome } from "../common/store-files.ts";
 
 export const CODEX_GUARANTEES: Guarantees = {
   caps: { turns: "supervised", budget_usd: "none", wall: "supervised", idle: "supervised" },
@@ -55,6 +56,11 @@ export const codexAdapter: HarnessAdapter = {
   testedVersion: { package: "@openai/codex", version: "0.171.0" },
   probe: codexProbe,
   transcripts: codexTranscripts,
+  // What the CLI writes besides the tree (ADR 0040): settings, sessions, transcripts.
+  stateDirs: (env) => {
+    const dir = cliHome(env, "CODEX_HOME", ".codex");
+    return dir === null ? [] : [dir];
+  },
   sessionArgs: codexSessionArgs,
   buildCommand: buildCodexCommand,
   createParser: () => createCodexParser(),

@@ -2,12 +2,14 @@
 // written when the session ends however it ends (passed, failed, error, paused,
 // interrupted), from what the ledger recorded. A report that cannot be written
 // then is said on stderr and turns exit 0 into 3: CI that asked for it must not
-// pass without it.
+// pass without it. Here, not in src/report/: it is the session's wiring (files,
+// the ledger, stderr); the reports themselves are pure renderings.
 import { EXIT } from "../engine/errors.ts";
 import { ledgerHome, openLedgerForReading } from "../ledger/index.ts";
-import type { CliIO } from "../cli/io.ts";
-import { renderReport } from "./render.ts";
-import { writeReport, type ReportTarget } from "./write-report.ts";
+import { renderReport } from "../report/render.ts";
+import { writeReport, type ReportTarget } from "../report/write-report.ts";
+import { recordedDrawing } from "./graph-drawing.ts";
+import type { CliIO } from "./io.ts";
 
 async function writeAll(io: CliIO, runId: string, targets: ReportTarget[]): Promise<boolean> {
   let ok = true;
@@ -16,7 +18,7 @@ async function writeAll(io: CliIO, runId: string, targets: ReportTarget[]): Prom
     try {
       for (const t of targets) {
         try {
-          writeReport(t.file, await renderReport(ledger, runId, t.format), "--report");
+          writeReport(t.file, await renderReport(ledger, runId, t.format, recordedDrawing(io)), "--report");
           io.err(`vouch: wrote the ${t.format} report to ${t.file}\n`);
         } catch (e) {
           ok = false;
