@@ -467,9 +467,10 @@ export interface GitPort {
    *  none), its parent `commit`; `commit` itself when that changes nothing. The tree a check
    *  sees (ADR 0043), made in git's object store: no checkout is read or touched. */
   composeTree(root: string, commit: string, from: string, paths: readonly string[], message: string): Promise<string>;
-  /** Writes `commit`'s tree into the folder `dir` (made afresh), with a git dir of its own
-   *  (detached at `commit`, the repository's objects borrowed), and each link a symbolic link. */
-  checkoutTree(root: string, commit: string, dir: string, links: readonly TreeLink[]): Promise<void>;
+  /** Writes `commit`'s tree into a new folder called `name` (where: the port's choice, a tmpfs
+   *  when there is one with room, else <root>/.vouch/trees) with a git dir of its own (detached at
+   *  `commit`, the repository's objects borrowed), each link a symbolic link; returns the folder. */
+  checkoutTree(root: string, commit: string, name: string, links: readonly TreeLink[]): Promise<string>;
   /** Removes a folder checkoutTree made. */
   removeTree(dir: string): Promise<void>;
   /** The digests of what a sitting must leave alone in the repository at root (ADR 0044). */

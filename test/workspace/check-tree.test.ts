@@ -7,6 +7,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, w
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { realGit as g } from "../../src/workspace/git.ts";
+import { checkoutTreeAt } from "../../src/workspace/check-tree.ts";
 import { fingerprint, git, makeRepo, writeFiles } from "./git-repo.ts";
 
 const made: string[] = [];
@@ -57,15 +58,35 @@ describe("composeTree", () => {
 describe("checkoutTree", () => {
   test("writes the tree with a git dir of its own: git in it sees a clean tree at the commit, not the user's repository", async () => {
     const { r, work } = repo();
-    const dir = join(r, ".vouch", "trees", "run1", "n", "1-1");
-    await g.checkoutTree(r, work, dir, []);
+    const dir = await g.checkoutTree(r, work, "run1/n/1-1", []);
+    // A tmpfs when this machine has one with room (where writing 10,000 files is fast), else the repository's .vouch/trees.
+    expect(dir.endsWith("/run1/n/1-1")).toBe(true);
+    expect(dir.includes("/vouch-trees-") || dir.startsWith(join(r, ".vouch", "trees"))).toBe(true);
     expect(readFileSync(join(dir, "src/a.js"), "utf8")).toBe("fixed\n");
     expect(git(dir, "rev-parse", "--show-toplevel").trim()).toBe(dir);
     expect(git(dir, "rev-parse", "HEAD").trim()).toBe(work);
     expect(git(dir, "status", "--porcelain")).toBe("");
     writeFileSync(join(dir, "src/a.js"), "a check wrote this\n");
     expect(git(dir, "status", "--porcelain")).toBe(" M src/a.js\n");
-    expect(git(r, "status", "--porcelain")).toBe("?? .vouch/\n"); // the user's checkout only sees vouch's (ignored in real runs) folder
+    expect(git(r, "status", "--porcelain")).not.toContain("src/"); // the user's checkout is untouched
+    await g.removeTree(dir);
+  });
+
+  test("in the repository's .vouch/trees too (where there is no tmpfs): the same tree, the same git", async () => {
+    const { r, work } = repo();
+    const dir = join(r, ".vouch", "trees", "run1", "n", "1-3");
+    await checkoutTreeAt(r, work, dir, []);
+    expect(readFileSync(join(dir, "src/a.js"), "utf8")).toBe("fixed\n");
+    expect(git(dir, "rev-parse", "--show-toplevel").trim()).toBe(dir);
+    expect(git(dir, "status", "--porcelain")).toBe("");
+    await g.removeTree(dir);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  test("a name that would climb out, or read as an option, is refused before anything is written", async () => {
+    const { r, work } = repo();
+    for (const name of ["../x", "a/../../b", "-rf", "", "a//b"])
+      await expect(g.checkoutTree(r, work, name, [])).rejects.toThrow(/cannot name a check tree/);
   });
 
   test("links each dependency folder read from the checkout; a path the tree has stays the tree's", async () => {
@@ -75,7 +96,7 @@ describe("checkoutTree", () => {
     mkdirSync(join(r, "dist"));
     expect(await g.ignoredFolders(r)).toEqual(["dist", "node_modules"]);
     const dir = join(r, ".vouch", "trees", "run1", "n", "1-2");
-    await g.checkoutTree(r, work, dir, [
+    await checkoutTreeAt(r, work, dir, [
       { path: "node_modules", target: join(r, "node_modules") },
       { path: "src", target: join(r, "dist") },
       { path: "no/such/parent", target: join(r, "dist") },
@@ -89,15 +110,15 @@ describe("checkoutTree", () => {
   test("made afresh over what a killed session left; removeTree removes only check tree folders", async () => {
     const { r, base, work } = repo();
     const dir = join(r, ".vouch", "trees", "run1", "n", "1-1");
-    await g.checkoutTree(r, work, dir, []);
+    await checkoutTreeAt(r, work, dir, []);
     writeFileSync(join(dir, "leftover"), "x");
-    await g.checkoutTree(r, base, dir, []);
+    await checkoutTreeAt(r, base, dir, []);
     expect(existsSync(join(dir, "leftover"))).toBe(false);
     expect(readFileSync(join(dir, "scripts/test"), "utf8")).toBe("echo base\n");
     await g.removeTree(dir);
     expect(existsSync(dir)).toBe(false);
     await expect(g.removeTree(r)).rejects.toThrow(/not a check tree folder/);
-    await expect(g.checkoutTree(r, work, join(r, "elsewhere"), [])).rejects.toThrow(/not a check tree folder/);
+    await expect(checkoutTreeAt(r, work, join(r, "elsewhere"), [])).rejects.toThrow(/not a check tree folder/);
     expect(existsSync(join(r, "src/a.js"))).toBe(true);
   });
 });

@@ -11,7 +11,7 @@ import { checksPath } from "../graph/checks-library.ts";
 import type { CheckSpec, TreeLink } from "../ports.ts";
 import { fromBasePaths, witnessFromResult, type CheckTreeInput } from "../workspace/check-reads.ts";
 import { compileGlob, matching } from "../workspace/glob.ts";
-import { checkTreePath } from "../workspace/names.ts";
+import { checkTreeName } from "../workspace/names.ts";
 import { DEFAULT_DEPS } from "../workspace/spec.ts";
 import type { NodeEnv } from "./contract.ts";
 
@@ -57,9 +57,9 @@ export class AttemptTrees {
       ? await this.compose(base, commit, witnessFromResult(input), `vouch: the base with ${spec.name}'s from_result paths`)
       : await this.compose(commit, base, fromBasePaths(input), `vouch: the tree ${spec.name} checks`);
     const n = ++this.n;
-    const dir = checkTreePath(root, this.env.run.options.runId, this.env.id, this.env.branch, this.attempt, n, onBase);
+    const name = checkTreeName(this.env.run.options.runId, this.env.id, this.env.branch, this.attempt, n, onBase);
     const links = await this.links();
-    await git.checkoutTree(root, tree, dir, links);
+    const dir = await git.checkoutTree(root, tree, name, links);
     return { dir, links, close: () => git.removeTree(dir) };
   }
 
@@ -78,10 +78,9 @@ export class AttemptTrees {
   }
 
   private async list(): Promise<{ base: string[]; commit: string[] }> {
-    const git = this.env.run.ports.git;
     const [base, commit] = await Promise.all([
-      git.listFiles(this.source.root, this.source.base),
-      git.listFiles(this.source.root, this.source.commit),
+      this.env.run.workspaces.baseFiles(this.source.root, this.source.base),
+      this.env.run.ports.git.listFiles(this.source.root, this.source.commit),
     ]);
     return { base, commit };
   }
@@ -107,7 +106,7 @@ export class AttemptTrees {
   private links(): Promise<TreeLink[]> {
     this.linked ??= (async () => {
       const globs = (this.source.deps ?? DEFAULT_DEPS).map(compileGlob);
-      const ignored = await this.env.run.ports.git.ignoredFolders(this.source.root);
+      const ignored = await this.env.run.workspaces.ignoredFolders(this.source.root);
       return matching(ignored, globs).map((path) => ({ path, target: join(this.source.root, path) }));
     })();
     return this.linked;

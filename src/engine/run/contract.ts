@@ -40,7 +40,7 @@ export interface NodeRun {
   /** The last total cost each session's harness reported, by session id (ADR 0023). */
   readonly sessionCosts: Map<string, number>;
   /** The run's git worktrees (ADR 0020). */
-  readonly workspaces: Pick<Workspaces, "open" | "settle" | "finished" | "recorded">;
+  readonly workspaces: Pick<Workspaces, "open" | "settle" | "finished" | "recorded" | "baseFiles" | "ignoredFolders">;
 }
 
 /** The graph a node belongs to: the top graph, or a sub-graph run by a `kind: graph` node

@@ -41,10 +41,10 @@ export function worktreePath(repoRoot: string, runId: string, node: string, bran
   return [repoRoot.replace(/\/+$/, ""), WORKTREES_DIR, ...parts(runId, node, branch)].join("/");
 }
 
-/** Where one check of one attempt sees its tree (ADR 0043): <repo>/.vouch/trees/<run>/…/<node>/<attempt>-<n>,
- *  "-base" for a witness's run on the base. Made for the check, removed after it. */
-export function checkTreePath(
-  repoRoot: string,
+/** The name of one check's tree of one attempt (ADR 0043): <run>/…/<node>/<attempt>-<n>, "-base" for a
+ *  witness's run on the base. The git port decides where the folder of that name is (a tmpfs, or
+ *  <repo>/.vouch/trees); it is made for the check and removed after it. */
+export function checkTreeName(
   runId: string,
   node: string,
   branch: BranchRef | undefined,
@@ -52,7 +52,7 @@ export function checkTreePath(
   n: number,
   onBase = false,
 ): string {
-  return [repoRoot.replace(/\/+$/, ""), TREES_DIR, ...parts(runId, node, branch), `${attempt}-${n}${onBase ? "-base" : ""}`].join("/");
+  return [...parts(runId, node, branch), `${attempt}-${n}${onBase ? "-base" : ""}`].join("/");
 }
 
 /** The folder holding every worktree of a run. */

@@ -71,6 +71,7 @@ export class Workspaces {
   private readonly opened = new Map<string, NodeWorkspace>();
   private readonly statuses = new Map<string, NodeStatus>();
   private readonly remote = new Map<string, WorkspaceRecord>();
+  private readonly memos = new Map<string, Promise<string[]>>();
   /** The user's repository as vouch last looked at it, per repository (ADR 0044). */
   private readonly known = new Map<string, Promise<RepoFingerprint>>();
   private readonly roots = new Map<string, Promise<{ root: string; prefix: string; common: string } | null>>();
@@ -172,6 +173,27 @@ export class Workspaces {
   /** The node's final status decides, at the run's end, whether its worktree stays. */
   finished(key: string, status: NodeStatus): void {
     this.statuses.set(key, status);
+  }
+
+  /** The files of a base commit, once per run (every node of a run starts from the same base,
+   *  and each check tree reads it: ADR 0043). */
+  baseFiles(root: string, commit: string): Promise<string[]> {
+    return this.memo(`files\0${root}\0${commit}`, () => this.git.listFiles(root, commit));
+  }
+
+  /** The checkout's git-ignored folders, once per run (its installed dependencies do not change under it). */
+  ignoredFolders(root: string): Promise<string[]> {
+    return this.memo(`ignored\0${root}`, () => this.git.ignoredFolders(root));
+  }
+
+  private memo(key: string, make: () => Promise<string[]>): Promise<string[]> {
+    let p = this.memos.get(key);
+    if (p === undefined) {
+      p = make();
+      this.memos.set(key, p);
+      p.catch(() => this.memos.delete(key));
+    }
+    return p;
   }
 
   /** A node of a branch a worker ran finished with this worktree record (ADR 0029): the commit it judged. */

@@ -147,9 +147,11 @@ export class FakeGit implements GitPort {
   /** Every check tree ever written, in order. */
   readonly treesMade: { dir: string; commit: string }[] = [];
   ignored: string[] = [];
-  async checkoutTree(_root: string, commit: string, dir: string, links: readonly TreeLink[]) {
+  async checkoutTree(_root: string, commit: string, name: string, links: readonly TreeLink[]) {
+    const dir = `${FAKE_ROOT}/.vouch/trees/${name}`;
     this.trees.set(dir, { commit, files: new Map(this.commits.get(commit)!), links });
     this.treesMade.push({ dir, commit });
+    return dir;
   }
   async removeTree(dir: string) {
     this.trees.delete(dir);
