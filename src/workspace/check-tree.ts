@@ -96,13 +96,24 @@ function treesHome(root: string, commit: string): Promise<string> {
   return home;
 }
 
+/** The tmpfs folder of a repository's trees (it may not exist). */
+function tmpfsHome(root: string): string {
+  const uid = process.getuid?.() ?? 0;
+  return join(TMPFS, `vouch-trees-${uid}`, createHash("sha256").update(root).digest("hex").slice(0, 16));
+}
+
+/** The folders a run's check trees may be in (what a killed session left there is vouch clean's). */
+export function runTreeFolders(root: string, runId: string): string[] {
+  if (!/^[A-Za-z0-9_][A-Za-z0-9_-]*$/.test(runId)) return [];
+  return [join(root, ".vouch", "trees", runId), join(tmpfsHome(root), runId)].filter(exists);
+}
+
 async function chooseHome(root: string, commit: string): Promise<string> {
   try {
     const fs = statfsSync(TMPFS);
     const bytes = await treeBytes(root, commit);
     if (fs.type === TMPFS_MAGIC && bytes <= TMPFS_MAX_BYTES && fs.bavail * fs.bsize > bytes * TMPFS_HEADROOM) {
-      const uid = process.getuid?.() ?? 0;
-      const home = join(TMPFS, `vouch-trees-${uid}`, createHash("sha256").update(root).digest("hex").slice(0, 16));
+      const home = tmpfsHome(root);
       mkdirSync(home, { recursive: true, mode: 0o700 });
       return home;
     }
