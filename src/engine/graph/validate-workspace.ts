@@ -9,6 +9,7 @@ import { compileGlob } from "../workspace/glob.ts";
 import { workspaceOf } from "../workspace/spec.ts";
 
 export const workspaces: Rule = (ctx) => {
+  for (const n of ctx.index.nodes) witnessRule(ctx, n);
   for (const n of ctx.index.nodes) {
     const node = n.node;
     if ((node?.kind !== "agent" && node?.kind !== "script") || node.workspace === undefined) continue;
@@ -24,6 +25,22 @@ export const workspaces: Rule = (ctx) => {
   d?.protect?.forEach((glob, i) => globRule(ctx, ["defaults", "workspace", "protect", i], glob));
   d?.deps?.forEach((glob, i) => globRule(ctx, ["defaults", "workspace", "deps", i], glob, "deps"));
 };
+
+/** A witnessed check (ADR 0044) runs first on the base: a node in the shared folder has none. Checks
+ *  from checks_from files are merged after validation; one of those is found when it runs. */
+function witnessRule(ctx: ValidateContext, n: IndexedNode): void {
+  const node = n.node;
+  if ((node?.kind !== "agent" && node?.kind !== "script") || workspaceOf(ctx.graph, node) !== null) return;
+  (node.success?.checks ?? []).forEach((ref, i) => {
+    const def = typeof ref === "string" ? (Object.hasOwn(ctx.graph.checks ?? {}, ref) ? ctx.graph.checks![ref] : undefined) : ref;
+    if (def?.witness === undefined) return;
+    ctx.report({
+      path: [...n.path, "success", "checks", i],
+      message: `check "${typeof ref === "string" ? ref : ref.name}" is witnessed (witness: ${def.witness}), which runs it on the base first, and node "${n.id}" has no base: it works in the shared folder`,
+      hint: `give "${n.id}" workspace: { mode: worktree }, or drop witness from the check`,
+    });
+  });
+}
 
 function baseRule(ctx: ValidateContext, path: (string | number)[], base: string | undefined): void {
   if (base?.startsWith("-"))
