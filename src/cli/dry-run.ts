@@ -6,6 +6,7 @@ import { EXIT } from "../engine/errors.ts";
 import { realAgentRunner } from "./run-session.ts";
 import type { CliIO } from "./io.ts";
 import { sanitize } from "../tui/text.ts";
+import { sealSummary } from "../read/seal.ts";
 
 function caps(node: PlannedNode): string {
   const c = node.caps;
@@ -47,6 +48,10 @@ export function printPlan(io: CliIO, options: Omit<RunOptions, "ports" | "signal
     lines.push(`  ${id}  ${n.kind.padEnd(8)} ${harness}`.trimEnd());
     for (const r of n.refusals) lines.push(`  ${" ".repeat(width)}  refused: ${r.message}`);
   }
+  const sandbox = sealSummary(
+    plan.nodes.map((n) => (n.sealed === undefined ? {} : { sealed: n.sealed, ...(n.unsealed ? { unsealed_reason: n.unsealed } : {}) })),
+  );
+  if (sandbox !== null) lines.push(`sandbox: ${sandbox}`);
   io.out(sanitize(`${lines.join("\n")}\n`)); // the graph's name and inputs come from outside
   if (plan.refusals.length > 0) {
     io.err(`vouch: ${plan.refusals.length} refusal${plan.refusals.length === 1 ? "" : "s"}: the run would not start\n`);

@@ -76,16 +76,24 @@ reads the graph files and the ledger) what fits where the cursor is.
   zsh    source <(vouch completion zsh)      after compinit; or save it as _vouch in a folder of $fpath
   fish   vouch completion fish > ~/.config/fish/completions/vouch.fish`,
   worker: `Usage: vouch worker redis://HOST:PORT[/DB] [--concurrency N] [--name NAME] [--workdir DIR]
+                    [--fleet-key-file FILE] [--health-file FILE]
+       vouch worker --probe live|ready --health-file FILE
 
 Takes map branches from the queue that \`vouch run --executor\` fills and runs each with
 the engine's own branch code, streaming its events back to the coordinator. Commands it
 runs see VOUCH_WORKER=NAME (default hostname:pid); --pass-env names reach them with this
 machine's values. --workdir: where branch commands run (default: the coordinator's folder);
 branches with worktrees need it: the worker's clone of the repository is kept there.
+A job runs only when it verifies with the fleet key the coordinator holds (VOUCH_FLEET_KEY,
+or a file: VOUCH_FLEET_KEY_FILE, --fleet-key-file) and comes from this vouch's version; others
+end error. The Redis password comes from VOUCH_REDIS_PASSWORD or VOUCH_REDIS_PASSWORD_FILE,
+never the URL. A kill -9 of the worker takes its branches' processes with it.
 SIGTERM takes nothing new, kills what runs and hands those jobs back to the queue.
 VOUCH_WORKER_LOCK_MS (default 30000): how long a silent worker keeps its jobs.
+--health-file FILE: rewritten every 2 s; --probe live|ready answers a container's probe from it
+(live: the worker's loop runs; ready: also connected): exit 0 healthy, 1 not.
 
-Exit codes: 0 stopped by a signal, 2 usage or Redis unreachable.`,
+Exit codes: 0 stopped by a signal, 2 usage, no fleet key, or Redis unreachable.`,
   workers: `Usage: vouch workers redis://HOST:PORT[/DB] [--json]
 
 The live workers (from their heartbeats: name, pid, jobs running of concurrency) and the
@@ -94,10 +102,15 @@ jobs waiting and running on the queue.
 Exit codes: 0, 2 usage or Redis unreachable.`,
   export: `Usage: vouch export k8s --executor redis://HOST:PORT[/DB] --image IMAGE [--replicas N]
                     [--concurrency N] [--secret NAME]... [--wall DURATION] [--name NAME]
+                    [--fleet-secret NAME] [--work-size SIZE] [--uid N]
 
 Prints a Kubernetes Deployment of \`vouch worker\`s as YAML: resources per worker, a
 termination grace period longer than the longest wall cap (--wall, default 30m), and the
-environment taken from Secrets by name (nothing secret is printed).
+environment taken from Secrets by name (nothing secret is printed). The pod passes the
+"restricted" Pod Security Standard (user --uid, default 10001), mounts no service-account
+token and is probed through the worker's health file; its work volume is limited to
+--work-size (default 20Gi). The fleet key and the Redis password come from the Secret
+--fleet-secret (default vouch-fleet; keys fleet-key and redis-password).
 
 Exit codes: 0, 2 usage.`,
   run: `Usage: vouch run GRAPH [options]
@@ -129,6 +142,8 @@ Options:
                            off pauses the run; an unknown reset waits 1m, 2m, 4m ... (at most 30m each)
   --executor URL           run every map branch as a job for \`vouch worker\`s: redis://HOST:PORT[/DB]
                            (or \`executor:\` in the graph); unreachable at start: exit 2 (docs/scale-out.md)
+  --fleet-key-file FILE    the fleet key jobs are sealed with (else VOUCH_FLEET_KEY or
+                           VOUCH_FLEET_KEY_FILE); a fleet run without one: exit 2
   --sandbox MODE           auto (default), required or off: seal the sittings of nodes whose graph
                            says nothing (their tree writable, nothing else; no process outlives
                            them); required refuses to start where sealing does not work (vouch doctor)
@@ -222,15 +237,18 @@ Options:
 NODE is a node as show prints it: an id, or map[index].id in a map branch.`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
                         [--replay-dir DIR] [--replay-delay DURATION] [--report FORMAT:FILE]
-                        [--wait-limits [--max-wait DURATION]] [--sandbox MODE]
+                        [--wait-limits [--max-wait DURATION]] [--executor URL] [--fleet-key-file FILE]
+                        [--sandbox MODE]
 
 Re-runs only what did not pass (failed, error, cancelled or never started), keeping
 the outputs of what passed. Refuses (exit 2) when the graph file changed since the
 run started, unless --force. --approve/--reject decide a paused approval.
 --report FORMAT:FILE writes a report of the whole run when the session ends (as for run).
 A run paused at a usage or rate limit goes on with the nodes the limit held; --wait-limits
-and --max-wait wait for a limit in this process, as for run. --sandbox is as for run;
-without it the session keeps the run's.`,
+and --max-wait wait for a limit in this process, as for run. A run whose branches ran on
+workers reconnects to the executor it recorded (or --executor URL), with the fleet key as
+for run; a first SIGTERM or Ctrl-C ends it even when a job's worker is gone. --sandbox
+is as for run; without it the session keeps the run's.`,
   report: `Usage: vouch report RUN [--format html|junit|markdown] [-o FILE]
 
 Writes one recorded run as a report, from the ledger (the facts vouch show --json prints):

@@ -35,6 +35,7 @@ const OPTIONS = {
   report: { type: "string", multiple: true },
   ...LIMIT_OPTIONS,
   executor: { type: "string" },
+  "fleet-key-file": { type: "string" },
   ...SANDBOX_OPTION,
 } as const;
 
@@ -162,7 +163,8 @@ const resumeCommand: Command = async (args, io) => {
       warnUnsealed(preflightRun(options, io.env, replayDir), io.err);
       // Branches ran on workers: re-attach to their jobs by id (ADR 0026).
       const recordedExecutor = started?.type === "run.started" ? started.executor : undefined;
-      const chosen = await chooseExecutor(values.executor, graphFile.graph, baseDir, recordedExecutor);
+      const cx = { env: io.env, cwd: io.cwd, err: io.err, fleetKeyFile: values["fleet-key-file"] };
+      const chosen = await chooseExecutor(values.executor, graphFile.graph, baseDir, cx, recordedExecutor);
       if (chosen) Object.assign(options, chosen);
       released = true; // runSession owns the lock and the ledger from here
       return await withReports(io, runId, reports, () =>

@@ -452,6 +452,21 @@ export const branchCutOffSchema = z.strictObject({
   worker: z.string(),
 });
 
+/** A worker's attempt at a branch delivered a result after it was cut off — it no longer
+ *  held the job (its lock ran out and another attempt took it, ADR 0046). The result is
+ *  not the branch's: a later attempt decides it. */
+export const branchResultRefusedSchema = z.strictObject({
+  ...base,
+  type: z.literal("branch.result_refused"),
+  branch: branchRef,
+  job: z.string(),
+  attempt: z.number().int().min(1),
+  worker: z.string(),
+  /** The status the refused result claimed. */
+  status: z.enum(NODE_STATUSES),
+  reason: z.string(),
+});
+
 export const runPausedSchema = z.strictObject({
   ...base,
   type: z.literal("run.paused"),
@@ -510,6 +525,7 @@ export const eventSchema = z.discriminatedUnion("type", [
   repoChangedSchema,
   branchDispatchedSchema,
   branchCutOffSchema,
+  branchResultRefusedSchema,
   runPausedSchema,
   runFinishedSchema,
   nodeLimitedSchema,

@@ -2,7 +2,7 @@
 // The engine spawns nothing: src/cli.ts wires the real implementations
 // (src/spawn, src/ledger); tests inject fakes. The defaults here refuse loudly,
 // so an engine test that forgets a fake fails instead of starting a process.
-import type { SealRequest } from "./sandbox.ts";
+import type { SandboxMode, SealRequest } from "./sandbox.ts";
 import type { Expect } from "./graph/schema.ts";
 import type { HarnessName } from "./harnesses.ts";
 import type { BranchRef, EventBody, NodeStatus, RunCounts, StopReason, Tokens, VouchEvent } from "./events.ts";
@@ -282,6 +282,8 @@ export interface BranchJob {
   version: string;
   /** The repository the branch's worktree nodes need (ADR 0029); absent when none has one. */
   workspace?: RemoteWorkspace;
+  /** The run's --sandbox (ADR 0040); whether sealing works is the worker's own probe's. */
+  sandbox?: SandboxMode;
 }
 
 /** What a worker needs to give a branch's nodes worktrees (ADR 0029): where to fetch and
@@ -328,6 +330,17 @@ export interface BranchJobHooks {
   /** A worker began an attempt (the first, or one after another was cut off). */
   onAttempt(attempt: number, worker: string): void;
   onEvent(event: RemoteEvent): void;
+  /** An attempt's result was refused: the attempt no longer held the job (ADR 0046). */
+  onRefused?(r: RefusedResult): void;
+}
+
+/** A result the executor did not take: it came from an attempt that was cut off. */
+export interface RefusedResult {
+  attempt: number;
+  worker: string;
+  /** What the refused result said. */
+  status: NodeStatus;
+  reason: string;
 }
 
 export interface BranchExecutor {

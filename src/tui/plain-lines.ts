@@ -71,7 +71,7 @@ const LINES: { [T in EventType]?: Lines<T> } = {
     line([
       seg("↻ ", "warn", true),
       seg(`${branchPath(e.branch.map, e.branch.index)} `),
-      seg(`attempt ${e.attempt} cut off on ${workerLabel(e.worker)}`, "warn"),
+      seg(`attempt ${e.attempt} cut off ${e.worker === "" ? "before it sent anything" : `on ${workerLabel(e.worker)}`}`, "warn"),
       seg(": another worker takes the branch", "muted"),
     ]),
   ],
@@ -80,6 +80,14 @@ const LINES: { [T in EventType]?: Lines<T> } = {
       seg("⚠ ", "bad", true),
       seg(`${nodeAt(e)} attempt ${e.attempt}: `, "bad", true),
       seg(repoChangedText(e.changed).replace("your repository", `the repository ${oneLine(e.repo)}`), "bad", true),
+    ]),
+  ],
+  "branch.result_refused": (_after, e) => [
+    line([
+      seg("↻ ", "warn", true),
+      seg(`${branchPath(e.branch.map, e.branch.index)} `),
+      seg(`attempt ${e.attempt}'s result (${e.status}) on ${workerLabel(e.worker)} refused`, "warn"),
+      seg(": it no longer held the job", "muted"),
     ]),
   ],
   "merge.conflict": (_after, e) => [

@@ -79,6 +79,7 @@ const HANDLERS: { [T in EventType]: Handler<T> } = {
   "branch.dispatched": (s) => s,
   "branch.cut_off": (s) => s,
   "repo.changed": (s, e) => updateNode(s, e.node, e.branch, (n) => ({ ...n, repoChanged: e.changed })),
+  "branch.result_refused": (s) => s,
   "merge.conflict": (s, e) =>
     updateNode(s, e.node, undefined, (n) => ({
       ...n,

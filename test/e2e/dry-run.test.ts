@@ -36,6 +36,7 @@ describe("vouch run --dry-run", () => {
       "run: concurrency 4",
       "  first  script",
       "  ask    agent    command wall 30s",
+      "sandbox: 1 sealed, 1 unsealed (a script without a workspace runs unconfined in the shared folder)",
       "",
     ]);
     expect(readdirSync(s.marks)).toEqual([]);

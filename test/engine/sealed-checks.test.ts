@@ -104,6 +104,28 @@ describe("the tree a check sees", () => {
   });
 });
 
+describe("sealed when the node is", () => {
+  test("a sealed node's checks are each confined to their own tree (network off unless the check says so); an unsealed node's are not", async () => {
+    const checks = '{ name: a, run: "true" }, { name: b, run: "true", network: true }';
+    const git = new FakeGit();
+    const commands = new FakeCommandRunner();
+    await run(graph(checks), { git, commands, options: { sandboxAvailability: { available: true } } });
+    expect(commands.checks.map((c) => c.ctx.seal)).toEqual([
+      { tree: `${TREES}/impl/1-1`, repository: FAKE_ROOT, network: false },
+      { tree: `${TREES}/impl/1-2`, repository: FAKE_ROOT, network: true },
+    ]);
+    const off = new FakeCommandRunner();
+    await run(graph(checks).replace("workspace:", "sandbox: off\n    workspace:"), {
+      git: new FakeGit(),
+      commands: off,
+      options: { sandboxAvailability: { available: true } },
+    });
+    expect(off.checks.map((c) => c.ctx.seal)).toEqual([undefined, undefined]);
+    // Not sealed, the check still runs on its tree, never the live worktree.
+    expect(off.checks.map((c) => c.ctx.cwd)).toEqual([`${TREES}/impl/1-1`, `${TREES}/impl/1-2`]);
+  });
+});
+
 describe("witnesses (fails_on_base)", () => {
   const fixed = (git: FakeGit) => reading(git, "src/a.ts", "fixed");
 

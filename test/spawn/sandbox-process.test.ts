@@ -3,40 +3,27 @@
 // outlives it (counted), that a cap's SIGTERM still gives it its grace period,
 // and that a sandbox that cannot be set up is a failed start, not an exit.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runProcess } from "../../src/spawn/process.ts";
 import { sealedArgv } from "../../src/spawn/sandbox/bwrap-argv.ts";
+import { Confiner } from "../../src/spawn/sandbox/confine.ts";
+import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
 import { SandboxProbe, type SandboxProbeResult } from "../../src/spawn/sandbox/probe.ts";
 import type { SandboxSpec } from "../../src/spawn/sandbox/spec.ts";
-import { tempDir, TEST_ENV } from "./helpers.ts";
+import { HAVE_BWRAP, processesWith, tempDir, TEST_ENV } from "./helpers.ts";
 
 const dir = tempDir("vouch-sandbox-test-");
 const root = realpathSync(dir.path);
 let probe: SandboxProbeResult;
 let program = "";
 beforeAll(async () => {
+  if (!HAVE_BWRAP) return;
   probe = await new SandboxProbe({ PATH: TEST_ENV.PATH }).check();
   if (!probe.available) throw new Error(`bubblewrap does not work here: ${probe.reason} (${probe.hint})`);
   program = probe.program;
 });
 afterAll(() => dir.cleanup());
-
-/** Host processes whose command line holds `marker` (a sealed process's own pids are its namespace's). */
-function processesWith(marker: string): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${name}/cmdline`, "utf8");
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      if (cmd.includes(marker) && stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z") out.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 function layout(name: string) {
   const repo = join(root, name);
@@ -58,7 +45,7 @@ function layout(name: string) {
 
 const sh = (script: string) => ({ argv: ["/bin/sh", "-c", script] });
 
-describe("what a sealed process may reach", () => {
+describe.skipIf(!HAVE_BWRAP)("what a sealed process may reach", () => {
   test("its tree is writable; the checkout is read-only (EROFS); hidden folders are empty; bound-back objects are readable", async () => {
     const { repo, tree, spec } = layout("reach");
     const script = [
@@ -110,7 +97,7 @@ describe("what a sealed process may reach", () => {
   });
 });
 
-describe("a sealed process runs as it would unsealed", () => {
+describe.skipIf(!HAVE_BWRAP)("a sealed process runs as it would unsealed", () => {
   test("stdin carries the prompt (text and file), the exit status is the command's", async () => {
     const { tree, spec } = layout("stdio");
     const text = await runProcess({ argv: ["/bin/cat"] }, { cwd: tree, env: TEST_ENV, sandbox: spec, stdin: "the prompt\n" });
@@ -123,7 +110,7 @@ describe("a sealed process runs as it would unsealed", () => {
   });
 });
 
-describe("nothing outlives a sealed process", () => {
+describe.skipIf(!HAVE_BWRAP)("nothing outlives a sealed process", () => {
   test("a setsid daemon, a double fork and a nohup child are all gone when runProcess returns (counted)", async () => {
     const { tree, spec } = layout("leftovers");
     // Each one says it is running (its own session, a double fork, nohup) before the script ends.
@@ -172,7 +159,7 @@ describe("nothing outlives a sealed process", () => {
 
 // CI and this machine run as root; users are ordinary users, for whom bubblewrap makes a user
 // namespace of its own. The same command line, started as `nobody` (setpriv drops to it).
-describe.runIf(process.getuid?.() === 0 && Bun.which("setpriv") !== null)("as an ordinary user (user namespaces)", () => {
+describe.runIf(HAVE_BWRAP && process.getuid?.() === 0 && Bun.which("setpriv") !== null)("as an ordinary user (user namespaces)", () => {
   test("the tree is writable, the checkout read-only, nothing outlives the process", async () => {
     const { repo, tree, spec } = layout("unprivileged");
     for (const d of [root, repo, join(repo, ".vouch"), join(repo, ".vouch", "worktrees"), join(repo, ".vouch", "worktrees", "r"), tree])
@@ -197,7 +184,7 @@ describe.runIf(process.getuid?.() === 0 && Bun.which("setpriv") !== null)("as an
   });
 });
 
-describe("a sandbox that cannot be set up", () => {
+describe.skipIf(!HAVE_BWRAP)("a sandbox that cannot be set up", () => {
   test("is a failed start with bubblewrap's words, not an exit 1 of the command", async () => {
     const { tree, spec } = layout("setup");
     const r = await runProcess(sh("echo ran"), {
@@ -218,7 +205,7 @@ describe("a sandbox that cannot be set up", () => {
   });
 });
 
-describe("the probe", () => {
+describe.skipIf(!HAVE_BWRAP)("the probe", () => {
   test("here: bubblewrap works, by absolute path, with its version", () => {
     expect(probe).toMatchObject({
       available: true,
@@ -244,5 +231,41 @@ describe("the probe", () => {
   test("asked twice in a session, it probes once", async () => {
     const p = new SandboxProbe({ PATH: TEST_ENV.PATH });
     expect(p.check()).toBe(p.check());
+  });
+});
+
+describe.skipIf(!HAVE_BWRAP)("sockets", () => {
+  test("a Unix socket stays reachable through a read-only bind unless hidden; hidden, it is gone", async () => {
+    const { tree, spec } = layout("sockets");
+    const sock = join(root, "sockets", "agent.sock");
+    mkdirSync(join(root, "sockets"), { recursive: true });
+    const server = Bun.listen({ unix: sock, socket: { data: (s) => void s.end() } });
+    try {
+      const connect = `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${sock}'); print('connected')" 2>&1 | tail -1`;
+      const seen = await runProcess(sh(connect), { cwd: tree, env: TEST_ENV, sandbox: { ...spec, network: false } });
+      expect(seen.stdoutTail).toBe("connected\n");
+      const hidden = await runProcess(sh(connect), {
+        cwd: tree,
+        env: TEST_ENV,
+        sandbox: { ...spec, network: false, hidden: [...spec.hidden, sock] },
+      });
+      expect(hidden.stdoutTail).toMatch(/ConnectionRefusedError|FileNotFoundError|Connection refused/);
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("the session's confiner hides the container daemons' sockets and the per-user runtime folders", async () => {
+    const { tree } = layout("confiner-sockets");
+    const confiner = new Confiner({ probe: new SandboxProbe({ PATH: TEST_ENV.PATH }), hide: [], supervisor: new ProcessSupervisor() });
+    const c = await confiner.open({ tree, network: true }, TEST_ENV);
+    if ("error" in c) throw new Error(c.error);
+    try {
+      expect(c.spec.hidden).toEqual(expect.arrayContaining(["/run/docker.sock", "/run/containerd", "/run/user"]));
+      expect(c.spec.writable).toContain(c.env.TMPDIR);
+    } finally {
+      await c.release();
+    }
+    expect(existsSync(c.env.TMPDIR!)).toBe(false);
   });
 });

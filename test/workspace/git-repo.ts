@@ -84,7 +84,10 @@ export function records(root: string): Record<string, string> {
       return "(none)";
     }
   };
-  const refs = git(root, "for-each-ref", "--format=%(refname) %(objectname)")
+  // A hostile sitting may have set config that runs programs or replace refs that loop: read past them.
+  const safe = (...args: string[]) =>
+    git(root, "--no-replace-objects", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", ...args);
+  const refs = safe("for-each-ref", "--format=%(refname) %(objectname)")
     .split("\n")
     .filter((l) => !l.startsWith("refs/heads/vouch/"))
     .join("\n");
@@ -97,12 +100,12 @@ export function records(root: string): Record<string, string> {
     exclude: file(join(gitDir, "info", "exclude")),
     worktrees: tree(join(gitDir, "worktrees")),
     files: digest(
-      git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+      safe("ls-files", "-z", "--cached", "--others", "--exclude-standard")
         .split("\0")
         .filter((p) => p !== "")
         .map((p) => `${p}:${file(join(root, p))}`)
         .join("\n"),
     ),
-    status: git(root, "status", "--porcelain=v1", "--untracked-files=all"),
+    status: safe("status", "--porcelain=v1", "--untracked-files=all"),
   };
 }

@@ -17,6 +17,20 @@ import type { SandboxSpec } from "./spec.ts";
 /** vouch's folder in a repository (ledger by default, worktrees, vouch's git dirs). */
 export const VOUCH_DIR = ".vouch";
 
+/** Unix sockets stay connectable through a read-only bind (measured: a sealed process with
+ *  network: false still reached a socket in /tmp). These are the well-known ones that hand out
+ *  the machine or the user's session: the container daemons' (root on the host) and the
+ *  per-user runtime folders (the session bus, which starts services; ssh and gpg agents). Hidden
+ *  from every sealed process; others it can see stay reachable (docs/LIMITATIONS.md). */
+export const SOCKETS_HIDDEN: readonly string[] = [
+  "/run/docker.sock",
+  "/var/run/docker.sock",
+  "/run/containerd",
+  "/run/podman",
+  "/run/user",
+  "/var/run/user",
+];
+
 export interface ConfineFacts {
   program: string;
   /** The tree, as the file system has it. */
@@ -24,7 +38,7 @@ export interface ConfineFacts {
   network: boolean;
   /** More folders the process may write: the CLI's state folders, the scratch TMPDIR. */
   writable: readonly string[];
-  /** Paths no sealed process may see: the ledger's home. */
+  /** Paths no sealed process may see: the ledger's home, SOCKETS_HIDDEN. */
   hide: readonly string[];
   /** The user's repository when the tree is a private clone of it (ADR 0041). */
   repository: GitRecords | null;
@@ -88,7 +102,7 @@ export class Confiner {
       tree,
       network: req.network,
       writable: [...stateDirs.map((d) => realpathSync(d)), scratch],
-      hide: this.o.hide.map(real),
+      hide: [...new Set([...this.o.hide, ...SOCKETS_HIDDEN].map(real))],
       repository,
       around: repository === null ? gitRecordsOf(tree) : null,
     });
