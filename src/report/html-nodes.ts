@@ -8,6 +8,8 @@ import { money } from "../text/money.ts";
 import { html } from "./escape.ts";
 import { el, row, voidEl } from "./markup.ts";
 import { checkTail, lastChecks, type ReportModel, type ReportNode } from "./model.ts";
+import { qualifierText } from "../read/qualifier.ts";
+import { checkLabel, checkWentWrong } from "../read/check-record.ts";
 
 export function badge(status: string): string {
   return el("span", { class: `badge s-${status.replace(/\s+/g, "-")}` }, html(status));
@@ -17,12 +19,14 @@ function checkHtml(c: CheckRecord): string {
   const tail = checkTail(c);
   const exit = c.timed_out ? "timed out" : c.signal ? `signal ${c.signal}` : `exit ${c.exit ?? "–"}`;
   const facts = [html(exit), duration(c.duration_ms), ...(c.truncated ? ["tail truncated"] : [])].join(" · ");
+  const wrong = checkWentWrong(c);
+  const verdict = c.tree === "base" ? (wrong ? "✘ passed on the base" : "✔ failed on the base") : wrong ? "✘ fail" : "✔ pass";
   return el(
     "li",
-    { class: `check ${c.passed ? "pass" : "fail"}` },
-    el("b", {}, c.passed ? "✔ pass" : "✘ fail"),
-    ` ${el("code", {}, html(c.name))} expects ${el("code", {}, html(c.expect))} · ${facts}`,
-    c.passed ? "" : el("div", { class: "why" }, html(c.reason ?? "failed")),
+    { class: `check ${wrong ? "fail" : "pass"}` },
+    el("b", {}, verdict),
+    ` ${el("code", {}, html(checkLabel(c)))} expects ${el("code", {}, html(c.expect))} · ${facts}`,
+    wrong ? el("div", { class: "why" }, html(c.reason ?? (c.tree === "base" ? "it passed on the base too" : "failed"))) : "",
     tail === "" ? "" : el("pre", { class: "tail" }, html(tail)),
   );
 }
@@ -55,7 +59,7 @@ function attemptsHtml(view: NodeView): string {
 export function nodeBody(view: NodeView): string {
   const fact = (name: string, value: unknown) => `${name} ${el("b", {}, html(value))}`;
   const facts = [
-    fact("qualifier", view.qualifier ?? "–"),
+    fact("qualifier", qualifierText(view) ?? "–"),
     fact("stop", view.stop_reason ?? "–"),
     fact("cost", money(view.cost_usd)),
     fact("turns", view.turns ?? "–"),

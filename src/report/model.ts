@@ -7,6 +7,7 @@ import type { Drawing } from "../engine/graph/draw-dot.ts";
 import type { BranchView, CheckRecord, NodeView, RunSummary } from "../ledger/types.ts";
 import { nodePath } from "../read/node-path.ts";
 import { timelineOf, type Timeline } from "./timeline.ts";
+import { checkWentWrong } from "../read/check-record.ts";
 
 /** One node of the run: a top-level node, or a node inside one map branch. */
 export interface ReportNode {
@@ -42,7 +43,7 @@ export function lastChecks(view: NodeView): CheckRecord[] {
 }
 
 export function failedChecks(view: NodeView): CheckRecord[] {
-  return lastChecks(view).filter((c) => !c.passed);
+  return lastChecks(view).filter(checkWentWrong);
 }
 
 /** How much of a check's output a report shows: a recorded tail can be 64 KiB per stream,

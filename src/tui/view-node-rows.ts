@@ -11,6 +11,8 @@ import { padTo } from "../text/width.ts";
 import { currentAttempts } from "../read/node-cost.ts";
 import { nodePath } from "../read/node-path.ts";
 import { isFinal, type AttemptView, type NodeView } from "./view-state.ts";
+import { qualifierText } from "../read/qualifier.ts";
+import { checkLabel, checkWentWrong } from "../read/check-record.ts";
 
 /** Lines of output shown under a failed check (the details view shows the whole tail). */
 export const TAIL_LINES = 5;
@@ -35,8 +37,7 @@ export function statusWords(n: NodeView): string {
     case "retrying":
       return `retrying after attempt ${n.attempt}`;
     case "passed":
-      // A witnessed check failed on the base first (ADR 0044): the strongest pass.
-      return n.qualifier ? `passed ${n.qualifier}${n.witnessed !== undefined && n.witnessed.length > 0 ? " (fail→pass)" : ""}` : "passed";
+      return n.qualifier ? `passed ${qualifierText(n)}` : "passed";
     default: {
       const stop = n.stop_reason && n.stop_reason !== "complete" ? ` (${n.stop_reason})` : "";
       return n.cause && n.cause !== n.status ? `${n.status} ${n.cause}${stop}` : `${n.status}${stop}`;
@@ -143,15 +144,15 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
   }
   const withChecks = [...attempts].reverse().find((a) => a.checks.length > 0);
   for (const c of withChecks?.checks ?? []) {
-    if (c.passed) {
-      const took = seg(`  ${duration(c.duration_ms)}`, "muted");
-      if (opts.passedChecks) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(c.name), took]));
+    if (!checkWentWrong(c)) {
+      const took = seg(`  ${duration(c.duration_ms)}${c.tree === "base" ? " · failed there, as witnessed" : ""}`, "muted");
+      if (opts.passedChecks) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(checkLabel(c)), took]));
       continue;
     }
-    const outcome = checkOutcomeText(c);
+    const outcome = c.tree === "base" ? "passed on the base: vacuous" : checkOutcomeText(c);
     const reason = c.reason && oneLine(c.reason) !== outcome ? oneLine(c.reason) : "";
     const why = [outcome, `expect ${c.expect}`, reason].filter(Boolean).join(" · ");
-    rows.push(line([seg(pad), seg("✗ ", "bad", true), seg(c.name, "bad", true), seg(`  ${why}`, "muted")]));
+    rows.push(line([seg(pad), seg("✗ ", "bad", true), seg(checkLabel(c), "bad", true), seg(`  ${why}`, "muted")]));
     for (const l of failureTail(c, TAIL_LINES)) rows.push(line([seg(`${pad}  │ `, "muted"), seg(l)]));
   }
   return rows;
