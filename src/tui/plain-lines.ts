@@ -21,6 +21,7 @@ import { getAt } from "./chunked-list.ts";
 import { allNodes, type BranchView, type NodeView, type ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
 import { workerLabel } from "./view-worker.ts";
+import { checkLabel, checkWentWrong } from "../read/check-record.ts";
 
 function where(e: { node: string; branch?: { map: string; index: number } }): string {
   return nodePath(e.node, e.branch);
@@ -54,7 +55,7 @@ type Lines<T extends EventType> = (after: ViewState, e: EventOf<T>, before: View
 const LINES: { [T in EventType]?: Lines<T> } = {
   "node.progress": (_after, e, before) => apiRetry(before, e),
   "run.started": (_after, e) => runStarted(e),
-  "check.finished": (_after, e) => (e.passed ? [] : checkFailed(e)),
+  "check.finished": (_after, e) => (checkWentWrong(e) ? checkFailed(e) : []),
   "cap.overrun": (_after, e) => {
     const who = e.scope === "run" || e.node === undefined ? "run" : nodePath(e.node, e.branch);
     return [line([seg("⚠ ", "bad", true), seg(`${who} `), seg(`cap overrun ${overrunText(e)}`, "bad", true)])];
@@ -208,14 +209,15 @@ function apiRetry(before: ViewState | undefined, e: EventOf<"node.progress">): L
   return [line([seg("↻ ", "warn", true), seg(`${where(e)} `), seg(oneLine(what), "warn")])];
 }
 
+/** A check that went wrong; a witness's base run (ADR 0044) goes wrong when it passes. */
 function checkFailed(e: EventOf<"check.finished">): Line[] {
-  const outcome = checkOutcomeText(e);
+  const outcome = e.tree === "base" ? "it does not tell the work apart" : checkOutcomeText(e);
   const reason = e.reason && oneLine(e.reason) !== outcome ? ` · ${oneLine(e.reason)}` : "";
   const rows = [
     line([
       seg("✗ ", "bad", true),
       seg(`${where(e)} `),
-      seg(`check ${e.name} failed`, "bad", true),
+      seg(`check ${checkLabel(e)} ${e.tree === "base" ? "passed" : "failed"}`, "bad", true),
       seg(`: ${outcome} · expect ${e.expect}${reason}`, "muted"),
     ]),
   ];

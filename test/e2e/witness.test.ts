@@ -103,3 +103,23 @@ describe("witness: fails_on_base", () => {
     expect(r.stdout + r.stderr).toContain('node "a" has no base: it works in the shared folder');
   }, 30_000);
 });
+
+test("the plain output says a vacuous base run went wrong, and says nothing of a base run that failed as witnessed", async () => {
+  const repo = makeRepo(
+    { "src/answer.txt": "4\n", "test/answer.sh": 'test "$(cat src/answer.txt)" = 5\n', "test/always.sh": "true\n" },
+    "vouch-witness-",
+  );
+  const agent = join(dir.path, "agent-plain.sh");
+  writeFileSync(agent, AGENT);
+  chmodSync(agent, 0o755);
+  const graph = join(dir.path, "plain.yaml");
+  writeFileSync(
+    graph,
+    `version: 1\nname: plain\nnodes:\n  fix:\n    kind: agent\n    harness: command\n    prompt: fix\n    workspace: { mode: worktree }\n    success: { checks: [{ name: answer, run: "sh test/answer.sh", witness: fails_on_base }, { name: always, run: "sh test/always.sh", witness: fails_on_base }] }\n`,
+  );
+  const r = await vouch(["run", graph], { home: join(dir.path, "home-plain"), cwd: repo, env: { VOUCH_COMMAND: agent } });
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain("check always (on the base) passed");
+  expect(r.stdout).not.toContain("answer (on the base)");
+  expect(r.stdout).toContain("vacuous_check");
+}, 60_000);
