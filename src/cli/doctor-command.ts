@@ -14,7 +14,7 @@ import { SandboxProbe } from "../spawn/sandbox/probe.ts";
 import { installedVersion } from "../spawn/harness/cli-version.ts";
 import { classifyProbe, doctorAdapter, DOCTOR_CLIS, PROBE_ENV, probeAssignments } from "../spawn/harness/doctor-probes.ts";
 import { findOnPath } from "../spawn/harness/find-binary.ts";
-import { testedWith } from "../spawn/harness/tested-versions.ts";
+import { describeDistance, testedWith, versionDistance, type VersionDistance } from "../spawn/harness/tested-versions.ts";
 import type { ProbeVerdict } from "../spawn/harness/types.ts";
 import type { HarnessName } from "../engine/ports.ts";
 import { parseCommandArgs } from "./args.ts";
@@ -35,6 +35,8 @@ export interface DoctorReport {
   version: string | null;
   tested_version: string;
   tested: boolean | null;
+  /** How far the installed version is from the tested one; null when either is unknown or no plain version. */
+  distance: VersionDistance | null;
   /** accepted: every probe parsed; rejected: one was refused; unknown: could not tell; not_installed. */
   verdict: ProbeVerdict | "not_installed";
   probes: ProbeReport[];
@@ -77,9 +79,10 @@ export async function doctorReports(env: CliIO["env"]): Promise<DoctorReport[]> 
       const adapter = doctorAdapter(cli);
       const found = findOnPath(adapter.binary, env.PATH);
       const base = { harness: cli, found, tested_version: adapter.testedVersion.version };
-      if (!found) return { ...base, version: null, tested: null, verdict: "not_installed" as const, probes: [] };
+      if (!found) return { ...base, version: null, tested: null, distance: null, verdict: "not_installed" as const, probes: [] };
       const [{ version }, probes] = await Promise.all([installedVersion(cli, found, { PATH: env.PATH }), probe(cli, found, env.PATH)]);
-      return { ...base, version, tested: testedWith(cli, version), verdict: overall(probes), probes };
+      const distance = version === null ? null : versionDistance(version, base.tested_version);
+      return { ...base, version, tested: testedWith(cli, version), distance, verdict: overall(probes), probes };
     }),
   );
 }
@@ -106,7 +109,7 @@ function text(reports: DoctorReport[]): string {
       r.tested === true
         ? "tested"
         : r.tested === false
-          ? `NOT tested (vouch is tested with ${r.tested_version})`
+          ? `NOT tested (vouch is tested with ${r.tested_version}${r.distance ? `; this is ${describeDistance(r.distance)}` : ""})`
           : `version unknown (vouch is tested with ${r.tested_version})`;
     out.push(`${r.harness} ${r.version ?? "?"} at ${r.found}: ${tested}`);
     for (const p of r.probes) {

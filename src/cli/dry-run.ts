@@ -12,10 +12,11 @@ function caps(node: PlannedNode): string {
   const c = node.caps;
   if (!c) return "";
   const parts: string[] = [];
+  const byDefault = (cap: "wall" | "idle") => (node.defaultedCaps?.includes(cap) ? " (default)" : "");
   if (c.turns !== undefined) parts.push(`turns ${c.turns}`);
   if (c.budgetUsd !== undefined) parts.push(`budget $${c.budgetUsd.toFixed(2)}`);
-  if (c.wallMs !== undefined) parts.push(`wall ${formatDuration(c.wallMs)}`);
-  if (c.idleMs !== undefined) parts.push(`idle ${formatDuration(c.idleMs)}`);
+  parts.push(c.wallMs !== undefined ? `wall ${formatDuration(c.wallMs)}${byDefault("wall")}` : "wall none");
+  parts.push(c.idleMs !== undefined ? `idle ${formatDuration(c.idleMs)}${byDefault("idle")}` : "idle none");
   return parts.join(", ");
 }
 

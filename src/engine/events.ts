@@ -215,6 +215,11 @@ export const nodeStartedSchema = z.strictObject({
   harness: z.string().optional(),
   /** The rendered prompt (agent) or approval message, bounded. */
   prompt: z.string().optional(),
+  /** Agent and script nodes: where the attempt runs (absolute; the worktree's folder in
+   *  worktree mode). Paths in its commands' and checks' output are relative to it. */
+  cwd: z.string().optional(),
+  /** Agent nodes: the model the graph asks the harness for (absent: the harness's default). */
+  model: z.string().optional(),
   /** Agent and script nodes: whether this attempt's processes run sealed (ADR 0040). */
   sealed: z.boolean().optional(),
   /** Feedback round (1 on the first pass of a feedback loop's chain). */

@@ -28,6 +28,8 @@ export interface AgentAssignment {
   /** Feedback round (1 = first pass) when the node is on a feedback loop; attempts restart each round. */
   round?: number;
   harness: HarnessName;
+  /** The ACP agent's command line (harness acp, ADR 0051). */
+  acp?: { command: string[] };
   prompt: string;
   model?: string;
   tools?: string[];
@@ -36,6 +38,8 @@ export interface AgentAssignment {
   cwd: string;
   /** The node's git worktree (ADR 0020): the sitting sees it as VOUCH_WORKSPACE. */
   workspace?: string;
+  /** Variables the composition root hands the sitting's process (its TRACEPARENT, ADR 0059). */
+  vars?: Record<string, string>;
   /** Names of environment variables to pass through (values never appear in events). */
   passEnv: string[];
   caps: SittingCaps;
@@ -56,7 +60,7 @@ export interface AgentAssignment {
 
 /** The static part of an assignment, checked for every agent node before any process starts. */
 export type AgentPlan = Pick<AgentAssignment, "node" | "harness" | "caps" | "model" | "tools" | "permissionMode"> &
-  Partial<Pick<AgentAssignment, "prompt" | "cwd">> & {
+  Partial<Pick<AgentAssignment, "prompt" | "cwd" | "acp">> & {
     /** What the node's sittings may do with a session: `session:` and retry.session: continue (resume). */
     sessionModes?: SessionMode[];
   };

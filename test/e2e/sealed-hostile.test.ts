@@ -27,7 +27,7 @@ case "$attack" in
   exclude) t "echo '*' >> '$repo/.git/info/exclude'"; echo 'new.secret' >> .git/info/exclude; echo s > new.secret ;;
   branch) t "echo 0000000000000000000000000000000000000000 > '$repo/.git/refs/heads/main'"; t "git -C '$repo' branch -f main HEAD"; git checkout -q -b elsewhere; git branch -f "vouch/x" HEAD 2>&1 ;;
   link) rm -rf .git; echo "gitdir: $repo/.git" > .git; echo relinked > relinked.txt ;;
-  setsid) setsid sh -c 'touch .up; while [ ! -f .checking ]; do sleep 0.01; done; echo "exit 0 # rewritten" > test/has.sh; touch .rewritten; exec sleep 3141.5' </dev/null >/dev/null 2>&1 &
+  setsid) env -i PATH="$PATH" setsid sh -c 'touch .up; while [ ! -f .checking ]; do sleep 0.01; done; echo "exit 0 # rewritten" > test/has.sh; touch .rewritten; exec sleep 3141.5' </dev/null >/dev/null 2>&1 &
     while [ ! -f .up ]; do sleep 0.01; done; echo launched ;;
   checkout) t "echo pwned >> '$repo/README.md'"; t "echo pwned > '$repo/planted.txt'" ;;
   victim) echo mine > victim.txt ;;

@@ -67,6 +67,23 @@ describe("vouch doctor", () => {
     expect(r.stdout).toContain("claude: not installed");
   });
 
+  // Issue 28 item 6: doctor said "NOT tested" without saying how far from the tested version.
+  test("a codex other than the tested one: how far it is, in the text and in the JSON", async () => {
+    const newer = `case "$1" in --version) echo "codex-cli 0.173.2"; exit 0;; esac\n${GOOD_CODEX}`;
+    const t = await doctor(binDir({ codex: newer }), false);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain("codex 0.173.2 at ");
+    expect(t.stdout).toContain("NOT tested (vouch is tested with 0.171.0; this is 2 minor versions newer)");
+    const j = JSON.parse((await doctor(binDir({ codex: newer }))).stdout) as { harness: string; distance: unknown }[];
+    expect(j.find((x) => x.harness === "codex")!.distance).toEqual({ direction: "newer", part: "minor", by: 2 });
+    const older = `case "$1" in --version) echo "codex-cli 0.171.0-alpha.3"; exit 0;; esac\n${GOOD_CODEX}`;
+    const o = JSON.parse((await doctor(binDir({ codex: older }))).stdout) as { harness: string; distance: unknown; tested: boolean }[];
+    expect(o.find((x) => x.harness === "codex")).toMatchObject({
+      tested: false,
+      distance: { direction: "older", part: "prerelease", by: 1 },
+    });
+  });
+
   test("the tested claude refusing one permission mode (bypassPermissions as root): the mode is named, no reinstall is suggested", async () => {
     const claude = `case "$1" in --version) echo "2.1.332 (Claude Code)"; exit 0;; esac
 for a in "$@"; do case "$a" in *bypassPermissions) echo "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons" >&2; exit 1;; esac; done

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { bwrapArgs, mountOrder, SANDBOX_INIT, sealedArgv, type PathKind } from "../../src/spawn/sandbox/bwrap-argv.ts";
+import { explain } from "../../src/spawn/sandbox/probe.ts";
 import type { SandboxSpec } from "../../src/spawn/sandbox/spec.ts";
 
 const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({
@@ -24,6 +25,14 @@ describe("bwrapArgs", () => {
     expect(a.slice(-2)).toEqual(["--chdir", "/w"]);
     // No new session: the command must stay in the process group vouch signals (ADR 0040).
     expect(a).not.toContain("--new-session");
+  });
+
+  test("as root: a user namespace of ours with CAP_SETFCAP (a nested sandbox can map uid 0); as anyone else, neither", () => {
+    const root = bwrapArgs(spec(), "/w", dirs, true).join(" ");
+    expect(root).toContain("--cap-drop ALL --unshare-user --cap-add CAP_SETFCAP");
+    const user = bwrapArgs(spec(), "/w", dirs, false);
+    expect(user).not.toContain("--unshare-user");
+    expect(user).not.toContain("--cap-add");
   });
 
   test("network: false is its own network namespace; true shares the host's", () => {
@@ -83,5 +92,26 @@ describe("mountOrder", () => {
         });
       }),
     );
+  });
+});
+
+describe("the probe's reading of bubblewrap's own failure (explain)", () => {
+  test("namespaces refused (user namespaces switched off) is named so, with what to change", () => {
+    for (const said of [
+      "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.",
+      "bwrap: setting up uid map: Permission denied",
+      "bwrap: Creating new namespace failed: Operation not permitted",
+    ]) {
+      const r = explain(said);
+      expect(r.reason, said).toMatch(/^bubblewrap cannot create the namespaces it needs \(user namespaces disabled\?\): bwrap: /);
+      expect(r.hint).toContain("kernel.unprivileged_userns_clone=1");
+    }
+  });
+
+  test("anything else is bubblewrap's own words", () => {
+    expect(explain("bwrap: Can't mount proc on /newroot/proc: Device or resource busy")).toEqual({
+      reason: "bubblewrap failed: bwrap: Can't mount proc on /newroot/proc: Device or resource busy",
+      hint: "run `bwrap --ro-bind / / true` to see bubblewrap's own message",
+    });
   });
 });

@@ -3,7 +3,7 @@
 // outlives it (counted), that a cap's SIGTERM still gives it its grace period,
 // and that a sandbox that cannot be set up is a failed start, not an exit.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runProcess } from "../../src/spawn/process.ts";
 import { sealedArgv } from "../../src/spawn/sandbox/bwrap-argv.ts";
@@ -46,6 +46,14 @@ function layout(name: string) {
 const sh = (script: string) => ({ argv: ["/bin/sh", "-c", script] });
 
 describe.skipIf(!HAVE_BWRAP)("what a sealed process may reach", () => {
+  test("a sandbox of its own (codex makes one on bubblewrap) works inside the seal, whoever vouch runs as", async () => {
+    const { tree, spec } = layout("nested");
+    const inner = `${program} --unshare-user --unshare-pid --dev-bind / / /bin/sh -c 'echo nested-ok'`;
+    const r = await runProcess(sh(`${inner} 2>&1`), { cwd: tree, env: TEST_ENV, sandbox: spec });
+    expect(r.stdoutTail).toContain("nested-ok");
+    expect(r.exit).toBe(0);
+  });
+
   test("its tree is writable; the checkout is read-only (EROFS); hidden folders are empty; bound-back objects are readable", async () => {
     const { repo, tree, spec } = layout("reach");
     const script = [
@@ -83,17 +91,21 @@ describe.skipIf(!HAVE_BWRAP)("what a sealed process may reach", () => {
     expect(on.stdoutTail.trim().split("\n").length).toBeGreaterThan(1);
   });
 
-  test("its own pid namespace: it sees only its own processes, and has no capabilities (as root too)", async () => {
+  test("its own pid namespace: it sees only its own processes, and has no capabilities (as root: CAP_SETFCAP only, in a user namespace of its own)", async () => {
     const { tree, spec } = layout("pids");
-    const r = await runProcess(sh("ls /proc | grep -c '^[0-9]'; grep CapEff /proc/self/status"), {
+    const r = await runProcess(sh("ls /proc | grep -c '^[0-9]'; grep CapEff /proc/self/status; readlink /proc/self/ns/user"), {
       cwd: tree,
       env: TEST_ENV,
       sandbox: spec,
     });
-    const [count, caps] = r.stdoutTail.trim().split("\n");
+    const [count, caps, userNs] = r.stdoutTail.trim().split("\n");
     // bwrap's init, the shell, ls, grep: a handful, never the host's hundreds.
     expect(Number(count)).toBeLessThan(8);
-    expect(caps).toMatch(/CapEff:\s+0+$/);
+    if (process.getuid?.() === 0) {
+      // The one capability a nested sandbox needs to map uid 0, and it holds only in the namespace.
+      expect(caps).toMatch(/CapEff:\s+0+80000000$/);
+      expect(userNs).not.toBe(readlinkSync("/proc/self/ns/user"));
+    } else expect(caps).toMatch(/CapEff:\s+0+$/);
   });
 });
 

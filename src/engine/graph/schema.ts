@@ -63,14 +63,27 @@ const inputName = z.string().regex(new RegExp(INPUT_NAME_PATTERN), {
   message: "an input name holds only letters, digits and _, and does not start with a digit",
 });
 
+/** A sitting's wall or idle cap: a duration, or `none` for no such cap (agent sittings have defaults, ADR 0050). */
+const sittingDuration = z
+  .string()
+  .regex(new RegExp(`^none$|${DURATION_PATTERN}`), {
+    message: 'a duration needs a unit, like "90s", "10m" or "1h30m" (or none: no such cap)',
+  })
+  .transform((text): number | "none" => (text === "none" ? "none" : parseDuration(text)!))
+  .refine((ms) => ms === "none" || ms > 0, { message: "a duration must be greater than zero" })
+  .meta({ description: 'A duration ("90s", "10m", "1h30m"), or none: no such cap (agent sittings have wall 1h and idle 15m by default).' });
+
 export const capsSchema = z
   .strictObject({
     turns: z.number().int({ message: "turns must be a whole number" }).positive({ message: "turns must be greater than zero" }).optional(),
     budget_usd: z.number().positive({ message: "budget_usd must be greater than zero" }).optional(),
-    wall: durationSchema.optional(),
-    idle: durationSchema.optional(),
+    wall: sittingDuration.optional(),
+    idle: sittingDuration.optional(),
   })
-  .meta({ description: "Limits. A cap is a threshold: crossing it is reported as cap.overrun." });
+  .meta({
+    description:
+      "Limits. A cap is a threshold: crossing it is reported as cap.overrun. An agent sitting has a wall cap of 1h and an idle cap of 15m unless it sets its own; `none` removes one (ADR 0050).",
+  });
 export type Caps = z.output<typeof capsSchema>;
 
 /** The whole run's caps: a budget and a wall clock. Turns and idle limit one sitting
@@ -222,9 +235,20 @@ const sealFields = {
   }),
   network: z.boolean().optional().meta({ description: "false: a sealed process has no network (loopback only). Default true." }),
 };
+/** The agent an `acp` sitting talks to (ADR 0051): its command line, static like a script's argv. */
+export const acpSchema = z
+  .strictObject({
+    command: z
+      .array(z.string().min(1, { message: "an acp.command item is never empty" }))
+      .min(1, { message: "acp.command names the agent's program and its arguments, e.g. [gemini, --acp]" })
+      .meta({ description: "The ACP agent's command line (no templates): [gemini, --acp], [claude-code-acp]." }),
+  })
+  .meta({ description: "For harness: acp, the agent that speaks the Agent Client Protocol on its stdin and stdout." });
+export type AcpSpec = z.output<typeof acpSchema>;
 
 const agentFields = {
   harness: z.enum(HARNESS_NAMES).optional(),
+  acp: acpSchema.optional(),
   model: z.string().min(1).optional(),
   tools: z.array(z.string().min(1)).optional(),
   permission_mode: z.string().min(1).optional(),

@@ -10,7 +10,7 @@ import { attemptLoop, type Attempt } from "./attempts.ts";
 import { attemptSession } from "./agent-session.ts";
 import { compileContract, detailOf, judgeAttempt, renderPrologue, templateFailure, type Contract, type Produced } from "./judging.ts";
 import { agentSettings, type AgentSettings } from "./node-settings.ts";
-import { commandContext, emitStarted, head, isFatal, tail } from "./node-env.ts";
+import { commandContext, emitStarted, head, isFatal, tail, type StartedSession } from "./node-env.ts";
 import type { NodeEnv, NodeResult } from "./contract.ts";
 import { openWorkspace, recordWorkspace, settleAttempt, workspaceFailure } from "./node-workspace.ts";
 import type { NodeWorkspace } from "../workspace/workspaces.ts";
@@ -88,6 +88,12 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
   return recordWorkspace(env, ws, { ...result, seal: sealRecord(seal) });
 }
 
+/** What an agent's node.started says beside its kind and attempt: harness, prompt, folder, model, session. */
+function startedFields(p: Prepared, prompt: string, session: StartedSession | undefined) {
+  const { s } = p;
+  return { harness: s.harness, prompt, cwd: p.cwd, ...(s.model !== undefined ? { model: s.model } : {}), ...(session ? { session } : {}) };
+}
+
 /** One attempt: refused when the run cannot afford the node's budget cap, else a sitting, judged. */
 async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, previous: Attempt | undefined): Promise<Attempt> {
   const { env, s } = p;
@@ -100,12 +106,7 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, 
   if (sess.kind === "missing")
     return notStarted({ status: "error", qualifier: null, cause: "unavailable", error: sess.error, evidence: [], failedChecks: [] });
   const fullPrompt = sess.prompt;
-  emitStarted(env, "agent", attempt, {
-    harness: s.harness,
-    prompt: fullPrompt,
-    ...(sess.started ? { session: sess.started } : {}),
-    sealed: p.seal.decision.sealed,
-  });
+  emitStarted(env, "agent", attempt, { ...startedFields(p, fullPrompt, sess.started), sealed: p.seal.decision.sealed });
   const once = new OverrunOnce();
   const token = {};
   const started = run.clock.now();
@@ -196,6 +197,7 @@ function assignmentOf(p: Prepared, attempt: number, prompt: string, remaining: n
   if (env.branch) assignment.branch = env.branch;
   if (env.round !== undefined) assignment.round = env.round;
   if (p.seal.request) assignment.seal = p.seal.request;
+  if (s.acp !== undefined) assignment.acp = s.acp;
   if (s.model !== undefined) assignment.model = s.model;
   if (s.tools !== undefined) assignment.tools = s.tools;
   if (s.permissionMode !== undefined) assignment.permissionMode = s.permissionMode;

@@ -109,6 +109,7 @@ function planAgent(
 ): void {
   const s = agentSettings(file, node, c.options);
   const agentPlan: AgentPlan = { node: planned.id, harness: s.harness, caps: s.caps };
+  if (s.acp !== undefined) agentPlan.acp = planned.acp = s.acp;
   if (s.model !== undefined) agentPlan.model = planned.model = s.model;
   if (s.tools !== undefined) agentPlan.tools = planned.tools = s.tools;
   if (s.permissionMode !== undefined) agentPlan.permissionMode = planned.permissionMode = s.permissionMode;
@@ -119,6 +120,7 @@ function planAgent(
   if (cwd !== undefined) agentPlan.cwd = planned.cwd = cwd;
   planned.harness = s.harness;
   planned.caps = s.caps;
+  if (s.defaultedCaps.length > 0) planned.defaultedCaps = s.defaultedCaps;
   planned.refusals.push(...c.agents.refuse(agentPlan));
   planned.refusals.push(...runBudgetRefusals(c.agents, agentPlan, c.budgetUsd));
 }

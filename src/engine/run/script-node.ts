@@ -59,7 +59,7 @@ export async function runScriptNode(env: NodeEnv, node: ScriptNode): Promise<Nod
   if ("refused" in seal) return recordWorkspace(env, ws, sealRefused(env, "script", seal, t0));
 
   const one = async (attempt: number): Promise<Attempt> => {
-    emitStarted(env, "script", attempt, { sealed: seal.decision.sealed });
+    emitStarted(env, "script", attempt, { cwd, sealed: seal.decision.sealed });
     const cmd = commandContext(env, attempt, cwd, s.passEnv, ws?.path);
     let outcome: ScriptOutcome;
     try {

@@ -106,6 +106,10 @@ export interface PlannedNode {
   /** Agent nodes only. */
   harness?: HarnessName;
   caps?: SittingCaps;
+  /** harness acp: the agent's command line. */
+  acp?: { command: string[] };
+  /** The caps that are vouch's defaults, not the graph's (ADR 0050). */
+  defaultedCaps?: ("wall" | "idle")[];
   model?: string;
   tools?: string[];
   /** The permission mode the harness is given (vouch plan shows it before approval). */

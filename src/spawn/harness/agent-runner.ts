@@ -112,5 +112,6 @@ function refusalsAtRunTime(refusePlan: (p: AgentPlan) => Refusal[], a: AgentAssi
     permissionMode: a.permissionMode,
     prompt: a.prompt,
     cwd: a.cwd,
+    ...(a.acp !== undefined ? { acp: a.acp } : {}),
   });
 }

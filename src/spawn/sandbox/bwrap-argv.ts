@@ -46,8 +46,19 @@ export function mountOrder(spec: Pick<SandboxSpec, "writable" | "readOnly" | "hi
 
 /** bwrap's arguments for `spec`, to be followed by "--" and the command. Throws on a path
  *  that is not absolute (a caller's mistake: bubblewrap would read it against its own cwd). */
-export function bwrapArgs(spec: SandboxSpec, cwd: string, kindOf: (path: string) => PathKind = kindOnDisk): string[] {
+export function bwrapArgs(
+  spec: SandboxSpec,
+  cwd: string,
+  kindOf: (path: string) => PathKind = kindOnDisk,
+  asRoot: boolean = process.getuid?.() === 0,
+): string[] {
   const args = ["--die-with-parent", "--unshare-pid", "--as-pid-1", "--unshare-ipc", "--cap-drop", "ALL"];
+  // As root, bubblewrap makes no user namespace of its own, and with every capability dropped a
+  // sandbox the sealed program makes for itself (codex's, on bubblewrap too) cannot map uid 0:
+  // the kernel asks for CAP_SETFCAP for that. In a user namespace of ours that capability is the
+  // namespace's only (file capabilities it sets hold inside it), so the nested sandbox works as it
+  // does for any other user, whose bubblewrap makes the namespace anyway (ADR 0040).
+  if (asRoot) args.push("--unshare-user", "--cap-add", "CAP_SETFCAP");
   if (!spec.network) args.push("--unshare-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
   const remount: string[] = [];

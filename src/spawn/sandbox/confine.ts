@@ -5,7 +5,7 @@
 // hidden but their objects readable, for a shared folder its repository's
 // records read-only; vouch's folder in the repository (other trees, vouch's own
 // git dirs) hidden. Everything else stays read-only: the root is bound so.
-import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SealRequest } from "../../engine/sandbox.ts";
@@ -62,6 +62,12 @@ export function confinementSpec(f: ConfineFacts): SandboxSpec {
   return { program: f.program, writable: [f.tree, ...f.writable], readOnly, hidden, network: f.network };
 }
 
+/** A file a sealed program rewrites in place, and what it holds when the program has never run. */
+export interface StateFile {
+  path: string;
+  initial: string;
+}
+
 export interface ConfinerOptions {
   probe: SandboxProbe;
   /** The ledger's home (VOUCH_HOME or ./.vouch): hidden from every sealed process. */
@@ -83,14 +89,22 @@ export interface Confined {
 export class Confiner {
   constructor(private readonly o: ConfinerOptions) {}
 
-  /** @param stateDirs folders the process's program writes (a harness's), made when missing */
-  async open(req: SealRequest, env: Record<string, string>, stateDirs: readonly string[] = []): Promise<Confined | { error: string }> {
+  /** @param stateDirs folders the process's program writes (a harness's), made when missing
+   *  @param stateFiles files it rewrites in place beside them (claude's ~/.claude.json), made with
+   *  their initial content when missing: the folder that holds them stays read-only */
+  async open(
+    req: SealRequest,
+    env: Record<string, string>,
+    stateDirs: readonly string[] = [],
+    stateFiles: readonly StateFile[] = [],
+  ): Promise<Confined | { error: string }> {
     const probe = await this.o.probe.check();
     if (!probe.available) return { error: `the sandbox does not work here: ${probe.reason}` };
     let tree: string;
     try {
       tree = realpathSync(req.tree);
       for (const d of stateDirs) mkdirSync(d, { recursive: true, mode: 0o700 });
+      for (const f of stateFiles) if (!existsSync(f.path)) writeFileSync(f.path, f.initial, { mode: 0o600, flag: "wx" });
     } catch (e) {
       return { error: `cannot seal: ${(e as Error).message}` };
     }
@@ -101,7 +115,7 @@ export class Confiner {
       program: probe.program,
       tree,
       network: req.network,
-      writable: [...stateDirs.map((d) => realpathSync(d)), scratch],
+      writable: [...stateDirs.map((d) => realpathSync(d)), ...stateFiles.map((f) => realpathSync(f.path)), scratch],
       hide: [...new Set([...this.o.hide, ...SOCKETS_HIDDEN].map(real))],
       repository,
       around: repository === null ? gitRecordsOf(tree) : null,

@@ -5,6 +5,8 @@
 // pre-approved), never --fallback-model (it would change the model a verdict
 // was reached with). Its stream is read by stream.ts, its limits by limit.ts,
 // its argument parser by probe.ts; transcripts.ts says where it keeps sessions.
+import { claudeStateDirs, claudeStateFiles } from "../common/claude-state.ts";
+import { quietEvent } from "../common/quiet-line.ts";
 import type { AgentAssignment } from "../../../engine/ports.ts";
 import { SESSION_SUPPORT } from "../../../engine/harnesses.ts";
 import { budgetToKeep, flagNumber, supervision } from "../common/argv-format.ts";
@@ -14,7 +16,6 @@ import { claudeProbe } from "./probe.ts";
 import { carryCost } from "./session-cost.ts";
 import { createClaudeParser } from "./stream.ts";
 import { claudeTranscripts } from "./transcripts.ts";
-import { cliHome } from "../common/store-files.ts";
 
 export const CLAUDE_GUARANTEES: Guarantees = {
   caps: { turns: "native", budget_usd: "native", wall: "supervised", idle: "supervised" },
@@ -61,6 +62,11 @@ export function baseToolName(rule: string): string {
   return (open < 0 ? rule : rule.slice(0, open)).trim();
 }
 
+/** claude retrying a failed API request: `{"type":"system","subtype":"api_retry",…}`. */
+export function claudeQuietLine(line: string): boolean {
+  return quietEvent(line, ['"api_retry"'], (e) => e.type === "system" && e.subtype === "api_retry");
+}
+
 export const claudeAdapter: HarnessAdapter = {
   name: "claude",
   binary: "claude",
@@ -73,12 +79,11 @@ export const claudeAdapter: HarnessAdapter = {
   probe: claudeProbe,
   transcripts: claudeTranscripts,
   // What the CLI writes besides the tree (ADR 0040): settings, sessions, transcripts.
-  stateDirs: (env) => {
-    const dir = cliHome(env, "CLAUDE_CONFIG_DIR", ".claude");
-    return dir === null ? [] : [dir];
-  },
+  stateDirs: claudeStateDirs,
+  stateFiles: claudeStateFiles,
   sessionArgs: claudeSessionArgs,
   buildCommand: buildClaudeCommand,
   // A resumed session's total_cost_usd counts its earlier sittings: report this sitting's own.
   createParser: (a) => carryCost(createClaudeParser(), a.session?.carriedCostUsd),
+  quietLine: claudeQuietLine,
 };

@@ -9,6 +9,7 @@
 import type { AgentAssignment } from "../../../engine/ports.ts";
 import { SESSION_SUPPORT } from "../../../engine/harnesses.ts";
 import { supervision } from "../common/argv-format.ts";
+import { quietEvent } from "../common/quiet-line.ts";
 import { checkedSessionId } from "../common/session-id.ts";
 import type { Guarantees, HarnessAdapter, HarnessCommand, SessionToContinue } from "../types.ts";
 import { codexProbe } from "./probe.ts";
@@ -45,6 +46,15 @@ export function buildCodexCommand(a: AgentAssignment): HarnessCommand {
   return { argv, stdin: a.prompt, ...supervision(CODEX_GUARANTEES, a) };
 }
 
+/** codex waiting for the network or retrying a request: `{"type":"error","message":"Reconnecting... …"}`. */
+export function codexQuietLine(line: string): boolean {
+  return quietEvent(
+    line,
+    ['"error"', "Reconnecting"],
+    (e) => e.type === "error" && typeof e.message === "string" && e.message.startsWith("Reconnecting"),
+  );
+}
+
 export const codexAdapter: HarnessAdapter = {
   name: "codex",
   binary: "codex",
@@ -63,5 +73,6 @@ export const codexAdapter: HarnessAdapter = {
   },
   sessionArgs: codexSessionArgs,
   buildCommand: buildCodexCommand,
-  createParser: () => createCodexParser(),
+  createParser: (_a, ctx) => createCodexParser(ctx),
+  quietLine: codexQuietLine,
 };
