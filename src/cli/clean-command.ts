@@ -3,13 +3,14 @@
 // --branches also the run's branches (vouch/<run>/...). Nothing else is
 // touched: not the user's checkout, not other runs, not other branches. A live
 // run (a process holds its lock) is left alone.
-import { lstatSync, readdirSync, rmdirSync } from "node:fs";
+import { lstatSync, readdirSync, rmdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../engine/errors.ts";
 import { BRANCH_PREFIX, WORKTREES_DIR } from "../engine/workspace/names.ts";
 import { checkedLedgerHome, isRunLive } from "../ledger/index.ts";
 import { sanitize } from "../tui/text.ts";
 import { realGit } from "../workspace/git.ts";
+import { runTreeFolders } from "../workspace/check-tree.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./io.ts";
 
@@ -100,6 +101,8 @@ const cleanCommand: Command = async (args, io) => {
       worktrees++;
     }
     removeEmptyDirs(join(root, WORKTREES_DIR, run));
+    // Check trees a killed session left (ADR 0043): each is removed after its check otherwise.
+    for (const dir of runTreeFolders(root, run)) rmSync(dir, { recursive: true, force: true });
     if (values.branches) {
       for (const b of found.branches.get(run) ?? []) {
         await realGit.deleteBranch(root, b);

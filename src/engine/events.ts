@@ -40,6 +40,7 @@ export const CAUSES = [
   "tampered",
   "merge_conflict",
   "nothing_to_merge",
+  "vacuous_check",
   // error
   "cap_stop",
   "workspace_error",
@@ -80,6 +81,7 @@ export const CAUSE_STATUS: Readonly<Record<Cause, NodeStatus>> = Object.freeze({
   tampered: "failed",
   merge_conflict: "failed",
   nothing_to_merge: "failed",
+  vacuous_check: "failed",
   cap_stop: "error",
   workspace_error: "error",
   timeout: "error",
@@ -295,6 +297,9 @@ export const checkFinishedSchema = z.strictObject({
   rerun: z.number().int().min(1).optional(),
   /** Set on the rerun that passed after a failure: the check is flaky on this tree. */
   flaky: z.literal(true).optional(),
+  /** Where it ran (ADR 0043): `sealed`, a tree vouch built from the attempt's commit; `base`, the
+   *  witness run on the base (ADR 0044); absent, the node's folder as it is (no worktree). */
+  tree: z.enum(["commit", "base"]).optional(),
 });
 
 export const capOverrunSchema = z.strictObject({
@@ -360,6 +365,8 @@ export const nodeFinishedSchema = z.strictObject({
   api_retries: z.number().int().min(0).optional(),
   /** The node's git worktree (workspace mode worktree), after its last attempt. */
   workspace: workspaceRecordSchema.optional(),
+  /** Passed checks that were witnessed: they failed on the base first (ADR 0044), "verified (fail→pass)". */
+  witnessed: z.array(z.string()).optional(),
   /** Agent and script nodes that ran: whether their processes ran sealed (ADR 0040) … */
   sealed: z.boolean().optional(),
   /** … and when not, why (sandbox: off, not available here and why, a script without a workspace). */
@@ -430,6 +437,20 @@ export const mergeConflictSchema = z.strictObject({
   from: z.string(),
   /** The paths that conflict (bounded). */
   paths: z.array(z.string()),
+});
+
+/** The user's repository changed while a node's attempt ran (ADR 0044): its config, hooks,
+ *  info/exclude or info/attributes, HEAD, index entries, or a ref that is not vouch's own. vouch
+ *  changes none of it back. */
+export const repoChangedSchema = z.strictObject({
+  ...base,
+  type: z.literal("repo.changed"),
+  ...nodeRef,
+  attempt: z.number().int().min(1),
+  /** The repository's top folder (the user's checkout). */
+  repo: z.string(),
+  /** What changed: "config", "hooks", "info/exclude", "info/attributes", "HEAD", "index", "REF added|moved|deleted" (bounded). */
+  changed: z.array(z.string()),
 });
 
 // --- usage and rate limits (issue 16, ADR 0022) ----------------------------
@@ -562,6 +583,7 @@ export const eventSchema = z.discriminatedUnion("type", [
   branchStartedSchema,
   branchFinishedSchema,
   mergeConflictSchema,
+  repoChangedSchema,
   branchDispatchedSchema,
   branchCutOffSchema,
   branchResultRefusedSchema,

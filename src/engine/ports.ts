@@ -151,6 +151,9 @@ export interface CommandContext {
   /** For checks: the node's own output (parsed JSON, or its text), written to VOUCH_OUTPUT_FILE,
    *  so a check can test what the model claims against the files. */
   output?: unknown;
+  /** A sealed check (ADR 0043): `cwd` is inside `tree`, a fresh copy made for this check alone;
+   *  `links` are the dependency folders it reads (symbolic links in the tree, read-only). */
+  checkTree?: { dir: string; links: readonly TreeLink[]; network: boolean };
   signal: AbortSignal;
   /** Seal the command (ADR 0040): a script node's, when the engine decided it runs sealed. */
   seal?: SealRequest;
@@ -163,6 +166,13 @@ export interface CheckSpec {
   timeoutMs: number;
   /** Runs again on the same tree after a failure, up to this many times (ADR 0066). */
   reruns?: number;
+  /** What its tree takes from the base and from the commit (ADR 0043). */
+  fromBase?: string[];
+  fromResult?: string[];
+  /** Sealed, it may use the network. */
+  network?: boolean;
+  /** It must fail on the base first (ADR 0044). */
+  witness?: "fails_on_base";
 }
 
 export interface CheckOutcome {
@@ -179,6 +189,11 @@ export interface CheckOutcome {
   flaky?: boolean;
   /** How many times it ran (1 + its reruns), when it was run again. */
   runs?: number;
+  /** A witnessed check that passed on the base (ADR 0044): it does not tell the work apart,
+   *  so it is no evidence for it (the node fails, cause vacuous_check). */
+  vacuous?: boolean;
+  /** A witnessed check that failed on the base and passed on the result (fail→pass). */
+  witnessed?: boolean;
   exit: number | null;
   signal: string | null;
   timedOut: boolean;
@@ -391,6 +406,45 @@ export interface ChangedPath {
   from?: string;
 }
 
+/** A worktree's git records as they are now (GitPort.worktreeState). */
+export interface WorktreeState {
+  /** The git dir `<path>/.git` names ("gitdir: X", absolute); null when .git is missing,
+   *  a folder, a symbolic link, or says something else. */
+  link: string | null;
+  /** What that git dir says its worktree's .git is (`<gitdir>/gitdir`); null when unreadable. */
+  backLink: string | null;
+  /** The repository that git dir belongs to (its `commondir`, resolved); null when unreadable. */
+  common: string | null;
+  /** HEAD of the worktree: the ref it names, or the commit it is detached at; null when unreadable. */
+  head: { ref: string } | { detached: string } | null;
+  /** The commit `refs/heads/<branch>` names in the repository at root; null when the branch is gone. */
+  tip: string | null;
+  /** Whether `parent` is `tip` or an ancestor of it (the sitting committed on top of vouch's commit). */
+  descends: boolean;
+}
+
+/** What of the user's repository a sitting must leave alone (ADR 0044), as digests vouch compares
+ *  after each sitting: its config, hooks, info/exclude and info/attributes, HEAD, the index's
+ *  entries (GitPort.repoFingerprint), and every ref but vouch's own branches. */
+export interface RepoFingerprint {
+  files: Record<string, string>;
+  refs: Record<string, string>;
+}
+
+/** A symbolic link in a check's tree: `path` (repository-relative) points at `target` (absolute). */
+export interface TreeLink {
+  path: string;
+  target: string;
+}
+
+/** Where vouch records an attempt: the worktree, its git dir (as vouch made it), its branch and the commit before. */
+export interface RecordedWorktree {
+  path: string;
+  gitDir: string;
+  branch: string;
+  parent: string;
+}
+
 /**
  * Git, as the engine needs it for isolated workspaces. Every path is absolute;
  * every ref the engine passes was checked first (never starts with "-"). The real
@@ -402,6 +456,8 @@ export interface GitPort {
   repoRoot(cwd: string): Promise<string | null>;
   /** Where `cwd` is inside its work tree: "" at the top, else "sub/dir/" (git's --show-prefix). */
   cwdPrefix(cwd: string): Promise<string>;
+  /** The repository's own git dir (its common dir: shared by all its worktrees), absolute. */
+  commonDir(root: string): Promise<string>;
   /** The commit a ref names (full hex id), or null when it names no commit. */
   resolveCommit(root: string, ref: string): Promise<string | null>;
   /** True when the checkout at `root` has uncommitted changes (tracked or untracked, not ignored). */
@@ -411,18 +467,43 @@ export interface GitPort {
   /** A new worktree at `path` on a new branch `branch` starting at `commit`: a tree of its own, a
    *  private clone that borrows the repository's objects, recorded by vouch's own git dir (ADR 0041). */
   addWorktree(root: string, path: string, branch: string, commit: string): Promise<void>;
-  /** Commits every change in the worktree (author and committer "vouch"); returns HEAD
-   *  after it (HEAD as it was when there was nothing to commit). */
-  commitAll(worktree: string, message: string): Promise<string>;
+  /** What the worktree's git records say now (ADR 0044), read from the files, never found by
+   *  git's own search from `path`: vouch compares it with what it was when vouch made it. */
+  worktreeState(root: string, path: string, branch: string, parent: string): Promise<WorktreeState>;
+  /** Commits every file of the worktree on `branch` after `parent` (author and committer "vouch")
+   *  and returns the commit (`parent` when nothing changed). Staged through a private index with
+   *  --git-dir/--work-tree given: index flags (assume-unchanged, skip-worktree) and the shared
+   *  info/exclude hide nothing, and the commit cannot land in another repository or branch.
+   *  Only files the worktree's own .gitignore files exclude stay out. The branch moves only
+   *  if it still names `parent` (else a GitPortError). */
+  recordAttempt(w: RecordedWorktree, message: string): Promise<string>;
   diffStat(root: string, from: string, to: string): Promise<DiffStat>;
   /** The patch between two commits, at most maxBytes of it. */
   diff(root: string, from: string, to: string, maxBytes: number): Promise<{ text: string; truncated: boolean }>;
   changedPaths(root: string, from: string, to: string): Promise<ChangedPath[]>;
   /** Puts `paths` in the worktree (files and index) back as they are in `commit`; a path
-   *  `commit` does not have is removed. */
-  restorePaths(worktree: string, commit: string, paths: readonly string[]): Promise<void>;
+   *  `commit` does not have is removed. With `gitDir`, git is pointed at it and at the
+   *  worktree explicitly (--git-dir/--work-tree), never found by its search. */
+  restorePaths(worktree: string, commit: string, paths: readonly string[], gitDir?: string): Promise<void>;
   /** The git tree object id of a commit's tree: what a check on it ran on (ADR 0067). */
   treeId(root: string, commit: string): Promise<string>;
+  /** Every path (file, symbolic link, submodule) of a commit's tree. */
+  listFiles(root: string, commit: string): Promise<string[]>;
+  /** A commit whose tree is `commit`'s with `paths` as `from` has them (absent where `from` has
+   *  none), its parent `commit`; `commit` itself when that changes nothing. The tree a check
+   *  sees (ADR 0043), made in git's object store: no checkout is read or touched. */
+  composeTree(root: string, commit: string, from: string, paths: readonly string[], message: string): Promise<string>;
+  /** Writes `commit`'s tree into a new folder called `name` (where: the port's choice, a tmpfs
+   *  when there is one with room, else <root>/.vouch/trees) with a git dir of its own (detached at
+   *  `commit`, the repository's objects borrowed), each link a symbolic link; returns the folder. */
+  checkoutTree(root: string, commit: string, name: string, links: readonly TreeLink[]): Promise<string>;
+  /** Removes a folder checkoutTree made. */
+  removeTree(dir: string): Promise<void>;
+  /** The digests of what a sitting must leave alone in the repository at root (ADR 0044). */
+  repoFingerprint(root: string): Promise<RepoFingerprint>;
+  /** Folders git ignores in the checkout at root (installed dependencies, build output), as
+   *  repository paths without a trailing slash; vouch's own .vouch left out. */
+  ignoredFolders(root: string): Promise<string[]>;
   /** The folders of the repository's worktrees (the main one included) and of vouch's own trees. */
   listWorktrees(root: string): Promise<string[]>;
   /** Whether a worktree (or a tree of vouch's own, ADR 0041) is at `path`. */
@@ -441,16 +522,24 @@ export interface GitPort {
 export const refusingGit: GitPort = {
   repoRoot: async () => refusing("GitPort"),
   cwdPrefix: async () => refusing("GitPort"),
+  commonDir: async () => refusing("GitPort"),
   resolveCommit: async () => refusing("GitPort"),
   hasUncommittedChanges: async () => refusing("GitPort"),
   branchExists: async () => refusing("GitPort"),
   addWorktree: async () => refusing("GitPort"),
-  commitAll: async () => refusing("GitPort"),
+  worktreeState: async () => refusing("GitPort"),
+  recordAttempt: async () => refusing("GitPort"),
   diffStat: async () => refusing("GitPort"),
   diff: async () => refusing("GitPort"),
   changedPaths: async () => refusing("GitPort"),
   restorePaths: async () => refusing("GitPort"),
   treeId: async () => refusing("GitPort"),
+  listFiles: async () => refusing("GitPort"),
+  composeTree: async () => refusing("GitPort"),
+  checkoutTree: async () => refusing("GitPort"),
+  removeTree: async () => refusing("GitPort"),
+  ignoredFolders: async () => refusing("GitPort"),
+  repoFingerprint: async () => refusing("GitPort"),
   listWorktrees: async () => refusing("GitPort"),
   hasWorktree: async () => refusing("GitPort"),
   hideVouchDir: async () => refusing("GitPort"),
@@ -469,13 +558,14 @@ export type MergeStep = { merged: true; commit: string; source: string } | { mer
  *  merges in git's object store (merge-tree, commit-tree): no checkout is touched until the
  *  result is checked out in the merge node's own worktree. */
 export interface MergePort {
-  /** Merges `branch` onto commit `onto`; a conflict leaves nothing behind. `source` is the branch's commit. */
-  mergeBranch(root: string, onto: string, branch: string, message: string): Promise<MergeStep>;
+  /** Merges the commit `source` (the one vouch judged) onto commit `onto`; a conflict leaves
+   *  nothing behind. A source the repository does not hold is a GitPortError. */
+  mergeCommit(root: string, onto: string, source: string, message: string): Promise<MergeStep>;
   /** Brings the run's branches workers pushed (vouch/<run>/...) from `remote` into `root`
    *  (ADR 0029). Absent in ports that never meet workers. */
   fetchRunBranches?(root: string, remote: string, runId: string): Promise<void>;
 }
 
 export const refusingMerge: MergePort = {
-  mergeBranch: async () => refusing("Merge"),
+  mergeCommit: async () => refusing("Merge"),
 };

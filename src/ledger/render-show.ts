@@ -13,11 +13,14 @@ import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, Pau
 import { diffStatText } from "../engine/events.ts";
 import { limitPhrase } from "../engine/limit-phrase.ts";
 import { retryTableText } from "../read/claims-text.ts";
+import { qualifierText } from "../read/qualifier.ts";
+import { checkLabel, checkWentWrong } from "../read/check-record.ts";
 
 const LABEL_MAX = 32;
 
 function statusCell(n: NodeView): string {
-  return n.qualifier ? `${n.status} (${n.qualifier})` : n.status;
+  const q = qualifierText(n);
+  return q !== null ? `${n.status} (${q})` : n.status;
 }
 
 function detail(n: NodeView): string {
@@ -116,9 +119,8 @@ function checkBlock(where: string, c: CheckRecord): string {
     `expected ${c.expect}`,
     duration(c.duration_ms),
   ].join(", ");
-  const lines = [
-    `  ${where}: check ${c.name}${c.rerun === undefined ? "" : ` (rerun ${c.rerun})`} failed (${how})${c.reason ? `: ${oneLine(c.reason)}` : ""}`,
-  ];
+  const what = c.tree === "base" ? "passed on the base: vacuous" : "failed";
+  const lines = [`  ${where}: check ${checkLabel(c)} ${what} (${how})${c.reason ? `: ${oneLine(c.reason)}` : ""}`];
   if (c.stdout_tail.trim() !== "") lines.push("    stdout:", indentTail(c.stdout_tail, "      | "));
   if (c.stderr_tail.trim() !== "") lines.push("    stderr:", indentTail(c.stderr_tail, "      | "));
   if (c.truncated) lines.push("    (output truncated: only the tail was kept)");
@@ -165,7 +167,7 @@ export function renderShow(s: RunSummary, now: number = Date.now()): string {
   if (waiting.length > 0) parts.push(waitingBlock(s.run.id, waiting));
 
   const attempts = allAttempts(s);
-  const failed = attempts.flatMap(({ where, attempt }) => attempt.checks.filter((c) => !c.passed).map((c) => checkBlock(where, c)));
+  const failed = attempts.flatMap(({ where, attempt }) => attempt.checks.filter(checkWentWrong).map((c) => checkBlock(where, c)));
   if (failed.length > 0) parts.push(`Failed checks\n${failed.join("\n")}\n`);
 
   const overruns = [

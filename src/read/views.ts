@@ -54,6 +54,8 @@ export interface NodeFacts<S extends string, A extends AttemptFacts<string | nul
   attempts: readonly A[];
   /** The node's git worktree as its last node.finished recorded it (ADR 0020). */
   workspace?: WorkspaceRecord;
+  /** Its witnessed checks that went fail→pass, as its last node.finished recorded them (ADR 0044). */
+  witnessed?: readonly string[];
   /** Whether its processes ran sealed (ADR 0040), and why not: src/read/seal.ts says it. */
   sealed?: boolean;
   unsealed_reason?: string;

@@ -9,6 +9,8 @@ import { html } from "./escape.ts";
 import { el, row, voidEl } from "./markup.ts";
 import { checkTail, lastChecks, type ReportModel, type ReportNode } from "./model.ts";
 import { historyHtml, type Histories } from "./html-evidence.ts";
+import { qualifierText } from "../read/qualifier.ts";
+import { checkLabel, checkWentWrong } from "../read/check-record.ts";
 
 export function badge(status: string): string {
   return el("span", { class: `badge s-${status.replace(/\s+/g, "-")}` }, html(status));
@@ -18,13 +20,15 @@ function checkHtml(c: CheckRecord, histories: Histories | undefined): string {
   const tail = checkTail(c);
   const exit = c.timed_out ? "timed out" : c.signal ? `signal ${c.signal}` : `exit ${c.exit ?? "–"}`;
   const facts = [html(exit), duration(c.duration_ms), ...(c.truncated ? ["tail truncated"] : [])].join(" · ");
+  const wrong = checkWentWrong(c);
+  const verdict = c.tree === "base" ? (wrong ? "✘ passed on the base" : "✔ failed on the base") : wrong ? "✘ fail" : "✔ pass";
   return el(
     "li",
-    { class: `check ${c.passed ? "pass" : "fail"}` },
-    el("b", {}, c.passed ? "✔ pass" : "✘ fail"),
+    { class: `check ${wrong ? "fail" : "pass"}` },
+    el("b", {}, verdict),
     c.flaky ? ` ${el("b", { class: "flaky" }, "flaky: passed after failing on the same tree")}` : "",
-    ` ${el("code", {}, html(c.name))}${c.rerun === undefined ? "" : ` (rerun ${c.rerun})`} expects ${el("code", {}, html(c.expect))} · ${facts}`,
-    c.passed ? "" : el("div", { class: "why" }, html(c.reason ?? "failed")),
+    ` ${el("code", {}, html(checkLabel(c)))} expects ${el("code", {}, html(c.expect))} · ${facts}`,
+    wrong ? el("div", { class: "why" }, html(c.reason ?? (c.tree === "base" ? "it passed on the base too" : "failed"))) : "",
     tail === "" ? "" : el("pre", { class: "tail" }, html(tail)),
     historyHtml(c, histories),
   );
@@ -58,7 +62,7 @@ function attemptsHtml(view: NodeView): string {
 export function nodeBody(view: NodeView, histories?: Histories): string {
   const fact = (name: string, value: unknown) => `${name} ${el("b", {}, html(value))}`;
   const facts = [
-    fact("qualifier", view.qualifier ?? "–"),
+    fact("qualifier", qualifierText(view) ?? "–"),
     fact("stop", view.stop_reason ?? "–"),
     fact("cost", money(view.cost_usd)),
     fact("turns", view.turns ?? "–"),

@@ -8,6 +8,7 @@ import { sealText } from "../read/seal.ts";
 import { money } from "../text/money.ts";
 import { xml, xmlBody } from "./escape.ts";
 import { allOverruns, checkTail, failedChecks, type ReportModel, type ReportNode } from "./model.ts";
+import { qualifierText } from "../read/qualifier.ts";
 
 const secs = (ms: number | null | undefined) => ((ms ?? 0) / 1000).toFixed(3);
 
@@ -43,7 +44,7 @@ function testcase(n: ReportNode, classname: string, overruns: string[]): string 
   const outcome = outcomeOf(n.view.status);
   const facts = [
     `status ${n.view.status}`,
-    `qualifier ${n.view.qualifier ?? "none"}`,
+    `qualifier ${qualifierText(n.view) ?? "none"}`,
     `cost ${money(n.view.cost_usd)}`,
     `attempts ${n.view.attempts.length}`,
     ...(sealText(n.view) !== null ? [`sandbox ${sealText(n.view)}`] : []),

@@ -9,6 +9,7 @@ import { duration } from "../text/duration.ts";
 import { money } from "../text/money.ts";
 import { mdCode, mdFence, mdHtmlInline, mdInline } from "./escape.ts";
 import { allOverruns, checkTail, failedChecks, type ReportModel, type ReportNode } from "./model.ts";
+import { qualifierText } from "../read/qualifier.ts";
 
 const ICON: Record<string, string> = {
   passed: "✅",
@@ -56,7 +57,7 @@ const tableRow = (cells: string[]) => `| ${cells.join(" | ")} |`;
 function row(n: ReportNode): string {
   const v = n.view;
   const status = `${ICON[v.status] ?? ""} ${mdInline(v.status)}`;
-  return tableRow([mdInline(n.path), status, mdInline(v.qualifier ?? "–"), money(v.cost_usd), duration(v.wall_ms)]);
+  return tableRow([mdInline(n.path), status, mdInline(qualifierText(v) ?? "–"), money(v.cost_usd), duration(v.wall_ms)]);
 }
 
 function nodeTable(model: ReportModel): string {

@@ -8,6 +8,7 @@ import type { BranchView, CheckRecord, NodeView, RunSummary } from "../ledger/ty
 import { nodePath } from "../read/node-path.ts";
 import { timelineOf, type Timeline } from "./timeline.ts";
 import type { Histories } from "./html-evidence.ts";
+import { checkWentWrong } from "../read/check-record.ts";
 
 /** One node of the run: a top-level node, or a node inside one map branch. */
 export interface ReportNode {
@@ -52,7 +53,7 @@ export function lastChecks(view: NodeView): CheckRecord[] {
 }
 
 export function failedChecks(view: NodeView): CheckRecord[] {
-  return lastChecks(view).filter((c) => !c.passed);
+  return lastChecks(view).filter(checkWentWrong);
 }
 
 /** How much of a check's output a report shows: a recorded tail can be 64 KiB per stream,

@@ -55,7 +55,7 @@ export function createCommandRunner(opts: CommandRunnerOptions): ClosableCommand
       }
       return await runProcess(command, {
         cwd: ctx.cwd,
-        env: sealed?.env ?? env,
+        env: sealed ? sealedEnv(sealed, ctx) : env,
         ...(sealed ? { sandbox: sealed.spec } : {}),
         wallMs,
         signal: ctx.signal,
@@ -95,6 +95,11 @@ export function createCommandRunner(opts: CommandRunnerOptions): ClosableCommand
       return scriptOutcome(await run(command, ctx, script.timeoutMs, true, script.keepStdoutBytes));
     },
   };
+}
+
+/** A sealed command's environment; a sealed check's HOME is its scratch folder too (ADR 0043): it writes nothing of yours. */
+function sealedEnv(sealed: Confined, ctx: CommandContext): Record<string, string> {
+  return ctx.checkTree && sealed.env.TMPDIR ? { ...sealed.env, HOME: sealed.env.TMPDIR } : sealed.env;
 }
 
 /** A check's outcome from its process: judged by its expect, and marked not run when the shell could not run it. */

@@ -195,6 +195,11 @@ const HANDLERS: Handlers = {
       "vouch.merge.from": bounded(e.from),
       "vouch.merge.paths": e.paths.slice(0, 32).map(bounded),
     }),
+  // The user's repository changed during a sitting (ADR 0044): an event on the attempt that saw it.
+  "repo.changed": (m, e, at) =>
+    m.event(m.attemptOrNode(e.node, e.branch, e.attempt), "vouch.repo.changed", at, {
+      "vouch.repo.changed": e.changed.slice(0, 32).map(bounded),
+    }),
   "branch.dispatched": (m, e, at) =>
     m.event(branchEvent(m, e.branch), "vouch.branch.dispatched", at, {
       "vouch.branch.index": e.branch.index,

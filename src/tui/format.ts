@@ -96,11 +96,6 @@ export function flakySegments(c: { flaky?: true; flakyHistory?: string }): Segme
   return out;
 }
 
-/** A check's name as rows show it: a rerun after a failure says which (ADR 0066). */
-export function checkName(c: { name: string; rerun?: number }): string {
-  return c.rerun === undefined ? c.name : `${c.name} (rerun ${c.rerun})`;
-}
-
 /** "5 passed (1 self-reported) · 2 failed · 1 error · 1 skipped" (zeros left out; "no nodes" when all are zero). */
 export function countsText(c: RunCounts): string {
   const parts = (["passed", "failed", "error", "skipped", "cancelled"] as const)

@@ -9,7 +9,7 @@ import { flakyText } from "../read/check-history.ts";
 import { sealSummary } from "../read/seal.ts";
 import { limitPausedLines, limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type EventType, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
-import { checkName, checkOutcomeText, countsText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { checkOutcomeText, countsText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
@@ -17,11 +17,12 @@ import { currentAttempts } from "../read/node-cost.ts";
 import { branchPath, nodePath } from "../read/node-path.ts";
 import { line, seg, type Line, type Segment } from "./lines.ts";
 import { linesOf, oneLine } from "../text/lines.ts";
-import { TAIL_LINES, conflictWhy, nodeAt, roundText, statusWords } from "./view-node-rows.ts";
+import { TAIL_LINES, conflictWhy, nodeAt, repoChangedText, roundText, statusWords } from "./view-node-rows.ts";
 import { getAt } from "./chunked-list.ts";
 import { allNodes, type BranchView, type NodeView, type ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
 import { workerLabel } from "./view-worker.ts";
+import { checkLabel, checkWentWrong } from "../read/check-record.ts";
 
 function where(e: { node: string; branch?: { map: string; index: number } }): string {
   return nodePath(e.node, e.branch);
@@ -55,7 +56,7 @@ type Lines<T extends EventType> = (after: ViewState, e: EventOf<T>, before: View
 const LINES: { [T in EventType]?: Lines<T> } = {
   "node.progress": (_after, e, before) => apiRetry(before, e),
   "run.started": (_after, e) => runStarted(e),
-  "check.finished": (_after, e) => (e.flaky ? checkFlaky(e) : e.passed ? [] : checkFailed(e)),
+  "check.finished": (_after, e) => (e.flaky ? checkFlaky(e) : checkWentWrong(e) ? checkFailed(e) : []),
   "cap.overrun": (_after, e) => {
     const who = e.scope === "run" || e.node === undefined ? "run" : nodePath(e.node, e.branch);
     return [line([seg("⚠ ", "bad", true), seg(`${who} `), seg(`cap overrun ${overrunText(e)}`, "bad", true)])];
@@ -74,6 +75,13 @@ const LINES: { [T in EventType]?: Lines<T> } = {
       seg(`${branchPath(e.branch.map, e.branch.index)} `),
       seg(`attempt ${e.attempt} cut off ${e.worker === "" ? "before it sent anything" : `on ${workerLabel(e.worker)}`}`, "warn"),
       seg(": another worker takes the branch", "muted"),
+    ]),
+  ],
+  "repo.changed": (_after, e) => [
+    line([
+      seg("⚠ ", "bad", true),
+      seg(`${nodeAt(e)} attempt ${e.attempt}: `, "bad", true),
+      seg(repoChangedText(e.changed).replace("your repository", `the repository ${oneLine(e.repo)}`), "bad", true),
     ]),
   ],
   "branch.result_refused": (_after, e) => [
@@ -208,17 +216,18 @@ function apiRetry(before: ViewState | undefined, e: EventOf<"node.progress">): L
 
 /** A rerun passed after the check failed on the same tree (ADR 0066). */
 function checkFlaky(e: EventOf<"check.finished">): Line[] {
-  return [line([seg("⚠ ", "warn", true), seg(`${where(e)} `), seg(`check ${checkName(e)} passed after failing: flaky`, "warn", true)])];
+  return [line([seg("⚠ ", "warn", true), seg(`${where(e)} `), seg(`check ${checkLabel(e)} passed after failing: flaky`, "warn", true)])];
 }
 
+/** A check that went wrong; a witness's base run (ADR 0044) goes wrong when it passes. */
 function checkFailed(e: EventOf<"check.finished">): Line[] {
-  const outcome = checkOutcomeText(e);
+  const outcome = e.tree === "base" ? "it does not tell the work apart" : checkOutcomeText(e);
   const reason = e.reason && oneLine(e.reason) !== outcome ? ` · ${oneLine(e.reason)}` : "";
   const rows = [
     line([
       seg("✗ ", "bad", true),
       seg(`${where(e)} `),
-      seg(`check ${checkName(e)} failed`, "bad", true),
+      seg(`check ${checkLabel(e)} ${e.tree === "base" ? "passed" : "failed"}`, "bad", true),
       seg(`: ${outcome} · expect ${e.expect}${reason}`, "muted"),
     ]),
   ];

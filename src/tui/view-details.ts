@@ -2,9 +2,10 @@
 // status and why, cost/turns/tokens, every attempt with its checks and full
 // output tails, overruns, evidence, the prompt and the result tail. Text is
 // wrapped, not cut, so nothing is hidden; the view scrolls.
+import { checkLabel } from "../read/check-record.ts";
 import { sealText } from "../read/seal.ts";
 import { entries } from "./chunked-list.ts";
-import { checkName, checkOutcomeText, flakySegments, statusTone, workspaceStat } from "./format.ts";
+import { checkOutcomeText, flakySegments, statusTone, workspaceStat } from "./format.ts";
 import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
@@ -135,7 +136,7 @@ function checkLines(c: LiveCheck, width: number): Line[] {
     : [outcome, `expect ${c.expect}`, reason, duration(c.duration_ms)].filter(Boolean).join(" · ");
   const mark = seg(c.passed ? "✓ " : "✗ ", c.passed ? "ok" : "bad", true);
   const flaky = flakySegments(c);
-  const out = [line([seg("    "), mark, seg(checkName(c), undefined, true), seg(`  ${oneLine(what)}`, "muted"), ...flaky])];
+  const out = [line([seg("    "), mark, seg(checkLabel(c), undefined, true), seg(`  ${oneLine(what)}`, "muted"), ...flaky])];
   if (c.passed) return out;
   out.push(...block("stdout (tail)", c.stdout_tail, width, "      "));
   out.push(...block("stderr (tail)", c.stderr_tail, width, "      "));

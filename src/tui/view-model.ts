@@ -35,6 +35,7 @@ const HANDLERS: { [T in EventType]: Handler<T> } = {
     }),
   "check.finished": (s, e) =>
     updateNode(s, e.node, e.branch, (n) =>
+      // A witness's run on the base (tree: base, ADR 0044), the check's own run and each rerun are records of their own.
       withAttempt(n, session(s), e.attempt, (a) => ({ ...a, checks: [...a.checks.filter((c) => !sameRun(c, e)), liveCheck(s, e)] })),
     ),
   "cap.overrun": (s, e) => {
@@ -77,6 +78,7 @@ const HANDLERS: { [T in EventType]: Handler<T> } = {
   // Where a branch runs is noted by noteWorker (view-worker.ts), after every event.
   "branch.dispatched": (s) => s,
   "branch.cut_off": (s) => s,
+  "repo.changed": (s, e) => updateNode(s, e.node, e.branch, (n) => ({ ...n, repoChanged: e.changed })),
   "branch.result_refused": (s) => s,
   "merge.conflict": (s, e) =>
     updateNode(s, e.node, undefined, (n) => ({
@@ -96,7 +98,7 @@ const HANDLERS: { [T in EventType]: Handler<T> } = {
 
 /** One run of one check: a rerun (ADR 0066) is a record of its own, so no failure is replaced by a later green. */
 function sameRun(c: LiveCheck, e: EventOf<"check.finished">): boolean {
-  return c.name === e.name && (c.rerun ?? 0) === (e.rerun ?? 0);
+  return c.name === e.name && c.tree === e.tree && (c.rerun ?? 0) === (e.rerun ?? 0);
 }
 
 /** The check's record, marked when its history calls it flaky (by name, and by command when the event names one). */
@@ -242,6 +244,7 @@ function nodeFinished(n: NodeView, e: EventOf<"node.finished">, sessionNo: numbe
     "session_id",
     "evidence",
     "workspace",
+    "witnessed",
     "sealed",
     "unsealed_reason",
   ] as const)
@@ -252,6 +255,7 @@ function nodeFinished(n: NodeView, e: EventOf<"node.finished">, sessionNo: numbe
   if (e.fallback !== undefined) next.fallback = e.fallback;
   if (e.session_id !== undefined) next.session_id = e.session_id;
   if (e.workspace !== undefined) next.workspace = e.workspace;
+  if (e.witnessed !== undefined) next.witnessed = e.witnessed;
   if (e.sealed !== undefined) next.sealed = e.sealed;
   if (e.unsealed_reason !== undefined) next.unsealed_reason = e.unsealed_reason;
   return next;

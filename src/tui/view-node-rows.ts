@@ -1,7 +1,7 @@
 // The rows of one node: its status row, then what a person must see without
 // asking — retries, cap overruns (limit vs actual), the error, and every check
 // with the tail of each failure. Map nodes add their branches (view-branch-rows.ts).
-import { checkName, checkOutcomeText, failureTail, flakySegments, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { checkOutcomeText, failureTail, flakySegments, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
@@ -11,6 +11,8 @@ import { padTo } from "../text/width.ts";
 import { currentAttempts } from "../read/node-cost.ts";
 import { nodePath } from "../read/node-path.ts";
 import { isFinal, type AttemptView, type NodeView } from "./view-state.ts";
+import { qualifierText } from "../read/qualifier.ts";
+import { checkLabel, checkWentWrong } from "../read/check-record.ts";
 
 /** Lines of output shown under a failed check (the details view shows the whole tail). */
 export const TAIL_LINES = 5;
@@ -35,7 +37,7 @@ export function statusWords(n: NodeView): string {
     case "retrying":
       return `retrying after attempt ${n.attempt}`;
     case "passed":
-      return n.qualifier ? `passed ${n.qualifier}` : "passed";
+      return n.qualifier ? `passed ${qualifierText(n)}` : "passed";
     default: {
       const stop = n.stop_reason && n.stop_reason !== "complete" ? ` (${n.stop_reason})` : "";
       return n.cause && n.cause !== n.status ? `${n.status} ${n.cause}${stop}` : `${n.status}${stop}`;
@@ -109,6 +111,11 @@ export function conflictRow(pad: string, c: { git_branch: string; from: string; 
   return line([seg(pad), seg(`⚠ left out ${oneLine(c.git_branch)}`, "warn", true), seg(conflictWhy(c), "muted")]);
 }
 
+/** The loud line when the user's repository changed while a sitting ran (ADR 0044). */
+export function repoChangedText(changed: readonly string[]): string {
+  return `your repository changed while it ran: ${oneLine(changed.join(", "))} (vouch did not change it back: look at it)`;
+}
+
 /** " (each#1): merge_conflict in a.txt, b.txt", at most five paths named. */
 export function conflictWhy(c: { from: string; paths: readonly string[] }): string {
   const paths = c.paths.slice(0, 5).join(", ") + (c.paths.length > 5 ? ` and ${c.paths.length - 5} more` : "");
@@ -131,6 +138,7 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
     rows.push(line([seg(pad), seg(`⚠ cap overrun ${overrunText(o)}`, "bad", true), seg(which, "muted")]));
   }
   for (const c of n.conflicts ?? []) rows.push(conflictRow(pad, c));
+  if (n.repoChanged !== undefined) rows.push(line([seg(pad), seg("⚠ ", "bad", true), seg(repoChangedText(n.repoChanged), "bad", true)]));
   if (n.error && (n.status === "failed" || n.status === "error")) {
     rows.push(line([seg(pad), seg(`${n.status === "error" ? "why" : "error"}: `, statusTone(n.status)), seg(oneLine(n.error))]));
   }
@@ -138,15 +146,15 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
   for (const c of withChecks?.checks ?? []) {
     // Its history calls it flaky (ADR 0067): said beside it, whatever it did this time.
     const flaky = flakySegments(c);
-    if (c.passed) {
-      const took = seg(`  ${duration(c.duration_ms)}`, "muted");
-      if (opts.passedChecks || flaky.length > 0) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(checkName(c)), took, ...flaky]));
+    if (!checkWentWrong(c)) {
+      const took = seg(`  ${duration(c.duration_ms)}${c.tree === "base" ? " · failed there, as witnessed" : ""}`, "muted");
+      if (opts.passedChecks || flaky.length > 0) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(checkLabel(c)), took, ...flaky]));
       continue;
     }
-    const outcome = checkOutcomeText(c);
+    const outcome = c.tree === "base" ? "passed on the base: vacuous" : checkOutcomeText(c);
     const reason = c.reason && oneLine(c.reason) !== outcome ? oneLine(c.reason) : "";
     const why = [outcome, `expect ${c.expect}`, reason].filter(Boolean).join(" · ");
-    rows.push(line([seg(pad), seg("✗ ", "bad", true), seg(checkName(c), "bad", true), seg(`  ${why}`, "muted"), ...flaky]));
+    rows.push(line([seg(pad), seg("✗ ", "bad", true), seg(checkLabel(c), "bad", true), seg(`  ${why}`, "muted"), ...flaky]));
     for (const l of failureTail(c, TAIL_LINES)) rows.push(line([seg(`${pad}  │ `, "muted"), seg(l)]));
   }
   return rows;

@@ -41,6 +41,8 @@ export interface NodeView extends NodeFacts<RowStatus, AttemptView> {
   overruns: readonly OverrunRecord[];
   /** A merge node: the branches it left out, with the paths that conflict (its merge.conflict events). */
   conflicts?: readonly { git_branch: string; from: string; paths: readonly string[] }[];
+  /** What of the user's repository changed while it ran (its last repo.changed, ADR 0044). */
+  repoChanged?: readonly string[];
   startedAt: number | null;
   /** The worker that ran this node's latest attempt (a branch node on a worker). */
   worker?: string;

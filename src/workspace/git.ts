@@ -2,12 +2,15 @@
 // any path (spaces, newlines, non-ASCII) parses. A ref or path that could be read
 // as an option is refused here too, though the engine checks refs first: git's
 // `--end-of-options` and `--` keep the rest of the argv from being options.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChangedPath, DiffStat, GitPort } from "../engine/ports.ts";
 import { GitError } from "./git-error.ts";
 import { runGit, runGitRaw } from "./run-git.ts";
-import { addTree, isOwnTree, removeTree, treeGit, vouchGitDir } from "./tree.ts";
+import { recordAttempt, worktreeState } from "./worktree-record.ts";
+import { checkoutTree, composeTree, ignoredFolders, listFiles, removeTree as removeCheckTree } from "./check-tree.ts";
+import { repoFingerprint } from "./repo-fingerprint.ts";
+import { addTree, isOwnTree, removeTree, treeGit } from "./tree.ts";
 import { ownTreesUnder } from "./own-trees.ts";
 import { WORKTREES_DIR } from "../engine/workspace/names.ts";
 
@@ -24,6 +27,15 @@ async function repoRoot(cwd: string): Promise<string | null> {
 
 async function cwdPrefix(cwd: string): Promise<string> {
   return (await runGit(cwd, ["rev-parse", "--show-prefix"])).replace(/\n$/, "");
+}
+
+async function commonDir(root: string): Promise<string> {
+  const dir = (await runGit(root, ["rev-parse", "--path-format=absolute", "--git-common-dir"])).replace(/\n$/, "");
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 async function resolveCommit(root: string, ref: string): Promise<string | null> {
@@ -57,20 +69,6 @@ async function addWorktree(root: string, path: string, branch: string, commit: s
  *  worktree an earlier vouch made (a run resumed across the change), git's own records. */
 function onTree(worktree: string): (args: readonly string[]) => Promise<string> {
   return isOwnTree(worktree) ? (args) => treeGit(worktree, args) : (args) => runGit(worktree, args);
-}
-
-async function commitAll(worktree: string, message: string): Promise<string> {
-  const git = onTree(worktree);
-  await git(["add", "--all", "--", ":/"]);
-  const staged = await runGitRaw(worktree, [...treeFlags(worktree), "diff", "--cached", "--quiet"]);
-  if (staged.exit === 1) await git(["commit", "--quiet", "--no-verify", "-m", message]);
-  else if (staged.exit !== 0)
-    throw new GitError(["diff", "--cached"], `git diff --cached failed (exit ${staged.exit}): ${staged.stderr.trim()}`);
-  return (await git(["rev-parse", "HEAD"])).trim();
-}
-
-function treeFlags(worktree: string): string[] {
-  return isOwnTree(worktree) ? [`--git-dir=${vouchGitDir(worktree)}`, `--work-tree=${worktree}`] : [];
 }
 
 function refuseRange(args: readonly string[], from: string, to: string): void {
@@ -142,11 +140,16 @@ export function parseNameStatus(out: string): ChangedPath[] {
   return paths;
 }
 
-async function restorePaths(worktree: string, commit: string, paths: readonly string[]): Promise<void> {
+async function restorePaths(worktree: string, commit: string, paths: readonly string[], gitDir?: string): Promise<void> {
   if (paths.length === 0) return;
   const list = ["ls-tree", "-z", "--name-only", "-r", "--full-tree", commit, "--", ...paths.map(literal)];
   refuseOption(list, "commit", commit);
-  const git = onTree(worktree);
+  // Named explicitly, git cannot be sent to another repository by a rewritten .git link; else the
+  // tree's own git (vouch's git dir beside a tree of its own, ADR 0041).
+  const git =
+    gitDir === undefined
+      ? onTree(worktree)
+      : (args: readonly string[]) => runGit(worktree, [`--git-dir=${gitDir}`, `--work-tree=${worktree}`, ...args]);
   const inBase = new Set((await git(list)).split("\0").filter((p) => p !== ""));
   const back = paths.filter((p) => inBase.has(p));
   const gone = paths.filter((p) => !inBase.has(p));
@@ -209,16 +212,24 @@ async function deleteBranch(root: string, branch: string): Promise<void> {
 export const realGit: GitPort = {
   repoRoot,
   cwdPrefix,
+  commonDir,
   resolveCommit,
   hasUncommittedChanges,
   branchExists,
   addWorktree,
-  commitAll,
+  worktreeState,
+  recordAttempt,
   diffStat,
   diff,
   changedPaths,
   restorePaths,
   treeId,
+  listFiles,
+  composeTree,
+  checkoutTree,
+  removeTree: removeCheckTree,
+  ignoredFolders,
+  repoFingerprint,
   listWorktrees,
   hasWorktree,
   hideVouchDir,

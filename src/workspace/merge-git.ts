@@ -1,5 +1,5 @@
-// The real MergePort (src/engine/ports.ts): a merge computed in git's object
-// store. `git merge-tree --write-tree` (git 2.38+) merges two commits without a
+// The real MergePort (src/engine/ports.ts): a merge of the commits vouch judged
+// (never of what a branch names now: issue 27), computed in git's object store. `git merge-tree --write-tree` (git 2.38+) merges two commits without a
 // work tree or index, so a conflict leaves nothing to abort and the user's
 // checkout and every other worktree stay as they are; `git commit-tree` then
 // records the merge commit (author and committer "vouch", from run-git.ts).
@@ -9,12 +9,12 @@ import { runGit, runGitRaw } from "./run-git.ts";
 
 const HEX = /^[0-9a-f]{40,64}$/;
 
-async function commitOf(root: string, branch: string): Promise<string> {
-  const args = ["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${branch}^{commit}`];
-  const r = await runGitRaw(root, args);
-  const id = r.stdout.trim();
-  if (r.exit !== 0 || !HEX.test(id)) throw new GitError(args, `branch "${branch}" names no commit`);
-  return id;
+/** The judged commit must be in this repository: a worker's branch that moved after it was
+ *  judged may have been pushed without it. */
+async function present(root: string, commit: string): Promise<void> {
+  if (!HEX.test(commit)) throw new GitError(["merge-tree"], `"${commit}" is not a commit id`);
+  const r = await runGitRaw(root, ["cat-file", "-e", `${commit}^{commit}`]);
+  if (r.exit !== 0) throw new GitError(["cat-file"], `the judged commit ${commit} is not in the repository at ${root}`);
 }
 
 /** `merge-tree --write-tree --name-only --no-messages -z`: "TREE\0" then one conflicted path per field. */
@@ -23,9 +23,9 @@ export function parseMergeTree(out: string): { tree: string; paths: string[] } {
   return { tree, paths: [...new Set(rest.filter((p) => p !== ""))] };
 }
 
-async function mergeBranch(root: string, onto: string, branch: string, message: string): Promise<MergeStep> {
+async function mergeCommit(root: string, onto: string, source: string, message: string): Promise<MergeStep> {
   if (!HEX.test(onto)) throw new GitError(["merge-tree"], `"${onto}" is not a commit id`);
-  const source = await commitOf(root, branch);
+  await present(root, source);
   // Both sides are commit ids (hex): nothing git could read as an option.
   const args = ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", onto, source];
   const r = await runGitRaw(root, args);
@@ -49,4 +49,4 @@ async function fetchRunBranches(root: string, remote: string, runId: string): Pr
   await runGit(root, ["fetch", "--quiet", "--no-tags", "--end-of-options", remote, `+${refs}*:${refs}*`]);
 }
 
-export const realMerge: MergePort = { mergeBranch, fetchRunBranches };
+export const realMerge: MergePort = { mergeCommit, fetchRunBranches };

@@ -5,7 +5,8 @@
 // edit of a protected file behind an index flag ends failed/tampered, a setsid
 // leftover is dead before the checks run, and the user's repository is
 // byte-identical afterwards. The same attacks with --sandbox off change it:
-// the assertions can fail.
+// the assertions can fail; the setsid leftover then lives on, but the check it
+// races runs on a tree of its own (ADR 0043) and is not fooled.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -190,7 +191,7 @@ describe.skipIf(!HAVE_BWRAP)("sealed hostile sittings (agent and script, each in
 });
 
 describe.skipIf(!HAVE_BWRAP)("the same attacks unsealed (--sandbox off): the assertions above can fail", () => {
-  test("the repository's config, hooks, checkout and $HOME change, and the setsid leftover wins the race", async () => {
+  test("the repository's config, hooks, checkout and $HOME change; the setsid leftover outlives its sitting, yet the raced check passes on its own tree", async () => {
     const loose = world(dir.path, "loose");
     const was = records(loose.repo);
     // Not the replace refs: unsealed, their loop breaks vouch's own git for the other nodes (defence in depth is item 5's).
@@ -203,7 +204,11 @@ describe.skipIf(!HAVE_BWRAP)("the same attacks unsealed (--sandbox off): the ass
       expect(now.hooks).not.toBe(was.hooks);
       expect(readFileSync(join(loose.home, ".bashrc"), "utf8")).toContain("pwned");
       expect(readFileSync(join(loose.repo, "README.md"), "utf8")).toContain("pwned");
-      expect(r.finished("setsid").status).toBe("failed");
+      // The leftover lives on (unsealed, with its environment cleared, nothing finds it), but the
+      // check runs on the tree vouch builds from the recorded commit (ADR 0043): its .checking is
+      // not the leftover's, and test/has.sh there is the base's. It passes, verified.
+      expect(processesWith("3141.5").length).toBeGreaterThan(0);
+      expect([r.finished("setsid").status, r.finished("setsid").qualifier]).toEqual(["passed", "verified"]);
     } finally {
       for (const pid of processesWith("3141.5")) process.kill(pid, "SIGKILL");
     }

@@ -84,10 +84,10 @@ describe("refused at load", () => {
   test("protect globs that mean nothing", async () => {
     const f = graph("globs", agent("impl", '    workspace: { mode: worktree, protect: ["/abs/**", "test/[ab", "a/../b", "!x"] }\n'));
     const err = await refused(f, repo);
-    expect(err).toContain('protect glob "/abs/**" is not valid: a protect glob is relative to the repository root');
+    expect(err).toContain('protect glob "/abs/**" is not valid: a glob is relative to the repository root');
     expect(err).toContain('protect glob "test/[ab" is not valid: the character class starting at position 6 is never closed');
     expect(err).toContain('protect glob "a/../b" is not valid');
-    expect(err).toContain('protect glob "!x" is not valid: a protect glob cannot negate');
+    expect(err).toContain('protect glob "!x" is not valid: a glob cannot negate');
   });
   test("a node id that would make a bad branch name or path is refused by the id rules", async () => {
     const f = graph("bad-id", agent("-x", "    workspace: { mode: worktree }\n") + agent("a..b", "    workspace: { mode: worktree }\n"));

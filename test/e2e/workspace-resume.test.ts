@@ -112,7 +112,14 @@ describe("vouch clean", () => {
   }, 60_000);
 
   test("clean RUN removes that run's worktrees and nothing else; the branches stay", async () => {
+    // A check tree a killed session left (ADR 0043): vouch clean takes it too, and only that run's.
+    const leftover = join(fx.repo, ".vouch", "trees", runId, "impl", "1-1");
+    const others = join(fx.repo, ".vouch", "trees", other, "broken", "1-1");
+    mkdirSync(leftover, { recursive: true });
+    mkdirSync(others, { recursive: true });
     const r = await vouch(["clean", runId], { home: p.home, cwd: fx.repo });
+    expect(existsSync(join(fx.repo, ".vouch", "trees", runId))).toBe(false);
+    expect(existsSync(others)).toBe(true);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("removed 1 worktree of 1 run");
     expect(existsSync(join(fx.repo, ".vouch", "worktrees", runId))).toBe(false);

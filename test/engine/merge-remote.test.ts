@@ -18,7 +18,7 @@ function fakes(fetchFails = false) {
     diffStat: async () => ({ filesChanged: 0, insertions: 0, deletions: 0 }),
   } as unknown as GitPort;
   const merge: MergePort = {
-    mergeBranch: async () => ({ merged: false, paths: [], source: hex(2) }),
+    mergeCommit: async () => ({ merged: false, paths: [], source: hex(2) }),
     fetchRunBranches: async (root, remote, runId) => {
       calls.push(`fetch ${root} ${remote} ${runId}`);
       if (fetchFails)
@@ -56,9 +56,12 @@ test("no fetch when no branch ran on a worker, or when the merge reads only top-
   const local = fakes();
   await run(GRAPH("each"), { ports: local.ports });
   const topLevel = fakes();
-  await run(GRAPH("[a]"), { ports: topLevel.ports, options: { remoteWorkspace: REMOTE } });
+  const r = await run(GRAPH("[a]"), { ports: topLevel.ports, options: { remoteWorkspace: REMOTE } });
   expect([...local.calls, ...topLevel.calls].filter((c) => c.startsWith("fetch"))).toEqual([]);
-  expect(topLevel.calls).toContain("exists vouch/run-test/a");
+  // a was looked at: it recorded no commit (no worktree), so it is left out.
+  expect((finishedOf(r.events, "integrate").output as { left_out: unknown[] }).left_out).toEqual([
+    { branch: "vouch/run-test/a", from: "a", reason: "no_branch", paths: [] },
+  ]);
 });
 
 test("a fetch that fails ends the merge as an error naming it", async () => {

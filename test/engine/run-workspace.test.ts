@@ -42,8 +42,13 @@ describe("tampering", () => {
     expect(retrying?.type === "node.retrying" && retrying.cause).toBe("tampered");
     expect(r.agents.prompts("impl")[1]).toContain("test/t.sh");
     expect(git.calls).toContain("restore test/t.sh");
-    // The checks ran once, for attempt 2, in the worktree, with VOUCH_WORKSPACE.
-    expect(commands.checks.map((c) => [c.ctx.attempt, c.ctx.cwd, c.ctx.vars.VOUCH_WORKSPACE])).toEqual([[2, `${WT}/impl`, `${WT}/impl`]]);
+    // The checks ran once, for attempt 2, on a tree of attempt 2's commit (ADR 0043), which VOUCH_WORKSPACE names.
+    const tree = `${FAKE_ROOT}/.vouch/trees/run-test/impl/2-1`;
+    expect(commands.checks.map((c) => [c.ctx.attempt, c.ctx.cwd, c.ctx.vars.VOUCH_WORKSPACE, c.ctx.checkTree?.dir])).toEqual([
+      [2, tree, tree, tree],
+    ]);
+    expect(git.treesMade).toEqual([{ dir: tree, commit: "c2" }]);
+    expect(git.trees.size).toBe(0); // removed after the check
     expect(f.workspace).toEqual({
       branch: "vouch/run-test/impl",
       base: FAKE_BASE,

@@ -121,7 +121,7 @@ describe("what the ports are asked, and what the events record", () => {
     expect(started?.type === "node.started" && started.sealed).toBe(true);
   });
 
-  test("a check of a sealed script node is not handed the seal (checks are sealed elsewhere, issue 26 item 3)", async () => {
+  test("a check of a sealed script node in the shared folder is not sealed: only a check on its own tree is (ADR 0043, test/engine/sealed-checks.test.ts)", async () => {
     const r = await run(
       `version: 1\nname: c\nnodes:\n  s: { kind: script, run: "true", sandbox: required, success: { checks: [{ name: t, run: "true" }] } }\n`,
       { options: { sandboxAvailability: WORKS } },

@@ -233,6 +233,7 @@ export function fullRun(run = "r-full-0001"): RunScript {
     output: { results: [], counts: {} },
   });
   s.ev("merge.conflict", { node: "integrate", attempt: 1, git_branch: "vouch/r/each/1/verify", from: "each#1", paths: ["src/a.ts"] });
+  s.ev("repo.changed", { node: "integrate", attempt: 1, repo: "/home/me/project", changed: ["config", "refs/replace/abc added"] }, 0);
   s.ev("cap.overrun", { scope: "run", cap: "budget_usd", limit: 0.05, actual: 0.07 });
   s.ev("run.paused", { approvals: [{ node: "gate", prompt: "ship it?" }] });
   s.runFinished("failed", {

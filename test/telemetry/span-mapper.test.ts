@@ -180,7 +180,7 @@ describe("the span tree", () => {
     expect(named(spans, "node slow").map((n) => n.parentSpanId)).toEqual(sessions.map((s) => s.spanId));
   });
 
-  test("a node that never started gets a span for its verdict; retries and overruns are span events", () => {
+  test("a node that never started gets a span for its verdict; retries, overruns and a changed repository are span events", () => {
     const e = stream();
     const spans = mapAll([
       e(started()),
@@ -188,6 +188,7 @@ describe("the span tree", () => {
       e({ type: "cap.overrun", node: "fix", attempt: 1, scope: "node", cap: "turns", limit: 2, actual: 3 } as EventBody),
       e({ type: "node.retrying", node: "fix", attempt: 1, cause: "timeout", reason: "took too long", backoff_ms: 0 } as EventBody),
       e(nodeStarted("fix", "agent", 2, { harness: "gemini" })),
+      e({ type: "repo.changed", node: "fix", attempt: 2, repo: "/r", changed: ["hooks", "refs/heads/main moved"] } as EventBody),
       e(nodeFinished("fix", "error", { attempt: 2, error: "timed out again" })),
       e(nodeFinished("after", "skipped")),
       e(runFinished("error")),
@@ -196,6 +197,9 @@ describe("the span tree", () => {
     expect(first!.status).toEqual({ code: "error", message: "took too long" });
     expect(first!.events.map((x) => x.name)).toEqual(["vouch.cap.overrun"]);
     expect(second!.status).toEqual({ code: "error", message: "timed out again" });
+    expect(second!.events.map((x) => [x.name, x.attributes["vouch.repo.changed"]])).toEqual([
+      ["vouch.repo.changed", ["hooks", "refs/heads/main moved"]],
+    ]);
     expect(named(spans, "node fix")[0]!.events.map((x) => x.name)).toEqual(["vouch.node.retrying"]);
     const after = named(spans, "node after")[0]!;
     expect([after.status.code, after.attributes["vouch.verdict"], after.endMs - after.startMs]).toEqual(["unset", "skipped", 5]);
@@ -263,6 +267,12 @@ const eventBody: fc.Arbitrary<EventBody> = fc.oneof(
         actual: 2,
       }) as EventBody,
   ),
+  fc
+    .record({ node: name, branch, changed: fc.array(text, { maxLength: 40 }) })
+    .map(
+      ({ node, branch, changed }) =>
+        ({ type: "repo.changed", node, attempt: 1, repo: "/r", changed, ...(branch ? { branch } : {}) }) as EventBody,
+    ),
   fc.constant({ type: "run.paused", reason: "approval", approvals: [{ node: "a" }] } as EventBody),
   fc.constant(runFinished("failed")),
   fc.constant(started({ resumed: true })),

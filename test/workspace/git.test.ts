@@ -18,6 +18,13 @@ afterAll(() => {
   for (const r of made) rmSync(r, { recursive: true, force: true });
 });
 
+/** An attempt's commit as the engine makes it: the worktree's git dir read back, then recordAttempt after the branch's tip. */
+async function commitAll(r: string, wt: string, branch: string, message = "m"): Promise<string> {
+  const parent = git(r, "rev-parse", `refs/heads/${branch}`).trim();
+  const s = await g.worktreeState(r, wt, branch, parent);
+  return g.recordAttempt({ path: wt, gitDir: s.link!, branch, parent }, message);
+}
+
 describe("finding the repository and commits", () => {
   test("repoRoot is the top of the work tree from a subfolder, null outside a repository", async () => {
     const r = repo();
@@ -62,7 +69,7 @@ describe("a worktree, a commit, the diff", () => {
     expect(readFileSync(join(wt, "a.txt"), "utf8")).toBe("one\ntwo\n");
     expect(await g.branchExists(r, "vouch/run1/n")).toBe(true);
     writeFiles(wt, { "a.txt": "one\nTWO\nthree\n", "b b.txt": "new\n" });
-    const commit = await g.commitAll(wt, "vouch: run run1, node n, attempt 1");
+    const commit = await commitAll(r, wt, "vouch/run1/n", "vouch: run run1, node n, attempt 1");
     expect(commit).not.toBe(base);
     expect(git(r, "log", "-1", "--format=%an <%ae>|%cn|%s", commit).trim()).toBe(
       "vouch <vouch@localhost>|vouch|vouch: run run1, node n, attempt 1",
@@ -80,12 +87,13 @@ describe("a worktree, a commit, the diff", () => {
     // .vouch/ shows as untracked unless vouch hides it (the engine writes .vouch/.gitignore); the rest is identical.
     expect({ ...after, status: "" }).toEqual({ ...before, status: "" });
   });
-  test("nothing changed: commitAll makes no commit and returns the current HEAD", async () => {
+  test("nothing changed: recordAttempt makes no commit and returns the parent", async () => {
     const r = repo();
     const base = (await g.resolveCommit(r, "HEAD"))!;
     const wt = join(r, ".wt");
     await g.addWorktree(r, wt, "b", base);
-    expect(await g.commitAll(wt, "m")).toBe(base);
+    expect(await commitAll(r, wt, "b")).toBe(base);
+    expect(git(r, "rev-parse", "refs/heads/b").trim()).toBe(base);
   });
   test("changedPaths names removes and renames (both sides); restorePaths puts protected paths back and removes added ones", async () => {
     const r = repo({ "test/t.sh": "exit 0\n", "test/u.sh": "a\nb\nc\nd\ne\n", "keep.txt": "k\n" });
@@ -95,7 +103,7 @@ describe("a worktree, a commit, the diff", () => {
     unlinkSync(join(wt, "test/t.sh"));
     renameSync(join(wt, "test/u.sh"), join(wt, "moved.sh"));
     writeFiles(wt, { "test/added.sh": "echo something else entirely\n", "keep.txt": "changed\n" });
-    const commit = await g.commitAll(wt, "m");
+    const commit = await commitAll(r, wt, "b");
     const changed = await g.changedPaths(r, base, commit);
     expect(changed).toContainEqual({ status: "removed", path: "test/t.sh" });
     expect(changed).toContainEqual({ status: "renamed", path: "moved.sh", from: "test/u.sh" });
@@ -112,7 +120,7 @@ describe("a worktree, a commit, the diff", () => {
     const wt = join(r, ".wt");
     await g.addWorktree(r, wt, "b", base);
     writeFiles(wt, { "t/[ab].txt": "edited\n", "t/a.txt": "edited\n" });
-    await g.commitAll(wt, "m");
+    await commitAll(r, wt, "b");
     await g.restorePaths(wt, base, ["t/[ab].txt"]);
     expect(readFileSync(join(wt, "t/[ab].txt"), "utf8")).toBe("lit\n");
     expect(readFileSync(join(wt, "t/a.txt"), "utf8")).toBe("edited\n");

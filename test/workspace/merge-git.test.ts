@@ -31,15 +31,16 @@ function repoWithBranches(): { root: string; base: string } {
   return { root, base };
 }
 
+const rev = (root: string, ref: string) => git(root, "rev-parse", ref).trim();
 const files = (root: string, commit: string) => git(root, "ls-tree", "-r", "--name-only", commit).trim().split("\n");
 
-describe("mergeBranch", () => {
+describe("mergeCommit", () => {
   test("two branches merge onto base: a merge commit by vouch with both parents holding both files; the checkout is untouched", async () => {
     const { root, base } = repoWithBranches();
     const before = fingerprint(root);
-    const one = await realMerge.mergeBranch(root, base, "b1", "merge b1");
+    const one = await realMerge.mergeCommit(root, base, rev(root, "b1"), "merge b1");
     if (!one.merged) throw new Error("b1 should merge");
-    const two = await realMerge.mergeBranch(root, one.commit, "b2", "merge b2");
+    const two = await realMerge.mergeCommit(root, one.commit, rev(root, "b2"), "merge b2");
     if (!two.merged) throw new Error("b2 should merge");
     expect(files(root, two.commit)).toEqual(["a.txt", "one.txt", "shared.txt", "two.txt"]);
     expect(git(root, "log", "-1", "--format=%an <%ae>|%cn|%P|%s", two.commit).trim()).toBe(
@@ -53,19 +54,29 @@ describe("mergeBranch", () => {
     const { root, base } = repoWithBranches();
     const before = fingerprint(root);
     const refs = git(root, "for-each-ref", "--format=%(refname) %(objectname)");
-    const three = await realMerge.mergeBranch(root, base, "b3", "merge b3");
+    const three = await realMerge.mergeCommit(root, base, rev(root, "b3"), "merge b3");
     if (!three.merged) throw new Error("b3 should merge");
-    const four = await realMerge.mergeBranch(root, three.commit, "b4", "merge b4");
+    const four = await realMerge.mergeCommit(root, three.commit, rev(root, "b4"), "merge b4");
     expect(four).toEqual({ merged: false, paths: ["shared.txt"], source: git(root, "rev-parse", "b4").trim() });
     expect(git(root, "for-each-ref", "--format=%(refname) %(objectname)")).toBe(refs);
     expect(fingerprint(root)).toEqual(before);
   });
 
-  test("an unknown branch, one that starts with -, and an onto that is not a commit id are GitErrors", async () => {
+  test("a source the repository does not hold, one that is no commit id, and an onto that is not a commit id are GitErrors", async () => {
     const { root, base } = repoWithBranches();
-    await expect(realMerge.mergeBranch(root, base, "nope", "m")).rejects.toBeInstanceOf(GitError);
-    await expect(realMerge.mergeBranch(root, base, "--all", "m")).rejects.toBeInstanceOf(GitError);
-    await expect(realMerge.mergeBranch(root, "--help", "b1", "m")).rejects.toThrow(/not a commit id/);
+    await expect(realMerge.mergeCommit(root, base, "e".repeat(40), "m")).rejects.toThrow(/judged commit e{40} is not in the repository/);
+    await expect(realMerge.mergeCommit(root, base, "--all", "m")).rejects.toBeInstanceOf(GitError);
+    await expect(realMerge.mergeCommit(root, "--help", rev(root, "b1"), "m")).rejects.toThrow(/not a commit id/);
+  });
+
+  test("the commit given is merged, whatever its branch names now", async () => {
+    const { root, base } = repoWithBranches();
+    const judged = rev(root, "b1");
+    git(root, "branch", "--force", "b1", "b3"); // the branch moved after its commit was judged
+    const m = await realMerge.mergeCommit(root, base, judged, "m");
+    if (!m.merged) throw new Error("b1's judged commit should merge");
+    expect(files(root, m.commit)).toEqual(["a.txt", "one.txt", "shared.txt"]);
+    expect(git(root, "show", `${m.commit}:shared.txt`)).toBe("base\n");
   });
 
   test("a path with spaces, quotes or a newline conflicts under its own name", async () => {
@@ -80,9 +91,9 @@ describe("mergeBranch", () => {
       writeFiles(root, { 'we ird\n"name".txt': text! });
       git(root, "commit", "--quiet", "-am", name!);
     }
-    const x = await realMerge.mergeBranch(root, base, "x", "m");
+    const x = await realMerge.mergeCommit(root, base, rev(root, "x"), "m");
     if (!x.merged) throw new Error("x should merge");
-    const y = await realMerge.mergeBranch(root, x.commit, "y", "m");
+    const y = await realMerge.mergeCommit(root, x.commit, rev(root, "y"), "m");
     expect(y.merged ? [] : y.paths).toEqual(['we ird\n"name".txt']);
   });
 });

@@ -29,6 +29,15 @@ async function tree(r: string, node = "n"): Promise<{ wt: string; base: string; 
   return { wt, base, branch };
 }
 
+/** An attempt's commit as the engine makes it (ADR 0044): vouch's git dir read back, recordAttempt after the branch's tip. */
+async function commitAll(wt: string, message: string): Promise<string> {
+  const r = wt.slice(0, wt.indexOf("/.vouch/"));
+  const branch = `vouch/run1/${wt.split("/").pop()}`;
+  const parent = git(r, "rev-parse", `refs/heads/${branch}`).trim();
+  const s = await g.worktreeState(r, wt, branch, parent);
+  return g.recordAttempt({ path: wt, gitDir: s.link!, branch, parent }, message);
+}
+
 const changed = async (r: string, base: string, commit: string) => (await g.changedPaths(r, base, commit)).map((c) => c.path).sort();
 
 describe("the tree: a clone of its own", () => {
@@ -51,7 +60,7 @@ describe("the tree: a clone of its own", () => {
     const before = records(r);
     const { wt, base, branch } = await tree(r);
     writeFiles(wt, { "a.txt": "two\n" });
-    const commit = await g.commitAll(wt, "vouch: attempt 1");
+    const commit = await commitAll(wt, "vouch: attempt 1");
     expect(git(r, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
     expect(git(r, "rev-parse", `refs/heads/${branch}`).trim()).toBe(commit);
     expect(git(r, "rev-parse", `${commit}^`).trim()).toBe(base);
@@ -82,7 +91,7 @@ describe("vouch never runs the sitting's git records", () => {
     writeFiles(wt, { ".git/info/attributes": "* filter=pwn\n", "hooks/pre-commit": `#!/bin/sh\necho hook >> ${marker}\n` });
     chmodSync(join(wt, "hooks", "pre-commit"), 0o755);
     writeFiles(wt, { "a.txt": "changed\n" });
-    const commit = await g.commitAll(wt, "vouch: attempt 1");
+    const commit = await commitAll(wt, "vouch: attempt 1");
     expect(existsSync(marker)).toBe(false);
     expect(git(r, "show", `${commit}:a.txt`)).toBe("changed\n");
     expect(await changed(r, base, commit)).toContain("a.txt");
@@ -100,7 +109,7 @@ describe("vouch never runs the sitting's git records", () => {
       "hidden.txt": "new\n",
     });
     expect(git(wt, "status", "--porcelain")).toBe("");
-    const commit = await g.commitAll(wt, "vouch: attempt 1");
+    const commit = await commitAll(wt, "vouch: attempt 1");
     expect(await changed(r, base, commit)).toEqual(["hidden.txt", "src/m.ts", "test/t.sh"]);
   });
 
@@ -108,14 +117,14 @@ describe("vouch never runs the sitting's git records", () => {
     const r = repo();
     const { wt, branch } = await tree(r);
     writeFiles(wt, { "a.txt": "attempt one\n" });
-    const first = await g.commitAll(wt, "vouch: attempt 1");
+    const first = await commitAll(wt, "vouch: attempt 1");
     git(wt, "checkout", "-q", "-b", "elsewhere");
     git(wt, "commit", "-q", "--allow-empty", "-m", "detour");
     git(wt, "branch", "-f", branch, "HEAD");
     expect(git(r, "rev-parse", `refs/heads/${branch}`).trim()).toBe(first);
     rmSync(join(wt, ".git"), { recursive: true, force: true });
     writeFiles(wt, { "a.txt": "attempt two\n" });
-    const second = await g.commitAll(wt, "vouch: attempt 2");
+    const second = await commitAll(wt, "vouch: attempt 2");
     expect(git(r, "rev-parse", `${second}^`).trim()).toBe(first);
     expect(git(r, "show", `${second}:a.txt`)).toBe("attempt two\n");
     expect(await changed(r, first, second)).toEqual(["a.txt"]);
@@ -126,7 +135,7 @@ describe("vouch never runs the sitting's git records", () => {
     const { wt, base } = await tree(r);
     git(wt, "update-index", "--skip-worktree", "test/t.sh");
     writeFiles(wt, { "test/t.sh": "exit 0 # tampered\n" });
-    await g.commitAll(wt, "vouch: attempt 1");
+    await commitAll(wt, "vouch: attempt 1");
     await g.restorePaths(wt, base, ["test/t.sh"]);
     expect(readFileSync(join(wt, "test", "t.sh"), "utf8")).toBe("exit 0\n");
   });

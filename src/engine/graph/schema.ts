@@ -31,6 +31,7 @@ export const RETRY_CAUSES = [
   "timeout",
   "harness_error",
   "tampered",
+  "vacuous_check",
 ] as const;
 export type RetryCause = (typeof RETRY_CAUSES)[number];
 /** Causes retried when `retry.on` is omitted. `cap_stop` is left out on purpose:
@@ -43,6 +44,7 @@ export const DEFAULT_RETRY_CAUSES: RetryCause[] = [
   "timeout",
   "harness_error",
   "tampered",
+  "vacuous_check",
 ];
 
 /** A positive duration string; parses to milliseconds. */
@@ -118,6 +120,26 @@ const reruns = z
       "When the check fails, run it again on the same tree up to this many times: failed, then passed is flaky (error flaky_check).",
   });
 
+/** A witnessed check must fail on the base before it counts as passing on the result (ADR 0044). */
+export const WITNESS_KINDS = ["fails_on_base"] as const;
+
+/** What a check's tree takes from where, its network, its witness (ADR 0043, 0044). */
+const checkTreeFields = {
+  from_base: z
+    .array(z.string().min(1))
+    .optional()
+    .meta({ description: "Globs of repository paths the check reads as the base has them, whatever the attempt made of them." }),
+  from_result: z.array(z.string().min(1)).optional().meta({
+    description:
+      "Globs of repository paths the check reads from the attempt's commit although its command names them; a witness runs on the base with these paths from the commit.",
+  }),
+  network: z.boolean().optional().meta({ description: "true: the check may use the network when sealed (default: none)." }),
+  witness: z
+    .enum(WITNESS_KINDS)
+    .optional()
+    .meta({ description: "fails_on_base: the check runs first on the base and must fail there, then must pass on the result." }),
+};
+
 /** A check in the graph's library (its name is the key). */
 export const checkDefSchema = z.strictObject({
   run: z.string().min(1, { message: "run must be a command" }),
@@ -125,6 +147,7 @@ export const checkDefSchema = z.strictObject({
   expect: expectSchema.optional(),
   description: z.string().optional(),
   reruns: reruns.optional(),
+  ...checkTreeFields,
 });
 export type CheckDef = z.output<typeof checkDefSchema>;
 
@@ -138,6 +161,7 @@ export const checkRefSchema = z.union([
     expect: expectSchema.optional(),
     description: z.string().optional(),
     reruns: reruns.optional(),
+    ...checkTreeFields,
   }),
 ]);
 export type CheckRef = z.output<typeof checkRefSchema>;
@@ -203,6 +227,10 @@ const workspaceFields = {
     .enum(KEEP_POLICIES)
     .optional()
     .meta({ description: "Which worktrees stay when the run ends: on_failure (default), always, never. Branches always stay." }),
+  deps: z.array(z.string().min(1)).optional().meta({
+    description:
+      'Globs of the folders git ignores in your checkout that checks see read-only in their tree (installed dependencies); default ["**/node_modules", "**/.venv", "**/venv"].',
+  }),
 };
 export const defaultsWorkspaceSchema = z.strictObject(workspaceFields);
 export const workspaceSchema = z.strictObject({

@@ -7,6 +7,7 @@ import { DEFAULT_HARNESS, type CheckRef, type Success } from "./schema.ts";
 import { templateExpressions } from "../template/parse.ts";
 import { hasFolder } from "./validate-planned.ts";
 import type { Rule, ValidateContext } from "./validate-context.ts";
+import { compileGlob } from "../workspace/glob.ts";
 
 interface Command {
   path: Path;
@@ -110,7 +111,17 @@ function checkRegex(ctx: ValidateContext, path: Path, field: string, text: strin
   if (bad) ctx.report({ path, message: `${field} is not a valid regular expression: ${bad}` });
 }
 
-function checkExpect(ctx: ValidateContext, path: Path, check: { expect?: unknown }): void {
+function checkExpect(ctx: ValidateContext, path: Path, check: { expect?: unknown; from_base?: string[]; from_result?: string[] }): void {
+  for (const field of ["from_base", "from_result"] as const)
+    check[field]?.forEach((glob, i) => {
+      const g = compileGlob(glob);
+      if (!g.ok)
+        ctx.report({
+          path: [...path, field, i],
+          message: `${field} glob "${glob}" is not valid: ${g.reason}`,
+          hint: 'globs are repository paths with *, ?, ** and [..], e.g. "test/**"',
+        });
+    });
   const e = check.expect;
   if (typeof e === "object" && e !== null && "output_matches" in e) {
     checkRegex(ctx, [...path, "expect", "output_matches"], "output_matches", (e as { output_matches: string }).output_matches);

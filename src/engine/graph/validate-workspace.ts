@@ -9,6 +9,7 @@ import { compileGlob } from "../workspace/glob.ts";
 import { workspaceOf } from "../workspace/spec.ts";
 
 export const workspaces: Rule = (ctx) => {
+  for (const n of ctx.index.nodes) witnessRule(ctx, n);
   for (const n of ctx.index.nodes) {
     const node = n.node;
     if ((node?.kind !== "agent" && node?.kind !== "script") || node.workspace === undefined) continue;
@@ -17,23 +18,41 @@ export const workspaces: Rule = (ctx) => {
     if (ws.from !== undefined) fromRule(ctx, n, ws.from, ws.mode, ws.base);
     baseRule(ctx, [...at, "base"], ws.base);
     ws.protect?.forEach((glob, i) => globRule(ctx, [...at, "protect", i], glob));
+    ws.deps?.forEach((glob, i) => globRule(ctx, [...at, "deps", i], glob, "deps"));
   }
   const d = ctx.graph.defaults?.workspace;
   baseRule(ctx, ["defaults", "workspace", "base"], d?.base);
   d?.protect?.forEach((glob, i) => globRule(ctx, ["defaults", "workspace", "protect", i], glob));
+  d?.deps?.forEach((glob, i) => globRule(ctx, ["defaults", "workspace", "deps", i], glob, "deps"));
 };
+
+/** A witnessed check (ADR 0044) runs first on the base: a node in the shared folder has none. Checks
+ *  from checks_from files are merged after validation; one of those is found when it runs. */
+function witnessRule(ctx: ValidateContext, n: IndexedNode): void {
+  const node = n.node;
+  if ((node?.kind !== "agent" && node?.kind !== "script") || workspaceOf(ctx.graph, node) !== null) return;
+  (node.success?.checks ?? []).forEach((ref, i) => {
+    const def = typeof ref === "string" ? (Object.hasOwn(ctx.graph.checks ?? {}, ref) ? ctx.graph.checks![ref] : undefined) : ref;
+    if (def?.witness === undefined) return;
+    ctx.report({
+      path: [...n.path, "success", "checks", i],
+      message: `check "${typeof ref === "string" ? ref : ref.name}" is witnessed (witness: ${def.witness}), which runs it on the base first, and node "${n.id}" has no base: it works in the shared folder`,
+      hint: `give "${n.id}" workspace: { mode: worktree }, or drop witness from the check`,
+    });
+  });
+}
 
 function baseRule(ctx: ValidateContext, path: (string | number)[], base: string | undefined): void {
   if (base?.startsWith("-"))
     ctx.report({ path, message: `base "${base}" starts with "-": git would read it as an option`, hint: "name a branch, tag or commit" });
 }
 
-function globRule(ctx: ValidateContext, path: (string | number)[], glob: string): void {
+function globRule(ctx: ValidateContext, path: (string | number)[], glob: string, field = "protect"): void {
   const g = compileGlob(glob);
   if (!g.ok)
     ctx.report({
       path,
-      message: `protect glob "${glob}" is not valid: ${g.reason}`,
+      message: `${field} glob "${glob}" is not valid: ${g.reason}`,
       hint: 'globs are repository paths with *, ?, ** and [..], e.g. "test/**"',
     });
 }

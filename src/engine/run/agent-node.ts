@@ -131,7 +131,7 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, 
   );
   env.frame.settleCost(token, sitting);
   // What the sitting changed is committed on its branch even when a limit cut it off: nothing is lost.
-  const work = await settleAttempt(env, p.ws, attempt);
+  const work = await settleAttempt(env, p.ws, attempt, p.seal.decision.sealed);
   if (sitting.stopReason === "rate_limited") return limitedAttempt(p, attempt, sitting);
   const judgement = await judgeAttempt(env, p.contract, { ...produced(sitting), ...work }, attempt, () =>
     commandContext(env, attempt, p.cwd, s.passEnv, p.ws?.path),

@@ -201,6 +201,7 @@ function finalResult(a: Attempt, ran: number, spent: Spending, wallMs: number): 
   });
   if (j.output !== undefined) r.output = j.output;
   if (j.error !== undefined) r.error = j.error;
+  if (j.witnessed !== undefined) r.witnessed = j.witnessed;
   if (a.resultTail !== undefined) r.resultTail = a.resultTail;
   if (a.sessionId !== undefined) r.sessionId = a.sessionId;
   if (a.sessionCostUsd !== undefined) r.sessionCostUsd = a.sessionCostUsd;

@@ -2,7 +2,7 @@
 // `local`) or through a BranchExecutor port (`redis`, ...). The map runner only
 // calls launch() and is told once when the branch ended (ADR 0026).
 import { ExecutorLostError } from "../errors.ts";
-import { branchKey, type EventBody, type VouchEvent } from "../events.ts";
+import { branchKey, nodeKey, type EventBody, type VouchEvent } from "../events.ts";
 import type { MapNode } from "../graph/schema.ts";
 import type { BranchExecutor, RemoteEvent } from "../ports.ts";
 import { scopeIndexOf } from "../scheduler/scope-index.ts";
@@ -85,6 +85,9 @@ export function executorLauncher(ctx: RunContext, executor: BranchExecutor, m: M
         ctx.emitter.emit({ ...e.body, remote: { worker: e.worker, job: job.jobId, attempt: e.attempt, seq: e.seq } } as EventBody);
         // The run budget is the coordinator's: each finished sitting's cost counts as it streams in.
         const body = e.body as Partial<Extract<VouchEvent, { type: "node.finished" }>>;
+        // The commit a worker judged is what a merge merges (never what its pushed branch names).
+        if (body.type === "node.finished" && body.workspace !== undefined && typeof body.node === "string")
+          ctx.workspaces.noteRemote(nodeKey(body.node, branch), body.workspace);
         if (body.type === "node.finished" && typeof body.cost_usd === "number") {
           cost += body.cost_usd;
           ctx.noteLiveCost(token, cost);

@@ -4,24 +4,27 @@ import { CHECK_TIMEOUT_DEFAULT_MS, type CheckRef, type GraphFile } from "../grap
 import type { CheckOutcome, CheckSpec, CommandContext } from "../ports.ts";
 import { isFatal } from "./node-env.ts";
 import type { NodeEnv } from "./contract.ts";
+import type { AttemptTrees, OpenTree } from "./check-tree.ts";
 import { commandDigest } from "../check-digest.ts";
 import { withReruns } from "./check-reruns.ts";
 
 export function checkSpec(graph: GraphFile, ref: CheckRef): CheckSpec | null {
-  const spec = baseSpec(graph, ref);
+  const def = typeof ref === "string" ? (Object.hasOwn(graph.checks ?? {}, ref) ? graph.checks![ref] : undefined) : ref;
+  if (!def) return null;
+  const spec: CheckSpec = {
+    name: typeof ref === "string" ? ref : ref.name,
+    run: def.run,
+    expect: def.expect ?? "exit_zero",
+    timeoutMs: def.timeout ?? CHECK_TIMEOUT_DEFAULT_MS,
+  };
+  if (def.from_base !== undefined) spec.fromBase = def.from_base;
+  if (def.from_result !== undefined) spec.fromResult = def.from_result;
+  if (def.network !== undefined) spec.network = def.network;
+  if (def.witness !== undefined) spec.witness = def.witness;
   // The check's own reruns, else its file's defaults (ADR 0066).
-  const reruns = (typeof ref === "string" ? graph.checks?.[ref]?.reruns : ref.reruns) ?? graph.defaults?.reruns;
-  if (spec !== null && reruns !== undefined) spec.reruns = reruns;
+  const reruns = def.reruns ?? graph.defaults?.reruns;
+  if (reruns !== undefined) spec.reruns = reruns;
   return spec;
-}
-
-function baseSpec(graph: GraphFile, ref: CheckRef): CheckSpec | null {
-  if (typeof ref === "string") {
-    const def = graph.checks?.[ref];
-    if (!def) return null;
-    return { name: ref, run: def.run, expect: def.expect ?? "exit_zero", timeoutMs: def.timeout ?? CHECK_TIMEOUT_DEFAULT_MS };
-  }
-  return { name: ref.name, run: ref.run, expect: ref.expect ?? "exit_zero", timeoutMs: ref.timeout ?? CHECK_TIMEOUT_DEFAULT_MS };
 }
 
 function expectText(spec: CheckSpec): string {
@@ -47,6 +50,9 @@ function brokenCheck(spec: CheckSpec, reason: string): CheckOutcome {
   };
 }
 
+/** Every check of the node, one after another (ADR 0002). With `trees` (a node with a worktree,
+ *  ADR 0043) each runs on a fresh tree built from the attempt's commit, and a witnessed check
+ *  first on the base (ADR 0044): one that passes there is vacuous and does not run on the result. */
 /** @param treeId the git tree the checks run on (the attempt's commit's, in a worktree); null without one. */
 export async function runChecks(
   env: NodeEnv,
@@ -54,19 +60,29 @@ export async function runChecks(
   ctx: CommandContext,
   attempt: number,
   treeId: string | null = null,
+  trees?: AttemptTrees,
 ): Promise<CheckOutcome[]> {
   const out: CheckOutcome[] = [];
   for (const spec of specs) {
     if (env.signal.aborted) break;
+    if (spec.witness !== undefined) {
+      // Never rerun: failing there is what a witness must do. Its history is not the result's tree's.
+      const onBase = trees === undefined ? noBase(spec) : await runOne(env, { spec, ctx, attempt, treeId: null, trees, onBase: true }, 0);
+      if (env.signal.aborted) break;
+      if (onBase.notRun || onBase.passed) {
+        out.push(onBase.notRun ? { ...onBase, reason: `on the base: ${onBase.reason ?? "it could not run"}` } : vacuous(spec, onBase));
+        continue;
+      }
+    }
     // After a failure it may run again on the same tree (reruns, ADR 0066).
-    const one: OneCheck = { spec, ctx, attempt, treeId };
-    out.push(
-      await withReruns(
-        spec,
-        (rerun) => runOne(env, one, rerun),
-        () => env.signal.aborted,
-      ),
+    const one: OneCheck = { spec, ctx, attempt, treeId, trees, onBase: false };
+    const outcome = await withReruns(
+      spec,
+      (rerun) => runOne(env, one, rerun),
+      () => env.signal.aborted,
     );
+    if (spec.witness !== undefined && outcome.passed) outcome.witnessed = true;
+    out.push(outcome);
   }
   return out;
 }
@@ -76,13 +92,15 @@ interface OneCheck {
   ctx: CommandContext;
   attempt: number;
   treeId: string | null;
+  trees: AttemptTrees | undefined;
+  onBase: boolean;
 }
 
-/** One run of one check, and its check.finished (`rerun` 0: the first run). */
-async function runOne(env: NodeEnv, { spec, ctx, attempt, treeId }: OneCheck, rerun: number): Promise<CheckOutcome> {
+/** One run of one check (`rerun` 0: the first), on a fresh tree of its own when it has one; check.finished says which. */
+async function runOne(env: NodeEnv, { spec, ctx, attempt, treeId, trees, onBase }: OneCheck, rerun: number): Promise<CheckOutcome> {
   let outcome: CheckOutcome;
   try {
-    outcome = await env.run.ports.commands.runCheck(spec, ctx);
+    outcome = trees === undefined ? await env.run.ports.commands.runCheck(spec, ctx) : await runSealed(env, spec, ctx, trees, onBase);
   } catch (e) {
     if (isFatal(e)) throw e;
     outcome = brokenCheck(spec, `the check could not run: ${(e as Error).message ?? String(e)}`);
@@ -103,6 +121,7 @@ async function runOne(env: NodeEnv, { spec, ctx, attempt, treeId }: OneCheck, re
     truncated: outcome.truncated,
     ...(env.branch ? { branch: env.branch } : {}),
     ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+    ...(trees !== undefined ? { tree: onBase ? ("base" as const) : ("commit" as const) } : {}),
     ...(outcome.notRun ? { could_not_run: true as const } : {}),
     // Its history's key (ADR 0067): the command, and the tree it ran on.
     command_digest: commandDigest(spec.run, spec.expect),
@@ -113,4 +132,48 @@ async function runOne(env: NodeEnv, { spec, ctx, attempt, treeId }: OneCheck, re
   };
   env.run.emitter.emit(ev);
   return outcome;
+}
+
+/** The check in a fresh folder of its tree, at cwd's place in it; the folder goes after. */
+async function runSealed(env: NodeEnv, spec: CheckSpec, ctx: CommandContext, trees: AttemptTrees, onBase: boolean): Promise<CheckOutcome> {
+  let tree: OpenTree;
+  try {
+    tree = await trees.open(spec, onBase);
+  } catch (e) {
+    if (isFatal(e)) throw e;
+    return brokenCheck(spec, `its tree could not be made: ${(e as Error).message ?? String(e)}`);
+  }
+  try {
+    const cwd = trees.source.prefix === "" ? tree.dir : `${tree.dir}/${trees.source.prefix.replace(/\/+$/, "")}`;
+    const vars = { ...ctx.vars, VOUCH_WORKSPACE: tree.dir };
+    const network = spec.network === true;
+    // Sealed, a check may write only its own tree (and a scratch TMPDIR and HOME): the dependency
+    // folders it links stay read-only, your repository's records out of reach (ADR 0040, 0043).
+    const seal = trees.source.sealed ? { seal: { tree: tree.dir, repository: trees.source.root, network } } : {};
+    return await env.run.ports.commands.runCheck(spec, {
+      ...ctx,
+      cwd,
+      vars,
+      checkTree: { dir: tree.dir, links: tree.links, network },
+      ...seal,
+    });
+  } finally {
+    await tree.close().catch(() => undefined); // a folder left behind is vouch clean's
+  }
+}
+
+/** A witness needs a base to run on: a node without a worktree has none (the validator refuses it). */
+function noBase(spec: CheckSpec): CheckOutcome {
+  return brokenCheck(spec, "a witness (fails_on_base) needs the node's worktree: there is no base to run it on");
+}
+
+/** Passed on the base: it does not tell the work apart from what was there before. */
+function vacuous(spec: CheckSpec, onBase: CheckOutcome): CheckOutcome {
+  return {
+    ...onBase,
+    name: spec.name,
+    passed: false,
+    vacuous: true,
+    reason: "it passed on the base too, so it does not tell the work apart (witness: fails_on_base)",
+  };
 }

@@ -41,7 +41,7 @@ export interface NodeRun {
   /** The last total cost each session's harness reported, by session id (ADR 0023). */
   readonly sessionCosts: Map<string, number>;
   /** The run's git worktrees (ADR 0020). */
-  readonly workspaces: Pick<Workspaces, "open" | "settle" | "finished">;
+  readonly workspaces: Pick<Workspaces, "open" | "settle" | "finished" | "recorded" | "baseFiles" | "ignoredFolders">;
 }
 
 /** The graph a node belongs to: the top graph, or a sub-graph run by a `kind: graph` node
@@ -133,6 +133,8 @@ export interface NodeResult {
   workspace?: WorkspaceRecord;
   /** retry.max_cost stopped the retries (ADR 0068). */
   retryStopped?: RetryStop;
+  /** Witnessed checks that went fail→pass (ADR 0044). */
+  witnessed?: string[];
   /** Agent or script node: whether its processes ran sealed, and why not (ADR 0040). */
   seal?: { sealed: boolean; reason?: string };
 }

@@ -14,6 +14,7 @@ import { stopOutcome } from "../verdict/stop.ts";
 import { describeExit, shellCouldNotRun } from "../verdict/could-not-run.ts";
 import type { SchemaCheck } from "../verdict/output-schema.ts";
 import { checkSpec, runChecks } from "./checks.ts";
+import { AttemptTrees, type CheckSource } from "./check-tree.ts";
 import { emitStarted, simpleResult, tail } from "./node-env.ts";
 import type { NodeEnv, NodeResult } from "./contract.ts";
 
@@ -122,6 +123,8 @@ export interface Produced {
   workspaceError?: string;
   /** The git tree object id of the attempt's commit (a node in a worktree): its checks' history key (ADR 0067). */
   treeId?: string;
+  /** The attempt's recorded commit, which its checks' trees are built from (ADR 0043). */
+  checkSource?: CheckSource;
 }
 
 /** The runner's own error wins; else the last line of what the process printed to stderr. */
@@ -180,8 +183,9 @@ async function conjunction(env: NodeEnv, c: Contract, p: Produced, attempt: numb
     resultMatches: c.matches,
   });
   if (!before.ok) return before.judgement;
+  const trees = p.checkSource === undefined ? undefined : new AttemptTrees(env, p.checkSource, attempt);
   const outcomes =
-    c.specs.length === 0 ? [] : await runChecks(env, c.specs, { ...command(), output: before.output }, attempt, p.treeId ?? null);
+    c.specs.length === 0 ? [] : await runChecks(env, c.specs, { ...command(), output: before.output }, attempt, p.treeId ?? null, trees);
   // Stopped while the checks ran: the checks that did not run are no evidence either way.
   if (env.signal.aborted) return { ...stopOutcome(env.runStop()), qualifier: null, evidence: before.evidence, failedChecks: [] };
   return judgeChecks(before, outcomes);

@@ -14,6 +14,8 @@ import { branchName, worktreePath } from "../workspace/names.ts";
 import { keepAside } from "../workspace/workspaces.ts";
 import { DEFAULT_BASE } from "../workspace/spec.ts";
 import { checkSpec, runChecks } from "./checks.ts";
+import { decideSeal, NOT_PROBED, sandboxModeOf } from "../sandbox.ts";
+import { AttemptTrees, type CheckSource } from "./check-tree.ts";
 import { mergeSources, type MergeSource } from "./merge-sources.ts";
 import { commandContext, emitStarted, isFatal, simpleResult, stoppedResult } from "./node-env.ts";
 import type { NodeEnv, NodeResult } from "./contract.ts";
@@ -69,14 +71,17 @@ async function mergeAll(
   const merged: MergeOutput["merged"] = [];
   const leftOut: MergeOutput["left_out"] = [];
   for (const s of sources) {
-    if (!(await run.ports.git.branchExists(p.root, s.branch))) {
+    // The commit vouch judged, never what the branch names now (a sitting, or something it left
+    // running, may have moved it since): what was judged is what is merged (issue 27).
+    const judged = run.workspaces.recorded(s.key);
+    if (judged === undefined) {
       leftOut.push({ branch: s.branch, from: s.from, reason: "no_branch", paths: [] });
       continue;
     }
-    const step = await run.ports.merge.mergeBranch(
+    const step = await run.ports.merge.mergeCommit(
       p.root,
       tip,
-      s.branch,
+      judged.commit,
       `vouch: run ${run.options.runId}, node ${env.id}, merge ${s.branch}`,
     );
     if (step.merged) {
@@ -146,7 +151,10 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
     if (output.merged.length > 0) {
       full.branch = place.into;
       full.worktree = await checkout(env, place, tip);
-      outcomes = await checksOn(env, node, full.worktree, place);
+      // The merged tree's protected paths come from base: every merged source's protect globs.
+      const merged = new Set(output.merged.map((m) => m.branch));
+      const protect = [...new Set(plan.sources.filter((s) => merged.has(s.branch)).flatMap((s) => s.protect))];
+      outcomes = await checksOn(env, node, { root: place.root, prefix: place.prefix, base: place.baseCommit, commit: tip, protect });
     }
     const judged = outcomes === null ? null : judgeChecks({ ok: true, output: full, evidence: [], selfReported: false }, outcomes);
     const v = mergeVerdict(full, judged, env.runStop());
@@ -157,6 +165,7 @@ async function merge(env: NodeEnv, node: MergeNode, t0: number): Promise<NodeRes
   } catch (e) {
     if (isFatal(e)) throw e;
     if (e instanceof TemplateError) return simpleResult("error", "template_error", 1, took(), { error: e.message });
+    if (e instanceof SealRefusedError) return simpleResult("error", "unavailable", 1, took(), { error: e.message });
     return simpleResult("error", "harness_error", 1, took(), { error: `the merge could not be made: ${(e as Error).message}` });
   }
 }
@@ -194,14 +203,25 @@ function mergeResult(v: MergeVerdict, full: MergeOutput, wallMs: number): NodeRe
   return result;
 }
 
-/** The node's checks, in the merged worktree (cwd keeps its place relative to the repository root). */
-async function checksOn(env: NodeEnv, node: MergeNode, worktree: string, p: Place): Promise<CheckOutcome[] | null> {
+/** `sandbox: required` where nothing can seal: the merge's checks do not run unsealed. */
+class SealRefusedError extends Error {
+  override readonly name = "SealRefusedError";
+}
+
+/** The node's checks, each on a tree built from the merge commit (ADR 0043; cwd keeps its place
+ *  relative to the repository root), never on the worktree it was checked out in. */
+async function checksOn(env: NodeEnv, node: MergeNode, source: CheckSource): Promise<CheckOutcome[] | null> {
   if (env.signal.aborted) return null;
   const specs = (node.success?.checks ?? []).map((ref) => checkSpec(env.frame.graph, ref)).filter((s) => s !== null);
   if (specs.length === 0) return [];
-  const cwd = resolve(worktree, p.prefix);
   const passEnv = [...new Set([...(env.frame.graph.defaults?.env ?? []), ...(node.env ?? []), ...(env.run.options.passEnv ?? [])])];
-  const ctx = commandContext(env, 1, cwd, passEnv, worktree);
-  const outcomes = await runChecks(env, specs, ctx, 1);
+  const deps = env.frame.graph.defaults?.workspace?.deps;
+  // The merge's checks are sealed as the graph's defaults (or --sandbox) say a script with a worktree is (ADR 0040).
+  const mode = sandboxModeOf(undefined, env.frame.graph.defaults?.sandbox, env.run.options.sandbox);
+  const seal = decideSeal(mode, env.run.options.sandboxAvailability ?? NOT_PROBED, { kind: "script", workspace: true });
+  if ("refused" in seal) throw new SealRefusedError(seal.refused);
+  const trees = new AttemptTrees(env, { ...source, ...(deps === undefined ? {} : { deps }), sealed: seal.sealed }, 1);
+  const ctx = commandContext(env, 1, source.root, passEnv);
+  const outcomes = await runChecks(env, specs, ctx, 1, null, trees);
   return env.signal.aborted ? null : outcomes;
 }

@@ -8,15 +8,21 @@
 // their commits, so merging the tip merges the chain once.
 import type { GraphFile, MergeNode } from "../graph/schema.ts";
 import { mergeFromIds, worktreeTips } from "../graph/merge-from.ts";
-import { branchKey, type BranchRef } from "../events.ts";
+import { branchKey, nodeKey, type BranchRef } from "../events.ts";
+import type { AnyNode } from "../graph/graph-index.ts";
+import { workspaceOf } from "../workspace/spec.ts";
 import { branchName } from "../workspace/names.ts";
 import type { NodeView } from "./node-view.ts";
 
 export interface MergeSource {
   /** What made the work: a node id, or "map#index". */
   from: string;
-  /** The git branch holding it. */
+  /** The git branch vouch made for it (named in the output; its commit now is never read). */
   branch: string;
+  /** The node whose recorded commit is merged (nodeKey): the commit vouch judged. */
+  key: string;
+  /** The protect globs of the work's nodes: the merged tree takes these paths from base. */
+  protect: string[];
 }
 
 export interface SourcePlan {
@@ -52,10 +58,30 @@ export function mergeSources(graph: GraphFile, node: MergeNode, runId: string, v
           continue;
         }
         const ref: BranchRef = { map: prefix + id, index: r.index };
-        for (const tip of tips) plan.sources.push({ from: where, branch: branchName(runId, prefix + tip, ref) });
+        const protect = protectOf(graph, Object.values(target.branch));
+        for (const tip of tips)
+          plan.sources.push({ from: where, branch: branchName(runId, prefix + tip, ref), key: nodeKey(prefix + tip, ref), protect });
       }
-    } else if (view?.status === "passed") plan.sources.push({ from: id, branch: branchName(runId, prefix + id) });
-    else plan.notPassed.push(id);
+    } else if (view?.status === "passed") {
+      const chain = target === undefined ? [] : fromChain(graph, target);
+      plan.sources.push({ from: id, branch: branchName(runId, prefix + id), key: prefix + id, protect: protectOf(graph, chain) });
+    } else plan.notPassed.push(id);
   }
   return plan;
+}
+
+/** The node and the nodes it continues (`workspace.from`), upstream first. */
+function fromChain(graph: GraphFile, node: AnyNode): AnyNode[] {
+  const chain: AnyNode[] = [];
+  for (let n: AnyNode | undefined = node; n !== undefined && !chain.includes(n); ) {
+    chain.unshift(n);
+    const from: string | undefined = workspaceOf(graph, n)?.from;
+    n = from === undefined ? undefined : graph.nodes[from];
+  }
+  return chain;
+}
+
+/** Every protect glob of these nodes, once each. */
+function protectOf(graph: GraphFile, nodes: AnyNode[]): string[] {
+  return [...new Set(nodes.flatMap((n) => workspaceOf(graph, n)?.protect ?? []))];
 }

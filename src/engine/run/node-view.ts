@@ -97,6 +97,7 @@ export function finishedEvent(
   if (r.workspace !== undefined) e.workspace = r.workspace;
   if (r.retryStopped !== undefined)
     e.retry_stopped = { cause: r.retryStopped.cause, spent_usd: r.retryStopped.spentUsd, limit_usd: r.retryStopped.limitUsd };
+  if (r.witnessed !== undefined && r.witnessed.length > 0) e.witnessed = r.witnessed;
   if (r.seal !== undefined) {
     e.sealed = r.seal.sealed;
     if (r.seal.reason !== undefined) e.unsealed_reason = r.seal.reason;

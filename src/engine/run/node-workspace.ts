@@ -7,7 +7,7 @@ import { nodeKey } from "../events.ts";
 import type { AnyNode } from "../graph/graph-index.ts";
 import { BadWorkspaceName } from "../workspace/names.ts";
 import { workspaceOf } from "../workspace/spec.ts";
-import { WorkspaceError, type NodeWorkspace } from "../workspace/workspaces.ts";
+import { WorkspaceError, WorktreeMovedError, type NodeWorkspace } from "../workspace/workspaces.ts";
 import type { Produced } from "./judging.ts";
 import { emitStarted, isFatal, simpleResult } from "./node-env.ts";
 import type { NodeEnv, NodeResult } from "./contract.ts";
@@ -33,19 +33,41 @@ export async function openWorkspace(env: NodeEnv, node: AnyNode, cwd: string): P
 }
 
 /** After an attempt's process: what the judging needs to know of its work. */
+/** @param sealed the node's processes run sealed (ADR 0040): so do its checks */
 export async function settleAttempt(
   env: NodeEnv,
   ws: NodeWorkspace | null,
   attempt: number,
-): Promise<Pick<Produced, "tampered" | "workspaceError" | "treeId">> {
+  sealed = false,
+): Promise<Pick<Produced, "tampered" | "workspaceError" | "checkSource" | "treeId">> {
   if (ws === null) return {};
   try {
     const work = await env.run.workspaces.settle(ws, attempt, env.branch, env.round);
-    return { tampered: work.tampered, treeId: work.treeId };
+    emitRepoChanged(env, ws, attempt, work.repoChanged);
+    // The checks run on a tree built from the commit just recorded, never on the live worktree (ADR 0043).
+    const source = { root: ws.root, prefix: ws.prefix, base: ws.base, commit: work.record.commit, protect: ws.protectGlobs, sealed };
+    return { tampered: work.tampered, treeId: work.treeId, checkSource: ws.deps === undefined ? source : { ...source, deps: ws.deps } };
   } catch (e) {
     if (!isWorkspaceProblem(e)) throw e;
+    if (e instanceof WorktreeMovedError) {
+      emitRepoChanged(env, ws, attempt, e.repoChanged);
+      return { workspaceError: e.message };
+    }
     return { workspaceError: `the attempt's work could not be recorded: ${e.message}` };
   }
+}
+
+/** The user's repository changed while the attempt ran (ADR 0044): an event, which outputs show as a warning. */
+function emitRepoChanged(env: NodeEnv, ws: NodeWorkspace, attempt: number, changed: readonly string[]): void {
+  if (changed.length === 0) return;
+  env.run.emitter.emit({
+    type: "repo.changed",
+    node: env.id,
+    attempt,
+    repo: ws.root,
+    changed: [...changed],
+    ...(env.branch ? { branch: env.branch } : {}),
+  });
 }
 
 /** The node's result carries its worktree record; its status decides what `keep` removes at the end. */

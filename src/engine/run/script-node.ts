@@ -63,13 +63,13 @@ export async function runScriptNode(env: NodeEnv, node: ScriptNode): Promise<Nod
     const cmd = commandContext(env, attempt, cwd, s.passEnv, ws?.path);
     let outcome: ScriptOutcome;
     try {
-      // The script is sealed; its checks are not sealed by this (their own tree is another matter).
+      // Sealed, the script is confined to its worktree; its checks run sealed too, each on a tree of its own.
       outcome = await run.ports.commands.runScript(spec, seal.request ? { ...cmd, seal: seal.request } : cmd);
     } catch (e) {
       if (isFatal(e)) throw e;
       outcome = failedToRun(e);
     }
-    const work = await settleAttempt(env, ws, attempt);
+    const work = await settleAttempt(env, ws, attempt, seal.decision.sealed);
     const judgement = await judgeAttempt(env, contract, { ...produced(outcome), ...work }, attempt, () => cmd);
     // A script spends no model money: its cost is a known zero, not an unknown.
     return {

@@ -17,6 +17,8 @@ export interface Judgement {
   evidence: EvidencePart[];
   output?: unknown;
   failedChecks: CheckOutcome[];
+  /** Witnessed checks that failed on the base and passed on the result (ADR 0044): "verified (fail→pass)". */
+  witnessed?: string[];
 }
 
 export interface Parts {
@@ -186,6 +188,7 @@ export function judgeBeforeChecks(input: OutputInput): BeforeChecks {
 }
 
 function checkLine(c: CheckOutcome): string {
+  if (c.vacuous) return `${c.name} (passed on the base too)`;
   if (c.timedOut) return `${c.name} (timed out)`;
   if (c.reason) return `${c.name} (${c.reason})`;
   return `${c.name} (${c.exit === null ? `signal ${c.signal ?? "?"}` : `exit ${c.exit}`})`;
@@ -207,8 +210,22 @@ export function judgeChecks(before: Extract<BeforeChecks, { ok: true }>, outcome
     };
   }
   if (failedChecks.length === 0) {
-    evidence.push(part("checks", true, "passed", `${outcomes.length} passed`));
-    return { status: "passed", qualifier: "verified", cause: null, evidence, output: before.output, failedChecks };
+    const witnessed = outcomes.filter((c) => c.witnessed).map((c) => c.name);
+    const fp = witnessed.length > 0 ? `, ${witnessed.length} of them fail→pass (failed on the base)` : "";
+    evidence.push(part("checks", true, "passed", `${outcomes.length} passed${fp}`));
+    const j: Judgement = { status: "passed", qualifier: "verified", cause: null, evidence, output: before.output, failedChecks };
+    if (witnessed.length > 0) j.witnessed = witnessed;
+    return j;
+  }
+  // A witnessed check that passed on the base tells nothing about the work (ADR 0044): unless
+  // another check failed outright, the node fails for that, with a cause of its own.
+  const real = failedChecks.filter((c) => !c.notRun && !c.vacuous);
+  const vacuous = failedChecks.filter((c) => c.vacuous);
+  if (real.length === 0 && vacuous.length > 0) {
+    const names = vacuous.map((c) => c.name).join(", ");
+    const error = `${vacuous.length} of ${outcomes.length} check${outcomes.length === 1 ? "" : "s"} passed on the base too, so they do not tell the work apart: ${names} (witness: fails_on_base)`;
+    evidence.push(part("checks", true, "failed", error));
+    return { status: "failed", qualifier: null, cause: "vacuous_check", error, evidence, output: before.output, failedChecks };
   }
   // A flaky check (failed, then passed on the same tree, ADR 0066) is no evidence either way:
   // unless another check failed outright, the node reached no verdict, and no retry is asked for it.

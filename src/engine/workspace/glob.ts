@@ -15,15 +15,14 @@ export function compileGlob(glob: string): CompiledGlob {
 }
 
 function globProblem(glob: string): string | null {
-  if (glob.trim() === "") return "a protect glob may not be empty";
-  if (glob.startsWith("/")) return "a protect glob is relative to the repository root: drop the leading /";
-  if (glob.startsWith("!")) return "a protect glob cannot negate (!): list the paths to protect instead";
-  if (glob.includes("\\")) return "a protect glob uses / between folders; \\ is not allowed";
-  if (glob.includes("\0")) return "a protect glob may not contain a NUL character";
+  if (glob.trim() === "") return "a glob may not be empty";
+  if (glob.startsWith("/")) return "a glob is relative to the repository root: drop the leading /";
+  if (glob.startsWith("!")) return "a glob cannot negate (!): list the paths it should match instead";
+  if (glob.includes("\\")) return "a glob uses / between folders; \\ is not allowed";
+  if (glob.includes("\0")) return "a glob may not contain a NUL character";
   const segments = glob.split("/");
-  if (segments.some((s) => s === ""))
-    return "a protect glob may not contain an empty folder (//, or a trailing /); use dir/** for a folder";
-  if (segments.some((s) => s === "." || s === "..")) return "a protect glob may not contain . or .. folders";
+  if (segments.some((s) => s === "")) return "a glob may not contain an empty folder (//, or a trailing /); use dir/** for a folder";
+  if (segments.some((s) => s === "." || s === "..")) return "a glob may not contain . or .. folders";
   if (segments.some((s) => s.includes("**") && s !== "**")) return "** must be a whole folder name (dir/**/x), not part of one";
   const open = unclosedClass(glob);
   if (open !== null) return `the character class starting at position ${open + 1} is never closed with ]`;

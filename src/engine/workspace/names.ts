@@ -6,6 +6,7 @@
 import type { BranchRef } from "../events.ts";
 
 export const WORKTREES_DIR = ".vouch/worktrees";
+export const TREES_DIR = ".vouch/trees";
 export const BRANCH_PREFIX = "vouch";
 
 const PLAIN = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
@@ -38,6 +39,20 @@ export function branchName(runId: string, node: string, branch?: BranchRef): str
 /** <repo>/.vouch/worktrees/<run>/<node>, or …/<run>/<map>/<index>/<node>. */
 export function worktreePath(repoRoot: string, runId: string, node: string, branch?: BranchRef): string {
   return [repoRoot.replace(/\/+$/, ""), WORKTREES_DIR, ...parts(runId, node, branch)].join("/");
+}
+
+/** The name of one check's tree of one attempt (ADR 0043): <run>/…/<node>/<attempt>-<n>, "-base" for a
+ *  witness's run on the base. The git port decides where the folder of that name is (a tmpfs, or
+ *  <repo>/.vouch/trees); it is made for the check and removed after it. */
+export function checkTreeName(
+  runId: string,
+  node: string,
+  branch: BranchRef | undefined,
+  attempt: number,
+  n: number,
+  onBase = false,
+): string {
+  return [...parts(runId, node, branch), `${attempt}-${n}${onBase ? "-base" : ""}`].join("/");
 }
 
 /** The folder holding every worktree of a run. */

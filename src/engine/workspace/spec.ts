@@ -9,12 +9,16 @@ import type { GraphFile, KEEP_POLICIES } from "../graph/schema.ts";
 export type KeepPolicy = (typeof KEEP_POLICIES)[number];
 export const DEFAULT_BASE = "HEAD";
 export const DEFAULT_KEEP: KeepPolicy = "on_failure";
+/** The git-ignored folders of the checkout a check's tree sees read-only (ADR 0043). */
+export const DEFAULT_DEPS: readonly string[] = ["**/node_modules", "**/.venv", "**/venv"];
 
 export interface ResolvedWorkspace {
   /** The ref the worktree starts from; for `from`, the upstream's (its last commit is the start). */
   base: string;
   protect: string[];
   keep: KeepPolicy;
+  /** Globs of the checkout's git-ignored folders its checks see read-only (absent: DEFAULT_DEPS). */
+  deps?: readonly string[];
   from?: string;
 }
 
@@ -24,13 +28,20 @@ export function workspaceOf(graph: GraphFile, node: AnyNode): ResolvedWorkspace 
   const own = node.workspace;
   const d = node.kind === "agent" ? graph.defaults?.workspace : undefined;
   if (own?.from !== undefined) {
-    return { base: DEFAULT_BASE, protect: own.protect ?? d?.protect ?? [], keep: own.keep ?? d?.keep ?? DEFAULT_KEEP, from: own.from };
+    return withDeps(
+      { base: DEFAULT_BASE, protect: own.protect ?? d?.protect ?? [], keep: own.keep ?? d?.keep ?? DEFAULT_KEEP, from: own.from },
+      own.deps ?? d?.deps,
+    );
   }
   const mode = own?.mode ?? d?.mode ?? "shared";
   if (mode !== "worktree") return null;
-  return {
-    base: own?.base ?? d?.base ?? DEFAULT_BASE,
-    protect: own?.protect ?? d?.protect ?? [],
-    keep: own?.keep ?? d?.keep ?? DEFAULT_KEEP,
-  };
+  return withDeps(
+    { base: own?.base ?? d?.base ?? DEFAULT_BASE, protect: own?.protect ?? d?.protect ?? [], keep: own?.keep ?? d?.keep ?? DEFAULT_KEEP },
+    own?.deps ?? d?.deps,
+  );
+}
+
+/** `deps` only where the graph says it (absent: DEFAULT_DEPS, decided where the checks run). */
+function withDeps(ws: ResolvedWorkspace, deps: readonly string[] | undefined): ResolvedWorkspace {
+  return deps === undefined ? ws : { ...ws, deps };
 }

@@ -6,14 +6,27 @@
 // (each worktree has its own index).
 import type { BranchRef, NodeStatus, WorkspaceRecord } from "../events.ts";
 import { nodeKey } from "../events.ts";
-import type { GitPort } from "../ports.ts";
+import type { GitPort, RepoFingerprint } from "../ports.ts";
+import { repoChanges } from "./repo-watch.ts";
 import { compileGlob, matching, type CompiledGlob } from "./glob.ts";
 import { attemptMessage, branchName, keptBranchName, worktreePath, WORKTREES_DIR } from "./names.ts";
 import type { KeepPolicy, ResolvedWorkspace } from "./spec.ts";
+import { movedMessage, worktreeMoved } from "./worktree-guard.ts";
 
 /** A worktree could not be set up or recorded: the node ends as error (cause workspace_error). */
 export class WorkspaceError extends Error {
-  override readonly name = "WorkspaceError";
+  override readonly name: string = "WorkspaceError";
+}
+
+/** The worktree moved under vouch (ADR 0044); what of the user's repository changed meanwhile goes with it. */
+export class WorktreeMovedError extends WorkspaceError {
+  override readonly name = "WorktreeMovedError";
+  constructor(
+    message: string,
+    readonly repoChanged: string[],
+  ) {
+    super(message);
+  }
 }
 
 export interface NodeWorkspace {
@@ -25,9 +38,17 @@ export interface NodeWorkspace {
   branch: string;
   /** The commit the worktree started from. */
   base: string;
+  /** The git dir the worktree's .git link named when vouch made it, and its repository (ADR 0044). */
+  gitDir: string;
+  common: string;
   /** Where the node's cwd is inside the worktree. */
   cwd: string;
+  /** Where the node's cwd is inside the repository: "" at its root, else "dir/". */
+  prefix: string;
   protect: CompiledGlob[];
+  /** The protect globs as written, and the dependency folders its checks see (ADR 0043). */
+  protectGlobs: readonly string[];
+  deps: readonly string[] | undefined;
   keep: KeepPolicy;
   record: WorkspaceRecord;
 }
@@ -38,6 +59,8 @@ export interface AttemptWork {
   tampered: string[];
   /** The git tree object id of the attempt's commit: what its checks run on (ADR 0067). */
   treeId: string;
+  /** What of the user's repository changed while the attempt ran (ADR 0044): vouch says so, loudly. */
+  repoChanged: string[];
 }
 
 /** A passed node of an earlier session: its recorded worktree and the keep it has now. */
@@ -49,7 +72,11 @@ export interface PriorWorkspace {
 export class Workspaces {
   private readonly opened = new Map<string, NodeWorkspace>();
   private readonly statuses = new Map<string, NodeStatus>();
-  private readonly roots = new Map<string, Promise<{ root: string; prefix: string } | null>>();
+  private readonly remote = new Map<string, WorkspaceRecord>();
+  private readonly memos = new Map<string, Promise<string[]>>();
+  /** The user's repository as vouch last looked at it, per repository (ADR 0044). */
+  private readonly known = new Map<string, Promise<RepoFingerprint>>();
+  private readonly roots = new Map<string, Promise<{ root: string; prefix: string; common: string } | null>>();
   private readonly commits = new Map<string, Promise<string | null>>();
   private readonly queues = new Map<string, Promise<unknown>>();
 
@@ -75,8 +102,13 @@ export class Workspaces {
       path: worktreePath(found.root, this.runId, id, branch),
       branch: branchName(this.runId, id, branch),
       base: start,
+      gitDir: "",
+      common: found.common,
       cwd: join(worktreePath(found.root, this.runId, id, branch), found.prefix),
+      prefix: found.prefix,
       protect: spec.protect.map(compileGlob),
+      protectGlobs: spec.protect,
+      deps: spec.deps,
       keep: spec.keep,
       record: { branch: "", base: start, commit: start, files_changed: 0, insertions: 0, deletions: 0, path: "" },
     };
@@ -87,17 +119,45 @@ export class Workspaces {
       await this.setAside(ws);
       await this.git.addWorktree(found.root, ws.path, ws.branch, start);
     });
+    ws.gitDir = await this.madeGitDir(ws, start);
+    if (!this.known.has(found.root)) this.known.set(found.root, this.git.repoFingerprint(found.root));
+    await this.known.get(found.root);
     this.opened.set(key, ws);
     return ws;
   }
 
-  /** After an attempt: commit what changed, name protected paths it touched and put them back. */
+  /** What of the user's repository changed since vouch last looked; it looks again from now on. */
+  private async looked(root: string): Promise<string[]> {
+    const before = await this.known.get(root);
+    const now = this.git.repoFingerprint(root);
+    this.known.set(root, now);
+    return before === undefined ? [] : repoChanges(before, await now);
+  }
+
+  /** The git dir of a worktree vouch just made, checked to be what a worktree of this repository is. */
+  private async madeGitDir(ws: NodeWorkspace, start: string): Promise<string> {
+    const s = await this.git.worktreeState(ws.root, ws.path, ws.branch, start);
+    const known = { path: ws.path, gitDir: s.link ?? "", common: ws.common, branch: ws.branch, parent: start };
+    const moved = worktreeMoved(known, s);
+    if (moved.length > 0) throw new WorkspaceError(`the new worktree is not what git was asked for: ${moved.join("; ")}`);
+    return s.link!;
+  }
+
+  /** After an attempt: refuse a worktree that moved under vouch (ADR 0044), commit what changed,
+   *  name protected paths it touched and put them back. */
   async settle(ws: NodeWorkspace, attempt: number, branch?: BranchRef, round?: number): Promise<AttemptWork> {
-    const commit = await this.git.commitAll(ws.path, attemptMessage(this.runId, ws.id, attempt, branch, round));
+    const repoChanged = await this.looked(ws.root);
+    const state = await this.git.worktreeState(ws.root, ws.path, ws.branch, ws.record.commit);
+    const moved = worktreeMoved({ ...ws, parent: ws.record.commit }, state);
+    if (moved.length > 0) throw new WorktreeMovedError(movedMessage(moved), repoChanged);
+    const commit = await this.git.recordAttempt(
+      { path: ws.path, gitDir: ws.gitDir, branch: ws.branch, parent: state.tip! },
+      attemptMessage(this.runId, ws.id, attempt, branch, round),
+    );
     const changed = await this.git.changedPaths(ws.root, ws.base, commit);
     const touched = [...new Set(changed.flatMap((c) => (c.from !== undefined ? [c.from, c.path] : [c.path])))];
     const tampered = matching(touched, ws.protect);
-    if (tampered.length > 0) await this.git.restorePaths(ws.path, ws.base, tampered);
+    if (tampered.length > 0) await this.git.restorePaths(ws.path, ws.base, tampered, ws.gitDir);
     const stat = await this.git.diffStat(ws.root, ws.base, commit);
     ws.record = {
       branch: ws.branch,
@@ -109,12 +169,45 @@ export class Workspaces {
       path: ws.path,
     };
     if (tampered.length > 0) ws.record.tampered = tampered;
-    return { record: ws.record, tampered, treeId: await this.git.treeId(ws.root, commit) };
+    return { record: ws.record, tampered, repoChanged, treeId: await this.git.treeId(ws.root, commit) };
   }
 
   /** The node's final status decides, at the run's end, whether its worktree stays. */
   finished(key: string, status: NodeStatus): void {
     this.statuses.set(key, status);
+  }
+
+  /** The files of a base commit, once per run (every node of a run starts from the same base,
+   *  and each check tree reads it: ADR 0043). */
+  baseFiles(root: string, commit: string): Promise<string[]> {
+    return this.memo(`files\0${root}\0${commit}`, () => this.git.listFiles(root, commit));
+  }
+
+  /** The checkout's git-ignored folders, once per run (its installed dependencies do not change under it). */
+  ignoredFolders(root: string): Promise<string[]> {
+    return this.memo(`ignored\0${root}`, () => this.git.ignoredFolders(root));
+  }
+
+  private memo(key: string, make: () => Promise<string[]>): Promise<string[]> {
+    let p = this.memos.get(key);
+    if (p === undefined) {
+      p = make();
+      this.memos.set(key, p);
+      p.catch(() => this.memos.delete(key));
+    }
+    return p;
+  }
+
+  /** A node of a branch a worker ran finished with this worktree record (ADR 0029): the commit it judged. */
+  noteRemote(key: string, record: WorkspaceRecord): void {
+    this.remote.set(key, record);
+  }
+
+  /** The worktree record of a node's last attempt — the commit vouch judged — by nodeKey: this
+   *  session's, a worker's, or one an earlier session recorded. A merge merges these commits,
+   *  never what a branch names now (issue 27). */
+  recorded(key: string): WorkspaceRecord | undefined {
+    return this.opened.get(key)?.record ?? this.remote.get(key) ?? this.prior.get(key)?.record;
   }
 
   /** Whether the run has any worktree to consider at its end. */
@@ -145,10 +238,20 @@ export class Workspaces {
   private async setAside(ws: NodeWorkspace): Promise<void> {
     const live = await this.git.hasWorktree(ws.root, ws.path);
     if (live) {
-      await this.git.commitAll(ws.path, `vouch: run ${this.runId}: what an earlier try left uncommitted`).catch(() => undefined);
+      await this.commitLeftover(ws).catch(() => undefined);
       await this.git.removeWorktree(ws.root, ws.path);
     }
     await keepAside(this.git, ws.root, ws.branch);
+  }
+
+  /** What a dead session's worktree left uncommitted, committed on its branch, only when its git
+   *  records are still a worktree of this repository on that branch: vouch never commits elsewhere. */
+  private async commitLeftover(ws: NodeWorkspace): Promise<void> {
+    const s = await this.git.worktreeState(ws.root, ws.path, ws.branch, "");
+    if (s.link === null || s.tip === null) return;
+    if (worktreeMoved({ ...ws, gitDir: s.link, parent: s.tip }, { ...s, descends: true }).length > 0) return;
+    const message = `vouch: run ${this.runId}: what an earlier try left uncommitted`;
+    await this.git.recordAttempt({ path: ws.path, gitDir: s.link, branch: ws.branch, parent: s.tip }, message);
   }
 
   private upstream(key: string, root: string): string {
@@ -160,12 +263,12 @@ export class Workspaces {
     return rec.commit;
   }
 
-  private repo(cwd: string): Promise<{ root: string; prefix: string } | null> {
+  private repo(cwd: string): Promise<{ root: string; prefix: string; common: string } | null> {
     let p = this.roots.get(cwd);
     if (!p) {
       p = (async () => {
         const root = await this.git.repoRoot(cwd);
-        return root === null ? null : { root, prefix: await this.git.cwdPrefix(cwd) };
+        return root === null ? null : { root, prefix: await this.git.cwdPrefix(cwd), common: await this.git.commonDir(root) };
       })();
       this.roots.set(cwd, p);
     }

@@ -1,7 +1,18 @@
 // An in-memory GitPort for engine tests: commits are snapshots of path → text,
 // a worktree is a working copy of one; the scripted "agent" edits it with
 // edit(). Enough git to judge what the engine asks of it, and a log of calls.
-import type { ChangedPath, DiffStat, GitPort } from "../../../src/engine/ports.ts";
+import { GitPortError } from "../../../src/engine/errors.ts";
+import type {
+  ChangedPath,
+  DiffStat,
+  GitPort,
+  MergePort,
+  MergeStep,
+  RecordedWorktree,
+  RepoFingerprint,
+  TreeLink,
+  WorktreeState,
+} from "../../../src/engine/ports.ts";
 
 type Tree = Map<string, string>;
 
@@ -54,13 +65,37 @@ export class FakeGit implements GitPort {
     this.branches.set(branch, commit);
     this.worktrees.set(path, { branch, files: new Map(this.commits.get(commit)!) });
   }
-  async commitAll(worktree: string, message: string) {
-    const wt = this.worktrees.get(worktree)!;
-    const tip = this.branches.get(wt.branch)!;
+  async commonDir() {
+    return `${FAKE_ROOT}/.git`;
+  }
+  /** What a test made a sitting do to a worktree's git records (ADR 0044). */
+  readonly moved = new Map<string, Partial<WorktreeState>>();
+  /** Each commit's parent: "does it descend" is answered from these. */
+  readonly parents = new Map<string, string>();
+  async worktreeState(_root: string, path: string, branch: string, parent: string): Promise<WorktreeState> {
+    const tip = this.branches.get(branch) ?? null;
+    let descends = false;
+    for (let c: string | undefined = tip ?? undefined; c !== undefined; c = this.parents.get(c)) if (c === parent) descends = true;
+    const wt = this.worktrees.get(path);
+    return {
+      link: `${FAKE_ROOT}/.git/worktrees/${path.split("/").pop()}`,
+      backLink: `${path}/.git`,
+      common: `${FAKE_ROOT}/.git`,
+      head: { ref: `refs/heads/${wt?.branch ?? branch}` },
+      tip,
+      descends,
+      ...this.moved.get(path),
+    };
+  }
+  async recordAttempt(w: RecordedWorktree, message: string) {
+    const wt = this.worktrees.get(w.path)!;
+    const tip = this.branches.get(w.branch)!;
+    if (tip !== w.parent) throw new Error(`branch ${w.branch} is at ${tip}, not ${w.parent}`);
     if (same(this.commits.get(tip)!, wt.files)) return tip;
     const id = `c${++this.n}`;
     this.commits.set(id, new Map(wt.files));
-    this.branches.set(wt.branch, id);
+    this.parents.set(id, tip);
+    this.branches.set(w.branch, id);
     this.calls.push(`commit ${id} ${message}`);
     return id;
   }
@@ -95,6 +130,52 @@ export class FakeGit implements GitPort {
       else wt.files.delete(p);
     }
   }
+  async listFiles(_root: string, commit: string) {
+    return [...this.commits.get(commit)!.keys()];
+  }
+  async composeTree(_root: string, commit: string, from: string, paths: readonly string[], message: string) {
+    const tree = new Map(this.commits.get(commit)!);
+    const source = this.commits.get(from)!;
+    for (const p of paths) {
+      if (source.has(p)) tree.set(p, source.get(p)!);
+      else tree.delete(p);
+    }
+    if (same(tree, this.commits.get(commit)!)) return commit;
+    const id = `t${++this.n}`;
+    this.commits.set(id, tree);
+    this.parents.set(id, commit);
+    this.calls.push(`compose ${id} ${message}`);
+    return id;
+  }
+  /** The check trees written and not yet removed: folder → its files and links. */
+  readonly trees = new Map<string, { commit: string; files: Tree; links: readonly TreeLink[] }>();
+  /** Every check tree ever written, in order. */
+  readonly treesMade: { dir: string; commit: string }[] = [];
+  ignored: string[] = [];
+  async checkoutTree(_root: string, commit: string, name: string, links: readonly TreeLink[]) {
+    const dir = `${FAKE_ROOT}/.vouch/trees/${name}`;
+    this.trees.set(dir, { commit, files: new Map(this.commits.get(commit)!), links });
+    this.treesMade.push({ dir, commit });
+    return dir;
+  }
+  async removeTree(dir: string) {
+    this.trees.delete(dir);
+  }
+  async ignoredFolders() {
+    return this.ignored;
+  }
+  /** The user's repository records a sitting must leave alone; a test changes one to play a hostile sitting. */
+  readonly repoFiles: Record<string, string> = {
+    config: "c0",
+    hooks: "h0",
+    "info/exclude": "e0",
+    HEAD: "ref: refs/heads/main",
+    index: "i0",
+  };
+  async repoFingerprint(): Promise<RepoFingerprint> {
+    const refs = Object.fromEntries([...this.branches].filter(([b]) => !b.startsWith("vouch/")).map(([b, c]) => [`refs/heads/${b}`, c]));
+    return { files: { ...this.repoFiles }, refs };
+  }
   async listWorktrees() {
     return [FAKE_ROOT, ...this.worktrees.keys()];
   }
@@ -121,4 +202,34 @@ export class FakeGit implements GitPort {
 
 function same(a: Tree, b: Tree): boolean {
   return a.size === b.size && [...a].every(([p, t]) => b.get(p) === t);
+}
+
+/** A MergePort over a FakeGit's commits: a three-way merge of path → text against the commit
+ *  both sides started from (FAKE_BASE); a path both sides changed differently conflicts. */
+export class FakeMerge implements MergePort {
+  readonly calls: string[] = [];
+  private n = 0;
+  constructor(private readonly git: FakeGit) {}
+  async mergeCommit(_root: string, onto: string, source: string, message: string): Promise<MergeStep> {
+    this.calls.push(`merge ${source} onto ${onto}`);
+    const base = this.git.commits.get(FAKE_BASE)!;
+    const ours = this.git.commits.get(onto);
+    const theirs = this.git.commits.get(source);
+    if (ours === undefined || theirs === undefined)
+      throw new GitPortError(["merge-tree"], `the judged commit ${source} is not in the repository`);
+    const out = new Map(ours);
+    const paths: string[] = [];
+    for (const p of new Set([...ours.keys(), ...theirs.keys()])) {
+      const [b, o, t] = [base.get(p), ours.get(p), theirs.get(p)];
+      if (t === b || t === o) continue;
+      if (o !== b) paths.push(p);
+      else if (t === undefined) out.delete(p);
+      else out.set(p, t);
+    }
+    if (paths.length > 0) return { merged: false, paths, source };
+    const id = `m${++this.n}`;
+    this.git.commits.set(id, out);
+    this.calls.push(`commit ${id} ${message}`);
+    return { merged: true, commit: id, source };
+  }
 }
