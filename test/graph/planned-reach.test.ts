@@ -5,7 +5,7 @@
 import { resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { commandTool, plannedCwdProblem, PLANNED_REFUSED_MODES } from "../../src/engine/graph/validate-planned.ts";
+import { commandTool, plannedCwdProblem, PLANNED_REFUSED_MODES, refusedMode } from "../../src/engine/graph/validate-planned.ts";
 import { UNGUARDED_MODES } from "../../src/engine/graph/validate-commands.ts";
 import { CLAUDE_PERMISSION_MODES } from "../../src/spawn/harness/claude/adapter.ts";
 import { CODEX_SANDBOX_MODES } from "../../src/spawn/harness/codex/adapter.ts";
@@ -109,4 +109,33 @@ test("commandTool reads the base name only", () => {
   expect(commandTool(" bash ")).toBe(true);
   expect(commandTool("BashOutput")).toBe(false);
   expect(commandTool("Read(Bash)")).toBe(false);
+});
+
+describe("issue 27 item 6: the planned rule compares modes exactly, not by the harness's later check", () => {
+  test("a refused mode in another case or with spaces is refused by the planned rule, at the field", () => {
+    for (const written of ['" bypassPermissions"', "BypassPermissions", "YOLO", '"Danger-Full-Access "', "AUTO", "workspace_write"]) {
+      const got = lines(planned(`    permission_mode: ${written}\n`));
+      expect(got.length, written).toBe(1);
+      expect(got[0], written).toMatch(/^8:22 permission_mode .* is refused in a planned graph \(origin: planned\): /);
+      expect(got[0], written).toContain("in another spelling");
+    }
+  });
+
+  test("property: every spelling of a refused mode (case, spaces, _ and -) is refused; no allowed mode of any harness is", () => {
+    const refused = Object.keys(PLANNED_REFUSED_MODES);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...refused),
+        fc.array(fc.boolean(), { maxLength: 24 }),
+        fc.constantFrom("", " ", "  ", "\t"),
+        (m, ups, pad) => {
+          const spelled = pad + [...m].map((c, i) => (ups[i] ? c.toUpperCase() : c.toLowerCase())).join("") + pad;
+          expect(refusedMode(spelled)).toBe(m);
+        },
+      ),
+      { numRuns: 500 },
+    );
+    const all: readonly string[] = [...CLAUDE_PERMISSION_MODES, ...CODEX_SANDBOX_MODES, ...GEMINI_APPROVAL_MODES];
+    for (const m of all.filter((x) => !refused.includes(x))) expect(refusedMode(m), m).toBeNull();
+  });
 });

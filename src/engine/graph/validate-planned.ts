@@ -31,6 +31,14 @@ export function commandTool(tool: string): boolean {
   return COMMAND_TOOLS.includes(base) || base.startsWith("mcp__");
 }
 
+/** The refused mode `mode` is, in any case and with any spaces, or null. The rule is decided
+ *  here, not left to the harness's own mode check: a spelling that one harness refuses
+ *  another (or a later version) might read as the mode it resembles. */
+export function refusedMode(mode: string): string | null {
+  const plain = mode.replace(/[\s_-]+/g, "").toLowerCase();
+  return Object.keys(PLANNED_REFUSED_MODES).find((m) => m.replace(/[\s_-]+/g, "").toLowerCase() === plain) ?? null;
+}
+
 /** Why a planned graph's cwd is refused, or null: only a static relative path inside the run's folder. */
 export function plannedCwdProblem(cwd: string): string | null {
   if (cwd.includes("{{")) return "a template: its value is known only when the run starts";
@@ -62,11 +70,12 @@ function look(ctx: ValidateContext, path: Path, h: Holder | undefined): void {
       hint: HINT,
     });
   });
-  const mode = h.permission_mode;
-  if (mode !== undefined && Object.hasOwn(PLANNED_REFUSED_MODES, mode)) {
+  const mode = h.permission_mode === undefined ? null : refusedMode(h.permission_mode);
+  if (mode !== null) {
+    const written = mode === h.permission_mode ? mode : `${JSON.stringify(h.permission_mode)} (${mode} in another spelling)`;
     ctx.report({
       path: [...path, "permission_mode"],
-      message: `permission_mode ${mode} is refused in a planned graph (origin: planned): ${PLANNED_REFUSED_MODES[mode]}`,
+      message: `permission_mode ${written} is refused in a planned graph (origin: planned): ${PLANNED_REFUSED_MODES[mode]}`,
       hint: HINT,
     });
   }
