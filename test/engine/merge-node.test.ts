@@ -19,6 +19,9 @@ function fakeGit(branches: string[], conflicts: Record<string, string[]> = {}, o
     cwdPrefix: async () => "pkg/",
     resolveCommit: async (_r: string, ref: string) => (o.base === undefined ? (ref === "HEAD" || ref === "main" ? hex(1) : null) : o.base),
     branchExists: async (_r: string, b: string) => have.has(b),
+    // The user's branches say what the user wrote; feat-x is an earlier try of this run's merge.
+    branchSubject: async (_r: string, b: string) =>
+      !have.has(b) ? null : b.includes("feat-x") ? "vouch: run run-test, node integrate, merge vouch/run-test/a" : "the user's work",
     renameBranch: async (_r: string, from: string, to: string) => {
       calls.push(`rename ${from} ${to}`);
       have.delete(from);
@@ -112,20 +115,32 @@ describe("kind: merge", () => {
     expect(finishedOf(bare.events, "integrate")).toMatchObject({ status: "passed", qualifier: "exit-only" });
   });
 
-  test("every branch conflicting is failed/merge_conflict; no branch at all is failed/nothing_to_merge; neither makes a worktree", async () => {
+  test("every branch conflicting is failed/merge_conflict; no upstream work passed is failed/nothing_to_merge; neither makes a worktree", async () => {
     const all = fakeGit([B("a"), B("b")], { [B("a")]: ["f"], [B("b")]: ["f"] });
     const r = await run(GRAPH("", "[a, b]"), { ports: ports(all) });
     expect(finishedOf(r.events, "integrate")).toMatchObject({ status: "failed", cause: "merge_conflict" });
     expect(all.calls.some((c) => c.startsWith("add"))).toBe(false);
-    const none = fakeGit([]);
-    const n = await run(GRAPH("", "[a, b]"), { ports: ports(none) });
-    const f = finishedOf(n.events, "integrate");
+    expect(r.outcome.exitCode).toBe(1);
+    const commands = new FakeCommandRunner(undefined, (_s, ctx) => ({ exit: ctx.node === "c" ? 0 : 1 }));
+    const none = await run(GRAPH("", "[a, b]").replace("needs: [a, b, c]", "needs: [c]"), { commands, ports: ports(fakeGit([])) });
+    const f = finishedOf(none.events, "integrate");
     expect(f).toMatchObject({ status: "failed", cause: "nothing_to_merge" });
+    expect(f.error).toBe("nothing was merged: no upstream work passed (a, b did not)");
+  });
+
+  // Issue 27 item 3 (test first: this was failed/nothing_to_merge "no upstream work passed").
+  test("passed work whose branches are gone is an error naming them, not a failure: that work was never judged", async () => {
+    const n = await run(GRAPH("", "[a, b]"), { ports: ports(fakeGit([])) });
+    const f = finishedOf(n.events, "integrate");
+    expect(f).toMatchObject({ status: "error", cause: "workspace_error" });
+    expect(f.error).toBe(
+      `nothing was merged: the branches of passed work are gone: ${B("a")} (a), ${B("b")} (b); renamed or deleted after the node passed, that work was never merged or checked here`,
+    );
     expect((f.output as { left_out: unknown[] }).left_out).toEqual([
       { branch: B("a"), from: "a", reason: "no_branch", paths: [] },
       { branch: B("b"), from: "b", reason: "no_branch", paths: [] },
     ]);
-    expect(r.outcome.exitCode).toBe(1);
+    expect(n.outcome.exitCode).toBe(3);
   });
 
   test("into is a template with run.id and inputs; an earlier session's branch of that name is kept as <into>@n", async () => {

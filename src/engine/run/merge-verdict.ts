@@ -3,7 +3,8 @@
 // failure: the merge passes on the merged tree's checks. Nothing merged at all
 // is a failure (merge_conflict when conflicts left everything out,
 // nothing_to_merge when no upstream work passed): a merge with no work in it
-// is no evidence of anything.
+// is no evidence of anything. Nothing merged because the branches of passed
+// work are gone is an error (workspace_error): that work was never judged.
 import type { Cause, EvidencePart, NodeStatus, Qualifier } from "../events.ts";
 import type { CheckOutcome } from "../ports.ts";
 import type { Judgement } from "../verdict/conjunction.ts";
@@ -52,9 +53,18 @@ export interface MergeVerdict {
   failedChecks: CheckOutcome[];
 }
 
+function lostBranches(lost: LeftOutBranch[]): MergeVerdict {
+  const names = lost.map((l) => `${l.branch} (${l.from})`).join(", ");
+  const error = `nothing was merged: the branch${lost.length === 1 ? "" : "es"} of passed work ${lost.length === 1 ? "is" : "are"} gone: ${names}; renamed or deleted after the node passed, that work was never merged or checked here`;
+  return { status: "error", qualifier: null, cause: "workspace_error", error, evidence: [], failedChecks: [] };
+}
+
 /** `judged` is the checks' judgement on the merged tree; null when a stop cut them off. */
 export function mergeVerdict(out: MergeOutput, judged: Judgement | null, runStop: RunStop | null): MergeVerdict {
   if (out.merged.length === 0) {
+    // Work that passed but whose branch is gone was never merged nor judged here: no verdict.
+    const lost = out.left_out.filter((l) => l.reason === "no_branch");
+    if (lost.length > 0) return lostBranches(lost);
     const conflicts = out.left_out.filter((l) => l.reason === "merge_conflict");
     const cause: Cause = conflicts.length > 0 ? "merge_conflict" : "nothing_to_merge";
     const why =
