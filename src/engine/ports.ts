@@ -378,6 +378,8 @@ export interface GitPort {
   hasUncommittedChanges(root: string): Promise<boolean>;
   /** True when the local branch exists. */
   branchExists(root: string, branch: string): Promise<boolean>;
+  /** The subject line of the local branch's tip commit; null when there is no such branch. */
+  branchSubject(root: string, branch: string): Promise<string | null>;
   /** A new worktree at `path` on a new branch `branch` starting at `commit`. */
   addWorktree(root: string, path: string, branch: string, commit: string): Promise<void>;
   /** Commits every change in the worktree (author and committer "vouch"); returns HEAD
@@ -409,6 +411,7 @@ export const refusingGit: GitPort = {
   resolveCommit: async () => refusing("GitPort"),
   hasUncommittedChanges: async () => refusing("GitPort"),
   branchExists: async () => refusing("GitPort"),
+  branchSubject: async () => refusing("GitPort"),
   addWorktree: async () => refusing("GitPort"),
   commitAll: async () => refusing("GitPort"),
   diffStat: async () => refusing("GitPort"),

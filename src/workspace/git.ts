@@ -42,6 +42,12 @@ async function branchExists(root: string, branch: string): Promise<boolean> {
   return r.exit === 0;
 }
 
+async function branchSubject(root: string, branch: string): Promise<string | null> {
+  if (branch.startsWith("-")) return null;
+  const r = await runGitRaw(root, ["log", "-1", "--format=%s", "--end-of-options", `refs/heads/${branch}`, "--"]);
+  return r.exit === 0 ? r.stdout.replace(/\n$/, "") : null;
+}
+
 async function addWorktree(root: string, path: string, branch: string, commit: string): Promise<void> {
   const args = ["worktree", "add", "--quiet", "-b", branch, "--", path, commit];
   refuseOption(args, "branch", branch);
@@ -181,6 +187,7 @@ export const realGit: GitPort = {
   resolveCommit,
   hasUncommittedChanges,
   branchExists,
+  branchSubject,
   addWorktree,
   commitAll,
   diffStat,

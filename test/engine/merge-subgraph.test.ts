@@ -16,6 +16,7 @@ function fakeGit(branches: string[]) {
     cwdPrefix: async () => "",
     resolveCommit: async () => hex(1),
     branchExists: async (_r: string, b: string) => have.has(b),
+    branchSubject: async (_r: string, b: string) => (have.has(b) ? "the user's work" : null),
     renameBranch: async () => {},
     removeWorktree: async () => {},
     hideVouchDir: async () => {},

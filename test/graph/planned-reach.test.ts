@@ -13,7 +13,7 @@ import { GEMINI_APPROVAL_MODES } from "../../src/spawn/harness/gemini/adapter.ts
 import { lines } from "./helpers.ts";
 
 const planned = (node: string, head = "") =>
-  `version: 1\nname: p\norigin: planned\n${head}nodes:\n  a:\n    kind: agent\n    prompt: do it\n${node}`;
+  `version: 1\nname: p\norigin: planned\n${head}nodes:\n  a:\n    kind: agent\n    prompt: do it\n${node}    workspace: { mode: worktree }\n`;
 
 describe("refused in a planned graph, at the field", () => {
   test("the issue's back door: tools [Bash], acceptEdits, cwd /", () => {
@@ -58,7 +58,7 @@ describe("refused in a planned graph, at the field", () => {
       expect(got[0]).toContain(why);
     }
     const branch =
-      "version: 1\nname: p\norigin: planned\nnodes:\n  m:\n    kind: map\n    over: inputs.xs\n    branch:\n      b: { kind: agent, prompt: x, cwd: /etc }\ninputs:\n  xs: { default: [1] }\n";
+      "version: 1\nname: p\norigin: planned\nnodes:\n  m:\n    kind: map\n    over: inputs.xs\n    branch:\n      b: { kind: agent, prompt: x, cwd: /etc, workspace: { mode: worktree } }\ninputs:\n  xs: { default: [1] }\n";
     expect(lines(branch)).toEqual([
       '9:41 cwd "/etc" is refused in a planned graph (origin: planned): not a path relative to the folder the run starts in',
     ]);

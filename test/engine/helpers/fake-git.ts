@@ -21,6 +21,8 @@ export class FakeGit implements GitPort {
   readonly branches = new Map<string, string>([["main", FAKE_BASE]]);
   readonly worktrees = new Map<string, { branch: string; files: Tree }>();
   readonly calls: string[] = [];
+  /** Commit messages by commit id (the base's is the user's). */
+  readonly messages = new Map<string, string>([[FAKE_BASE, "initial"]]);
   failAdd: Error | null = null;
   private n = 0;
 
@@ -47,6 +49,10 @@ export class FakeGit implements GitPort {
   async branchExists(_root: string, branch: string) {
     return this.branches.has(branch);
   }
+  async branchSubject(_root: string, branch: string) {
+    const tip = this.branches.get(branch);
+    return tip === undefined ? null : (this.messages.get(tip) ?? "");
+  }
   async addWorktree(_root: string, path: string, branch: string, commit: string) {
     this.calls.push(`add ${path} ${branch} ${commit}`);
     if (this.failAdd) throw this.failAdd;
@@ -61,6 +67,7 @@ export class FakeGit implements GitPort {
     const id = `c${++this.n}`;
     this.commits.set(id, new Map(wt.files));
     this.branches.set(wt.branch, id);
+    this.messages.set(id, message);
     this.calls.push(`commit ${id} ${message}`);
     return id;
   }

@@ -1,0 +1,101 @@
+// Whose branches a merge node touches, through the binary (issue 27 items 1 and 3):
+// an `into` that names a branch this run did not make is refused before any git
+// write (a literal one before the run starts, exit 2; a templated one when the
+// node runs, an error) and the user's branches and HEAD stay as they were; passed
+// work whose branch is gone is an error, never "no upstream work passed".
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import { ensureBinary } from "../graph/binary.ts";
+import { fingerprint, git, makeRepo } from "../workspace/git-repo.ts";
+import { finished, ofType, vouch } from "../shipped/run-shipped.ts";
+
+beforeAll(() => {
+  ensureBinary();
+}, 60_000);
+
+const AGENT = { VOUCH_COMMAND: '["sh", "-c", "echo work > a.txt"]' };
+
+function graphIn(repo: string, text: string): string {
+  const file = join(repo, "g.yaml");
+  writeFileSync(file, text);
+  git(repo, "add", "g.yaml");
+  git(repo, "commit", "--quiet", "-m", "graph");
+  return file;
+}
+
+const MERGE = (into: string, head = "") => `version: 1
+name: into
+${head}nodes:
+  a: { kind: agent, prompt: a, harness: command, workspace: { mode: worktree } }
+  j: { kind: merge, needs: [a], from: [a], ${into} }
+`;
+
+const branches = (repo: string) => git(repo, "for-each-ref", "--format=%(refname:short) %(objectname)", "refs/heads/").trim();
+
+describe("into names a branch this run did not make (item 1)", () => {
+  test("a literal into: main is refused before the run starts, at the field; main and HEAD untouched", () => {
+    const repo = makeRepo({ "README.md": "mine\n" });
+    const file = graphIn(repo, MERGE("into: main"));
+    const before = { refs: branches(repo), print: fingerprint(repo) };
+    const r = vouch(["run", file, "--json"], { cwd: repo, env: AGENT });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /g\.yaml:5:\d+: into "main" names a branch this run did not make: vouch never renames or moves a branch it did not make/,
+    );
+    expect(r.stdout).toBe("");
+    expect(branches(repo)).toBe(before.refs);
+    expect(fingerprint(repo)).toEqual(before.print);
+    expect(git(repo, "symbolic-ref", "HEAD").trim()).toBe("refs/heads/main");
+  });
+
+  test("a templated into that renders to the user's checked-out branch is the merge's error, before any git write", () => {
+    const repo = makeRepo({ "README.md": "mine\n" });
+    const file = graphIn(repo, MERGE('into: "{{ inputs.target }}"', "inputs:\n  target: { default: main }\n"));
+    const before = fingerprint(repo);
+    const r = vouch(["run", file, "--json"], { cwd: repo, env: AGENT });
+    expect(r.exitCode, r.stderr).toBe(3);
+    const j = ofType(r.events, "node.finished").find((e) => e.node === "j")!;
+    expect(j.status).toBe("error");
+    expect(j.error).toBe('into "main" names a branch this run did not make: vouch never renames or moves a branch it did not make');
+    // Nothing was renamed: no main@1, main where it was, HEAD still names main.
+    const refs = branches(repo);
+    expect(refs).not.toContain("main@1");
+    expect(refs).toMatch(new RegExp(`^main ${before.ref.trim()}$`, "m"));
+    expect(git(repo, "symbolic-ref", "HEAD").trim()).toBe("refs/heads/main");
+    expect(fingerprint(repo)).toEqual(before);
+  });
+
+  test("the user's into of a new name is made; a resumed run may rename its own merge's earlier branch", () => {
+    const repo = makeRepo({ "README.md": "mine\n" });
+    const file = graphIn(
+      repo,
+      MERGE("into: integration, success: { checks: [never] }").replace("nodes:", "checks:\n  never: { run: 'false' }\nnodes:"),
+    );
+    const r = vouch(["run", file, "--json"], { cwd: repo, env: AGENT });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(branches(repo)).toMatch(/^integration /m);
+    const again = vouch(["resume", finished(r.events).run, "--json"], { cwd: repo, env: AGENT, home: r.home });
+    expect(again.exitCode, again.stderr).toBe(1);
+    expect(branches(repo)).toMatch(/^integration@1 /m);
+    expect(branches(repo)).toMatch(/^integration /m);
+  });
+});
+
+// Item 3 (test first: j was failed/nothing_to_merge "nothing was merged: no upstream work passed").
+test("passed work whose branch was deleted before the merge: the merge is an error naming the branch (item 3)", () => {
+  const repo = makeRepo({ "README.md": "mine\n" });
+  const lose = `git worktree remove --force ".vouch/worktrees/$VOUCH_RUN_ID/a" && git branch -D "vouch/$VOUCH_RUN_ID/a" >/dev/null`;
+  const file = graphIn(
+    repo,
+    `version: 1\nname: lost\nnodes:\n  a: { kind: agent, prompt: a, harness: command, workspace: { mode: worktree } }\n  lose: { kind: script, needs: [a], run: '${lose}' }\n  j: { kind: merge, needs: [lose], from: [a] }\n`,
+  );
+  const r = vouch(["run", file, "--json"], { cwd: repo, env: AGENT });
+  expect(r.exitCode, r.stderr).toBe(3);
+  const run = finished(r.events).run;
+  const j = ofType(r.events, "node.finished").find((e) => e.node === "j")!;
+  expect(j).toMatchObject({ status: "error", cause: "workspace_error" });
+  expect(j.error).toBe(
+    `nothing was merged: the branch of passed work is gone: vouch/${run}/a (a); renamed or deleted after the node passed, that work was never merged or checked here`,
+  );
+});
