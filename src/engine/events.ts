@@ -253,6 +253,9 @@ export const checkFinishedSchema = z.strictObject({
   expect: z.string(),
   /** Why it failed, in one line; absent when passed. */
   reason: z.string().optional(),
+  /** True when the check could not run, or did not finish (killed by a signal vouch did not
+   *  send, not started, the shell's 126/127): no evidence either way (ADR 0049). Absent otherwise. */
+  could_not_run: z.literal(true).optional(),
   exit: z.number().int().nullable(),
   signal: z.string().nullable(),
   timed_out: z.boolean(),

@@ -160,7 +160,8 @@ export interface CheckOutcome {
   expect: string;
   reason?: string;
   /** The check could not run at all (its files could not be written, it could
-   *  not start): no evidence either way, so the node is error, not failed. */
+   *  not start, the shell could not run its command) or did not finish (a signal
+   *  vouch did not send): no evidence either way, so the node is error, not failed. */
   notRun?: boolean;
   exit: number | null;
   signal: string | null;

@@ -111,7 +111,9 @@ function checkBlock(where: string, c: CheckRecord): string {
     `expected ${c.expect}`,
     duration(c.duration_ms),
   ].join(", ");
-  const lines = [`  ${where}: check ${c.name} failed (${how})${c.reason ? `: ${oneLine(c.reason)}` : ""}`];
+  // A check that could not run or did not finish is no evidence (ADR 0049): never "failed".
+  const verb = c.could_not_run ? "could not run" : "failed";
+  const lines = [`  ${where}: check ${c.name} ${verb} (${how})${c.reason ? `: ${oneLine(c.reason)}` : ""}`];
   if (c.stdout_tail.trim() !== "") lines.push("    stdout:", indentTail(c.stdout_tail, "      | "));
   if (c.stderr_tail.trim() !== "") lines.push("    stderr:", indentTail(c.stderr_tail, "      | "));
   if (c.truncated) lines.push("    (output truncated: only the tail was kept)");

@@ -19,7 +19,7 @@ function checkHtml(c: CheckRecord): string {
   return el(
     "li",
     { class: `check ${c.passed ? "pass" : "fail"}` },
-    el("b", {}, c.passed ? "✔ pass" : "✘ fail"),
+    el("b", {}, c.passed ? "✔ pass" : c.could_not_run ? "✘ could not run" : "✘ fail"),
     ` ${el("code", {}, html(c.name))} expects ${el("code", {}, html(c.expect))} · ${facts}`,
     c.passed ? "" : el("div", { class: "why" }, html(c.reason ?? "failed")),
     tail === "" ? "" : el("pre", { class: "tail" }, html(tail)),

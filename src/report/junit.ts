@@ -30,7 +30,7 @@ function failureBody(n: ReportNode): { message: string; body: string } {
   const failed = failedChecks(n.view);
   const first = failed[0];
   const message = first
-    ? `check ${first.name} failed: ${first.reason ?? `expected ${first.expect}`}`
+    ? `check ${first.name} ${first.could_not_run ? "could not run" : "failed"}: ${first.reason ?? `expected ${first.expect}`}`
     : `${n.view.cause ?? "failed"}${n.view.error ? `: ${n.view.error}` : ""}`;
   const parts = failed.map((c) => `check ${c.name}: expected ${c.expect}${c.reason ? ` (${c.reason})` : ""}\n${checkTail(c)}`);
   if (parts.length === 0 && n.view.error) parts.push(n.view.error);

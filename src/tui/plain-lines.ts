@@ -7,7 +7,7 @@
 // are not printed.
 import { limitPausedLines, limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type EventType, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
-import { checkOutcomeText, countsText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { checkOutcomeText, checkVerb, countsText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
@@ -192,7 +192,7 @@ function checkFailed(e: EventOf<"check.finished">): Line[] {
     line([
       seg("✗ ", "bad", true),
       seg(`${where(e)} `),
-      seg(`check ${e.name} failed`, "bad", true),
+      seg(`check ${e.name} ${checkVerb(e)}`, "bad", true),
       seg(`: ${outcome} · expect ${e.expect}${reason}`, "muted"),
     ]),
   ];

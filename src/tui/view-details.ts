@@ -3,7 +3,7 @@
 // output tails, overruns, evidence, the prompt and the result tail. Text is
 // wrapped, not cut, so nothing is hidden; the view scrolls.
 import { entries } from "./chunked-list.ts";
-import { checkOutcomeText, statusTone, workspaceStat } from "./format.ts";
+import { checkRowText, statusTone, workspaceStat } from "./format.ts";
 import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
@@ -125,7 +125,7 @@ function attemptLines(a: AttemptView, width: number): Line[] {
 }
 
 function checkLines(c: CheckRecord, width: number): Line[] {
-  const outcome = checkOutcomeText(c);
+  const outcome = checkRowText(c);
   const reason = c.reason && oneLine(c.reason) !== outcome ? c.reason : "";
   const what = c.passed
     ? `passed · ${duration(c.duration_ms)}`

@@ -1,7 +1,7 @@
 // The rows of one node: its status row, then what a person must see without
 // asking — retries, cap overruns (limit vs actual), the error, and every check
 // with the tail of each failure. Map nodes add their branches (view-branch-rows.ts).
-import { checkOutcomeText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { checkRowText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
@@ -141,7 +141,7 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
       if (opts.passedChecks) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(c.name), took]));
       continue;
     }
-    const outcome = checkOutcomeText(c);
+    const outcome = checkRowText(c);
     const reason = c.reason && oneLine(c.reason) !== outcome ? oneLine(c.reason) : "";
     const why = [outcome, `expect ${c.expect}`, reason].filter(Boolean).join(" · ");
     rows.push(line([seg(pad), seg("✗ ", "bad", true), seg(c.name, "bad", true), seg(`  ${why}`, "muted")]));

@@ -77,3 +77,71 @@ test.each([
   },
   30_000,
 );
+
+// Issue 27 item 17 (ADR 0049). Test first: the killed check was failed/check_failed (exit 1),
+// its line said "check c failed", and check.finished had nothing to tell it from a failure.
+function checksGraph(checks: string): string {
+  const graph = join(dir.path, "g.yaml");
+  writeFileSync(
+    graph,
+    `version: 1\nname: not-run\nnodes:\n  work:\n    kind: script\n    run: "true"\n    success: { checks: [${checks}] }\n`,
+  );
+  return graph;
+}
+
+async function runWithChecks(checks: string) {
+  const r = await vouch(["run", checksGraph(checks), "--json"], { home: join(dir.path, "home"), cwd: dir.path });
+  const events = parseNdjson(r.stdout);
+  return {
+    code: r.code,
+    finished: events.find((e): e is EventOf<"node.finished"> => e.type === "node.finished")!,
+    checks: events.filter((e): e is EventOf<"check.finished"> => e.type === "check.finished"),
+  };
+}
+
+const KILLED = "{ name: oom, run: 'kill -9 $$' }";
+
+test("a check killed by a signal vouch did not send (an OOM kill) did not finish: error, could_not_run, never failed", async () => {
+  const r = await runWithChecks(KILLED);
+  expect({ status: r.finished.status, cause: r.finished.cause, code: r.code }).toEqual({
+    status: "error",
+    cause: "harness_error",
+    code: 3,
+  });
+  expect(r.finished.error).toContain("1 of 1 check could not run");
+  expect(r.checks).toHaveLength(1);
+  expect(r.checks[0]).toMatchObject({ name: "oom", passed: false, could_not_run: true, signal: "SIGKILL", exit: null });
+  expect(r.checks[0]!.reason).toBe("killed by SIGKILL (exit 137 to a shell): the check did not finish");
+  const plain = await vouch(["run", checksGraph(KILLED), "--plain"], { home: join(dir.path, "home"), cwd: dir.path });
+  expect(plain.stdout).toMatch(/✗ work check oom could not run: signal SIGKILL/);
+  expect(plain.stdout).not.toMatch(/check oom failed/);
+  const show = await vouch(["show", "last"], { home: join(dir.path, "home"), cwd: dir.path });
+  expect(show.stdout).toMatch(/check oom could not run \(killed by SIGKILL/);
+}, 30_000);
+
+test("a killed check beside one that ran and failed: failed (the evidence says no); only the killed one could not run", async () => {
+  const r = await runWithChecks(`${KILLED}, { name: no, run: 'exit 1' }`);
+  expect({ status: r.finished.status, cause: r.finished.cause }).toEqual({ status: "failed", cause: "check_failed" });
+  expect(r.checks.map((c) => `${c.name}:${c.could_not_run ?? false}`)).toEqual(["oom:true", "no:false"]);
+}, 30_000);
+
+test("an expect that names the signal's exit (128 + 9) expected the death: the check passes", async () => {
+  const r = await runWithChecks("{ name: crash, run: 'kill -9 $$', expect: { exit: 137 } }");
+  expect({ status: r.finished.status, qualifier: r.finished.qualifier, code: r.code }).toEqual({
+    status: "passed",
+    qualifier: "verified",
+    code: 0,
+  });
+  expect(r.checks[0]).toMatchObject({ passed: true, signal: "SIGKILL" });
+  expect(r.checks[0]!.could_not_run).toBeUndefined();
+}, 30_000);
+
+test("the README's jq recipe for failed checks leaves out the ones that could not run", async () => {
+  const r = await runWithChecks(`${KILLED}, { name: no, run: 'exit 1' }`);
+  const readme = await Bun.file(join(import.meta.dirname, "..", "..", "README.md")).text();
+  const recipe = /jq -r '(select\(\.type=="check\.finished"[^']*)'/.exec(readme)![1]!;
+  const ndjson = r.checks.map((c) => JSON.stringify(c)).join("\n");
+  const out = Bun.spawnSync(["jq", "-r", recipe], { stdin: new TextEncoder().encode(ndjson) }).stdout.toString();
+  expect(out).toContain("no: exit 1, expected 0");
+  expect(out).not.toContain("oom");
+}, 30_000);

@@ -65,6 +65,7 @@ export async function runChecks(env: NodeEnv, specs: CheckSpec[], ctx: CommandCo
       truncated: outcome.truncated,
       ...(env.branch ? { branch: env.branch } : {}),
       ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+      ...(outcome.notRun ? { could_not_run: true as const } : {}),
     };
     env.run.emitter.emit(ev);
   }
