@@ -46,9 +46,16 @@ const CASES: Case[] = [
     hint: /^hint: see: vouch run --help$/,
   },
   {
-    name: "a value that looks like a flag",
+    // Issue 27 item 18 (test first: it suggested --budget=-1, which is refused).
+    name: "a negative number: refused as what it is, not sent to --budget=-1",
     args: [FV, ...OK, "--budget", "-1"],
-    error: /^vouch: run: --budget -1: a value that starts with "-" is written --budget=-1$/,
+    error: /^vouch: run: --budget takes a value greater than zero, not "-1"$/,
+    hint: /^hint: see: vouch run --help$/,
+  },
+  {
+    name: "a value that looks like a flag",
+    args: [FV, ...OK, "--report", "-report.html"],
+    error: /^vouch: run: --report -report.html: a value that starts with "-" is written --report=-report.html$/,
     hint: /^hint: see: vouch run --help$/,
   },
   {
@@ -165,8 +172,9 @@ describe("parseArgsMessage (node:util's errors in one line)", () => {
     expect(parseArgsMessage(raw("-i", "--input"), ["g.yaml", "-i", "-x=1"])).toBe(
       '-i -x=1: a value that starts with "-" is written --input=-x=1',
     );
-    expect(parseArgsMessage(raw("--wall", "--wall"), ["--wall", "-1s"])).toBe(
-      '--wall -1s: a value that starts with "-" is written --wall=-1s',
+    expect(parseArgsMessage(raw("--wall", "--wall"), ["--wall", "-1s"])).toBe('--wall takes a value greater than zero, not "-1s"');
+    expect(parseArgsMessage(raw("--replay-dir", "--replay-dir"), ["--replay-dir", "-dir"])).toBe(
+      '--replay-dir -dir: a value that starts with "-" is written --replay-dir=-dir',
     );
   });
 
