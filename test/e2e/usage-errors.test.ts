@@ -115,6 +115,19 @@ const CASES: Case[] = [
     error: /^vouch: --harness "gpt" is not a harness \(harnesses: claude, codex, gemini, replay, command\)$/,
     hint: /^hint: see: vouch harnesses$/,
   },
+  {
+    // Issue 27 item 18 (test first: no suggestion).
+    name: "a misspelt --harness gets a did-you-mean",
+    args: [FV, ...OK, "--harness", "claud"],
+    error: /^vouch: --harness "claud" is not a harness \(did you mean claude\?\) \(harnesses: claude, codex, gemini, replay, command\)$/,
+    hint: /^hint: see: vouch harnesses$/,
+  },
+  {
+    name: "a --harness with an escape sequence shows it, quoted, and never acts on it",
+    args: [FV, ...OK, "--harness", "cl\u001b[2Jaude"],
+    error: /^vouch: --harness "cl\\u001b\[2Jaude" is not a harness \(did you mean claude\?\)/,
+    hint: /^hint: see: vouch harnesses$/,
+  },
   { name: "--json with --plain", args: [FV, ...OK, "--plain"], error: /^vouch: --json and --plain exclude each other$/ },
   {
     name: "--replay-dir that is not there",
@@ -181,5 +194,20 @@ describe("parseArgsMessage (node:util's errors in one line)", () => {
   test("a missing value, and any other message, stay on one line", () => {
     expect(parseArgsMessage("Option '-i, --input <value>' argument missing", ["-i"])).toBe("--input needs a value");
     expect(parseArgsMessage("first\n  second", [])).toBe("first second");
+  });
+});
+
+// Issue 27 item 18 (test first: no suggestion, and the name printed raw).
+describe("an unknown command", () => {
+  test("gets a did-you-mean, and a control character in it is shown quoted, never sent to the terminal", async () => {
+    const home = join(dir.path, "home-cmd");
+    const typo = await vouch(["rnu", "g.yaml"], { home });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.split("\n")[0]).toMatch(/^vouch: unknown command "rnu" \(did you mean run\?\) \(commands: .*\brun\b.*\)$/);
+    const hostile = await vouch(["ru\u001b[31mn"], { home });
+    expect(hostile.code).toBe(2);
+    expect(hostile.stderr).not.toContain("\u001b");
+    expect(hostile.stderr).toContain('unknown command "ru\\u001b[31mn"');
+    expect(existsSync(home)).toBe(false);
   });
 });
