@@ -76,7 +76,7 @@ function header(s: RunSummary): string {
     const self = c.self_reported ? ` (${c.self_reported} self-reported)` : "";
     lines.push([
       "nodes",
-      `${c.passed} passed${self}, ${c.failed} failed, ${c.error} error, ${c.skipped} skipped, ${c.cancelled} cancelled`,
+      `${c.passed} passed${self}, ${c.failed} failed, ${c.error} error, ${c.skipped} skipped, ${c.cancelled} cancelled${c.paused ? `, ${c.paused} paused` : ""}`,
     ]);
   }
   if (s.sessions.length > 1) {

@@ -107,8 +107,8 @@ export function checkVerb(c: { could_not_run?: true }): string {
 
 /** "5 passed (1 self-reported) · 2 failed · 1 error · 1 skipped" (zeros left out; "no nodes" when all are zero). */
 export function countsText(c: RunCounts): string {
-  const parts = (["passed", "failed", "error", "skipped", "cancelled"] as const)
-    .filter((k) => c[k] > 0)
+  const parts = (["passed", "failed", "error", "skipped", "cancelled", "paused"] as const)
+    .filter((k) => (c[k] ?? 0) > 0)
     .map((k) => (k === "passed" && c.self_reported ? `${c[k]} passed (${c.self_reported} self-reported)` : `${c[k]} ${k}`));
   return parts.length ? parts.join(" · ") : "no nodes";
 }
