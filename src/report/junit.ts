@@ -26,6 +26,17 @@ export function outcomeOf(status: string): Outcome {
   return "error";
 }
 
+/** A node that did not pass but `exhausted:` recovered counts for its graph (ADR 0006): it is no
+ *  failure of the run, and CI must not read it as one (issue 27 item 18). */
+function recovered(n: ReportNode): boolean {
+  return n.view.status !== "passed" && n.view.attempts.at(-1)?.recovered === true;
+}
+
+/** How a node reads in JUnit: a recovered one is skipped (its facts say what happened). */
+function nodeOutcome(n: ReportNode): Outcome {
+  return recovered(n) ? "skipped" : outcomeOf(n.view.status);
+}
+
 function failureBody(n: ReportNode): { message: string; body: string } {
   const failed = failedChecks(n.view);
   const first = failed[0];
@@ -39,17 +50,19 @@ function failureBody(n: ReportNode): { message: string; body: string } {
 
 function testcase(n: ReportNode, classname: string, overruns: string[]): string {
   const open = `<testcase${attrs({ classname, name: n.path, time: secs(n.view.wall_ms) })}`;
-  const outcome = outcomeOf(n.view.status);
+  const outcome = nodeOutcome(n);
   const facts = [
-    `status ${n.view.status}`,
+    `status ${n.view.status}${recovered(n) ? " (recovered by exhausted:)" : ""}`,
     `qualifier ${n.view.qualifier ?? "none"}`,
     `cost ${money(n.view.cost_usd)}`,
     `attempts ${n.view.attempts.length}`,
   ];
   const out = `<system-out>${xmlBody(facts.join("; "))}</system-out>`;
   if (outcome === "passed") return `    ${open}>${out}</testcase>`;
-  if (outcome === "skipped")
-    return `    ${open}><skipped${attrs({ message: `${n.view.status}${n.view.cause ? `: ${n.view.cause}` : ""}` })}/>${out}</testcase>`;
+  if (outcome === "skipped") {
+    const why = `${n.view.status}${n.view.cause ? `: ${n.view.cause}` : ""}${recovered(n) ? ", recovered by exhausted: (counts as its recorded output)" : ""}`;
+    return `    ${open}><skipped${attrs({ message: why })}/>${out}</testcase>`;
+  }
   if (outcome === "failure") {
     const { message, body } = failureBody(n);
     return `    ${open}><failure${attrs({ type: n.view.cause ?? "failed", message })}>${xmlBody(body)}</failure>${out}</testcase>`;
@@ -74,7 +87,7 @@ function suite(
     const k = o.path ?? "";
     overrunsOf.set(k, [...(overrunsOf.get(k) ?? []), `overran ${o.cap}: ${o.actual} > ${o.limit}`]);
   }
-  const count = (o: Outcome) => nodes.filter((n) => outcomeOf(n.view.status) === o).length;
+  const count = (o: Outcome) => nodes.filter((n) => nodeOutcome(n) === o).length;
   const props = { ...extra };
   for (const n of nodes) {
     props[`${n.path}.cost_usd`] = n.view.cost_usd === null ? "unknown" : String(n.view.cost_usd);
@@ -121,7 +134,7 @@ export function renderJunit(model: ReportModel): string {
     );
   }
   const all = model.nodes;
-  const count = (o: Outcome) => all.filter((n) => outcomeOf(n.view.status) === o).length;
+  const count = (o: Outcome) => all.filter((n) => nodeOutcome(n) === o).length;
   const head = attrs({
     name: `vouch ${r.graph} ${r.id}`,
     tests: all.length,
