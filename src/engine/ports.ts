@@ -55,6 +55,9 @@ export type AgentPlan = Pick<AgentAssignment, "node" | "harness" | "caps" | "mod
   Partial<Pick<AgentAssignment, "prompt" | "cwd">> & {
     /** What the node's sittings may do with a session: `session:` and retry.session: continue (resume). */
     sessionModes?: SessionMode[];
+    /** Its sittings may run on a worker (an executor is set and the node is in a map branch or a
+     *  sub-graph): the worker's machine must have the program, not this one. */
+    elsewhere?: true;
   };
 
 export interface Refusal {

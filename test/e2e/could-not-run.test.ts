@@ -145,3 +145,17 @@ test("the README's jq recipe for failed checks leaves out the ones that could no
   expect(out).toContain("no: exit 1, expected 0");
   expect(out).not.toContain("oom");
 }, 30_000);
+
+// Issue 27 item 18 (test first: the run started and the node ended error unavailable, exit 3).
+test("an agent CLI that is not installed is refused before the run starts: exit 2, named, nothing recorded", async () => {
+  const graph = join(dir.path, "g.yaml");
+  writeFileSync(graph, "version: 1\nname: missing\nnodes:\n  ask: { kind: agent, prompt: hi, harness: gemini }\n");
+  const home = join(dir.path, "home");
+  const r = await vouch(["run", graph, "--json"], { home, cwd: dir.path, env: { PATH: "/usr/bin:/bin" } });
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toContain(
+    'vouch: node ask: harness "gemini": gemini was not found on PATH (searched /usr/bin:/bin): install it (npm install -g @google/gemini-cli) or put it on PATH',
+  );
+  expect((await vouch(["runs", "--json"], { home, cwd: dir.path })).stdout.trim()).toMatch(/^\[\]$|^$/);
+}, 30_000);

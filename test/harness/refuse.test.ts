@@ -16,9 +16,11 @@ import { HARNESS_NAMES } from "../../src/engine/harnesses.ts";
 
 const plan = (p: Partial<AgentPlan>): AgentPlan => ({ node: "n", harness: "claude", caps: {}, ...p });
 
+const STUBS = join(import.meta.dirname, "..", "stubs", "harness");
+
 describe("refuse", () => {
   test("codex + budget_usd is refused, naming the harness and the field, and the harnesses that keep it", () => {
-    const refusals = createAgentRunner({ parentEnv: {} }).refuse(plan({ harness: "codex", caps: { budgetUsd: 0.5 } }));
+    const refusals = createAgentRunner({ parentEnv: { PATH: STUBS } }).refuse(plan({ harness: "codex", caps: { budgetUsd: 0.5 } }));
     expect(refusals).toHaveLength(1);
     expect(refusals[0]!.harness).toBe("codex");
     expect(refusals[0]!.field).toBe("caps.budget_usd");
@@ -100,9 +102,31 @@ describe("refuse", () => {
     expect(runner.refuse(plan({ harness: "nope" as never }))[0]!.field).toBe("harness");
     expect(runner.refuse(plan({ harness: "command" }))[0]!.message).toContain("VOUCH_COMMAND");
     expect(runner.refuse(plan({ harness: "replay" }))[0]!.message).toContain("--replay-dir");
-    const configured = createAgentRunner({ parentEnv: { VOUCH_COMMAND: '["my-agent","--x"]' }, replayDir: tmpdir() });
+    const configured = createAgentRunner({ parentEnv: { VOUCH_COMMAND: '["agent-cmd","--x"]', PATH: STUBS }, replayDir: tmpdir() });
     expect(configured.refuse(plan({ harness: "command" }))).toEqual([]);
     expect(configured.refuse(plan({ harness: "replay" }))).toEqual([]);
+  });
+
+  // Issue 27 item 18 (test first: nothing was refused; each sitting then ended error unavailable).
+  test("a harness whose program is not on PATH is refused before the run starts, naming it and how to install it", () => {
+    const runner = createAgentRunner({ parentEnv: { PATH: "/nonexistent", VOUCH_COMMAND: "no-such-agent-program" } });
+    for (const [harness, program, pkg] of [
+      ["claude", "claude", "@anthropic-ai/claude-code"],
+      ["codex", "codex", "@openai/codex"],
+      ["gemini", "gemini", "@google/gemini-cli"],
+    ] as const) {
+      expect(runner.refuse(plan({ harness }))).toEqual([
+        {
+          harness,
+          field: "harness",
+          message: `harness "${harness}": ${program} was not found on PATH (searched /nonexistent): install it (npm install -g ${pkg}) or put it on PATH; vouch doctor checks every harness`,
+        },
+      ]);
+    }
+    expect(runner.refuse(plan({ harness: "command" }))[0]!.message).toContain("no-such-agent-program was not found on PATH");
+    // On PATH: nothing to say. A sitting that may run on a worker is the worker's to have.
+    expect(createAgentRunner({ parentEnv: { PATH: STUBS } }).refuse(plan({ harness: "claude" }))).toEqual([]);
+    expect(runner.refuse({ ...plan({ harness: "claude" }), elsewhere: true })).toEqual([]);
   });
 
   // The runner found the adapter by key (adapters[harness]): "constructor" found

@@ -105,6 +105,7 @@ export function planRun(options: RunOptions): RunPlan {
       if (s.permissionMode !== undefined) agentPlan.permissionMode = planned.permissionMode = s.permissionMode;
       const modes = sessionModes(node, s.retry);
       if (modes.length > 0) agentPlan.sessionModes = modes;
+      if (options.executor !== undefined && (w.map !== undefined || w.graph !== undefined)) agentPlan.elsewhere = true;
       // A sub-graph's inputs are known only once its graph node runs.
       const cwd = staticCwd(s.cwd, w.file === graph ? inputs : {}, options.baseDir);
       if (cwd !== undefined) agentPlan.cwd = planned.cwd = cwd;
