@@ -99,3 +99,43 @@ test("passed work whose branch was deleted before the merge: the merge is an err
     `nothing was merged: the branch of passed work is gone: vouch/${run}/a (a); renamed or deleted after the node passed, that work was never merged or checked here`,
   );
 });
+
+// Issue 27, done-when: the user's branches are untouched unless the run made them. Generated:
+// which user branches exist, which is checked out (or a detached HEAD), and what `into` names
+// (one of the user's branches, a new name, the run's namespace, a template rendering to either).
+test("property: whatever into names, every branch the run did not make keeps its commit, and HEAD stays", async () => {
+  const fc = (await import("fast-check")).default;
+  const USER = ["main", "feature", "release/1"];
+  await fc.assert(
+    fc.asyncProperty(
+      fc.subarray(USER.slice(1)),
+      fc.constantFrom(...USER, "detached"),
+      fc.constantFrom("main", "feature", "release/1", "integration", "vouch/{{ run.id }}/merged", "{{ inputs.target }}"),
+      fc.constantFrom("main", "feature", "fresh-one"),
+      async (extra, checkedOut, into, target) => {
+        const repo = makeRepo({ "README.md": "mine\n" });
+        for (const b of extra) git(repo, "branch", b);
+        const file = graphIn(repo, MERGE(`into: ${JSON.stringify(into)}`, `inputs:\n  target: { default: ${target} }\n`));
+        const head = checkedOut === "detached" ? "detached" : extra.includes(checkedOut) || checkedOut === "main" ? checkedOut : "main";
+        if (head === "detached") git(repo, "checkout", "--quiet", "--detach", "HEAD");
+        else git(repo, "checkout", "--quiet", head);
+        const before = branches(repo);
+        const headBefore = git(repo, "rev-parse", "HEAD").trim();
+        const symBefore = head === "detached" ? null : git(repo, "symbolic-ref", "HEAD").trim();
+        const r = await vouch(["run", file, "--json"], { cwd: repo, env: AGENT });
+        // Every branch there before is there, at the same commit; new ones are the run's.
+        const after = branches(repo).split("\n");
+        for (const line of before.split("\n")) expect(after, `${into} / ${target}`).toContain(line);
+        for (const line of after.filter((l) => !before.split("\n").includes(l))) {
+          const name = line.split(" ")[0]!;
+          const rendered = into.replace("{{ inputs.target }}", target);
+          expect(name.startsWith("vouch/") || name === rendered, name).toBe(true);
+        }
+        expect(git(repo, "rev-parse", "HEAD").trim()).toBe(headBefore);
+        if (symBefore !== null) expect(git(repo, "symbolic-ref", "HEAD").trim()).toBe(symBefore);
+        expect([0, 2, 3]).toContain(r.exitCode);
+      },
+    ),
+    { numRuns: 12 },
+  );
+}, 180_000);
