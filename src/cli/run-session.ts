@@ -17,6 +17,7 @@ import type { CliIO } from "./io.ts";
 import { openOutput, type SessionOutput } from "./session-output.ts";
 import { heapCollector } from "./heap-collect.ts";
 import { SessionSignals } from "./session-signals.ts";
+import { openTracing, withTracing } from "./session-telemetry.ts";
 
 export interface SessionSpec {
   io: CliIO;
@@ -132,9 +133,12 @@ class Session {
     const { io } = spec;
     const env = { ...io.env };
     const { supervisor } = this;
-    const agents = realAgentRunner(env, spec.replayDir, spec.replayDelayMs, supervisor);
+    // Before the live UI opens: a warning about the OTEL_* variables goes to a plain stderr.
+    const tracing = await openTracing(io, spec.options);
+    const untraced = realAgentRunner(env, spec.replayDir, spec.replayDelayMs, supervisor);
+    const agents = tracing ? tracing.agents(untraced) : untraced;
     const journalFile = reapEarlierGroups(io, spec.lock);
-    const out = await openOutput({
+    const opened = await openOutput({
       io,
       flags: spec.flags,
       ...(spec.decisions ? { decisions: spec.decisions } : {}),
@@ -142,11 +146,13 @@ class Session {
       cancel: signals.cancel,
       exitNow: () => this.exitNow(),
     });
+    const out: SessionOutput = { ...opened, output: withTracing(opened.output, tracing) };
     if (this.recording === "off")
       io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
     const sink = this.openSink(out.output);
     supervisor.setBarrier(() => sink.flush());
-    const commands = createCommandRunner({ parentEnv: env, supervisor });
+    const plainCommands = createCommandRunner({ parentEnv: env, supervisor });
+    const commands = tracing ? tracing.commands(plainCommands) : plainCommands;
     const ports = { agents, commands, clock: systemClock, ledger: sink, approvals: out.approvals, git: realGit, merge: realMerge };
     const journal = startGroupJournal(journalFile, supervisor);
     const ran: Ran = await runGraph({ ...spec.options, ports, signal: signals.signal }).then(
