@@ -112,14 +112,15 @@ const CASES: Case[] = [
   {
     name: "unknown --harness",
     args: [FV, ...OK, "--harness", "gpt"],
-    error: /^vouch: --harness "gpt" is not a harness \(harnesses: claude, codex, gemini, replay, command\)$/,
+    error: /^vouch: --harness "gpt" is not a harness \(harnesses: claude, codex, gemini, acp, replay, command\)$/,
     hint: /^hint: see: vouch harnesses$/,
   },
   {
     // Issue 27 item 18 (test first: no suggestion).
     name: "a misspelt --harness gets a did-you-mean",
     args: [FV, ...OK, "--harness", "claud"],
-    error: /^vouch: --harness "claud" is not a harness \(did you mean claude\?\) \(harnesses: claude, codex, gemini, replay, command\)$/,
+    error:
+      /^vouch: --harness "claud" is not a harness \(did you mean claude\?\) \(harnesses: claude, codex, gemini, acp, replay, command\)$/,
     hint: /^hint: see: vouch harnesses$/,
   },
   {
