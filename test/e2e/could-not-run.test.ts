@@ -159,3 +159,20 @@ test("an agent CLI that is not installed is refused before the run starts: exit 
   );
   expect((await vouch(["runs", "--json"], { home, cwd: dir.path })).stdout.trim()).toMatch(/^\[\]$|^$/);
 }, 30_000);
+
+// The acp harness's program is acp.command's first word (ADR 0051); its descriptor names no
+// binary, so the merge of the acp harness left it unchecked (test/harness/refuse.test.ts failed first).
+test("an ACP agent that is not installed is refused before the run starts: exit 2, named by acp.command", async () => {
+  const graph = join(dir.path, "acp.yaml");
+  writeFileSync(
+    graph,
+    "version: 1\nname: missing-acp\nnodes:\n  ask: { kind: agent, prompt: hi, harness: acp, acp: { command: [claude-code-acp] } }\n",
+  );
+  const home = join(dir.path, "home-acp");
+  const r = await vouch(["run", graph, "--json"], { home, cwd: dir.path, env: { PATH: "/usr/bin:/bin" } });
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toContain(
+    'vouch: node ask: harness "acp": claude-code-acp was not found on PATH (searched /usr/bin:/bin): install it (npm install -g @zed-industries/claude-code-acp) or put it on PATH',
+  );
+}, 30_000);

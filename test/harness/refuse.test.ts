@@ -129,6 +129,36 @@ describe("refuse", () => {
     expect(runner.refuse({ ...plan({ harness: "claude" }), elsewhere: true })).toEqual([]);
   });
 
+  // The acp harness's program is the graph's acp.command[0] (ADR 0051). Test first: after the merge
+  // of the acp harness nothing was refused (its descriptor names no binary), and the sitting ended
+  // error unavailable once the run was under way.
+  test("acp: the program of acp.command not on PATH is refused, with the tested agent's package; a path is the sitting's", () => {
+    const runner = createAgentRunner({ parentEnv: { PATH: "/nonexistent" } });
+    const acp = (command: string[]) => runner.refuse(plan({ harness: "acp", acp: { command } }));
+    expect(acp(["gemini", "--acp"])).toEqual([
+      {
+        harness: "acp",
+        field: "acp.command",
+        message:
+          'harness "acp": gemini was not found on PATH (searched /nonexistent): install it (npm install -g @google/gemini-cli) or put it on PATH',
+      },
+    ]);
+    expect(acp(["claude-code-acp"])[0]!.message).toContain("npm install -g @zed-industries/claude-code-acp");
+    // An untested agent: no package to name, and doctor does not probe ACP agents, so it is not pointed at.
+    expect(acp(["my-acp-agent", "--stdio"])[0]!.message).toBe(
+      'harness "acp": my-acp-agent was not found on PATH (searched /nonexistent): put it on PATH',
+    );
+    expect(acp(["./bin/agent"])).toEqual([]);
+    expect(runner.refuse({ ...plan({ harness: "acp", acp: { command: ["gemini", "--acp"] } }), elsewhere: true })).toEqual([]);
+    expect(
+      createAgentRunner({ parentEnv: { PATH: STUBS } }).refuse(plan({ harness: "acp", acp: { command: ["gemini", "--acp"] } })),
+    ).toEqual([]);
+    // No command at all is the harness's own refusal, said once.
+    expect(runner.refuse(plan({ harness: "acp" })).map((r) => r.message)).toEqual([
+      expect.stringContaining("needs the agent's command line"),
+    ]);
+  });
+
   // The runner found the adapter by key (adapters[harness]): "constructor" found
   // Object, and refuse() threw a TypeError on its missing guarantees.
   test("a harness named like an Object property is unknown, never found on the prototype", () => {
