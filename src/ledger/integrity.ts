@@ -54,8 +54,28 @@ export function quickCheck(db: Database, file: string): void {
   if (found.length > 0) throw corruptLedger(file, `SQLite's quick check: ${oneLineOf(found.join("; "))}`);
   // The pages can be sound and a value in them not: every event vouch stored is JSON it wrote.
   if (db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get() === null) return; // a new ledger
-  const bad = db.query("SELECT run_id, seq FROM events WHERE NOT json_valid(body) LIMIT 1").get() as { run_id: string; seq: number } | null;
+  const bad = firstUnparsedEvent(db);
   if (bad !== null) throw corruptLedger(file, `event ${bad.seq} of run ${bad.run_id} is not the JSON vouch wrote`);
+}
+
+/** The first event whose body is no JSON. SQLite's json_valid refuses JSON nested deeper than
+ *  1,000 levels, which a vouch from before the depth bound (ADR 0019) stored and readers cut
+ *  (stored-json.ts): what it refuses is parsed here too, and only what JSON.parse refuses is damage. */
+function firstUnparsedEvent(db: Database): { run_id: string; seq: number } | null {
+  const suspects = db.prepare("SELECT run_id, seq, body FROM events WHERE NOT json_valid(body)");
+  try {
+    for (const row of suspects.iterate() as IterableIterator<{ run_id: string; seq: number; body: unknown }>) {
+      if (typeof row.body !== "string") return row;
+      try {
+        JSON.parse(row.body);
+      } catch {
+        return row;
+      }
+    }
+    return null;
+  } finally {
+    suspects.finalize();
+  }
 }
 
 function oneLineOf(text: string): string {

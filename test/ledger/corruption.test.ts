@@ -2,6 +2,7 @@
 // overwritten in the middle is found by SQLite's quick check when the ledger is
 // opened, a stored value that no longer parses when it is read, and either way
 // the message names the file and what to do, and nothing more is written to it.
+import { Database } from "bun:sqlite";
 import { readFileSync, writeFileSync } from "node:fs";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -78,6 +79,32 @@ describe("found when opened", () => {
     const e = thrown(() => openLedger({ home: t.home }));
     expect(e).toBeInstanceOf(LedgerCorruptError);
     expect((e as Error).message).toMatch(/is damaged \(event \d+ of run r-\d is not the JSON vouch wrote\)/);
+  });
+
+  // SQLite's json_valid refuses JSON nested deeper than 1,000 levels; a vouch from before the
+  // depth bound stored such values (test/e2e/deep-ledger.test.ts). Found after the merge of main:
+  // that e2e test failed, the ledger said damaged on open.
+  test("an event nested deeper than SQLite's json_valid reads is JSON: the ledger opens and reads; beside it a broken one is still damage", () => {
+    ledgerOf(2);
+    const file = ledgerFile(t.home);
+    const deep = "[".repeat(5000) + "]".repeat(5000);
+    const db = new Database(file);
+    const trigger = (db.query("SELECT sql FROM sqlite_master WHERE name = 'events_no_update'").get() as { sql: string }).sql;
+    db.run("DROP TRIGGER events_no_update");
+    // The node build's output ({"artifacts":3}, an output any JSON may be) becomes the deep value.
+    db.run(`UPDATE events SET body = replace(body, '"output":{"artifacts":3}', '"output":' || ?1) WHERE run_id = 'r-0'`, [deep]);
+    expect(db.query("SELECT count(*) AS n FROM events WHERE NOT json_valid(body)").get()).toEqual({ n: 1 });
+    db.run(trigger);
+    db.close();
+    expect(() => openLedger({ home: t.home }).close()).not.toThrow();
+    readEverything();
+    // The same ledger with another event broken beside the deep one: damage, named.
+    const db2 = new Database(file);
+    db2.run("DROP TRIGGER events_no_update");
+    db2.run(`UPDATE events SET body = substr(body, 2) WHERE run_id = 'r-1' AND seq = 1`);
+    db2.run(trigger);
+    db2.close();
+    expect((thrown(() => openLedger({ home: t.home })) as Error).message).toMatch(/event 1 of run r-1 is not the JSON vouch wrote/);
   });
 });
 
