@@ -28,7 +28,11 @@ interface Case {
   hint?: RegExp;
   /** Lines before the `vouch:` line (a graph's problems). */
   before?: RegExp[];
+  env?: Record<string, string>;
 }
+
+/** The stub CLIs first on PATH: a CLI that is not installed is a refusal of its own (issue 27 item 18). */
+const CLIS = { PATH: `${join(import.meta.dirname, "..", "stubs", "harness")}:${process.env.PATH ?? "/usr/bin:/bin"}` };
 
 const CASES: Case[] = [
   { name: "no graph", args: [], error: /^vouch: run needs a graph file$/, hint: /^hint: usage: vouch run GRAPH/ },
@@ -153,6 +157,7 @@ const CASES: Case[] = [
   {
     name: "a cap the harness refuses (codex + budget_usd)",
     args: [AGENT, "--harness", "codex"],
+    env: CLIS,
     error:
       /^vouch: node ask: harness "codex": cannot keep caps\.budget_usd: .*remove the cap or choose another harness \(harnesses that keep it: claude\)$/,
     hint: /^hint: see: vouch harnesses \(what each harness keeps\); vouch run GRAPH --dry-run \(every refusal\)$/,
@@ -163,7 +168,7 @@ describe("vouch run: usage errors exit 2 with one clear line", () => {
   // Each case is its own process: run them side by side (a usage error exits early).
   test.concurrent.for(CASES)("$name", async (c, { expect }) => {
     const home = join(dir.path, "home");
-    const r = await vouch(["run", "--json", ...c.args], { home, cwd: dir.path });
+    const r = await vouch(["run", "--json", ...c.args], { home, cwd: dir.path, ...(c.env ? { env: c.env } : {}) });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).not.toMatch(STACK_LINE);

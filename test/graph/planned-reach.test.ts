@@ -184,7 +184,10 @@ describe("acp.command", () => {
     ]);
   });
   test("refused in a planned graph (a command of its own), and allow-all there too", () => {
-    const planned = acpNode("[gemini, --acp]").replace("name: a\n", "name: a\norigin: planned\n");
+    // In a worktree, as a planned agent must be (ADR 0047): the one problem left is the command.
+    const planned = acpNode("[gemini, --acp]")
+      .replace("name: a\n", "name: a\norigin: planned\n")
+      .replace("prompt: do it\n", "prompt: do it\n    workspace: { mode: worktree }\n");
     expect(lines(planned)).toEqual([expect.stringMatching(/acp\.command: commands are refused in a planned graph/)]);
     expect(lines(planned.replace("prompt: do it", "prompt: do it\n    permission_mode: allow-all"))).toEqual(
       expect.arrayContaining([expect.stringMatching(/permission_mode allow-all is refused in a planned graph/)]),
