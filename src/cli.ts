@@ -56,8 +56,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   const load = COMMANDS[name];
   if (!load) {
-    const known = Object.keys((await help()).COMMAND_HELP).join(", ");
-    io.err(`vouch: unknown command "${name}" (commands: ${known})\nsee: vouch --help\n`);
+    const commands = Object.keys((await help()).COMMAND_HELP);
+    const { didYouMean } = await import("./engine/graph/did-you-mean.ts");
+    // Quoted as JSON: a control character shows as \u001b, never acts, and never hides in the name.
+    const shown = sanitize(JSON.stringify(name.slice(0, 80)));
+    io.err(`vouch: unknown command ${shown}${didYouMean(name, commands)} (commands: ${commands.join(", ")})\nsee: vouch --help\n`);
     return EXIT.usage;
   }
   if (rest.includes("--help") || rest.includes("-h")) {

@@ -19,6 +19,9 @@ export function parseArgsMessage(raw: string, args: readonly string[]): string {
   if (ambiguous) {
     const [, flag, long] = ambiguous;
     const value = args[args.indexOf(flag!) + 1] ?? "-…";
+    // No flag of vouch takes a negative number (budgets, counts, durations): pointing at
+    // --flag=-1 would only lead to that refusal (issue 27 item 18).
+    if (/^-(\d|\.\d)/.test(value)) return `${long} takes a value greater than zero, not "${value}"`;
     return `${flag} ${value}: a value that starts with "-" is written ${long}=${value}`;
   }
   const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing$/.exec(raw);

@@ -64,7 +64,7 @@ comment. Then each check is run once on the current tree, to say which already p
 Options:
   --yes, -y        replace vouch.checks.yaml or vouch.graph.yaml if they exist, without asking
                    (without --yes vouch init asks on a terminal, and refuses without one: exit 2)
-  --harness NAME   the agent node's harness (default claude): claude, codex, gemini, replay, command
+  --harness NAME   the agent node's harness (default claude): claude, codex, gemini, acp, replay, command
   --dry-run        print both files; write nothing and run nothing
   --no-run-checks  write the files but do not run the checks
 

@@ -136,7 +136,7 @@ const resumeCommand: Command = async (args, io) => {
       // The run budget is the whole run's, as the first session set it: what earlier
       // sessions spent counts against it.
       const caps = started?.type === "run.started" ? started.caps : ticket.caps;
-      await refuseBadWorkspaces(recorded.graph_path, graphFile.text, graphFile.graph, baseDir, realGit, (t) => io.err(sanitize(t)));
+      await refuseBadWorkspaces(recorded.graph_path, graphFile.text, graphFile.graph, baseDir, realGit, (t) => io.err(sanitize(t)), runId);
       const budgetUsd = budgetLeft(caps.budget_usd, recorded.cost_usd, runId);
       const replayDir = replayDirFor(graphFile.path, values["replay-dir"], io.cwd);
       const options = {

@@ -22,6 +22,7 @@ import { withReports } from "./run-reports.ts";
 import type { Command } from "./io.ts";
 import { flakyChecksOf } from "./check-history.ts";
 import { refuseBadWorkspaces } from "./workspace-check.ts";
+import { didYouMean } from "../engine/graph/did-you-mean.ts";
 import { realGit } from "../workspace/git.ts";
 import { LIMIT_OPTIONS, limitFlags } from "./limit-flags.ts";
 import { probeForRun, SANDBOX_OPTION, sandboxFlag, warnUnsealed } from "./sandbox-option.ts";
@@ -48,7 +49,10 @@ export const RUN_OPTIONS = {
 export function harnessFlag(value: string | undefined): HarnessName | undefined {
   if (value === undefined) return undefined;
   if (!(HARNESS_NAMES as readonly string[]).includes(value)) {
-    throw new UsageError(`--harness "${value}" is not a harness (harnesses: ${HARNESS_NAMES.join(", ")})`, "see: vouch harnesses");
+    throw new UsageError(
+      `--harness ${JSON.stringify(value)} is not a harness${didYouMean(value, HARNESS_NAMES)} (harnesses: ${HARNESS_NAMES.join(", ")})`,
+      "see: vouch harnesses",
+    );
   }
   return value as HarnessName;
 }

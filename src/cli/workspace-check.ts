@@ -55,7 +55,8 @@ export interface WorkspaceCheck {
   warnings: string[];
 }
 
-export async function checkWorkspaces(graph: GraphFile, baseDir: string, git: GitPort): Promise<WorkspaceCheck> {
+/** @param runId the run being resumed (its own merge branches are its to rename) */
+export async function checkWorkspaces(graph: GraphFile, baseDir: string, git: GitPort, runId?: string): Promise<WorkspaceCheck> {
   const problems: PathProblem[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
@@ -101,7 +102,7 @@ export async function checkWorkspaces(graph: GraphFile, baseDir: string, git: Gi
       );
     }
   }
-  for (const p of await checkMerges(graph, baseDir, git)) report(p);
+  for (const p of await checkMerges(graph, baseDir, git, runId)) report(p);
   return { problems, warnings };
 }
 
@@ -113,8 +114,9 @@ export async function refuseBadWorkspaces(
   baseDir: string,
   git: GitPort,
   err: (text: string) => void,
+  runId?: string,
 ): Promise<void> {
-  const { problems, warnings } = await checkWorkspaces(graph, baseDir, git);
+  const { problems, warnings } = await checkWorkspaces(graph, baseDir, git, runId);
   const located: GraphProblem[] = locateProblems(file, text, problems);
   if (located.length > 0) throw new GraphInvalidError(located);
   for (const w of warnings) err(w);

@@ -551,6 +551,9 @@ const runCountsSchema = z.strictObject({
   error: nodeCount,
   skipped: nodeCount,
   cancelled: nodeCount,
+  /** A run that ended paused: how many nodes it holds (waiting at an approval, or cut off by a
+   *  usage limit; they run on resume). Absent otherwise (issue 27 item 18). */
+  paused: nodeCount.optional(),
 });
 export type RunCounts = z.output<typeof runCountsSchema>;
 export const ZERO_COUNTS: Readonly<RunCounts> = Object.freeze({ passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 });

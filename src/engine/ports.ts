@@ -63,6 +63,9 @@ export type AgentPlan = Pick<AgentAssignment, "node" | "harness" | "caps" | "mod
   Partial<Pick<AgentAssignment, "prompt" | "cwd" | "acp">> & {
     /** What the node's sittings may do with a session: `session:` and retry.session: continue (resume). */
     sessionModes?: SessionMode[];
+    /** Its sittings may run on a worker (an executor is set and the node is in a map branch or a
+     *  sub-graph): the worker's machine must have the program, not this one. */
+    elsewhere?: true;
   };
 
 export interface Refusal {
@@ -182,7 +185,8 @@ export interface CheckOutcome {
   expect: string;
   reason?: string;
   /** The check could not run at all (its files could not be written, it could
-   *  not start): no evidence either way, so the node is error, not failed. */
+   *  not start, the shell could not run its command) or did not finish (a signal
+   *  vouch did not send): no evidence either way, so the node is error, not failed. */
   notRun?: boolean;
   /** It failed, then passed on a rerun on the same tree (ADR 0066): neither evidence of success
    *  nor of failure (the node is error, flaky_check). Its tails are the first failure's. */
@@ -464,6 +468,8 @@ export interface GitPort {
   hasUncommittedChanges(root: string): Promise<boolean>;
   /** True when the local branch exists. */
   branchExists(root: string, branch: string): Promise<boolean>;
+  /** The subject line of the local branch's tip commit; null when there is no such branch. */
+  branchSubject(root: string, branch: string): Promise<string | null>;
   /** A new worktree at `path` on a new branch `branch` starting at `commit`: a tree of its own, a
    *  private clone that borrows the repository's objects, recorded by vouch's own git dir (ADR 0041). */
   addWorktree(root: string, path: string, branch: string, commit: string): Promise<void>;
@@ -526,6 +532,7 @@ export const refusingGit: GitPort = {
   resolveCommit: async () => refusing("GitPort"),
   hasUncommittedChanges: async () => refusing("GitPort"),
   branchExists: async () => refusing("GitPort"),
+  branchSubject: async () => refusing("GitPort"),
   addWorktree: async () => refusing("GitPort"),
   worktreeState: async () => refusing("GitPort"),
   recordAttempt: async () => refusing("GitPort"),

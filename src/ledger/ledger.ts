@@ -14,6 +14,7 @@ import { checkResumable, type ResumeTicket } from "./resume-check.ts";
 import { runSummary } from "./run-summary.ts";
 import { batchingSink, type EventSink, type SinkOptions } from "./sink.ts";
 import { guarded } from "./sqlite-errors.ts";
+import { LedgerCorruptError } from "./integrity.ts";
 import type { RunListing, RunSummary } from "./types.ts";
 import { checkRuns, sittings, type SittingFilter, type Sittings } from "./evidence-reads.ts";
 import type { CheckRunRow } from "../read/check-history.ts";
@@ -56,6 +57,8 @@ export interface RunLedger {
 export class SqliteRunLedger implements RunLedger {
   private readonly writer: EventWriter;
   private readonly liveness: Liveness;
+  /** Set once the file was found damaged: nothing is written to it after (ADR 0048). */
+  private damaged: LedgerCorruptError | null = null;
 
   constructor(
     private readonly db: Database,
@@ -68,7 +71,8 @@ export class SqliteRunLedger implements RunLedger {
   }
 
   write(events: readonly VouchEvent[]): void {
-    guarded(this.file, "appending events", () => this.writer.write(events));
+    if (this.damaged) throw this.damaged;
+    this.guard("appending events", () => this.writer.write(events), events[0]?.run);
   }
 
   sink(forward: (event: VouchEvent) => void, options?: SinkOptions): EventSink {
@@ -76,23 +80,23 @@ export class SqliteRunLedger implements RunLedger {
   }
 
   listRuns(): RunListing[] {
-    return guarded(this.file, "listing runs", () => this.snapshot(() => listRuns(this.db, this.liveness)));
+    return this.guard("listing runs", () => this.snapshot(() => listRuns(this.db, this.liveness)));
   }
 
   resolveRun(ref: string): string {
-    return guarded(this.file, "finding the run", () => resolveRun(this.db, ref, this.file));
+    return this.guard("finding the run", () => resolveRun(this.db, ref, this.file));
   }
 
   runEvents(runId: string): VouchEvent[] {
-    return guarded(this.file, "reading the run's events", () => runEvents(this.db, runId, this.file));
+    return this.guard("reading the run's events", () => runEvents(this.db, runId, this.file));
   }
 
   lastSeq(runId: string): number | null {
-    return guarded(this.file, "reading the run's events", () => lastSeq(this.db, runId));
+    return this.guard("reading the run's events", () => lastSeq(this.db, runId));
   }
 
   runSummary(runId: string): RunSummary {
-    const summary = guarded(this.file, "reading the run", () => this.snapshot(() => runSummary(this.db, runId, this.liveness)));
+    const summary = this.guard("reading the run", () => this.snapshot(() => runSummary(this.db, runId, this.liveness)));
     if (!summary) throw new UsageError(`no run ${runId} in ${this.file}`, "see the recorded runs with: vouch runs");
     return summary;
   }
@@ -102,7 +106,8 @@ export class SqliteRunLedger implements RunLedger {
   }
 
   claimNewRun(makeId: () => string): RunLock {
-    return guarded(this.file, "choosing a run id", () => claimRunId(this.db, this.file, makeId, (id) => this.acquireRunLock(id)));
+    if (this.damaged) throw this.damaged;
+    return this.guard("choosing a run id", () => claimRunId(this.db, this.file, makeId, (id) => this.acquireRunLock(id)));
   }
 
   isRunLive(runId: string): boolean {
@@ -115,7 +120,7 @@ export class SqliteRunLedger implements RunLedger {
     try {
       // We hold the lock now, so no other process runs it: read it as not live.
       const notLive: Liveness = { ...this.liveness, isLive: () => false };
-      const summary = guarded(this.file, "reading the run", () => runSummary(this.db, runId, notLive));
+      const summary = this.guard("reading the run", () => runSummary(this.db, runId, notLive));
       if (!summary) throw new UsageError(`no run ${runId} in ${this.file}`);
       return checkResumable(summary, lock, currentDigest, force, hasSubgraphs);
     } catch (e) {
@@ -134,6 +139,16 @@ export class SqliteRunLedger implements RunLedger {
 
   close(): void {
     this.db.close();
+  }
+
+  /** guarded, remembering a damaged file so that no later call writes to it. */
+  private guard<T>(doing: string, fn: () => T, runId?: string): T {
+    try {
+      return guarded(this.file, doing, fn, runId);
+    } catch (e) {
+      if (e instanceof LedgerCorruptError) this.damaged = e;
+      throw e;
+    }
   }
 
   /** One read transaction: every table read from the same WAL snapshot, so a

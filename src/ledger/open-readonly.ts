@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { LedgerError } from "../engine/errors.ts";
 import { inspect, refuseForeign } from "./migrations.ts";
 import { ledgerErrorFrom } from "./sqlite-errors.ts";
+import { quickCheck } from "./integrity.ts";
 
 const NO_WRITE_ACCESS = "check the folder's permissions (reading needs read access to the folder and its files)";
 
@@ -23,6 +24,7 @@ function probe(open: () => Database, file: string, newest: number): Database {
   try {
     const state = inspect(db);
     refuseForeign(file, state, newest);
+    quickCheck(db, file);
     if (state.kind !== "vouch" || state.version < newest) {
       throw new LedgerError(
         `${file} was written by an older vouch (ledger schema ${state.kind === "vouch" ? state.version : 0}; this vouch reads ${newest}): upgrading it needs write access`,

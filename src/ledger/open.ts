@@ -10,6 +10,7 @@ import { APPLICATION_ID, inspect, migrate, MIGRATIONS, refuseForeign, type Migra
 import { openReadOnly } from "./open-readonly.ts";
 import { createPrivateLedger, tightenLedger } from "./permissions.ts";
 import { guarded } from "./sqlite-errors.ts";
+import { quickCheck } from "./integrity.ts";
 import { SqliteRunLedger, type RunLedger } from "./ledger.ts";
 
 export interface OpenOptions {
@@ -58,6 +59,8 @@ function openExisting(opts: OpenOptions, create: boolean): RunLedger {
     guarded(file, "opening the ledger", () => {
       db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
       refuseForeign(file, inspect(db), newest);
+      // Before anything is written: a damaged file is said to be one, and left as it is (ADR 0048).
+      quickCheck(db, file);
       // WAL: readers never block the writer, and a kill -9 loses no committed
       // transaction. synchronous=NORMAL: commits survive a crash of the process
       // (not a power cut), without an fsync per commit (ADR 0008).

@@ -82,7 +82,7 @@ function header(s: RunSummary): string {
     const self = c.self_reported ? ` (${c.self_reported} self-reported)` : "";
     lines.push([
       "nodes",
-      `${c.passed} passed${self}, ${c.failed} failed, ${c.error} error, ${c.skipped} skipped, ${c.cancelled} cancelled`,
+      `${c.passed} passed${self}, ${c.failed} failed, ${c.error} error, ${c.skipped} skipped, ${c.cancelled} cancelled${c.paused ? `, ${c.paused} paused` : ""}`,
     ]);
   }
   const sandbox = sealSummary([...s.nodes, ...s.branches.flatMap((b) => b.nodes)]);
@@ -119,7 +119,8 @@ function checkBlock(where: string, c: CheckRecord): string {
     `expected ${c.expect}`,
     duration(c.duration_ms),
   ].join(", ");
-  const what = c.tree === "base" ? "passed on the base: vacuous" : "failed";
+  // A check that could not run or did not finish is no evidence (ADR 0049): never "failed".
+  const what = c.tree === "base" ? "passed on the base: vacuous" : c.could_not_run ? "could not run" : "failed";
   const lines = [`  ${where}: check ${checkLabel(c)} ${what} (${how})${c.reason ? `: ${oneLine(c.reason)}` : ""}`];
   if (c.stdout_tail.trim() !== "") lines.push("    stdout:", indentTail(c.stdout_tail, "      | "));
   if (c.stderr_tail.trim() !== "") lines.push("    stderr:", indentTail(c.stderr_tail, "      | "));

@@ -4,6 +4,7 @@
 import { parseStored } from "./stored-json.ts";
 import type { Database } from "bun:sqlite";
 import { LedgerError } from "../engine/errors.ts";
+import { corruptLedger } from "./integrity.ts";
 import { eventSchema, type VouchEvent } from "../engine/events.ts";
 
 export function runEvents(db: Database, runId: string, file: string): VouchEvent[] {
@@ -13,10 +14,7 @@ export function runEvents(db: Database, runId: string, file: string): VouchEvent
     try {
       value = parseStored(body);
     } catch {
-      throw new LedgerError(
-        `${file}: event ${seq} of run ${runId} is not valid JSON`,
-        "the ledger was altered outside vouch; start a new run",
-      );
+      throw corruptLedger(file, `event ${seq} of run ${runId} is not valid JSON`);
     }
     const parsed = eventSchema.safeParse(value);
     if (!parsed.success) {

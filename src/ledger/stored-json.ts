@@ -4,8 +4,16 @@
 // it (a loop), JSON.stringify and renderers then overflow. Such values are cut
 // at the bound and marked, so every reader prints the run.
 import { cutTooDeep, ENVELOPE_LEVELS, MAX_JSON_DEPTH } from "../engine/json-depth.ts";
+import { StoredValueError } from "./integrity.ts";
 
 /** JSON.parse, then cut at the bound; typed by its caller, as JSON.parse is. */
 export function parseStored<T = unknown>(text: string): T {
-  return cutTooDeep(JSON.parse(text) as unknown, MAX_JSON_DEPTH + ENVELOPE_LEVELS) as T;
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (e) {
+    // vouch stores only JSON it wrote itself: a value that does not parse is a damaged file (ADR 0048).
+    throw new StoredValueError(`a stored value is not the JSON vouch wrote: ${(e as Error).message}`);
+  }
+  return cutTooDeep(value, MAX_JSON_DEPTH + ENVELOPE_LEVELS) as T;
 }

@@ -28,11 +28,22 @@ export function outcomeOf(status: string): Outcome {
   return "error";
 }
 
+/** A node that did not pass but `exhausted:` recovered counts for its graph (ADR 0006): it is no
+ *  failure of the run, and CI must not read it as one (issue 27 item 18). */
+function recovered(n: ReportNode): boolean {
+  return n.view.status !== "passed" && n.view.attempts.at(-1)?.recovered === true;
+}
+
+/** How a node reads in JUnit: a recovered one is skipped (its facts say what happened). */
+function nodeOutcome(n: ReportNode): Outcome {
+  return recovered(n) ? "skipped" : outcomeOf(n.view.status);
+}
+
 function failureBody(n: ReportNode): { message: string; body: string } {
   const failed = failedChecks(n.view);
   const first = failed[0];
   const message = first
-    ? `check ${first.name} failed: ${first.reason ?? `expected ${first.expect}`}`
+    ? `check ${first.name} ${first.could_not_run ? "could not run" : "failed"}: ${first.reason ?? `expected ${first.expect}`}`
     : `${n.view.cause ?? "failed"}${n.view.error ? `: ${n.view.error}` : ""}`;
   const parts = failed.map((c) => `check ${c.name}: expected ${c.expect}${c.reason ? ` (${c.reason})` : ""}\n${checkTail(c)}`);
   if (parts.length === 0 && n.view.error) parts.push(n.view.error);
@@ -41,9 +52,9 @@ function failureBody(n: ReportNode): { message: string; body: string } {
 
 function testcase(n: ReportNode, classname: string, overruns: string[]): string {
   const open = `<testcase${attrs({ classname, name: n.path, time: secs(n.view.wall_ms) })}`;
-  const outcome = outcomeOf(n.view.status);
+  const outcome = nodeOutcome(n);
   const facts = [
-    `status ${n.view.status}`,
+    `status ${n.view.status}${recovered(n) ? " (recovered by exhausted:)" : ""}`,
     `qualifier ${qualifierText(n.view) ?? "none"}`,
     `cost ${money(n.view.cost_usd)}`,
     `attempts ${n.view.attempts.length}`,
@@ -51,8 +62,10 @@ function testcase(n: ReportNode, classname: string, overruns: string[]): string 
   ];
   const out = `<system-out>${xmlBody(facts.join("; "))}</system-out>`;
   if (outcome === "passed") return `    ${open}>${out}</testcase>`;
-  if (outcome === "skipped")
-    return `    ${open}><skipped${attrs({ message: `${n.view.status}${n.view.cause ? `: ${n.view.cause}` : ""}` })}/>${out}</testcase>`;
+  if (outcome === "skipped") {
+    const why = `${n.view.status}${n.view.cause ? `: ${n.view.cause}` : ""}${recovered(n) ? ", recovered by exhausted: (counts as its recorded output)" : ""}`;
+    return `    ${open}><skipped${attrs({ message: why })}/>${out}</testcase>`;
+  }
   if (outcome === "failure") {
     const { message, body } = failureBody(n);
     return `    ${open}><failure${attrs({ type: n.view.cause ?? "failed", message })}>${xmlBody(body)}</failure>${out}</testcase>`;
@@ -77,7 +90,7 @@ function suite(
     const k = o.path ?? "";
     overrunsOf.set(k, [...(overrunsOf.get(k) ?? []), `overran ${o.cap}: ${o.actual} > ${o.limit}`]);
   }
-  const count = (o: Outcome) => nodes.filter((n) => outcomeOf(n.view.status) === o).length;
+  const count = (o: Outcome) => nodes.filter((n) => nodeOutcome(n) === o).length;
   const props = { ...extra };
   for (const n of nodes) {
     props[`${n.path}.cost_usd`] = n.view.cost_usd === null ? "unknown" : String(n.view.cost_usd);
@@ -125,7 +138,7 @@ export function renderJunit(model: ReportModel): string {
     );
   }
   const all = model.nodes;
-  const count = (o: Outcome) => all.filter((n) => outcomeOf(n.view.status) === o).length;
+  const count = (o: Outcome) => all.filter((n) => nodeOutcome(n) === o).length;
   const head = attrs({
     name: `vouch ${r.graph} ${r.id}`,
     tests: all.length,

@@ -78,7 +78,8 @@ function failedDetails(model: ReportModel): string {
     // <summary> takes HTML, not Markdown: escaped as HTML.
     const code = (text: string) => `<code>${mdHtmlInline(text)}</code>`;
     const why = c.reason ? ` — ${mdHtmlInline(c.reason)}` : "";
-    const summary = `${mdHtmlInline(n.path)}: check ${code(c.name)} expected ${code(c.expect)}${why}`;
+    const ran = c.could_not_run ? " could not run:" : "";
+    const summary = `${mdHtmlInline(n.path)}: check ${code(c.name)}${ran} expected ${code(c.expect)}${why}`;
     return `<details><summary>${summary}</summary>\n\n${mdFence(tail === "" ? "(no output)" : tail)}\n\n</details>`;
   });
   const more = failing.length > MAX_DETAILS ? `\n\n…and ${failing.length - MAX_DETAILS} more failed checks (see the HTML report).` : "";

@@ -118,9 +118,11 @@ function checkOutcome(check: CheckSpec, r: ProcessResult, keepBytes: number): Ch
           stdoutBytes: r.stdoutBytes,
           stdoutTruncated: r.stdoutBytes > keepBytes,
         });
-  // The shell's own 126/127 (not executable, not found): the check's command never ran,
-  // so it is no evidence either way (ERROR, not FAIL) — unless that status was expected.
-  const notRun = !judgement.passed && !timedOut && shellCouldNotRun(r.exit) !== null;
+  // The shell's own 126/127 (not executable, not found): the check's command never ran;
+  // a signal vouch did not send (the OOM killer, a crash): it never finished. Either is
+  // no evidence either way (ERROR, not FAIL) — unless that status was expected (ADR 0049).
+  const cutOff = r.signal !== null && r.terminationReason === "exit";
+  const notRun = !judgement.passed && !timedOut && (shellCouldNotRun(r.exit) !== null || cutOff);
   return {
     name: check.name,
     passed: judgement.passed,

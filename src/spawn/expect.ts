@@ -3,9 +3,12 @@
 // - empty_output: exit 0 and stdout empty after trimming whitespace; stderr is ignored.
 // - output_matches: the regex (multiline: ^ and $ match at lines) is searched in the
 //   kept stdout tail, then the kept stderr tail; the exit status is not judged.
-// - a check that timed out, or died of a signal, never passes.
+// - a check that timed out never passes; one that died of a signal passes only when its
+//   expect names the exit a shell reports for that signal (128 + its number), else it
+//   did not finish: the command runner marks it could not run (ADR 0049).
 import type { Expect } from "../engine/graph/schema.ts";
 import { formatDuration } from "../engine/graph/duration.ts";
+import { constants } from "node:os";
 import { describeExit } from "../engine/verdict/could-not-run.ts";
 
 export interface FinishedCheck {
@@ -48,7 +51,13 @@ export function expectProblem(expect: Expect): string | null {
 
 export function judgeCheck(expect: Expect, run: FinishedCheck): Judgement {
   if (run.timedOut) return fail(`timed out after ${formatDuration(run.timeoutMs)}`);
-  if (run.signal !== null) return fail(`killed by ${run.signal}`);
+  if (run.signal !== null) {
+    // A signal death has no exit status; the shell's $? for it is 128 + the signal's number,
+    // and an expect naming that exit expected the death (a crash test, say).
+    const as = signalExit(run.signal);
+    if (typeof expect === "object" && "exit" in expect && as !== null && expect.exit === as) return pass();
+    return fail(`killed by ${run.signal}${as !== null ? ` (exit ${as} to a shell)` : ""}: the check did not finish`);
+  }
   if (expect === "exit_zero") return run.exit === 0 ? pass() : fail(`${describeExit(run.exit)}, expected 0`);
   if (expect === "empty_output") {
     if (run.exit !== 0) return fail(`${describeExit(run.exit)}, expected 0 and no output`);
@@ -80,4 +89,10 @@ function firstLines(out: string): string {
   const lines = out.split("\n");
   const shown = lines.slice(0, 2).map((l) => (l.length > 120 ? `${l.slice(0, 119)}…` : l));
   return shown.join(", ") + (lines.length > 2 ? ", …" : "");
+}
+
+/** The status a shell reports for a death by `signal` (128 + its number); null for a name the system does not know. */
+export function signalExit(signal: string): number | null {
+  const n = Object.hasOwn(constants.signals, signal) ? constants.signals[signal as keyof typeof constants.signals] : undefined;
+  return typeof n === "number" ? 128 + n : null;
 }

@@ -81,7 +81,13 @@ export function failureTail(check: TailSource, n: number): string[] {
 }
 
 /** How a check failed, in a few words: "exit 1", "timed out after 2m", "signal SIGKILL". */
-export function checkOutcomeText(c: { exit: number | null; signal: string | null; timed_out: boolean; duration_ms: number }): string {
+export function checkOutcomeText(c: {
+  exit: number | null;
+  signal: string | null;
+  timed_out: boolean;
+  duration_ms: number;
+  could_not_run?: true;
+}): string {
   if (c.timed_out) return `timed out after ${duration(c.duration_ms)}`;
   if (c.signal) return `signal ${c.signal}`;
   return c.exit === null ? "no exit status" : `exit ${c.exit}`;
@@ -96,10 +102,22 @@ export function flakySegments(c: { flaky?: true; flakyHistory?: string }): Segme
   return out;
 }
 
+/** The outcome a check row shows: "exit 1", or "could not run (signal SIGKILL)" for a check
+ *  that could not run or did not finish, which is no evidence either way (ADR 0049). */
+export function checkRowText(c: Parameters<typeof checkOutcomeText>[0]): string {
+  const how = checkOutcomeText(c);
+  return c.could_not_run ? `could not run (${how})` : how;
+}
+
+/** "failed", or "could not run" for a check that is no evidence either way (ADR 0049). */
+export function checkVerb(c: { could_not_run?: true }): string {
+  return c.could_not_run ? "could not run" : "failed";
+}
+
 /** "5 passed (1 self-reported) · 2 failed · 1 error · 1 skipped" (zeros left out; "no nodes" when all are zero). */
 export function countsText(c: RunCounts): string {
-  const parts = (["passed", "failed", "error", "skipped", "cancelled"] as const)
-    .filter((k) => c[k] > 0)
+  const parts = (["passed", "failed", "error", "skipped", "cancelled", "paused"] as const)
+    .filter((k) => (c[k] ?? 0) > 0)
     .map((k) => (k === "passed" && c.self_reported ? `${c[k]} passed (${c.self_reported} self-reported)` : `${c[k]} ${k}`));
   return parts.length ? parts.join(" · ") : "no nodes";
 }

@@ -9,7 +9,7 @@ import { flakyText } from "../read/check-history.ts";
 import { sealSummary } from "../read/seal.ts";
 import { limitPausedLines, limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type EventType, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
-import { checkOutcomeText, countsText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { checkOutcomeText, checkVerb, countsText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
@@ -227,7 +227,7 @@ function checkFailed(e: EventOf<"check.finished">): Line[] {
     line([
       seg("✗ ", "bad", true),
       seg(`${where(e)} `),
-      seg(`check ${checkLabel(e)} ${e.tree === "base" ? "passed" : "failed"}`, "bad", true),
+      seg(`check ${checkLabel(e)} ${e.tree === "base" ? "passed" : checkVerb(e)}`, "bad", true),
       seg(`: ${outcome} · expect ${e.expect}${reason}`, "muted"),
     ]),
   ];

@@ -5,7 +5,7 @@
 import { checkLabel } from "../read/check-record.ts";
 import { sealText } from "../read/seal.ts";
 import { entries } from "./chunked-list.ts";
-import { checkOutcomeText, flakySegments, statusTone, workspaceStat } from "./format.ts";
+import { checkRowText, flakySegments, statusTone, workspaceStat } from "./format.ts";
 import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
@@ -129,7 +129,7 @@ function attemptLines(a: AttemptView, width: number): Line[] {
 }
 
 function checkLines(c: LiveCheck, width: number): Line[] {
-  const outcome = checkOutcomeText(c);
+  const outcome = checkRowText(c);
   const reason = c.reason && oneLine(c.reason) !== outcome ? c.reason : "";
   const what = c.passed
     ? `passed · ${duration(c.duration_ms)}`

@@ -1,7 +1,7 @@
 // The rows of one node: its status row, then what a person must see without
 // asking — retries, cap overruns (limit vs actual), the error, and every check
 // with the tail of each failure. Map nodes add their branches (view-branch-rows.ts).
-import { checkOutcomeText, failureTail, flakySegments, statusIcon, statusTone, workspaceStat } from "./format.ts";
+import { checkRowText, failureTail, flakySegments, statusIcon, statusTone, workspaceStat } from "./format.ts";
 import { overrunText } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { usd } from "../text/money.ts";
@@ -151,7 +151,7 @@ export function detailRows(n: NodeView, indent: string, opts: { passedChecks: bo
       if (opts.passedChecks || flaky.length > 0) rows.push(line([seg(pad), seg("✓ ", "ok", true), seg(checkLabel(c)), took, ...flaky]));
       continue;
     }
-    const outcome = c.tree === "base" ? "passed on the base: vacuous" : checkOutcomeText(c);
+    const outcome = c.tree === "base" ? "passed on the base: vacuous" : checkRowText(c);
     const reason = c.reason && oneLine(c.reason) !== outcome ? oneLine(c.reason) : "";
     const why = [outcome, `expect ${c.expect}`, reason].filter(Boolean).join(" · ");
     rows.push(line([seg(pad), seg("✗ ", "bad", true), seg(checkLabel(c), "bad", true), seg(`  ${why}`, "muted"), ...flaky]));

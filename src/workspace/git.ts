@@ -57,6 +57,12 @@ async function branchExists(root: string, branch: string): Promise<boolean> {
   return r.exit === 0;
 }
 
+async function branchSubject(root: string, branch: string): Promise<string | null> {
+  if (branch.startsWith("-")) return null;
+  const r = await runGitRaw(root, ["log", "-1", "--format=%s", "--end-of-options", `refs/heads/${branch}`, "--"]);
+  return r.exit === 0 ? r.stdout.replace(/\n$/, "") : null;
+}
+
 /** A tree of its own (ADR 0041, tree.ts): a private clone that borrows the repository's objects. */
 async function addWorktree(root: string, path: string, branch: string, commit: string): Promise<void> {
   const args = ["worktree", "add", "-b", branch, "--", path, commit];
@@ -216,6 +222,7 @@ export const realGit: GitPort = {
   resolveCommit,
   hasUncommittedChanges,
   branchExists,
+  branchSubject,
   addWorktree,
   worktreeState,
   recordAttempt,

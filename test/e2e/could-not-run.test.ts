@@ -77,3 +77,102 @@ test.each([
   },
   30_000,
 );
+
+// Issue 27 item 17 (ADR 0049). Test first: the killed check was failed/check_failed (exit 1),
+// its line said "check c failed", and check.finished had nothing to tell it from a failure.
+function checksGraph(checks: string): string {
+  const graph = join(dir.path, "g.yaml");
+  writeFileSync(
+    graph,
+    `version: 1\nname: not-run\nnodes:\n  work:\n    kind: script\n    run: "true"\n    success: { checks: [${checks}] }\n`,
+  );
+  return graph;
+}
+
+async function runWithChecks(checks: string) {
+  const r = await vouch(["run", checksGraph(checks), "--json"], { home: join(dir.path, "home"), cwd: dir.path });
+  const events = parseNdjson(r.stdout);
+  return {
+    code: r.code,
+    finished: events.find((e): e is EventOf<"node.finished"> => e.type === "node.finished")!,
+    checks: events.filter((e): e is EventOf<"check.finished"> => e.type === "check.finished"),
+  };
+}
+
+const KILLED = "{ name: oom, run: 'kill -9 $$' }";
+
+test("a check killed by a signal vouch did not send (an OOM kill) did not finish: error, could_not_run, never failed", async () => {
+  const r = await runWithChecks(KILLED);
+  expect({ status: r.finished.status, cause: r.finished.cause, code: r.code }).toEqual({
+    status: "error",
+    cause: "harness_error",
+    code: 3,
+  });
+  expect(r.finished.error).toContain("1 of 1 check could not run");
+  expect(r.checks).toHaveLength(1);
+  expect(r.checks[0]).toMatchObject({ name: "oom", passed: false, could_not_run: true, signal: "SIGKILL", exit: null });
+  expect(r.checks[0]!.reason).toBe("killed by SIGKILL (exit 137 to a shell): the check did not finish");
+  const plain = await vouch(["run", checksGraph(KILLED), "--plain"], { home: join(dir.path, "home"), cwd: dir.path });
+  expect(plain.stdout).toMatch(/✗ work check oom could not run: signal SIGKILL/);
+  expect(plain.stdout).not.toMatch(/check oom failed/);
+  const show = await vouch(["show", "last"], { home: join(dir.path, "home"), cwd: dir.path });
+  expect(show.stdout).toMatch(/check oom could not run \(killed by SIGKILL/);
+}, 30_000);
+
+test("a killed check beside one that ran and failed: failed (the evidence says no); only the killed one could not run", async () => {
+  const r = await runWithChecks(`${KILLED}, { name: no, run: 'exit 1' }`);
+  expect({ status: r.finished.status, cause: r.finished.cause }).toEqual({ status: "failed", cause: "check_failed" });
+  expect(r.checks.map((c) => `${c.name}:${c.could_not_run ?? false}`)).toEqual(["oom:true", "no:false"]);
+}, 30_000);
+
+test("an expect that names the signal's exit (128 + 9) expected the death: the check passes", async () => {
+  const r = await runWithChecks("{ name: crash, run: 'kill -9 $$', expect: { exit: 137 } }");
+  expect({ status: r.finished.status, qualifier: r.finished.qualifier, code: r.code }).toEqual({
+    status: "passed",
+    qualifier: "verified",
+    code: 0,
+  });
+  expect(r.checks[0]).toMatchObject({ passed: true, signal: "SIGKILL" });
+  expect(r.checks[0]!.could_not_run).toBeUndefined();
+}, 30_000);
+
+test("the README's jq recipe for failed checks leaves out the ones that could not run", async () => {
+  const r = await runWithChecks(`${KILLED}, { name: no, run: 'exit 1' }`);
+  const readme = await Bun.file(join(import.meta.dirname, "..", "..", "README.md")).text();
+  const recipe = /jq -r '(select\(\.type=="check\.finished"[^']*)'/.exec(readme)![1]!;
+  const ndjson = r.checks.map((c) => JSON.stringify(c)).join("\n");
+  const out = Bun.spawnSync(["jq", "-r", recipe], { stdin: new TextEncoder().encode(ndjson) }).stdout.toString();
+  expect(out).toContain("no: exit 1, expected 0");
+  expect(out).not.toContain("oom");
+}, 30_000);
+
+// Issue 27 item 18 (test first: the run started and the node ended error unavailable, exit 3).
+test("an agent CLI that is not installed is refused before the run starts: exit 2, named, nothing recorded", async () => {
+  const graph = join(dir.path, "g.yaml");
+  writeFileSync(graph, "version: 1\nname: missing\nnodes:\n  ask: { kind: agent, prompt: hi, harness: gemini }\n");
+  const home = join(dir.path, "home");
+  const r = await vouch(["run", graph, "--json"], { home, cwd: dir.path, env: { PATH: "/usr/bin:/bin" } });
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toContain(
+    'vouch: node ask: harness "gemini": gemini was not found on PATH (searched /usr/bin:/bin): install it (npm install -g @google/gemini-cli) or put it on PATH',
+  );
+  expect((await vouch(["runs", "--json"], { home, cwd: dir.path })).stdout.trim()).toMatch(/^\[\]$|^$/);
+}, 30_000);
+
+// The acp harness's program is acp.command's first word (ADR 0051); its descriptor names no
+// binary, so the merge of the acp harness left it unchecked (test/harness/refuse.test.ts failed first).
+test("an ACP agent that is not installed is refused before the run starts: exit 2, named by acp.command", async () => {
+  const graph = join(dir.path, "acp.yaml");
+  writeFileSync(
+    graph,
+    "version: 1\nname: missing-acp\nnodes:\n  ask: { kind: agent, prompt: hi, harness: acp, acp: { command: [claude-code-acp] } }\n",
+  );
+  const home = join(dir.path, "home-acp");
+  const r = await vouch(["run", graph, "--json"], { home, cwd: dir.path, env: { PATH: "/usr/bin:/bin" } });
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toContain(
+    'vouch: node ask: harness "acp": claude-code-acp was not found on PATH (searched /usr/bin:/bin): install it (npm install -g @zed-industries/claude-code-acp) or put it on PATH',
+  );
+}, 30_000);

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { BINARY, cleanEnv, ensureBinary, runsOf, SAMPLE_REPO, STACK_LINE, tempDir, vouch, type TempDir } from "./helpers.ts";
 import { exitedWith, TMUX, TmuxScreen } from "./tmux.ts";
+import { commitFolder } from "../workspace/git-repo.ts";
 
 beforeAll(() => {
   ensureBinary();
@@ -32,6 +33,7 @@ nodes:
   fix:
     kind: agent
     prompt: Make TtlCache.get honour ttlMs.
+    workspace: { mode: worktree }
     success: { checks: [build, tests] }
 `;
 
@@ -44,6 +46,8 @@ function project(answers: string[]): { dir: string; home: string } {
   writeFileSync(join(dir, "model.sh"), MODEL);
   chmodSync(join(dir, "model.sh"), 0o755);
   answers.forEach((a, i) => writeFileSync(join(dir, `answer.${i + 1}`), a));
+  // A planned graph's agents work in worktrees (ADR 0047): the project is a repository.
+  commitFolder(dir);
   return { dir, home: join(t.path, "home") };
 }
 
@@ -83,7 +87,9 @@ describe("vouch plan (command harness)", () => {
     expect((await vouch(["validate", join(p.dir, "plans", "plan.yaml")], { home: p.home })).code).toBe(0);
     // It showed the graph, the agents and the budget.
     expect(r.stdout).toContain("graph cache-ttl (1 node)");
-    expect(r.stdout).toMatch(/fix: command, the harness's default tools, permission_mode default, folder \./);
+    expect(r.stdout).toMatch(
+      /fix: command, the harness's default tools, permission_mode default, folder \., in a worktree protecting scripts\/\*\*/,
+    );
     expect(r.stdout).toContain("total budget: not bounded");
     // The planner's sittings are in the ledger like any run's.
     const runs = await runsOf(p.home);

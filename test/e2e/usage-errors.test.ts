@@ -28,7 +28,11 @@ interface Case {
   hint?: RegExp;
   /** Lines before the `vouch:` line (a graph's problems). */
   before?: RegExp[];
+  env?: Record<string, string>;
 }
+
+/** The stub CLIs first on PATH: a CLI that is not installed is a refusal of its own (issue 27 item 18). */
+const CLIS = { PATH: `${join(import.meta.dirname, "..", "stubs", "harness")}:${process.env.PATH ?? "/usr/bin:/bin"}` };
 
 const CASES: Case[] = [
   { name: "no graph", args: [], error: /^vouch: run needs a graph file$/, hint: /^hint: usage: vouch run GRAPH/ },
@@ -46,9 +50,16 @@ const CASES: Case[] = [
     hint: /^hint: see: vouch run --help$/,
   },
   {
-    name: "a value that looks like a flag",
+    // Issue 27 item 18 (test first: it suggested --budget=-1, which is refused).
+    name: "a negative number: refused as what it is, not sent to --budget=-1",
     args: [FV, ...OK, "--budget", "-1"],
-    error: /^vouch: run: --budget -1: a value that starts with "-" is written --budget=-1$/,
+    error: /^vouch: run: --budget takes a value greater than zero, not "-1"$/,
+    hint: /^hint: see: vouch run --help$/,
+  },
+  {
+    name: "a value that looks like a flag",
+    args: [FV, ...OK, "--report", "-report.html"],
+    error: /^vouch: run: --report -report.html: a value that starts with "-" is written --report=-report.html$/,
     hint: /^hint: see: vouch run --help$/,
   },
   {
@@ -108,6 +119,20 @@ const CASES: Case[] = [
     error: /^vouch: --harness "gpt" is not a harness \(harnesses: claude, codex, gemini, acp, replay, command\)$/,
     hint: /^hint: see: vouch harnesses$/,
   },
+  {
+    // Issue 27 item 18 (test first: no suggestion).
+    name: "a misspelt --harness gets a did-you-mean",
+    args: [FV, ...OK, "--harness", "claud"],
+    error:
+      /^vouch: --harness "claud" is not a harness \(did you mean claude\?\) \(harnesses: claude, codex, gemini, acp, replay, command\)$/,
+    hint: /^hint: see: vouch harnesses$/,
+  },
+  {
+    name: "a --harness with an escape sequence shows it, quoted, and never acts on it",
+    args: [FV, ...OK, "--harness", "cl\u001b[2Jaude"],
+    error: /^vouch: --harness "cl\\u001b\[2Jaude" is not a harness \(did you mean claude\?\)/,
+    hint: /^hint: see: vouch harnesses$/,
+  },
   { name: "--json with --plain", args: [FV, ...OK, "--plain"], error: /^vouch: --json and --plain exclude each other$/ },
   {
     name: "--replay-dir that is not there",
@@ -132,6 +157,7 @@ const CASES: Case[] = [
   {
     name: "a cap the harness refuses (codex + budget_usd)",
     args: [AGENT, "--harness", "codex"],
+    env: CLIS,
     error:
       /^vouch: node ask: harness "codex": cannot keep caps\.budget_usd: .*remove the cap or choose another harness \(harnesses that keep it: claude\)$/,
     hint: /^hint: see: vouch harnesses \(what each harness keeps\); vouch run GRAPH --dry-run \(every refusal\)$/,
@@ -142,7 +168,7 @@ describe("vouch run: usage errors exit 2 with one clear line", () => {
   // Each case is its own process: run them side by side (a usage error exits early).
   test.concurrent.for(CASES)("$name", async (c, { expect }) => {
     const home = join(dir.path, "home");
-    const r = await vouch(["run", "--json", ...c.args], { home, cwd: dir.path });
+    const r = await vouch(["run", "--json", ...c.args], { home, cwd: dir.path, ...(c.env ? { env: c.env } : {}) });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).not.toMatch(STACK_LINE);
@@ -165,13 +191,29 @@ describe("parseArgsMessage (node:util's errors in one line)", () => {
     expect(parseArgsMessage(raw("-i", "--input"), ["g.yaml", "-i", "-x=1"])).toBe(
       '-i -x=1: a value that starts with "-" is written --input=-x=1',
     );
-    expect(parseArgsMessage(raw("--wall", "--wall"), ["--wall", "-1s"])).toBe(
-      '--wall -1s: a value that starts with "-" is written --wall=-1s',
+    expect(parseArgsMessage(raw("--wall", "--wall"), ["--wall", "-1s"])).toBe('--wall takes a value greater than zero, not "-1s"');
+    expect(parseArgsMessage(raw("--replay-dir", "--replay-dir"), ["--replay-dir", "-dir"])).toBe(
+      '--replay-dir -dir: a value that starts with "-" is written --replay-dir=-dir',
     );
   });
 
   test("a missing value, and any other message, stay on one line", () => {
     expect(parseArgsMessage("Option '-i, --input <value>' argument missing", ["-i"])).toBe("--input needs a value");
     expect(parseArgsMessage("first\n  second", [])).toBe("first second");
+  });
+});
+
+// Issue 27 item 18 (test first: no suggestion, and the name printed raw).
+describe("an unknown command", () => {
+  test("gets a did-you-mean, and a control character in it is shown quoted, never sent to the terminal", async () => {
+    const home = join(dir.path, "home-cmd");
+    const typo = await vouch(["rnu", "g.yaml"], { home });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.split("\n")[0]).toMatch(/^vouch: unknown command "rnu" \(did you mean run\?\) \(commands: .*\brun\b.*\)$/);
+    const hostile = await vouch(["ru\u001b[31mn"], { home });
+    expect(hostile.code).toBe(2);
+    expect(hostile.stderr).not.toContain("\u001b");
+    expect(hostile.stderr).toContain('unknown command "ru\\u001b[31mn"');
+    expect(existsSync(home)).toBe(false);
   });
 });

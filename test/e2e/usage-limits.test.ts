@@ -48,6 +48,16 @@ test("a usage limit ends the run paused (exit 4) with resets_at; show says so; r
   expect(of(events, "run.paused")[0]).toMatchObject({ reason: "rate_limited", harness: "replay", resets_at: iso });
   expect(of(events, "run.finished")[0]).toMatchObject({ status: "paused", exit_code: 4, reason: "rate_limited" });
   expect(of(events, "node.finished").map((e) => e.node)).toEqual(["other"]);
+  // Issue 27 item 18 (test first: the held node was in no count, 1 of 2 nodes accounted for).
+  expect(of(events, "run.finished")[0]!.counts).toEqual({
+    passed: 1,
+    self_reported: 0,
+    failed: 0,
+    error: 0,
+    skipped: 0,
+    cancelled: 0,
+    paused: 1,
+  });
 
   const hm = `${String(new Date(reset * 1000).getUTCHours()).padStart(2, "0")}:${String(new Date(reset * 1000).getUTCMinutes()).padStart(2, "0")} UTC`;
   const show = await vouch(["show", "last"], { home });
@@ -55,6 +65,7 @@ test("a usage limit ends the run paused (exit 4) with resets_at; show says so; r
   expect(show.stdout).toContain(`paused: replay usage limit, resets `);
   expect(show.stdout).toContain(hm);
   expect(show.stdout).toMatch(/held: write/);
+  expect(show.stdout).toContain("0 cancelled, 1 paused");
 
   // The limit has lifted: resume plays the success; `other` passed and is not run again.
   copyFileSync(SUCCESS, join(fixtures, "write.jsonl"));

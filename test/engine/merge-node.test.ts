@@ -146,17 +146,16 @@ describe("kind: merge", () => {
     const n = await run(GRAPH("", "[a, b]").replace(/, workspace: \{ mode: worktree \}/g, ""), { ports: ports(none) });
     const f = finishedOf(n.events, "integrate");
     expect(f).toMatchObject({ status: "failed", cause: "nothing_to_merge" });
-    expect((f.output as { left_out: unknown[] }).left_out).toEqual([
-      { branch: B("a"), from: "a", reason: "no_branch", paths: [] },
-      { branch: B("b"), from: "b", reason: "no_branch", paths: [] },
-    ]);
-    expect(none.calls.some((c) => c.startsWith("add"))).toBe(false);
-    expect(n.outcome.exitCode).toBe(1);
+    // They passed, but without a worktree vouch recorded no commit of theirs: said so, not "did not pass".
+    expect(f.error).toBe("nothing was merged: a, b passed with no commit vouch recorded (a node without a worktree has none)");
   });
 
   test("into is a template with run.id and inputs; an earlier session's branch of that name is kept as <into>@n", async () => {
     const g = fakeGit();
-    g.git.branches.set("vouch/run-test/feat-x", FAKE_BASE);
+    // An earlier session's merge made feat-x (its tip says so): this run's own, kept aside, never the user's.
+    g.git.commits.set("m1", new Map(g.git.commits.get(FAKE_BASE)!));
+    g.git.messages.set("m1", "vouch: run run-test, node integrate, merge vouch/run-test/a");
+    g.git.branches.set("vouch/run-test/feat-x", "m1");
     g.git.branches.set("vouch/run-test/feat-x@1", FAKE_BASE);
     const r = await run(
       GRAPH('    into: "vouch/{{ run.id }}/{{ inputs.name }}"').replace("name: m\n", "name: m\ninputs: { name: { default: feat-x } }\n"),

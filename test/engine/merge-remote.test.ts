@@ -15,6 +15,7 @@ function fakes(fetchFails = false) {
     cwdPrefix: async () => "",
     resolveCommit: async () => hex(1),
     branchExists: async (_r: string, b: string) => (calls.push(`exists ${b}`), false),
+    branchSubject: async () => null,
     diffStat: async () => ({ filesChanged: 0, insertions: 0, deletions: 0 }),
   } as unknown as GitPort;
   const merge: MergePort = {

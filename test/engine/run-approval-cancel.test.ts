@@ -40,7 +40,7 @@ describe("approvals", () => {
     expect(types.slice(-2)).toEqual(["run.paused", "run.finished"]);
     expect(ofType(r.events, "run.paused")[0]!.approvals).toEqual([{ node: "gate", prompt: "Apply done?" }]);
     expect(r.outcome).toMatchObject({ status: "paused", exitCode: 4 });
-    expect(runFinished(r.events).counts).toEqual({ passed: 2, self_reported: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 });
+    expect(runFinished(r.events).counts).toEqual({ passed: 2, self_reported: 0, failed: 0, error: 0, skipped: 0, cancelled: 0, paused: 1 });
   });
 
   test("approvals inside map branches: a paused branch frees its place so every branch is asked", async () => {

@@ -181,4 +181,16 @@ describe("disposition (ADR 0002 order)", () => {
   test("a stopping run cancels what would start", () => {
     expect(disposition({ needs: [p], notChosen: false, stopping: true })).toEqual({ run: false, status: "cancelled", cause: "cancelled" });
   });
+  // Issue 27 item 15: a router may read the status of what it needs.
+  test("a router runs over a failed or error need (its when too); not over all-skipped or a cancelled one", () => {
+    const e = { status: "error" as const, recovered: false };
+    const c = { status: "cancelled" as const, recovered: false };
+    const router = { notChosen: false, stopping: false, readsStatus: true };
+    expect(disposition({ ...router, needs: [f] })).toEqual({ run: true });
+    expect(disposition({ ...router, needs: [e, p] })).toEqual({ run: true });
+    expect(disposition({ ...router, needs: [f], when: () => false })).toMatchObject({ cause: "condition_false" });
+    expect(disposition({ ...router, needs: [sk, sk] })).toMatchObject({ cause: "upstream_not_passed" });
+    expect(disposition({ ...router, needs: [c, p] })).toMatchObject({ cause: "upstream_not_passed" });
+    expect(disposition({ ...router, needs: [f], stopping: true })).toMatchObject({ status: "cancelled" });
+  });
 });

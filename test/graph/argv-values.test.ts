@@ -15,7 +15,10 @@ function graph(origin: string, field: string, value: string, where: "node" | "de
       line: 14,
     };
   }
-  return { text: `${head}nodes:\n  a:\n    kind: agent\n    harness: gemini\n    prompt: p\n    ${setting}\n`, line: 9 };
+  return {
+    text: `${head}nodes:\n  a:\n    kind: agent\n    harness: gemini\n    prompt: p\n    ${setting}\n    workspace: { mode: worktree }\n`,
+    line: 9,
+  };
 }
 
 describe("argv values that look like flags", () => {

@@ -64,14 +64,18 @@ describe("the loader", () => {
   });
 
   test("a planned graph may name checks from its checks_from: their commands are the user's", () => {
-    const graph = GRAPH.replace("name: g", "name: g\norigin: planned").replace('kind: script, run: "true"', "kind: agent, prompt: do it");
-    const r = loadGraph("g.yaml", graph, { readChecks: files({ "lib.checks.yaml": "checks:\n  tests: { run: ./t }\n" }) });
+    const graph = GRAPH.replace("name: g", "name: g\norigin: planned").replace(
+      'kind: script, run: "true"',
+      "kind: agent, prompt: do it, workspace: { mode: worktree }",
+    );
+    const lib = "protect: []\nchecks:\n  tests: { run: ./t }\n";
+    const r = loadGraph("g.yaml", graph, { readChecks: files({ "lib.checks.yaml": lib }) });
     expect(r.problems).toEqual([]);
     // ...while its own checks: are commands, refused.
     const own = graph.replace("nodes:", "checks:\n  mine: { run: ./x }\nnodes:");
-    expect(at(loadGraph("g.yaml", own, { readChecks: files({ "lib.checks.yaml": "checks:\n  tests: { run: ./t }\n" }) }).problems)).toEqual(
-      ["g.yaml:6:11 run: commands are refused in a planned graph (origin: planned)"],
-    );
+    expect(at(loadGraph("g.yaml", own, { readChecks: files({ "lib.checks.yaml": lib }) }).problems)).toEqual([
+      "g.yaml:6:11 run: commands are refused in a planned graph (origin: planned)",
+    ]);
   });
 });
 

@@ -5,7 +5,7 @@
 import { resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { commandTool, plannedCwdProblem, PLANNED_REFUSED_MODES } from "../../src/engine/graph/validate-planned.ts";
+import { commandTool, plannedCwdProblem, PLANNED_REFUSED_MODES, refusedMode } from "../../src/engine/graph/validate-planned.ts";
 import { UNGUARDED_MODES } from "../../src/engine/graph/validate-commands.ts";
 import { CLAUDE_PERMISSION_MODES } from "../../src/spawn/harness/claude/adapter.ts";
 import { CODEX_SANDBOX_MODES } from "../../src/spawn/harness/codex/adapter.ts";
@@ -14,7 +14,7 @@ import { ACP_PERMISSION_MODES } from "../../src/spawn/harness/acp/permissions.ts
 import { lines } from "./helpers.ts";
 
 const planned = (node: string, head = "") =>
-  `version: 1\nname: p\norigin: planned\n${head}nodes:\n  a:\n    kind: agent\n    prompt: do it\n${node}`;
+  `version: 1\nname: p\norigin: planned\n${head}nodes:\n  a:\n    kind: agent\n    prompt: do it\n${node}    workspace: { mode: worktree }\n`;
 
 describe("refused in a planned graph, at the field", () => {
   test("the issue's back door: tools [Bash], acceptEdits, cwd /", () => {
@@ -84,7 +84,7 @@ describe("refused in a planned graph, at the field", () => {
       expect(got[0]).toContain(why);
     }
     const branch =
-      "version: 1\nname: p\norigin: planned\nnodes:\n  m:\n    kind: map\n    over: inputs.xs\n    branch:\n      b: { kind: agent, prompt: x, cwd: /etc }\ninputs:\n  xs: { default: [1] }\n";
+      "version: 1\nname: p\norigin: planned\nnodes:\n  m:\n    kind: map\n    over: inputs.xs\n    branch:\n      b: { kind: agent, prompt: x, cwd: /etc, workspace: { mode: worktree } }\ninputs:\n  xs: { default: [1] }\n";
     expect(lines(branch)).toEqual([
       '9:41 cwd "/etc" is refused in a planned graph (origin: planned): not a path relative to the folder the run starts in',
     ]);
@@ -137,6 +137,43 @@ test("commandTool reads the base name only", () => {
   expect(commandTool("Read(Bash)")).toBe(false);
 });
 
+describe("issue 27 item 6: the planned rule compares modes exactly, not by the harness's later check", () => {
+  test("a refused mode in another case or with spaces is refused by the planned rule, at the field", () => {
+    for (const written of [
+      '" bypassPermissions"',
+      "BypassPermissions",
+      "YOLO",
+      '"Danger-Full-Access "',
+      "AUTO",
+      "workspace_write",
+      "Allow_All",
+    ]) {
+      const got = lines(planned(`    permission_mode: ${written}\n`));
+      expect(got.length, written).toBe(1);
+      expect(got[0], written).toMatch(/^8:22 permission_mode .* is refused in a planned graph \(origin: planned\): /);
+      expect(got[0], written).toContain("in another spelling");
+    }
+  });
+
+  test("property: every spelling of a refused mode (case, spaces, _ and -) is refused; no allowed mode of any harness is", () => {
+    const refused = Object.keys(PLANNED_REFUSED_MODES);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...refused),
+        fc.array(fc.boolean(), { maxLength: 24 }),
+        fc.constantFrom("", " ", "  ", "\t"),
+        (m, ups, pad) => {
+          const spelled = pad + [...m].map((c, i) => (ups[i] ? c.toUpperCase() : c.toLowerCase())).join("") + pad;
+          expect(refusedMode(spelled)).toBe(m);
+        },
+      ),
+      { numRuns: 500 },
+    );
+    const all: readonly string[] = [...CLAUDE_PERMISSION_MODES, ...CODEX_SANDBOX_MODES, ...GEMINI_APPROVAL_MODES, ...ACP_PERMISSION_MODES];
+    for (const m of all.filter((x) => !refused.includes(x))) expect(refusedMode(m), m).toBeNull();
+  });
+});
+
 // ADR 0051: an ACP agent's command line is a command like a script's argv.
 describe("acp.command", () => {
   const acpNode = (cmd: string, extra = "") =>
@@ -147,7 +184,10 @@ describe("acp.command", () => {
     ]);
   });
   test("refused in a planned graph (a command of its own), and allow-all there too", () => {
-    const planned = acpNode("[gemini, --acp]").replace("name: a\n", "name: a\norigin: planned\n");
+    // In a worktree, as a planned agent must be (ADR 0047): the one problem left is the command.
+    const planned = acpNode("[gemini, --acp]")
+      .replace("name: a\n", "name: a\norigin: planned\n")
+      .replace("prompt: do it\n", "prompt: do it\n    workspace: { mode: worktree }\n");
     expect(lines(planned)).toEqual([expect.stringMatching(/acp\.command: commands are refused in a planned graph/)]);
     expect(lines(planned.replace("prompt: do it", "prompt: do it\n    permission_mode: allow-all"))).toEqual(
       expect.arrayContaining([expect.stringMatching(/permission_mode allow-all is refused in a planned graph/)]),

@@ -23,7 +23,7 @@ test("a merge node's env: is refused in a planned graph, as a script's is", () =
 
 test("executor: is refused in a planned graph: the workers at that URL would decide its branches' verdicts", () => {
   const g =
-    "version: 1\nname: p\norigin: planned\nexecutor: redis://203.0.113.9:6379\ninputs:\n  xs: { default: [1] }\nnodes:\n  m:\n    kind: map\n    over: inputs.xs\n    branch:\n      b: { kind: agent, prompt: x }\n";
+    "version: 1\nname: p\norigin: planned\nexecutor: redis://203.0.113.9:6379\ninputs:\n  xs: { default: [1] }\nnodes:\n  m:\n    kind: map\n    over: inputs.xs\n    branch:\n      b: { kind: agent, prompt: x, workspace: { mode: worktree } }\n";
   expect(lines(g)).toEqual([
     "4:11 executor is refused in a planned graph (origin: planned): the processes at that URL would run its branches and report their verdicts",
   ]);

@@ -224,7 +224,8 @@ describe("commands", () => {
   });
 
   test("origin: planned refuses every run:/argv:, library checks included; origin: user allows them", () => {
-    const body = "  s: { kind: script, argv: [ls] }\n  a: { kind: agent, prompt: a, success: { checks: [lib, { name: i, run: ls }] } }\n";
+    const body =
+      "  s: { kind: script, argv: [ls] }\n  a: { kind: agent, prompt: a, workspace: { mode: worktree }, success: { checks: [lib, { name: i, run: ls }] } }\n";
     const head = (origin: string) => `origin: ${origin}\nchecks:\n  lib: { run: make }\n`;
     expect(lines(withNodes(body, head("user")))).toEqual([]);
     expect(msgs(withNodes(body, head("planned")))).toEqual([

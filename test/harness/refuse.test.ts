@@ -16,9 +16,11 @@ import { HARNESS_NAMES } from "../../src/engine/harnesses.ts";
 
 const plan = (p: Partial<AgentPlan>): AgentPlan => ({ node: "n", harness: "claude", caps: {}, ...p });
 
+const STUBS = join(import.meta.dirname, "..", "stubs", "harness");
+
 describe("refuse", () => {
   test("codex + budget_usd is refused, naming the harness and the field, and the harnesses that keep it", () => {
-    const refusals = createAgentRunner({ parentEnv: {} }).refuse(plan({ harness: "codex", caps: { budgetUsd: 0.5 } }));
+    const refusals = createAgentRunner({ parentEnv: { PATH: STUBS } }).refuse(plan({ harness: "codex", caps: { budgetUsd: 0.5 } }));
     expect(refusals).toHaveLength(1);
     expect(refusals[0]!.harness).toBe("codex");
     expect(refusals[0]!.field).toBe("caps.budget_usd");
@@ -100,9 +102,61 @@ describe("refuse", () => {
     expect(runner.refuse(plan({ harness: "nope" as never }))[0]!.field).toBe("harness");
     expect(runner.refuse(plan({ harness: "command" }))[0]!.message).toContain("VOUCH_COMMAND");
     expect(runner.refuse(plan({ harness: "replay" }))[0]!.message).toContain("--replay-dir");
-    const configured = createAgentRunner({ parentEnv: { VOUCH_COMMAND: '["my-agent","--x"]' }, replayDir: tmpdir() });
+    const configured = createAgentRunner({ parentEnv: { VOUCH_COMMAND: '["agent-cmd","--x"]', PATH: STUBS }, replayDir: tmpdir() });
     expect(configured.refuse(plan({ harness: "command" }))).toEqual([]);
     expect(configured.refuse(plan({ harness: "replay" }))).toEqual([]);
+  });
+
+  // Issue 27 item 18 (test first: nothing was refused; each sitting then ended error unavailable).
+  test("a harness whose program is not on PATH is refused before the run starts, naming it and how to install it", () => {
+    const runner = createAgentRunner({ parentEnv: { PATH: "/nonexistent", VOUCH_COMMAND: "no-such-agent-program" } });
+    for (const [harness, program, pkg] of [
+      ["claude", "claude", "@anthropic-ai/claude-code"],
+      ["codex", "codex", "@openai/codex"],
+      ["gemini", "gemini", "@google/gemini-cli"],
+    ] as const) {
+      expect(runner.refuse(plan({ harness }))).toEqual([
+        {
+          harness,
+          field: "harness",
+          message: `harness "${harness}": ${program} was not found on PATH (searched /nonexistent): install it (npm install -g ${pkg}) or put it on PATH; vouch doctor checks every harness`,
+        },
+      ]);
+    }
+    expect(runner.refuse(plan({ harness: "command" }))[0]!.message).toContain("no-such-agent-program was not found on PATH");
+    // On PATH: nothing to say. A sitting that may run on a worker is the worker's to have.
+    expect(createAgentRunner({ parentEnv: { PATH: STUBS } }).refuse(plan({ harness: "claude" }))).toEqual([]);
+    expect(runner.refuse({ ...plan({ harness: "claude" }), elsewhere: true })).toEqual([]);
+  });
+
+  // The acp harness's program is the graph's acp.command[0] (ADR 0051). Test first: after the merge
+  // of the acp harness nothing was refused (its descriptor names no binary), and the sitting ended
+  // error unavailable once the run was under way.
+  test("acp: the program of acp.command not on PATH is refused, with the tested agent's package; a path is the sitting's", () => {
+    const runner = createAgentRunner({ parentEnv: { PATH: "/nonexistent" } });
+    const acp = (command: string[]) => runner.refuse(plan({ harness: "acp", acp: { command } }));
+    expect(acp(["gemini", "--acp"])).toEqual([
+      {
+        harness: "acp",
+        field: "acp.command",
+        message:
+          'harness "acp": gemini was not found on PATH (searched /nonexistent): install it (npm install -g @google/gemini-cli) or put it on PATH',
+      },
+    ]);
+    expect(acp(["claude-code-acp"])[0]!.message).toContain("npm install -g @zed-industries/claude-code-acp");
+    // An untested agent: no package to name, and doctor does not probe ACP agents, so it is not pointed at.
+    expect(acp(["my-acp-agent", "--stdio"])[0]!.message).toBe(
+      'harness "acp": my-acp-agent was not found on PATH (searched /nonexistent): put it on PATH',
+    );
+    expect(acp(["./bin/agent"])).toEqual([]);
+    expect(runner.refuse({ ...plan({ harness: "acp", acp: { command: ["gemini", "--acp"] } }), elsewhere: true })).toEqual([]);
+    expect(
+      createAgentRunner({ parentEnv: { PATH: STUBS } }).refuse(plan({ harness: "acp", acp: { command: ["gemini", "--acp"] } })),
+    ).toEqual([]);
+    // No command at all is the harness's own refusal, said once.
+    expect(runner.refuse(plan({ harness: "acp" })).map((r) => r.message)).toEqual([
+      expect.stringContaining("needs the agent's command line"),
+    ]);
   });
 
   // The runner found the adapter by key (adapters[harness]): "constructor" found

@@ -3,7 +3,7 @@
 // refused before any file is touched.
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAgentRunner } from "../../src/spawn/harness/agent-runner.ts";
@@ -12,6 +12,13 @@ import type { AgentAssignment } from "../../src/engine/ports.ts";
 
 const result = (text: string) =>
   JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 1, total_cost_usd: 0.001, result: text });
+const lstatOrNull = (p: string) => {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+};
 const hooks = () => ({ signal: new AbortController().signal, onProgress: () => {} });
 
 function setup(edits: unknown, node = "impl") {
@@ -66,7 +73,7 @@ describe("replayed edits", () => {
     ["sub/.GIT/config", "inside .git"],
     ["", "is empty"],
     ["a\0b", "NUL"],
-  ])("the recorded path %j is refused: unavailable, and no earlier edit written", async (path, why) => {
+  ])("the recorded path %j is refused as a bad fixture, and no earlier edit written", async (path, why) => {
     const s = setup({
       edits: [
         { path: "first.txt", content: "1" },
@@ -74,7 +81,8 @@ describe("replayed edits", () => {
       ],
     });
     const sitting = await s.run();
-    expect(sitting.stopReason).toBe("unavailable");
+    expect(sitting.stopReason).toBe("crashed");
+    expect(sitting.error).toMatch(/^bad replay fixture impl\.jsonl: replay edit /);
     expect(sitting.error).toContain(why);
     expect(existsSync(join(s.cwd, "first.txt"))).toBe(false);
   });
@@ -84,7 +92,7 @@ describe("replayed edits", () => {
     const s = setup({ edits: [{ path: "link/escaped.txt", content: "x" }] });
     symlinkSync(outside, join(s.cwd, "link"));
     const sitting = await s.run();
-    expect(sitting.stopReason).toBe("unavailable");
+    expect(sitting.stopReason).toBe("crashed");
     expect(sitting.error).toContain("leaves the folder through a symlink");
     expect(existsSync(join(outside, "escaped.txt"))).toBe(false);
 
@@ -100,7 +108,7 @@ describe("replayed edits", () => {
     mkdirSync(join(s.cwd, ".git", "hooks"), { recursive: true });
     symlinkSync(join(s.cwd, ".git"), join(s.cwd, "meta"));
     const sitting = await s.run();
-    expect(sitting.stopReason).toBe("unavailable");
+    expect(sitting.stopReason).toBe("crashed");
     expect(sitting.error).toContain("inside .git");
     expect(existsSync(join(s.cwd, ".git", "hooks", "pre-commit"))).toBe(false);
   });
@@ -110,7 +118,38 @@ describe("replayed edits", () => {
     writeFileSync(join(outside, "victim"), "safe");
     const s = setup({ edits: [{ path: "victim", content: "overwritten" }] });
     symlinkSync(join(outside, "victim"), join(s.cwd, "victim"));
-    expect((await s.run()).stopReason).toBe("unavailable");
+    expect((await s.run()).stopReason).toBe("crashed");
+    expect(readFileSync(join(outside, "victim"), "utf8")).toBe("safe");
+  });
+
+  // Issue 27 item 16 (test first: the delete followed the link and removed its target).
+  test("a recorded delete of a symlink removes the link, never what it points at (inside or outside the folder)", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "vouch-replay-outside-"));
+    writeFileSync(join(outside, "victim"), "safe");
+    const s = setup({
+      edits: [
+        { path: "inner-link", delete: true },
+        { path: "outer-link", delete: true },
+      ],
+    });
+    writeFileSync(join(s.cwd, "kept.txt"), "the user's");
+    symlinkSync(join(s.cwd, "kept.txt"), join(s.cwd, "inner-link"));
+    symlinkSync(join(outside, "victim"), join(s.cwd, "outer-link"));
+    expect((await s.run()).stopReason).toBe("complete");
+    expect(readFileSync(join(s.cwd, "kept.txt"), "utf8")).toBe("the user's");
+    expect(readFileSync(join(outside, "victim"), "utf8")).toBe("safe");
+    expect(lstatOrNull(join(s.cwd, "inner-link"))).toBeNull();
+    expect(lstatOrNull(join(s.cwd, "outer-link"))).toBeNull();
+  });
+
+  test("a delete through a symlinked folder that leaves the folder is still refused", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "vouch-replay-outside-"));
+    writeFileSync(join(outside, "victim"), "safe");
+    const s = setup({ edits: [{ path: "out/victim", delete: true }] });
+    symlinkSync(outside, join(s.cwd, "out"));
+    const sitting = await s.run();
+    expect(sitting.stopReason).toBe("crashed");
+    expect(sitting.error).toContain("leaves the folder through a symlink");
     expect(readFileSync(join(outside, "victim"), "utf8")).toBe("safe");
   });
 
@@ -119,9 +158,10 @@ describe("replayed edits", () => {
     [JSON.stringify({ edits: [{ path: "a" }] }), "edits.0"],
     [JSON.stringify({ edits: [{ path: "a", content: "x", extra: 1 }] }), "edits.0"],
     ['{"__proto__": {"edits": []}}', "edits"],
-  ])("a malformed sidecar %j is unavailable with what is wrong", async (text, why) => {
+  ])("a malformed sidecar %j is a bad fixture, with what is wrong", async (text, why) => {
     const sitting = await setup(text).run();
-    expect(sitting.stopReason).toBe("unavailable");
+    expect(sitting.stopReason).toBe("crashed");
+    expect(sitting.error).toMatch(/^bad replay fixture impl\.jsonl: /);
     expect(sitting.error).toContain(why);
   });
 

@@ -25,6 +25,9 @@ function repo(files: Files, commit = true): Project {
 }
 const init = (p: Project, args: string[], env: Record<string, string> = {}) =>
   vouch(["init", ...args], { home: join(p.root, ".vouch"), cwd: p.root, env });
+/** The stub CLIs first on PATH: a dry run refuses an agent CLI that is not installed (issue 27
+ *  item 18), and this machine need not have them; what is planned is the question here. */
+const CLIS = { PATH: `${join(import.meta.dirname, "..", "stubs", "harness")}:${process.env.PATH ?? "/usr/bin:/bin"}` };
 const read = (p: Project, file: string) => readFileSync(join(p.root, file), "utf8");
 /** Whether a process is there and not a zombie (a zombie has ended; only its entry waits to be reaped). */
 function alive(pid: number): boolean {
@@ -48,7 +51,7 @@ describe("a fixture project of each kind", () => {
     expect(valid.stdout).toBe("");
     expect(valid.stderr).toContain("2 files valid");
     expect(valid.code).toBe(0);
-    const dry = await vouch(["run", "vouch.graph.yaml", "-i", "task=add a line", "--dry-run"], { home, cwd: p.root });
+    const dry = await vouch(["run", "vouch.graph.yaml", "-i", "task=add a line", "--dry-run"], { home, cwd: p.root, env: CLIS });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/implement\s+agent\s+claude\s+turns 40, budget \$3\.00, wall 30m/);
     expect(dry.stdout).toMatch(/integrate\s+merge/);
@@ -85,7 +88,7 @@ describe("a fixture project of each kind", () => {
       const dry = await vouch(["run", "vouch.graph.yaml", "-i", "task=x", "--dry-run", "--replay-dir", "replays"], {
         home: join(p.root, ".vouch"),
         cwd: p.root,
-        env: { VOUCH_COMMAND: "/bin/cat" },
+        env: { VOUCH_COMMAND: "/bin/cat", ...CLIS },
       });
       expect([h, dry.code, dry.stdout]).toEqual([h, 0, expect.stringMatching(new RegExp(`implement\\s+agent\\s+${h}`))]);
     }

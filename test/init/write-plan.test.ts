@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { parse } from "yaml";
 import { afterAll, describe, expect, test } from "vitest";
 import { loadGraph } from "../../src/engine/graph/loader.ts";
+import { loadChecksFile } from "../../src/engine/graph/checks-file.ts";
 import { refusingGit, type GitPort } from "../../src/engine/ports.ts";
 import { compileGlob } from "../../src/engine/workspace/glob.ts";
 import { HARNESS_NAMES } from "../../src/engine/graph/schema.ts";
@@ -84,6 +85,14 @@ describe("the written texts", () => {
     const glob = compileGlob("pkgs/a[[]1][*]/test/**");
     expect(glob.ok && glob.test("pkgs/a[1]*/test/x.js")).toBe(true);
     expect(glob.ok && glob.test("pkgs/a1x/test/x.js")).toBe(false);
+  });
+
+  // Issue 27 item 5 (ADR 0047): a planned graph may use a library only when it says what its checks run.
+  test("the checks file says which files its checks run (protect:), at the same repository paths", async () => {
+    const plan = await valid(finding([check({})], { protect: [{ glob: "test/**", why: "the tests" }] }), "claude", "pkgs/a/");
+    expect(loadChecksFile("vouch.checks.yaml", plan.files[0]!.text)).toMatchObject({ problems: [], protect: ["pkgs/a/test/**"] });
+    const none = await valid(finding([check({})]));
+    expect(loadChecksFile("vouch.checks.yaml", none.files[0]!.text)).toMatchObject({ problems: [], protect: [] });
   });
 
   test("a text vouch refuses is never written: a bad timeout is an InitBugError naming the place", async () => {

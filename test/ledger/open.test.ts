@@ -168,7 +168,7 @@ describe("a ledger this vouch must not use", () => {
     });
     expect(e).toBeInstanceOf(LedgerError);
     expect(e.message).toContain(file);
-    expect(e.message).toMatch(/corrupt|not a vouch ledger/);
+    expect(e.message).toMatch(/damaged|not a vouch ledger/);
   });
 
   test("a home that cannot be a folder gives a LedgerError naming the path", () => {

@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { parse, type TestSuite } from "junit2json";
-import { ensureBinary, tempDir, type TempDir } from "../e2e/helpers.ts";
+import { ensureBinary, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import { xml } from "../../src/report/escape.ts";
 import { hostileRun, reportOf, sayMissing, XMLLINT } from "./helpers.ts";
 
@@ -108,3 +108,43 @@ describe("xml(): text from outside in XML", () => {
     expect(r.stderr.toString()).toBe("");
   });
 });
+
+// Issue 27 item 18. Test first: the recovered branch's node was a <failure> (and the
+// suite counted it) while the run passed, so CI went red on a run vouch passed.
+test("a branch that exhausted: recovered is no failure in JUnit while the run passed", async () => {
+  const dir = tempDir("junit-recovered");
+  try {
+    const graph = join(dir.path, "g.yaml");
+    writeFileSync(
+      graph,
+      [
+        "version: 1",
+        "name: recovered",
+        "inputs:",
+        "  items: { default: [good, bad] }",
+        "nodes:",
+        "  each:",
+        "    kind: map",
+        "    over: inputs.items",
+        "    branch:",
+        "      one:",
+        "        kind: script",
+        '        run: grep -q good "$VOUCH_ITEM_FILE"',
+        '        exhausted: { output: { note: "skipped: not good" } }',
+        "",
+      ].join("\n"),
+    );
+    const run = await vouch(["run", graph, "--plain"], { home: dir.path, cwd: dir.path });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const parsed = (await parse(await reportOf(dir.path, "junit"))) as { testsuite: TestSuite[] };
+    const totals = parsed as unknown as { tests: number; failures: number; errors: number };
+    expect({ failures: totals.failures, errors: totals.errors }).toEqual({ failures: 0, errors: 0 });
+    const cases = parsed.testsuite.flatMap((s) => s.testcase ?? []);
+    const bad = cases.find((c) => c.name === "each[1].one")!;
+    expect(bad.failure).toBeUndefined();
+    expect(bad.skipped![0]!.message).toBe("failed: nonzero_exit, recovered by exhausted: (counts as its recorded output)");
+    expect(parsed.testsuite[1]).toMatchObject({ failures: 0, skipped: 1 });
+  } finally {
+    dir.cleanup();
+  }
+}, 60_000);

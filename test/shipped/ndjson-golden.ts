@@ -82,7 +82,8 @@ export const CASES: GoldenCase[] = [
   { name: "scripts-pass", args: [join(E2E, "scripts-pass.yaml")] },
   { name: "scripts-fail", args: [join(E2E, "scripts-fail.yaml")] },
   { name: "scripts-error", args: [join(E2E, "scripts-error.yaml")] },
-  // PATH holds no claude here: the agent's harness is unavailable (an error, exit 3).
+  // PATH holds no claude here: the harness's program is missing, refused before the run starts
+  // (exit 2, no event; it was an error at run time, exit 3, before issue 27 item 18).
   { name: "agent-budget", args: [join(E2E, "agent-budget.yaml")], env: { PATH: "/usr/bin:/bin" } },
   {
     name: "side-effects",

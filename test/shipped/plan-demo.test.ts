@@ -6,7 +6,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, expect, test } from "vitest";
 import { ensureBinary } from "../graph/binary.ts";
-import { GRAPHS, sampleCopy, vouch } from "./run-shipped.ts";
+import { GRAPHS, sampleRepoCopy, vouch } from "./run-shipped.ts";
 
 beforeAll(() => {
   ensureBinary();
@@ -28,7 +28,7 @@ export const PLAN_DEMO = (planFile: string) => [
 ];
 
 test("vouch plan, replayed: refused answer quoted back, the second written, shown and run", () => {
-  const repo = sampleCopy();
+  const repo = sampleRepoCopy(); // the plan's agent works in a worktree (ADR 0047)
   const r = vouch(PLAN_DEMO("plan.yaml"), { cwd: repo });
   expect(r.exitCode, r.stderr).toBe(0);
   // Attempt 1 was refused for both back doors, with places.
@@ -37,7 +37,9 @@ test("vouch plan, replayed: refused answer quoted back, the second written, show
   expect(r.stdout).toContain("↻ plan attempt 1 check_failed");
   // What was shown before the run: the graph, every agent's reach, the budget, the dry run.
   expect(r.stdout).toContain("graph cache-ttl (2 nodes)");
-  expect(r.stdout).toContain("fix: replay, tools Read, Glob, Grep, Edit, permission_mode acceptEdits, folder .");
+  expect(r.stdout).toContain(
+    "fix: replay, tools Read, Glob, Grep, Edit, permission_mode acceptEdits, folder ., in a worktree protecting scripts/**",
+  );
   expect(r.stdout).toContain("total budget: $2.00 (the run's cap)");
   expect(r.stdout).toContain("dry run of cache-ttl");
   // The plan ran: its fix node judged by the library's three checks.

@@ -74,15 +74,24 @@ describe("{ output_matches: RE }", () => {
   });
 });
 
-describe("timeouts and signals never pass", () => {
+describe("timeouts never pass; a signal passes only when expect names its shell exit", () => {
   test("a timed-out check fails with its timeout, whatever the expectation", () => {
     for (const e of ["exit_zero", "empty_output", { exit: 0 }, { output_matches: "" + "x" }] as const) {
       const j = judgeCheck(e, run({ exit: null, signal: "SIGTERM", timedOut: true, timeoutMs: 90_000, stdout: "x" }));
       expect(j).toEqual({ passed: false, reason: "timed out after 1m30s" });
     }
   });
-  test("a check killed by a signal fails naming the signal", () => {
-    expect(judgeCheck({ output_matches: "x" }, run({ exit: null, signal: "SIGSEGV", stdout: "x" })).reason).toBe("killed by SIGSEGV");
+  test("a check killed by a signal did not finish, naming the signal", () => {
+    expect(judgeCheck({ output_matches: "x" }, run({ exit: null, signal: "SIGSEGV", stdout: "x" })).reason).toBe(
+      "killed by SIGSEGV (exit 139 to a shell): the check did not finish",
+    );
+    expect(judgeCheck({ exit: 137 }, run({ exit: null, signal: "SIGSEGV" })).passed).toBe(false);
+  });
+  test("an expect naming 128 + the signal's number expected the death; an unknown signal name never passes", () => {
+    expect(judgeCheck({ exit: 139 }, run({ exit: null, signal: "SIGSEGV" }))).toEqual({ passed: true });
+    expect(judgeCheck({ exit: 137 }, run({ exit: null, signal: "SIGKILL" }))).toEqual({ passed: true });
+    expect(judgeCheck({ exit: 128 }, run({ exit: null, signal: "SIGNOPE" })).reason).toBe("killed by SIGNOPE: the check did not finish");
+    expect(judgeCheck({ exit: 0 }, run({ exit: null, signal: "__proto__" })).passed).toBe(false);
   });
 });
 

@@ -3,7 +3,7 @@
 // for a formatter that lists offending files, expect: empty_output. With nothing
 // found, one placeholder check that fails on purpose: without evidence nothing
 // may pass, and the failure says what to write.
-import type { Finding } from "./detected.ts";
+import type { Finding, ProtectedPath } from "./detected.ts";
 import type { NamedCheck } from "./names.ts";
 import { comments, rows, scalar } from "./yaml-rows.ts";
 
@@ -45,7 +45,22 @@ function checkLines(c: NamedCheck, first: boolean): string[] {
   return [...comments(2, [c.origin]), `  ${c.name}:`, ...rows(4, body)];
 }
 
-export function checksText(finding: Finding, checks: readonly NamedCheck[]): string {
+/** protect: the files the checks run from the tree, repository paths (ADR 0047): a planned graph
+ *  may use this library only when it says, and its agents may not change them. */
+function protectLines(protect: readonly ProtectedPath[]): string[] {
+  const why = "the files these checks run (repository paths): no agent of a planned graph may change them";
+  if (protect.length === 0) return rows(0, [["protect: []", `${why}; none found`]]);
+  return [
+    ...rows(0, [["protect:", why]]),
+    ...rows(
+      2,
+      protect.map((p) => [`- ${scalar(p.glob)}`, p.why]),
+    ),
+  ];
+}
+
+/** @param protect the finding's protected paths, already relative to the repository root */
+export function checksText(finding: Finding, checks: readonly NamedCheck[], protect: readonly ProtectedPath[] = finding.protect): string {
   const source =
     finding.found.length > 0
       ? ["Written by vouch init from what it found here:", ...finding.found.map((f) => `  - ${f}`)]
@@ -54,7 +69,7 @@ export function checksText(finding: Finding, checks: readonly NamedCheck[]): str
           "Python tests, go.mod, Cargo.toml, deno.json or CI steps). Until you write one, the",
           "tests check below fails on purpose: without evidence nothing can pass.",
         ];
-  const lines = [...comments(0, [...HEADER, "", ...source]), "checks:  # the checks, by name"];
+  const lines = [...comments(0, [...HEADER, "", ...source]), ...protectLines(protect), "checks:  # the checks, by name"];
   checks.forEach((c, i) => lines.push(...checkLines(c, i === 0)));
   return `${lines.join("\n")}\n`;
 }

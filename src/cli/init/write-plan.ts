@@ -37,11 +37,13 @@ export function literalGlob(path: string): string {
 }
 
 /** The protected paths, relative to the repository root (init may run in a folder of it). */
-function protectedPaths(finding: Finding, repoPrefix: string): ProtectedPath[] {
-  const own: ProtectedPath[] = [
-    { glob: CHECKS_FILE, why: "the checks themselves" },
-    { glob: GRAPH_FILE, why: "this file" },
-  ];
+function protectedPaths(finding: Finding, repoPrefix: string, withOwn = true): ProtectedPath[] {
+  const own: ProtectedPath[] = withOwn
+    ? [
+        { glob: CHECKS_FILE, why: "the checks themselves" },
+        { glob: GRAPH_FILE, why: "this file" },
+      ]
+    : [];
   const prefix = literalGlob(repoPrefix);
   return [...finding.protect, ...own].map((p) => ({ ...p, glob: `${prefix}${p.glob}` }));
 }
@@ -76,7 +78,11 @@ export function writePlan(finding: Finding, spec: PlanSpec): WritePlan {
   return {
     checks,
     files: [
-      { name: CHECKS_FILE, path: join(spec.root, CHECKS_FILE), text: checksText(finding, checks) },
+      {
+        name: CHECKS_FILE,
+        path: join(spec.root, CHECKS_FILE),
+        text: checksText(finding, checks, protectedPaths(finding, spec.repoPrefix, false)),
+      },
       { name: GRAPH_FILE, path: join(spec.root, GRAPH_FILE), text: graph },
     ],
   };

@@ -4,7 +4,8 @@
 // the library through here, so they always agree.
 import { isAbsolute, resolve } from "node:path";
 import { parse } from "yaml";
-import { GraphInvalidError, UsageError } from "../../engine/errors.ts";
+import { GraphInvalidError, UsageError, type GraphProblem } from "../../engine/errors.ts";
+import { unprotectedProblems } from "../../engine/graph/planned-protect.ts";
 import { loadChecksFile } from "../../engine/graph/checks-file.ts";
 import { checksPath, type ChecksReader } from "../../engine/graph/checks-library.ts";
 import type { ListedCheck } from "../checks-command.ts";
@@ -47,14 +48,22 @@ function libraryFiles(io: Pick<CliIO, "cwd" | "env">, arg: string, source: Graph
   return entries.map((e) => abs(checksPath(arg, e)));
 }
 
+function unprotectedLibrary(file: string): GraphProblem {
+  const [p] = unprotectedProblems([{ entry: file, index: 0 }]);
+  return { file, line: 1, col: 1, message: p!.message, ...(p!.hint !== undefined ? { hint: p!.hint } : {}) };
+}
+
 export function planLibrary(io: Pick<CliIO, "cwd" | "env">, arg: string): PlanLibrary {
   const source = readGraphSource(arg, io.cwd, io.env, "checks file");
   const files = libraryFiles(io, arg, source);
   const checks: ListedCheck[] = [];
   for (const file of files) {
     const text = file === source.path ? source.text : readGraphSource(file, io.cwd, io.env, "checks file").text;
-    const loaded = loadChecksFile(file === source.path ? arg : file, text);
+    const shown = file === source.path ? arg : file;
+    const loaded = loadChecksFile(shown, text);
     if (!("checks" in loaded)) throw new GraphInvalidError(loaded.problems);
+    // Before any sitting: a plan's agents could rewrite what an unprotected library runs (ADR 0047).
+    if (loaded.protect === undefined) throw new GraphInvalidError([unprotectedLibrary(shown)]);
     for (const [name, def] of Object.entries(loaded.checks))
       checks.push({
         name,

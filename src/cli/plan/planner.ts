@@ -43,6 +43,10 @@ export function plannedRules(): string {
     ...modes,
     `  (${UNGUARDED_MODES.join(", ")} switch every prompt off)`,
     "  - a cwd that is absolute, starts with ~, holds a template, or leads out of the folder with ..",
+    "  - an agent node outside a worktree: give every agent workspace: { mode: worktree } (on the node or under defaults);",
+    "    the files the library's checks run are protected there, and an attempt that changes one fails as tampered",
+    "  - base: (under workspace or on a merge node): the plan starts from the user's HEAD",
+    '  - a merge node\'s into: that does not start with "vouch/{{ run.id }}/" (leave it out for vouch/<run>/<node>)',
     "  - vouch sets origin: planned and checks_from itself; whatever you write there is replaced",
   ].join("\n");
 }

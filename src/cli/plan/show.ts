@@ -5,6 +5,9 @@
 import { createInterface } from "node:readline";
 import { EXIT } from "../../engine/errors.ts";
 import { drawText } from "../../engine/graph/draw-text.ts";
+import { walkNodes, type WalkedNode } from "../../engine/graph/graph-walk.ts";
+import { workspaceOf } from "../../engine/workspace/spec.ts";
+import type { MergeNode } from "../../engine/graph/schema.ts";
 import type { HarnessName } from "../../engine/ports.ts";
 import { planRun, type RunPlan } from "../../engine/run.ts";
 import { openLedgerForReading } from "../../ledger/index.ts";
@@ -39,17 +42,42 @@ export interface ShowSpec {
   replayDir: string | undefined;
 }
 
-function agentLines(plan: RunPlan, cwd: string): string[] {
+function agentLines(plan: RunPlan, cwd: string, file: ReturnType<typeof readGraphFile>): string[] {
   const agents = plan.nodes.filter((n) => n.kind === "agent");
   if (agents.length === 0) return ["agents: none"];
+  const walked = walkNodes(file.graph, file.path, file.subgraphs);
   const lines = ["agents (what each may do, before you approve):"];
   for (const a of agents) {
     const tools = a.tools === undefined ? "the harness's default tools" : a.tools.length === 0 ? "no tools" : `tools ${a.tools.join(", ")}`;
     const mode = a.permissionMode ?? "default";
     const folder = a.cwd === undefined ? "." : relative(cwd, a.cwd) || ".";
-    lines.push(`  ${a.map ? `${a.map}/` : ""}${a.id}: ${a.harness ?? "?"}, ${tools}, permission_mode ${mode}, folder ${folder}`);
+    const w = walked.find((n) => n.id === a.id && n.map === a.map);
+    lines.push(`  ${a.map ? `${a.map}/` : ""}${a.id}: ${a.harness ?? "?"}, ${tools}, permission_mode ${mode}, folder ${folder}${where(w)}`);
   }
   return lines;
+}
+
+/** Where an agent works: its worktree and the paths it may not change (ADR 0047), or the shared folder. */
+function where(w: WalkedNode | undefined): string {
+  const ws = w === undefined ? null : workspaceOf(w.file, w.node);
+  if (ws === null) return ", in the shared folder";
+  return `, in a worktree${ws.protect.length > 0 ? ` protecting ${ws.protect.join(", ")}` : ""}`;
+}
+
+/** Every merge node and the branch it will write (its `into` as written, or the default),
+ *  so the person approving sees which branches the plan makes. */
+function mergeLines(file: ReturnType<typeof readGraphFile>): string[] {
+  const merges = walkNodes(file.graph, file.path, file.subgraphs).filter((w) => w.node.kind === "merge");
+  if (merges.length === 0) return [];
+  return [
+    "merges (the branch each writes, before you approve):",
+    ...merges.map((w) => {
+      const node = w.node as MergeNode;
+      const into = node.into ?? `vouch/<run>/${w.id}`;
+      const from = typeof node.from === "string" ? node.from : node.from.join(", ");
+      return `  ${w.id}: into ${into}, from ${from}, base ${node.base ?? "HEAD"}`;
+    }),
+  ];
 }
 
 function budgetLine(plan: RunPlan): string {
@@ -88,7 +116,7 @@ export function showPlan(io: CliIO, spec: ShowSpec): number {
   } catch {
     plan = undefined; // inputs missing, say: printPlan below says what
   }
-  if (plan) out.push(...agentLines(plan, io.cwd), budgetLine(plan), "");
+  if (plan) out.push(...agentLines(plan, io.cwd, file), ...mergeLines(file), budgetLine(plan), "");
   io.out(sanitize(`${out.join("\n")}\n`));
   return printPlan(io, options, { json: false, ...(spec.replayDir !== undefined ? { replayDir: spec.replayDir } : {}) });
 }

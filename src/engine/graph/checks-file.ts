@@ -1,5 +1,6 @@
-// A checks file (`checks_from: [./vouch.checks.yaml]`): a YAML file holding only a
-// `checks:` mapping, the library a user owns apart from any graph. Pure, like the
+// A checks file (`checks_from: [./vouch.checks.yaml]`): a YAML file holding a
+// `checks:` mapping, the library a user owns apart from any graph, and the
+// `protect:` globs of the files those checks run from the tree (ADR 0047). Pure, like the
 // graph loader: the caller reads the bytes. Never throws.
 import { z } from "zod";
 import type { GraphProblem } from "../errors.ts";
@@ -10,17 +11,24 @@ import { checkDefSchema, type CheckDef, type GraphFile } from "./schema.ts";
 import type { ValidateContext } from "./validate-context.ts";
 import { checks, staticCommands } from "./validate-commands.ts";
 import { yamlFront } from "./yaml-front.ts";
+import { compileGlob } from "../workspace/glob.ts";
 import { zodProblems, type Issue } from "./zod-issues.ts";
 
 export const checksFileSchema = z
   .strictObject({
     $schema: z.string().optional(),
+    protect: z.array(z.string().min(1)).optional().meta({
+      description:
+        'Globs of the repository files these checks run from the tree (their scripts, their tests), e.g. "scripts/**": no agent of a planned graph may change them (ADR 0047). [] says they run nothing from the tree.',
+    }),
     checks: z.record(z.string().min(1), checkDefSchema),
   })
   .meta({ title: "vouch checks file", description: "A check library: only a checks: mapping, named by a graph's checks_from." });
 
 export interface LoadedChecks {
   checks: Record<string, CheckDef>;
+  /** The file's `protect:` globs; absent when it says nothing of what its checks run. */
+  protect?: string[];
   /** Where each check's name is written, file:line:col. */
   where: Record<string, string>;
 }
@@ -73,7 +81,7 @@ function load(file: string, text: string): ChecksFileResult {
     };
   }
   const extra: PathProblem[] = Object.keys(raw)
-    .filter((k) => k !== "checks" && k !== "$schema")
+    .filter((k) => k !== "checks" && k !== "$schema" && k !== "protect")
     .map((k) => ({
       path: [k],
       at: "key",
@@ -83,21 +91,40 @@ function load(file: string, text: string): ChecksFileResult {
   problems.push(...front.located(extra));
   problems.push(...front.located(reservedNames({ checks: (raw as { checks?: unknown }).checks })));
   // Only the known keys: the others are reported above, and the checks are still checked.
-  const { $schema, checks: library } = raw as { $schema?: unknown; checks?: unknown };
-  const parsed = checksFileSchema.safeParse({ ...($schema !== undefined ? { $schema } : {}), checks: library }, { jitless: true });
+  const { $schema, checks: library, protect } = raw as { $schema?: unknown; checks?: unknown; protect?: unknown };
+  const known = { ...($schema !== undefined ? { $schema } : {}), ...(protect !== undefined ? { protect } : {}), checks: library };
+  const parsed = checksFileSchema.safeParse(known, { jitless: true });
   if (!parsed.success) {
-    const issues = (parsed.error.issues as unknown as Issue[]).filter((i) => i.path[0] === "checks"); // other keys: said above
+    const issues = (parsed.error.issues as unknown as Issue[]).filter((i) => i.path[0] === "checks" || i.path[0] === "protect"); // other keys: said above
     problems.push(...front.located(zodProblems(issues, raw)));
     return { problems: problems.sort((a, b) => a.line - b.line || a.col - b.col) };
   }
-  problems.push(...front.located(libraryRules(parsed.data.checks)));
+  problems.push(...front.located([...libraryRules(parsed.data.checks), ...protectRules(parsed.data.protect)]));
   if (problems.length > 0) return { problems: problems.sort((a, b) => a.line - b.line || a.col - b.col) };
   const where: Record<string, string> = Object.create(null);
   for (const name of Object.keys(parsed.data.checks)) {
     const p = front.located([{ path: ["checks", name], at: "key", message: "" }])[0]!;
     where[name] = `${p.file}:${p.line}:${p.col}`;
   }
-  return { problems: [], checks: parsed.data.checks, where };
+  const out: LoadedChecks = { checks: parsed.data.checks, where };
+  if (parsed.data.protect !== undefined) out.protect = parsed.data.protect;
+  return { problems: [], ...out };
+}
+
+/** Each `protect:` glob must mean something, as a worktree's protect globs must. */
+function protectRules(protect: string[] | undefined): PathProblem[] {
+  return (protect ?? []).flatMap((glob, i) => {
+    const g = compileGlob(glob);
+    return g.ok
+      ? []
+      : [
+          {
+            path: ["protect", i],
+            message: `protect glob "${glob}" is not valid: ${g.reason}`,
+            hint: 'globs are repository paths, e.g. "scripts/**"',
+          },
+        ];
+  });
 }
 
 /** The graph rules that speak about a library: static commands, valid regular expressions. */

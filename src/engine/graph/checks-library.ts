@@ -17,6 +17,10 @@ export interface LibraryResult {
   /** Where every check of the library is defined (the graph's own too), file:line:col. */
   where: Record<string, string>;
   problems: GraphProblem[];
+  /** Every file's `protect:` globs, in order (ADR 0047). */
+  protect: string[];
+  /** The checks_from entries (their indexes) whose file has no `protect:`. */
+  unprotected: { entry: string; index: number }[];
 }
 
 /** Where a checks_from entry points, as the caller should read it. */
@@ -38,6 +42,8 @@ export function externalLibrary(
     where[name] = `${p.file}:${p.line}:${p.col}`;
   }
   const problems: GraphProblem[] = [];
+  const protect: string[] = [];
+  const unprotected: LibraryResult["unprotected"] = [];
   const seen = new Set<string>();
   for (const { entry, index } of entries) {
     const at = (message: string, hint?: string) =>
@@ -60,6 +66,8 @@ export function externalLibrary(
     const loaded = loadChecksFile(path, got.text);
     problems.push(...loaded.problems);
     if (!("checks" in loaded)) continue;
+    if (loaded.protect === undefined) unprotected.push({ entry, index });
+    else protect.push(...loaded.protect.filter((g) => !protect.includes(g)));
     for (const [name, def] of Object.entries(loaded.checks)) {
       const here = loaded.where[name]!;
       const first = where[name];
@@ -75,7 +83,7 @@ export function externalLibrary(
       checks[name] = def;
     }
   }
-  return { checks, where, problems };
+  return { checks, where, problems, protect, unprotected };
 }
 
 function readSafely(read: ChecksReader, path: string): ChecksRead {

@@ -6,6 +6,7 @@ import type { GraphProblem } from "../errors.ts";
 import type { PathProblem } from "./problem.ts";
 import { externalLibrary, type ChecksReader } from "./checks-library.ts";
 import { endOrderWarnings } from "./end-order.ts";
+import { unprotectedProblems, withLibraryProtect } from "./planned-protect.ts";
 import { reservedNames } from "./reserved-names.ts";
 import { salvage } from "./salvage.ts";
 import { graphSchema, type GraphFile } from "./schema.ts";
@@ -67,9 +68,12 @@ function load(file: string, text: string, options: LoadOptions): LoadResult {
   const parsed = graphSchema.safeParse(raw, { jitless: true });
   if (parsed.success) {
     problems.push(...located(validateGraph(parsed.data, { nodes: [], checks: extra, inputs: [] })));
+    const planned = parsed.data.origin === "planned";
+    if (planned) problems.push(...located(unprotectedProblems(library.unprotected)));
     if (problems.length > 0) return finish(file, problems);
     // Merged after validation: a planned graph's rules speak about its own checks only.
-    const graph = extra.length > 0 ? { ...parsed.data, checks: { ...library.checks, ...parsed.data.checks } } : parsed.data;
+    const merged = extra.length > 0 ? { ...parsed.data, checks: { ...library.checks, ...parsed.data.checks } } : parsed.data;
+    const graph = planned ? withLibraryProtect(merged, library.protect) : merged;
     const locate: Locate = (p) => located([p])[0] ?? { file, line: 1, col: 1, message: p.message };
     return { graph, problems: [], warnings: located(endOrderWarnings(graph)), locate, checkSources: library.where };
   }
@@ -92,7 +96,7 @@ function libraryOf(file: string, raw: unknown, front: YamlFront, options: LoadOp
     : [];
   const own = typeof top.checks === "object" && top.checks !== null ? (top.checks as Record<string, unknown>) : undefined;
   // Positions cost a walk per name: only when something asks for them.
-  if (entries.length === 0 && !options.sources) return { checks: {}, where: {}, problems: [] };
+  if (entries.length === 0 && !options.sources) return { checks: {}, where: {}, problems: [], protect: [], unprotected: [] };
   return externalLibrary(file, entries, own, front.located, options.readChecks ?? NO_READER);
 }
 

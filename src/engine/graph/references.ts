@@ -1,6 +1,7 @@
 // Whether a data path (a template's or a condition's) names something that
 // will be there when the node using it runs: a declared input, an upstream
 // node's result, the map item inside a branch, `error` inside `exhausted`.
+import { addNeedHint } from "./needs-hint.ts";
 import { didYouMean, listOr } from "./did-you-mean.ts";
 import type { IndexedNode } from "./graph-index.ts";
 import { schemaAt } from "./json-schema-path.ts";
@@ -94,10 +95,11 @@ function checkNode(ctx: ValidateContext, site: UseSite, entry: IndexedNode, rest
   if (target.id === entry.scope)
     return { message: `the results of map "${id}" are not there while its branch runs`, hint: "read them in a node that needs the map" };
   if (target !== entry && !ctx.index.isUpstream(entry, id)) {
-    const needer = target.scope === null && entry.scope !== null ? `map "${entry.scope}"` : `"${entry.id}"`;
+    const viaMap = target.scope === null && entry.scope !== null;
+    const needer = viaMap ? ctx.index.scope(null).get(entry.scope!)! : entry;
     return {
       message: `"${id}" is not upstream of "${entry.id}", so its result is not there yet`,
-      hint: `add ${id} to the needs of ${needer}`,
+      hint: addNeedHint(ctx.index, needer, id, viaMap ? `map "${entry.scope}"` : `"${entry.id}"`),
     };
   }
   const fields = target.kind === "map" ? MAP_FIELDS : NODE_FIELDS;

@@ -2,6 +2,7 @@
 // `from` names an upstream node of the graph that works in a worktree (a map:
 // one with a worktree node in its branch), once; `base` and a literal `into`
 // are names git takes. An unknown base is found when the run starts (it needs git).
+import { addNeedHint } from "./needs-hint.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import type { IndexedNode } from "./graph-index.ts";
 import type { MergeNode } from "./schema.ts";
@@ -42,7 +43,7 @@ function fromProblem(ctx: ValidateContext, n: IndexedNode, id: string, path: (st
     ctx.report({
       path,
       message: `from names "${id}", which is not upstream of "${n.id}"`,
-      hint: `add "${id}" to needs, so its work is done before the merge starts`,
+      hint: addNeedHint(ctx.index, n, id, `"${n.id}"`),
     });
     return;
   }

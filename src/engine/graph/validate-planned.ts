@@ -5,6 +5,9 @@
 // the folder the run starts in. Each refusal names the field and why.
 import type { Path } from "./problem.ts";
 import type { Rule, ValidateContext } from "./validate-context.ts";
+import { plannedIntoProblem } from "../workspace/into.ts";
+import { workspaceOf } from "../workspace/spec.ts";
+import type { AgentNode } from "./schema.ts";
 
 /** Tools (base names, compared without case) that run commands: pre-approving one
  *  hands the model a shell. claude `Bash` (and `Bash(rule)`), `PowerShell`; gemini's
@@ -30,6 +33,14 @@ const HINT =
 export function commandTool(tool: string): boolean {
   const base = tool.replace(/\(.*$/s, "").trim().toLowerCase();
   return COMMAND_TOOLS.includes(base) || base.startsWith("mcp__");
+}
+
+/** The refused mode `mode` is, in any case and with any spaces, or null. The rule is decided
+ *  here, not left to the harness's own mode check: a spelling that one harness refuses
+ *  another (or a later version) might read as the mode it resembles. */
+export function refusedMode(mode: string): string | null {
+  const plain = mode.replace(/[\s_-]+/g, "").toLowerCase();
+  return Object.keys(PLANNED_REFUSED_MODES).find((m) => m.replace(/[\s_-]+/g, "").toLowerCase() === plain) ?? null;
 }
 
 /** Why a planned graph's cwd is refused, or null: only a static relative path inside the run's folder. */
@@ -78,11 +89,12 @@ function look(ctx: ValidateContext, path: Path, h: Holder | undefined): void {
       hint: HINT,
     });
   });
-  const mode = h.permission_mode;
-  if (mode !== undefined && Object.hasOwn(PLANNED_REFUSED_MODES, mode)) {
+  const mode = h.permission_mode === undefined ? null : refusedMode(h.permission_mode);
+  if (mode !== null) {
+    const written = mode === h.permission_mode ? mode : `${JSON.stringify(h.permission_mode)} (${mode} in another spelling)`;
     ctx.report({
       path: [...path, "permission_mode"],
-      message: `permission_mode ${mode} is refused in a planned graph (origin: planned): ${PLANNED_REFUSED_MODES[mode]}`,
+      message: `permission_mode ${written} is refused in a planned graph (origin: planned): ${PLANNED_REFUSED_MODES[mode]}`,
       hint: HINT,
     });
   }
@@ -105,6 +117,30 @@ function look(ctx: ValidateContext, path: Path, h: Holder | undefined): void {
   }
 }
 
+/** An agent of a planned graph works in a worktree (ADR 0047): there the files the user's checks
+ *  run are protected and put back before the checks run; in the shared folder nothing could be.
+ *  Every agent, not only those that look able to edit: what a node may change depends on its
+ *  harness's tools and modes, and --harness swaps the harness at run time. */
+function worktreeRule(ctx: ValidateContext, path: Path, node: AgentNode): void {
+  if (workspaceOf(ctx.graph, node) !== null) return;
+  ctx.report({
+    path,
+    at: "key",
+    message: `agent node ${String(path.at(-1))} of a planned graph (origin: planned) must work in a worktree: only there are the files your checks run protected`,
+    hint: "add workspace: { mode: worktree } to the node, or under defaults",
+  });
+}
+
+/** A planned graph starts from your HEAD: a base it chose (an old branch, say) could hold rewritten check scripts. */
+function baseRefused(ctx: ValidateContext, path: Path, base: string | undefined): void {
+  if (base === undefined) return;
+  ctx.report({
+    path,
+    message: `base ${JSON.stringify(base)} is refused in a planned graph (origin: planned): its worktrees and merges start from your HEAD`,
+    hint: "leave base out; commit what the plan should start from",
+  });
+}
+
 /** The kinds that have a cwd of their own: a merge node's cwd picks the repository it writes a branch into. */
 export function hasFolder(kind: string | undefined): boolean {
   return kind === "agent" || kind === "script" || kind === "merge";
@@ -113,8 +149,22 @@ export function hasFolder(kind: string | undefined): boolean {
 export const plannedReach: Rule = (ctx) => {
   if (ctx.graph.origin !== "planned") return;
   look(ctx, ["defaults"], ctx.graph.defaults);
+  baseRefused(ctx, ["defaults", "workspace", "base"], ctx.graph.defaults?.workspace?.base);
   for (const n of ctx.index.nodes) {
     if (hasFolder(n.node?.kind)) look(ctx, n.path, n.node as Holder);
+    if (n.node?.kind === "agent") {
+      worktreeRule(ctx, n.path, n.node);
+      baseRefused(ctx, [...n.path, "workspace", "base"], n.node.workspace?.base);
+    }
+    if (n.node?.kind === "merge") baseRefused(ctx, [...n.path, "base"], n.node.base);
+    const into = n.node?.kind === "merge" ? n.node.into : undefined;
+    const bad = into === undefined ? null : plannedIntoProblem(into);
+    if (bad !== null)
+      ctx.report({
+        path: [...n.path, "into"],
+        message: `into ${JSON.stringify(into)} is refused in a planned graph (origin: planned): ${bad}`,
+        hint: 'write into: "vouch/{{ run.id }}/NAME", or leave into out (vouch/<run>/<node>)',
+      });
   }
   // Workers at a URL the model chose would run its branches and send back their
   // verdicts: evidence vouch did not gather. The user grants that with --executor.

@@ -3,6 +3,7 @@
 // no two sittings resume one session at once; `retry.session: continue` only
 // where the harness can resume. The harness is the one the file names (a
 // `--harness` override is checked again by the run's plan, src/spawn refuse()).
+import { addNeedHint } from "./needs-hint.ts";
 import type { HarnessName } from "../ports.ts";
 import { sessionRefusal, type SessionMode } from "../sessions.ts";
 import type { IndexedNode } from "./graph-index.ts";
@@ -78,7 +79,7 @@ function sessionTarget(ctx: ValidateContext, n: IndexedNode, node: AgentNode): {
   if (!ctx.index.isUpstream(n, id)) {
     return void report(
       `session.${key}: "${id}" is not upstream of "${n.id}", so its session may not exist yet when this node starts`,
-      `add "${id}" to the needs of "${n.id}" (directly or through another node)`,
+      addNeedHint(ctx.index, n, id, `"${n.id}"`),
     );
   }
   if (mode === "resume" && n.scope !== null && target.scope === null) {

@@ -1,5 +1,6 @@
 // Rules about the shape of the graph: node ids and the edges between them
 // (needs, routes, fallbacks, feedback), cycles, and the ADR 0002 restrictions.
+import { addNeedHint } from "./needs-hint.ts";
 import { cycleThrough, cyclicComponents } from "./dag.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import type { Edge, IndexedNode } from "./graph-index.ts";
@@ -38,7 +39,7 @@ function checkRef(ctx: ValidateContext, from: IndexedNode, target: string, path:
       message: `"${target}" is an outer node; the ${field} of a branch node must name nodes of its own branch`,
       hint:
         field === "needs"
-          ? `the map starts after its own needs: add ${target} to the needs of map "${from.scope}"`
+          ? `the map starts after its own needs: ${addNeedHint(ctx.index, ctx.index.scope(null).get(from.scope)!, target, `map "${from.scope}"`)}`
           : `name a node of the branch of map "${from.scope}"`,
     });
     return undefined;

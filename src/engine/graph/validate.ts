@@ -9,6 +9,7 @@ import { cycles, inputNames, maps, references, uniqueIds } from "./validate-stru
 import { acpOnAcp, checks, plannedPowers, scriptCommand, stampNeedsJson, staticCommands } from "./validate-commands.ts";
 import { dataPaths } from "./validate-templates.ts";
 import { valueDepth } from "./validate-depth.ts";
+import { schemaRefs } from "./validate-schema-refs.ts";
 import { argvValues } from "./validate-argv-values.ts";
 import { merges } from "./validate-merge.ts";
 import { plannedReach } from "./validate-planned.ts";
@@ -33,6 +34,7 @@ const RULES: Rule[] = [
   stampNeedsJson,
   dataPaths,
   valueDepth,
+  schemaRefs,
   argvValues,
   workspaces,
   merges,

@@ -13,6 +13,7 @@ import { judgeChecks } from "../verdict/conjunction.ts";
 import { branchName, worktreePath } from "../workspace/names.ts";
 import { keepAside } from "../workspace/workspaces.ts";
 import { DEFAULT_BASE } from "../workspace/spec.ts";
+import { intoRefusal, mergeMessage } from "../workspace/into.ts";
 import { checkSpec, runChecks } from "./checks.ts";
 import { decideSeal, NOT_PROBED, sandboxModeOf } from "../sandbox.ts";
 import { AttemptTrees, type CheckSource } from "./check-tree.ts";
@@ -54,6 +55,11 @@ async function locate(env: NodeEnv, node: MergeNode): Promise<Place | string> {
   if (bad) return `into "${into}" ${bad}`;
   const root = await run.ports.git.repoRoot(cwd);
   if (root === null) return `${cwd} is not in a git repository: a merge node merges git branches`;
+  // Before any git write: a branch this merge did not make is never renamed or moved.
+  const planned = env.frame.graph.origin === "planned";
+  const tipSubject = await run.ports.git.branchSubject(root, into);
+  const refused = intoRefusal({ into, runId: run.options.runId, node: env.id, planned, tipSubject });
+  if (refused !== null) return refused;
   const base = node.base ?? DEFAULT_BASE;
   const baseCommit = await run.ports.git.resolveCommit(root, base);
   if (baseCommit === null) return `base "${base}" names no commit in ${root}`;
@@ -78,12 +84,7 @@ async function mergeAll(
       leftOut.push({ branch: s.branch, from: s.from, reason: "no_branch", paths: [] });
       continue;
     }
-    const step = await run.ports.merge.mergeCommit(
-      p.root,
-      tip,
-      judged.commit,
-      `vouch: run ${run.options.runId}, node ${env.id}, merge ${s.branch}`,
-    );
+    const step = await run.ports.merge.mergeCommit(p.root, tip, judged.commit, mergeMessage(run.options.runId, env.id, s.branch));
     if (step.merged) {
       tip = step.commit;
       merged.push({ branch: s.branch, from: s.from, commit: step.source });

@@ -3,7 +3,9 @@
 // failure: the merge passes on the merged tree's checks. Nothing merged at all
 // is a failure (merge_conflict when conflicts left everything out,
 // nothing_to_merge when no upstream work passed): a merge with no work in it
-// is no evidence of anything.
+// is no evidence of anything. A branch moved or deleted after its node passed
+// leaves nothing out: the merge takes the commits vouch recorded (issue 27
+// items 2 and 3, test/e2e/merge-branches.test.ts).
 import type { Cause, EvidencePart, NodeStatus, Qualifier } from "../events.ts";
 import type { CheckOutcome } from "../ports.ts";
 import type { Judgement } from "../verdict/conjunction.ts";
@@ -57,10 +59,13 @@ export function mergeVerdict(out: MergeOutput, judged: Judgement | null, runStop
   if (out.merged.length === 0) {
     const conflicts = out.left_out.filter((l) => l.reason === "merge_conflict");
     const cause: Cause = conflicts.length > 0 ? "merge_conflict" : "nothing_to_merge";
+    const unrecorded = out.left_out.filter((l) => l.reason === "no_branch").map((l) => l.from);
     const why =
       conflicts.length > 0
         ? `nothing was merged: ${conflicts.map((c) => c.branch).join(", ")} conflict${conflicts.length === 1 ? "s" : ""} with ${out.base}`
-        : `nothing was merged: no upstream work passed${out.not_passed.length > 0 ? ` (${out.not_passed.join(", ")} did not)` : ""}`;
+        : unrecorded.length > 0
+          ? `nothing was merged: ${unrecorded.join(", ")} passed with no commit vouch recorded (a node without a worktree has none)`
+          : `nothing was merged: no upstream work passed${out.not_passed.length > 0 ? ` (${out.not_passed.join(", ")} did not)` : ""}`;
     return { status: "failed", qualifier: null, cause, error: why, evidence: [], failedChecks: [] };
   }
   if (judged === null) {

@@ -105,7 +105,7 @@ function planAgent(
   file: GraphFile,
   node: AgentNode,
   planned: PlannedNode,
-  c: { options: RunOptions; agents: AgentRunner; budgetUsd: number | null; inputs: Record<string, unknown> },
+  c: { options: RunOptions; agents: AgentRunner; budgetUsd: number | null; inputs: Record<string, unknown>; elsewhere: boolean },
 ): void {
   const s = agentSettings(file, node, c.options);
   const agentPlan: AgentPlan = { node: planned.id, harness: s.harness, caps: s.caps };
@@ -115,6 +115,7 @@ function planAgent(
   if (s.permissionMode !== undefined) agentPlan.permissionMode = planned.permissionMode = s.permissionMode;
   const modes = sessionModes(node, s.retry);
   if (modes.length > 0) agentPlan.sessionModes = modes;
+  if (c.elsewhere) agentPlan.elsewhere = true;
   // A sub-graph's inputs are known only once its graph node runs.
   const cwd = staticCwd(s.cwd, c.inputs, c.options.baseDir);
   if (cwd !== undefined) agentPlan.cwd = planned.cwd = cwd;
@@ -149,7 +150,9 @@ export function planRun(options: RunOptions): RunPlan {
       else if (r !== null) refusals.push({ node: id, ...r });
     }
     if (node.kind === "agent") {
-      planAgent(w.file, node, planned, { options, agents, budgetUsd: limits.budgetUsd, inputs: w.file === graph ? inputs : {} });
+      const elsewhere = options.executor !== undefined && (w.map !== undefined || w.graph !== undefined);
+      const inputsHere = w.file === graph ? inputs : {};
+      planAgent(w.file, node, planned, { options, agents, budgetUsd: limits.budgetUsd, inputs: inputsHere, elsewhere });
       for (const r of planned.refusals.filter((x) => x.harness !== "sandbox"))
         refusals.push({ node: id, harness: r.harness, field: r.field, message: r.message });
     }

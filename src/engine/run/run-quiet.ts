@@ -78,10 +78,14 @@ export class QuietRun {
       }));
       if (!limit) {
         ctx.emitter.emit({ type: "run.paused", reason: "approval", approvals });
+        ctx.counts.paused = approvals.length;
         return this.finishPaused("approval");
       }
       const resets = new Map(ctx.usageLimits.states().map((s) => [s.harness, resetIso(s.resetsAt)]));
       const limited = ctx.usageLimits.parkedAttempts().map((p) => ({ ...p, resets_at: resets.get(p.harness) ?? null }));
+      // Every node the run holds is counted once, whether an approval or a limit holds it.
+      const held = new Set([...approvals, ...limited].map((p) => `${p.node}\0${p.branch ? `${p.branch.map}#${p.branch.index}` : ""}`));
+      ctx.counts.paused = held.size;
       ctx.emitter.emit({
         type: "run.paused",
         reason: "rate_limited",

@@ -148,7 +148,8 @@ export class ScopeRunner {
       return s?.status === "passed" && s.chosen !== undefined && !s.chosen.includes(id);
     });
     const when = node.when ? () => evaluateCondition(node.when!, this.scope()) : undefined;
-    return disposition({ needs, notChosen, stopping: this.stopping(), ...(when ? { when } : {}) });
+    const readsStatus = node.kind === "router";
+    return disposition({ needs, notChosen, stopping: this.stopping(), readsStatus, ...(when ? { when } : {}) });
   }
 
   private recordSkip(a: Extract<Action, { type: "skip" }>): void {

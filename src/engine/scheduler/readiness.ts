@@ -19,9 +19,14 @@ export interface ReadinessInput {
   stopping: boolean;
   /** Evaluated only when everything before it allows the node to run. */
   when?: () => boolean;
+  /** A router: it runs whatever its needs ended as (failed or error included), so that its
+   *  routes can read `nodes.X.status` and send a failure somewhere (issue 27 item 15). */
+  readsStatus?: boolean;
 }
 
 const SINKING: ReadonlySet<NodeStatus> = new Set(["failed", "error", "cancelled"]);
+/** What keeps a router from running: work that was stopped, not work that reached an outcome. */
+const SINKING_FOR_ROUTERS: ReadonlySet<NodeStatus> = new Set(["cancelled"]);
 
 export function disposition(input: ReadinessInput): Disposition {
   if (input.stopping) return { run: false, status: "cancelled", cause: "cancelled" };
@@ -29,7 +34,8 @@ export function disposition(input: ReadinessInput): Disposition {
   if (needs.length > 0 && needs.every((n) => n.status === "skipped")) {
     return { run: false, status: "skipped", cause: "upstream_not_passed" };
   }
-  if (needs.some((n) => SINKING.has(n.status) && !n.recovered)) {
+  const sinking = input.readsStatus ? SINKING_FOR_ROUTERS : SINKING;
+  if (needs.some((n) => sinking.has(n.status) && !n.recovered)) {
     return { run: false, status: "skipped", cause: "upstream_not_passed" };
   }
   if (input.notChosen) return { run: false, status: "skipped", cause: "not_chosen" };

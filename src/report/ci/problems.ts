@@ -87,7 +87,8 @@ function checkProblems(n: ReportNode, base: PathBase): Problem[] {
   const out: Problem[] = [];
   for (const c of failedChecks(n.view)) {
     const rule = `vouch/check/${c.name}`;
-    const title = `check ${c.name} failed in ${n.path}`;
+    // A check that could not run or did not finish is no evidence (ADR 0049): never "failed".
+    const title = `check ${c.name} ${c.could_not_run ? "could not run" : "failed"} in ${n.path}`;
     const tail = checkTail(c);
     const located = locatedLines(tail, base, MAX_LOCATED_PER_CHECK);
     for (const l of located)

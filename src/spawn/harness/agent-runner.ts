@@ -16,6 +16,7 @@ import { HARNESSES, harnessesKeeping, PROCESS_ADAPTERS, type ProcessHarnessName 
 import { FixtureFolder } from "./replay/folder.ts";
 import { playReplay, replayFolderProblem } from "./replay/play.ts";
 import { notRun } from "./common/not-run.ts";
+import { agentProgram, missingProgram } from "./program-on-path.ts";
 import { runSitting, type RunProcess } from "./sitting.ts";
 import type { HarnessAdapter, HarnessDescriptor } from "./types.ts";
 
@@ -69,6 +70,10 @@ export function createAgentRunner(opts: AgentRunnerOptions): AgentRunner {
     const unready =
       harness.name === "replay" ? replayFolderProblem(opts.replayDir, fixtures) : processAdapter(harness.name)?.unready?.({ commandArgv });
     if (unready) out.push({ harness: harness.name, field: "harness", message: `harness "${harness.name}": ${unready}` });
+    // The real spawn seam resolves the program; a test that replaces it brings no program.
+    const program = agentProgram(harness, plan, commandArgv);
+    const missing = unready || opts.runProcess || plan.elsewhere ? null : missingProgram(program, opts.parentEnv);
+    if (missing) out.push({ harness: harness.name, field: program.field, message: `harness "${harness.name}": ${missing}` });
     return out;
   };
   const sittingContext = {

@@ -32,6 +32,8 @@ export class FakeGit implements GitPort {
   readonly branches = new Map<string, string>([["main", FAKE_BASE]]);
   readonly worktrees = new Map<string, { branch: string; files: Tree }>();
   readonly calls: string[] = [];
+  /** Commit messages by commit id (the base's is the user's). */
+  readonly messages = new Map<string, string>([[FAKE_BASE, "initial"]]);
   failAdd: Error | null = null;
   private n = 0;
 
@@ -57,6 +59,10 @@ export class FakeGit implements GitPort {
   }
   async branchExists(_root: string, branch: string) {
     return this.branches.has(branch);
+  }
+  async branchSubject(_root: string, branch: string) {
+    const tip = this.branches.get(branch);
+    return tip === undefined ? null : (this.messages.get(tip) ?? "");
   }
   async addWorktree(_root: string, path: string, branch: string, commit: string) {
     this.calls.push(`add ${path} ${branch} ${commit}`);
@@ -96,6 +102,7 @@ export class FakeGit implements GitPort {
     this.commits.set(id, new Map(wt.files));
     this.parents.set(id, tip);
     this.branches.set(w.branch, id);
+    this.messages.set(id, message);
     this.calls.push(`commit ${id} ${message}`);
     return id;
   }

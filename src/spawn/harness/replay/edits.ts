@@ -97,12 +97,15 @@ function inside(root: string, target: string): boolean {
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
-/** The absolute file an edit writes, after following every symlink already on its way. */
-function resolveTarget(rootReal: string, path: string): string {
+/** The absolute file an edit writes, after following every symlink already on its way.
+ *  A delete follows the links of the folders on the way, never the last name: deleting a
+ *  recorded symlink removes the link, not what it points at. */
+function resolveTarget(rootReal: string, path: string, keepLast = false): string {
   const parts = path.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
   let at = rootReal;
-  for (const part of parts) {
+  for (const [i, part] of parts.entries()) {
     at = join(at, part);
+    if (keepLast && i === parts.length - 1) break;
     let isLink: boolean;
     try {
       isLink = lstatSync(at).isSymbolicLink();
@@ -140,7 +143,7 @@ export function applyEdits(cwd: string, edits: readonly ReplayEdit[]): void {
     const problem = pathProblem(edit.path);
     if (problem)
       throw new ReplayEditError(`replay edit "${edit.path}" ${problem}: a recorded path must be relative and stay inside the folder`);
-    return resolveTarget(rootReal, edit.path);
+    return resolveTarget(rootReal, edit.path, "delete" in edit);
   });
   edits.forEach((edit, i) => {
     const target = targets[i]!;

@@ -32,7 +32,7 @@ export function replayFolderProblem(dir: string | undefined, fixtures: FixtureFo
 type Stop = "wall" | "idle" | "cancelled";
 
 /** A sitting's recording: the fixture's lines and the edits it left, or why it cannot be played. */
-type Recording = { found: string; lines: string[]; edits: ReplayEdit[] } | { unplayable: string };
+type Recording = { found: string; lines: string[]; edits: ReplayEdit[] } | { unplayable: string } | { bad: string };
 
 function readRecording(a: AgentAssignment, opts: ReplayOptions, fixtures: FixtureFolder): Recording {
   const lookup = fixtures.find(opts.dir, a.node, a.attempt, a.branch?.index, a.round);
@@ -50,8 +50,13 @@ function readRecording(a: AgentAssignment, opts: ReplayOptions, fixtures: Fixtur
   try {
     return { found: lookup.found, lines, edits: fixtures.edits(lookup, opts.maxBytes) };
   } catch (e) {
-    return { unplayable: (e as Error).message };
+    return { bad: badFixture(lookup.found, (e as Error).message) };
   }
+}
+
+/** A recording vouch will not play is the fixture's fault, not the harness's: said as such. */
+function badFixture(found: string, why: string): string {
+  return `bad replay fixture ${basename(found)}: ${why} (fix or re-record it)`;
 }
 
 export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: ReplayOptions): Promise<Sitting> {
@@ -59,6 +64,7 @@ export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: Re
   const elapsed = () => Math.round(performance.now() - started);
   const recording = readRecording(a, opts, opts.fixtures ?? new FixtureFolder());
   if ("unplayable" in recording) return notRun("unavailable", recording.unplayable, elapsed());
+  if ("bad" in recording) return notRun("crashed", recording.bad, elapsed());
   const { found, lines, edits } = recording;
 
   const parser = createClaudeParser(`replay fixture ${basename(found)}`);
@@ -93,7 +99,7 @@ export async function playReplay(a: AgentAssignment, hooks: AgentHooks, opts: Re
   // The recording played to its end: its edits land in the sitting's folder
   // (its worktree when the node has one), as the model's tools would have left them.
   const refused = replayEditsInto(a.cwd, edits);
-  return refused ? notRun("unavailable", refused, elapsed()) : sitting;
+  return refused ? notRun("crashed", badFixture(found, refused), elapsed()) : sitting;
 }
 
 /** Applies a sitting's recorded edits; the reason when they could not be (nothing is half-written by a refused path). */
