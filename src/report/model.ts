@@ -7,6 +7,7 @@ import type { Drawing } from "../engine/graph/draw-dot.ts";
 import type { BranchView, CheckRecord, NodeView, RunSummary } from "../ledger/types.ts";
 import { nodePath } from "../read/node-path.ts";
 import { timelineOf, type Timeline } from "./timeline.ts";
+import type { RunDiffs } from "./work.ts";
 
 /** One node of the run: a top-level node, or a node inside one map branch. */
 export interface ReportNode {
@@ -25,15 +26,50 @@ export interface ReportModel {
    *  run started (its digest matches); absent: the report draws the recorded nodes and needs. */
   drawing?: Drawing;
   timeline: Timeline;
+  /** The worktrees' patches the command line read from git (src/cli/report-diffs.ts, ADR 0071);
+   *  absent: none were read (a report of another format, or git not reachable), and the page
+   *  shows each worktree's branch, commit and stat without its patch. */
+  diffs?: RunDiffs;
+  /** The run's claims against its evidence (issue 32): one count per claim and evidence.
+   *  The hook is here and the page shows it when present; nothing fills it yet. */
+  claims?: readonly ClaimCount[];
 }
 
-export function reportModel(summary: RunSummary, events: VouchEvent[], drawing?: Drawing): ReportModel {
+/** What the models claimed of their own work beside what vouch's evidence found: how many
+ *  sittings made `claim` and ended with `evidence` (verified, unchecked, failed, no verdict),
+ *  and what they cost. The shape of issue 32's claims table, without its grouping. */
+export interface ClaimCount {
+  /** null: the model said nothing vouch could read. */
+  claim: string | null;
+  evidence: string;
+  sittings: number;
+  cost_usd: number;
+  cost_unknown: number;
+}
+
+/** What the command line read besides the ledger and hands to the report. */
+export interface ReportExtras {
+  drawing?: Drawing;
+  diffs?: RunDiffs;
+  claims?: readonly ClaimCount[];
+}
+
+export function reportModel(summary: RunSummary, events: VouchEvent[], extras: ReportExtras = {}): ReportModel {
   const nodes: ReportNode[] = summary.nodes.map((view) => ({ path: view.node, view }));
   for (const branch of summary.branches) {
     for (const view of branch.nodes) nodes.push({ path: nodePath(view.node, branch), view, branch });
   }
   const started = events.filter((e): e is EventOf<"run.started"> => e.type === "run.started").at(-1);
-  return { summary, nodes, graph: started?.nodes ?? [], timeline: timelineOf(events), ...(drawing ? { drawing } : {}) };
+  const { drawing, diffs, claims } = extras;
+  return {
+    summary,
+    nodes,
+    graph: started?.nodes ?? [],
+    timeline: timelineOf(events),
+    ...(drawing ? { drawing } : {}),
+    ...(diffs ? { diffs } : {}),
+    ...(claims ? { claims } : {}),
+  };
 }
 
 /** The checks of a node's last attempt (what decided its verdict). */
