@@ -126,8 +126,9 @@ export function timelineOf(events: VouchEvent[]): Timeline {
   const f = new Fold();
   for (const e of events) {
     const at = Math.max(0, Date.parse(e.t) - t0);
-    f.last = Math.max(f.last, at);
+    // Before f.last moves: a new session closes what the one before left open at that one's last event.
     foldOne(f, e, at);
+    f.last = Math.max(f.last, at);
   }
   f.closeAll(f.last);
   const bars = f.bars.sort((a, b) => a.start - b.start || a.path.localeCompare(b.path));
