@@ -153,5 +153,5 @@ export function workHtml(model: ReportModel): string {
   if (merges.length === 0 && trees.length === 0) return "";
   const intro =
     "What the agents changed, as git has it: each worktree's branch and commit, its patch against the commit it started from, and what each merge made of them.";
-  return `<h2>Work</h2>${el("p", { class: "note" }, intro)}${merges.join("\n")}${trees.join("\n")}`;
+  return `<h2 id="work">Work</h2>${el("p", { class: "note" }, intro)}${merges.join("\n")}${trees.join("\n")}`;
 }
