@@ -9,9 +9,26 @@ import { html } from "./escape.ts";
 import { badge, checkHtml } from "./html-nodes.ts";
 import { el } from "./markup.ts";
 import { lastChecks, type ReportModel, type ReportNode } from "./model.ts";
-import { boundDiff, DIFF_BOUNDS, branchLabels, mergeResultOf, shortCommit, type MergeResult, type NodeDiff } from "./work.ts";
+import {
+  boundDiff,
+  DIFF_BOUNDS,
+  branchLabels,
+  mergeResultOf,
+  pageBudget,
+  shortCommit,
+  type MergeResult,
+  type NodeDiff,
+  type PageBudget,
+} from "./work.ts";
 
 const code = (text: string) => el("code", {}, html(text));
+
+/** What every part of the section reads: the model, the branches' task labels, the room left for patches. */
+interface Page {
+  model: ReportModel;
+  labels: Map<string, string>;
+  budget: PageBudget;
+}
 
 /** `vouch show RUN --diff NODE`: where the whole patch is, said wherever the page cuts it. */
 function showDiff(model: ReportModel, label: string): string {
@@ -34,11 +51,16 @@ function diffLine(line: string): string {
 }
 
 /** The patch, collapsed: its lines up to the bound, then how many more and where they are. */
-function patchHtml(model: ReportModel, label: string, patch: string): string {
-  const shown = boundDiff(patch);
+function patchHtml(p: Page, label: string, patch: string): string {
+  const { model } = p;
+  const shown = boundDiff(patch, DIFF_BOUNDS, p.budget, (l) => html(l).length + 30);
   const total = shown.lines.length + shown.more;
   const what = shown.more > 0 ? `diff: the first ${shown.lines.length} of ${total} lines` : `diff: ${total} line${total === 1 ? "" : "s"}`;
-  const more = shown.more > 0 ? el("p", { class: "more" }, `${shown.more} more lines: `, showDiff(model, label), " prints all of it") : "";
+  const room = p.budget.chars < DIFF_BOUNDS.lineChars * 6 ? " (the page's room for patches is used up)" : "";
+  const more =
+    shown.more > 0
+      ? el("p", { class: "more" }, `${shown.more} more lines${html(room)}: `, showDiff(model, label), " prints all of it")
+      : "";
   const cut =
     shown.cut > 0
       ? el("p", { class: "more" }, `${shown.cut} long line${shown.cut === 1 ? "" : "s"} cut at ${DIFF_BOUNDS.lineChars} characters`)
@@ -47,10 +69,11 @@ function patchHtml(model: ReportModel, label: string, patch: string): string {
   return el("details", { class: "diff" }, el("summary", {}, html(what)), pre, more, cut);
 }
 
-function diffHtml(model: ReportModel, label: string, w: WorkspaceRecord): string {
+function diffHtml(p: Page, label: string, w: WorkspaceRecord): string {
+  const { model } = p;
   if (w.commit === w.base) return el("p", { class: "note" }, "No change: the branch is at the commit it started from.");
   const diff: NodeDiff | undefined = model.diffs?.get(label);
-  if (diff && "patch" in diff) return patchHtml(model, label, diff.patch);
+  if (diff && "patch" in diff) return patchHtml(p, label, diff.patch);
   const why = diff ? diff.unread : "the patch was not read for this page";
   return el("p", { class: "note" }, `Patch not shown (${html(why)}): `, showDiff(model, label), " prints it.");
 }
@@ -60,7 +83,8 @@ function factsTable(rows: [string, string][]): string {
 }
 
 /** One node's worktree: branch, commit from base, stat, protected paths it changed, the patch. */
-function worktreeHtml(model: ReportModel, n: ReportNode, labels: Map<string, string>): string {
+function worktreeHtml(p: Page, n: ReportNode): string {
+  const { labels } = p;
   const w = n.view.workspace!;
   const task = n.branch ? labels.get(n.path.slice(0, n.path.lastIndexOf("."))) : undefined;
   const rows: [string, string][] = [
@@ -71,7 +95,7 @@ function worktreeHtml(model: ReportModel, n: ReportNode, labels: Map<string, str
   if (w.tampered?.length)
     rows.push(["tampered", el("span", { class: "why" }, html(`${w.tampered.join(", ")} (put back as in the base before the checks)`))]);
   const title = el("h3", {}, `${badge(n.view.status)} `, code(n.path), task ? ` ${el("span", { class: "kind" }, html(task))}` : "");
-  return el("section", { class: "work", "data-node": n.path }, title, factsTable(rows), diffHtml(model, n.path, w));
+  return el("section", { class: "work", "data-node": n.path }, title, factsTable(rows), diffHtml(p, n.path, w));
 }
 
 const WHY_LEFT: Record<string, string> = {
@@ -112,7 +136,8 @@ function leftOutList(r: MergeResult, labels: Map<string, string>): string {
 }
 
 /** A merge node's result: onto which branch, what was merged in order, what was left out and why, its checks. */
-function mergeHtml(model: ReportModel, n: ReportNode, r: MergeResult, labels: Map<string, string>): string {
+function mergeHtml(p: Page, n: ReportNode, r: MergeResult): string {
+  const { labels } = p;
   const w = n.view.workspace;
   const onto = r.branch
     ? `Onto ${code(r.branch)} at ${code(shortCommit(r.commit))}, from ${code(r.base)} (${code(shortCommit(r.base_commit))})${w ? ` · ${html(diffStatText(w))}` : ""}`
@@ -136,19 +161,19 @@ function mergeHtml(model: ReportModel, n: ReportNode, r: MergeResult, labels: Ma
     notPassed,
     el("h4", {}, "Checks on the merged tree"),
     checked,
-    w ? diffHtml(model, n.path, w) : "",
+    w ? diffHtml(p, n.path, w) : "",
   );
 }
 
 /** The page's Work section; empty when no node merged or worked in a worktree. */
 export function workHtml(model: ReportModel): string {
-  const labels = branchLabels(model.summary);
+  const p: Page = { model, labels: branchLabels(model.summary), budget: pageBudget() };
   const merges: string[] = [];
   const trees: string[] = [];
   for (const n of model.nodes) {
     const r = n.view.kind === "merge" ? mergeResultOf(n.view.output) : null;
-    if (r) merges.push(mergeHtml(model, n, r, labels));
-    else if (n.view.workspace) trees.push(worktreeHtml(model, n, labels));
+    if (r) merges.push(mergeHtml(p, n, r));
+    else if (n.view.workspace) trees.push(worktreeHtml(p, n));
   }
   if (merges.length === 0 && trees.length === 0) return "";
   const intro =

@@ -17,6 +17,10 @@ export const DIFF_BOUNDS = {
   lines: 400,
   /** Most characters of one line shown (a minified file is one long line). */
   lineChars: 400,
+  /** Most characters of patches one page holds, as written into it (escaped): past it, a patch
+   *  shows no more lines (they are counted). 40 patches of 400 lines of 400 characters would be
+   *  6.4 MB before escaping; the page stays under test/report/size.test.ts's limit. */
+  pageChars: 1_000_000,
 } as const;
 
 /** One worktree's patch as the command line read it, or why it was not read. */
@@ -32,15 +36,34 @@ export interface ShownDiff {
   cut: number;
 }
 
-/** The first `bounds.lines` lines of a patch, each at most `bounds.lineChars` characters. */
-export function boundDiff(patch: string, bounds: { lines: number; lineChars: number } = DIFF_BOUNDS): ShownDiff {
+/** What is left of the page's room for patches (DIFF_BOUNDS.pageChars), spent as patches are shown. */
+export interface PageBudget {
+  chars: number;
+}
+
+export function pageBudget(): PageBudget {
+  return { chars: DIFF_BOUNDS.pageChars };
+}
+
+/** The first `bounds.lines` lines of a patch, each at most `bounds.lineChars` characters, while
+ *  `budget` lasts: each line shown spends `cost(line)` (the page passes its escaped length). */
+export function boundDiff(
+  patch: string,
+  bounds: { lines: number; lineChars: number } = DIFF_BOUNDS,
+  budget: PageBudget = { chars: Number.POSITIVE_INFINITY },
+  cost: (line: string) => number = (l) => l.length,
+): ShownDiff {
   const all = patch.endsWith("\n") ? patch.slice(0, -1).split("\n") : patch === "" ? [] : patch.split("\n");
   let cut = 0;
-  const lines = all.slice(0, bounds.lines).map((l) => {
-    if (l.length <= bounds.lineChars) return l;
-    cut += 1;
-    return `${l.slice(0, bounds.lineChars)}… (${l.length} characters)`;
-  });
+  const lines: string[] = [];
+  for (const l of all.slice(0, bounds.lines)) {
+    const line = l.length <= bounds.lineChars ? l : `${l.slice(0, bounds.lineChars)}… (${l.length} characters)`;
+    const spent = cost(line) + 1;
+    if (spent > budget.chars) break;
+    budget.chars -= spent;
+    if (line !== l) cut += 1;
+    lines.push(line);
+  }
   return { lines, more: all.length - lines.length, cut };
 }
 

@@ -89,6 +89,23 @@ describe("the work sections", () => {
     expect(work).toContain(`Patch not shown (the patch is over 1 MiB): vouch show ${RUN} --diff implement_each[1].implement prints it.`);
   });
 
+  test("patches of the worst kind, as many as are read: the page stays under its size bound, the rest counted", () => {
+    const worst = `${Array.from({ length: DIFF_BOUNDS.lines + 100 }, () => `+${'"'.repeat(DIFF_BOUNDS.lineChars * 2)}`).join("\n")}\n`;
+    const diffs = new Map<string, NodeDiff>(
+      ["integrate", "implement_each[0].implement", "implement_each[1].implement", "implement_each[2].implement"].map((l) => [
+        l,
+        { patch: worst },
+      ]),
+    );
+    const work = workHtml(workModel(PLAIN, { diffs }));
+    // Four patches of 6 MB escaped would be 24 MB: the page's room is DIFF_BOUNDS.pageChars.
+    expect(work.length).toBeLessThan(DIFF_BOUNDS.pageChars + 50_000);
+    expect(work.length).toBeGreaterThan(DIFF_BOUNDS.pageChars * 0.9);
+    expect(textOf(work)).toContain(
+      `${DIFF_BOUNDS.lines + 100} more lines (the page's room for patches is used up): vouch show ${RUN} --diff implement_each[2].implement`,
+    );
+  });
+
   test("no patches handed in (another reader, or git out of reach): the facts, and where the patch is", () => {
     const work = textOf(workHtml(workModel(PLAIN, { diffs: new Map() })));
     expect(work).toContain(
