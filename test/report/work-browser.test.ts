@@ -56,8 +56,21 @@ describe.skipIf(!CHROMIUM)("the work on the page, in headless Chromium", () => {
       // The merged branch's checks.
       await expect(page.locator("section.merge li.check.pass").first().isVisible()).resolves.toBe(true);
 
+      // The wide picture: the page's head and the merge's result with its patch open, at 1400 px.
       await page.setViewportSize({ width: 1400, height: 900 });
-      await page.screenshot({ path: join(OUT, "report-wide.png"), fullPage: true });
+      const bottom = async (selector: string) =>
+        page.evaluate((sel) => {
+          const g = globalThis as unknown as {
+            document: { querySelector(s: string): { getBoundingClientRect(): { bottom: number } } };
+            scrollY: number;
+          };
+          return g.document.querySelector(sel).getBoundingClientRect().bottom + g.scrollY;
+        }, selector);
+      await page.screenshot({
+        path: join(OUT, "report-wide.png"),
+        fullPage: true,
+        clip: { x: 0, y: 0, width: 1400, height: (await bottom("section.merge")) + 12 },
+      });
       await page.setViewportSize({ width: 390, height: 844 });
       // At phone width nothing is wider than the screen but the patch (which scrolls in its own box).
       const overflow = await page.evaluate(() => {
