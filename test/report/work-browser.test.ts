@@ -119,13 +119,14 @@ describe.skipIf(!CHROMIUM)("the work on the page, in headless Chromium", () => {
     writeFileSync(items, "</summary><script>window.__pwned=7</script>\n<img src=y onerror=window.__pwned=8>\n");
     const home = join(dir.path, "hostile-home");
     const graph = join(import.meta.dirname, "graphs", "hostile-work.yaml");
-    const ran = await vouch(["run", graph, "-i", `items=@${items}`, "-i", `project_dir=${repo}`, "--plain"], {
+    // Written by the run itself (--report html:FILE): the session's wiring reads the patches too.
+    const file = join(dir.path, "hostile-work.html");
+    const ran = await vouch(["run", graph, "-i", `items=@${items}`, "-i", `project_dir=${repo}`, "--plain", "--report", `html:${file}`], {
       home,
       env: { VOUCH_COMMAND: agent },
     });
     expect(ran.code, ran.stdout + ran.stderr).toBe(0);
-    const file = join(dir.path, "hostile-work.html");
-    expect((await vouch(["report", "last", "-o", file], { home })).code).toBe(0);
+    expect(ran.stderr).toContain(`wrote the html report to ${file}`);
     const o = await openInChromium(CHROMIUM!, pathToFileURL(file).href);
     try {
       const { page } = o;
