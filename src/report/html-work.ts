@@ -129,7 +129,7 @@ function leftOutList(r: MergeResult, labels: Map<string, string>): string {
       labels.has(l.from) ? ` ${html(labels.get(l.from))}` : "",
       " · ",
       code(l.branch),
-      ` ${html(WHY_LEFT[l.reason] ?? l.reason)}`,
+      ` ${html(Object.hasOwn(WHY_LEFT, l.reason) ? WHY_LEFT[l.reason] : l.reason)}`,
       l.paths.length ? ` ${el("span", { class: "paths" }, l.paths.map(code).join(", "))}` : "",
     );
   return el("h4", {}, "Left out") + el("ul", { class: "left-out" }, ...r.left_out.map(item));

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { html } from "../../src/report/escape.ts";
 import { renderHtml } from "../../src/report/html.ts";
+import { workHtml } from "../../src/report/html-work.ts";
 import { boundDiff, mergeResultOf } from "../../src/report/work.ts";
 import { pageShape } from "./well-formed.ts";
 import { PLAIN, workModel, type Texts } from "./work-fixtures.ts";
@@ -85,6 +86,16 @@ describe("hostile text in the work sections", () => {
     expect(pageShape(page).problems).toEqual([]);
     expect(page).toContain('<span class="d-add">+&lt;/pre&gt;&lt;/details&gt;&lt;script&gt;window.__pwned=3&lt;/script&gt;</span>');
     expect(boundDiff(patch).lines).toEqual(["+</pre></details><script>window.__pwned=3</script>", "-<details open><summary>x"]);
+  });
+
+  test("a left-out reason named like an object's own property reads as itself (the reasons are looked up by own key)", () => {
+    const model = workModel();
+    const merge = model.nodes.find((n) => n.path === "integrate")!;
+    const output = merge.view.output as { left_out: { reason: string }[] };
+    for (const reason of ["__proto__", "constructor", "toString"]) {
+      output.left_out[0]!.reason = reason;
+      expect(workHtml(model)).toContain(`</code> ${reason} <span class="paths">`);
+    }
   });
 
   test("a recorded merge output of the wrong shape is not a merge result; odd fields are dropped, never trusted", () => {
