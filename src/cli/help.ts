@@ -297,10 +297,12 @@ is as for run; without it the session keeps the run's.`,
   report: `Usage: vouch report RUN [--format html|junit|markdown|github|sarif|codequality] [-o FILE] [--root DIR]
 
 Writes one recorded run as a report, from the ledger (the facts vouch show --json prints):
-  html         one self-contained page (default): the graph drawn by Graphviz, coloured by
-               status; every node's checks with their output tails; map branches as a
-               filterable table; a timeline of sittings and checks; cost by node. Opens from
-               disk, loads nothing from the network.
+  html         one self-contained page (default): the work (each worktree's branch, commit,
+               diff stat and patch, read from git now; each merge's result, what it left out
+               and why); the graph drawn by Graphviz, coloured by status; every node's checks
+               with their output tails; map branches as a filterable table; a timeline of
+               sittings and checks with a legend; cost by node. Opens from disk, loads nothing
+               from the network.
   junit        JUnit XML for CI test reporters: a testcase per node (map branches as
                map[i].node), failure/error/skipped from the verdicts.
   markdown     a summary for $GITHUB_STEP_SUMMARY or a pull-request comment.

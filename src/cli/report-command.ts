@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { parseCommandArgs } from "./args.ts";
 import { oneRun, openRecorded } from "./recorded-ledger.ts";
 import { recordedDrawing } from "./graph-drawing.ts";
+import { recordedDiffs } from "./report-diffs.ts";
 import type { Command } from "./io.ts";
 
 const reportCommand: Command = async (args, io) => {
@@ -24,7 +25,8 @@ const reportCommand: Command = async (args, io) => {
   const ledger = openRecorded(io, run);
   let text: string;
   try {
-    text = await renderReport(ledger, ledger.resolveRun(run), format, recordedDrawing(io), ciContextFor(io.env, io.cwd, values.root));
+    const id = ledger.resolveRun(run);
+    text = await renderReport(ledger, id, format, recordedDrawing(io), ciContextFor(io.env, io.cwd, values.root), recordedDiffs(io));
   } finally {
     ledger.close();
   }

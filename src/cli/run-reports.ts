@@ -10,6 +10,7 @@ import { renderReport } from "../report/render.ts";
 import { writeReport, type ReportTarget } from "../report/write-report.ts";
 import { ciContextFor } from "./ci-context.ts";
 import { recordedDrawing } from "./graph-drawing.ts";
+import { recordedDiffs } from "./report-diffs.ts";
 import type { CliIO } from "./io.ts";
 
 async function writeAll(io: CliIO, runId: string, targets: ReportTarget[]): Promise<boolean> {
@@ -19,7 +20,8 @@ async function writeAll(io: CliIO, runId: string, targets: ReportTarget[]): Prom
     try {
       for (const t of targets) {
         try {
-          writeReport(t.file, await renderReport(ledger, runId, t.format, recordedDrawing(io), ciContextFor(io.env, io.cwd)), "--report");
+          const text = await renderReport(ledger, runId, t.format, recordedDrawing(io), ciContextFor(io.env, io.cwd), recordedDiffs(io));
+          writeReport(t.file, text, "--report");
           io.err(`vouch: wrote the ${t.format} report to ${t.file}\n`);
         } catch (e) {
           ok = false;

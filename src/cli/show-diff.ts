@@ -23,7 +23,7 @@ export function withWorktrees(s: RunSummary): { name: string; node: NodeView }[]
 
 /** The first repository holding the commit: where the worktree was (this machine's), else the
  *  one here — a branch that ran on a worker (ADR 0029) has its recorded path on the worker. */
-async function holding(commit: string, places: string[]): Promise<string | null> {
+export async function holding(commit: string, places: string[]): Promise<string | null> {
   for (const place of places) {
     if (!existsSync(place)) continue;
     const root = await realGit.repoRoot(place);

@@ -11,12 +11,13 @@ import { checkTail, lastChecks, type ReportModel, type ReportNode } from "./mode
 import { historyHtml, type Histories } from "./html-evidence.ts";
 import { qualifierText } from "../read/qualifier.ts";
 import { checkLabel, checkWentWrong } from "../read/check-record.ts";
+import { foldSubgraphs, type Folded } from "./subgraph-fold.ts";
 
 export function badge(status: string): string {
   return el("span", { class: `badge s-${status.replace(/\s+/g, "-")}` }, html(status));
 }
 
-function checkHtml(c: CheckRecord, histories: Histories | undefined): string {
+export function checkHtml(c: CheckRecord, histories?: Histories): string {
   const tail = checkTail(c);
   const exit = c.timed_out ? "timed out" : c.signal ? `signal ${c.signal}` : `exit ${c.exit ?? "–"}`;
   const facts = [html(exit), duration(c.duration_ms), ...(c.truncated ? ["tail truncated"] : [])].join(" · ");
@@ -84,7 +85,22 @@ export function nodeBody(view: NodeView, histories?: Histories): string {
 
 const closed = (status: string) => status === "passed" || status === "skipped";
 
-export function nodeSection(n: ReportNode, histories?: Histories): string {
+/** A sub-graph's nodes inside its graph node's section (already rendered). */
+function insideHtml(inside: string[]): string {
+  if (inside.length === 0) return "";
+  const note = el("div", { class: "note" }, `Its sub-graph's ${inside.length} node${inside.length === 1 ? "" : "s"}:`);
+  return el("div", { class: "inside" }, note, ...inside);
+}
+
+/** The top-level nodes, a sub-graph's folded under its graph node. */
+export function nodeSections(nodes: readonly ReportNode[], histories?: Histories): string {
+  const render = (f: Folded<ReportNode>): string => nodeSection(f.item, f.inside.map(render), histories);
+  return foldSubgraphs(nodes, (n) => n.view.node)
+    .map(render)
+    .join("\n");
+}
+
+export function nodeSection(n: ReportNode, inside: string[] = [], histories?: Histories): string {
   const summary = el(
     "summary",
     {},
@@ -93,7 +109,13 @@ export function nodeSection(n: ReportNode, histories?: Histories): string {
     " ",
     el("span", { class: "kind" }, html(n.view.kind ?? "")),
   );
-  return el("details", { class: "node", id: `node-${n.path}`, open: !closed(n.view.status) }, summary, nodeBody(n.view, histories));
+  return el(
+    "details",
+    { class: "node", id: `node-${n.path}`, open: !closed(n.view.status) },
+    summary,
+    nodeBody(n.view, histories),
+    insideHtml(inside),
+  );
 }
 
 /** Most characters of one value (an input, a branch's label or verdict) the page
@@ -112,9 +134,15 @@ function verdictOf(b: BranchView): string {
 function branchRow(b: BranchView, histories: Histories | undefined): string {
   const label = shown(b.label ?? "");
   const verdict = verdictOf(b);
-  const nodes = b.nodes.map((n) =>
-    el("details", { open: !closed(n.status) }, el("summary", {}, `${badge(n.status)} ${html(n.node)}`), nodeBody(n, histories)),
-  );
+  const render = (f: Folded<NodeView>): string =>
+    el(
+      "details",
+      { open: !closed(f.item.status) },
+      el("summary", {}, `${badge(f.item.status)} ${html(f.item.node)}`),
+      nodeBody(f.item, histories),
+      insideHtml(f.inside.map(render)),
+    );
+  const nodes = foldSubgraphs(b.nodes, (n) => n.node).map(render);
   // The branch's error, unless a node's error already says it.
   const told = b.nodes.some((n) => n.error !== null && b.error !== null && b.error.includes(n.error));
   const error = b.error && !told ? el("div", { class: "why" }, html(b.error)) : "";

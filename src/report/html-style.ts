@@ -26,4 +26,36 @@ pre.tail{background:#f6f6f6;border:1px solid #e3e3e3;padding:.5em;max-height:18e
 .tl-bar{position:absolute;top:1px;height:10px;opacity:.85;border-radius:2px}
 .tl-check{position:absolute;top:4px;height:4px;background:#000;opacity:.6}
 table.cost td.num{text-align:right}.costbar{width:50%}.costbar span{display:block;height:10px;background:#1565c0}
+section.work,section.merge{border:1px solid #ddd;border-radius:6px;margin:.6em 0;padding:.2em .8em .5em}
+section.merge{border-left:4px solid #1565c0}section.work h3,section.merge h3{font-size:1.05em;margin:.4em 0}
+section.merge h4{font-size:.95em;margin:.6em 0 .2em;color:#444}
+table.wfacts th{color:#555;font-weight:600;width:6em;padding-left:0}
+code{overflow-wrap:anywhere}li.left-out{color:#b71c1c}li.left-out code{color:#222}
+pre.diff{background:#fafafa;border:1px solid #e3e3e3;padding:.5em;max-height:36em;overflow:auto;font-size:12px;line-height:1.35;white-space:pre}
+.d-add{background:#e6ffec;display:inline-block;min-width:100%}.d-del{background:#ffebe9;display:inline-block;min-width:100%}
+.d-hunk{color:#6a1b9a}.d-head,.d-file{color:#555;font-weight:600}
+p.more{color:#555;margin:.3em 0}details.diff>summary{cursor:pointer;color:#1565c0}
+.inside{margin:.5em 0 .2em .6em;padding-left:.6em;border-left:2px dashed #bbb}
+.tl-axis{height:18px;color:#555}.tl-axis .tl-track{background:none;border-bottom:1px solid #bbb}
+.tl-tick{position:absolute;bottom:0;border-left:1px solid #bbb;padding-left:2px;font-size:10px;white-space:nowrap}
+.tl-tick.end{border-left:none;border-right:1px solid #bbb;padding:0 2px 0 0;transform:translateX(-100%)}
+.tl-mark{position:absolute;top:0;transform:translateX(-50%);font:bold 9px/12px system-ui,sans-serif;color:#fff;
+ padding:0 2px;border-radius:2px;background:#000;z-index:1}
+.m-retry{background:#e65100}.m-limit{background:#6a1b9a}.m-approval{background:#00838f}.m-paused{background:#37474f}
+.m-waiting{background:#5d4037}.m-session{background:#1565c0}
+.legend{font-size:12px;color:#444;margin:.5em 0;display:flex;flex-wrap:wrap;gap:.3em 1em;align-items:center}
+.lg-item{display:inline-flex;align-items:center;gap:.35em}.lg-bar{display:inline-block;width:18px;height:10px;border-radius:2px}
+.lg-check{display:inline-block;width:12px;height:4px;background:#000;opacity:.6}.lg-mark{position:static;transform:none}
+table.claims{border:1px solid #ddd}table.claims td,table.claims th{border-bottom:1px solid #eee}td.num{text-align:right}
+@media (max-width:600px){
+ body{margin:.6em auto;padding:0 .5em;font-size:13px}
+ table.header th{width:auto}table.header,table.header tbody,table.header tr,table.header th,table.header td{display:block}
+ table.header th{padding-bottom:0}
+ table.branches thead{display:none}table.branches tr.branch{display:block;border-bottom:1px solid #ddd;padding:.3em 0}
+ table.branches td{display:inline-block;border:none}table.branches td:last-child{display:block}
+ table.attempts{display:block;overflow-x:auto}
+ .filter input{width:100%;box-sizing:border-box}
+ .tl-row{flex-wrap:wrap;height:auto;margin-bottom:2px}.tl-label{width:100%}.tl-track{flex:none;width:100%}
+ .graph svg{max-width:100%;height:auto}
+}
 `;

@@ -4,13 +4,15 @@
 // neither run nor call out.
 import { sealSummary } from "../read/seal.ts";
 import { duration, exactDuration } from "../text/duration.ts";
-import { money, usd } from "../text/money.ts";
+import { money, usdAsWritten } from "../text/money.ts";
 import { createHash } from "node:crypto";
 import { capValue } from "../read/cap-text.ts";
 import { html } from "./escape.ts";
 import { el } from "./markup.ts";
-import { costHtml, timelineHtml } from "./html-charts.ts";
-import { badge, branchTables, nodeSection, shown } from "./html-nodes.ts";
+import { costHtml } from "./html-charts.ts";
+import { badge, branchTables, nodeSections, shown } from "./html-nodes.ts";
+import { timelineHtml } from "./html-timeline.ts";
+import { workHtml } from "./html-work.ts";
 import { allOverruns, type ReportModel } from "./model.ts";
 import { REPORT_CSS } from "./html-style.ts";
 import { evidenceHtml } from "./html-evidence.ts";
@@ -41,17 +43,22 @@ function csp(): string {
 function capsText(model: ReportModel): string {
   const { caps } = model.summary.run;
   const parts = [
-    caps.budget_usd === null ? "no budget cap" : `budget ${usd(caps.budget_usd)}`,
+    caps.budget_usd === null ? "no budget cap" : `budget ${usdAsWritten(caps.budget_usd)}`,
     caps.wall_ms === null ? "no wall cap" : `wall ${exactDuration(caps.wall_ms)}`,
   ];
   return parts.join(", ");
+}
+
+/** A limit as the graph wrote it ($5, 45m); the actual value as measured. */
+function limitText(cap: Parameters<typeof capValue>[0], value: number): string {
+  return cap === "budget_usd" ? usdAsWritten(value) : capValue(cap, value);
 }
 
 function overrunsHtml(model: ReportModel): string {
   const list = allOverruns(model);
   if (list.length === 0) return "none";
   const item = (o: (typeof list)[number]) =>
-    el("li", {}, html(`${o.path ?? "run"}: ${o.cap} ${capValue(o.cap, o.actual)} over limit ${capValue(o.cap, o.limit)} (${o.scope})`));
+    el("li", {}, html(`${o.path ?? "run"}: ${o.cap} ${capValue(o.cap, o.actual)} over limit ${limitText(o.cap, o.limit)} (${o.scope})`));
   return el("ul", {}, ...list.map(item));
 }
 
@@ -116,8 +123,9 @@ export function renderHtml(model: ReportModel, svg: string): string {
 <body>
 <h1>vouch run of <code>${html(r.graph)}</code>: ${badge(r.status)}</h1>
 ${headerHtml(model)}
+${workHtml(model)}
 <h2>Graph</h2>${graphNote(model)}<div class="graph">${svg}</div>
-<h2>Nodes</h2>${top.map((n) => nodeSection(n, model.histories)).join("\n")}
+<h2>Nodes</h2>${nodeSections(top, model.histories)}
 ${maps}
 ${evidenceHtml(model.summary.claims, model.summary.retries)}
 <h2>Timeline</h2>${timelineHtml(model)}

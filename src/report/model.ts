@@ -9,6 +9,7 @@ import { nodePath } from "../read/node-path.ts";
 import { timelineOf, type Timeline } from "./timeline.ts";
 import type { Histories } from "./html-evidence.ts";
 import { checkWentWrong } from "../read/check-record.ts";
+import type { RunDiffs } from "./work.ts";
 
 /** One node of the run: a top-level node, or a node inside one map branch. */
 export interface ReportNode {
@@ -29,14 +30,26 @@ export interface ReportModel {
   timeline: Timeline;
   /** The recent history of each of the run's checks, by name and command digest (ADR 0067). */
   histories?: Histories;
+  /** The worktrees' patches the command line read from git (src/cli/report-diffs.ts, ADR 0071);
+   *  absent: none were read (a report of another format, or git not reachable), and the page
+   *  shows each worktree's branch, commit and stat without its patch. */
+  diffs?: RunDiffs;
 }
 
-export function reportModel(summary: RunSummary, events: VouchEvent[], drawing?: Drawing, histories?: Histories): ReportModel {
+/** What the command line read besides the ledger and hands to the report. */
+export interface ReportExtras {
+  drawing?: Drawing;
+  diffs?: RunDiffs;
+  histories?: Histories;
+}
+
+export function reportModel(summary: RunSummary, events: VouchEvent[], extras: ReportExtras = {}): ReportModel {
   const nodes: ReportNode[] = summary.nodes.map((view) => ({ path: view.node, view }));
   for (const branch of summary.branches) {
     for (const view of branch.nodes) nodes.push({ path: nodePath(view.node, branch), view, branch });
   }
   const started = events.filter((e): e is EventOf<"run.started"> => e.type === "run.started").at(-1);
+  const { drawing, diffs, histories } = extras;
   return {
     summary,
     nodes,
@@ -44,6 +57,7 @@ export function reportModel(summary: RunSummary, events: VouchEvent[], drawing?:
     timeline: timelineOf(events),
     ...(drawing ? { drawing } : {}),
     ...(histories ? { histories } : {}),
+    ...(diffs ? { diffs } : {}),
   };
 }
 

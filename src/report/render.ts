@@ -15,6 +15,7 @@ function checksOf(summary: RunSummary): Set<string> {
   summary.branches.forEach((b) => b.nodes.forEach((n) => add(n.attempts)));
   return names;
 }
+import type { RunDiffs } from "./work.ts";
 
 export const REPORT_FORMATS = ["html", "junit", "markdown", "github", "sarif", "codequality"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -24,25 +25,36 @@ export function reportFormat(value: string, where: string): ReportFormat {
   throw new UsageError(`${where}: unknown report format "${value}" (formats: ${REPORT_FORMATS.join(", ")})`, "see: vouch report --help");
 }
 
+/** The patches of a run's worktrees, read by the command line from git (src/cli/report-diffs.ts). */
+export type DiffsFor = (summary: RunSummary) => Promise<RunDiffs>;
+
 /** The CI formats' context for a run whose relative paths start at `baseDir` (the command line builds it). */
 export type CiContextFor = (baseDir: string | undefined) => CiContext;
 
 /** `drawingFor`: the graph as `vouch graph` draws it, when the command can read the run's
  *  graph file as it was (src/cli/graph-drawing.ts); without one the recorded nodes are drawn.
- *  `ci`: where the run's files are, for github, sarif and codequality (src/cli/ci-context.ts). */
+ *  `ci`: where the run's files are, for github, sarif and codequality (src/cli/ci-context.ts).
+ *  `diffsFor`: the worktrees' patches for the HTML page (ADR 0071); without it the page shows
+ *  each worktree's branch, commit and stat only. */
 export async function renderReport(
   ledger: RunLedger,
   runId: string,
   format: ReportFormat,
   drawingFor: (summary: RunSummary) => Drawing | undefined = () => undefined,
   ci?: CiContextFor,
+  diffsFor?: DiffsFor,
 ): Promise<string> {
   const summary = ledger.runSummary(runId);
   const events = ledger.runEvents(runId);
-  const model =
-    format === "html"
-      ? reportModel(summary, events, drawingFor(summary), historiesOf(ledger.checkRuns().filter((r) => checksOf(summary).has(r.name))))
-      : reportModel(summary, events);
+  const html = format === "html";
+  const drawing = html ? drawingFor(summary) : undefined;
+  const diffs = html && diffsFor ? await diffsFor(summary) : undefined;
+  const histories = html ? historiesOf(ledger.checkRuns().filter((r) => checksOf(summary).has(r.name))) : undefined;
+  const model = reportModel(summary, events, {
+    ...(drawing ? { drawing } : {}),
+    ...(diffs ? { diffs } : {}),
+    ...(histories ? { histories } : {}),
+  });
   if (format === "github" || format === "sarif" || format === "codequality") {
     const started = events.find((e) => e.type === "run.started");
     const baseDir = started?.type === "run.started" ? started.base_dir : undefined;

@@ -22,3 +22,14 @@ export function money(amount: number | null, unknown = 0): string {
   if (amount === null) return unknown > 0 ? `? (${unknown} unknown)` : "-";
   return unknown > 0 ? `${usd(amount)} (+${unknown} unknown)` : usd(amount);
 }
+
+/** A limit as a person writes it in a graph (a cap, not a measured cost): whole dollars
+ *  without cents ($5), cents when there are some ($2.50), and a smaller amount exactly
+ *  ($0.001). Measured costs keep `usd`, with the precision the amount needs. */
+export function usdAsWritten(amount: number): string {
+  if (Number.isInteger(amount)) return `$${amount}`;
+  const cents = Math.round(amount * 100);
+  if (Math.abs(amount * 100 - cents) < 1e-9) return `$${(cents / 100).toFixed(2)}`;
+  const exact = String(amount);
+  return `$${exact.includes("e") ? amount.toFixed(20).replace(/0+$/, "") : exact}`;
+}

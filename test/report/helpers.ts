@@ -1,7 +1,7 @@
 // Runs for the report tests, through the real binary and a throwaway ledger.
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEMO_ARGS, vouch, type Ran } from "../e2e/helpers.ts";
+import { DEMO_ARGS, ROOT, vouch, type Ran } from "../e2e/helpers.ts";
 
 export const HOSTILE = join(import.meta.dirname, "graphs", "hostile.yaml");
 /** Three branches: one passes, one (with a hostile label) fails its check, one has a pipe. */
@@ -30,4 +30,26 @@ export async function reportOf(home: string, format: "html" | "junit" | "markdow
 /** Tests that need a tool say so plainly when it is missing. */
 export function sayMissing(tool: string, pkg: string): void {
   console.log(`[skipped] ${tool} is not installed (Debian package ${pkg}; .ci/run installs it): the tests that need it are skipped`);
+}
+
+export interface ParallelRun {
+  home: string;
+  /** The git repository the demo made (its worktrees and branches are there). */
+  repo: string;
+  id: string;
+  stdout: string;
+}
+
+/** `npm run demo:parallel` as CI runs it (scripts/demo-parallel.sh, plain output), in `dir`. */
+export async function parallelRun(dir: string): Promise<ParallelRun> {
+  const home = join(dir, "parallel-home");
+  const p = Bun.spawn(["sh", join(ROOT, "scripts", "demo-parallel.sh"), "--plain"], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, TZ: "UTC", VOUCH_HOME: home, TMPDIR: dir },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  if (code !== 0) throw new Error(`demo:parallel: exit ${code}: ${stderr}`);
+  return { home, repo: /the demo's repository: (\S+)/.exec(stdout)![1]!, id: /run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(stdout)![1]!, stdout };
 }

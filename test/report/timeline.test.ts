@@ -1,10 +1,12 @@
 // The timeline folded from a run's events: a bar per sitting (start to finish
 // or retry) and per check, times from the first event, and the most sittings
 // open at once. From the demo's real event stream, and from made-up ones.
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { DEMO_ARGS, ensureBinary, parseNdjson, tempDir, vouch } from "../e2e/helpers.ts";
 import type { VouchEvent } from "../../src/engine/events.ts";
-import { timelineOf } from "../../src/report/timeline.ts";
+import { axisTicks, timelineOf } from "../../src/report/timeline.ts";
+import { workModel } from "./work-fixtures.ts";
 
 const T0 = Date.parse("2026-12-01T00:00:00.000Z");
 const at = (ms: number) => new Date(T0 + ms).toISOString();
@@ -66,4 +68,49 @@ describe("timelineOf", () => {
       home.cleanup();
     }
   }, 60_000);
+
+  test("marks: a retry and a usage limit where the attempt ended (each closes its bar), an approval asked, the pause, the resumed session", () => {
+    const t = workModel().timeline;
+    expect(t.marks.map((m) => [m.kind, m.path, m.session, m.attempt, m.at])).toEqual([
+      ["retry", "implement_each[1].implement", 1, 1, 300],
+      ["limit", "implement_each[0].implement", 1, 1, 400],
+      ["approval", "ask", 1, 1, 960],
+      ["paused", null, 1, 0, 970],
+      ["session", null, 2, 0, 60_000],
+      ["approval", "ask", 2, 1, 60_000],
+    ]);
+    expect(t.marks[0]!.note).toBe("check_failed: tests failed");
+    expect(t.marks[2]!.note).toBe("Ship it?");
+    const bar = (path: string, attempt: number) => t.bars.find((b) => b.kind === "sitting" && b.path === path && b.attempt === attempt);
+    expect(bar("implement_each[0].implement", 1)).toMatchObject({ start: 10, end: 400, status: "limited" });
+    expect(bar("implement_each[1].implement", 1)).toMatchObject({ start: 20, end: 300, status: "retried" });
+    // The approval asked in session 1 never finished there: it closes unfinished when session 2 starts.
+    expect(t.bars.find((b) => b.path === "ask" && b.session === 1)).toMatchObject({ status: "unfinished", end: 970 });
+  });
+});
+
+describe("axisTicks", () => {
+  test("a step a person reads (200ms, 10s, 15s, 1h, 5 days): from 0, at most 6 steps, none past the span", () => {
+    expect(axisTicks(0)).toEqual([0]);
+    expect(axisTicks(1000)).toEqual([0, 200, 400, 600, 800, 1000]);
+    expect(axisTicks(950)).toEqual([0, 200, 400, 600, 800]);
+    expect(axisTicks(60_030)).toEqual([0, 15_000, 30_000, 45_000, 60_000]);
+    expect(axisTicks(59_000)).toEqual([0, 10_000, 20_000, 30_000, 40_000, 50_000]);
+    expect(axisTicks(5 * 3_600_000).at(1)).toBe(3_600_000);
+    expect(axisTicks(30 * 86_400_000).at(1)).toBe(5 * 86_400_000);
+  });
+
+  test("for any span: starts at 0, evenly spaced, within the span, at most 7 ticks", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 400 * 86_400_000 }), (span) => {
+        const ticks = axisTicks(span);
+        expect(ticks[0]).toBe(0);
+        expect(ticks.length).toBeGreaterThanOrEqual(1);
+        expect(ticks.length).toBeLessThanOrEqual(7);
+        expect(ticks.at(-1)!).toBeLessThanOrEqual(span);
+        const step = ticks[1]! - ticks[0]!;
+        if (ticks.length > 1) for (let i = 1; i < ticks.length; i++) expect(ticks[i]! - ticks[i - 1]!).toBe(step);
+      }),
+    );
+  });
 });

@@ -181,7 +181,12 @@ describe("a job runs only when it opens with the fleet key and comes from this v
       [sealed, "run-k.each.1.1", "does not verify"],
       [job, job.jobId, "not a sealed vouch job"],
       [{ seal: 2, job: sealed.job, mac: sealed.mac }, job.jobId, "not a sealed vouch job"],
-      [{ seal: 1, job: sealed.job, mac: `${sealed.mac.slice(0, -1)}0` }, job.jobId, "does not verify"],
+      // the last hex digit changed: to "0" it would be no change when it is "0" already (1 run in 16)
+      [
+        { seal: 1, job: sealed.job, mac: `${sealed.mac.slice(0, -1)}${sealed.mac.endsWith("0") ? "1" : "0"}` },
+        job.jobId,
+        "does not verify",
+      ],
     ];
     for (const [raw, id, why] of cases) {
       const m = memoryJob(job, { raw, id });

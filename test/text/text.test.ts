@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { duration, exactDuration } from "../../src/text/duration.ts";
 import { indentTail, linesOf, oneLine } from "../../src/text/lines.ts";
-import { money, usd } from "../../src/text/money.ts";
+import { money, usd, usdAsWritten } from "../../src/text/money.ts";
 import { table } from "../../src/text/table.ts";
 import { displayWidth, padEnd, truncate, wrap } from "../../src/text/width.ts";
 import { parseDuration } from "../../src/engine/graph/duration.ts";
@@ -75,6 +75,25 @@ describe("money", () => {
     expect(money(0.07, 1)).toBe("$0.07 (+1 unknown)");
     expect(money(null)).toBe("-");
     expect(money(null, 2)).toBe("? (2 unknown)");
+  });
+
+  test("a cap as a person writes it: $5, $2.50, $0.001; it reads back as the amount", () => {
+    expect([5, 10, 2.5, 0.25, 0.001, 0.0047, 1.005].map(usdAsWritten)).toEqual([
+      "$5",
+      "$10",
+      "$2.50",
+      "$0.25",
+      "$0.001",
+      "$0.0047",
+      "$1.005",
+    ]);
+    expect(usdAsWritten(1e-7)).toBe("$0.0000001");
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000_000 }), (micros) => {
+        const amount = micros / 1_000_000;
+        expect(Number(usdAsWritten(amount).slice(1))).toBe(amount);
+      }),
+    );
   });
 });
 
