@@ -244,6 +244,14 @@ function runFacts(run: RunRow, sessions: SessionView[]): RunSummary["run"] {
   };
 }
 
+/** The run's own facts (graph, caps, spend, sessions' totals) without its nodes and branches:
+ *  resume needs them to find the graph, and building every branch's view for that read the
+ *  run one more time before the resume check read it again (issue 29). */
+export function runFactsOf(db: Database, runId: string, liveness: Liveness): RunSummary["run"] | null {
+  const run = runRow(db, runId);
+  return run ? runFacts(run, sessionViews(db, run, liveness)) : null;
+}
+
 export function runSummary(db: Database, runId: string, liveness: Liveness): RunSummary | null {
   const run = runRow(db, runId);
   if (!run) return null;

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "vitest";
 import { branchRowVisits } from "../../src/ledger/run-summary.ts";
 import type { RunLedger } from "../../src/ledger/index.ts";
-import { RunScript } from "./events-fixture.ts";
+import { fullRun, RunScript } from "./events-fixture.ts";
 import { eachFreshLedger } from "./temp-home.ts";
 
 let ledger: RunLedger;
@@ -45,5 +45,16 @@ describe("the summary of a run of N branches", () => {
     // Before: every row of the run per branch (200 and 2,000 here).
     expect(visitsPerBranch(200)).toBe(1);
     expect(visitsPerBranch(2000)).toBe(1);
+  });
+
+  test("the run's facts (what resume reads to find the graph) are the summary's, read without a branch's view", () => {
+    for (const run of [mapRun(300), fullRun("r-facts-full")]) {
+      ledger.write(run.events);
+      const before = branchRowVisits();
+      const facts = ledger.runFacts(run.run);
+      expect(branchRowVisits()).toBe(before); // before: resume built all 300 views for these facts
+      expect(facts).toEqual(ledger.runSummary(run.run).run);
+    }
+    expect(() => ledger.runFacts("r-none")).toThrow(/no run r-none/);
   });
 });
