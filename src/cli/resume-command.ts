@@ -121,7 +121,7 @@ const resumeCommand: Command = async (args, io) => {
   let released = false;
   try {
     const runId = ledger.resolveRun(positionals[0]!);
-    const recorded = ledger.runSummary(runId).run;
+    const recorded = ledger.runFacts(runId);
     const graphFile = readGraphFile(recorded.graph_path, io.cwd, io.env);
     const ticket = ledger.resumeCheck(runId, graphFile.digest, values.force === true, graphFile.subgraphs.size > 0);
     try {

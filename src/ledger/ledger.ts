@@ -11,7 +11,7 @@ import { claimRunId } from "./claim-run-id.ts";
 import { lastSeq, runEvents } from "./run-events.ts";
 import { resolveRun } from "./resolve-run.ts";
 import { checkResumable, type ResumeTicket } from "./resume-check.ts";
-import { runSummary } from "./run-summary.ts";
+import { runFactsOf, runSummary } from "./run-summary.ts";
 import { batchingSink, type EventSink, type SinkOptions } from "./sink.ts";
 import { guarded } from "./sqlite-errors.ts";
 import { LedgerCorruptError } from "./integrity.ts";
@@ -37,6 +37,8 @@ export interface RunLedger {
   lastSeq(runId: string): number | null;
   /** Everything `vouch show` prints; UsageError for an unknown run. */
   runSummary(runId: string): RunSummary;
+  /** The run's facts (summary.run) without reading its nodes and branches. */
+  runFacts(runId: string): RunSummary["run"];
   /** Refuses (ResumeRefusedError, exit 2) when another live process holds the run. */
   acquireRunLock(runId: string): RunLock;
   /** A new run: draws ids from makeId until one is unused, and returns its lock
@@ -99,6 +101,13 @@ export class SqliteRunLedger implements RunLedger {
     const summary = this.guard("reading the run", () => this.snapshot(() => runSummary(this.db, runId, this.liveness)));
     if (!summary) throw new UsageError(`no run ${runId} in ${this.file}`, "see the recorded runs with: vouch runs");
     return summary;
+  }
+
+  /** summary.run of runSummary, without reading the nodes and branches. */
+  runFacts(runId: string): RunSummary["run"] {
+    const facts = guarded(this.file, "reading the run", () => this.snapshot(() => runFactsOf(this.db, runId, this.liveness)));
+    if (!facts) throw new UsageError(`no run ${runId} in ${this.file}`, "see the recorded runs with: vouch runs");
+    return facts;
   }
 
   acquireRunLock(runId: string): RunLock {

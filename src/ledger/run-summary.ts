@@ -147,7 +147,15 @@ interface RunRows {
   kindOf: Map<string, string>;
   rows: NodeRow[];
   byNode: Map<string, NodeRow[]>;
+  /** The rows of each branch ("map\0index"): a branch reads its own, not the run's. */
+  byBranch: Map<string, NodeRow[]>;
   latest: SessionView | undefined;
+}
+
+let rowsVisited = 0;
+/** Node rows the branch views have looked at in this process: lets tests bound the work per branch. */
+export function branchRowVisits(): number {
+  return rowsVisited;
 }
 
 /** Top-level nodes in graph order, then any the graph no longer lists. */
@@ -181,7 +189,12 @@ function latestBranchRows(db: Database, runId: string, rows: NodeRow[]): BranchR
 
 function branchView(b: BranchRow, r: RunRows): BranchView {
   const ids = r.graphNodes.filter((n) => n.map === b.map).map((n) => n.id);
-  for (const row of r.rows) if (row.map === b.map && row.branch_index === b.branch_index && !ids.includes(row.node)) ids.push(row.node);
+  // Its own rows only: a pass over the run's rows per branch made reading N branches N²
+  // (resume reads the run twice before it starts; issue 29).
+  for (const row of r.byBranch.get(`${b.map}\u0000${b.branch_index}`) ?? []) {
+    rowsVisited++;
+    if (!ids.includes(row.node)) ids.push(row.node);
+  }
   const ref = { map: b.map, index: b.branch_index };
   const runningNow = r.latest?.status === "running" && b.session === r.latest.session;
   const node = (id: string) =>
@@ -233,6 +246,14 @@ function runFacts(run: RunRow, sessions: SessionView[]): RunSummary["run"] {
   };
 }
 
+/** The run's own facts (graph, caps, spend, sessions' totals) without its nodes and branches:
+ *  resume needs them to find the graph, and building every branch's view for that read the
+ *  run one more time before the resume check read it again (issue 29). */
+export function runFactsOf(db: Database, runId: string, liveness: Liveness): RunSummary["run"] | null {
+  const run = runRow(db, runId);
+  return run ? runFacts(run, sessionViews(db, run, liveness)) : null;
+}
+
 export function runSummary(db: Database, runId: string, liveness: Liveness): RunSummary | null {
   const run = runRow(db, runId);
   if (!run) return null;
@@ -245,6 +266,7 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
     kindOf: new Map(graphNodes.map((n) => [`${n.map ?? ""}\u0000${n.id}`, n.kind])),
     rows,
     byNode: groupBy(rows, (row) => `${row.map}\u0000${row.branch_index}\u0000${row.node}`),
+    byBranch: groupBy(rows, (row) => `${row.map}\u0000${row.branch_index}`),
     latest,
   };
   const nodes = topNodes(r);

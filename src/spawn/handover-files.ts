@@ -61,8 +61,11 @@ export class HandoverStore {
   private serial = 0;
   /** Files written since the store was made (tests bound it). */
   writes = 0;
+  /** Bytes (UTF-16 units) of those files (tests bound it). */
+  bytes = 0;
   /** Of those, files made new rather than a released one rewritten (tests bound it). */
   made = 0;
+  private inputsJson: { of: unknown; key: string; text: string } | null = null;
   private inputsCache: { inputs: readonly CommandInput[]; vars: Record<string, string>; keys: string[]; folder: string } | null = null;
 
   constructor(
@@ -78,8 +81,7 @@ export class HandoverStore {
       return this.use(key, text, name);
     };
     try {
-      const stateJson = JSON.stringify(data.state ?? null);
-      const vars: Record<string, string> = { VOUCH_STATE_FILE: take("state", stateJson) };
+      const vars: Record<string, string> = { VOUCH_STATE_FILE: take("state", this.stateText(data, held)) };
       if (data.item !== undefined) vars.VOUCH_ITEM_FILE = take("item", JSON.stringify(data.item));
       // A check sees the node's own output, to test the model's claims against the files.
       if (data.output !== undefined) vars.VOUCH_OUTPUT_FILE = take("output", JSON.stringify(data.output));
@@ -107,7 +109,27 @@ export class HandoverStore {
     this.files.clear();
     this.idle.clear();
     this.inputsCache = null;
+    this.inputsJson = null;
     await untrack?.();
+  }
+
+  /** The state file's text. A map branch's state names the run's inputs by a file,
+   *  `inputs_file` (one read-only JSON file of every input, written once per run and
+   *  shared by every branch), instead of holding a copy: a map of N items over an
+   *  N-line input wrote N copies of it, N² bytes in all (issue 29, ADR 0054). */
+  private stateText(data: HandoverData, held: string[]): string {
+    const state = data.state;
+    if (data.item === undefined || !isRecord(state) || !Object.hasOwn(state, "inputs")) return JSON.stringify(state ?? null);
+    const { inputs, ...rest } = state;
+    // Keyed by the inputs object itself: the engine hands every branch the run's one object,
+    // so the JSON and its digest are made once, not once per branch.
+    let cached = this.inputsJson;
+    if (cached === null || cached.of !== inputs) {
+      const text = JSON.stringify(inputs ?? null);
+      cached = this.inputsJson = { of: inputs, key: `run-inputs:${digest(text)}`, text };
+    }
+    held.push(cached.key);
+    return JSON.stringify({ inputs_file: this.use(cached.key, cached.text), ...rest });
   }
 
   /** The run's inputs: one file per input (the stems are unique: validation refuses two names
@@ -146,6 +168,7 @@ export class HandoverStore {
     const slash = path.lastIndexOf("/");
     if (path.slice(0, slash) !== this.dir) mkdirSync(path.slice(0, slash), { recursive: true, mode: 0o700 });
     this.writes++;
+    this.bytes += text.length;
     // Written aside, then renamed: a command still reading an earlier file keeps its own copy.
     const recycled = this.recycle(key.slice(0, key.indexOf(":") + 1), path, text);
     if (recycled !== null) return recycled;
@@ -234,3 +257,6 @@ function inputFileName(stem: string): string {
   return Buffer.byteLength(stem) <= MAX_STEM_BYTES ? stem : `${Array.from(stem).slice(0, 32).join("")}-${digest(stem)}`;
 }
 const MAX_STEM_BYTES = 200;
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

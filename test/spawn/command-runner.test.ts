@@ -2,7 +2,7 @@
 // every failure fully reported, data handed over as files (never on the command
 // line), scripts with state on stdin, and clear typed errors for bad specs.
 import { afterAll, describe, expect, test } from "vitest";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CheckSpec, CommandContext } from "../../src/engine/ports.ts";
 import { CommandSpecError, SpawnError, VouchError } from "../../src/engine/errors.ts";
@@ -105,7 +105,10 @@ describe("checks", () => {
       }),
       ctx({ item: { id: "F-1" }, passEnv: ["GITHUB_TOKEN"] }),
     );
-    expect(o.stdoutTail).toBe('{"inputs":{"n":1},"nodes":{}}\n{"id":"F-1"}\nrun-1/build/[]/[ghp-1]\n');
+    // A branch's state names the run's inputs by a file (ADR 0054).
+    expect(o.stdoutTail).toMatch(
+      /^\{"inputs_file":"\/[^"]+\/run-inputs-[0-9a-f]{32}\.json","nodes":\{\}\}\n\{"id":"F-1"\}\nrun-1\/build\/\[\]\/\[ghp-1\]\n$/,
+    );
   });
 
   test("a check gets the node's own output in VOUCH_OUTPUT_FILE, and no such file without one", async () => {
@@ -199,8 +202,10 @@ describe("refused before anything starts: typed errors, one line, no stack", () 
 describe("scripts", () => {
   test("the state arrives on stdin and in VOUCH_STATE_FILE; the item in VOUCH_ITEM_FILE", async () => {
     const o = await runner.runScript({ argv: [stub("read-state.sh")], timeoutMs: 10_000, keepStdoutBytes: 65536 }, ctx({ item: [1, 2] }));
-    const state = '{"inputs":{"n":1},"nodes":{}}';
     const lines = o.stdoutTail.trim().split("\n");
+    // In a branch the state names the run's inputs by a file (ADR 0054); stdin is the same bytes.
+    const state = lines[1]!.slice("file:".length);
+    expect(JSON.parse(readFileSync(JSON.parse(state).inputs_file, "utf8"))).toEqual({ n: 1 });
     expect(lines.slice(0, 3)).toEqual([`stdin:${state}`, `file:${state}`, "item:[1,2]"]);
     expect(o).toMatchObject({ exit: 0, terminationReason: "exit", signal: null, truncated: false });
     await runner.close();

@@ -8,6 +8,7 @@
 import type { BranchNode, GraphFile, GraphNode } from "./schema.ts";
 import { ancestorsOf, type Deps } from "./dag.ts";
 import type { Path } from "./problem.ts";
+import { Suggester } from "./did-you-mean.ts";
 
 export type AnyNode = GraphNode | BranchNode;
 
@@ -42,6 +43,8 @@ export class GraphIndex {
   private readonly edgeLists = new Map<ScopeKey, Edge[]>();
   private readonly depMaps = new Map<ScopeKey, Map<string, string[]>>();
   private readonly ancestorCache = new Map<IndexedNode, Set<string>>();
+  private readonly byId = new Map<string, IndexedNode[]>();
+  private readonly suggesters = new Map<string, Suggester>();
 
   constructor(graph: GraphFile | null, opaque: readonly IndexedNode[] = []) {
     for (const [id, node] of Object.entries(graph?.nodes ?? {})) {
@@ -58,6 +61,9 @@ export class GraphIndex {
 
   private add(n: IndexedNode): void {
     this.nodes.push(n);
+    const same = this.byId.get(n.id);
+    if (same) same.push(n);
+    else this.byId.set(n.id, [n]);
     const scope = this.scopes.get(key(n.scope)) ?? new Map<string, IndexedNode>();
     if (!scope.has(n.id)) scope.set(n.id, n);
     this.scopes.set(key(n.scope), scope);
@@ -124,6 +130,24 @@ export class GraphIndex {
     if (reaches(n.id, id, this.deps(n.scope))) return true;
     const map = n.scope === null ? undefined : this.scope(null).get(n.scope);
     return map !== undefined && this.isUpstream(map, id);
+  }
+
+  /** Every node of that id, in graph order, in any scope: a lookup, not a scan. */
+  withId(id: string): readonly IndexedNode[] {
+    return this.byId.get(id) ?? [];
+  }
+
+  /** "Did you mean" against the ids of one scope (with `outerToo`, the outer ids
+   *  first, then the branch's), built once per scope however many names are unknown. */
+  suggester(scope: string | null, outerToo = false): Suggester {
+    const k = `${outerToo ? "+" : "-"}${key(scope)}`;
+    let s = this.suggesters.get(k);
+    if (s === undefined) {
+      const ids = outerToo && scope !== null ? [...this.scope(null).keys(), ...this.scope(scope).keys()] : this.scope(scope).keys();
+      s = new Suggester(ids);
+      this.suggesters.set(k, s);
+    }
+    return s;
   }
 
   /** Outer node by id, or a node of the given branch. */

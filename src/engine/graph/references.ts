@@ -82,14 +82,13 @@ function checkNode(ctx: ValidateContext, site: UseSite, entry: IndexedNode, rest
   if (id === undefined) return { message: `name a node: nodes.ID.output` };
   const target = ctx.index.find(id, entry.scope);
   if (!target) {
-    const inBranch = ctx.index.nodes.find((n) => n.id === id);
+    const inBranch = ctx.index.withId(id)[0];
     if (inBranch?.scope)
       return {
         message: `"${id}" runs inside the branch of map "${inBranch.scope}"`,
         hint: `read the branch results as nodes.${inBranch.scope}.results`,
       };
-    const visible = [...ctx.index.scope(null).keys(), ...(entry.scope ? ctx.index.scope(entry.scope).keys() : [])];
-    return { message: `no node "${id}"${didYouMean(id, visible)}` };
+    return { message: `no node "${id}"${didYouMean(id, ctx.index.suggester(entry.scope, true))}` };
   }
   if (target === entry && !site.allowSelf) return { message: `node "${id}" cannot read its own result here` };
   if (target.id === entry.scope)

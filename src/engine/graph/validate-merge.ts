@@ -34,7 +34,7 @@ function fromProblem(ctx: ValidateContext, n: IndexedNode, id: string, path: (st
   if (target === undefined) {
     ctx.report({
       path,
-      message: `from names "${id}", which is not a node of the graph${didYouMean(id, top.keys())}`,
+      message: `from names "${id}", which is not a node of the graph${didYouMean(id, ctx.index.suggester(null))}`,
       hint: "from names a map, or nodes, upstream of the merge that work in worktrees",
     });
     return;

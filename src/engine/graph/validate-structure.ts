@@ -44,7 +44,7 @@ function checkRef(ctx: ValidateContext, from: IndexedNode, target: string, path:
     });
     return undefined;
   }
-  const elsewhere = ctx.index.nodes.find((n) => n.id === target && n.scope !== from.scope);
+  const elsewhere = ctx.index.withId(target).find((n) => n.scope !== from.scope);
   if (elsewhere && elsewhere.scope !== null) {
     ctx.report({
       path,
@@ -53,7 +53,7 @@ function checkRef(ctx: ValidateContext, from: IndexedNode, target: string, path:
     });
     return undefined;
   }
-  ctx.report({ path, message: `unknown node "${target}" in ${field}${didYouMean(target, local.keys())}` });
+  ctx.report({ path, message: `unknown node "${target}" in ${field}${didYouMean(target, ctx.index.suggester(from.scope))}` });
   return undefined;
 }
 
