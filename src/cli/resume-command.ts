@@ -14,7 +14,7 @@ import { chooseExecutor } from "./executor-option.ts";
 import { version } from "./version.ts";
 import { reportTargets } from "../report/write-report.ts";
 import { withReports } from "./run-reports.ts";
-import type { Decision } from "./cli-approvals.ts";
+import type { Decision } from "../engine/run/decisions.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import type { Command } from "./io.ts";
 import { refuseBadWorkspaces } from "./workspace-check.ts";
@@ -33,6 +33,7 @@ const OPTIONS = {
   report: { type: "string", multiple: true },
   ...LIMIT_OPTIONS,
   executor: { type: "string" },
+  "wait-approvals": { type: "boolean" },
 } as const;
 
 /** Approval ids as events name them: a sub-graph's as "review/approve" (ADR 0024). */
@@ -160,6 +161,7 @@ const resumeCommand: Command = async (args, io) => {
           lock: ticket.lock,
           decisions,
           standing: standingRejections(prior),
+          waitApprovals: values["wait-approvals"] === true,
           options,
           ...(replayDir !== undefined ? { replayDir } : {}),
           ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),

@@ -39,6 +39,7 @@ export const RUN_OPTIONS = {
   report: { type: "string", multiple: true },
   ...LIMIT_OPTIONS,
   executor: { type: "string" },
+  "wait-approvals": { type: "boolean" },
 } as const;
 
 export function harnessFlag(value: string | undefined): HarnessName | undefined {
@@ -140,6 +141,7 @@ const runCommand: Command = async (args, io) => {
       ledger,
       lock,
       options,
+      waitApprovals: values["wait-approvals"] === true,
       ...(replayDir !== undefined ? { replayDir } : {}),
       ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
     }),

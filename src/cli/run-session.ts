@@ -12,11 +12,15 @@ import { createCommandRunner } from "../spawn/command-runner.ts";
 import { ProcessSupervisor } from "../spawn/process-registry.ts";
 import { reapGroupJournal, startGroupJournal } from "../spawn/group-journal.ts";
 import type { EventOutput } from "../tui/output.ts";
-import type { Decision } from "./cli-approvals.ts";
+import type { Decision } from "../engine/run/decisions.ts";
 import type { CliIO } from "./io.ts";
 import { openOutput, type SessionOutput } from "./session-output.ts";
 import { heapCollector } from "./heap-collect.ts";
 import { SessionSignals } from "./session-signals.ts";
+import type { Approvals } from "../engine/ports.ts";
+import { RequestWatch } from "./remote/request-watch.ts";
+import { requester } from "./remote/requester.ts";
+import { sessionApprovals } from "./remote/session-approvals.ts";
 
 export interface SessionSpec {
   io: CliIO;
@@ -31,6 +35,8 @@ export interface SessionSpec {
   decisions?: Map<string, Decision>;
   /** Decisions the ledger already holds (by nodeKey): they answer first, and are final. */
   standing?: Map<string, Decision>;
+  /** --wait-approvals: a headless run waits for `vouch approve`/`reject` instead of pausing (ADR 0062). */
+  waitApprovals?: boolean;
 }
 
 export function realAgentRunner(
@@ -119,6 +125,7 @@ class Session {
   /** Owns every process group and handover folder of this session. */
   private readonly supervisor = new ProcessSupervisor();
   private sink: EventSink | null = null;
+  private requests: RequestWatch | null = null;
 
   constructor(
     private readonly spec: SessionSpec,
@@ -134,30 +141,51 @@ class Session {
     const { supervisor } = this;
     const agents = realAgentRunner(env, spec.replayDir, spec.replayDelayMs, supervisor);
     const journalFile = reapEarlierGroups(io, spec.lock);
-    const out = await openOutput({
-      io,
-      flags: spec.flags,
-      ...(spec.decisions ? { decisions: spec.decisions } : {}),
-      ...(spec.standing ? { standing: spec.standing } : {}),
-      cancel: signals.cancel,
-      exitNow: () => this.exitNow(),
-    });
+    const out = await openOutput({ io, flags: spec.flags, cancel: signals.cancel, exitNow: () => this.exitNow() });
     if (this.recording === "off")
       io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
     const sink = this.openSink(out.output);
     supervisor.setBarrier(() => sink.flush());
     const commands = createCommandRunner({ parentEnv: env, supervisor });
-    const ports = { agents, commands, clock: systemClock, ledger: sink, approvals: out.approvals, git: realGit, merge: realMerge };
+    const approvals = this.approvals(out);
+    const ports = { agents, commands, clock: systemClock, ledger: sink, approvals, git: realGit, merge: realMerge };
     const journal = startGroupJournal(journalFile, supervisor);
     const ran: Ran = await runGraph({ ...spec.options, ports, signal: signals.signal }).then(
       (outcome) => ({ outcome }),
       (error: unknown) => ({ error }),
     );
+    this.requests?.stop();
     const failure = await this.teardown(ran, out, journal, commands);
     if (failure !== null) throw failure.error;
     const ended = (ran as { outcome: RunOutcome }).outcome; // runGraph resolved: nothing failed
     if (out.mode === "tui") io.err(`run ${ended.runId}: ${ended.status} (exit ${ended.exitCode}) — vouch show ${ended.runId}\n`);
     return ended.exitCode;
+  }
+
+  /** Requests from other processes (ADR 0062), polled while the run is recorded: a cancel
+   *  stops the run as Ctrl-C does; a decision answers the approval waiting for it. */
+  private approvals(out: SessionOutput): Approvals {
+    const { spec, signals } = this;
+    const recorded = this.recording === "on";
+    if (recorded) {
+      this.requests = new RequestWatch(spec.ledger.requests, spec.options.runId, (r) => signals.cancelBy(r), {
+        onError: (e) =>
+          spec.io.err(
+            `vouch: cannot read the run's requests any more (cancel and approve from elsewhere stop working): ${(e as Error).message}\n`,
+          ),
+      });
+      this.requests.start();
+    }
+    return sessionApprovals({
+      runId: spec.options.runId,
+      me: requester(spec.io.env),
+      ...(recorded ? { requests: spec.ledger.requests } : {}),
+      ...(this.requests ? { watch: this.requests } : {}),
+      flags: spec.decisions ?? new Map(),
+      standing: spec.standing ?? new Map(),
+      ...(out.ask ? { ask: out.ask } : {}),
+      waitRemote: spec.waitApprovals === true,
+    });
   }
 
   /** Engine → ledger (committed) → output. A commit that fails on the sink's timer (a

@@ -435,6 +435,21 @@ export const runPausedSchema = z.strictObject({
   limited: z.array(limitedNode).optional(),
 });
 
+/** Another process asked the run to stop (`vouch cancel`, an MCP client; ADR 0062): the run
+ *  stops as on Ctrl-C and ends `interrupted`. Emitted when the run took the request. */
+export const runCancelRequestedSchema = z.strictObject({
+  ...base,
+  type: z.literal("run.cancel_requested"),
+  /** The request's id in the ledger's `requests` table. */
+  request: z.number().int().min(1),
+  /** Who asked: the user and host names their system gives, and the asking process. */
+  by: z.strictObject({ user: z.string(), host: z.string(), pid: z.number().int() }),
+  /** What asked: command, watch or mcp. */
+  via: z.string(),
+  /** When it was asked (ISO 8601 UTC); `t` is when the run took it. */
+  requested_at: z.string(),
+});
+
 const nodeCount = z.number().int().min(0);
 /** Nodes of a run by final status: run.finished's `counts`, the engine's tally and the TUI's. */
 const runCountsSchema = z.strictObject({
@@ -483,6 +498,7 @@ export const eventSchema = z.discriminatedUnion("type", [
   runFinishedSchema,
   nodeLimitedSchema,
   runWaitingSchema,
+  runCancelRequestedSchema,
 ]);
 
 export type VouchEvent = z.output<typeof eventSchema>;
@@ -508,4 +524,11 @@ export function eventJson(e: VouchEvent): string {
     serialized.set(e, text);
   }
   return text;
+}
+
+/** An event read back from the ledger, with the text the ledger holds for it: eventJson then
+ *  gives that text, so `vouch watch --json` prints the bytes `vouch run --json` printed (ADR 0063). */
+export function withStoredJson(e: VouchEvent, text: string): VouchEvent {
+  serialized.set(e, text);
+  return e;
 }

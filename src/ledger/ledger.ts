@@ -8,10 +8,11 @@ import { EventWriter } from "./event-writer.ts";
 import { listRuns, type Liveness } from "./run-listing.ts";
 import { acquireRunLock, isRunLive, type RunLock } from "./run-lock.ts";
 import { claimRunId } from "./claim-run-id.ts";
-import { lastSeq, runEvents } from "./run-events.ts";
+import { eventsAfter, lastSeq, runEvents, type StoredEvent } from "./run-events.ts";
 import { resolveRun } from "./resolve-run.ts";
 import { checkResumable, type ResumeTicket } from "./resume-check.ts";
 import { runSummary } from "./run-summary.ts";
+import { runRequests, type RunRequests } from "./run-requests.ts";
 import { batchingSink, type EventSink, type SinkOptions } from "./sink.ts";
 import { guarded } from "./sqlite-errors.ts";
 import type { RunListing, RunSummary } from "./types.ts";
@@ -32,6 +33,8 @@ export interface RunLedger {
   /** Every event of the run, in seq order, validated against the event union. */
   runEvents(runId: string): VouchEvent[];
   lastSeq(runId: string): number | null;
+  /** The run's events after seq `afterSeq` (at most `limit`), each with its stored text (ADR 0063). */
+  eventsAfter(runId: string, afterSeq: number, limit: number): StoredEvent[];
   /** Everything `vouch show` prints; UsageError for an unknown run. */
   runSummary(runId: string): RunSummary;
   /** Refuses (ResumeRefusedError, exit 2) when another live process holds the run. */
@@ -43,6 +46,8 @@ export interface RunLedger {
   /** Resolves ref, takes the run's lock, and refuses (exit 2) a live run, a
    *  passed run, or a changed graph (unless force). The caller releases ticket.lock. */
   resumeCheck(ref: string, currentDigest: string, force: boolean, hasSubgraphs?: boolean): ResumeTicket;
+  /** What other processes ask of a run: cancels, approvals' decisions (ADR 0062). */
+  readonly requests: RunRequests;
   /** Close every sink first (sink.close() commits what is queued). */
   close(): void;
 }
@@ -50,6 +55,7 @@ export interface RunLedger {
 export class SqliteRunLedger implements RunLedger {
   private readonly writer: EventWriter;
   private readonly liveness: Liveness;
+  readonly requests: RunRequests;
 
   constructor(
     private readonly db: Database,
@@ -59,6 +65,7 @@ export class SqliteRunLedger implements RunLedger {
   ) {
     this.writer = guarded(file, "preparing the ledger", () => new EventWriter(db));
     this.liveness = { isLive: (id) => isRunLive(home, id), now };
+    this.requests = runRequests(db, file);
   }
 
   write(events: readonly VouchEvent[]): void {
@@ -79,6 +86,10 @@ export class SqliteRunLedger implements RunLedger {
 
   runEvents(runId: string): VouchEvent[] {
     return guarded(this.file, "reading the run's events", () => runEvents(this.db, runId, this.file));
+  }
+
+  eventsAfter(runId: string, afterSeq: number, limit: number): StoredEvent[] {
+    return guarded(this.file, "reading the run's events", () => eventsAfter(this.db, runId, afterSeq, limit, this.file));
   }
 
   lastSeq(runId: string): number | null {

@@ -11,6 +11,7 @@ import { table } from "../text/table.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary } from "./types.ts";
 import { diffStatText } from "../engine/events.ts";
 import { limitPhrase } from "../engine/limit-phrase.ts";
+import { requestsBlock } from "./render-requests.ts";
 
 const LABEL_MAX = 32;
 
@@ -156,6 +157,7 @@ export function renderShow(s: RunSummary, now: number = Date.now()): string {
   const waiting = s.sessions[s.sessions.length - 1]?.status === "paused" ? (s.sessions[s.sessions.length - 1]!.paused ?? []) : [];
   if (s.limit) parts.push(limitBlock(s.run.id, s.limit, now));
   if (waiting.length > 0) parts.push(waitingBlock(s.run.id, waiting));
+  if (s.requests) parts.push(requestsBlock(s.requests));
 
   const attempts = allAttempts(s);
   const failed = attempts.flatMap(({ where, attempt }) => attempt.checks.filter((c) => !c.passed).map((c) => checkBlock(where, c)));

@@ -7,6 +7,7 @@ import { nodeCost } from "../read/node-cost.ts";
 import { noVerdict, recordOf } from "../read/views.ts";
 import { listingOf, runRow, sessionViews, type Liveness, type RunRow } from "./run-listing.ts";
 import { attachWorkspaces, workspacesOf } from "./run-workspaces.ts";
+import { requestsAfter } from "./run-requests.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary, SessionView } from "./types.ts";
 
 interface NodeRow {
@@ -253,5 +254,15 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
   const overrunRows = db.query("SELECT overruns FROM sessions WHERE run_id = ? ORDER BY session").all(runId) as { overruns: string }[];
   const overruns = overrunRows.flatMap((row) => (parseStored(row.overruns) as EventOf<"cap.overrun">[]).map(recordOf)) as OverrunRecord[];
   const limit = latest?.status === "paused" ? pausedLimit(db, runId, latest.session) : undefined;
-  return { run: runFacts(run, sessions), sessions, nodes, branches, overruns, ...envNames(db, runId), ...(limit ? { limit } : {}) };
+  const requests = requestsAfter(db, runId, 0, 10_000);
+  return {
+    run: runFacts(run, sessions),
+    sessions,
+    nodes,
+    branches,
+    overruns,
+    ...envNames(db, runId),
+    ...(limit ? { limit } : {}),
+    ...(requests.length > 0 ? { requests } : {}),
+  };
 }

@@ -3,6 +3,7 @@
 // with what the ledger projects (sessions, timestamps, retry causes, outputs).
 import type { EventOf, NodeStatus, Qualifier, RunStatus, StopReason, Cause } from "../engine/events.ts";
 import type { AttemptFacts, BranchFacts, CheckRecord, NodeFacts, OverrunRecord } from "../read/views.ts";
+import type { RunRequest } from "./run-requests.ts";
 
 export type { CheckRecord, OverrunRecord };
 
@@ -117,6 +118,8 @@ export interface RunSummary {
   graph_env: string[];
   /** The usage limit the latest session paused at (its run.paused, reason rate_limited; ADR 0022). */
   limit?: PausedLimit;
+  /** Cancels and approval decisions asked of the run, with who asked and when (ADR 0062); absent when none. */
+  requests?: RunRequest[];
 }
 
 export interface PausedLimit {

@@ -195,6 +195,13 @@ export function fullRun(run = "r-full-0001"): RunScript {
   s.ev("merge.conflict", { node: "integrate", attempt: 1, git_branch: "vouch/r/each/1/verify", from: "each#1", paths: ["src/a.ts"] });
   s.ev("cap.overrun", { scope: "run", cap: "budget_usd", limit: 0.05, actual: 0.07 });
   s.ev("run.paused", { approvals: [{ node: "gate", prompt: "ship it?" }] });
+  // Another process asked the run to stop (ADR 0062).
+  s.ev("run.cancel_requested", {
+    request: 1,
+    by: { user: "alice", host: "box", pid: 4242 },
+    via: "command",
+    requested_at: "2026-11-29T22:00:09.000Z",
+  });
   s.runFinished("failed", {
     cost_usd: 0.07,
     cost_unknown: 1,

@@ -48,7 +48,7 @@ describe("a new ledger", () => {
     const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
       (r) => r.name,
     );
-    expect(tables).toEqual(["branches", "env_names", "events", "meta", "node_results", "runs", "sessions"]);
+    expect(tables).toEqual(["branches", "env_names", "events", "meta", "node_results", "requests", "runs", "sessions"]);
     db.close();
   });
 
