@@ -28,6 +28,7 @@ export class RequestWatch {
   private lastId: number;
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly waiters = new Set<Waiter>();
+  private failed = false;
 
   constructor(
     private readonly requests: RunRequests,
@@ -48,10 +49,12 @@ export class RequestWatch {
 
   /** One look at the table (the timer's; tests call it directly). */
   poll(): void {
+    if (this.failed) return;
     let rows;
     try {
       rows = this.requests.after(this.runId, this.lastId);
     } catch (e) {
+      this.failed = true;
       this.stop();
       return this.opts.onError(e);
     }
