@@ -8,7 +8,7 @@ import { checkedLedgerHome, openLedger } from "../ledger/index.ts";
 import { parseCommandArgs } from "./args.ts";
 import { readGraphFile } from "./graph-file.ts";
 import { walkNodes } from "../engine/graph/graph-walk.ts";
-import { durationFlag, harnessFlag, replayDirFor } from "./run-command.ts";
+import { durationFlag, harnessFlag, notifyTargets, replayDirFor } from "./run-command.ts";
 import { preflightRun, runSession } from "./run-session.ts";
 import { chooseExecutor } from "./executor-option.ts";
 import { version } from "./version.ts";
@@ -34,6 +34,8 @@ const OPTIONS = {
   ...LIMIT_OPTIONS,
   executor: { type: "string" },
   "wait-approvals": { type: "boolean" },
+  notify: { type: "string", multiple: true },
+  "notify-on": { type: "string" },
 } as const;
 
 /** Approval ids as events name them: a sub-graph's as "review/approve" (ADR 0024). */
@@ -162,6 +164,7 @@ const resumeCommand: Command = async (args, io) => {
           decisions,
           standing: standingRejections(prior),
           waitApprovals: values["wait-approvals"] === true,
+          notify: notifyTargets(graphFile.graph.notify, values, io),
           options,
           ...(replayDir !== undefined ? { replayDir } : {}),
           ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),

@@ -19,7 +19,9 @@ import { printPlan } from "./dry-run.ts";
 import { version } from "./version.ts";
 import { reportTargets } from "../report/write-report.ts";
 import { withReports } from "./run-reports.ts";
-import type { Command } from "./io.ts";
+import type { CliIO, Command } from "./io.ts";
+import type { GraphFile } from "../engine/graph/schema.ts";
+import { flagTargets, graphTargets, notifyOnFlag, type NotifyTarget } from "./notify/targets.ts";
 import { refuseBadWorkspaces } from "./workspace-check.ts";
 import { realGit } from "../workspace/git.ts";
 import { LIMIT_OPTIONS, limitFlags } from "./limit-flags.ts";
@@ -40,6 +42,8 @@ export const RUN_OPTIONS = {
   ...LIMIT_OPTIONS,
   executor: { type: "string" },
   "wait-approvals": { type: "boolean" },
+  notify: { type: "string", multiple: true },
+  "notify-on": { type: "string" },
 } as const;
 
 export function harnessFlag(value: string | undefined): HarnessName | undefined {
@@ -68,6 +72,18 @@ export function replayDirFor(graphPath: string, flag: string | undefined, cwd: s
   }
   const beside = join(dirname(graphPath), `${basename(graphPath, extname(graphPath))}.replay`);
   return existsSync(beside) ? beside : undefined;
+}
+
+/** The graph's notify: and --notify/--notify-on (ADR 0064); usage errors before anything starts. */
+export function notifyTargets(
+  graphNotify: GraphFile["notify"],
+  values: { notify?: string[]; "notify-on"?: string },
+  io: Pick<CliIO, "env" | "err">,
+): NotifyTarget[] {
+  const flags = flagTargets(values.notify, notifyOnFlag(values["notify-on"]));
+  if (values["notify-on"] !== undefined && flags.length === 0)
+    throw new UsageError("--notify-on chooses the events of --notify: give --notify TARGET too");
+  return [...graphTargets(graphNotify, io.env, (line) => io.err(sanitize(line))), ...flags];
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -102,6 +118,7 @@ const runCommand: Command = async (args, io) => {
   const replayDir = replayDirFor(graphFile.path, values["replay-dir"], io.cwd);
   const reports = reportTargets(values.report, io.cwd);
   const limits = limitFlags(values);
+  const notify = notifyTargets(graphFile.graph.notify, values, io);
   const draft = {
     runId: newRunId(),
     graph: graphFile.graph,
@@ -142,6 +159,7 @@ const runCommand: Command = async (args, io) => {
       lock,
       options,
       waitApprovals: values["wait-approvals"] === true,
+      notify,
       ...(replayDir !== undefined ? { replayDir } : {}),
       ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
     }),

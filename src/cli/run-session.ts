@@ -21,6 +21,10 @@ import type { Approvals } from "../engine/ports.ts";
 import { RequestWatch } from "./remote/request-watch.ts";
 import { requester } from "./remote/requester.ts";
 import { sessionApprovals } from "./remote/session-approvals.ts";
+import { Notifications, notifyingOutput } from "./notify/notifications.ts";
+import { realDeliver } from "./notify/deliver.ts";
+import type { NotifyTarget } from "./notify/targets.ts";
+import { sanitize } from "../text/sanitize.ts";
 
 export interface SessionSpec {
   io: CliIO;
@@ -37,6 +41,8 @@ export interface SessionSpec {
   standing?: Map<string, Decision>;
   /** --wait-approvals: a headless run waits for `vouch approve`/`reject` instead of pausing (ADR 0062). */
   waitApprovals?: boolean;
+  /** Whom to tell of approvals waiting, usage-limit pauses and the run's end (ADR 0064). */
+  notify?: NotifyTarget[];
 }
 
 export function realAgentRunner(
@@ -126,12 +132,15 @@ class Session {
   private readonly supervisor = new ProcessSupervisor();
   private sink: EventSink | null = null;
   private requests: RequestWatch | null = null;
+  private readonly notifications: Notifications;
 
   constructor(
     private readonly spec: SessionSpec,
     private readonly recording: "on" | "off",
   ) {
     this.signals = new SessionSignals(spec.io, () => this.exitNow());
+    const deliver = realDeliver(spec.options.baseDir, { ...spec.io.env });
+    this.notifications = new Notifications(spec.options.runId, spec.notify ?? [], deliver, (line) => spec.io.err(sanitize(line)));
   }
 
   async run(): Promise<number> {
@@ -144,7 +153,7 @@ class Session {
     const out = await openOutput({ io, flags: spec.flags, cancel: signals.cancel, exitNow: () => this.exitNow() });
     if (this.recording === "off")
       io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
-    const sink = this.openSink(out.output);
+    const sink = this.openSink(notifyingOutput(out.output, this.notifications));
     supervisor.setBarrier(() => sink.flush());
     const commands = createCommandRunner({ parentEnv: env, supervisor });
     const approvals = this.approvals(out);
@@ -185,6 +194,7 @@ class Session {
       standing: spec.standing ?? new Map(),
       ...(out.ask ? { ask: out.ask } : {}),
       waitRemote: spec.waitApprovals === true,
+      onAsk: (r) => this.notifications.asked(r),
     });
   }
 
@@ -239,6 +249,8 @@ class Session {
       }
     };
     await step(() => this.sink?.close());
+    // The run's end was told as run.finished was shown: wait for those deliveries (bounded by their timeouts).
+    await step(() => this.notifications.settle());
     await step(() => spec.options.executor?.close?.());
     // A cancelled run, or one the engine gave up on (its groups were told to stop): wait for them.
     await step(() => (signals.cancelled || "error" in ran ? this.supervisor.shutdownAll() : undefined));

@@ -14,6 +14,7 @@ import { merges } from "./validate-merge.ts";
 import { plannedReach } from "./validate-planned.ts";
 import { sessions } from "./validate-sessions.ts";
 import { workspaces } from "./validate-workspace.ts";
+import { notifiers } from "./validate-notify.ts";
 
 export { graphOrder, ancestors, type OrderedNode } from "./graph-index.ts";
 
@@ -35,6 +36,7 @@ const RULES: Rule[] = [
   workspaces,
   merges,
   sessions,
+  notifiers,
 ];
 
 /** What exists in the file but did not pass the schema (so rules neither check it nor
