@@ -39,13 +39,9 @@ export const notifierSchema = z
       .regex(/^https?:\/\/[^\s{}]+$/, { message: "url is an http:// or https:// URL (no template, no spaces)" })
       .optional()
       .meta({ description: "POST the event as JSON (Content-Type: application/json) to this URL." }),
-    url_env: z
-      .string()
-      .regex(new RegExp(ENV_NAME_PATTERN), { message: "url_env names an environment variable" })
-      .optional()
-      .meta({
-        description: "POST to the URL this environment variable holds when the run starts (a webhook's secret stays out of the graph).",
-      }),
+    url_env: z.string().regex(new RegExp(ENV_NAME_PATTERN), { message: "url_env names an environment variable" }).optional().meta({
+      description: "POST to the URL this environment variable holds when the run starts (a webhook's secret stays out of the graph).",
+    }),
     env: z
       .array(z.string().regex(new RegExp(ENV_NAME_PATTERN), { message: "an env entry names an environment variable" }))
       .optional()
