@@ -130,7 +130,7 @@ const base = {
   /** Position in the run's event sequence; continues across resumes. */
   seq: z.number().int().min(0),
   /** Set on an event a worker streamed back (ADR 0026): who ran it, in which job attempt,
-   *  and its number in that attempt ((branch, attempt, seq) drops duplicates). */
+   *  and its number in that attempt ((branch, job, attempt, seq) drops duplicates). */
   remote: z
     .strictObject({ worker: z.string(), job: z.string(), attempt: z.number().int().min(1), seq: z.number().int().min(0) })
     .optional(),

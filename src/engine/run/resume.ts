@@ -67,5 +67,6 @@ function noteRemote(remote: RemoteResume, e: VouchEvent): void {
     if (d) d.finished = true;
   }
   const branch = "branch" in e ? e.branch : undefined;
-  if (e.remote && branch) (remote.seen[branchKey(branch.map, branch.index)] ??= []).push(`${e.remote.attempt}:${e.remote.seq}`);
+  if (e.remote && branch)
+    (remote.seen[branchKey(branch.map, branch.index)] ??= []).push(`${e.remote.job}:${e.remote.attempt}:${e.remote.seq}`);
 }

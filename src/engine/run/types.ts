@@ -156,6 +156,6 @@ export interface ResumeState {
 export interface RemoteResume {
   /** By branchKey: the last dispatch, and whether the branch finished since. */
   dispatches: Record<string, { dispatch: number; job: string; finished: boolean }>;
-  /** By branchKey: "attempt:seq" of the worker events the ledger already holds. */
+  /** By branchKey: "job:attempt:seq" of the worker events the ledger already holds. */
   seen: Record<string, string[]>;
 }
