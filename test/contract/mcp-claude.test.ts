@@ -16,6 +16,7 @@ import { contractPath } from "./lib/run.ts";
 import { startFakeAnthropic, text, toolUse, type Reply } from "./servers/anthropic.ts";
 import { MODEL } from "./claude-pricing.ts";
 import { BINARY, ensureBinary } from "../graph/binary.ts";
+import { claudeConfig } from "./lib/mcp-docs.ts";
 import { mcpWorld, PLANNED_COMMAND } from "../e2e/mcp-helpers.ts";
 import { vouch } from "../e2e/helpers.ts";
 
@@ -89,19 +90,10 @@ describeCli("claude", "claude as the MCP client of vouch mcp serve (issue 31)", 
     });
     try {
       const config = join(home.root, "mcp.json");
-      writeFileSync(
-        config,
-        JSON.stringify({
-          mcpServers: {
-            vouch: {
-              type: "stdio",
-              command: BINARY,
-              args: ["mcp", "serve", "--root", w.root],
-              env: { PATH: contractPath(), HOME: home.home, TZ: "UTC" },
-            },
-          },
-        }),
-      );
+      // docs/mcp.md's Claude Code configuration, with this test's binary and root.
+      const documented = claudeConfig(w.root);
+      expect(documented.mcpServers.vouch).toMatchObject({ command: BINARY, args: ["mcp", "serve", "--root", w.root] });
+      writeFileSync(config, JSON.stringify(documented));
       const argv = [
         cliPath("claude"),
         "-p",
