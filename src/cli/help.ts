@@ -288,6 +288,7 @@ NODE is a node as show prints it: an id, or map[index].id in a map branch.`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
                         [--replay-dir DIR] [--replay-delay DURATION] [--report FORMAT:FILE]
                         [--wait-limits [--max-wait DURATION]] [--wait-approvals]
+                        [--notify TARGET]... [--notify-on EVENTS]
 
 Re-runs only what did not pass (failed, error, cancelled or never started), keeping
 the outputs of what passed. Refuses (exit 2) when the graph file changed since the
@@ -296,7 +297,7 @@ run started, unless --force. --approve/--reject decide a paused approval.
 A run paused at a usage or rate limit goes on with the nodes the limit held; --wait-limits
 and --max-wait wait for a limit in this process, as for run. A decision recorded with
 vouch approve or vouch reject while the run was paused is taken; --wait-approvals waits
-for one, as for run.`,
+for one, and --notify / --notify-on add notifiers, as for run.`,
   report: `Usage: vouch report RUN [--format html|junit|markdown] [-o FILE]
 
 Writes one recorded run as a report, from the ledger (the facts vouch show --json prints):

@@ -6,8 +6,10 @@
 // times and the spinner's glyph: the two processes draw at different moments), as
 // shape only. Then q leaves both, each with the run's exit code.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, DEMO_ARGS, ensureBinary, tempDir, type TempDir } from "./helpers.ts";
+import { BINARY, cleanEnv, DEMO_ARGS, ensureBinary, tempDir, vouch, type TempDir } from "./helpers.ts";
+import { gatedMapGraph, release, writeGraph } from "./remote-helpers.ts";
 import { TMUX, TmuxScreen, exitedWith } from "./tmux.ts";
 
 let dir: TempDir;
@@ -81,5 +83,36 @@ describe.skipIf(!TMUX)("vouch watch in tmux", () => {
     expect(exitedWith(left)).toBe(130);
     const end = await own.waitFor("the run to go on to its end", finalFrame);
     expect(end[0]).toMatch(/PASSED · exit 0/);
+  }, 120_000);
+
+  test("an approval the run waits on is asked in the watch's view: a approves it, recorded as the watch's", async () => {
+    const home = join(dir.path, ".vouch-a");
+    const work = join(dir.path, "approve");
+    mkdirSync(work, { recursive: true });
+    release(work, "all");
+    const graph = writeGraph(work, gatedMapGraph(work, { items: 2 }));
+    const run = Bun.spawn([BINARY, "run", graph, "--json", "--wait-approvals"], {
+      cwd: work,
+      env: cleanEnv({ home }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const watch = new TmuxScreen(dir.path);
+    screens.push(watch);
+    watch.start([BINARY, "watch", "last"], {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: dir.path,
+      LANG: "C.UTF-8",
+      VOUCH_HOME: home,
+    });
+    const asked = await watch.waitFor("the approval asked on screen", (s) => s.at(-1)?.includes("a approve") === true);
+    expect(asked.join("\n")).toContain("ship it?");
+    watch.keys("a");
+    expect(await run.exited).toBe(0);
+    await watch.waitFor("the final frame", finalFrame);
+    watch.keys("q");
+    expect(exitedWith(await watch.waitFor("the watch to exit", (s) => exitedWith(s) !== null))).toBe(0);
+    const shown = JSON.parse((await vouch(["show", "last", "--json"], { home, cwd: work })).stdout) as { requests: unknown[] };
+    expect(shown.requests).toEqual([expect.objectContaining({ kind: "decision", node: "gate", decision: "approve", via: "watch" })]);
   }, 120_000);
 });
