@@ -151,7 +151,11 @@ describe("vouch mcp serve with the SDK's client", { timeout: 60_000 }, () => {
     client = null;
     let runs = (await v(["runs", "--json"])).stdout;
     while (JSON.parse(runs).find((r: { id: string }) => r.id === b).live) runs = (await v(["runs", "--json"])).stdout;
-    expect(JSON.parse(runs).find((r: { id: string }) => r.id === b)).toMatchObject({ status: "interrupted", exit_code: 130 });
+    const shownB = (await v(["show", b])).stdout;
+    expect(
+      JSON.parse(runs).find((r: { id: string }) => r.id === b),
+      shownB,
+    ).toMatchObject({ status: "interrupted", exit_code: 130 });
     release(w.root, "all");
     expect((await v(["resume", b, "--json"])).code).toBe(0);
   });

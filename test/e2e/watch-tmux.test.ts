@@ -97,6 +97,12 @@ describe.skipIf(!TMUX)("vouch watch in tmux", () => {
       stdout: "pipe",
       stderr: "pipe",
     });
+    // The run exists once its first event is out: only then is there a run to watch.
+    const reader = run.stdout.getReader();
+    await reader.read();
+    void (async () => {
+      while (!(await reader.read()).done); // keep its pipe drained
+    })();
     const watch = new TmuxScreen(dir.path);
     screens.push(watch);
     watch.start([BINARY, "watch", "last"], {

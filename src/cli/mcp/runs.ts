@@ -90,7 +90,7 @@ export class McpRuns {
 
   /** The server ends: every run it started is stopped (SIGTERM: they end interrupted) and waited for. */
   async stopAll(): Promise<void> {
-    await this.o.supervisor.shutdownAll();
+    await this.o.supervisor.shutdownAll(STOP_GRACE_MS + 5_000);
   }
 }
 

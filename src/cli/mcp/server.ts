@@ -10,6 +10,8 @@ import { McpRuns } from "./runs.ts";
 import type { Root } from "./root.ts";
 import { registerTools } from "./tools.ts";
 
+const STOP_SIGNALS: NodeJS.Signals[] = ["SIGTERM", "SIGINT", "SIGHUP"];
+
 export interface ServeSpec {
   root: Root;
   home: string;
@@ -32,9 +34,12 @@ export async function serve(spec: ServeSpec): Promise<number> {
   const server = new McpServer({ name: "vouch", version });
   registerTools(server, ctx);
   const transport = new StdioServerTransport();
+  // The client closes stdin; an MCP client that does not see the server end soon sends
+  // SIGTERM (the SDK's after 2 s): either way the runs are stopped gracefully first.
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once("end", () => resolve());
+    for (const s of STOP_SIGNALS) process.once(s, () => resolve());
   });
   await server.connect(transport);
   spec.say(`vouch mcp: serving on stdio (root ${spec.root.path}, ledger ${spec.home})\n`);

@@ -78,10 +78,12 @@ export async function decideRun(s: DecideSpec): Promise<DecideOutcome> {
     by: requester(s.env),
     at: new Date().toISOString(),
   };
+  const lockState = () => runLockState(ledger.home, runId);
+  // Before recording: a live run may take the decision and end at once, letting go of its lock.
+  const live = lockState() === "held";
   const { won, request } = ledger.requests.decide(runId, ask);
   if (!won) return { kind: "already", runId, path, request };
-  const lockState = () => runLockState(ledger.home, runId);
-  if (lockState() !== "held") return { kind: "recorded", runId, path, status: ledger.runSummary(runId).run.status };
+  if (!live) return { kind: "recorded", runId, path, status: ledger.runSummary(runId).run.status };
   if (s.waitMs <= 0) return { kind: "pending", runId, path, ended: false };
   const key = nodeKey(w.node, w.branch);
   const end = await followRun(ledger, runId, () => {}, {
