@@ -3,6 +3,7 @@
 // run in process at concurrency 8. Prints the scaling ratios and the queue's
 // per-branch overhead, with the machine's load and fork cost.
 // Run: bun run build.ts && bun bench/scale-out.ts [--reps N]
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { loadavg, tmpdir } from "node:os";
@@ -13,7 +14,13 @@ const BRANCHES = 200;
 const PER_WORKER = 8;
 const reps = Number(process.argv[process.argv.indexOf("--reps") + 1]) || 2;
 const dir = mkdtempSync(join(tmpdir(), "vouch-bench-scale-"));
-const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", VOUCH_HOME: join(dir, ".vouch") };
+// The fleet key every coordinator and worker needs (ADR 0045): one drawn for this bench.
+const env = {
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: process.env.HOME ?? "/root",
+  VOUCH_HOME: join(dir, ".vouch"),
+  VOUCH_FLEET_KEY: randomBytes(32).toString("hex"),
+};
 const graph = join(dir, "sleep.yaml");
 writeFileSync(
   graph,

@@ -2,6 +2,7 @@
 // names the executor (src/executor/registry.ts). Checked before the ledger opens, so
 // an unreachable executor is exit 2 and leaves no run behind.
 import { UsageError } from "../engine/errors.ts";
+import { sanitize } from "../tui/text.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import type { BranchExecutor, RemoteWorkspace } from "../engine/ports.ts";
 
@@ -44,20 +45,50 @@ export function refuseForWorkers(graph: GraphFile, url: string): void {
   }
 }
 
+/** What choosing an executor needs of the command: its environment and folder (the fleet
+ *  key, the Redis password, the wait bounds: never from the command line, ADR 0045), where
+ *  the executor's notices go, and --fleet-key-file. */
+export interface ExecutorContext {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  err(text: string): void;
+  fleetKeyFile?: string;
+}
+
+const QUIET_MS = 30_000;
+const RECONNECT_MS = 30_000;
+
+/** A whole number of milliseconds from the environment, at least `min`; `fallback` when unset. */
+export function envMs(env: Record<string, string | undefined>, name: string, fallback: number, min: number): number {
+  const v = env[name];
+  if (v === undefined || v === "") return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name}="${v}": a whole number of milliseconds, at least ${min}`);
+  return n;
+}
+
 /** @param baseDir the run's folder: its repository is the one branch worktrees come from */
 export async function chooseExecutor(
   flag: string | undefined,
   graph: GraphFile,
   baseDir: string,
+  cx: ExecutorContext,
   recorded?: string,
 ): Promise<ChosenExecutor | undefined> {
   const text = flag ?? graph.executor ?? recorded;
   if (text === undefined || text === "local") return undefined;
   const { executorEndpoint } = await import("../executor/registry.ts");
-  const endpoint = await executorEndpoint(text, flag !== undefined ? "--executor" : "executor:");
+  const endpoint = await executorEndpoint(text, flag !== undefined ? "--executor" : "executor:", cx.env, cx.cwd);
   refuseForWorkers(graph, endpoint.display);
+  const { fleetKeyFrom } = await import("../executor/fleet-key.ts");
+  const key = fleetKeyFrom(cx.env, cx.cwd, cx.fleetKeyFile, `--executor ${endpoint.display}`);
+  const quietMs = envMs(cx.env, "VOUCH_EXECUTOR_QUIET_MS", QUIET_MS, 100);
+  const reconnectMs = envMs(cx.env, "VOUCH_EXECUTOR_RECONNECT_MS", RECONNECT_MS, 100);
   // Before connecting: a base commit the remote lacks is refused with no connection made, no job, no run.
   const { prepareRemoteWorkspace } = await import("../workspace/remote-workspace.ts");
   const remoteWorkspace = await prepareRemoteWorkspace(graph, baseDir, endpoint.display);
-  return { executor: await endpoint.open(), executorUrl: endpoint.display, ...(remoteWorkspace ? { remoteWorkspace } : {}) };
+  // Worker names and job ids come through Redis: what reaches the terminal is sanitized.
+  const notice = (line: string) => cx.err(sanitize(line));
+  const executor = await endpoint.open({ key, notice, quietMs, reconnectMs });
+  return { executor, executorUrl: endpoint.display, ...(remoteWorkspace ? { remoteWorkspace } : {}) };
 }

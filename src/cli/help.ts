@@ -25,7 +25,7 @@ Usage:
   vouch cancel RUN                 stop a running run from anywhere that can open its ledger (resumable)
   vouch approve RUN NODE           decide an approval a run waits on, from another terminal
   vouch reject RUN NODE            reject an approval a run waits on, from another terminal
-  vouch report RUN [--format F]    a run as an HTML page, JUnit XML or a Markdown summary
+  vouch report RUN [--format F]    a run as HTML, JUnit, Markdown, GitHub annotations, SARIF, Code Quality
   vouch resume RUN [options]       re-run what did not pass; decide a paused approval; go on after a usage limit
   vouch harnesses [--json]         the harness adapters, their guarantees, which version is installed
   vouch doctor [--json]            check that each installed agent CLI accepts the arguments vouch sends
@@ -33,6 +33,7 @@ Usage:
   vouch worker redis://HOST:PORT   run map branches dispatched with --executor (docs/scale-out.md)
   vouch workers redis://HOST:PORT  live workers and the jobs waiting and running
   vouch export k8s --executor URL --image IMAGE   print a Kubernetes Deployment of workers
+  vouch export otlp RUN            send a recorded run's spans to an OpenTelemetry collector
   vouch completion bash|zsh|fish   print a shell completion script (commands, options, graphs, nodes, runs)
   vouch mcp serve [--root DIR]     an MCP server on stdio: agents validate, run and read graphs (docs/mcp.md)
 
@@ -43,7 +44,8 @@ Exit codes: 0 passed, 1 failed, 2 usage or invalid graph, 3 error (no verdict re
             4 paused (at an approval, or at a usage or rate limit), 130 interrupted.
 Environment: VOUCH_HOME moves the ledger (default ./.vouch); NO_COLOR turns colour off;
              VOUCH_MAX_GRAPH_BYTES (default 4MiB) and VOUCH_MAX_INPUT_BYTES (default 64MiB)
-             raise the size limits on graph files and on -i NAME=@FILE inputs.
+             raise the size limits on graph files and on -i NAME=@FILE inputs;
+             OTEL_EXPORTER_OTLP_ENDPOINT sends a run's OpenTelemetry spans there (docs/ci.md).
 Docs: README.md, docs/graph-language.md, docs/events.md`;
 
 export const COMMAND_HELP: Record<string, string> = {
@@ -81,30 +83,61 @@ reads the graph files and the ledger) what fits where the cursor is.
   zsh    source <(vouch completion zsh)      after compinit; or save it as _vouch in a folder of $fpath
   fish   vouch completion fish > ~/.config/fish/completions/vouch.fish`,
   worker: `Usage: vouch worker redis://HOST:PORT[/DB] [--concurrency N] [--name NAME] [--workdir DIR]
+                    [--fleet-key-file FILE] [--health-file FILE]
+       vouch worker --probe live|ready --health-file FILE
 
 Takes map branches from the queue that \`vouch run --executor\` fills and runs each with
 the engine's own branch code, streaming its events back to the coordinator. Commands it
 runs see VOUCH_WORKER=NAME (default hostname:pid); --pass-env names reach them with this
 machine's values. --workdir: where branch commands run (default: the coordinator's folder);
 branches with worktrees need it: the worker's clone of the repository is kept there.
+A job runs only when it verifies with the fleet key the coordinator holds (VOUCH_FLEET_KEY,
+or a file: VOUCH_FLEET_KEY_FILE, --fleet-key-file) and comes from this vouch's version; others
+end error. The Redis password comes from VOUCH_REDIS_PASSWORD or VOUCH_REDIS_PASSWORD_FILE,
+never the URL. A kill -9 of the worker takes its branches' processes with it.
 SIGTERM takes nothing new, kills what runs and hands those jobs back to the queue.
 VOUCH_WORKER_LOCK_MS (default 30000): how long a silent worker keeps its jobs.
+--health-file FILE: rewritten every 2 s; --probe live|ready answers a container's probe from it
+(live: the worker's loop runs; ready: also connected): exit 0 healthy, 1 not.
 
-Exit codes: 0 stopped by a signal, 2 usage or Redis unreachable.`,
+Exit codes: 0 stopped by a signal, 2 usage, no fleet key, or Redis unreachable.`,
   workers: `Usage: vouch workers redis://HOST:PORT[/DB] [--json]
 
 The live workers (from their heartbeats: name, pid, jobs running of concurrency) and the
 jobs waiting and running on the queue.
 
 Exit codes: 0, 2 usage or Redis unreachable.`,
-  export: `Usage: vouch export k8s --executor redis://HOST:PORT[/DB] --image IMAGE [--replicas N]
-                    [--concurrency N] [--secret NAME]... [--wall DURATION] [--name NAME]
+  export: `Usage: vouch export k8s|otlp [RUN] [options]
 
-Prints a Kubernetes Deployment of \`vouch worker\`s as YAML: resources per worker, a
-termination grace period longer than the longest wall cap (--wall, default 30m), and the
-environment taken from Secrets by name (nothing secret is printed).
+vouch export k8s --executor redis://HOST:PORT[/DB] --image IMAGE prints a Kubernetes
+Deployment of \`vouch worker\`s as YAML: resources per worker, a termination grace period
+longer than the longest wall cap (--wall, default 30m), and the environment taken from
+Secrets by name (nothing secret is printed). The pod passes the "restricted" Pod Security
+Standard (user --uid, default 10001), mounts no service-account token and is probed through
+the worker's health file; its work volume is limited to --work-size (default 20Gi). The
+fleet key and the Redis password come from the Secret --fleet-secret (default vouch-fleet;
+keys fleet-key and redis-password).
 
-Exit codes: 0, 2 usage.`,
+vouch export otlp RUN sends a recorded run's spans to an OpenTelemetry collector over
+OTLP/HTTP (JSON): the spans, ids and times a live export of the run sends (docs/ci.md).
+The collector is --endpoint, else OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
+OTEL_EXPORTER_OTLP_ENDPOINT. Prints the trace id. RUN is a run id, a unique prefix of one,
+or last.
+
+Options:
+  --executor redis://HOST:PORT[/DB]   k8s: the Redis the workers take jobs from
+  --image IMAGE        k8s: a container image with vouch and the agent CLIs
+  --replicas N         k8s: workers (default 1)
+  --concurrency N      k8s: branches per worker (default 4)
+  --secret NAME        k8s: a Secret whose keys become the workers' environment (repeatable)
+  --wall DURATION      k8s: the longest wall cap a branch has (default 30m)
+  --name NAME          k8s: the Deployment's name (default vouch-worker)
+  --fleet-secret NAME  k8s: the Secret with fleet-key and redis-password (default vouch-fleet)
+  --work-size SIZE     k8s: the work volume's size limit (default 20Gi)
+  --uid N              k8s: the user the pod runs as (default 10001)
+  --endpoint URL       otlp: the collector's traces URL, as http://HOST:4318/v1/traces
+
+Exit codes: 0, 2 usage, 3 (otlp) the collector did not take every span.`,
   run: `Usage: vouch run GRAPH [options]
 
 Runs GRAPH and decides each node's verdict from evidence: exit status, the output
@@ -124,7 +157,8 @@ Options:
   --pass-env NAME          pass this environment variable to child processes (repeatable)
   --dry-run                load, validate and check caps against the harnesses; start nothing
   --report FORMAT:FILE     write a report when the run ends, however it ends (repeatable;
-                           FORMAT html, junit or markdown), e.g. --report junit:junit.xml;
+                           FORMAT html, junit, markdown, github, sarif or codequality),
+                           e.g. --report junit:junit.xml;
                            an unwritable FILE is refused first (exit 2); one that fails
                            at the end turns exit 0 into 3 (docs/ci.md)
   --wait-limits            when a harness hits a usage or rate limit and nothing else can run,
@@ -141,6 +175,8 @@ Options:
                            stdin (repeatable; as the graph's notify:, docs/graph-language.md)
   --notify-on EVENTS       which events --notify sends, comma-separated (default: approval_waiting,
                            limit_paused, run_finished; also run_failed, run_errored)
+  --fleet-key-file FILE    the fleet key jobs are sealed with (else VOUCH_FLEET_KEY or
+                           VOUCH_FLEET_KEY_FILE); a fleet run without one: exit 2
 
 On a terminal the live UI shows the run; after it ends the final frame stays until
 you press q (q during the run asks to cancel it). In a pipe, plain lines; --json, NDJSON.
@@ -287,32 +323,42 @@ Options:
 NODE is a node as show prints it: an id, or map[index].id in a map branch.`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
                         [--replay-dir DIR] [--replay-delay DURATION] [--report FORMAT:FILE]
-                        [--wait-limits [--max-wait DURATION]] [--wait-approvals]
-                        [--notify TARGET]... [--notify-on EVENTS]
+                        [--wait-limits [--max-wait DURATION]] [--executor URL] [--fleet-key-file FILE]
+                        [--wait-approvals] [--notify TARGET]... [--notify-on EVENTS]
 
 Re-runs only what did not pass (failed, error, cancelled or never started), keeping
 the outputs of what passed. Refuses (exit 2) when the graph file changed since the
 run started, unless --force. --approve/--reject decide a paused approval.
 --report FORMAT:FILE writes a report of the whole run when the session ends (as for run).
 A run paused at a usage or rate limit goes on with the nodes the limit held; --wait-limits
-and --max-wait wait for a limit in this process, as for run. A decision recorded with
-vouch approve or vouch reject while the run was paused is taken; --wait-approvals waits
-for one, and --notify / --notify-on add notifiers, as for run.`,
-  report: `Usage: vouch report RUN [--format html|junit|markdown] [-o FILE]
+and --max-wait wait for a limit in this process, as for run. A run whose branches ran on
+workers reconnects to the executor it recorded (or --executor URL), with the fleet key as
+for run; a first SIGTERM or Ctrl-C ends it even when a job's worker is gone. A decision
+recorded with vouch approve or vouch reject while the run was paused is taken;
+--wait-approvals waits for one, and --notify / --notify-on add notifiers, as for run.`,
+  report: `Usage: vouch report RUN [--format html|junit|markdown|github|sarif|codequality] [-o FILE] [--root DIR]
 
 Writes one recorded run as a report, from the ledger (the facts vouch show --json prints):
-  html      one self-contained page (default): the graph drawn by Graphviz, coloured by
-            status; every node's checks with their output tails; map branches as a
-            filterable table; a timeline of sittings and checks; cost by node. Opens from
-            disk, loads nothing from the network.
-  junit     JUnit XML for CI test reporters: a testcase per node (map branches as
-            map[i].node), failure/error/skipped from the verdicts.
-  markdown  a summary for $GITHUB_STEP_SUMMARY or a pull-request comment.
-RUN is a run id, a unique prefix of one, or "last".
+  html         one self-contained page (default): the graph drawn by Graphviz, coloured by
+               status; every node's checks with their output tails; map branches as a
+               filterable table; a timeline of sittings and checks; cost by node. Opens from
+               disk, loads nothing from the network.
+  junit        JUnit XML for CI test reporters: a testcase per node (map branches as
+               map[i].node), failure/error/skipped from the verdicts.
+  markdown     a summary for $GITHUB_STEP_SUMMARY or a pull-request comment.
+  github       GitHub annotations (workflow commands, printed in a step): each failed or
+               error node, each failed check (at path:line when its output names a file in
+               the repository), each verified review finding; the worst 10 of each level.
+  sarif        SARIF 2.1.0 for github/codeql-action/upload-sarif: failed checks and review
+               findings (VERIFIED at their severity, UNVERIFIABLE as notes).
+  codequality  a GitLab Code Quality report (artifacts: reports: codequality).
+RUN is a run id, a unique prefix of one, or "last". docs/ci.md has the mappings.
 
 Options:
-  --format, -f F   html (default), junit or markdown
+  --format, -f F   html (default), junit, markdown, github, sarif or codequality
   -o, --output FILE  write to FILE instead of stdout
+  --root DIR       the repository root locations are relative to (default: GITHUB_WORKSPACE
+                   or CI_PROJECT_DIR, else the git checkout the run started in)
 
 Exit codes: 0 written; 2 unknown run or format, or FILE cannot be written; 3 the ledger
 could not be read.`,

@@ -1,5 +1,7 @@
-// `vouch report RUN [--format html|junit|markdown] [-o FILE]`: a recorded run as
-// a web page, JUnit XML or a Markdown summary (ADR 0014). RUN as for show.
+// `vouch report RUN [--format html|junit|markdown|github|sarif|codequality] [-o FILE]`: a
+// recorded run as a web page, JUnit XML, a Markdown summary (ADR 0014), GitHub
+// annotations, SARIF or a GitLab Code Quality report (ADR 0058). RUN as for show.
+import { ciContextFor } from "./ci-context.ts";
 import { renderReport, reportFormat } from "../report/render.ts";
 import { checkWritable, writeReport } from "../report/write-report.ts";
 import { resolve } from "node:path";
@@ -12,6 +14,7 @@ const reportCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("report", args, {
     format: { type: "string", short: "f" },
     output: { type: "string", short: "o" },
+    root: { type: "string" },
   });
   const format = reportFormat(values.format ?? "html", "report --format");
   const run = oneRun("report", positionals);
@@ -21,7 +24,7 @@ const reportCommand: Command = async (args, io) => {
   const ledger = openRecorded(io, run);
   let text: string;
   try {
-    text = await renderReport(ledger, ledger.resolveRun(run), format, recordedDrawing(io));
+    text = await renderReport(ledger, ledger.resolveRun(run), format, recordedDrawing(io), ciContextFor(io.env, io.cwd, values.root));
   } finally {
     ledger.close();
   }

@@ -33,6 +33,7 @@ const OPTIONS = {
   report: { type: "string", multiple: true },
   ...LIMIT_OPTIONS,
   executor: { type: "string" },
+  "fleet-key-file": { type: "string" },
   "wait-approvals": { type: "boolean" },
   notify: { type: "string", multiple: true },
   "notify-on": { type: "string" },
@@ -152,7 +153,8 @@ const resumeCommand: Command = async (args, io) => {
       preflightRun(options, io.env, replayDir); // refusals and input errors: nothing starts, the lock is let go below
       // Branches ran on workers: re-attach to their jobs by id (ADR 0026).
       const recordedExecutor = started?.type === "run.started" ? started.executor : undefined;
-      const chosen = await chooseExecutor(values.executor, graphFile.graph, baseDir, recordedExecutor);
+      const cx = { env: io.env, cwd: io.cwd, err: io.err, fleetKeyFile: values["fleet-key-file"] };
+      const chosen = await chooseExecutor(values.executor, graphFile.graph, baseDir, cx, recordedExecutor);
       if (chosen) Object.assign(options, chosen);
       released = true; // runSession owns the lock and the ledger from here
       return await withReports(io, runId, reports, () =>

@@ -41,6 +41,7 @@ export const RUN_OPTIONS = {
   report: { type: "string", multiple: true },
   ...LIMIT_OPTIONS,
   executor: { type: "string" },
+  "fleet-key-file": { type: "string" },
   "wait-approvals": { type: "boolean" },
   notify: { type: "string", multiple: true },
   "notify-on": { type: "string" },
@@ -139,7 +140,7 @@ const runCommand: Command = async (args, io) => {
 
   preflightRun(draft, io.env, replayDir);
   // Before the ledger opens: an unreachable Redis is exit 2 and leaves no run behind.
-  const chosen = await chooseExecutor(values.executor, graphFile.graph, io.cwd);
+  const chosen = await chooseExecutor(values.executor, graphFile.graph, io.cwd, { ...io, fleetKeyFile: values["fleet-key-file"] });
   let ledger: ReturnType<typeof openLedger>;
   let lock: ReturnType<typeof ledger.claimNewRun>;
   try {

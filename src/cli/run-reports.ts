@@ -8,6 +8,7 @@ import { EXIT } from "../engine/errors.ts";
 import { ledgerHome, openLedgerForReading } from "../ledger/index.ts";
 import { renderReport } from "../report/render.ts";
 import { writeReport, type ReportTarget } from "../report/write-report.ts";
+import { ciContextFor } from "./ci-context.ts";
 import { recordedDrawing } from "./graph-drawing.ts";
 import type { CliIO } from "./io.ts";
 
@@ -18,7 +19,7 @@ async function writeAll(io: CliIO, runId: string, targets: ReportTarget[]): Prom
     try {
       for (const t of targets) {
         try {
-          writeReport(t.file, await renderReport(ledger, runId, t.format, recordedDrawing(io)), "--report");
+          writeReport(t.file, await renderReport(ledger, runId, t.format, recordedDrawing(io), ciContextFor(io.env, io.cwd)), "--report");
           io.err(`vouch: wrote the ${t.format} report to ${t.file}\n`);
         } catch (e) {
           ok = false;

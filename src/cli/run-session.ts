@@ -25,6 +25,7 @@ import { Notifications, notifyingOutput } from "./notify/notifications.ts";
 import { realDeliver } from "./notify/deliver.ts";
 import type { NotifyTarget } from "./notify/targets.ts";
 import { sanitize } from "../text/sanitize.ts";
+import { openTracing, withTracing } from "./session-telemetry.ts";
 
 export interface SessionSpec {
   io: CliIO;
@@ -148,14 +149,19 @@ class Session {
     const { io } = spec;
     const env = { ...io.env };
     const { supervisor } = this;
-    const agents = realAgentRunner(env, spec.replayDir, spec.replayDelayMs, supervisor);
+    // Before the live UI opens: a warning about the OTEL_* variables goes to a plain stderr.
+    const tracing = await openTracing(io, spec.options);
+    const untraced = realAgentRunner(env, spec.replayDir, spec.replayDelayMs, supervisor);
+    const agents = tracing ? tracing.agents(untraced) : untraced;
     const journalFile = reapEarlierGroups(io, spec.lock);
-    const out = await openOutput({ io, flags: spec.flags, cancel: signals.cancel, exitNow: () => this.exitNow() });
+    const opened = await openOutput({ io, flags: spec.flags, cancel: signals.cancel, exitNow: () => this.exitNow() });
+    const out: SessionOutput = { ...opened, output: withTracing(opened.output, tracing) };
     if (this.recording === "off")
       io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
     const sink = this.openSink(notifyingOutput(out.output, this.notifications));
     supervisor.setBarrier(() => sink.flush());
-    const commands = createCommandRunner({ parentEnv: env, supervisor });
+    const plainCommands = createCommandRunner({ parentEnv: env, supervisor });
+    const commands = tracing ? tracing.commands(plainCommands) : plainCommands;
     const approvals = this.approvals(out);
     const ports = { agents, commands, clock: systemClock, ledger: sink, approvals, git: realGit, merge: realMerge };
     const journal = startGroupJournal(journalFile, supervisor);

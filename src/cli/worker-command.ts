@@ -1,40 +1,40 @@
-// `vouch worker URL [--concurrency N] [--name NAME] [--workdir DIR]`, URL an executor's
-// (redis://HOST:PORT[/DB]): runs map branches other machines' `vouch run --executor`
-// dispatch (docs/scale-out.md).
+// `vouch worker URL [--concurrency N] [--name NAME] [--workdir DIR] [--fleet-key-file FILE]
+// [--health-file FILE]`, URL an executor's (redis://HOST:PORT[/DB]): runs map branches other
+// machines' `vouch run --executor` dispatch (docs/scale-out.md). `vouch worker --probe
+// live|ready --health-file FILE` answers a container's probe from that file.
 import { existsSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { EXIT, UsageError } from "../engine/errors.ts";
 import { parseCommandArgs, positiveInt } from "./args.ts";
+import { envMs } from "./executor-option.ts";
+import { version } from "./version.ts";
 import type { Command } from "./io.ts";
 
 const OPTIONS = {
   concurrency: { type: "string" },
   name: { type: "string" },
   workdir: { type: "string" },
+  "fleet-key-file": { type: "string" },
+  "health-file": { type: "string" },
+  probe: { type: "string" },
 } as const;
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 /** BullMQ's default lock is 30 s; VOUCH_WORKER_LOCK_MS shortens it (tests, fast failover). */
 const DEFAULT_LOCK_MS = 30_000;
-
-function lockMs(env: Record<string, string | undefined>): number {
-  const v = env.VOUCH_WORKER_LOCK_MS;
-  if (v === undefined || v === "") return DEFAULT_LOCK_MS;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1000) throw new UsageError(`VOUCH_WORKER_LOCK_MS="${v}": a whole number of milliseconds, at least 1000`);
-  return n;
-}
+const USAGE =
+  "usage: vouch worker redis://HOST:PORT[/DB] [--concurrency N] [--name NAME] [--workdir DIR] [--fleet-key-file FILE] [--health-file FILE]";
 
 const workerCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("worker", args, OPTIONS);
-  if (positionals.length !== 1)
-    throw new UsageError(
-      "worker takes one executor URL",
-      "usage: vouch worker redis://HOST:PORT[/DB] [--concurrency N] [--name NAME] [--workdir DIR]",
-    );
+  if (values.probe !== undefined) {
+    const { probeHealth } = await import("./worker-health.ts");
+    return probeHealth(values.probe, values["health-file"], io);
+  }
+  if (positionals.length !== 1) throw new UsageError("worker takes one executor URL", USAGE);
   const { executorEndpoint } = await import("../executor/registry.ts");
-  const endpoint = await executorEndpoint(positionals[0]!, "worker");
+  const endpoint = await executorEndpoint(positionals[0]!, "worker", io.env, io.cwd);
   const concurrency = positiveInt("--concurrency", values.concurrency) ?? 1;
   const name = values.name ?? `${hostname()}:${process.pid}`;
   if (!NAME.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: letters, digits and . _ : - only (at most 100)`);
@@ -43,10 +43,19 @@ const workerCommand: Command = async (args, io) => {
     workdir = resolve(io.cwd, values.workdir);
     if (!existsSync(workdir) || !statSync(workdir).isDirectory()) throw new UsageError(`--workdir ${values.workdir}: no such folder`);
   }
-  const serve = { concurrency, lockMs: lockMs(io.env), log: (l: string) => io.err(`${l}\n`) };
+  const { FLEET_SECRET_VARS, fleetKeyFrom } = await import("../executor/fleet-key.ts");
+  const key = fleetKeyFrom(io.env, io.cwd, values["fleet-key-file"], `vouch worker ${endpoint.display}`);
+  const { healthWriter } = await import("./worker-health.ts");
+  const health = values["health-file"] === undefined ? undefined : healthWriter(resolve(io.cwd, values["health-file"]));
+  const log = (l: string) => io.err(`${l}\n`);
+  const serve = { concurrency, lockMs: envMs(io.env, "VOUCH_WORKER_LOCK_MS", DEFAULT_LOCK_MS, 1000), log, ...(health ? { health } : {}) };
+  // The branches' commands never see the fleet's own secrets, whatever a job's pass-env names.
+  const env = { ...io.env };
+  for (const n of FLEET_SECRET_VARS) delete env[n];
   // The host runs the jobs, the same for every executor; the endpoint's transport brings them.
   const { WorkerHost } = await import("../executor/worker-host.ts");
-  const worker = await endpoint.serve(new WorkerHost({ name, env: { ...io.env }, ...(workdir ? { workdir } : {}) }), serve);
+  const host = new WorkerHost({ name, env, key, version, reapOnDeath: true, log, ...(workdir ? { workdir } : {}) });
+  const worker = await endpoint.serve(host, serve);
   // Runs until SIGTERM / SIGINT: then takes nothing new and hands running jobs back.
   const reached = await new Promise<boolean>((done) => {
     const stop = (sig: string) => {

@@ -10,7 +10,7 @@ const workersCommand: Command = async (args, io) => {
   if (positionals.length !== 1)
     throw new UsageError("workers takes one executor URL", "usage: vouch workers redis://HOST:PORT[/DB] [--json]");
   const { executorEndpoint } = await import("../executor/registry.ts");
-  const fleet = await (await executorEndpoint(positionals[0]!, "workers")).fleet();
+  const fleet = await (await executorEndpoint(positionals[0]!, "workers", io.env, io.cwd)).fleet();
   if (values.json) {
     io.out(`${JSON.stringify(fleet)}\n`);
     return EXIT.passed;

@@ -210,6 +210,11 @@ export const nodeStartedSchema = z.strictObject({
   harness: z.string().optional(),
   /** The rendered prompt (agent) or approval message, bounded. */
   prompt: z.string().optional(),
+  /** Agent and script nodes: where the attempt runs (absolute; the worktree's folder in
+   *  worktree mode). Paths in its commands' and checks' output are relative to it. */
+  cwd: z.string().optional(),
+  /** Agent nodes: the model the graph asks the harness for (absent: the harness's default). */
+  model: z.string().optional(),
   /** Feedback round (1 on the first pass of a feedback loop's chain). */
   round: z.number().int().min(1).optional(),
   /** A map: how many items its branches run over (the TUI shows finished/items). */
@@ -422,6 +427,21 @@ export const branchCutOffSchema = z.strictObject({
   worker: z.string(),
 });
 
+/** A worker's attempt at a branch delivered a result after it was cut off — it no longer
+ *  held the job (its lock ran out and another attempt took it, ADR 0046). The result is
+ *  not the branch's: a later attempt decides it. */
+export const branchResultRefusedSchema = z.strictObject({
+  ...base,
+  type: z.literal("branch.result_refused"),
+  branch: branchRef,
+  job: z.string(),
+  attempt: z.number().int().min(1),
+  worker: z.string(),
+  /** The status the refused result claimed. */
+  status: z.enum(NODE_STATUSES),
+  reason: z.string(),
+});
+
 export const runPausedSchema = z.strictObject({
   ...base,
   type: z.literal("run.paused"),
@@ -494,6 +514,7 @@ export const eventSchema = z.discriminatedUnion("type", [
   mergeConflictSchema,
   branchDispatchedSchema,
   branchCutOffSchema,
+  branchResultRefusedSchema,
   runPausedSchema,
   runFinishedSchema,
   nodeLimitedSchema,

@@ -35,6 +35,8 @@ export interface AgentAssignment {
   cwd: string;
   /** The node's git worktree (ADR 0020): the sitting sees it as VOUCH_WORKSPACE. */
   workspace?: string;
+  /** Variables the composition root hands the sitting's process (its TRACEPARENT, ADR 0059). */
+  vars?: Record<string, string>;
   /** Names of environment variables to pass through (values never appear in events). */
   passEnv: string[];
   caps: SittingCaps;
@@ -332,6 +334,17 @@ export interface BranchJobHooks {
   /** A worker began an attempt (the first, or one after another was cut off). */
   onAttempt(attempt: number, worker: string): void;
   onEvent(event: RemoteEvent): void;
+  /** An attempt's result was refused: the attempt no longer held the job (ADR 0046). */
+  onRefused?(r: RefusedResult): void;
+}
+
+/** A result the executor did not take: it came from an attempt that was cut off. */
+export interface RefusedResult {
+  attempt: number;
+  worker: string;
+  /** What the refused result said. */
+  status: NodeStatus;
+  reason: string;
 }
 
 export interface BranchExecutor {

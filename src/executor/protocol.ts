@@ -1,13 +1,19 @@
 // What a worker sends its coordinator, whatever the transport (ADR 0026, 0037): an
-// attempt began, one event of the branch, the result. JSON, parsed strictly, since
-// whatever a transport delivers is untrusted input (Redis: one field `m` of the run's stream).
+// attempt began, one event of the branch, the result, or that an attempt's result was
+// refused (it no longer held the job, ADR 0046). JSON, parsed strictly, since whatever a
+// transport delivers is untrusted input; and sealed with the fleet key's MAC over the run
+// and the text (ADR 0045): a message that does not verify is dropped unread (Redis: the
+// fields `m` and `h` of the run's stream).
 import { z } from "zod";
+import type { NodeStatus } from "../engine/events.ts";
 import type { BranchJobOutcome, RemoteEvent } from "../engine/ports.ts";
+import type { FleetKey } from "./fleet-key.ts";
 
 export type StreamMessage =
   | { kind: "attempt"; job: string; worker: string; attempt: number }
   | { kind: "event"; job: string; event: RemoteEvent }
-  | { kind: "result"; job: string; outcome: BranchJobOutcome };
+  | { kind: "result"; job: string; outcome: BranchJobOutcome }
+  | { kind: "refused"; job: string; worker: string; attempt: number; status: NodeStatus; reason: string };
 
 // Added to the run's own counts: whole numbers, none below zero.
 const count = z.number().int().min(0);
@@ -21,6 +27,7 @@ const body = z
     cost_usd: z.number().min(0).nullable().optional(),
   })
   .passthrough();
+const status = z.enum(["passed", "failed", "error", "skipped", "cancelled"]);
 const messageSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("attempt"), job: z.string(), worker: z.string(), attempt: z.number().int().min(1) }),
   z.object({
@@ -34,7 +41,7 @@ const messageSchema = z.discriminatedUnion("kind", [
     outcome: z.object({
       worker: z.string(),
       attempt: z.number().int().min(1),
-      status: z.enum(["passed", "failed", "error", "skipped", "cancelled"]),
+      status,
       output: z.unknown(),
       error: z.string().nullable(),
       recovered: z.boolean().optional(),
@@ -42,13 +49,37 @@ const messageSchema = z.discriminatedUnion("kind", [
       costUnknown: z.number().int().min(0),
     }),
   }),
+  z.object({
+    kind: z.literal("refused"),
+    job: z.string(),
+    worker: z.string(),
+    attempt: z.number().int().min(1),
+    status,
+    reason: z.string().max(500),
+  }),
 ]);
+
+/** A message as it travels: its text and the MAC over the run and the text. */
+export interface SealedMessage {
+  text: string;
+  mac: string;
+}
 
 export function encodeMessage(m: StreamMessage): string {
   return JSON.stringify(m);
 }
 
-/** null for anything that is not a message of ours (it is dropped, not trusted). */
+export function sealMessage(runId: string, m: StreamMessage, key: FleetKey): SealedMessage {
+  const text = encodeMessage(m);
+  return { text, mac: key.mac("message", runId, text) };
+}
+
+/** The message, when `mac` verifies it as one of `runId`'s; null for anything else (dropped, not trusted). */
+export function openMessage(runId: string, text: string, mac: unknown, key: FleetKey): StreamMessage | null {
+  return key.verify(mac, "message", runId, text) ? decodeMessage(text) : null;
+}
+
+/** The message `text` holds, or null (it is dropped). Not a check of who sent it: see openMessage. */
 export function decodeMessage(text: string): StreamMessage | null {
   let raw: unknown;
   try {

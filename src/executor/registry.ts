@@ -4,7 +4,7 @@
 // so the compiler holds the two equal. Each entry loads its transport only when used.
 import { UsageError } from "../engine/errors.ts";
 import { isExecutorScheme, unknownExecutorScheme, type ExecutorScheme } from "../engine/graph/executor-url.ts";
-import type { ExecutorEndpoint, ExecutorTransport } from "./endpoint.ts";
+import { shownUrl, type ExecutorEndpoint, type ExecutorTransport } from "./endpoint.ts";
 
 const redis = () => import("./redis/endpoint.ts").then((m) => m.redisTransport);
 
@@ -22,14 +22,20 @@ function schemeOf(text: string, flag: string): ExecutorScheme {
   try {
     scheme = new URL(text).protocol.slice(0, -1);
   } catch {
-    throw new UsageError(`${flag} ${JSON.stringify(text)}: not a URL`, HINT);
+    throw new UsageError(`${flag} ${shownUrl(text)}: not a URL`, HINT);
   }
-  if (!isExecutorScheme(scheme)) throw new UsageError(`${flag} ${JSON.stringify(text)}: ${unknownExecutorScheme(scheme)}`, HINT);
+  if (!isExecutorScheme(scheme)) throw new UsageError(`${flag} ${shownUrl(text)}: ${unknownExecutorScheme(scheme)}`, HINT);
   return scheme;
 }
 
-/** The executor a URL names, its URL checked by its transport (a UsageError naming `flag` otherwise). */
-export async function executorEndpoint(text: string, flag: string): Promise<ExecutorEndpoint> {
+/** The executor a URL names, its URL checked by its transport (a UsageError naming `flag`
+ *  otherwise); `env` and `cwd` give the transport its secrets (a password, ADR 0045). */
+export async function executorEndpoint(
+  text: string,
+  flag: string,
+  env: Record<string, string | undefined>,
+  cwd: string,
+): Promise<ExecutorEndpoint> {
   const transport = await EXECUTORS[schemeOf(text, flag)]();
-  return transport(text, flag);
+  return transport(text, flag, env, cwd);
 }

@@ -3,8 +3,21 @@
 // engine's own VOUCH_* data variables — never the parent's environment as is.
 // This is the only file in src/spawn that may read process.env.
 
-/** Passed to every child when the parent has them. */
-export const ALLOWED_NAMES: readonly string[] = ["PATH", "HOME", "USER", "LANG", "TERM", "TMPDIR", "TZ", "SHELL"];
+/** Passed to every child when the parent has them. TRACEPARENT and TRACESTATE (W3C trace
+ *  context) let a child's own spans nest under the trace vouch runs in; a traced session
+ *  hands each child its own span's instead, through `vars` (ADR 0059). */
+export const ALLOWED_NAMES: readonly string[] = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LANG",
+  "TERM",
+  "TMPDIR",
+  "TZ",
+  "SHELL",
+  "TRACEPARENT",
+  "TRACESTATE",
+];
 /** Locale variables (LC_ALL, LC_CTYPE, ...) pass as a family. */
 const ALLOWED_PREFIX = "LC_";
 /** Set by Claude Code in its own shells; a nested `claude` then refuses or misbehaves. Never passed. */

@@ -98,3 +98,53 @@ function resultOf(proc: Child, stop: GroupTermination, pumps: Pumps, wallMs: num
     pid: proc.pid,
   };
 }
+
+/** A helper process that lives beside vouch (ADR 0046: a worker's group reaper): it reads
+ *  the lines written to its stdin, and the pipe's close — vouch's own exit, kill -9
+ *  included, since the kernel closes a dead process's pipes — is its cue to finish. Its
+ *  own process group, so a terminal's Ctrl-C does not reach it; it holds no ref on the
+ *  event loop. Null when it could not start. */
+export interface Companion {
+  readonly pid: number;
+  /** False once the companion is gone (nothing is written then). Never throws. */
+  write(text: string): boolean;
+  /** Closes its stdin: the companion finishes. */
+  close(): void;
+}
+
+export function startCompanion(argv: string[], env: Record<string, string>): Companion | null {
+  let proc: Bun.Subprocess<"pipe", "ignore", "inherit">;
+  try {
+    proc = Bun.spawn(argv, { env, detached: true, stdin: "pipe", stdout: "ignore", stderr: "inherit" });
+  } catch {
+    return null;
+  }
+  proc.unref();
+  const sink = proc.stdin;
+  sink.unref();
+  let open = true;
+  void proc.exited.then(() => (open = false));
+  return {
+    pid: proc.pid,
+    write(text) {
+      if (!open) return false;
+      try {
+        sink.write(text);
+        void Promise.resolve(sink.flush()).catch(() => (open = false));
+        return true;
+      } catch {
+        open = false;
+        return false;
+      }
+    },
+    close() {
+      if (!open) return;
+      open = false;
+      try {
+        void Promise.resolve(sink.end()).catch(() => {});
+      } catch {
+        // already closed
+      }
+    },
+  };
+}

@@ -70,8 +70,16 @@ const LINES: { [T in EventType]?: Lines<T> } = {
     line([
       seg("↻ ", "warn", true),
       seg(`${branchPath(e.branch.map, e.branch.index)} `),
-      seg(`attempt ${e.attempt} cut off on ${workerLabel(e.worker)}`, "warn"),
+      seg(`attempt ${e.attempt} cut off ${e.worker === "" ? "before it sent anything" : `on ${workerLabel(e.worker)}`}`, "warn"),
       seg(": another worker takes the branch", "muted"),
+    ]),
+  ],
+  "branch.result_refused": (_after, e) => [
+    line([
+      seg("↻ ", "warn", true),
+      seg(`${branchPath(e.branch.map, e.branch.index)} `),
+      seg(`attempt ${e.attempt}'s result (${e.status}) on ${workerLabel(e.worker)} refused`, "warn"),
+      seg(": it no longer held the job", "muted"),
     ]),
   ],
   "merge.conflict": (_after, e) => [

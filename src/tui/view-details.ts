@@ -145,8 +145,10 @@ function branchDetails(state: ViewState, map: string, b: BranchView, width: numb
   if (b.verdictText !== null) out.push(...field("verdict", b.verdictText, width, statusTone(b.status)));
   if (b.error) out.push(...field("error", b.error, width, statusTone(b.status)));
   if (b.worker !== undefined) out.push(...field("worker", b.worker, width));
-  for (const c of b.cutOff ?? [])
-    out.push(...field("cut off", `attempt ${c.attempt} on ${c.worker}: handed to another worker`, width, "warn"));
+  for (const c of b.cutOff ?? []) {
+    const where = c.worker === "" ? "before it sent anything" : `on ${c.worker}`;
+    out.push(...field("cut off", `attempt ${c.attempt} ${where}: handed to another worker`, width, "warn"));
+  }
   const order = own(state.branchOrder, map) ?? [];
   const ids = [...order.filter((id) => own(b.nodes, id)), ...Object.keys(b.nodes).filter((id) => !order.includes(id))];
   for (const id of ids) out.push(line([seg("")]), ...nodeDetails(own(b.nodes, id)!, width, b));

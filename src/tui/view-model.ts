@@ -74,6 +74,7 @@ const HANDLERS: { [T in EventType]: Handler<T> } = {
   // Where a branch runs is noted by noteWorker (view-worker.ts), after every event.
   "branch.dispatched": (s) => s,
   "branch.cut_off": (s) => s,
+  "branch.result_refused": (s) => s,
   "merge.conflict": (s, e) =>
     updateNode(s, e.node, undefined, (n) => ({
       ...n,

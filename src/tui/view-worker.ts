@@ -54,5 +54,6 @@ export function workerLabel(name: string, width = WORKER_WIDTH): string {
 export function workerText(b: BranchView): string | null {
   if (b.worker !== undefined) return `on ${workerLabel(b.worker)}`;
   const last = b.cutOff?.at(-1);
-  return last ? `cut off on ${workerLabel(last.worker)}` : null;
+  if (!last) return null;
+  return last.worker === "" ? "cut off" : `cut off on ${workerLabel(last.worker)}`;
 }

@@ -77,8 +77,8 @@ describe("positionals", () => {
     expect(at("show", "last", "")).toBe("none");
   });
 
-  test("literal words and choices: export k8s, completion SHELL", () => {
-    expect(at("export", "")).toEqual(["k8s"]);
+  test("literal words and choices: export k8s|otlp, completion SHELL", () => {
+    expect(at("export", "")).toEqual(["k8s", "otlp"]);
     expect(at("completion", "")).toEqual(["bash", "zsh", "fish"]);
     expect(at("completion", "z")).toEqual(["zsh"]);
   });

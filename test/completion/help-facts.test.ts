@@ -43,7 +43,7 @@ describe("the commands", () => {
     expect(pos("report")).toEqual(["RUN"]);
     expect(pos("clean")).toEqual(["RUN"]);
     expect(pos("completion")).toEqual(["bash|zsh|fish"]);
-    expect(pos("export")).toEqual(["k8s"]);
+    expect(pos("export")).toEqual(["k8s|otlp", "RUN"]);
     expect(pos("init")).toEqual([]);
   });
 

@@ -116,6 +116,27 @@ describe("branches through an executor", () => {
     expect(cost_usd).toBeGreaterThan(localCost);
   });
 
+  test("an attempt that sent nothing is cut off with no worker named; a refused result is recorded and cut off once", async () => {
+    const r = await remote({ silentFirst: [0], refusedFirst: [4] });
+    expect(ofType(r.events, "branch.cut_off").map((e) => [e.branch.index, e.attempt, e.worker])).toEqual([
+      [0, 1, ""],
+      [4, 1, "w1"],
+    ]);
+    expect(ofType(r.events, "branch.result_refused")).toMatchObject([{ branch: { index: 4 }, attempt: 1, worker: "w1", status: "passed" }]);
+    for (const i of [0, 4]) expect(ofType(r.events, "branch.finished").filter((e) => e.branch.index === i)).toHaveLength(1);
+    // The branches are decided by the attempt that held the job, as in process.
+    const local = await run(GRAPH, { agents: agents(), inputs: { findings: items } });
+    expect(essence(r.events).branches).toEqual(essence(local.events).branches);
+  });
+
+  test("a resumed coordinator reading the stream again cuts off no attempt twice", async () => {
+    const { priorFromEvents } = await import("../../src/engine/run.ts");
+    const first = await remote({ cutOff: { indexes: [1], afterEvents: 2 } });
+    const prior = priorFromEvents(first.events);
+    const job = ofType(first.events, "branch.cut_off")[0]!.job;
+    expect(prior.remote?.attempts?.[job]).toEqual({ last: { attempt: 2, worker: "w2" }, cutOff: [1] });
+  });
+
   test("a lost executor ends the run error with reason executor", async () => {
     const r = await remote({ lose: [0] });
     expect(r.outcome.status).toBe("error");

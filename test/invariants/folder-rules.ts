@@ -36,6 +36,8 @@ export const FOLDER_RULES: Record<string, FolderRule> = {
   ...Object.fromEntries(TRANSPORT_FOLDERS.map((f) => [f, TRANSPORT_RULE])),
   // The composition root may build anything, but reaches an executor only through its registry.
   "src/cli/": { may: ["src/"], not: TRANSPORT_FOLDERS },
+  // Traces are made from the event union alone (ADR 0059): no run loop, ledger, output or process.
+  "src/telemetry/": { may: ["src/engine/events.ts", "src/engine/ports.ts", "src/text/", "src/read/node-path.ts"] },
 };
 
 /** Folders only the named files and folders may import (beside their own files). */
@@ -43,12 +45,18 @@ export const IMPORTED_ONLY_BY: Record<string, readonly string[]> = {
   "src/cli/": ["src/cli.ts"],
   "src/executor/": ["src/cli/"],
   "src/workspace/": ["src/cli/", "src/executor/"],
+  "src/telemetry/": ["src/cli/"],
 };
 
-/** Packages a transport brings, loaded (or typed) only inside its folder. */
+/** Packages a transport brings, loaded (or typed) only inside its folder; and OpenTelemetry's,
+ *  only in the one file that is loaded when a run exports traces (ADR 0059). */
 export const TRANSPORT_PACKAGES: Record<string, string> = {
   bullmq: "src/executor/redis/",
   ioredis: "src/executor/redis/",
+  "@opentelemetry/api": "src/telemetry/otlp-export.ts",
+  "@opentelemetry/sdk-trace": "src/telemetry/otlp-export.ts",
+  "@opentelemetry/exporter-trace-otlp-http": "src/telemetry/otlp-export.ts",
+  "@opentelemetry/resources": "src/telemetry/otlp-export.ts",
 };
 
 /** Packages one folder keeps to itself, by import prefix: the MCP SDK serves `vouch mcp serve` only (ADR 0065). */

@@ -21,6 +21,8 @@ const HEAVY: [string, string][] = [
   ["bun:sqlite", "bun:sqlite"],
   // Graphviz compiled to WebAssembly (about 1 MB), for `vouch report` only.
   ["@hpcc-js/wasm-graphviz", "gradientangle"],
+  // OpenTelemetry, only when a run exports traces (ADR 0059).
+  ["@opentelemetry/exporter-trace-otlp-http", "OTel-OTLP-Exporter-JavaScript"],
 ];
 
 test("the entry chunk and its static imports are small and load no heavy library", async () => {

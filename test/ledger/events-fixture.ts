@@ -168,6 +168,20 @@ export function fullRun(run = "r-full-0001"): RunScript {
     // Branches handed to workers (ADR 0026): the second one's first attempt was cut off.
     s.ev("branch.dispatched", { branch, executor: "redis", job: `${run}.each.${index}.1`, dispatch: 1 }, 0);
     if (index === 1) s.ev("branch.cut_off", { branch, job: `${run}.each.${index}.1`, attempt: 1, worker: "vm-1:42" }, 0);
+    // ...and its result came after another attempt had the job: refused (ADR 0046).
+    if (index === 1)
+      s.ev(
+        "branch.result_refused",
+        {
+          branch,
+          job: `${run}.each.${index}.1`,
+          attempt: 1,
+          worker: "vm-1:42",
+          status: "passed",
+          reason: "attempt 1 no longer held the job",
+        },
+        0,
+      );
     s.nodeStarted({ node: "verify", branch }, "agent");
     if (index === 1) s.check({ node: "verify", branch }, "grep-cited", false, { stdout_tail: "no match for foo()\n" });
     s.finished({ node: "verify", branch }, index === 0 ? "passed" : "failed", {

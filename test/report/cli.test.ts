@@ -33,7 +33,7 @@ describe("vouch report: usage errors", () => {
     await hostileRun(home.path);
     const f = await vouch(["report", "last", "--format", "pdf"], { home: home.path });
     expect(f).toMatchObject({ code: 2, stdout: "" });
-    expect(f.stderr).toContain('unknown report format "pdf" (formats: html, junit, markdown)');
+    expect(f.stderr).toContain('unknown report format "pdf" (formats: html, junit, markdown, github, sarif, codequality)');
     expect((await vouch(["report"], { home: home.path })).stderr).toContain("report needs a RUN");
     expect((await vouch(["report", "a", "b"], { home: home.path })).stderr).toContain("report takes one RUN (got 2)");
   });
@@ -64,7 +64,7 @@ describe("vouch report: usage errors", () => {
 
   test("report --help documents formats and exit codes", async () => {
     const r = await vouch(["report", "--help"], { home: home.path });
-    expect(r.stdout).toContain("Usage: vouch report RUN [--format html|junit|markdown] [-o FILE]");
+    expect(r.stdout).toContain("Usage: vouch report RUN [--format html|junit|markdown|github|sarif|codequality] [-o FILE] [--root DIR]");
     expect(r.stdout).toContain("2 unknown run or format, or FILE cannot be written");
     expect((await vouch(["--help"], { home: home.path })).stdout).toContain("vouch report RUN");
     expect((await vouch(["run", "--help"], { home: home.path })).stdout).toContain("--report FORMAT:FILE");

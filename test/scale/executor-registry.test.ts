@@ -18,17 +18,23 @@ describe("the registry", () => {
     expect(Object.keys(EXECUTORS).sort()).toEqual([...EXECUTOR_SCHEMES].sort());
   });
 
-  test("redis:// and rediss:// reach the Redis transport; the shown URL has no password", async () => {
-    const plain = await executorEndpoint("redis://user:s3cret@h:6380/2", "--executor");
-    expect(plain).toMatchObject({ display: "redis://user@h:6380/2", hasPassword: true });
-    expect(await executorEndpoint("rediss://h", "--executor")).toMatchObject({ display: "rediss://h", hasPassword: false });
+  test("redis:// and rediss:// reach the Redis transport; a URL with a password is refused without echoing it", async () => {
+    expect(await executorEndpoint("redis://user@h:6380/2", "--executor", {}, ".")).toMatchObject({ display: "redis://user@h:6380/2" });
+    expect(await executorEndpoint("rediss://h", "--executor", {}, ".")).toMatchObject({ display: "rediss://h" });
+    const refused = await executorEndpoint("redis://user:s3cret@h:6380/2", "--executor", {}, ".").catch((e: unknown) => e as UsageError);
+    expect(refused).toBeInstanceOf(UsageError);
+    expect(`${(refused as UsageError).message} ${(refused as UsageError).hint}`).not.toContain("s3cret");
+    expect((refused as UsageError).hint).toContain("VOUCH_REDIS_PASSWORD");
+    // And a URL of an unknown scheme, refused before any transport looks at it.
+    const other = await executorEndpoint("http://u:s3cret@h:1", "--executor", {}, ".").catch((e: unknown) => e as Error);
+    expect((other as Error).message).not.toContain("s3cret");
     // A URL's scheme is case-insensitive on the command line, as it was.
-    expect((await executorEndpoint("REDIS://h:1", "--executor")).display).toBe("redis://h:1");
+    expect((await executorEndpoint("REDIS://h:1", "--executor", {}, ".")).display).toBe("redis://h:1");
   });
 
   test("an unknown scheme names the flag, the known schemes and a close one", async () => {
     const refused = async (url: string) => {
-      const e = await executorEndpoint(url, "--executor").then(
+      const e = await executorEndpoint(url, "--executor", {}, ".").then(
         () => null,
         (x: unknown) => x,
       );

@@ -13,7 +13,7 @@ import { parseNdjson, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import { HARNESS_STUBS } from "../faults/fault-run.ts";
 import { eventually, groupAlive } from "../spawn/helpers.ts";
 import { HAVE_REDIS } from "./redis-server.ts";
-import { of, stopAll, useRedis, WorkerProc } from "./fleet.ts";
+import { FLEET_ENV, of, stopAll, useRedis, WorkerProc } from "./fleet.ts";
 
 const BRANCHES = 60;
 const MARKER = "27.1828"; // a sleep no other test runs
@@ -99,7 +99,7 @@ describe.skipIf(!HAVE_REDIS)("the run budget crossed across workers", { timeout:
       "--executor",
       redis().url,
     ];
-    const ran = await vouch(args, { home: home(), cwd: dir.path, env: { PATH: env.PATH } });
+    const ran = await vouch(args, { home: home(), cwd: dir.path, env: { PATH: env.PATH, ...FLEET_ENV } });
     const events = parseNdjson(ran.stdout);
     expect(ran.stderr).not.toMatch(/^\s+at /m);
     expect(ran.code, ran.stderr).toBe(3);

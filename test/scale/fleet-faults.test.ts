@@ -8,7 +8,7 @@ import { spawnSync } from "bun";
 import { parseNdjson, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import type { VouchEvent } from "../../src/engine/events.ts";
 import { HAVE_REDIS } from "./redis-server.ts";
-import { Coordinator, of, stopAll, useRedis, WorkerProc } from "./fleet.ts";
+import { Coordinator, FLEET_ENV, of, stopAll, useRedis, WorkerProc } from "./fleet.ts";
 
 const BRANCHES = 60;
 /** A 60-branch map; each branch sleeps (SLEEP) and prints its item as JSON. */
@@ -61,7 +61,7 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
   test("3 workers, a 60-branch map: every branch passes once, the same ledger as a local run", async () => {
     await fleet();
     // `vouch workers` lists the live workers from their heartbeats.
-    const listed = await vouch(["workers", redis().url, "--json"], { home: home(), cwd: dir.path });
+    const listed = await vouch(["workers", redis().url, "--json"], { home: home(), cwd: dir.path, env: FLEET_ENV });
     expect(listed.code).toBe(0);
     const fleetNow = JSON.parse(listed.stdout) as { workers: { name: string; concurrency: number }[]; jobs: { waiting: number } };
     expect(fleetNow.workers.map((w) => [w.name, w.concurrency])).toEqual([
@@ -71,7 +71,11 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
     ]);
     const file = graphFile("0.05");
     const local = await vouch(["run", file, "--json", "--concurrency", "12"], { home: home(), cwd: dir.path });
-    const remote = await vouch(["run", file, "--json", "--concurrency", "12", "--executor", redis().url], { home: home(), cwd: dir.path });
+    const remote = await vouch(["run", file, "--json", "--concurrency", "12", "--executor", redis().url], {
+      home: home(),
+      cwd: dir.path,
+      env: FLEET_ENV,
+    });
     expect(remote.stderr).toBe("");
     const [l, r] = [parseNdjson(local.stdout), parseNdjson(remote.stdout)];
     expect(remote.code).toBe(local.code);
@@ -104,7 +108,11 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
     expect([0, 1]).toContain(code); // the checks decide, not the kill
     const cut = of(events, "branch.cut_off");
     expect(cut.length).toBeGreaterThan(0);
-    expect(cut.every((e) => e.worker === "w1" && e.attempt === 1)).toBe(true);
+    // w1's attempts; one it took and died before it said a word is cut off with no worker named (ADR 0046).
+    expect(
+      cut.every((e) => (e.worker === "w1" || e.worker === "") && e.attempt === 1),
+      JSON.stringify(cut),
+    ).toBe(true);
     const byIndex = new Map<number, number>();
     for (const e of finishedBranches(events)) byIndex.set(e.branch.index, (byIndex.get(e.branch.index) ?? 0) + 1);
     expect(byIndex.size).toBe(BRANCHES);
@@ -126,7 +134,7 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
     process.kill(c.proc.pid, "SIGKILL");
     const first = await c.done();
     const firstDispatch = new Map(of(first.events, "branch.dispatched").map((e) => [e.branch.index, e.job]));
-    const resumed = await vouch(["resume", "last", "--json"], { home: home(), cwd: dir.path });
+    const resumed = await vouch(["resume", "last", "--json"], { home: home(), cwd: dir.path, env: FLEET_ENV });
     const second = parseNdjson(resumed.stdout);
     expect(resumed.stderr).not.toContain("internal");
     // A branch dispatched but unfinished when the coordinator died is the same job again.
@@ -148,17 +156,20 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
     expect(of(second, "run.finished")[0]!.status).toBe(of(second, "run.finished")[0]!.counts.failed > 0 ? "failed" : "passed");
   });
 
-  test("Redis stopped mid-run: the run ends error (reason executor) and resumes once Redis is back", async () => {
+  test("Redis stopped mid-run: the run ends error (reason executor) once down past the bound, and resumes once Redis is back", async () => {
     await fleet();
     const file = graphFile("0.3");
-    const c = new Coordinator(["run", file, "--concurrency", "12", "--executor", redis().url], home(), dir.path);
+    // A short bound (the default is 30 s): test/scale/fleet-restart.test.ts rides out a shorter outage.
+    const c = new Coordinator(["run", file, "--concurrency", "12", "--executor", redis().url], home(), dir.path, {
+      VOUCH_EXECUTOR_RECONNECT_MS: "2000",
+    });
     await c.until((evs) => finishedBranches(evs).length >= 5);
     await redis().down();
     const { code, events } = await c.done();
     expect(code).toBe(3);
     expect(of(events, "run.finished")[0]).toMatchObject({ status: "error", reason: "executor" });
     await redis().up();
-    const resumed = await vouch(["resume", "last", "--json"], { home: home(), cwd: dir.path });
+    const resumed = await vouch(["resume", "last", "--json"], { home: home(), cwd: dir.path, env: FLEET_ENV });
     const second = parseNdjson(resumed.stdout);
     expect([0, 1]).toContain(resumed.code);
     const passedOnce = new Map<number, number>();
@@ -175,6 +186,7 @@ describe.skipIf(!HAVE_REDIS)("map branches on a fleet of workers over Redis", { 
     const ran = await vouch(["run", file, "--json", "--concurrency", "12", "--wall", "3s", "--executor", redis().url], {
       home: home(),
       cwd: dir.path,
+      env: FLEET_ENV,
     });
     const events = parseNdjson(ran.stdout);
     expect(ran.code).toBe(3);
@@ -235,7 +247,7 @@ nodes:
   test("Redis unreachable at start: exit 2 with the URL and the error, no run recorded", async () => {
     dir = tempDir("fleet");
     const file = graphFile("0");
-    const ran = await vouch(["run", file, "--executor", "redis://127.0.0.1:1"], { home: home(), cwd: dir.path });
+    const ran = await vouch(["run", file, "--executor", "redis://127.0.0.1:1"], { home: home(), cwd: dir.path, env: FLEET_ENV });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain("cannot reach Redis at redis://127.0.0.1:1");
     expect(ran.stderr).toContain("ECONNREFUSED");

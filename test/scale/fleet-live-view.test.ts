@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { BINARY, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import { eventually } from "../spawn/helpers.ts";
 import { HAVE_REDIS } from "./redis-server.ts";
-import { useRedis, WorkerProc } from "./fleet.ts";
+import { FLEET_ENV, useRedis, WorkerProc } from "./fleet.ts";
 
 const HAVE_TMUX = Bun.spawnSync(["sh", "-c", "command -v tmux"]).exitCode === 0;
 const socket = `vouch-fleet-view-${process.pid}`;
@@ -43,7 +43,7 @@ describe.skipIf(!HAVE_REDIS)("the worker's name in the live view", { timeout: 12
     const home = join(dir.path, ".vouch");
     worker = await WorkerProc.start(redis().url, "w-view", home, 3);
     writeFileSync(join(dir.path, "view.yaml"), GRAPH);
-    const ran = await vouch(["run", "view.yaml", "--plain", "--executor", redis().url], { home, cwd: dir.path });
+    const ran = await vouch(["run", "view.yaml", "--plain", "--executor", redis().url], { home, cwd: dir.path, env: FLEET_ENV });
     expect(ran.code, ran.stderr).toBe(1);
     const lines = ran.stdout.split("\n");
     for (const [i, word] of [

@@ -2,9 +2,10 @@
 // scale-out suite: each worker is started, watched and killed by its pid.
 import { spawnSync, type Subprocess } from "bun";
 import { afterAll, beforeAll } from "vitest";
-import { BINARY, cleanEnv, ensureBinary, parseNdjson } from "../e2e/helpers.ts";
+import { join } from "node:path";
+import { BINARY, cleanEnv, ensureBinary, parseNdjson, ROOT } from "../e2e/helpers.ts";
 import type { EventOf, VouchEvent } from "../../src/engine/events.ts";
-import { RedisServer } from "./redis-server.ts";
+import { RedisServer, type RedisOptions } from "./redis-server.ts";
 
 /** git with a fixed identity, main as the first branch and no system or user config; throws on a non-zero exit. */
 export function git(cwd: string, ...args: string[]): string {
@@ -20,11 +21,11 @@ export function git(cwd: string, ...args: string[]): string {
 export const of = <T extends VouchEvent["type"]>(events: VouchEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type);
 
 /** In a describe block: the binary built and one redis-server for the block, stopped after it. Call the getter in a test, not at collection. */
-export function useRedis(): () => RedisServer {
+export function useRedis(options: RedisOptions = {}): () => RedisServer {
   let redis: RedisServer | undefined;
   beforeAll(async () => {
     await ensureBinary();
-    redis = await RedisServer.start();
+    redis = await RedisServer.start(options);
   });
   afterAll(async () => {
     await redis?.stop();
@@ -43,6 +44,13 @@ export async function stopAll(workers: WorkerProc[]): Promise<void> {
 /** Short locks: a killed worker's jobs go to another within a few seconds. */
 export const LOCK_ENV = { VOUCH_WORKER_LOCK_MS: "2000" };
 
+/** The fleet key every coordinator and worker of the suite holds (ADR 0045). */
+export const FLEET_KEY = "test-fleet-key-6b1f0c9e2d7a4b38a5c1e0f9d2b7c4a1";
+export const FLEET_ENV = { VOUCH_FLEET_KEY: FLEET_KEY };
+
+/** How `vouch` is started: the compiled binary, or (a worker of another version) the source. */
+export const FROM_SOURCE = [join(ROOT, "node_modules/.bin/bun"), join(ROOT, "src/cli.ts")];
+
 export class WorkerProc {
   stderr = "";
   private constructor(
@@ -57,9 +65,10 @@ export class WorkerProc {
     concurrency = 4,
     env: Record<string, string> = {},
     extra: string[] = [],
+    command: string[] = [BINARY],
   ): Promise<WorkerProc> {
-    const proc = Bun.spawn([BINARY, "worker", url, "--name", name, "--concurrency", String(concurrency), ...extra], {
-      env: cleanEnv({ home, env: { ...LOCK_ENV, ...env } }),
+    const proc = Bun.spawn([...command, "worker", url, "--name", name, "--concurrency", String(concurrency), ...extra], {
+      env: cleanEnv({ home, env: { ...LOCK_ENV, ...FLEET_ENV, ...env } }),
       stdin: "ignore",
       stdout: "ignore",
       stderr: "pipe",
@@ -86,6 +95,14 @@ export class WorkerProc {
     process.kill(this.proc.pid, "SIGKILL");
   }
 
+  /** Resolves once the worker's stderr holds `text` (or rejects when it ends first). */
+  async said(text: string): Promise<void> {
+    while (!this.stderr.includes(text)) {
+      if (this.proc.exitCode !== null || this.proc.signalCode !== null) throw new Error(`worker ${this.name} ended: ${this.stderr}`);
+      await Bun.sleep(20);
+    }
+  }
+
   async term(): Promise<number> {
     if (this.proc.exitCode === null && this.proc.signalCode === null) process.kill(this.proc.pid, "SIGTERM");
     return this.proc.exited;
@@ -100,8 +117,14 @@ export class Coordinator {
   readonly proc: Subprocess<"ignore", "pipe", "pipe">;
   private readonly reading: Promise<void>[];
 
-  constructor(args: string[], home: string, cwd: string) {
-    this.proc = Bun.spawn([BINARY, ...args, "--json"], { cwd, env: cleanEnv({ home }), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  constructor(args: string[], home: string, cwd: string, env: Record<string, string> = {}) {
+    this.proc = Bun.spawn([BINARY, ...args, "--json"], {
+      cwd,
+      env: cleanEnv({ home, env: { ...FLEET_ENV, ...env } }),
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     this.reading = [this.read(this.proc.stdout, (t) => (this.out += t)), this.read(this.proc.stderr, (t) => (this.err += t))];
   }
 
@@ -135,6 +158,25 @@ export class Coordinator {
         if (!pred(this.events())) throw new Error(`the coordinator ended first (exit ${this.proc.exitCode}): ${this.err}`);
       }),
     ]);
+  }
+
+  /** SIGKILL by pid when still running (a test's cleanup). */
+  kill(): void {
+    if (this.proc.exitCode === null && this.proc.signalCode === null) process.kill(this.proc.pid, "SIGKILL");
+  }
+
+  /** done(), or a thrown error (the coordinator killed) once `ms` passed: a hang fails the test instead of stalling it. */
+  async doneWithin(ms: number): Promise<{ code: number; events: VouchEvent[] }> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise<"hung">((resolve) => (timer = setTimeout(() => resolve("hung"), ms)));
+    const first = await Promise.race([this.proc.exited, hung]);
+    clearTimeout(timer);
+    if (first === "hung") {
+      this.kill();
+      await this.done();
+      throw new Error(`the coordinator was still running after ${ms} ms; stderr: ${this.err}`);
+    }
+    return this.done();
   }
 
   async done(): Promise<{ code: number; events: VouchEvent[] }> {

@@ -1,5 +1,6 @@
 // A real redis-server for one test file: a free loopback port, a temporary
-// folder, no persistence; stopped (and restarted) by its pid.
+// folder, no persistence unless asked (`aof`: every write fsynced, so a restart
+// keeps every key); stopped (and restarted) by its pid.
 import { spawnSync, type Subprocess } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, connect } from "node:net";
@@ -19,16 +20,28 @@ async function freePort(): Promise<number> {
   });
 }
 
+export interface RedisOptions {
+  /** Append-only file, fsynced on every write: a restarted server has every key. */
+  aof?: boolean;
+  /** requirepass: clients must AUTH. */
+  password?: string;
+}
+
 /** Resolves once the port takes a connection and answers PING (bounded: 200 tries). */
-async function ready(port: number): Promise<void> {
+async function ready(port: number, password?: string): Promise<void> {
+  const hello = password === undefined ? "PING\r\n" : `AUTH ${password}\r\nPING\r\n`;
   for (let i = 0; i < 200; i++) {
     const ok = await new Promise<boolean>((resolve) => {
       const c = connect(port, "127.0.0.1");
+      let got = "";
       c.once("error", () => resolve(false));
-      c.once("connect", () => c.write("PING\r\n"));
-      c.once("data", (d) => {
-        c.destroy();
-        resolve(d.toString().startsWith("+PONG"));
+      c.once("connect", () => c.write(hello));
+      c.on("data", (d) => {
+        got += d.toString();
+        if (got.includes("+PONG") || got.startsWith("-")) {
+          c.destroy();
+          resolve(got.includes("+PONG"));
+        }
       });
     });
     if (ok) return;
@@ -42,10 +55,11 @@ export class RedisServer {
   private constructor(
     readonly port: number,
     readonly dir: string,
+    readonly options: RedisOptions,
   ) {}
 
-  static async start(): Promise<RedisServer> {
-    const r = new RedisServer(await freePort(), mkdtempSync(join(tmpdir(), "vouch-redis-")));
+  static async start(options: RedisOptions = {}): Promise<RedisServer> {
+    const r = new RedisServer(await freePort(), mkdtempSync(join(tmpdir(), "vouch-redis-")), options);
     await r.up();
     return r;
   }
@@ -55,11 +69,13 @@ export class RedisServer {
   }
 
   async up(): Promise<void> {
+    const persist = this.options.aof ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"];
+    const auth = this.options.password === undefined ? [] : ["--requirepass", this.options.password];
     this.proc = Bun.spawn(
-      ["redis-server", "--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir, "--save", "", "--appendonly", "no"],
+      ["redis-server", "--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir, "--save", "", ...persist, ...auth],
       { stdout: "ignore", stderr: "ignore" },
     );
-    await ready(this.port);
+    await ready(this.port, this.options.password);
   }
 
   async ensureUp(): Promise<void> {

@@ -18,9 +18,16 @@ describe("redis URLs", () => {
       display: "redis://127.0.0.1:6380/3",
     });
     expect(parseRedisUrl("redis://h", "--executor")).toMatchObject({ port: 6379, db: 0, display: "redis://h" });
-    const withPassword = parseRedisUrl("redis://user:s3cret@h:1/2", "--executor");
-    expect(withPassword.display).toBe("redis://user@h:1/2");
-    expect(withPassword.url).toContain("s3cret");
+    expect(parseRedisUrl("redis://user@h:1/2", "--executor").display).toBe("redis://user@h:1/2");
+    // A password is never in a URL (ps shows command lines): refused, and not echoed.
+    for (const url of ["redis://user:s3cret@h:1/2", "redis://:s3cret@h", "rediss://:s3cret@h:1/x"]) {
+      expect(() => parseRedisUrl(url, "--executor")).toThrow(/holds a password/);
+      try {
+        parseRedisUrl(url, "--executor");
+      } catch (e) {
+        expect(`${(e as UsageError).message} ${(e as UsageError).hint}`).not.toContain("s3cret");
+      }
+    }
   });
 
   test.each(["http://h:1", "h:6379", "redis://", "redis://h:1/x", "redis://h:1/2?a=b", "-rf", "redis://h:1/99999"])(
@@ -41,6 +48,7 @@ describe("redis URLs", () => {
         try {
           const t = parseRedisUrl(s, "--executor");
           expect(t.display).not.toMatch(/:[^@/]*@/);
+          expect(t.password).toBeUndefined();
         } catch (e) {
           expect(e).toBeInstanceOf(UsageError);
         }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { spawnSync } from "bun";
 import { parseNdjson, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import { HAVE_REDIS } from "./redis-server.ts";
-import { git, of, stopAll, useRedis, WorkerProc } from "./fleet.ts";
+import { FLEET_ENV, git, of, stopAll, useRedis, WorkerProc } from "./fleet.ts";
 
 const N = 4;
 
@@ -89,7 +89,7 @@ describe.skipIf(!HAVE_REDIS)("worktrees of map branches on workers", { timeout: 
   test("every branch's worktree runs on a worker, is pushed to the remote, and the coordinator's merge has every file", async () => {
     const file = setUp();
     const workdirs = await twoWorkers();
-    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo });
+    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo, env: FLEET_ENV });
     const events = parseNdjson(r.stdout);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -149,7 +149,7 @@ nodes:
 `;
     const file = setUp(text);
     const workdirs = await twoWorkers();
-    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo });
+    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo, env: FLEET_ENV });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(1);
     const works = of(parseNdjson(r.stdout), "node.finished").filter((e) => e.node === "work");
@@ -174,7 +174,7 @@ nodes:
     git(repo, "commit", "--quiet", "-m", "local only");
     const head = git(repo, "rev-parse", "HEAD");
     const before = queueKeys();
-    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo });
+    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo, env: FLEET_ENV });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(`the base commit ${head.slice(0, 12)} (workspace base "HEAD") is not on remote "origin" (${remote})`);
@@ -185,7 +185,7 @@ nodes:
     expect(JSON.parse(runs.stdout)).toEqual([]); // no run recorded
     // Pushed, the same run goes through.
     git(repo, "push", "--quiet", "origin", "HEAD:main");
-    const again = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo });
+    const again = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo, env: FLEET_ENV });
     expect(again.code).toBe(0);
   });
 
@@ -193,7 +193,7 @@ nodes:
     const file = setUp();
     git(repo, "remote", "remove", "origin");
     const before = queueKeys();
-    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo });
+    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo, env: FLEET_ENV });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`the repository ${repo} has no remote "origin"`);
     expect(r.stderr).toContain("git remote add origin URL");
@@ -214,7 +214,7 @@ nodes:
     writeFileSync(file, graph(hostile).replace(`run: "seq 0 ${N - 1} | paste -sd, | sed 's/.*/[&]/'"`, `run: cat items.json`));
     writeFileSync(join(repo, "items.json"), JSON.stringify(items));
     const workdirs = await twoWorkers();
-    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo });
+    const r = await vouch(["run", file, "--json", "--executor", redis().url], { home: home(), cwd: repo, env: FLEET_ENV });
     const events = parseNdjson(r.stdout);
     const runId = of(events, "run.started")[0]!.run;
     const escapes = of(events, "node.finished").filter((e) => e.node === "escape");

@@ -10,7 +10,7 @@ import { spawnSync } from "bun";
 import { BINARY, cleanEnv, tempDir, type TempDir } from "../e2e/helpers.ts";
 import type { EventOf, VouchEvent } from "../../src/engine/events.ts";
 import { HAVE_REDIS } from "./redis-server.ts";
-import { Coordinator, git, LOCK_ENV, stopAll, useRedis, WorkerProc } from "./fleet.ts";
+import { Coordinator, FLEET_ENV, git, LOCK_ENV, stopAll, useRedis, WorkerProc } from "./fleet.ts";
 
 const GRAPH = `version: 1
 name: sig
@@ -69,7 +69,7 @@ describe.skipIf(!HAVE_REDIS)("a worker sent SIGTERM mid-fetch", { timeout: 60_00
     const workA = join(dir.path, "workdir-a");
     mkdirSync(workA);
     const a = Bun.spawn([BINARY, "worker", redis().url, "--name", "wa", "--workdir", workA], {
-      env: cleanEnv({ home, env: { ...LOCK_ENV, HOME: homeA } }),
+      env: cleanEnv({ home, env: { ...LOCK_ENV, ...FLEET_ENV, HOME: homeA } }),
       stdin: "ignore",
       stdout: "ignore",
       stderr: "pipe",

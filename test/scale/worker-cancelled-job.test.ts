@@ -13,9 +13,14 @@ import { loadGraph } from "../../src/engine/graph/loader.ts";
 import { branchJob } from "../../src/engine/run/branch-job.ts";
 import type { RunContext } from "../../src/engine/run/context.ts";
 import { cancelKey, eventsKey, QUEUE } from "../../src/executor/redis/keys.ts";
-import { decodeMessage, type StreamMessage } from "../../src/executor/protocol.ts";
+import { openMessage, type StreamMessage } from "../../src/executor/protocol.ts";
+import { FleetKey } from "../../src/executor/fleet-key.ts";
+import { sealJob } from "../../src/executor/job-seal.ts";
+import { version } from "../../package.json";
 import { HAVE_REDIS, RedisServer } from "./redis-server.ts";
-import { WorkerProc } from "./fleet.ts";
+import { FLEET_KEY, WorkerProc } from "./fleet.ts";
+
+const KEY = FleetKey.of(FLEET_KEY, "test");
 
 function jobFor(runId: string, marker: string) {
   const r = loadGraph(
@@ -34,7 +39,7 @@ inputs:
   );
   if (!r.graph) throw new Error(JSON.stringify(r.problems));
   const ctx = {
-    options: { graph: r.graph, runId, graphDigest: "d", graphPath: "g.yaml", baseDir: "/tmp", version: "0" },
+    options: { graph: r.graph, runId, graphDigest: "d", graphPath: "g.yaml", baseDir: "/tmp", version },
     inputs: { items: [0] },
     limits: { concurrency: 1 },
     resume: null,
@@ -51,7 +56,7 @@ async function untilResult(redis: Redis, runId: string): Promise<StreamMessage[]
     for (const [, entries] of res ?? []) {
       for (const [id, fields] of entries) {
         last = id;
-        const m = decodeMessage(fields[1]!);
+        const m = openMessage(runId, fields[1]!, fields[3], KEY);
         if (m) got.push(m);
         if (m?.kind === "result") return got;
       }
@@ -79,7 +84,7 @@ describe.skipIf(!HAVE_REDIS)("a worker taking a job that was cancelled before it
       const job = jobFor("run-cancelled", marker);
       // As the coordinator does at a stop; the job was already being fetched, so it stays queued.
       await redis.set(cancelKey(job.jobId), "budget");
-      await queue.add("branch", job, { jobId: job.jobId });
+      await queue.add("branch", sealJob(job, KEY), { jobId: job.jobId });
       worker = await WorkerProc.start(server.url, "w-late", join(dir.path, ".vouch"), 1);
       const messages = await untilResult(redis, job.runId);
       const result = messages.find((m) => m.kind === "result");

@@ -14,8 +14,11 @@ import { loadGraph } from "../../src/engine/graph/loader.ts";
 import { branchJob } from "../../src/engine/run/branch-job.ts";
 import type { RunContext } from "../../src/engine/run/context.ts";
 import { QUEUE } from "../../src/executor/redis/keys.ts";
+import { FleetKey } from "../../src/executor/fleet-key.ts";
+import { sealJob } from "../../src/executor/job-seal.ts";
+import { version } from "../../package.json";
 import { HAVE_REDIS, RedisServer } from "./redis-server.ts";
-import { WorkerProc } from "./fleet.ts";
+import { FLEET_KEY, WorkerProc } from "./fleet.ts";
 
 const MARKER = "28.6427"; // a sleep no other test runs
 
@@ -36,7 +39,7 @@ inputs:
   );
   if (!r.graph) throw new Error(JSON.stringify(r.problems));
   const ctx = {
-    options: { graph: r.graph, runId: "run-term", graphDigest: "d", graphPath: "g.yaml", baseDir: "/tmp", version: "0" },
+    options: { graph: r.graph, runId: "run-term", graphDigest: "d", graphPath: "g.yaml", baseDir: "/tmp", version },
     inputs: { items: [0] },
     limits: { concurrency: 1 },
     resume: null,
@@ -71,7 +74,7 @@ describe.skipIf(!HAVE_REDIS)("vouch worker and SIGTERM while Redis is down", { t
     const queue = new Queue(QUEUE, { connection: queueConn });
     try {
       worker = await WorkerProc.start(server.url, "w-term", join(dir.path, ".vouch"), 1);
-      await queue.add("branch", jobFor(pids), { jobId: "run-term.each.0.1" });
+      await queue.add("branch", sealJob(jobFor(pids), FleetKey.of(FLEET_KEY, "test")), { jobId: "run-term.each.0.1" });
       // The branch's script runs on the worker (bounded by the test's timeout).
       while (!existsSync(pids) || readFileSync(pids, "utf8").trim() === "") await Bun.sleep(50);
       group = Number(readFileSync(pids, "utf8").trim().split(" ")[1]);

@@ -53,6 +53,13 @@ describe("buildChildEnv", () => {
     expect(missing).toEqual([]);
   });
 
+  test("W3C trace context passes (a child's spans nest in vouch's trace); a traced session's own span wins", () => {
+    const trace = { TRACEPARENT: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", TRACESTATE: "a=1" };
+    expect(buildChildEnv({ ...PARENT, ...trace }, []).env).toMatchObject(trace);
+    const own = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01";
+    expect(buildChildEnv({ ...PARENT, ...trace }, [], { TRACEPARENT: own }).env.TRACEPARENT).toBe(own);
+  });
+
   test("a named variable passes and is reported by name, never by value", () => {
     const result = buildChildEnv(PARENT, ["ANTHROPIC_API_KEY", "VOUCH_CANARY_SECRET"]);
     expect(result.env.ANTHROPIC_API_KEY).toBe("sk-ant-secret");

@@ -126,6 +126,33 @@ describe("the worker a branch runs on", () => {
     expect(lines.find((l) => l.includes("cut off"))).toBe("↻ each[2] attempt 1 cut off on w-alpha: another worker takes the branch");
   });
 
+  test("an attempt cut off before it sent anything, and a refused result: their rows, details and plain lines", () => {
+    const events = fleetRun();
+    const at = events.at(-1)!;
+    const next = (e: Record<string, unknown>, i: number) => ({ v: 1, run: at.run, t: at.t, seq: at.seq + 1 + i, ...e }) as VouchEvent;
+    events.push(
+      next({ type: "branch.cut_off", branch: ref(1), job: "r.each.1.1", attempt: 2, worker: "" }, 0),
+      next(
+        {
+          type: "branch.result_refused",
+          branch: ref(0),
+          job: "r.each.0.1",
+          attempt: 1,
+          worker: "w-alpha",
+          status: "failed",
+          reason: "attempt 1 no longer held the job",
+        },
+        1,
+      ),
+    );
+    const lines = plain(events);
+    expect(lines).toContain("↻ each[1] attempt 2 cut off before it sent anything: another worker takes the branch");
+    expect(lines).toContain("↻ each[0] attempt 1's result (failed) on w-alpha refused: it no longer held the job");
+    const details = selectDetails(reduceAll(events), "each#1", { now: NOW, width: 80 }).map(lineText);
+    expect(details.find((l) => l.includes("attempt 2"))).toMatch(/^cut off\s+attempt 2 before it sent anything: handed to another worker$/);
+    expect(row(rows(events), "item-1")).toMatch(/cut off$/);
+  });
+
   test("a hostile worker name: no escape sequence or control character reaches the screen, a long one is cut on the row", () => {
     const hostile = `\u001b]0;pwned\u0007\u001b[2J\u001b[31mevil\r\nname${"x".repeat(200)}`;
     const events = fleetRun(hostile);

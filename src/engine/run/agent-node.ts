@@ -10,7 +10,7 @@ import { attemptLoop, type Attempt } from "./attempts.ts";
 import { attemptSession } from "./agent-session.ts";
 import { compileContract, detailOf, judgeAttempt, renderPrologue, templateFailure, type Contract, type Produced } from "./judging.ts";
 import { agentSettings, type AgentSettings } from "./node-settings.ts";
-import { commandContext, emitStarted, head, isFatal, tail } from "./node-env.ts";
+import { commandContext, emitStarted, head, isFatal, tail, type StartedSession } from "./node-env.ts";
 import type { NodeEnv, NodeResult } from "./contract.ts";
 import { openWorkspace, recordWorkspace, settleAttempt, workspaceFailure } from "./node-workspace.ts";
 import type { NodeWorkspace } from "../workspace/workspaces.ts";
@@ -93,6 +93,12 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
   );
 }
 
+/** What an agent's node.started says beside its kind and attempt: harness, prompt, folder, model, session. */
+function startedFields(p: Prepared, prompt: string, session: StartedSession | undefined) {
+  const { s } = p;
+  return { harness: s.harness, prompt, cwd: p.cwd, ...(s.model !== undefined ? { model: s.model } : {}), ...(session ? { session } : {}) };
+}
+
 /** One attempt: refused when the run cannot afford the node's budget cap, else a sitting, judged. */
 async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, previous: Attempt | undefined): Promise<Attempt> {
   const { env, s } = p;
@@ -105,7 +111,7 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, 
   if (sess.kind === "missing")
     return notStarted({ status: "error", qualifier: null, cause: "unavailable", error: sess.error, evidence: [], failedChecks: [] });
   const fullPrompt = sess.prompt;
-  emitStarted(env, "agent", attempt, { harness: s.harness, prompt: fullPrompt, ...(sess.started ? { session: sess.started } : {}) });
+  emitStarted(env, "agent", attempt, startedFields(p, fullPrompt, sess.started));
   const once = new OverrunOnce();
   const token = {};
   const started = run.clock.now();

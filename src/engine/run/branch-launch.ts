@@ -9,6 +9,7 @@ import { scopeIndexOf } from "../scheduler/scope-index.ts";
 import { summarizeBranch, verdictOf, type BranchResult } from "./branch-summary.ts";
 import { branchJob } from "./branch-job.ts";
 import type { RunContext } from "./context.ts";
+import { remoteAttempts } from "./remote-attempts.ts";
 import type { NodeView } from "./node-view.ts";
 import { ScopeRunner, starters } from "./scope-runner.ts";
 
@@ -75,13 +76,7 @@ export function executorLauncher(ctx: RunContext, executor: BranchExecutor, m: M
       const seen = new Set(ctx.resume?.remote?.seen[key] ?? []);
       const token = {};
       let cost = 0;
-      let current: { attempt: number; worker: string } | null = null;
-      const onAttempt = (attempt: number, worker: string) => {
-        if (current !== null && attempt > current.attempt) {
-          ctx.emitter.emit({ type: "branch.cut_off", branch, job: job.jobId, attempt: current.attempt, worker: current.worker });
-        }
-        if (current === null || attempt > current.attempt) current = { attempt, worker };
-      };
+      const { onAttempt, onRefused } = remoteAttempts(ctx, branch, job.jobId);
       const onEvent = (e: RemoteEvent) => {
         // By job too: a resumed run's new job for the branch numbers its attempts and events from 1 again.
         const dedup = `${job.jobId}:${e.attempt}:${e.seq}`;
@@ -99,7 +94,7 @@ export function executorLauncher(ctx: RunContext, executor: BranchExecutor, m: M
       const stopReason = () => ctx.stop ?? (m.failFastTripped() ? "fail_fast" : null);
       ctx.begin();
       executor
-        .run(job, { signal: m.signal, stopReason, onAttempt, onEvent })
+        .run(job, { signal: m.signal, stopReason, onAttempt, onEvent, onRefused })
         .then((o) => {
           for (const k of Object.keys(ctx.counts) as (keyof typeof ctx.counts)[]) ctx.counts[k] = (ctx.counts[k] ?? 0) + (o.counts[k] ?? 0);
           ctx.settleCost(token, { costUsd: cost });

@@ -33,7 +33,7 @@ export function emitStarted(
   env: NodeEnv,
   kind: string,
   attempt: number,
-  more: { harness?: string; prompt?: string; session?: StartedSession } = {},
+  more: { harness?: string; prompt?: string; session?: StartedSession; cwd?: string; model?: string } = {},
 ): void {
   env.run.emitter.emit({
     type: "node.started",
@@ -45,6 +45,8 @@ export function emitStarted(
     ...(more.prompt !== undefined ? { prompt: head(more.prompt) } : {}),
     ...(env.round !== undefined ? { round: env.round } : {}),
     ...(more.session !== undefined ? { session: more.session } : {}),
+    ...(more.cwd !== undefined ? { cwd: more.cwd } : {}),
+    ...(more.model !== undefined ? { model: more.model } : {}),
   });
 }
 

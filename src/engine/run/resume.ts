@@ -69,4 +69,11 @@ function noteRemote(remote: RemoteResume, e: VouchEvent): void {
   const branch = "branch" in e ? e.branch : undefined;
   if (e.remote && branch)
     (remote.seen[branchKey(branch.map, branch.index)] ??= []).push(`${e.remote.job}:${e.remote.attempt}:${e.remote.seq}`);
+  // The attempts already recorded: a resumed coordinator does not cut off one twice.
+  const job = e.type === "branch.cut_off" ? e.job : e.remote?.job;
+  if (job === undefined) return;
+  const a = ((remote.attempts ??= Object.create(null) as NonNullable<RemoteResume["attempts"]>)[job] ??= { last: null, cutOff: [] });
+  if (e.type === "branch.cut_off") a.cutOff.push(e.attempt);
+  else if (e.remote && (a.last === null || e.remote.attempt > a.last.attempt))
+    a.last = { attempt: e.remote.attempt, worker: e.remote.worker };
 }

@@ -56,7 +56,7 @@ export async function runScriptNode(env: NodeEnv, node: ScriptNode): Promise<Nod
   const cwd = ws?.cwd ?? pro.cwd;
 
   const one = async (attempt: number): Promise<Attempt> => {
-    emitStarted(env, "script", attempt);
+    emitStarted(env, "script", attempt, { cwd });
     const cmd = commandContext(env, attempt, cwd, s.passEnv, ws?.path);
     let outcome: ScriptOutcome;
     try {

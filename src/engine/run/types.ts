@@ -158,4 +158,6 @@ export interface RemoteResume {
   dispatches: Record<string, { dispatch: number; job: string; finished: boolean }>;
   /** By branchKey: "job:attempt:seq" of the worker events the ledger already holds. */
   seen: Record<string, string[]>;
+  /** By job id: the newest attempt the ledger holds events of, and the attempts it recorded cut off. */
+  attempts?: Record<string, { last: { attempt: number; worker: string } | null; cutOff: number[] }>;
 }

@@ -8,9 +8,6 @@ import { TOO_DEEP, valueTooDeep } from "../json-depth.ts";
 import type { SchemaCheck } from "./output-schema.ts";
 import { stopOutcome, type RunStop } from "./stop.ts";
 
-// Only for src/executor/worker-host.ts, until it reads RunStop from src/engine/run/contract.ts.
-export type { RunStop } from "./stop.ts";
-
 export interface Judgement {
   status: NodeStatus;
   qualifier: Qualifier | null;

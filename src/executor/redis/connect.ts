@@ -1,29 +1,28 @@
 // A checked connection: `vouch run --executor` and `vouch worker` refuse to start
-// (exit 2, the URL and the error) when Redis does not answer; later, a connection
-// that stays down ends the run as `error` (reason executor) instead of hanging.
+// (exit 2, the URL and the error) when Redis does not answer; later, a coordinator
+// rides out an outage up to its bound, then ends the run `error` (reason executor)
+// instead of hanging (ADR 0046).
 import { Redis } from "ioredis";
 import { ExecutorUnreachableError } from "../../engine/errors.ts";
 import type { RedisTarget } from "./url.ts";
 
-/** How long a lost connection may try to come back before the run gives up on it. */
-export const RECONNECT_TRIES = 10;
 const CONNECT_TIMEOUT_MS = 5000;
 
 export interface ClientOptions {
-  /** A blocking reader waits as long as Redis tells it to; others fail fast. */
-  blocking?: boolean;
-  /** A worker outlives Redis restarts: it reconnects for ever. A coordinator gives up
-   *  after RECONNECT_TRIES (about 5 s) and ends its run `error` (reason executor). */
-  forever?: boolean;
+  /** A worker and a coordinator ride out a Redis restart: their commands wait while the
+   *  connection comes back, and it is tried again for ever (every ≤ 1 s). The coordinator
+   *  bounds the outage by time itself (RedisExecutor, ADR 0046) and ends its run `error`
+   *  (reason executor) past it. Without: a command fails after two reconnect tries. */
+  rideOut?: boolean;
 }
 
 export function redisClient(target: RedisTarget, opts: ClientOptions = {}): Redis {
   return new Redis(target.url, {
     lazyConnect: true,
-    maxRetriesPerRequest: opts.blocking || opts.forever ? null : 2,
+    ...(target.password !== undefined ? { password: target.password } : {}),
+    maxRetriesPerRequest: opts.rideOut ? null : 2,
     enableOfflineQueue: true,
-    retryStrategy: (times: number) =>
-      opts.forever ? Math.min(200 * times, 2000) : times > RECONNECT_TRIES ? null : Math.min(100 * times, 500),
+    retryStrategy: (times: number) => (opts.rideOut ? Math.min(200 * times, 1000) : times > 10 ? null : Math.min(100 * times, 500)),
   });
 }
 

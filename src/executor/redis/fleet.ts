@@ -1,5 +1,6 @@
 // What `vouch workers` shows: heartbeats of live workers and the queue's counts.
 import { Queue } from "bullmq";
+import type { Redis } from "ioredis";
 import { parseHeartbeat, type FleetView, type Heartbeat } from "../heartbeat.ts";
 import { connectChecked } from "./connect.ts";
 import { QUEUE, WORKER_PATTERN } from "./keys.ts";
@@ -9,24 +10,29 @@ export interface Fleet extends FleetView {
   redis: string;
 }
 
+/** The live workers' heartbeats, by name (what is not a heartbeat is left out). */
+export async function liveWorkers(cmd: Redis): Promise<Heartbeat[]> {
+  const workers: Heartbeat[] = [];
+  let cursor = "0";
+  do {
+    const [next, keys] = await cmd.scan(cursor, "MATCH", WORKER_PATTERN, "COUNT", 200);
+    cursor = next;
+    for (const key of keys) {
+      const raw = await cmd.get(key);
+      const beat = raw === null ? null : parseHeartbeat(raw);
+      if (beat) workers.push(beat);
+    }
+  } while (cursor !== "0");
+  return workers.sort((a, b) => a.name.localeCompare(b.name));
+}
+
 export async function fleetOf(target: RedisTarget): Promise<Fleet> {
   const cmd = await connectChecked(target);
   const queueConn = cmd.duplicate();
   queueConn.on("error", () => {});
   const queue = new Queue(QUEUE, { connection: queueConn });
   try {
-    const workers: Heartbeat[] = [];
-    let cursor = "0";
-    do {
-      const [next, keys] = await cmd.scan(cursor, "MATCH", WORKER_PATTERN, "COUNT", 200);
-      cursor = next;
-      for (const key of keys) {
-        const raw = await cmd.get(key);
-        const beat = raw === null ? null : parseHeartbeat(raw);
-        if (beat) workers.push(beat);
-      }
-    } while (cursor !== "0");
-    workers.sort((a, b) => a.name.localeCompare(b.name));
+    const workers = await liveWorkers(cmd);
     const counts = await queue.getJobCounts("waiting", "active", "prioritized");
     return {
       redis: target.display,

@@ -1,5 +1,9 @@
 // Every Redis name vouch uses, in one place (docs/scale-out.md lists them).
 export const QUEUE = "vouch-branches";
+/** BullMQ's lock of a job while a worker holds it (its default prefix "bull", its
+ *  `toKey(jobId) + ":lock"`; the value is the holding worker's token): the lease a result
+ *  is delivered under (deliver.ts). test/scale/fleet-integrity.test.ts breaks if BullMQ moves it. */
+export const lockKey = (job: string) => `bull:${QUEUE}:${job}:lock`;
 /** Events of one run, from every worker: one stream per run. */
 export const eventsKey = (run: string) => `vouch:run:${run}:events`;
 /** Set by the coordinator: the job's branch must stop (value: the stop reason). */

@@ -30,3 +30,16 @@ export function unlessDown(p: Promise<unknown> | undefined, conn: Redis | null):
 export function isDown(conn: Redis | null): boolean {
   return conn === null || conn.status !== "ready";
 }
+
+const CLOSE_WAIT_MS = 2000;
+
+/** Waits for `p` at most CLOSE_WAIT_MS (the coordinator's close); the timer never keeps the process alive. */
+export async function boundedWait(p: Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CLOSE_WAIT_MS);
+    timer.unref?.();
+  });
+  await Promise.race([p.then(() => undefined), limit]);
+  clearTimeout(timer);
+}

@@ -5,34 +5,37 @@
 // what runs (its processes killed first).
 import { Worker, WaitingError, type Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { parseJob } from "../job-shape.ts";
-import { encodeMessage, type StreamMessage } from "../protocol.ts";
+import { runOfJobId } from "../job-seal.ts";
+import type { SealedMessage } from "../protocol.ts";
 import type { ServeOptions, WorkerService } from "../endpoint.ts";
 import type { TakenJob, WorkerHost } from "../worker-host.ts";
 import { connectChecked } from "./connect.ts";
-import { cancelKey, doneKey, eventsKey, KEEP_SECONDS, QUEUE, workerKey } from "./keys.ts";
+import { deliverOnce } from "./deliver.ts";
+import { cancelKey, doneKey, eventsKey, QUEUE, workerKey } from "./keys.ts";
 import { isDown, unlessDown } from "./stop-wait.ts";
 import type { RedisTarget } from "./url.ts";
 
 const CANCEL_POLL_MS = 250;
 const HEARTBEAT_MS = 2000;
 
-/** One BullMQ job as the host sees it: sends are XADDs to the run's stream, in order. */
+/** One BullMQ job as the host sees it: sends are XADDs to the stream of the run its id
+ *  names (never one its data names: the data is not opened yet), in order. */
 function takenJob(cmd: Redis, job: Job, token: string | undefined, worker: string): TakenJob {
   const id = job.id!;
-  const data = parseJob(job.data);
-  const stream = eventsKey(data?.runId ?? "unknown");
+  const run = runOfJobId(id);
+  const stream = eventsKey(run);
   let pending: Promise<unknown> = Promise.resolve();
+  const queued = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = pending.then(work);
+    pending = next.catch(() => {}); // one failed write does not block the next
+    return next;
+  };
   const cancelReason = () => cmd.get(cancelKey(id));
   return {
     id,
     attempt: Math.max(1, job.attemptsStarted),
-    data,
-    send: (m: StreamMessage) => {
-      const write = pending.then(() => cmd.xadd(stream, "*", "m", encodeMessage(m)));
-      pending = write.catch(() => {}); // one failed write does not block the next
-      return write;
-    },
+    data: job.data,
+    send: (m: SealedMessage) => queued(() => cmd.xadd(stream, "*", "m", m.text, "h", m.mac)),
     sent: () => pending.then(() => {}),
     delivered: async () => (await cmd.get(doneKey(id))) !== null,
     cancelReason,
@@ -45,7 +48,8 @@ function takenJob(cmd: Redis, job: Job, token: string | undefined, worker: strin
       }, CANCEL_POLL_MS);
       return () => clearInterval(poll);
     },
-    claimResult: async () => (await cmd.set(doneKey(id), worker, "EX", KEEP_SECONDS, "NX")) !== null,
+    // BullMQ always hands a processor its token; without one the attempt holds no lease.
+    deliver: (result, refused) => queued(() => deliverOnce(cmd, { job: id, run, token: token ?? "", worker, result, refused })),
     handBack: async () => {
       if (token) await job.moveToWait(token).catch(() => {});
     },
@@ -66,7 +70,7 @@ export class RedisWorker implements WorkerService {
   ) {}
 
   async start(): Promise<void> {
-    this.cmd = await connectChecked(this.target, { forever: true });
+    this.cmd = await connectChecked(this.target, { rideOut: true });
     const lockDuration = this.o.lockMs;
     this.workerConn = this.cmd.duplicate({ maxRetriesPerRequest: null });
     this.workerConn.on("error", () => {});
@@ -80,6 +84,8 @@ export class RedisWorker implements WorkerService {
       maxStalledCount: 5,
     });
     this.worker.on("error", (e) => this.o.log(`vouch worker ${this.host.name}: ${e.message}`));
+    // Another worker took the job (this one's lock ran out): stop its branch here (ADR 0046).
+    this.worker.on("lockRenewalFailed", (ids: string[]) => ids.forEach((id) => this.host.leaseLost(id)));
     await this.heartbeat();
     this.beat = setInterval(() => void this.heartbeat(), HEARTBEAT_MS);
     this.o.log(`vouch worker ${this.host.name}: taking branch jobs from ${this.target.display} (concurrency ${this.o.concurrency})`);
@@ -87,6 +93,8 @@ export class RedisWorker implements WorkerService {
 
   private async heartbeat(): Promise<void> {
     const info = this.host.heartbeat(this.o.concurrency);
+    // Ready: connected and taking jobs. Said before the write, which waits while Redis is down.
+    this.o.health?.(!this.stopping && !isDown(this.cmd));
     await this.cmd?.set(workerKey(this.host.name), JSON.stringify(info), "PX", HEARTBEAT_MS * 3).catch(() => {});
   }
 
@@ -95,6 +103,7 @@ export class RedisWorker implements WorkerService {
     const end = await this.host.run(takenJob(this.cmd!, job, token, this.host.name));
     if (end.kind === "already-delivered") return "already delivered";
     if (end.kind === "delivered") return { status: end.status };
+    // Handed back (moved to wait) or another attempt's now: BullMQ leaves the job alone.
     throw new WaitingError();
   }
 
@@ -103,6 +112,7 @@ export class RedisWorker implements WorkerService {
   async stop(): Promise<boolean> {
     if (this.stopping) return true;
     this.stopping = true;
+    this.o.health?.(false);
     const closing = this.worker?.close();
     // Redis down: no wait on it may hold the stop (stop-wait.ts).
     const running = await this.host.stop(() => unlessDown(closing, this.cmd));

@@ -101,7 +101,10 @@ function processOptions(
   signal: AbortSignal,
   onStdoutLine: (line: string) => void,
 ): ProcessOptions {
-  const { env } = buildChildEnv(ctx.parentEnv, a.passEnv, a.workspace !== undefined ? { VOUCH_WORKSPACE: a.workspace } : {});
+  const { env } = buildChildEnv(ctx.parentEnv, a.passEnv, {
+    ...a.vars,
+    ...(a.workspace !== undefined ? { VOUCH_WORKSPACE: a.workspace } : {}),
+  });
   const options: ProcessOptions = {
     cwd: a.cwd,
     env,

@@ -16,6 +16,10 @@ export interface FakeExecutorOptions {
   cutOff?: { indexes: number[]; afterEvents: number };
   /** Indexes whose job the executor loses. */
   lose?: number[];
+  /** Indexes whose first attempt took the job and sent nothing: the next one is attempt 2. */
+  silentFirst?: number[];
+  /** Indexes whose first attempt's result comes after attempt 2 began: refused (ADR 0046). */
+  refusedFirst?: number[];
 }
 
 export class FakeExecutor implements BranchExecutor {
@@ -39,6 +43,13 @@ export class FakeExecutor implements BranchExecutor {
     );
     if (this.o.lose?.includes(job.index)) throw new ExecutorLostError("connection closed");
     let attempt = 1;
+    if (this.o.silentFirst?.includes(job.index)) attempt++;
+    if (this.o.refusedFirst?.includes(job.index)) {
+      const first = await this.attempt(job, hooks, attempt, `w${attempt}`);
+      hooks.onAttempt(attempt + 1, `w${attempt + 1}`);
+      hooks.onRefused?.({ attempt, worker: `w${attempt}`, status: first.status, reason: "attempt 1 no longer held the job" });
+      attempt++;
+    }
     if (this.o.cutOff?.indexes.includes(job.index)) {
       await this.attempt(job, hooks, attempt, `w${attempt}`, this.o.cutOff.afterEvents);
       attempt++;
