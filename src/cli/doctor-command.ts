@@ -10,10 +10,11 @@ import { join } from "node:path";
 import { EXIT } from "../engine/errors.ts";
 import { UsageError } from "../engine/errors.ts";
 import { runProcess } from "../spawn/process.ts";
+import { SandboxProbe } from "../spawn/sandbox/probe.ts";
 import { installedVersion } from "../spawn/harness/cli-version.ts";
 import { classifyProbe, doctorAdapter, DOCTOR_CLIS, PROBE_ENV, probeAssignments } from "../spawn/harness/doctor-probes.ts";
 import { findOnPath } from "../spawn/harness/find-binary.ts";
-import { testedWith } from "../spawn/harness/tested-versions.ts";
+import { describeDistance, testedWith, versionDistance, type VersionDistance } from "../spawn/harness/tested-versions.ts";
 import type { ProbeVerdict } from "../spawn/harness/types.ts";
 import type { HarnessName } from "../engine/ports.ts";
 import { parseCommandArgs } from "./args.ts";
@@ -34,6 +35,8 @@ export interface DoctorReport {
   version: string | null;
   tested_version: string;
   tested: boolean | null;
+  /** How far the installed version is from the tested one; null when either is unknown or no plain version. */
+  distance: VersionDistance | null;
   /** accepted: every probe parsed; rejected: one was refused; unknown: could not tell; not_installed. */
   verdict: ProbeVerdict | "not_installed";
   probes: ProbeReport[];
@@ -76,9 +79,10 @@ export async function doctorReports(env: CliIO["env"]): Promise<DoctorReport[]> 
       const adapter = doctorAdapter(cli);
       const found = findOnPath(adapter.binary, env.PATH);
       const base = { harness: cli, found, tested_version: adapter.testedVersion.version };
-      if (!found) return { ...base, version: null, tested: null, verdict: "not_installed" as const, probes: [] };
+      if (!found) return { ...base, version: null, tested: null, distance: null, verdict: "not_installed" as const, probes: [] };
       const [{ version }, probes] = await Promise.all([installedVersion(cli, found, { PATH: env.PATH }), probe(cli, found, env.PATH)]);
-      return { ...base, version, tested: testedWith(cli, version), verdict: overall(probes), probes };
+      const distance = version === null ? null : versionDistance(version, base.tested_version);
+      return { ...base, version, tested: testedWith(cli, version), distance, verdict: overall(probes), probes };
     }),
   );
 }
@@ -105,7 +109,7 @@ function text(reports: DoctorReport[]): string {
       r.tested === true
         ? "tested"
         : r.tested === false
-          ? `NOT tested (vouch is tested with ${r.tested_version})`
+          ? `NOT tested (vouch is tested with ${r.tested_version}${r.distance ? `; this is ${describeDistance(r.distance)}` : ""})`
           : `version unknown (vouch is tested with ${r.tested_version})`;
     out.push(`${r.harness} ${r.version ?? "?"} at ${r.found}: ${tested}`);
     for (const p of r.probes) {
@@ -119,11 +123,34 @@ function text(reports: DoctorReport[]): string {
   return out.join("\n");
 }
 
+/** Whether sealing works here (ADR 0040): the probe every run makes. Informational: it changes
+ *  no exit code (sandbox: auto runs unsealed where it does not work, and says so). */
+export interface SandboxReport {
+  check: "sandbox";
+  verdict: "available" | "unavailable";
+  program: string | null;
+  version: string | null;
+  reason?: string;
+  hint?: string;
+}
+
+async function sandboxReport(env: CliIO["env"]): Promise<SandboxReport> {
+  const r = await new SandboxProbe({ ...env }).check();
+  if (r.available) return { check: "sandbox", verdict: "available", program: r.program, version: r.version };
+  return { check: "sandbox", verdict: "unavailable", program: r.program ?? null, version: null, reason: r.reason, hint: r.hint };
+}
+
+function sandboxText(s: SandboxReport): string {
+  if (s.verdict === "available") return `sandbox: sealing works here (${s.version ?? "bubblewrap"} at ${s.program})`;
+  return `sandbox: sealing does NOT work here: ${s.reason}\n  ${s.hint}\n  sittings run unsealed with a warning (sandbox: auto); sandbox: required refuses to start`;
+}
+
 const doctorCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("doctor", args, { json: { type: "boolean" } });
   if (positionals.length > 0) throw new UsageError(`doctor takes no arguments (got "${positionals[0]}")`, "see: vouch doctor --help");
-  const reports = await doctorReports(io.env);
-  io.out(values.json ? `${JSON.stringify(reports)}\n` : sanitize(`${text(reports)}\n`));
+  const [reports, sandbox] = await Promise.all([doctorReports(io.env), sandboxReport(io.env)]);
+  // --json: the harnesses' reports, then the sandbox's (the one element with `check`).
+  io.out(values.json ? `${JSON.stringify([...reports, sandbox])}\n` : sanitize(`${text(reports)}\n${sandboxText(sandbox)}\n`));
   if (reports.some((r) => r.verdict === "rejected")) return EXIT.failed;
   if (reports.some((r) => r.verdict === "unknown")) return EXIT.error;
   return EXIT.passed;

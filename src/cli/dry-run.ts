@@ -6,15 +6,17 @@ import { EXIT } from "../engine/errors.ts";
 import { realAgentRunner } from "./run-session.ts";
 import type { CliIO } from "./io.ts";
 import { sanitize } from "../tui/text.ts";
+import { sealSummary } from "../read/seal.ts";
 
 function caps(node: PlannedNode): string {
   const c = node.caps;
   if (!c) return "";
   const parts: string[] = [];
+  const byDefault = (cap: "wall" | "idle") => (node.defaultedCaps?.includes(cap) ? " (default)" : "");
   if (c.turns !== undefined) parts.push(`turns ${c.turns}`);
   if (c.budgetUsd !== undefined) parts.push(`budget $${c.budgetUsd.toFixed(2)}`);
-  if (c.wallMs !== undefined) parts.push(`wall ${formatDuration(c.wallMs)}`);
-  if (c.idleMs !== undefined) parts.push(`idle ${formatDuration(c.idleMs)}`);
+  parts.push(c.wallMs !== undefined ? `wall ${formatDuration(c.wallMs)}${byDefault("wall")}` : "wall none");
+  parts.push(c.idleMs !== undefined ? `idle ${formatDuration(c.idleMs)}${byDefault("idle")}` : "idle none");
   return parts.join(", ");
 }
 
@@ -47,6 +49,10 @@ export function printPlan(io: CliIO, options: Omit<RunOptions, "ports" | "signal
     lines.push(`  ${id}  ${n.kind.padEnd(8)} ${harness}`.trimEnd());
     for (const r of n.refusals) lines.push(`  ${" ".repeat(width)}  refused: ${r.message}`);
   }
+  const sandbox = sealSummary(
+    plan.nodes.map((n) => (n.sealed === undefined ? {} : { sealed: n.sealed, ...(n.unsealed ? { unsealed_reason: n.unsealed } : {}) })),
+  );
+  if (sandbox !== null) lines.push(`sandbox: ${sandbox}`);
   io.out(sanitize(`${lines.join("\n")}\n`)); // the graph's name and inputs come from outside
   if (plan.refusals.length > 0) {
     io.err(`vouch: ${plan.refusals.length} refusal${plan.refusals.length === 1 ? "" : "s"}: the run would not start\n`);

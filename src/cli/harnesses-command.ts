@@ -7,9 +7,9 @@ import { CAP_NAMES } from "../engine/events.ts";
 import { UsageError } from "../engine/errors.ts";
 import { findOnPath } from "../spawn/harness/find-binary.ts";
 import { HARNESSES } from "../spawn/harness/registry.ts";
-import { installedVersion } from "../spawn/harness/cli-version.ts";
+import { installedVersion, versionFromPackage } from "../spawn/harness/cli-version.ts";
 import { testedWith } from "../spawn/harness/tested-versions.ts";
-import type { HarnessDescriptor } from "../spawn/harness/types.ts";
+import type { HarnessAgent, HarnessDescriptor } from "../spawn/harness/types.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { CliIO, Command } from "./io.ts";
 import { sanitize } from "../tui/text.ts";
@@ -36,6 +36,32 @@ export interface HarnessReport {
   tested_version: string | null;
   /** Whether the installed version is the tested one; null when either is unknown. */
   tested: boolean | null;
+  /** A protocol harness's tested agents (acp), each with what vouch keeps of it (ADR 0051). */
+  agents?: AgentReport[];
+}
+
+/** One agent of a protocol harness: the same facts as a harness, and the command line that starts it. */
+export interface AgentReport extends Omit<HarnessReport, "agents" | "note" | "protocol" | "permission_modes" | "recorded"> {
+  command: string[];
+}
+
+function agentReport(a: HarnessAgent, env: CliIO["env"]): AgentReport {
+  const found = findOnPath(a.program, env.PATH);
+  // An npm install says its version in its package.json (no process started).
+  const version = found ? versionFromPackage(found, a.testedVersion.package) : null;
+  return {
+    name: a.name,
+    program: a.program,
+    command: [...a.command],
+    found,
+    caps: { ...a.guarantees.caps },
+    model: a.guarantees.model,
+    tools: a.guarantees.tools,
+    permission_mode: a.guarantees.permissionMode,
+    version,
+    tested_version: a.testedVersion.version,
+    tested: version === null ? null : version === a.testedVersion.version,
+  };
 }
 
 export async function harnessReports(env: CliIO["env"]): Promise<HarnessReport[]> {
@@ -62,6 +88,7 @@ export async function harnessReports(env: CliIO["env"]): Promise<HarnessReport[]
         version,
         tested_version: tested ? tested.version : null,
         tested: tested ? testedWith(h.name, version) : null,
+        ...(h.agents ? { agents: h.agents.map((a) => agentReport(a, env)) } : {}),
       };
     }),
   );
@@ -78,8 +105,8 @@ function table(reports: HarnessReport[]): string {
         : r.tested_version
           ? `? (tested: ${r.tested_version})`
           : "-";
-  const rows = reports.map((r) => [
-    r.name,
+  const row = (r: HarnessReport, name: string) => [
+    name,
     r.program ?? "-",
     r.found ?? r.note ?? "-",
     r.version ?? "-",
@@ -88,7 +115,11 @@ function table(reports: HarnessReport[]): string {
     honoured(r, r.model),
     honoured(r, r.tools),
     honoured(r, r.permission_mode),
-  ]);
+  ];
+  // A protocol harness's row is any agent's; its tested agents follow, each with its own guarantees.
+  const agentRow = (a: AgentReport, of: string) =>
+    row({ ...a, note: null, protocol: "json-stream", permission_modes: null, recorded: false }, `${of}:${a.name}`);
+  const rows = reports.flatMap((r) => [row(r, r.name), ...(r.agents ?? []).map((a) => agentRow(a, r.name))]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) =>
     cells
@@ -97,10 +128,12 @@ function table(reports: HarnessReport[]): string {
       .trimEnd();
   const legend = [
     "",
-    "native: the harness's own flag keeps the cap; supervised: vouch kills the process group;",
+    "native: the harness's own flag keeps the cap; supervised: vouch kills the process group (and the",
+    "sitting's processes that left it: a session of their own, found by descent and by VOUCH_SITTING);",
     "observed: only noticed afterwards from the harness's report; none: refused before anything starts.",
     "recorded: accepted, but replay only plays what was recorded.",
     "tested: whether vouch was tested with the installed version; `vouch doctor` checks its arguments.",
+    "acp: any agent that speaks ACP (acp.command in the graph); acp:NAME rows are the agents it is tested with.",
   ];
   return [line(header), ...rows.map(line), ...legend].join("\n");
 }

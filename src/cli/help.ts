@@ -177,6 +177,9 @@ Options:
                            limit_paused, run_finished; also run_failed, run_errored)
   --fleet-key-file FILE    the fleet key jobs are sealed with (else VOUCH_FLEET_KEY or
                            VOUCH_FLEET_KEY_FILE); a fleet run without one: exit 2
+  --sandbox MODE           auto (default), required or off: seal the sittings of nodes whose graph
+                           says nothing (their tree writable, nothing else; no process outlives
+                           them); required refuses to start where sealing does not work (vouch doctor)
 
 On a terminal the live UI shows the run; after it ends the final frame stays until
 you press q (q during the run asks to cancel it). In a pipe, plain lines; --json, NDJSON.
@@ -324,7 +327,7 @@ NODE is a node as show prints it: an id, or map[index].id in a map branch.`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
                         [--replay-dir DIR] [--replay-delay DURATION] [--report FORMAT:FILE]
                         [--wait-limits [--max-wait DURATION]] [--executor URL] [--fleet-key-file FILE]
-                        [--wait-approvals] [--notify TARGET]... [--notify-on EVENTS]
+                        [--wait-approvals] [--notify TARGET]... [--notify-on EVENTS] [--sandbox MODE]
 
 Re-runs only what did not pass (failed, error, cancelled or never started), keeping
 the outputs of what passed. Refuses (exit 2) when the graph file changed since the
@@ -333,9 +336,10 @@ run started, unless --force. --approve/--reject decide a paused approval.
 A run paused at a usage or rate limit goes on with the nodes the limit held; --wait-limits
 and --max-wait wait for a limit in this process, as for run. A run whose branches ran on
 workers reconnects to the executor it recorded (or --executor URL), with the fleet key as
-for run; a first SIGTERM or Ctrl-C ends it even when a job's worker is gone. A decision
-recorded with vouch approve or vouch reject while the run was paused is taken;
---wait-approvals waits for one, and --notify / --notify-on add notifiers, as for run.`,
+for run; a first SIGTERM or Ctrl-C ends it even when a job's worker is gone. --sandbox
+is as for run; without it the session keeps the run's. A decision recorded with vouch
+approve or vouch reject while the run was paused is taken; --wait-approvals waits for
+one, and --notify / --notify-on add notifiers, as for run.`,
   report: `Usage: vouch report RUN [--format html|junit|markdown|github|sarif|codequality] [-o FILE] [--root DIR]
 
 Writes one recorded run as a report, from the ledger (the facts vouch show --json prints):
@@ -382,9 +386,12 @@ would send it (one with every flag vouch may pass, one per permission mode). No 
 is called: each probe runs with an empty prompt, a throwaway HOME without credentials
 and the provider base URLs on a closed local port, so the CLI stops right after
 parsing its arguments. A rejected flag is printed with the CLI's own message.
+Then whether sealing works here (sandbox: bubblewrap runs a sealed \`true\`), and when
+not, why (no bubblewrap, user namespaces switched off, another platform) and what to do;
+this changes no exit code.
 
 Options:
-  --json   print the reports as a JSON array
+  --json   print the reports as a JSON array (the CLIs', then one with "check": "sandbox")
 
 Exit codes: 0 every installed CLI accepts vouch's arguments (or none is installed),
             1 a CLI rejected an argument, 2 usage, 3 a probe could not tell.`,

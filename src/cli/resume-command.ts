@@ -20,7 +20,9 @@ import type { Command } from "./io.ts";
 import { refuseBadWorkspaces } from "./workspace-check.ts";
 import { realGit } from "../workspace/git.ts";
 import { sanitize } from "../tui/text.ts";
+import type { SandboxMode } from "../engine/sandbox.ts";
 import { LIMIT_OPTIONS, limitFlags } from "./limit-flags.ts";
+import { probeForRun, SANDBOX_OPTION, sandboxFlag, warnUnsealed } from "./sandbox-option.ts";
 
 const OPTIONS = {
   approve: { type: "string", multiple: true },
@@ -37,6 +39,7 @@ const OPTIONS = {
   "wait-approvals": { type: "boolean" },
   notify: { type: "string", multiple: true },
   "notify-on": { type: "string" },
+  ...SANDBOX_OPTION,
 } as const;
 
 /** Approval ids as events name them: a sub-graph's as "review/approve" (ADR 0024). */
@@ -103,6 +106,11 @@ export function budgetLeft(budgetUsd: number | null, spentUsd: number, runId: st
   return left;
 }
 
+function sandboxOf(flag: string | undefined, recorded: SandboxMode | undefined): { sandbox?: SandboxMode } {
+  const mode = sandboxFlag(flag) ?? recorded;
+  return mode !== undefined ? { sandbox: mode } : {};
+}
+
 const resumeCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("resume", args, OPTIONS);
   if (positionals.length !== 1) throw new UsageError("resume takes one run: an id, a unique prefix of one, or last", "see: vouch runs");
@@ -149,8 +157,13 @@ const resumeCommand: Command = async (args, io) => {
         ...(budgetUsd !== undefined ? { budgetUsd } : {}),
         ...(caps.wall_ms !== null ? { wallMs: caps.wall_ms } : {}),
         ...(ticket.harness !== null ? { harness: harnessFlag(ticket.harness)! } : {}),
+        // --sandbox of this session, else the one the run started with.
+        ...sandboxOf(values.sandbox, started?.type === "run.started" ? started.sandbox : undefined),
       };
-      preflightRun(options, io.env, replayDir); // refusals and input errors: nothing starts, the lock is let go below
+      const { probe, sandboxAvailability } = await probeForRun(options, io.env);
+      Object.assign(options, { sandboxAvailability });
+      // refusals and input errors: nothing starts, the lock is let go below
+      warnUnsealed(preflightRun(options, io.env, replayDir), io.err);
       // Branches ran on workers: re-attach to their jobs by id (ADR 0026).
       const recordedExecutor = started?.type === "run.started" ? started.executor : undefined;
       const cx = { env: io.env, cwd: io.cwd, err: io.err, fleetKeyFile: values["fleet-key-file"] };
@@ -168,6 +181,7 @@ const resumeCommand: Command = async (args, io) => {
           waitApprovals: values["wait-approvals"] === true,
           notify: notifyTargets(graphFile.graph.notify, values, io),
           options,
+          probe,
           ...(replayDir !== undefined ? { replayDir } : {}),
           ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
         }),

@@ -25,6 +25,7 @@ import { flagTargets, graphTargets, notifyOnFlag, type NotifyTarget } from "./no
 import { refuseBadWorkspaces } from "./workspace-check.ts";
 import { realGit } from "../workspace/git.ts";
 import { LIMIT_OPTIONS, limitFlags } from "./limit-flags.ts";
+import { probeForRun, SANDBOX_OPTION, sandboxFlag, warnUnsealed } from "./sandbox-option.ts";
 
 export const RUN_OPTIONS = {
   input: { type: "string", short: "i", multiple: true },
@@ -45,6 +46,7 @@ export const RUN_OPTIONS = {
   "wait-approvals": { type: "boolean" },
   notify: { type: "string", multiple: true },
   "notify-on": { type: "string" },
+  ...SANDBOX_OPTION,
 } as const;
 
 export function harnessFlag(value: string | undefined): HarnessName | undefined {
@@ -120,7 +122,8 @@ const runCommand: Command = async (args, io) => {
   const reports = reportTargets(values.report, io.cwd);
   const limits = limitFlags(values);
   const notify = notifyTargets(graphFile.graph.notify, values, io);
-  const draft = {
+  const sandbox = sandboxFlag(values.sandbox);
+  const plain = {
     runId: newRunId(),
     graph: graphFile.graph,
     graphPath: graphFile.path,
@@ -134,11 +137,14 @@ const runCommand: Command = async (args, io) => {
     ...(budgetUsd !== undefined ? { budgetUsd } : {}),
     ...(wallMs !== undefined ? { wallMs } : {}),
     ...(harness !== undefined ? { harness } : {}),
+    ...(sandbox !== undefined ? { sandbox } : {}),
     ...limits,
   };
+  const { probe, sandboxAvailability } = await probeForRun(plain, io.env);
+  const draft = { ...plain, sandboxAvailability };
   if (values["dry-run"]) return printPlan(io, draft, { json: values.json === true, ...(replayDir ? { replayDir } : {}) });
 
-  preflightRun(draft, io.env, replayDir);
+  warnUnsealed(preflightRun(draft, io.env, replayDir), io.err);
   // Before the ledger opens: an unreachable Redis is exit 2 and leaves no run behind.
   const chosen = await chooseExecutor(values.executor, graphFile.graph, io.cwd, { ...io, fleetKeyFile: values["fleet-key-file"] });
   let ledger: ReturnType<typeof openLedger>;
@@ -161,6 +167,7 @@ const runCommand: Command = async (args, io) => {
       options,
       waitApprovals: values["wait-approvals"] === true,
       notify,
+      probe,
       ...(replayDir !== undefined ? { replayDir } : {}),
       ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
     }),

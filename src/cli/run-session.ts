@@ -11,6 +11,9 @@ import { createAgentRunner } from "../spawn/harness/agent-runner.ts";
 import { createCommandRunner } from "../spawn/command-runner.ts";
 import { ProcessSupervisor } from "../spawn/process-registry.ts";
 import { reapGroupJournal, startGroupJournal } from "../spawn/group-journal.ts";
+import { Confiner } from "../spawn/sandbox/confine.ts";
+import { SandboxProbe } from "../spawn/sandbox/probe.ts";
+import type { RunPlan } from "../engine/run/types.ts";
 import type { EventOutput } from "../tui/output.ts";
 import type { Decision } from "../engine/run/decisions.ts";
 import type { CliIO } from "./io.ts";
@@ -44,6 +47,8 @@ export interface SessionSpec {
   waitApprovals?: boolean;
   /** Whom to tell of approvals waiting, usage-limit pauses and the run's end (ADR 0064). */
   notify?: NotifyTarget[];
+  /** The session's sandbox probe (ADR 0040): sealed sittings run through it. Absent: one of the session's own. */
+  probe?: SandboxProbe;
 }
 
 export function realAgentRunner(
@@ -51,19 +56,22 @@ export function realAgentRunner(
   replayDir?: string,
   replayDelayMs?: number,
   supervisor?: ProcessSupervisor,
+  confiner?: Confiner,
 ) {
   return createAgentRunner({
     parentEnv: env,
     ...(supervisor !== undefined ? { supervisor } : {}),
+    ...(confiner !== undefined ? { confiner } : {}),
     ...(replayDir !== undefined ? { replayDir } : {}),
     ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),
   });
 }
 
-/** Throws what the engine would refuse at start (InputError, RefusalError, GraphInvalidError). */
-export function preflight(options: RunOptions): void {
+/** Throws what the engine would refuse at start (InputError, RefusalError, GraphInvalidError); returns the plan. */
+export function preflight(options: RunOptions): RunPlan {
   const plan = planRun(options);
   if (plan.refusals.length > 0) throw new RefusalError(plan.refusals);
+  return plan;
 }
 
 /** preflight() with the real agent runner. Callers run it before runSession — before
@@ -73,8 +81,8 @@ export function preflightRun(
   options: Omit<RunOptions, "ports" | "signal">,
   env: Record<string, string | undefined>,
   replayDir?: string,
-): void {
-  preflight({ ...options, ports: { agents: realAgentRunner({ ...env }, replayDir) } });
+): RunPlan {
+  return preflight({ ...options, ports: { agents: realAgentRunner({ ...env }, replayDir) } });
 }
 
 /** VOUCH_LEDGER=off: a benchmark switch, not a feature (ADR 0009). The run takes
@@ -151,7 +159,9 @@ class Session {
     const { supervisor } = this;
     // Before the live UI opens: a warning about the OTEL_* variables goes to a plain stderr.
     const tracing = await openTracing(io, spec.options);
-    const untraced = realAgentRunner(env, spec.replayDir, spec.replayDelayMs, supervisor);
+    // Sealed sittings and scripts never see the ledger (ADR 0040).
+    const confiner = new Confiner({ probe: spec.probe ?? new SandboxProbe(env), hide: [spec.ledger.home], supervisor });
+    const untraced = realAgentRunner(env, spec.replayDir, spec.replayDelayMs, supervisor, confiner);
     const agents = tracing ? tracing.agents(untraced) : untraced;
     const journalFile = reapEarlierGroups(io, spec.lock);
     const opened = await openOutput({ io, flags: spec.flags, cancel: signals.cancel, exitNow: () => this.exitNow() });
@@ -160,7 +170,7 @@ class Session {
       io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
     const sink = this.openSink(notifyingOutput(out.output, this.notifications));
     supervisor.setBarrier(() => sink.flush());
-    const plainCommands = createCommandRunner({ parentEnv: env, supervisor });
+    const plainCommands = createCommandRunner({ parentEnv: env, supervisor, confiner });
     const commands = tracing ? tracing.commands(plainCommands) : plainCommands;
     const approvals = this.approvals(out);
     const ports = { agents, commands, clock: systemClock, ledger: sink, approvals, git: realGit, merge: realMerge };

@@ -1,6 +1,7 @@
 // The one event union (docs/architecture.md §2 invariant 4; docs/events.md). The TUI, the NDJSON and
 // plain writers and the ledger consume exactly these objects; nothing else
 // describes a run. Every event: { v: 1, type, run, t, seq, ... }.
+import { SANDBOX_MODES } from "./sandbox.ts";
 import { z } from "zod";
 
 export const NODE_STATUSES = ["passed", "failed", "error", "skipped", "cancelled"] as const;
@@ -199,6 +200,8 @@ export const runStartedSchema = z.strictObject({
   version: z.string(),
   /** Where map branches run: absent = in process; else the executor's URL (no password). */
   executor: z.string().optional(),
+  /** --sandbox, when given: the setting of nodes whose graph says none (ADR 0040); a resume keeps it. */
+  sandbox: z.enum(SANDBOX_MODES).optional(),
 });
 
 export const nodeStartedSchema = z.strictObject({
@@ -215,6 +218,8 @@ export const nodeStartedSchema = z.strictObject({
   cwd: z.string().optional(),
   /** Agent nodes: the model the graph asks the harness for (absent: the harness's default). */
   model: z.string().optional(),
+  /** Agent and script nodes: whether this attempt's processes run sealed (ADR 0040). */
+  sealed: z.boolean().optional(),
   /** Feedback round (1 on the first pass of a feedback loop's chain). */
   round: z.number().int().min(1).optional(),
   /** A map: how many items its branches run over (the TUI shows finished/items). */
@@ -330,6 +335,10 @@ export const nodeFinishedSchema = z.strictObject({
   api_retries: z.number().int().min(0).optional(),
   /** The node's git worktree (workspace mode worktree), after its last attempt. */
   workspace: workspaceRecordSchema.optional(),
+  /** Agent and script nodes that ran: whether their processes ran sealed (ADR 0040) … */
+  sealed: z.boolean().optional(),
+  /** … and when not, why (sandbox: off, not available here and why, a script without a workspace). */
+  unsealed_reason: z.string().optional(),
 });
 
 export const branchStartedSchema = z.strictObject({

@@ -2,6 +2,7 @@
 // The engine spawns nothing: src/cli.ts wires the real implementations
 // (src/spawn, src/ledger); tests inject fakes. The defaults here refuse loudly,
 // so an engine test that forgets a fake fails instead of starting a process.
+import type { SandboxMode, SealRequest } from "./sandbox.ts";
 import type { Expect } from "./graph/schema.ts";
 import type { HarnessName } from "./harnesses.ts";
 import type { BranchRef, EventBody, NodeStatus, RunCounts, StopReason, Tokens, VouchEvent } from "./events.ts";
@@ -27,6 +28,8 @@ export interface AgentAssignment {
   /** Feedback round (1 = first pass) when the node is on a feedback loop; attempts restart each round. */
   round?: number;
   harness: HarnessName;
+  /** The ACP agent's command line (harness acp, ADR 0051). */
+  acp?: { command: string[] };
   prompt: string;
   model?: string;
   tools?: string[];
@@ -50,11 +53,14 @@ export interface AgentAssignment {
    *  as that session's total cost, so a harness whose total counts the earlier sittings
    *  (claude) reports this sitting's own cost. */
   session?: { mode: SessionMode; id: string; carriedCostUsd?: number };
+  /** Seal the sitting (ADR 0040): present when the engine decided it runs sealed. A runner that
+   *  cannot keep it fails the sitting; it never runs unsealed instead. */
+  seal?: SealRequest;
 }
 
 /** The static part of an assignment, checked for every agent node before any process starts. */
 export type AgentPlan = Pick<AgentAssignment, "node" | "harness" | "caps" | "model" | "tools" | "permissionMode"> &
-  Partial<Pick<AgentAssignment, "prompt" | "cwd">> & {
+  Partial<Pick<AgentAssignment, "prompt" | "cwd" | "acp">> & {
     /** What the node's sittings may do with a session: `session:` and retry.session: continue (resume). */
     sessionModes?: SessionMode[];
   };
@@ -146,6 +152,8 @@ export interface CommandContext {
    *  so a check can test what the model claims against the files. */
   output?: unknown;
   signal: AbortSignal;
+  /** Seal the command (ADR 0040): a script node's, when the engine decided it runs sealed. */
+  seal?: SealRequest;
 }
 
 export interface CheckSpec {
@@ -288,6 +296,8 @@ export interface BranchJob {
   version: string;
   /** The repository the branch's worktree nodes need (ADR 0029); absent when none has one. */
   workspace?: RemoteWorkspace;
+  /** The run's --sandbox (ADR 0040); whether sealing works is the worker's own probe's. */
+  sandbox?: SandboxMode;
 }
 
 /** What a worker needs to give a branch's nodes worktrees (ADR 0029): where to fetch and
@@ -416,7 +426,8 @@ export interface GitPort {
   hasUncommittedChanges(root: string): Promise<boolean>;
   /** True when the local branch exists. */
   branchExists(root: string, branch: string): Promise<boolean>;
-  /** A new worktree at `path` on a new branch `branch` starting at `commit`. */
+  /** A new worktree at `path` on a new branch `branch` starting at `commit`: a tree of its own, a
+   *  private clone that borrows the repository's objects, recorded by vouch's own git dir (ADR 0041). */
   addWorktree(root: string, path: string, branch: string, commit: string): Promise<void>;
   /** Commits every change in the worktree (author and committer "vouch"); returns HEAD
    *  after it (HEAD as it was when there was nothing to commit). */
@@ -428,8 +439,10 @@ export interface GitPort {
   /** Puts `paths` in the worktree (files and index) back as they are in `commit`; a path
    *  `commit` does not have is removed. */
   restorePaths(worktree: string, commit: string, paths: readonly string[]): Promise<void>;
-  /** The folders of the repository's worktrees (the main one included). */
+  /** The folders of the repository's worktrees (the main one included) and of vouch's own trees. */
   listWorktrees(root: string): Promise<string[]>;
+  /** Whether a worktree (or a tree of vouch's own, ADR 0041) is at `path`. */
+  hasWorktree(root: string, path: string): Promise<boolean>;
   /** Makes sure `<root>/.vouch/` never shows in the user's `git status`: a
    *  `.vouch/.gitignore` holding `*` (vouch's own folder; the user's files and .git stay untouched). */
   hideVouchDir(root: string): Promise<void>;
@@ -454,6 +467,7 @@ export const refusingGit: GitPort = {
   changedPaths: async () => refusing("GitPort"),
   restorePaths: async () => refusing("GitPort"),
   listWorktrees: async () => refusing("GitPort"),
+  hasWorktree: async () => refusing("GitPort"),
   hideVouchDir: async () => refusing("GitPort"),
   removeWorktree: async () => refusing("GitPort"),
   renameBranch: async () => refusing("GitPort"),

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { HARNESS_NAMES } from "../engine/graph/schema.ts";
 import type { BranchJob } from "../engine/ports.ts";
+import { SANDBOX_MODES } from "../engine/sandbox.ts";
 
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/);
 const record = z.record(z.string(), z.unknown());
@@ -41,6 +42,7 @@ const jobSchema = z.object({
   concurrency: z.number().int().positive(),
   version: z.string(),
   workspace: remoteWorkspace.optional(),
+  sandbox: z.enum(SANDBOX_MODES).optional(),
 });
 
 export function parseJob(data: unknown): BranchJob | null {

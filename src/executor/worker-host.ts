@@ -13,6 +13,8 @@ import type { NodeStatus, VouchEvent } from "../engine/events.ts";
 import { runBranchJob, type WorkerRun } from "../engine/run/branch-job.ts";
 import { isRunStop } from "../engine/run/contract.ts";
 import { ProcessSupervisor } from "../spawn/process-registry.ts";
+import { Confiner } from "../spawn/sandbox/confine.ts";
+import { availability, SandboxProbe } from "../spawn/sandbox/probe.ts";
 import type { FleetKey } from "./fleet-key.ts";
 import { startGroupReaper, type GroupReaper } from "./group-reaper.ts";
 import type { Heartbeat } from "./heartbeat.ts";
@@ -84,6 +86,9 @@ interface LiveJob {
 
 export class WorkerHost {
   private readonly supervisor = new ProcessSupervisor();
+  /** Whether sealing works on this worker (ADR 0040): probed once, at the first job. */
+  private readonly probe: SandboxProbe;
+  private readonly confiner: Confiner;
   private readonly live = new Map<string, LiveJob>();
   private readonly started = Date.now();
   private readonly repos: WorkerRepos | null;
@@ -93,6 +98,8 @@ export class WorkerHost {
 
   constructor(private readonly o: WorkerHostOptions) {
     this.repos = o.workdir !== undefined ? new WorkerRepos(o.workdir, this.supervisor) : null;
+    this.probe = new SandboxProbe(o.env);
+    this.confiner = new Confiner({ probe: this.probe, hide: [], supervisor: this.supervisor });
     this.reaper = o.reapOnDeath ? startGroupReaper(this.supervisor, { PATH: o.env.PATH ?? "/usr/bin:/bin" }) : null;
     if (o.reapOnDeath && !this.reaper)
       this.log("could not start the group reaper (sh): a kill -9 of this worker leaves its branches' processes running");
@@ -148,8 +155,16 @@ export class WorkerHost {
     // failed clone: the stop ends a fetch under way, which is no fault of the job.
     if (this.halted) return this.handBack(t);
     if (typeof repo === "string") return this.unrun(t, "error", repo);
-    const { ports, close } = jobPorts({ worker: this.o.name, env: this.o.env, supervisor: this.supervisor, ledger, git: repo?.git });
-    const live: LiveJob = { run: runBranchJob(data, graph.data, ports, ledger, baseDir), lost: false, quiet };
+    const { ports, close } = jobPorts({
+      worker: this.o.name,
+      env: this.o.env,
+      supervisor: this.supervisor,
+      ledger,
+      confiner: this.confiner,
+      ...(repo ? { git: repo.git } : {}),
+    });
+    const sealing = availability(await this.probe.check());
+    const live: LiveJob = { run: runBranchJob(data, graph.data, ports, ledger, baseDir, sealing), lost: false, quiet };
     this.live.set(t.id, live);
     const unwatch = t.watchCancel((r) => live.run.stop(isRunStop(r) ? r : "interrupted"));
     try {

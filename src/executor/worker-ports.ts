@@ -9,6 +9,7 @@ import type { RunPorts } from "../engine/run/types.ts";
 import { createAgentRunner } from "../spawn/harness/agent-runner.ts";
 import { createCommandRunner } from "../spawn/command-runner.ts";
 import type { ProcessSupervisor } from "../spawn/process-registry.ts";
+import type { Confiner } from "../spawn/sandbox/confine.ts";
 
 export interface JobPortsOptions {
   /** The worker's name: commands see VOUCH_WORKER=<name>. */
@@ -18,6 +19,8 @@ export interface JobPortsOptions {
   ledger: Ledger;
   /** The job's view of the worker's clone; absent when its branch has no worktree. */
   git?: GitPort;
+  /** Seals the job's sittings and scripts (ADR 0040): the worker's one. */
+  confiner?: Confiner;
 }
 
 /** Commands a worker runs see VOUCH_WORKER=<name>. */
@@ -31,9 +34,10 @@ function withWorkerVar(runner: CommandRunner, name: string): CommandRunner {
 /** One job's ports; `close` lets go of the job's handover folder. */
 export function jobPorts(o: JobPortsOptions): { ports: RunPorts; close(): Promise<void> } {
   const env = { ...o.env, VOUCH_WORKER: o.worker };
-  const commands = createCommandRunner({ parentEnv: env, supervisor: o.supervisor });
+  const sealing = o.confiner ? { confiner: o.confiner } : {};
+  const commands = createCommandRunner({ parentEnv: env, supervisor: o.supervisor, ...sealing });
   const ports: RunPorts = {
-    agents: createAgentRunner({ parentEnv: env, supervisor: o.supervisor }),
+    agents: createAgentRunner({ parentEnv: env, supervisor: o.supervisor, ...sealing }),
     commands: withWorkerVar(commands, o.worker),
     clock: systemClock,
     ledger: o.ledger,

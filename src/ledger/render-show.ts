@@ -3,6 +3,7 @@
 import { capValue } from "../read/cap-text.ts";
 import { currentAttempts } from "../read/node-cost.ts";
 import { nodePath } from "../read/node-path.ts";
+import { sealSummary, sealText } from "../read/seal.ts";
 import { duration } from "../text/duration.ts";
 import { indentTail, oneLine } from "../text/lines.ts";
 import { localTime } from "../text/clock.ts";
@@ -23,6 +24,7 @@ function detail(n: NodeView): string {
   const parts: string[] = [];
   const what = [n.cause, n.error === null ? null : oneLine(n.error)].filter((p): p is string => p !== null && p !== "");
   if (what.length > 0) parts.push(what.join(": "));
+  if (n.sealed === false) parts.push(sealText(n)!);
   const last = n.attempts[n.attempts.length - 1];
   if (last) {
     const inSession = n.attempts.filter((a) => a.session === last.session);
@@ -80,6 +82,8 @@ function header(s: RunSummary): string {
       `${c.passed} passed${self}, ${c.failed} failed, ${c.error} error, ${c.skipped} skipped, ${c.cancelled} cancelled`,
     ]);
   }
+  const sandbox = sealSummary([...s.nodes, ...s.branches.flatMap((b) => b.nodes)]);
+  if (sandbox !== null) lines.push(["sandbox", sandbox]);
   if (s.sessions.length > 1) {
     lines.push([
       "sessions",

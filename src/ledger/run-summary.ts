@@ -8,6 +8,7 @@ import { noVerdict, recordOf } from "../read/views.ts";
 import { listingOf, runRow, sessionViews, type Liveness, type RunRow } from "./run-listing.ts";
 import { attachWorkspaces, workspacesOf } from "./run-workspaces.ts";
 import { requestsAfter } from "./run-requests.ts";
+import { attachSeals, sealsOf } from "./run-seals.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary, SessionView } from "./types.ts";
 
 interface NodeRow {
@@ -251,6 +252,7 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
     .sort((a, b) => order.indexOf(a.map) - order.indexOf(b.map) || a.map.localeCompare(b.map) || a.branch_index - b.branch_index)
     .map((b) => branchView(b, r));
   attachWorkspaces(nodes, branches, workspacesOf(db, runId));
+  attachSeals(nodes, branches, sealsOf(db, runId));
   const overrunRows = db.query("SELECT overruns FROM sessions WHERE run_id = ? ORDER BY session").all(runId) as { overruns: string }[];
   const overruns = overrunRows.flatMap((row) => (parseStored(row.overruns) as EventOf<"cap.overrun">[]).map(recordOf)) as OverrunRecord[];
   const limit = latest?.status === "paused" ? pausedLimit(db, runId, latest.session) : undefined;

@@ -54,6 +54,9 @@ export interface NodeFacts<S extends string, A extends AttemptFacts<string | nul
   attempts: readonly A[];
   /** The node's git worktree as its last node.finished recorded it (ADR 0020). */
   workspace?: WorkspaceRecord;
+  /** Whether its processes ran sealed (ADR 0040), and why not: src/read/seal.ts says it. */
+  sealed?: boolean;
+  unsealed_reason?: string;
 }
 
 /** What a node that has no verdict yet shows: nothing known. */

@@ -1,6 +1,7 @@
 // The per-node and per-branch parts of the HTML report. Every value from the
 // run goes through html() (or an attribute of el(), which escapes it); nothing
 // here builds markup from unescaped text.
+import { sealText } from "../read/seal.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView } from "../ledger/types.ts";
 import { duration } from "../text/duration.ts";
 import { money } from "../text/money.ts";
@@ -60,6 +61,7 @@ export function nodeBody(view: NodeView): string {
     fact("turns", view.turns ?? "–"),
     fact("wall", duration(view.wall_ms)),
     fact("attempts", view.attempts.length),
+    ...(sealText(view) !== null ? [fact("sandbox", sealText(view))] : []),
   ];
   const checks = lastChecks(view);
   const why = view.cause ? `${view.cause}: ${view.error}` : view.error;

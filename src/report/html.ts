@@ -2,6 +2,7 @@
 // href; a Content-Security-Policy that lets only the page's own script (by its
 // hash) run and forbids every fetch, so even text that escaped escaping could
 // neither run nor call out.
+import { sealSummary } from "../read/seal.ts";
 import { duration, exactDuration } from "../text/duration.ts";
 import { money, usd } from "../text/money.ts";
 import { createHash } from "node:crypto";
@@ -68,6 +69,7 @@ function headerHtml(model: ReportModel): string {
     ["caps", html(capsText(model))],
     ["overruns", overrunsHtml(model)],
     ["nodes", html(counts)],
+    ["sandbox", html(sealSummary(model.nodes.map((n) => n.view)) ?? "not recorded")],
     ["run", runFacts(model)],
     ["graph", el("code", {}, html(r.graph_path))],
     ["inputs", inputsHtml(r.inputs)],

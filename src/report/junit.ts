@@ -4,6 +4,7 @@
 // node path. That schema has no properties on a testcase, so each node's cost
 // and qualifier are suite properties named `<path>.cost_usd` / `<path>.qualifier`
 // (ADR 0014).
+import { sealText } from "../read/seal.ts";
 import { money } from "../text/money.ts";
 import { xml, xmlBody } from "./escape.ts";
 import { allOverruns, checkTail, failedChecks, type ReportModel, type ReportNode } from "./model.ts";
@@ -45,6 +46,7 @@ function testcase(n: ReportNode, classname: string, overruns: string[]): string 
     `qualifier ${n.view.qualifier ?? "none"}`,
     `cost ${money(n.view.cost_usd)}`,
     `attempts ${n.view.attempts.length}`,
+    ...(sealText(n.view) !== null ? [`sandbox ${sealText(n.view)}`] : []),
   ];
   const out = `<system-out>${xmlBody(facts.join("; "))}</system-out>`;
   if (outcome === "passed") return `    ${open}>${out}</testcase>`;
@@ -79,6 +81,7 @@ function suite(
   for (const n of nodes) {
     props[`${n.path}.cost_usd`] = n.view.cost_usd === null ? "unknown" : String(n.view.cost_usd);
     props[`${n.path}.qualifier`] = n.view.qualifier ?? "none";
+    if (n.view.sealed !== undefined) props[`${n.path}.sealed`] = String(n.view.sealed);
   }
   const head = attrs({
     name,

@@ -3,6 +3,7 @@
 // with a fence longer than any backtick run in it (mdFence). Long runs are cut
 // to stay well under the job summary's 1 MiB: passed branch nodes are counted,
 // not listed.
+import { sealSummary } from "../read/seal.ts";
 import { capValue } from "../read/cap-text.ts";
 import { duration } from "../text/duration.ts";
 import { money } from "../text/money.ts";
@@ -37,9 +38,16 @@ function statusLine(model: ReportModel): string {
     `wall ${duration(r.wall_ms)}`,
     ...(r.sessions > 1 ? [`${r.sessions} sessions`] : []),
     ...(r.counts ? [countsText(r.counts)] : []),
+    ...sandboxFact(model),
     ...(r.reason ? [mdInline(r.reason)] : []),
   ];
   return `${title}\n\n${facts.join(" · ")}`;
+}
+
+/** "sandbox: 3 sealed, 1 unsealed (…)" when any node recorded its seal (ADR 0040). */
+function sandboxFact(model: ReportModel): string[] {
+  const text = sealSummary(model.nodes.map((n) => n.view));
+  return text === null ? [] : [`sandbox: ${mdInline(text)}`];
 }
 
 /** A table row: its cells, each already escaped. */

@@ -13,6 +13,8 @@ import { runProcess } from "./process.ts";
 import { DEFAULT_KEEP_BYTES } from "./process/drain.ts";
 import { ProcessSupervisor } from "./process-registry.ts";
 import type { Command, ProcessResult } from "./process-types.ts";
+import { notStarted } from "./process/resolve.ts";
+import type { Confined, Confiner } from "./sandbox/confine.ts";
 
 export interface CommandRunnerOptions {
   /** vouch's environment (parentEnv()); children get only what buildChildEnv lets through. */
@@ -25,6 +27,8 @@ export interface CommandRunnerOptions {
   graceMs?: number;
   /** Owns the processes and handover folders (the session's). Default: one of this runner's own. */
   supervisor?: ProcessSupervisor;
+  /** Seals the commands the engine asks to seal (ADR 0040). Absent: such a command does not start. */
+  confiner?: Confiner;
 }
 
 /** A CommandRunner its owner closes at the end of the session (the handover folder goes). */
@@ -38,14 +42,21 @@ export function createCommandRunner(opts: CommandRunnerOptions): ClosableCommand
   const supervisor = opts.supervisor ?? new ProcessSupervisor();
   const handovers = new HandoverStore(supervisor, tmpRoot);
 
-  /** Runs one command with the handover files in place; lets go of them after. */
+  /** Runs one command with the handover files in place (sealed when the engine asks); lets go of them after. */
   async function run(command: Command, ctx: CommandContext, wallMs: number, stdinState: boolean, keepStdout = keepBytes) {
     const handover = handovers.acquire({ state: ctx.state, item: ctx.item, output: ctx.output, inputs: ctx.inputs });
+    let sealed: Confined | undefined;
     try {
       const { env } = buildChildEnv(parentEnv, ctx.passEnv, { ...ctx.vars, ...handover.vars });
+      if (ctx.seal) {
+        const c = opts.confiner ? await opts.confiner.open(ctx.seal, env) : { error: "no sandbox was set up for this session" };
+        if ("error" in c) return notStarted("spawn_failed", 0, `could not seal the command: ${c.error}`);
+        sealed = c;
+      }
       return await runProcess(command, {
         cwd: ctx.cwd,
-        env,
+        env: sealed?.env ?? env,
+        ...(sealed ? { sandbox: sealed.spec } : {}),
         wallMs,
         signal: ctx.signal,
         // The state file the handover wrote (the same bytes): no memfd per script.
@@ -57,6 +68,7 @@ export function createCommandRunner(opts: CommandRunnerOptions): ClosableCommand
       });
     } finally {
       handover.release();
+      await sealed?.release();
     }
   }
 

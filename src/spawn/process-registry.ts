@@ -37,6 +37,16 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
 }
 
 /**
+ * Sends a signal to every member of process group `pgid` but its leader (one scan of
+ * /proc; Linux). A sealed process's leader is bubblewrap, which a SIGTERM kills along with
+ * its whole pid namespace: the members get the SIGTERM and their grace period instead.
+ * Never throws; returns how many were signalled.
+ */
+export function signalGroupBelowLeader(pgid: number, signal: NodeJS.Signals): number {
+  return signalWhere((fields) => Number(fields[2]) === pgid, signal, pgid);
+}
+
+/**
  * Sends a signal to every process left in the given sessions (a child started
  * detached leads a new session: sid = pgid = its pid). A descendant that moved
  * to a process group of its own with setpgid — GNU `timeout` does, and so does
@@ -46,6 +56,12 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
  */
 export function signalSessions(sids: ReadonlySet<number>, signal: NodeJS.Signals): number {
   if (sids.size === 0) return 0;
+  return signalWhere((fields) => sids.has(Number(fields[3])), signal);
+}
+
+/** Signals every process whose /proc stat fields after "(comm) " (state ppid pgrp session …)
+ *  match, vouch itself and `spare` excepted. */
+function signalWhere(match: (fields: string[]) => boolean, signal: NodeJS.Signals, spare?: number): number {
   let names: string[];
   try {
     names = readdirSync("/proc");
@@ -57,7 +73,7 @@ export function signalSessions(sids: ReadonlySet<number>, signal: NodeJS.Signals
     const first = name.charCodeAt(0);
     if (first < 48 || first > 57) continue;
     const pid = Number(name);
-    if (pid === process.pid) continue;
+    if (pid === process.pid || pid === spare) continue;
     let stat: string;
     try {
       stat = readFileSync(`/proc/${name}/stat`, "utf8");
@@ -65,8 +81,7 @@ export function signalSessions(sids: ReadonlySet<number>, signal: NodeJS.Signals
       continue; // gone meanwhile
     }
     // Fields after "(comm) ": state ppid pgrp session ...
-    const sid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ", 4)[3]);
-    if (!sids.has(sid)) continue;
+    if (!match(stat.slice(stat.lastIndexOf(")") + 2).split(" ", 4))) continue;
     try {
       process.kill(pid, signal);
       count++;

@@ -4,15 +4,18 @@
 // it from starting), wait for the start turn (write-ahead), start (here: the one Bun.spawn),
 // timers (wall and idle caps), terminate (the whole process group: SIGTERM, SIGKILL after a
 // grace period, SIGKILL once the leader exited), drain (the streams to their end). A
+// sealed command (ProcessOptions.sandbox, ADR 0040) is bubblewrap's command line from the
+// resolve stage on; a sandbox that could not be set up is a start that failed. A
 // process problem never throws: it is in the result.
-import type { Command, ProcessOptions, ProcessResult } from "./process-types.ts";
+import type { Command, ProcessOptions, ProcessResult, StdinSink } from "./process-types.ts";
 import { argTotalsMessage } from "./arg-limits.ts";
 import { drain, openPumps, type Pumps } from "./process/drain.ts";
 import { notStarted, resolveStart } from "./process/resolve.ts";
 import { DEFAULT_GRACE_MS, GroupTermination, registerGroup } from "./process/terminate.ts";
 import { Activity, armCaps } from "./process/timers.ts";
+import { sealedResult } from "./sandbox/setup-failure.ts";
 
-type Child = Bun.Subprocess<Blob | "ignore", "pipe", "pipe">;
+type Child = Bun.Subprocess<Blob | "ignore" | "pipe", "pipe", "pipe">;
 
 export async function runProcess(command: Command, options: ProcessOptions): Promise<ProcessResult> {
   const activity = new Activity();
@@ -43,7 +46,13 @@ function startChild(argv: string[], cwd: string, options: ProcessOptions): Child
       env: options.env,
       detached: true,
       stdin:
-        options.stdinFile !== undefined ? Bun.file(options.stdinFile) : options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
+        options.conversation !== undefined
+          ? "pipe"
+          : options.stdinFile !== undefined
+            ? Bun.file(options.stdinFile)
+            : options.stdin === undefined
+              ? "ignore"
+              : new Blob([options.stdin]),
       stdout: "pipe",
       stderr: "pipe",
     });
@@ -59,7 +68,7 @@ function startChild(argv: string[], cwd: string, options: ProcessOptions): Child
 /** From the start to the reaped group: caps, cancel and shutdown stop it; the streams are read to their end. */
 async function supervise(proc: Child, options: ProcessOptions, activity: Activity): Promise<ProcessResult> {
   const pgid = proc.pid;
-  const stop = new GroupTermination(pgid, options.graceMs ?? DEFAULT_GRACE_MS);
+  const stop = new GroupTermination(pgid, options.graceMs ?? DEFAULT_GRACE_MS, options.sandbox !== undefined, options.sittingMarker);
   // A throwing line callback means the consumer is broken: stop the group, then rethrow.
   const pumps = openPumps(options, activity, () => stop.request("cancelled"));
   const disarm = armCaps(activity, options, (cap) => stop.request(cap));
@@ -68,6 +77,7 @@ async function supervise(proc: Child, options: ProcessOptions, activity: Activit
   const group = registerGroup(options.supervisor, pgid, () => stop.request("cancelled"));
 
   const reading = Promise.all([pumps.stdout.run(proc.stdout), pumps.stderr.run(proc.stderr)]);
+  if (options.conversation) options.conversation(stdinSink(proc.stdin as Bun.FileSink));
   await proc.exited;
   const leaderExitedAt = performance.now();
   stop.leaderExited();
@@ -79,7 +89,33 @@ async function supervise(proc: Child, options: ProcessOptions, activity: Activit
 
   const callbackError = pumps.stdout.callbackError ?? pumps.stderr.callbackError;
   if (callbackError !== undefined) throw callbackError;
-  return resultOf(proc, stop, pumps, wallMs, activity.longestSilence(leaderExitedAt));
+  const result = resultOf(proc, stop, pumps, wallMs, activity.longestSilence(leaderExitedAt));
+  return options.sandbox ? sealedResult(result) : result;
+}
+
+/** The child's stdin as a StdinSink: a write to a pipe the child has closed (EPIPE) is no error of vouch's. */
+function stdinSink(pipe: Bun.FileSink): StdinSink {
+  let open = true;
+  return {
+    write(chunk) {
+      if (!open) return;
+      try {
+        pipe.write(chunk);
+        void Promise.resolve(pipe.flush()).catch(() => {});
+      } catch {
+        open = false;
+      }
+    },
+    end() {
+      if (!open) return;
+      open = false;
+      try {
+        void Promise.resolve(pipe.end()).catch(() => {});
+      } catch {
+        // already closed by the child's end
+      }
+    },
+  };
 }
 
 function resultOf(proc: Child, stop: GroupTermination, pumps: Pumps, wallMs: number, longestSilenceMs: number): ProcessResult {
@@ -96,6 +132,7 @@ function resultOf(proc: Child, stop: GroupTermination, pumps: Pumps, wallMs: num
     truncated: stdout.tail.truncated || stderr.tail.truncated,
     longestSilenceMs,
     pid: proc.pid,
+    ...(stop.straysKilled > 0 ? { straysKilled: stop.straysKilled } : {}),
   };
 }
 

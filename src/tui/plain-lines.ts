@@ -5,6 +5,7 @@
 // sitting can wait minutes: the log must say why it is quiet), and a retry that
 // asked to continue its session but starts afresh. Other progress and starts
 // are not printed.
+import { sealSummary } from "../read/seal.ts";
 import { limitPausedLines, limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type EventType, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
 import { checkOutcomeText, countsText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
@@ -17,7 +18,7 @@ import { line, seg, type Line, type Segment } from "./lines.ts";
 import { linesOf, oneLine } from "../text/lines.ts";
 import { TAIL_LINES, conflictWhy, nodeAt, roundText, statusWords } from "./view-node-rows.ts";
 import { getAt } from "./chunked-list.ts";
-import type { BranchView, NodeView, ViewState } from "./view-state.ts";
+import { allNodes, type BranchView, type NodeView, type ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
 import { workerLabel } from "./view-worker.ts";
 
@@ -157,7 +158,14 @@ function runFinished(after: ViewState, e: EventOf<"run.finished">): Line[] {
       seg(`  ${cost} · ${duration(e.wall_ms)}`, "muted"),
     ]),
     line([seg(`  ${countsText(e.counts)}`)]),
+    ...sandboxLine(after),
   ];
+}
+
+/** The run's sealing in one line (ADR 0040), when any node recorded it. */
+function sandboxLine(after: ViewState): Line[] {
+  const text = sealSummary(allNodes(after));
+  return text === null ? [] : [line([seg(`  sandbox: ${text}`, "muted")])];
 }
 
 /** A feedback loop sends the work back: one line when the first node of a new round starts

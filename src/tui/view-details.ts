@@ -2,6 +2,7 @@
 // status and why, cost/turns/tokens, every attempt with its checks and full
 // output tails, overruns, evidence, the prompt and the result tail. Text is
 // wrapped, not cut, so nothing is hidden; the view scrolls.
+import { sealText } from "../read/seal.ts";
 import { entries } from "./chunked-list.ts";
 import { checkOutcomeText, statusTone, workspaceStat } from "./format.ts";
 import { overrunText } from "../read/cap-text.ts";
@@ -96,6 +97,8 @@ function nodeDetails(n: NodeView, width: number, branch?: BranchView): Line[] {
     out.push(...field("evidence", n.evidence.map((e) => `${e.part} ${e.outcome}${e.detail ? ` (${e.detail})` : ""}`).join(" · "), width));
   }
   if (n.session_id) out.push(...field("session", n.session_id, width));
+  const seal = sealText(n);
+  if (seal !== null) out.push(...field("sandbox", seal, width, n.sealed ? undefined : "warn"));
   if (n.workspace)
     out.push(
       ...field("worktree", `${n.workspace.branch} · ${workspaceStat(n.workspace)}`, width, n.workspace.tampered ? "bad" : undefined),

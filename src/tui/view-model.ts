@@ -186,6 +186,7 @@ function nodeStarted(state: ViewState, e: EventOf<"node.started">, at: number | 
       if (e.harness !== undefined) next.harness = e.harness;
       if (e.prompt !== undefined) next.prompt = e.prompt;
       if (e.round !== undefined) next.round = e.round;
+      if (e.sealed !== undefined) next.sealed = e.sealed;
       return next;
     },
     e.kind === "map" ? (m) => ({ ...m, items: e.items ?? m.items }) : undefined,
@@ -218,13 +219,26 @@ function nodeFinished(n: NodeView, e: EventOf<"node.finished">, sessionNo: numbe
     wall_ms: e.wall_ms,
     tokens: e.tokens ?? null,
   };
-  for (const k of ["activity", "result_tail", "recovered", "fallback", "session_id", "evidence", "workspace"] as const) delete next[k];
+  for (const k of [
+    "activity",
+    "result_tail",
+    "recovered",
+    "fallback",
+    "session_id",
+    "evidence",
+    "workspace",
+    "sealed",
+    "unsealed_reason",
+  ] as const)
+    delete next[k];
   if (e.evidence !== undefined) next.evidence = e.evidence;
   if (e.result_tail !== undefined) next.result_tail = e.result_tail;
   if (e.recovered !== undefined) next.recovered = e.recovered;
   if (e.fallback !== undefined) next.fallback = e.fallback;
   if (e.session_id !== undefined) next.session_id = e.session_id;
   if (e.workspace !== undefined) next.workspace = e.workspace;
+  if (e.sealed !== undefined) next.sealed = e.sealed;
+  if (e.unsealed_reason !== undefined) next.unsealed_reason = e.unsealed_reason;
   return next;
 }
 

@@ -7,6 +7,9 @@ import { join } from "node:path";
 import type { ChangedPath, DiffStat, GitPort } from "../engine/ports.ts";
 import { GitError } from "./git-error.ts";
 import { runGit, runGitRaw } from "./run-git.ts";
+import { addTree, isOwnTree, removeTree, treeGit, vouchGitDir } from "./tree.ts";
+import { ownTreesUnder } from "./own-trees.ts";
+import { WORKTREES_DIR } from "../engine/workspace/names.ts";
 
 function refuseOption(args: readonly string[], what: string, value: string): void {
   if (value.startsWith("-")) throw new GitError(args, `${what} "${value}" starts with "-"; git would read it as an option`);
@@ -42,20 +45,32 @@ async function branchExists(root: string, branch: string): Promise<boolean> {
   return r.exit === 0;
 }
 
+/** A tree of its own (ADR 0041, tree.ts): a private clone that borrows the repository's objects. */
 async function addWorktree(root: string, path: string, branch: string, commit: string): Promise<void> {
-  const args = ["worktree", "add", "--quiet", "-b", branch, "--", path, commit];
+  const args = ["worktree", "add", "-b", branch, "--", path, commit];
   refuseOption(args, "branch", branch);
   refuseOption(args, "commit", commit);
-  await runGit(root, args);
+  await addTree(root, path, branch, commit);
+}
+
+/** How vouch runs git on a worktree: its own git dir beside a tree of its own; in a linked
+ *  worktree an earlier vouch made (a run resumed across the change), git's own records. */
+function onTree(worktree: string): (args: readonly string[]) => Promise<string> {
+  return isOwnTree(worktree) ? (args) => treeGit(worktree, args) : (args) => runGit(worktree, args);
 }
 
 async function commitAll(worktree: string, message: string): Promise<string> {
-  await runGit(worktree, ["add", "--all", "--", "."]);
-  const staged = await runGitRaw(worktree, ["diff", "--cached", "--quiet"]);
-  if (staged.exit === 1) await runGit(worktree, ["commit", "--quiet", "--no-verify", "-m", message]);
+  const git = onTree(worktree);
+  await git(["add", "--all", "--", ":/"]);
+  const staged = await runGitRaw(worktree, [...treeFlags(worktree), "diff", "--cached", "--quiet"]);
+  if (staged.exit === 1) await git(["commit", "--quiet", "--no-verify", "-m", message]);
   else if (staged.exit !== 0)
     throw new GitError(["diff", "--cached"], `git diff --cached failed (exit ${staged.exit}): ${staged.stderr.trim()}`);
-  return (await runGit(worktree, ["rev-parse", "HEAD"])).trim();
+  return (await git(["rev-parse", "HEAD"])).trim();
+}
+
+function treeFlags(worktree: string): string[] {
+  return isOwnTree(worktree) ? [`--git-dir=${vouchGitDir(worktree)}`, `--work-tree=${worktree}`] : [];
 }
 
 function refuseRange(args: readonly string[], from: string, to: string): void {
@@ -125,11 +140,12 @@ async function restorePaths(worktree: string, commit: string, paths: readonly st
   if (paths.length === 0) return;
   const list = ["ls-tree", "-z", "--name-only", "-r", "--full-tree", commit, "--", ...paths.map(literal)];
   refuseOption(list, "commit", commit);
-  const inBase = new Set((await runGit(worktree, list)).split("\0").filter((p) => p !== ""));
+  const git = onTree(worktree);
+  const inBase = new Set((await git(list)).split("\0").filter((p) => p !== ""));
   const back = paths.filter((p) => inBase.has(p));
   const gone = paths.filter((p) => !inBase.has(p));
-  if (back.length > 0) await runGit(worktree, ["checkout", "--no-overlay", commit, "--", ...back.map(literal)]);
-  if (gone.length > 0) await runGit(worktree, ["rm", "--quiet", "-r", "--force", "--ignore-unmatch", "--", ...gone.map(literal)]);
+  if (back.length > 0) await git(["checkout", "--no-overlay", commit, "--", ...back.map(literal)]);
+  if (gone.length > 0) await git(["rm", "--quiet", "-r", "--force", "--ignore-unmatch", "--", ...gone.map(literal)]);
 }
 
 /** A pathspec that matches exactly this path (no glob, no magic). */
@@ -137,12 +153,20 @@ function literal(path: string): string {
   return `:(literal)${path}`;
 }
 
+/** git's registered worktrees (the main checkout included), and vouch's own trees under `.vouch/worktrees`. */
 async function listWorktrees(root: string): Promise<string[]> {
   const out = await runGit(root, ["worktree", "list", "--porcelain", "-z"]);
-  return out
+  const registered = out
     .split("\0")
     .filter((f) => f.startsWith("worktree "))
     .map((f) => f.slice("worktree ".length));
+  return [...registered, ...ownTreesUnder(join(root, WORKTREES_DIR))];
+}
+
+/** Whether a worktree is at `path` (a tree of vouch's own, or one git registered). */
+async function hasWorktree(root: string, path: string): Promise<boolean> {
+  if (isOwnTree(path)) return true;
+  return (await listWorktrees(root)).includes(path);
 }
 
 /** `*` in vouch's own folder: git then ignores the folder and everything in it. */
@@ -160,6 +184,7 @@ async function listBranches(root: string, prefix: string): Promise<string[]> {
 }
 
 async function removeWorktree(root: string, path: string): Promise<void> {
+  if (isOwnTree(path)) return removeTree(path);
   await runGit(root, ["worktree", "remove", "--force", "--force", "--", path]);
 }
 
@@ -188,6 +213,7 @@ export const realGit: GitPort = {
   changedPaths,
   restorePaths,
   listWorktrees,
+  hasWorktree,
   hideVouchDir,
   removeWorktree,
   renameBranch,

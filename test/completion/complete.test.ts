@@ -47,7 +47,7 @@ describe("commands and options", () => {
   test("option values: choices, harnesses, files, folders, nothing", () => {
     expect(at("graph", "g.yaml", "--format", "")).toEqual(["text", "mermaid", "dot"]);
     expect(at("report", "last", "--format", "j")).toEqual(["junit"]);
-    expect(at("run", "g.yaml", "--harness", "")).toEqual(["claude", "codex", "gemini", "replay", "command"]);
+    expect(at("run", "g.yaml", "--harness", "")).toEqual(["claude", "codex", "gemini", "acp", "replay", "command"]);
     expect(at("init", "--harness", "co")).toEqual(["codex", "command"]);
     expect(at("report", "last", "-o", "")).toBe("files");
     expect(at("run", "g.yaml", "--replay-dir", "")).toBe("dirs");

@@ -5,7 +5,7 @@ import { afterAll, expect, test } from "vitest";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary } from "../graph/binary.ts";
-import { CLIS_BIN, cleanupScratch, describeCli, scratch } from "./lib/index.ts";
+import { CLIS_BIN, cleanupScratch, describeCli, scratch, systemPath } from "./lib/index.ts";
 import { classifyProbe, PROBE_ENV } from "../../src/spawn/harness/doctor-probes.ts";
 
 afterAll(cleanupScratch);
@@ -19,7 +19,7 @@ function onlyCodexAndGemini(): string {
 
 async function vouchWith(args: string[], bin: string) {
   const p = Bun.spawn([ensureBinary(), ...args], {
-    env: { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: scratch("home") },
+    env: { PATH: `${bin}:${systemPath()}`, HOME: scratch("home") },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -69,7 +69,7 @@ describeCli(["codex", "gemini"], "the real codex and gemini: versions and argume
     const home = scratch("probe-home");
     const p = Bun.spawn([join(CLIS_BIN, cli), ...args], {
       cwd: home,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...PROBE_ENV },
+      env: { PATH: systemPath(), HOME: home, ...PROBE_ENV },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",

@@ -3,6 +3,7 @@
 // throwaway HOME and a working folder outside any git repository.
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { execFileSync } from "node:child_process";
+import { dirname } from "node:path";
 import { cleanupScratch, cliInstalled, codexHome, describeCli, oneNodeGraph, runContract, scratch, type Outcome } from "./lib/index.ts";
 import { startOpenAiResponses } from "./servers/openai-responses.ts";
 import { BLOCK_TEXTS, JSON_ANSWER, PLAIN_ANSWER, type FakeServer, type Scenario } from "./servers/scenarios.ts";
@@ -17,9 +18,11 @@ afterAll(async () => {
   cleanupScratch();
 });
 
-async function run(scenario: Scenario, o: { caps?: string; format?: "json"; cwd?: string } = {}): Promise<Outcome> {
-  const { graph } = oneNodeGraph({ harness: "codex", ...o });
-  return runContract(graph, codexHome(server.base(scenario)), { FAKE_OPENAI_KEY: "fake-key" });
+async function run(scenario: Scenario, o: { caps?: string; format?: "json"; cwd?: string; tempHome?: boolean } = {}): Promise<Outcome> {
+  const { tempHome, ...spec } = o;
+  const { graph } = oneNodeGraph({ harness: "codex", ...spec });
+  const home = codexHome(server.base(scenario));
+  return runContract(graph, home, { FAKE_OPENAI_KEY: "fake-key" }, tempHome ? { tmpdir: dirname(home) } : {});
 }
 
 describeCli("codex", "codex 0.171.0 through dist/vouch", () => {
@@ -60,6 +63,26 @@ describeCli("codex", "codex 0.171.0 through dist/vouch", () => {
     expect(r.overruns.map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, 4]]);
     expect(r.code).toBe(3);
   });
+
+  // Issue 28 item 3: with CODEX_HOME under TMPDIR codex will not create its sandbox helper, every
+  // command fails before it starts and shows no item; vouch counted 4 turns from items while the
+  // model was asked dozens of times (on main: no stop until the wall cap, "4/3"). The session
+  // file records every response: the cap is kept and the overrun is the real count.
+  test("a HOME under the temp folder (commands fail, no items): the turns cap stops it and the overrun is the real count", async () => {
+    const before = server.requests("tools-forever");
+    const r = await run("tools-forever", { caps: "{ turns: 3, wall: 60s }", tempHome: true });
+    const requests = server.requests("tools-forever") - before;
+    expect(r.node).toMatchObject({ status: "error", cause: "cap_stop", stop_reason: "turns", cost_usd: null });
+    const turns = r.node?.turns ?? 0;
+    expect(r.overruns.map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, turns]]);
+    // Every response the model gave is counted; the kill may cut one more request in flight.
+    expect(turns).toBeGreaterThan(3);
+    expect(requests - turns).toBeGreaterThanOrEqual(0);
+    expect(requests - turns).toBeLessThanOrEqual(1);
+    // Stopped soon after the cap, not at the wall (on main: dozens of requests).
+    expect(turns).toBeLessThanOrEqual(15);
+    expect(r.code).toBe(3);
+  }, 90_000);
 
   // Issue 13 item 3: on main codex exited 1 ("Not inside a trusted directory ...") in any folder outside git.
   test("outside a git repository codex runs (vouch passes --skip-git-repo-check)", async () => {

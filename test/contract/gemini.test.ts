@@ -58,12 +58,18 @@ describeCli("gemini", "gemini 0.61.0 through dist/vouch", () => {
   });
 
   test("a model calling tools forever is stopped by the turns cap", { timeout: SLOW }, async () => {
+    const before = server.requests("tools-forever");
     const r = await run("tools-forever", { caps: "{ turns: 3, wall: 90s }" });
-    expect(r.node).toMatchObject({ status: "error", cause: "cap_stop", stop_reason: "turns", turns: 4 });
-    expect(r.overruns.map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, 4]]);
-    // The kill follows the 4th response; gemini may already have asked for a 5th by then (docs/real-clis.md).
-    expect(server.requests("tools-forever")).toBeGreaterThanOrEqual(4);
-    expect(server.requests("tools-forever")).toBeLessThanOrEqual(5);
+    const turns = r.node?.turns ?? 0;
+    const requests = server.requests("tools-forever") - before;
+    expect(r.node).toMatchObject({ status: "error", cause: "cap_stop", stop_reason: "turns" });
+    // The kill follows the 4th response (measured alone: 4 turns, 4 or 5 requests); on a loaded machine
+    // gemini (under node, not Bun, since issue 28) can be a response further by then. What must hold
+    // whatever the timing: past the cap, every response counted, at most one request in flight uncounted.
+    expect(turns).toBeGreaterThanOrEqual(4);
+    expect(r.overruns.map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, turns]]);
+    expect(requests - turns).toBeGreaterThanOrEqual(0);
+    expect(requests - turns).toBeLessThanOrEqual(1);
     expect(r.code).toBe(3);
   });
 

@@ -35,7 +35,8 @@ describe("vouch run --dry-run", () => {
       `inputs: marks=${JSON.stringify(s.marks)}`,
       "run: concurrency 4",
       "  first  script",
-      "  ask    agent    command wall 30s",
+      "  ask    agent    command wall 30s, idle 15m (default)",
+      "sandbox: 1 sealed, 1 unsealed (a script without a workspace runs unconfined in the shared folder)",
       "",
     ]);
     expect(readdirSync(s.marks)).toEqual([]);
@@ -61,7 +62,7 @@ describe("vouch run --dry-run", () => {
     const r = await vouch(["run", GRAPH, "-i", `marks=${s.marks}`, "--dry-run"], { home: s.home, cwd: s.root }); // no VOUCH_COMMAND
     expect(r.code).toBe(2);
     expect(r.stdout).toContain(
-      '  ask    agent    command wall 30s\n         refused: harness "command": no program to run: set VOUCH_COMMAND',
+      '  ask    agent    command wall 30s, idle 15m (default)\n         refused: harness "command": no program to run: set VOUCH_COMMAND',
     );
     expect(r.stderr).toBe("vouch: 1 refusal: the run would not start\n");
     expect(readdirSync(s.marks)).toEqual([]);

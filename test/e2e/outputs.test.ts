@@ -90,7 +90,9 @@ describe("plain and --json from the same graph carry the same facts", () => {
     // …and hold the 80-column one to its width and to one line per significant event.
     expect(lines.filter((l) => displayWidth(l) > 80)).toEqual([]);
     expect(unaccounted(lines)).toEqual([]);
-    expect(lines.at(-2)).toMatch(/^■ run passed · exit 0 {2}\$0\.\d+ · /);
+    // The run's last lines: its end, its counts, how its nodes were sealed (ADR 0040).
+    expect(lines.at(-3)).toMatch(/^■ run passed · exit 0 {2}\$0\.\d+ · /);
+    expect(lines.at(-1)).toMatch(/^ {2}sandbox: \d+ sealed/);
     // No escape codes in a pipe.
     expect(plain.stdout).not.toContain("\u001b");
     expect((events.at(-1) as EventOf<"run.finished">).exit_code).toBe(0);

@@ -24,12 +24,13 @@ interface Started {
 async function run(graph: string, stubEnv: Record<string, string> = {}) {
   dir = tempDir("sessions");
   const work = join(dir.path, "work");
-  const sessions = join(dir.path, "sessions");
+  // The stubs' records live in the sittings' own folder: a sealed sitting (ADR 0040) writes nothing else.
+  const sessions = join(work, ".stub-sessions");
   mkdirSync(work);
   mkdirSync(sessions);
   const file = join(dir.path, "graph.yaml");
   writeFileSync(file, graph.replaceAll("WORK", work));
-  const argvFile = join(dir.path, "argv.jsonl");
+  const argvFile = join(work, ".stub-argv.jsonl");
   const env: Record<string, string> = { STUB_ARGV: argvFile, STUB_SESSION_DIR: sessions, STUB_TURN_MS: "1", ...stubEnv };
   const passEnv = Object.keys(env).flatMap((n) => ["--pass-env", n]);
   const r = await vouch(["run", file, "--json", ...passEnv], {

@@ -63,7 +63,7 @@ describe.skipIf(!TMUX)("the live UI in tmux", () => {
 
     const end = await screen.waitFor("the final frame", (s) => s.some((l) => l.includes("PASSED · exit 0")));
     expect(end[0]).toMatch(/^vouch finding-verifier {2}PASSED · exit 0 {2}\d/);
-    expect(end[1]).toMatch(/^run \S+ {2}7 passed · 1 failed · 1 error · 1 skipped$/);
+    expect(end[1]).toMatch(/^run \S+ {2}7 passed · 1 failed · 1 error · 1 skipped {2}· 7 sealed$/);
     const rows = end.filter((l) => /^ {4}. #\d F\d/.test(l)).map((l) => l.trim().replace(/\s+/g, " "));
     expect(rows).toEqual([
       "✓ #0 F1 VERIFIED",

@@ -105,7 +105,7 @@ const CASES: Case[] = [
   {
     name: "unknown --harness",
     args: [FV, ...OK, "--harness", "gpt"],
-    error: /^vouch: --harness "gpt" is not a harness \(harnesses: claude, codex, gemini, replay, command\)$/,
+    error: /^vouch: --harness "gpt" is not a harness \(harnesses: claude, codex, gemini, acp, replay, command\)$/,
     hint: /^hint: see: vouch harnesses$/,
   },
   { name: "--json with --plain", args: [FV, ...OK, "--plain"], error: /^vouch: --json and --plain exclude each other$/ },

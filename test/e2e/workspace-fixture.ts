@@ -44,7 +44,10 @@ export function fixture(dir: string): Fixture {
 }
 
 /** Three parallel branches in worktrees with test/** protected; the item is the file name
- *  (and "tamper" edits the test). The check runs the base's test on the branch's own file. */
+ *  (and "tamper" edits the test). The check runs the base's test on the branch's own file.
+ *  Unsealed (sandbox: off): the rendezvous is a folder all three write, a side channel
+ *  between sittings that sealing closes by design (ADR 0040); test/e2e/sealed-*.test.ts
+ *  hold the sealed branches, which cannot even see each other's trees. */
 export const MAP_GRAPH = `version: 1
 name: worktrees
 inputs:
@@ -60,6 +63,7 @@ nodes:
         harness: command
         env: [RENDEZVOUS]
         prompt: "write {{ item }} wait 3"
+        sandbox: off
         workspace: { mode: worktree, protect: ["test/**"] }
         success:
           checks:

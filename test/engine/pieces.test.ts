@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { evaluateCondition } from "../../src/engine/condition.ts";
 import { aggregate, countBranches, decideMap } from "../../src/engine/scheduler/aggregate.ts";
 import { Slots, AbortedWhileWaiting } from "../../src/engine/scheduler/slots.ts";
-import { OverrunOnce, overruns, mergeCaps, toSittingCaps } from "../../src/engine/caps.ts";
+import { DEFAULT_SITTING_CAPS, defaultedCaps, OverrunOnce, overruns, mergeCaps, toSittingCaps } from "../../src/engine/caps.ts";
 import { resolveInputs } from "../../src/engine/run/inputs.ts";
 import { InputError } from "../../src/engine/errors.ts";
 import { graphOf } from "./helpers/run-helper.ts";
@@ -101,9 +101,21 @@ describe("Slots", () => {
 });
 
 describe("caps", () => {
+  // Issue 28 item 4: a sitting with no wall or idle cap of its own ran for ever (codex reconnecting).
+  test("a sitting gets the default wall and idle caps unless it sets its own; none removes one", () => {
+    expect(DEFAULT_SITTING_CAPS).toEqual({ wallMs: 3_600_000, idleMs: 900_000 });
+    expect(toSittingCaps({})).toEqual({ wallMs: 3_600_000, idleMs: 900_000 });
+    expect(defaultedCaps({})).toEqual(["wall", "idle"]);
+    expect(toSittingCaps(mergeCaps({ wall: 60_000 }, { idle: "none" }))).toEqual({ wallMs: 60_000 });
+    expect(defaultedCaps(mergeCaps({ wall: 60_000 }, { idle: "none" }))).toEqual([]);
+    // A node's duration replaces defaults.caps' none, and the other way round.
+    expect(toSittingCaps(mergeCaps({ wall: "none", idle: "none" }, { wall: 5_000 }))).toEqual({ wallMs: 5_000 });
+    expect(toSittingCaps(mergeCaps({ wall: 5_000 }, { wall: "none" }))).toEqual({ idleMs: 900_000 });
+  });
+
   test("defaults merge key by key; overruns are strict and reported once per cap", () => {
     const caps = toSittingCaps(mergeCaps({ turns: 12, budget_usd: 0.5 }, { turns: 1 }));
-    expect(caps).toEqual({ turns: 1, budgetUsd: 0.5 });
+    expect(caps).toEqual({ turns: 1, budgetUsd: 0.5, ...DEFAULT_SITTING_CAPS });
     expect(overruns(caps, { turns: 1, costUsd: 0.5 })).toEqual([]);
     const once = new OverrunOnce();
     expect(once.fresh(overruns(caps, { turns: 2 }))).toEqual([{ cap: "turns", limit: 1, actual: 2 }]);

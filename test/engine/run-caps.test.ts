@@ -102,7 +102,7 @@ nodes:
       expect.objectContaining({ scope: "node", node: "a", attempt: 1, cap: "turns", limit: 1, actual: 2 }),
     ]);
     expect(r.outcome).toMatchObject({ status: "error", exitCode: 3 });
-    expect(r.agents.assignments[0]!.caps).toEqual({ turns: 1, budgetUsd: 0.5 });
+    expect(r.agents.assignments[0]!.caps).toEqual({ turns: 1, budgetUsd: 0.5, wallMs: 3_600_000, idleMs: 900_000 });
   });
 
   test("a cap stop is not retried unless cap_stop is named", async () => {

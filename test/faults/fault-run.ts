@@ -45,6 +45,9 @@ export interface Shown {
   nodes: ShownNode[];
 }
 
+/** What these cases run with (see FaultCase.run). */
+export const UNSEALED = ["--sandbox", "off"];
+
 export class FaultCase {
   readonly dir: string;
   readonly home: string;
@@ -94,9 +97,11 @@ export class FaultCase {
     return { code, stdout, stderr };
   }
 
-  /** `vouch run graph.yaml --json` with the stub variables passed through. */
+  /** `vouch run graph.yaml --json` with the stub variables passed through. Unsealed: these cases
+   *  hold the process-group machinery (ADR 0004) to the pids the stubs record, and a sealed stub
+   *  records its own namespace's (ADR 0040: its group's leader is outside it, so its pgid reads 0). */
   run(extraArgs: string[] = [], extraEnv: Record<string, string> = {}): Promise<Ran> {
-    return this.vouch(["run", this.graph, "--json", ...this.passEnv(), ...extraArgs], extraEnv);
+    return this.vouch(["run", this.graph, "--json", ...UNSEALED, ...this.passEnv(), ...extraArgs], extraEnv);
   }
 
   async show(run = "last"): Promise<Shown> {
@@ -134,11 +139,12 @@ export class FaultCase {
       });
   }
 
-  /** The process groups the stubs ran in; each must hold no live process.
+  /** The process groups the stubs ran in; each must hold no live process (never 0 or 1: a kill(-0)
+   *  would be this test's own group).
    *  SIGKILL is delivered asynchronously: a group gets 2 s to finish dying,
    *  far below the 30 s a forgotten stub or grandchild would live. */
   async liveGroups(): Promise<number[]> {
-    const groups = [...new Set(this.recorded().map((r) => r.pgid))];
+    const groups = [...new Set(this.recorded().map((r) => r.pgid))].filter((g) => g > 1);
     await eventually(() => groups.every((g) => !groupAlive(g)), 2000);
     return groups.filter(groupAlive);
   }
@@ -146,6 +152,7 @@ export class FaultCase {
   /** Kills what a failed case left behind, then removes the folder. */
   cleanup(): void {
     for (const { pgid } of this.recorded()) {
+      if (pgid <= 1) continue; // kill(-0) is this test's own group
       try {
         process.kill(-pgid, "SIGKILL");
       } catch {

@@ -49,7 +49,7 @@ const CASES: Case[] = [
     status: "error",
     stop: "idle",
     cause: "cap_stop",
-    says: /idle cap: no output for 1000 ms; process group killed/,
+    says: /idle cap: no progress for 1000 ms \(its reconnect and retry notices do not count\); process group killed/,
   },
   {
     name: "exit 1 with error_max_turns",

@@ -7,7 +7,7 @@
 // (The crash test of script graphs lives in test/resume/; this one is about
 // harness sittings and their process groups.)
 import { expect, test } from "vitest";
-import { agentGraph, FaultCase } from "./fault-run.ts";
+import { agentGraph, FaultCase, UNSEALED } from "./fault-run.ts";
 import { groupAlive } from "../spawn/helpers.ts";
 
 /** A small seeded PRNG (mulberry32): the same seed replays the same kills. */
@@ -38,7 +38,7 @@ async function waitForStart(stdout: ReadableStream<Uint8Array>, node: string): P
 test("kill -9 during a sitting whose grandchild holds the pipe: resume kills the left-over group, then finishes", async () => {
   const c = new FaultCase(agentGraph("{ wall: 60s }"), { STUB_SCENARIO: "grandchild", STUB_TURNS: "40", STUB_TURN_MS: "100" });
   try {
-    const p = c.spawn(["run", c.graph, "--json", ...c.passEnv()]);
+    const p = c.spawn(["run", c.graph, "--json", ...UNSEALED, ...c.passEnv()]);
     await waitForStart(p.stdout, "work");
     // Until the stub has recorded itself and its grandchild, the group is not known.
     while (c.recorded().length < 2) await Bun.sleep(20);

@@ -10,6 +10,7 @@ import { UNGUARDED_MODES } from "../../src/engine/graph/validate-commands.ts";
 import { CLAUDE_PERMISSION_MODES } from "../../src/spawn/harness/claude/adapter.ts";
 import { CODEX_SANDBOX_MODES } from "../../src/spawn/harness/codex/adapter.ts";
 import { GEMINI_APPROVAL_MODES } from "../../src/spawn/harness/gemini/adapter.ts";
+import { ACP_PERMISSION_MODES } from "../../src/spawn/harness/acp/permissions.ts";
 import { lines } from "./helpers.ts";
 
 const planned = (node: string, head = "") =>
@@ -21,6 +22,17 @@ describe("refused in a planned graph, at the field", () => {
       "8:19 tool Bash is refused in a planned graph (origin: planned): it runs commands",
       '10:10 cwd "/" is refused in a planned graph (origin: planned): not a path relative to the folder the run starts in',
     ]);
+  });
+
+  test("sandbox: off, on a node and under defaults (ADR 0040); auto and required are fine", () => {
+    expect(lines(planned("    sandbox: off\n"))).toEqual([
+      "8:14 sandbox: off is refused in a planned graph (origin: planned): its sittings would run unsealed, able to write outside their tree",
+    ]);
+    expect(lines(planned("", "defaults:\n  sandbox: off\n"))).toEqual([
+      "5:12 sandbox: off is refused in a planned graph (origin: planned): its sittings would run unsealed, able to write outside their tree",
+    ]);
+    expect(lines(planned("    sandbox: required\n    network: false\n"))).toEqual([]);
+    expect(lines(planned("    sandbox: off\n").replace("origin: planned\n", ""))).toEqual([]);
   });
 
   test("command tools in any spelling, with rules, and MCP tools", () => {
@@ -43,6 +55,20 @@ describe("refused in a planned graph, at the field", () => {
     expect(lines(planned("", "defaults:\n  permission_mode: auto\n"))).toEqual([
       `5:20 permission_mode auto is refused in a planned graph (origin: planned): ${PLANNED_REFUSED_MODES.auto}`,
     ]);
+  });
+
+  // ADR 0050: every sitting has a wall and an idle cap unless its graph lifts them; a model may not.
+  test("caps wall: none or idle: none, on a node and under defaults; a duration is fine", () => {
+    expect(lines(planned("    caps: { wall: none, idle: none }\n"))).toEqual([
+      "8:19 caps.wall: none is refused in a planned graph (origin: planned): a model may not lift the limit on its own sittings",
+      "8:31 caps.idle: none is refused in a planned graph (origin: planned): a model may not lift the limit on its own sittings",
+    ]);
+    expect(lines(planned("", "defaults:\n  caps: { idle: none }\n"))).toEqual([
+      "5:17 caps.idle: none is refused in a planned graph (origin: planned): a model may not lift the limit on its own sittings",
+    ]);
+    expect(lines(planned("    caps: { wall: 2h, idle: 30m }\n"))).toEqual([]);
+    // The user's own graph may.
+    expect(lines("version: 1\nname: p\nnodes:\n  a: { kind: agent, prompt: x, caps: { wall: none, idle: none } }\n")).toEqual([]);
   });
 
   test("folders: absolute, ~, a template, .. out of the run's folder; in a map branch too", () => {
@@ -84,8 +110,8 @@ describe("refused in a planned graph, at the field", () => {
   });
 });
 
-test("every refused mode is a real mode of some harness, and the three unguarded ones are among them", () => {
-  const all: readonly string[] = [...CLAUDE_PERMISSION_MODES, ...CODEX_SANDBOX_MODES, ...GEMINI_APPROVAL_MODES];
+test("every refused mode is a real mode of some harness, and the unguarded ones are among them", () => {
+  const all: readonly string[] = [...CLAUDE_PERMISSION_MODES, ...CODEX_SANDBOX_MODES, ...GEMINI_APPROVAL_MODES, ...ACP_PERMISSION_MODES];
   for (const m of Object.keys(PLANNED_REFUSED_MODES)) expect(all).toContain(m);
   for (const m of UNGUARDED_MODES) expect(Object.keys(PLANNED_REFUSED_MODES)).toContain(m);
 });
@@ -109,4 +135,30 @@ test("commandTool reads the base name only", () => {
   expect(commandTool(" bash ")).toBe(true);
   expect(commandTool("BashOutput")).toBe(false);
   expect(commandTool("Read(Bash)")).toBe(false);
+});
+
+// ADR 0051: an ACP agent's command line is a command like a script's argv.
+describe("acp.command", () => {
+  const acpNode = (cmd: string, extra = "") =>
+    `version: 1\nname: a\n${extra}nodes:\n  a:\n    kind: agent\n    harness: acp\n    acp: { command: ${cmd} }\n    prompt: do it\n`;
+  test("a template in it is refused, as in argv:", () => {
+    expect(lines(acpNode('[gemini, "--model={{ inputs.m }}"]', "inputs: { m: {} }\n"))).toEqual([
+      expect.stringMatching(/a template in a acp\.command command is refused/),
+    ]);
+  });
+  test("refused in a planned graph (a command of its own), and allow-all there too", () => {
+    const planned = acpNode("[gemini, --acp]").replace("name: a\n", "name: a\norigin: planned\n");
+    expect(lines(planned)).toEqual([expect.stringMatching(/acp\.command: commands are refused in a planned graph/)]);
+    expect(lines(planned.replace("prompt: do it", "prompt: do it\n    permission_mode: allow-all"))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/permission_mode allow-all is refused in a planned graph/)]),
+    );
+  });
+  test("acp: on a node of another harness is refused; under defaults it is fine", () => {
+    expect(lines(acpNode("[gemini, --acp]").replace("harness: acp", "harness: claude"))).toEqual([
+      expect.stringMatching(/acp: is for harness: acp, but node "a" runs on claude/),
+    ]);
+    expect(
+      lines("version: 1\nname: a\ndefaults: { acp: { command: [gemini, --acp] } }\nnodes:\n  a: { kind: agent, prompt: x }\n"),
+    ).toEqual([]);
+  });
 });

@@ -65,7 +65,7 @@ describe("session: { continue | fork: NODE }", () => {
     );
     expect(lines(text)).toEqual([
       "13:22 session.fork: gemini cannot fork a session (its CLI has no fork); use session: { continue: NODE } or choose a harness that can (claude, codex)",
-      "29:26 session.continue: the command harness runs a program that has no sessions to continue; remove session or choose a harness that can (claude, codex, gemini)",
+      "29:26 session.continue: the command harness runs a program that has no sessions to continue; remove session or choose a harness that can (claude, codex, gemini, acp)",
     ]);
   });
 
@@ -127,12 +127,12 @@ describe("retry.session: continue", () => {
         agent("g", "    harness: gemini\n    retry: { max: 1, session: continue }\n"),
     );
     expect(lines(text)).toEqual([
-      "8:31 retry.session: the command harness runs a program that has no sessions to continue; remove retry.session or choose a harness that can (claude, codex, gemini)",
+      "8:31 retry.session: the command harness runs a program that has no sessions to continue; remove retry.session or choose a harness that can (claude, codex, gemini, acp)",
       "12:31 retry.session: continue is for agent nodes: a script has no session to continue",
     ]);
     const inherited = withNodes(agent("k", "    harness: command\n"), "defaults:\n  retry: { max: 1, session: continue }\n");
     expect(lines(inherited)).toEqual([
-      '4:29 node "k" inherits retry.session: the command harness runs a program that has no sessions to continue; remove retry.session or choose a harness that can (claude, codex, gemini)',
+      '4:29 node "k" inherits retry.session: the command harness runs a program that has no sessions to continue; remove retry.session or choose a harness that can (claude, codex, gemini, acp)',
     ]);
   });
 

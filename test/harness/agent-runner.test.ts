@@ -120,7 +120,9 @@ describe("the child process", () => {
       .trim()
       .split("\n")
       .map((l) => l.split("=")[0]);
-    expect(vars.sort()).toEqual(["ANTHROPIC_API_KEY", "HOME", "PATH"]);
+    // VOUCH_SITTING: vouch's own marker of the sitting's processes (src/spawn/process/strays.ts).
+    expect(vars.sort()).toEqual(["ANTHROPIC_API_KEY", "HOME", "PATH", "VOUCH_SITTING"]);
+    expect(s.resultText).toMatch(/^VOUCH_SITTING=[0-9a-f-]{36}$/m);
   });
 
   test("the command harness says when its result (stdout) was longer than it keeps", async () => {

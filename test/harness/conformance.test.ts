@@ -1,4 +1,4 @@
-// The conformance kit over all five adapters, with stub executables first on
+// The conformance kit over all six adapters (acp with two stub agents), with stub executables first on
 // PATH (never a real model), and over deliberately broken doubles that the
 // kit must catch.
 import { describe, expect, test } from "vitest";
@@ -7,6 +7,8 @@ import { codexAdapter } from "../../src/spawn/harness/codex/adapter.ts";
 import { geminiAdapter } from "../../src/spawn/harness/gemini/adapter.ts";
 import { commandAdapter } from "../../src/spawn/harness/command/adapter.ts";
 import { replayDescriptor } from "../../src/spawn/harness/replay/adapter.ts";
+import { acpAdapter } from "../../src/spawn/harness/acp/adapter.ts";
+import { acpGuarantees } from "../../src/spawn/harness/acp/agents.ts";
 import type { HarnessAdapter } from "../../src/spawn/harness/types.ts";
 import { KIT_CHECKS, runKit } from "./kit/conformance-kit.ts";
 import type { KitSubject } from "./kit/kit-sitting.ts";
@@ -17,6 +19,15 @@ const SUBJECTS: KitSubject[] = [
   { label: "gemini", harness: "gemini", descriptor: geminiAdapter },
   { label: "replay", harness: "replay", descriptor: replayDescriptor },
   { label: "command", harness: "command", descriptor: commandAdapter },
+  // acp: a stub agent named like a tested one keeps what that agent is declared to keep; any other
+  // agent only wall and idle (ADR 0051). Both speak ACP (test/stubs/harness/lib/stub-acp.cjs).
+  {
+    label: "acp (a tested agent)",
+    harness: "acp",
+    descriptor: { ...acpAdapter, guarantees: acpGuarantees(["claude-code-acp"]) },
+    acpCommand: ["claude-code-acp"],
+  },
+  { label: "acp (any agent)", harness: "acp", descriptor: acpAdapter, acpCommand: ["acp-kit-agent"] },
 ];
 
 /** The checks that do not apply to an adapter, because of what it declares (the
@@ -31,6 +42,12 @@ const NOT_APPLICABLE: Record<string, readonly string[]> = {
     "a setting that looks like a flag arrives as a value, never as a flag",
     "a grandchild holding the pipe does not hang the sitting",
     "a flood of output is bounded",
+  ],
+  "acp (a tested agent)": ["a setting that looks like a flag arrives as a value, never as a flag", "budget cap is kept as declared"],
+  "acp (any agent)": [
+    "a setting that looks like a flag arrives as a value, never as a flag",
+    "turns cap is kept as declared",
+    "budget cap is kept as declared",
   ],
   command: [
     "model, tools and permission mode reach the harness when declared honoured",

@@ -7,6 +7,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureBinary } from "../graph/binary.ts";
+import { HAVE_BWRAP } from "../spawn/helpers.ts";
 import { classifyProbe, probeAssignments } from "../../src/spawn/harness/doctor-probes.ts";
 
 const dirs: string[] = [];
@@ -66,6 +67,23 @@ describe("vouch doctor", () => {
     expect(r.stdout).toContain("claude: not installed");
   });
 
+  // Issue 28 item 6: doctor said "NOT tested" without saying how far from the tested version.
+  test("a codex other than the tested one: how far it is, in the text and in the JSON", async () => {
+    const newer = `case "$1" in --version) echo "codex-cli 0.173.2"; exit 0;; esac\n${GOOD_CODEX}`;
+    const t = await doctor(binDir({ codex: newer }), false);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain("codex 0.173.2 at ");
+    expect(t.stdout).toContain("NOT tested (vouch is tested with 0.171.0; this is 2 minor versions newer)");
+    const j = JSON.parse((await doctor(binDir({ codex: newer }))).stdout) as { harness: string; distance: unknown }[];
+    expect(j.find((x) => x.harness === "codex")!.distance).toEqual({ direction: "newer", part: "minor", by: 2 });
+    const older = `case "$1" in --version) echo "codex-cli 0.171.0-alpha.3"; exit 0;; esac\n${GOOD_CODEX}`;
+    const o = JSON.parse((await doctor(binDir({ codex: older }))).stdout) as { harness: string; distance: unknown; tested: boolean }[];
+    expect(o.find((x) => x.harness === "codex")).toMatchObject({
+      tested: false,
+      distance: { direction: "older", part: "prerelease", by: 1 },
+    });
+  });
+
   test("the tested claude refusing one permission mode (bypassPermissions as root): the mode is named, no reinstall is suggested", async () => {
     const claude = `case "$1" in --version) echo "2.1.332 (Claude Code)"; exit 0;; esac
 for a in "$@"; do case "$a" in *bypassPermissions) echo "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons" >&2; exit 1;; esac; done
@@ -121,9 +139,36 @@ echo "Error: Input must be provided either through stdin or as a prompt argument
   test("no CLI installed: exit 0, each reported not installed; a stray argument is a usage error", async () => {
     const none = await doctor(binDir({}));
     expect(none.code).toBe(0);
-    expect(JSON.parse(none.stdout).map((x: { verdict: string }) => x.verdict)).toEqual(["not_installed", "not_installed", "not_installed"]);
+    expect(JSON.parse(none.stdout).map((x: { verdict: string }) => x.verdict)).toEqual([
+      "not_installed",
+      "not_installed",
+      "not_installed",
+      "available",
+    ]);
     const p = Bun.spawnSync([ensureBinary(), "doctor", "--bogus"], { env: { PATH: "/usr/bin:/bin" } });
     expect(p.exitCode).toBe(2);
+  });
+});
+
+describe("vouch doctor: the sandbox (ADR 0040)", () => {
+  test.skipIf(!HAVE_BWRAP)("here sealing works: the last JSON element says so with bubblewrap's path; the text says it too", async () => {
+    const r = await doctor(binDir({}));
+    const last = JSON.parse(r.stdout).at(-1);
+    expect(last).toMatchObject({
+      check: "sandbox",
+      verdict: "available",
+      program: expect.stringMatching(/bwrap$/),
+      version: expect.stringMatching(/bubblewrap/),
+    });
+    expect((await doctor(binDir({}), false)).stdout).toMatch(/^sandbox: sealing works here \(bubblewrap [\d.]+ at \/.*bwrap\)$/m);
+  });
+
+  test("without bubblewrap on PATH: why, and how to install it; the exit code is the CLIs' (0 here)", async () => {
+    const p = Bun.spawn([ensureBinary(), "doctor"], { env: { PATH: binDir({}), HOME: tmpdir() }, stdout: "pipe", stderr: "pipe" });
+    const [stdout, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("sandbox: sealing does NOT work here: bubblewrap (bwrap) is not installed");
+    expect(stdout).toContain("apt-get install bubblewrap");
   });
 });
 

@@ -24,11 +24,11 @@ function io(env: Record<string, string | undefined>) {
 }
 
 describe("vouch harnesses", () => {
-  test("--json lists all five with their guarantees and where each program was found", async () => {
+  test("--json lists all six with their guarantees and where each program was found", async () => {
     const t = io({ PATH: `/nonexistent:${STUBS}`, VOUCH_COMMAND: '["agent-cmd","--x"]' });
     expect(await harnessesCommand(["--json"], t.cli)).toBe(0);
     const reports = JSON.parse(t.out());
-    expect(reports.map((r: { name: string }) => r.name)).toEqual(["claude", "codex", "gemini", "replay", "command"]);
+    expect(reports.map((r: { name: string }) => r.name)).toEqual(["claude", "codex", "gemini", "acp", "replay", "command"]);
     expect(reports[0]).toMatchObject({
       program: "claude",
       found: join(STUBS, "claude"),
@@ -41,8 +41,16 @@ describe("vouch harnesses", () => {
       tools: false,
       permission_modes: ["read-only", "workspace-write", "danger-full-access"],
     });
-    expect(reports[3]).toMatchObject({ program: null, found: null, recorded: true, caps: { turns: "observed" } });
-    expect(reports[4]).toMatchObject({
+    // acp: any agent keeps wall and idle; its tested agents each say what vouch keeps of them (issue 28).
+    expect(reports[3]).toMatchObject({ name: "acp", program: null, caps: { turns: "none", budget_usd: "none", wall: "supervised" } });
+    expect(reports[3].agents).toEqual([
+      expect.objectContaining({ name: "gemini", command: ["gemini", "--acp"], found: join(STUBS, "gemini"), tested_version: "0.61.0" }),
+      expect.objectContaining({ name: "claude-code-acp", command: ["claude-code-acp"], tested_version: "0.16.2" }),
+    ]);
+    for (const a of reports[3].agents)
+      expect(a.caps).toEqual({ turns: "supervised", budget_usd: "none", wall: "supervised", idle: "supervised" });
+    expect(reports[4]).toMatchObject({ program: null, found: null, recorded: true, caps: { turns: "observed" } });
+    expect(reports[5]).toMatchObject({
       program: "agent-cmd",
       found: join(STUBS, "agent-cmd"),
       caps: { turns: "none", budget_usd: "none" },

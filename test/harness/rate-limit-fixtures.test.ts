@@ -39,7 +39,9 @@ describe("claude", () => {
     expect(s.turns).toBe(0);
   });
 
-  test("the text alone gives the same reset as the event (the event line removed)", () => {
+  // The text names the reset to the minute (or the hour): read as the end of that minute, so
+  // never earlier than the event's moment and at most a minute later (issue 28 item 2).
+  test("the text alone gives the event's reset, to the end of its minute (the event line removed)", () => {
     for (const name of ["five-hour-berlin", "five-hour-utc", "weekly-berlin", "weekly-new-york"]) {
       const text = read("claude", name)
         .split("\n")
@@ -49,7 +51,7 @@ describe("claude", () => {
       expect([name, s.stopReason, iso(s.resetsAt)]).toEqual([
         name,
         "rate_limited",
-        name.startsWith("weekly") ? "2026-12-04T09:30:00.000Z" : "2026-12-01T15:00:00.000Z",
+        name.startsWith("weekly") ? "2026-12-04T09:31:00.000Z" : "2026-12-01T15:01:00.000Z",
       ]);
     }
   });
@@ -76,8 +78,9 @@ describe("claude", () => {
 describe("codex", () => {
   // Recorded with TZ=UTC: codex prints its local time with no zone; vouch reads it in its own zone.
   test.each([
-    ["usage-limit", "2026-12-01T15:00:00.000Z"],
-    ["usage-limit-days", "2026-12-03T15:00:00.000Z"],
+    // "try again at 3:00 PM": the end of that minute.
+    ["usage-limit", "2026-12-01T15:01:00.000Z"],
+    ["usage-limit-days", "2026-12-03T15:01:00.000Z"],
     ["usage-limit-noreset", undefined],
     ["429-headers", undefined],
     ["insufficient-quota", undefined],
@@ -93,7 +96,7 @@ describe("codex", () => {
       endedAt: RECORDED,
       localZone: "Europe/Berlin",
     }).sitting;
-    expect(iso(s.resetsAt)).toBe("2026-12-01T14:00:00.000Z");
+    expect(iso(s.resetsAt)).toBe("2026-12-01T14:01:00.000Z");
   });
 
   test("a 401 stays unavailable", () => {

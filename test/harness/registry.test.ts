@@ -30,6 +30,7 @@ function assignment(harness: HarnessAdapter, session?: AgentAssignment["session"
     caps: {},
     output: { format: "text" },
     ...(session ? { session } : {}),
+    ...(harness.name === "acp" ? { acp: { command: ["gemini", "--acp"] } } : {}),
   };
 }
 
@@ -61,6 +62,15 @@ describe("the registry and the engine's list", () => {
       for (const mode of MODES) {
         const words = sessionWords(h, mode);
         const session = { mode, id: "0199a2b3-c4d5-7e6f-8a9b-0c1d2e3f4a5b" };
+        const command = h.buildCommand(assignment(h), { commandArgv: ["prog"] });
+        if (command.conversation) {
+          // A protocol harness (acp) continues a session in the protocol (session/resume), not on its
+          // command line: no session words, and the id never reaches argv (test/harness/acp-conversation.test.ts).
+          expect(words, `${h.name} ${mode}`).toBe("none");
+          expect(h.buildCommand(assignment(h, session), {}).argv.join(" ")).not.toContain(session.id);
+          if (SESSION_SUPPORT[h.name][mode]) seen.push(`${h.name}:${mode}`);
+          continue;
+        }
         if (SESSION_SUPPORT[h.name][mode]) {
           expect(Array.isArray(words) && words.length > 0, `${h.name} ${mode}`).toBe(true);
           const argv = h.buildCommand(assignment(h, session), { commandArgv: ["prog"] }).argv.join(" ");
@@ -72,7 +82,9 @@ describe("the registry and the engine's list", () => {
       }
     }
     // The check can fail: it saw the harnesses that can resume (a new one adds to the list).
-    expect(seen).toEqual(expect.arrayContaining(["claude:resume", "claude:fork", "codex:resume", "codex:fork", "gemini:resume"]));
+    expect(seen).toEqual(
+      expect.arrayContaining(["claude:resume", "claude:fork", "codex:resume", "codex:fork", "gemini:resume", "acp:resume"]),
+    );
   });
 
   test("a harness with sessions says where its CLI keeps them; an agent CLI has a tested version and a doctor probe", () => {

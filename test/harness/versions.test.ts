@@ -4,15 +4,25 @@ import { describe, expect, test } from "vitest";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TESTED_VERSIONS, testedWith, versionIn } from "../../src/spawn/harness/tested-versions.ts";
+import {
+  describeDistance,
+  TESTED_PACKAGES,
+  TESTED_VERSIONS,
+  testedWith,
+  versionDistance,
+  versionIn,
+} from "../../src/spawn/harness/tested-versions.ts";
 import { installedVersion, versionFromPackage } from "../../src/spawn/harness/cli-version.ts";
 import { ROOT } from "./helpers.ts";
 
 describe("tested CLI versions", () => {
   test("equal the pins of clis/package.json, package by package", async () => {
     const manifest = (await Bun.file(join(ROOT, "clis", "package.json")).json()) as { dependencies: Record<string, string> };
-    const fromSrc = Object.fromEntries(Object.values(TESTED_VERSIONS).map((t) => [t.package, t.version]));
+    const fromSrc = Object.fromEntries(TESTED_PACKAGES.map((t) => [t.package, t.version]));
     expect(fromSrc).toEqual(manifest.dependencies);
+    // A package named twice (gemini: its harness and the acp agent) is tested at one version.
+    for (const t of TESTED_PACKAGES) expect(t.version, t.package).toBe(manifest.dependencies[t.package]);
+    expect(Object.values(TESTED_VERSIONS).every((t) => TESTED_PACKAGES.includes(t))).toBe(true);
   });
 
   test("a version is read from each CLI's own --version wording", () => {
@@ -66,5 +76,27 @@ describe("tested CLI versions", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the distance from the tested version (vouch doctor, issue 28 item 6)", () => {
+  test.each([
+    ["0.171.0", "0.171.0", { direction: "same" }, ""],
+    ["0.172.0", "0.171.0", { direction: "newer", part: "minor", by: 1 }, "1 minor version newer"],
+    ["0.171.3", "0.171.0", { direction: "newer", part: "patch", by: 3 }, "3 patch versions newer"],
+    ["2.1.332", "3.0.0", { direction: "older", part: "major", by: 1 }, "1 major version older"],
+    // The first part that differs decides: 1.9.9 is one minor older than 1.10.0, not "newer by patch".
+    ["1.9.9", "1.10.0", { direction: "older", part: "minor", by: 1 }, "1 minor version older"],
+    ["0.61.0-nightly.2", "0.61.0", { direction: "older", part: "prerelease", by: 1 }, "another prerelease, older"],
+    ["0.61.0", "0.61.0-preview.1", { direction: "newer", part: "prerelease", by: 1 }, "another prerelease, newer"],
+  ] as const)("%s against %s", (installed, tested, distance, words) => {
+    const d = versionDistance(installed, tested);
+    expect(d).toEqual(distance);
+    expect(describeDistance(d!)).toBe(words);
+  });
+
+  test("no plain version: no distance", () => {
+    for (const v of ["", "latest", "1.2", "v1.2.3", "1.2.3.4", "01.2.3x", `${"9".repeat(20)}.0.0`])
+      expect(versionDistance(v, "1.2.3")).toBeNull();
   });
 });

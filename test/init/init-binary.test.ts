@@ -80,7 +80,7 @@ describe("a fixture project of each kind", () => {
   test("every harness: --harness NAME gives a graph the dry run accepts on that harness", async () => {
     const p = repo(FIXTURES.node!);
     mkdirSync(join(p.root, "replays"));
-    for (const h of ["claude", "codex", "gemini", "replay", "command"]) {
+    for (const h of ["claude", "codex", "gemini", "acp", "replay", "command"]) {
       expect((await init(p, ["--yes", "--no-run-checks", "--harness", h])).code).toBe(0);
       const dry = await vouch(["run", "vouch.graph.yaml", "-i", "task=x", "--dry-run", "--replay-dir", "replays"], {
         home: join(p.root, ".vouch"),
@@ -229,7 +229,7 @@ describe("what init refuses, and --dry-run", () => {
     const h = await init(p, ["--harness", "claud"]);
     expect(h.code).toBe(2);
     expect(h.stderr).toContain(
-      'vouch: --harness "claud" is not a harness (did you mean claude?); the harnesses: claude, codex, gemini, replay, command',
+      'vouch: --harness "claud" is not a harness (did you mean claude?); the harnesses: claude, codex, gemini, acp, replay, command',
     );
     expect((await init(p, ["src"])).stderr).toContain('init takes no arguments (got "src")');
     expect((await init(p, ["--force"])).code).toBe(2);

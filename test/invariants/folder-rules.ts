@@ -31,6 +31,8 @@ export const FOLDER_RULES: Record<string, FolderRule> = {
   "src/engine/template/": { may: ["src/engine/", "src/text/"], not: ["src/engine/run/"] },
   // The real GitPort: the engine's port types and errors, git run through the process seam; no harness, no run loop.
   "src/workspace/": { may: ["src/engine/", "src/spawn/"], not: ["src/engine/run/", "src/spawn/harness/"] },
+  // Sealing (ADR 0040): the engine's types and the process seam; no harness (harnesses declare, the runner confines).
+  "src/spawn/sandbox/": { may: ["src/engine/", "src/spawn/"], not: ["src/engine/run/", "src/spawn/harness/"] },
   // The worker host runs branches with the engine's own code, real processes and real git; no outputs, no ledger.
   "src/executor/": { may: ["src/engine/", "src/spawn/", "src/workspace/"] },
   ...Object.fromEntries(TRANSPORT_FOLDERS.map((f) => [f, TRANSPORT_RULE])),

@@ -90,3 +90,23 @@ export function killQuietly(pids: number[]): void {
     }
   }
 }
+
+/** Host processes whose command line holds `marker`, zombies left out: a sealed process's own
+ *  pids are its namespace's, so tests find its leftovers by what they run, not by a pid file. */
+export function processesWith(marker: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      if (readFileSync(`/proc/${name}/cmdline`, "utf8").includes(marker) && stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z")
+        out.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** bubblewrap is on PATH (CI installs it, .ci/run): the sealed tests skip, saying so, without it. */
+export const HAVE_BWRAP = Bun.which("bwrap") !== null;

@@ -121,6 +121,27 @@ describe("idle cap and cancellation", () => {
     expect(r.stdoutTail).toBe("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n");
   });
 
+  // Issue 28 item 4: codex's "Reconnecting…" lines came every minute for ever and held the idle cap off.
+  test("lines the harness calls quiet are no activity: the idle cap fires through them", async () => {
+    const loop = "echo start; while true; do echo reconnecting; sleep 0.05; done";
+    const r = await runProcess({ shell: loop }, { ...opts, idleMs: 400, quietLine: (l) => l === "reconnecting" });
+    expect(r.terminationReason).toBe("idle");
+    expect(r.stdoutTail.startsWith("start\nreconnecting\n")).toBe(true);
+    expect(r.longestSilenceMs).toBeGreaterThanOrEqual(400);
+    // The same lines without the predicate are output: the cap never fires (stopped by the wall instead).
+    const w = await runProcess({ shell: loop }, { ...opts, idleMs: 400, wallMs: 1500 });
+    expect(w.terminationReason).toBe("wall");
+  });
+
+  test("with a quiet predicate, any other line still counts as activity", async () => {
+    const r = await runProcess(
+      { shell: "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i; echo reconnecting; sleep 0.1; done" },
+      { ...opts, idleMs: 500, quietLine: (l) => l === "reconnecting" },
+    );
+    expect(r.terminationReason).toBe("exit");
+    expect(r.stdoutTail.split("\n").filter((l) => l === "reconnecting")).toHaveLength(10);
+  });
+
   test("output on stderr alone counts as activity: not idle", async () => {
     const r = await runProcess({ shell: "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i >&2; sleep 0.1; done" }, { ...opts, idleMs: 500 });
     expect(r.terminationReason).toBe("exit");

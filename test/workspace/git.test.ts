@@ -124,12 +124,16 @@ describe("a worktree, a commit, the diff", () => {
 });
 
 describe("listing and hiding", () => {
-  test("listWorktrees names the main checkout and each worktree; listBranches only those under the prefix", async () => {
+  test("listWorktrees names the main checkout, git's worktrees and vouch's trees under .vouch/worktrees; listBranches only those under the prefix", async () => {
     const r = repo();
     const wt = join(r, ".vouch", "worktrees", "run1", "m", "0", "n");
     await g.addWorktree(r, wt, "vouch/run1/m/0/n", "HEAD");
     await g.addWorktree(r, join(r, ".wt2"), "vouch-other", "HEAD");
-    expect((await g.listWorktrees(r)).sort()).toEqual([r, wt, join(r, ".wt2")].sort());
+    git(r, "worktree", "add", "--quiet", "-b", "users-own", join(r, ".users-wt"));
+    expect((await g.listWorktrees(r)).sort()).toEqual([r, wt, join(r, ".users-wt")].sort());
+    expect(await g.hasWorktree(r, join(r, ".wt2"))).toBe(true);
+    expect(await g.hasWorktree(r, join(r, ".users-wt"))).toBe(true);
+    expect(await g.hasWorktree(r, join(r, "test"))).toBe(false);
     expect(await g.listBranches(r, "vouch/")).toEqual(["vouch/run1/m/0/n"]);
     expect(await g.cwdPrefix(join(r, "test"))).toBe("test/");
     expect(await g.cwdPrefix(r)).toBe("");
@@ -158,7 +162,7 @@ describe("hostile values", () => {
     const r = repo();
     const err = await g.addWorktree(r, join(r, ".wt"), "a..b", "HEAD").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GitError);
-    expect((err as GitError).message).toMatch(/^git worktree failed \(exit \d+\): .*a\.\.b/);
+    expect((err as GitError).message).toMatch(/^git update-ref failed \(exit \d+\): .*a\.\.b/);
   });
   test("the user's GIT_INDEX_FILE and GIT_DIR do not reach git", async () => {
     const r = repo();

@@ -57,6 +57,16 @@ export function harnessSettings(harness: HarnessName): HarnessSettings {
         caps: ["caps: { turns: 40, wall: 30m }", "one sitting stops past 40 turns or 30 minutes (gemini reports no cost)"],
         runCaps,
       };
+    case "acp":
+      return {
+        harnessComment: "any agent that speaks ACP on stdio, here gemini --acp; vouch harnesses lists the tested agents",
+        rows: [
+          ["acp: { command: [gemini, --acp] }", "the agent's command line (claude-code-acp, codex-acp, qwen --acp … work too)"],
+          ["permission_mode: accept-edits", "vouch answers the agent's permission requests: file edits yes, commands no"],
+        ],
+        caps: ["caps: { turns: 40, wall: 30m }", "one sitting stops past 40 turns or 30 minutes (gemini reports no cost)"],
+        runCaps,
+      };
     case "command":
       return {
         harnessComment: "the program VOUCH_COMMAND names: the prompt on its stdin, its stdout the answer",

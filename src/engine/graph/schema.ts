@@ -6,6 +6,7 @@ import { z } from "zod";
 import { CHECK_TIMEOUT_CEILING_MS, DURATION_PATTERN, formatDuration, parseDuration } from "./duration.ts";
 import { conditionSchema } from "./condition-schema.ts";
 import { HARNESS_NAMES } from "../harnesses.ts";
+import { SANDBOX_MODES } from "../sandbox.ts";
 import { EXECUTOR_URL_PATTERN, executorUrlProblem } from "./executor-url.ts";
 import { notifierSchema } from "./notify-schema.ts";
 import { ENV_NAME_PATTERN } from "./env-name.ts";
@@ -62,14 +63,27 @@ const inputName = z.string().regex(new RegExp(INPUT_NAME_PATTERN), {
   message: "an input name holds only letters, digits and _, and does not start with a digit",
 });
 
+/** A sitting's wall or idle cap: a duration, or `none` for no such cap (agent sittings have defaults, ADR 0050). */
+const sittingDuration = z
+  .string()
+  .regex(new RegExp(`^none$|${DURATION_PATTERN}`), {
+    message: 'a duration needs a unit, like "90s", "10m" or "1h30m" (or none: no such cap)',
+  })
+  .transform((text): number | "none" => (text === "none" ? "none" : parseDuration(text)!))
+  .refine((ms) => ms === "none" || ms > 0, { message: "a duration must be greater than zero" })
+  .meta({ description: 'A duration ("90s", "10m", "1h30m"), or none: no such cap (agent sittings have wall 1h and idle 15m by default).' });
+
 export const capsSchema = z
   .strictObject({
     turns: z.number().int({ message: "turns must be a whole number" }).positive({ message: "turns must be greater than zero" }).optional(),
     budget_usd: z.number().positive({ message: "budget_usd must be greater than zero" }).optional(),
-    wall: durationSchema.optional(),
-    idle: durationSchema.optional(),
+    wall: sittingDuration.optional(),
+    idle: sittingDuration.optional(),
   })
-  .meta({ description: "Limits. A cap is a threshold: crossing it is reported as cap.overrun." });
+  .meta({
+    description:
+      "Limits. A cap is a threshold: crossing it is reported as cap.overrun. An agent sitting has a wall cap of 1h and an idle cap of 15m unless it sets its own; `none` removes one (ADR 0050).",
+  });
 export type Caps = z.output<typeof capsSchema>;
 
 /** The whole run's caps: a budget and a wall clock. Turns and idle limit one sitting
@@ -187,14 +201,35 @@ const common = {
   when: conditionSchema.optional(),
 };
 
+/** Sealing (ADR 0040): whether the node's processes run in the sandbox, and with network. */
+const sealFields = {
+  sandbox: z.enum(SANDBOX_MODES).optional().meta({
+    description:
+      "auto (default): sealed where the sandbox works, else unsealed with one warning; required: refuse to start where it cannot seal; off: never sealed. A script without a workspace is sealed only with required.",
+  }),
+  network: z.boolean().optional().meta({ description: "false: a sealed process has no network (loopback only). Default true." }),
+};
+/** The agent an `acp` sitting talks to (ADR 0051): its command line, static like a script's argv. */
+export const acpSchema = z
+  .strictObject({
+    command: z
+      .array(z.string().min(1, { message: "an acp.command item is never empty" }))
+      .min(1, { message: "acp.command names the agent's program and its arguments, e.g. [gemini, --acp]" })
+      .meta({ description: "The ACP agent's command line (no templates): [gemini, --acp], [claude-code-acp]." }),
+  })
+  .meta({ description: "For harness: acp, the agent that speaks the Agent Client Protocol on its stdin and stdout." });
+export type AcpSpec = z.output<typeof acpSchema>;
+
 const agentFields = {
   harness: z.enum(HARNESS_NAMES).optional(),
+  acp: acpSchema.optional(),
   model: z.string().min(1).optional(),
   tools: z.array(z.string().min(1)).optional(),
   permission_mode: z.string().min(1).optional(),
   cwd: z.string().min(1).optional(),
   env: z.array(envName).optional(),
   caps: capsSchema.optional(),
+  ...sealFields,
 };
 
 const recovery = {
@@ -226,6 +261,7 @@ export const scriptNodeSchema = z.strictObject({
   env: z.array(envName).optional(),
   timeout: durationSchema.optional(),
   workspace: workspaceSchema.optional(),
+  ...sealFields,
   output: outputSchema.optional(),
   success: successSchema.optional(),
   stamp: z.record(z.string(), z.string()).optional(),

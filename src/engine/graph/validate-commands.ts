@@ -3,7 +3,7 @@
 // regular expressions compile.
 import { didYouMean } from "./did-you-mean.ts";
 import type { Path } from "./problem.ts";
-import type { CheckRef, Success } from "./schema.ts";
+import { DEFAULT_HARNESS, type CheckRef, type Success } from "./schema.ts";
 import { templateExpressions } from "../template/parse.ts";
 import { hasFolder } from "./validate-planned.ts";
 import type { Rule, ValidateContext } from "./validate-context.ts";
@@ -11,20 +11,25 @@ import type { Rule, ValidateContext } from "./validate-context.ts";
 interface Command {
   path: Path;
   text: string;
-  /** "run" for a run: string, "argv" for one argv item. */
-  form: "run" | "argv";
+  /** "run" for a run: string, "argv" for one argv item, "acp.command" for one item of an ACP agent's command line. */
+  form: "run" | "argv" | "acp.command";
 }
 
 function commands(ctx: ValidateContext): Command[] {
   const out: Command[] = [];
   for (const [name, check] of Object.entries(ctx.graph.checks ?? {}))
     out.push({ path: ["checks", name, "run"], text: check.run, form: "run" });
+  (ctx.graph.defaults?.acp?.command ?? []).forEach((a, i) =>
+    out.push({ path: ["defaults", "acp", "command", i], text: a, form: "acp.command" }),
+  );
   for (const n of ctx.index.nodes) {
     const node = n.node;
     if (node?.kind !== "agent" && node?.kind !== "script" && node?.kind !== "merge") continue;
     (node.success?.checks ?? []).forEach((c, i) => {
       if (typeof c !== "string") out.push({ path: [...n.path, "success", "checks", i, "run"], text: c.run, form: "run" });
     });
+    if (node.kind === "agent")
+      (node.acp?.command ?? []).forEach((a, i) => out.push({ path: [...n.path, "acp", "command", i], text: a, form: "acp.command" }));
     if (node.kind === "script") {
       if (node.run !== undefined) out.push({ path: [...n.path, "run"], text: node.run, form: "run" });
       (node.argv ?? []).forEach((a, i) => out.push({ path: [...n.path, "argv", i], text: a, form: "argv" }));
@@ -49,7 +54,7 @@ export const staticCommands: Rule = (ctx) => {
   for (const c of commands(ctx)) {
     if (planned) {
       // One problem per run: key / argv: list, at the key.
-      const keyPath = c.form === "argv" ? c.path.slice(0, -1) : c.path;
+      const keyPath = c.form === "run" ? c.path : c.path.slice(0, -1);
       const id = keyPath.join("\u0000");
       if (reportedArgv.has(id)) continue;
       reportedArgv.add(id);
@@ -67,7 +72,7 @@ export const staticCommands: Rule = (ctx) => {
     ctx.report({
       path: c.path,
       offset: at,
-      message: `a template in a ${c.form === "run" ? "run:" : "argv:"} command is refused`,
+      message: `a template in a ${c.form === "run" ? "run:" : c.form === "argv" ? "argv:" : "acp.command"} command is refused`,
       hint: envHint(expr),
     });
   }
@@ -140,9 +145,10 @@ export const checks: Rule = (ctx) => {
   }
 };
 
-/** Permission modes that switch every safety prompt off, per harness (claude, codex, gemini);
+/** Permission modes that switch every safety prompt off, per harness (claude, codex, gemini; acp's
+ *  allow-all, where vouch itself would answer yes to every request);
  *  a planned graph refuses these and more (PLANNED_REFUSED_MODES in validate-planned.ts). */
-export const UNGUARDED_MODES = ["bypassPermissions", "danger-full-access", "yolo"];
+export const UNGUARDED_MODES = ["bypassPermissions", "danger-full-access", "yolo", "allow-all"];
 
 /** A planned graph (written by a model) may not hand itself credentials: env: names
  *  are the user's to grant, from a graph they wrote or the command line (--pass-env).
@@ -172,6 +178,22 @@ export const stampNeedsJson: Rule = (ctx) => {
       at: "key",
       message: `stamp needs a JSON object output, but node "${n.id}" answers in text`,
       hint: "add output: { format: json } (with a schema if you can), or remove stamp",
+    });
+  }
+};
+
+/** `acp:` names an ACP agent's command line: on a node whose harness is not acp it would be
+ *  ignored, so it is refused (defaults.acp applies to the acp nodes only). */
+export const acpOnAcp: Rule = (ctx) => {
+  for (const n of ctx.index.nodes) {
+    if (n.node?.kind !== "agent" || n.node.acp === undefined) continue;
+    const harness = n.node.harness ?? ctx.graph.defaults?.harness ?? DEFAULT_HARNESS;
+    if (harness === "acp") continue;
+    ctx.report({
+      path: [...n.path, "acp"],
+      at: "key",
+      message: `acp: is for harness: acp, but node "${n.id}" runs on ${harness}`,
+      hint: "set harness: acp on the node, or remove acp:",
     });
   }
 };

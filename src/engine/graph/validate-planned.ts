@@ -21,6 +21,7 @@ export const PLANNED_REFUSED_MODES: Readonly<Record<string, string>> = {
   "danger-full-access": "it lets the model's commands do anything, anywhere (codex)",
   "workspace-write": "it is a writable sandbox: the model's commands may change files (codex)",
   yolo: "it approves every tool call, the shell included (gemini)",
+  "allow-all": "vouch would answer yes to every permission request, commands included (acp)",
 };
 
 const HINT =
@@ -49,10 +50,25 @@ interface Holder {
   tools?: string[];
   permission_mode?: string;
   cwd?: string;
+  sandbox?: string;
+  caps?: { wall?: unknown; idle?: unknown };
+}
+
+/** A planned graph may not lift the default wall or idle cap (ADR 0050): a model would choose how long its own sittings may run. */
+function liftedCaps(ctx: ValidateContext, path: Path, h: Holder): void {
+  for (const cap of ["wall", "idle"] as const) {
+    if (h.caps?.[cap] !== "none") continue;
+    ctx.report({
+      path: [...path, "caps", cap],
+      message: `caps.${cap}: none is refused in a planned graph (origin: planned): a model may not lift the limit on its own sittings`,
+      hint: `give a duration (caps: { ${cap}: 30m }) or leave it out for the default`,
+    });
+  }
 }
 
 function look(ctx: ValidateContext, path: Path, h: Holder | undefined): void {
   if (!h) return;
+  liftedCaps(ctx, path, h);
   (h.tools ?? []).forEach((tool, i) => {
     if (!commandTool(tool)) return;
     const why = tool.toLowerCase().startsWith("mcp__") ? "it reaches an MCP server, which may run anything" : "it runs commands";
@@ -68,6 +84,15 @@ function look(ctx: ValidateContext, path: Path, h: Holder | undefined): void {
       path: [...path, "permission_mode"],
       message: `permission_mode ${mode} is refused in a planned graph (origin: planned): ${PLANNED_REFUSED_MODES[mode]}`,
       hint: HINT,
+    });
+  }
+  // The model does not get to take its own house down (ADR 0040); the user may, with --sandbox off.
+  if (h.sandbox === "off") {
+    ctx.report({
+      path: [...path, "sandbox"],
+      message:
+        "sandbox: off is refused in a planned graph (origin: planned): its sittings would run unsealed, able to write outside their tree",
+      hint: "leave sandbox out (auto), or pass --sandbox off yourself",
     });
   }
   const bad = h.cwd === undefined ? null : plannedCwdProblem(h.cwd);

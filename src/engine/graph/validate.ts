@@ -6,7 +6,7 @@ import type { PathProblem } from "./problem.ts";
 import type { GraphFile } from "./schema.ts";
 import type { Rule, ValidateContext } from "./validate-context.ts";
 import { cycles, inputNames, maps, references, uniqueIds } from "./validate-structure.ts";
-import { checks, plannedPowers, scriptCommand, stampNeedsJson, staticCommands } from "./validate-commands.ts";
+import { acpOnAcp, checks, plannedPowers, scriptCommand, stampNeedsJson, staticCommands } from "./validate-commands.ts";
 import { dataPaths } from "./validate-templates.ts";
 import { valueDepth } from "./validate-depth.ts";
 import { argvValues } from "./validate-argv-values.ts";
@@ -25,6 +25,7 @@ const RULES: Rule[] = [
   maps,
   inputNames,
   staticCommands,
+  acpOnAcp,
   plannedPowers,
   plannedReach,
   scriptCommand,

@@ -15,6 +15,7 @@ import type { NodeEnv, NodeResult } from "./contract.ts";
 import { openWorkspace, recordWorkspace, settleAttempt, workspaceFailure } from "./node-workspace.ts";
 import type { NodeWorkspace } from "../workspace/workspaces.ts";
 import { emitLimited } from "./limited-attempt.ts";
+import { nodeSeal, sealRecord, sealRefused, type NodeSeal } from "./node-seal.ts";
 
 function emitOverruns(env: NodeEnv, attempt: number, list: Overrun[]): void {
   for (const o of list) {
@@ -67,6 +68,8 @@ interface Prepared {
   contract: Contract;
   /** The node's git worktree (cwd is inside it), or null: the shared folder. */
   ws: NodeWorkspace | null;
+  /** Whether its sittings run sealed (ADR 0040). */
+  seal: NodeSeal;
 }
 
 export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeResult> {
@@ -77,20 +80,12 @@ export async function runAgentNode(env: NodeEnv, node: AgentNode): Promise<NodeR
   if (pro instanceof Error) return templateFailure(env, "agent", pro, t0, s.harness);
   const ws = await openWorkspace(env, node, pro.cwd);
   if (ws instanceof Error) return workspaceFailure(env, "agent", ws, t0, s.harness);
-  const p: Prepared = {
-    env,
-    node,
-    s,
-    prompt: pro.prompt,
-    cwd: ws?.cwd ?? pro.cwd,
-    contract: compileContract(env, "agent", node, pro.stamp),
-    ws,
-  };
-  return recordWorkspace(
-    env,
-    ws,
-    await attemptLoop(env, s.retry, (attempt, quote, previous) => sitOnce(p, attempt, quote, previous), s.harness),
-  );
+  const cwd = ws?.cwd ?? pro.cwd;
+  const seal = nodeSeal(env.frame.graph, node, run.options, ws, cwd);
+  if ("refused" in seal) return recordWorkspace(env, ws, sealRefused(env, "agent", seal, t0, s.harness));
+  const p: Prepared = { env, node, s, prompt: pro.prompt, cwd, contract: compileContract(env, "agent", node, pro.stamp), ws, seal };
+  const result = await attemptLoop(env, s.retry, (attempt, quote, previous) => sitOnce(p, attempt, quote, previous), s.harness);
+  return recordWorkspace(env, ws, { ...result, seal: sealRecord(seal) });
 }
 
 /** What an agent's node.started says beside its kind and attempt: harness, prompt, folder, model, session. */
@@ -111,7 +106,7 @@ async function sitOnce(p: Prepared, attempt: number, quote: string | undefined, 
   if (sess.kind === "missing")
     return notStarted({ status: "error", qualifier: null, cause: "unavailable", error: sess.error, evidence: [], failedChecks: [] });
   const fullPrompt = sess.prompt;
-  emitStarted(env, "agent", attempt, startedFields(p, fullPrompt, sess.started));
+  emitStarted(env, "agent", attempt, { ...startedFields(p, fullPrompt, sess.started), sealed: p.seal.decision.sealed });
   const once = new OverrunOnce();
   const token = {};
   const started = run.clock.now();
@@ -201,6 +196,8 @@ function assignmentOf(p: Prepared, attempt: number, prompt: string, remaining: n
   };
   if (env.branch) assignment.branch = env.branch;
   if (env.round !== undefined) assignment.round = env.round;
+  if (p.seal.request) assignment.seal = p.seal.request;
+  if (s.acp !== undefined) assignment.acp = s.acp;
   if (s.model !== undefined) assignment.model = s.model;
   if (s.tools !== undefined) assignment.tools = s.tools;
   if (s.permissionMode !== undefined) assignment.permissionMode = s.permissionMode;

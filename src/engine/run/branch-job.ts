@@ -1,6 +1,7 @@
 // A map branch as a job (ADR 0026): what the coordinator puts in it, and how a
 // worker runs it — with the same ScopeRunner a local branch uses, in a run
 // context of its own whose events go back to the coordinator.
+import type { SandboxAvailability } from "../sandbox.ts";
 import { branchKey, nodeKey, ZERO_COUNTS, type RunCounts } from "../events.ts";
 import { walkNodes } from "../graph/graph-walk.ts";
 import { graphSchema, type GraphFile, type MapNode } from "../graph/schema.ts";
@@ -72,6 +73,7 @@ export function branchJob(
     version: o.version,
   };
   if (o.harness) job.harness = o.harness;
+  if (o.sandbox) job.sandbox = o.sandbox;
   // Only a branch with a worktree needs the repository (a worker without --workdir runs the others).
   if (o.remoteWorkspace && Object.values(node.branch).some((b) => workspaceOf(g, b) !== null)) job.workspace = o.remoteWorkspace;
   return job;
@@ -86,8 +88,16 @@ export interface WorkerRun {
 }
 
 /** Runs one job's branch. `ledger` gets its events (seq from 0 in each attempt). */
-export function runBranchJob(job: BranchJob, graph: GraphFile, ports: RunPorts, ledger: Ledger, baseDir: string): WorkerRun {
-  const branch = new JobBranch(job, graph, { ...ports, ledger }, baseDir);
+/** @param sandboxAvailability whether sealing works on this worker (its own probe, ADR 0040) */
+export function runBranchJob(
+  job: BranchJob,
+  graph: GraphFile,
+  ports: RunPorts,
+  ledger: Ledger,
+  baseDir: string,
+  sandboxAvailability?: SandboxAvailability,
+): WorkerRun {
+  const branch = new JobBranch(job, graph, { ...ports, ledger }, baseDir, sandboxAvailability);
   branch.start();
   return {
     outcome: branch.outcome.promise,
@@ -102,7 +112,13 @@ export function runBranchJob(job: BranchJob, graph: GraphFile, ports: RunPorts, 
 type JobOutcome = Omit<BranchJobOutcome, "worker" | "attempt">;
 
 /** The run options a worker runs a job's branch with: the coordinator's, as the job carries them. */
-function jobOptions(job: BranchJob, graph: GraphFile, ports: RunPorts, baseDir: string): RunOptions {
+function jobOptions(
+  job: BranchJob,
+  graph: GraphFile,
+  ports: RunPorts,
+  baseDir: string,
+  sandboxAvailability?: SandboxAvailability,
+): RunOptions {
   return {
     runId: job.runId,
     graph,
@@ -116,6 +132,8 @@ function jobOptions(job: BranchJob, graph: GraphFile, ports: RunPorts, baseDir: 
     resume: { startSeq: 0, nodes: job.kept as Record<string, KeptNode>, branches: {} },
     version: job.version,
     ...(job.harness ? { harness: job.harness } : {}),
+    ...(job.sandbox ? { sandbox: job.sandbox } : {}),
+    ...(sandboxAvailability ? { sandboxAvailability } : {}),
   };
 }
 
@@ -134,9 +152,10 @@ class JobBranch {
     graph: GraphFile,
     ports: RunPorts,
     baseDir: string,
+    sandboxAvailability?: SandboxAvailability,
   ) {
     this.map = graph.nodes[job.map] as MapNode;
-    const options = jobOptions(job, graph, ports, baseDir);
+    const options = jobOptions(job, graph, ports, baseDir, sandboxAvailability);
     this.ctx = new RunContext({
       options,
       ports,

@@ -19,7 +19,9 @@ import type { RunOptions, RunPorts } from "./types.ts";
 export { RUN_STOPS, isRunStop, type RunStop } from "../verdict/stop.ts";
 
 /** The run's options a handler reads: ids, folders, and what the command line adds to every node. */
-export type NodeRunOptions = Readonly<Pick<RunOptions, "runId" | "baseDir" | "passEnv" | "harness" | "remoteWorkspace">>;
+export type NodeRunOptions = Readonly<
+  Pick<RunOptions, "runId" | "baseDir" | "passEnv" | "harness" | "remoteWorkspace" | "sandbox" | "sandboxAvailability">
+>;
 
 /** The run as a node handler sees it: what it may read (options, ports, clock) and the
  *  run-wide services it may use. RunContext implements it. */
@@ -128,4 +130,6 @@ export interface NodeResult {
   paused?: { prompt?: string };
   /** Agent or script node in a git worktree: its branch and diff after the last attempt. */
   workspace?: WorkspaceRecord;
+  /** Agent or script node: whether its processes ran sealed, and why not (ADR 0040). */
+  seal?: { sealed: boolean; reason?: string };
 }

@@ -33,7 +33,7 @@ export function emitStarted(
   env: NodeEnv,
   kind: string,
   attempt: number,
-  more: { harness?: string; prompt?: string; session?: StartedSession; cwd?: string; model?: string } = {},
+  more: { harness?: string; prompt?: string; session?: StartedSession; cwd?: string; model?: string; sealed?: boolean } = {},
 ): void {
   env.run.emitter.emit({
     type: "node.started",
@@ -47,6 +47,7 @@ export function emitStarted(
     ...(more.session !== undefined ? { session: more.session } : {}),
     ...(more.cwd !== undefined ? { cwd: more.cwd } : {}),
     ...(more.model !== undefined ? { model: more.model } : {}),
+    ...(more.sealed !== undefined ? { sealed: more.sealed } : {}),
   });
 }
 

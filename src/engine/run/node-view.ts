@@ -95,5 +95,9 @@ export function finishedEvent(
   if (r.sessionId !== undefined && r.sessionCostUsd !== undefined && r.sessionCostUsd !== r.costUsd) e.session_cost_usd = r.sessionCostUsd;
   if (r.apiRetries !== undefined) e.api_retries = r.apiRetries;
   if (r.workspace !== undefined) e.workspace = r.workspace;
+  if (r.seal !== undefined) {
+    e.sealed = r.seal.sealed;
+    if (r.seal.reason !== undefined) e.unsealed_reason = r.seal.reason;
+  }
   return e;
 }

@@ -3,7 +3,7 @@
 // the harnesses refuse. Starts nothing.
 import { resolve } from "node:path";
 import { GraphInvalidError, TemplateError, type GraphProblem } from "../errors.ts";
-import type { AgentNode, GraphFile, Retry } from "../graph/schema.ts";
+import type { AgentNode, GraphFile, Retry, ScriptNode } from "../graph/schema.ts";
 import type { SessionMode } from "../sessions.ts";
 import { nodeSessionAsk } from "./agent-session.ts";
 import { refusingAgentRunner, type AgentPlan, type AgentRunner, type Refusal } from "../ports.ts";
@@ -14,6 +14,7 @@ import { resolveInputs } from "./inputs.ts";
 import { walkNodes, type WalkedNode } from "../graph/graph-walk.ts";
 import { agentSettings, DEFAULT_CONCURRENCY } from "./node-settings.ts";
 import type { PlannedNode, RunLimits, RunOptions, RunPlan } from "./types.ts";
+import { planSeal } from "./node-seal.ts";
 
 export function runLimits(options: RunOptions): RunLimits {
   return {
@@ -80,6 +81,50 @@ function sessionModes(node: AgentNode, retry: Retry | undefined): SessionMode[] 
   return [...modes];
 }
 
+/** The node's seal on its plan (sealed, or why not); the refusal when `required` cannot be kept,
+ *  "warn" when it runs unsealed because sealing does not work here. */
+function planNodeSeal(file: GraphFile, node: AgentNode | ScriptNode, options: RunOptions, planned: PlannedNode): Refusal | "warn" | null {
+  const seal = planSeal(file, node, options);
+  if ("refused" in seal) {
+    const r: Refusal = {
+      harness: "sandbox",
+      field: "sandbox",
+      message: `${seal.refused}; install bubblewrap, or set sandbox: auto (or off) for this node`,
+    };
+    planned.refusals.push(r);
+    return r;
+  }
+  planned.sealed = seal.sealed;
+  if (seal.sealed) return null;
+  planned.unsealed = seal.reason;
+  return seal.warn ? "warn" : null;
+}
+
+/** An agent node's harness, caps, settings and what its harness refuses, on its plan. */
+function planAgent(
+  file: GraphFile,
+  node: AgentNode,
+  planned: PlannedNode,
+  c: { options: RunOptions; agents: AgentRunner; budgetUsd: number | null; inputs: Record<string, unknown> },
+): void {
+  const s = agentSettings(file, node, c.options);
+  const agentPlan: AgentPlan = { node: planned.id, harness: s.harness, caps: s.caps };
+  if (s.acp !== undefined) agentPlan.acp = planned.acp = s.acp;
+  if (s.model !== undefined) agentPlan.model = planned.model = s.model;
+  if (s.tools !== undefined) agentPlan.tools = planned.tools = s.tools;
+  if (s.permissionMode !== undefined) agentPlan.permissionMode = planned.permissionMode = s.permissionMode;
+  const modes = sessionModes(node, s.retry);
+  if (modes.length > 0) agentPlan.sessionModes = modes;
+  // A sub-graph's inputs are known only once its graph node runs.
+  const cwd = staticCwd(s.cwd, c.inputs, c.options.baseDir);
+  if (cwd !== undefined) agentPlan.cwd = planned.cwd = cwd;
+  planned.harness = s.harness;
+  planned.caps = s.caps;
+  if (s.defaultedCaps.length > 0) planned.defaultedCaps = s.defaultedCaps;
+  planned.refusals.push(...c.agents.refuse(agentPlan));
+  planned.refusals.push(...runBudgetRefusals(c.agents, agentPlan, c.budgetUsd));
+}
+
 export function planRun(options: RunOptions): RunPlan {
   const { graph } = options;
   const inputs = resolveInputs(graph, options.inputs);
@@ -89,6 +134,7 @@ export function planRun(options: RunOptions): RunPlan {
   const problems: GraphProblem[] = [];
   const nodes: PlannedNode[] = [];
   const refusals: RunPlan["refusals"] = [];
+  const unsealed: RunPlan["unsealed"] = [];
   const top = scopeIndexOf(graph.nodes);
 
   const plan = (w: WalkedNode) => {
@@ -97,22 +143,15 @@ export function planRun(options: RunOptions): RunPlan {
     const planned: PlannedNode = { id, kind: node.kind, needs: w.needs, refusals: [] };
     if (w.map !== undefined) planned.map = w.map;
     if (w.graph !== undefined) planned.graph = w.graph;
+    if (node.kind === "agent" || node.kind === "script") {
+      const r = planNodeSeal(w.file, node, options, planned);
+      if (r === "warn") unsealed.push({ node: id, reason: planned.unsealed! });
+      else if (r !== null) refusals.push({ node: id, ...r });
+    }
     if (node.kind === "agent") {
-      const s = agentSettings(w.file, node, options);
-      const agentPlan: AgentPlan = { node: id, harness: s.harness, caps: s.caps };
-      if (s.model !== undefined) agentPlan.model = planned.model = s.model;
-      if (s.tools !== undefined) agentPlan.tools = planned.tools = s.tools;
-      if (s.permissionMode !== undefined) agentPlan.permissionMode = planned.permissionMode = s.permissionMode;
-      const modes = sessionModes(node, s.retry);
-      if (modes.length > 0) agentPlan.sessionModes = modes;
-      // A sub-graph's inputs are known only once its graph node runs.
-      const cwd = staticCwd(s.cwd, w.file === graph ? inputs : {}, options.baseDir);
-      if (cwd !== undefined) agentPlan.cwd = planned.cwd = cwd;
-      planned.harness = s.harness;
-      planned.caps = s.caps;
-      planned.refusals = agents.refuse(agentPlan);
-      planned.refusals.push(...runBudgetRefusals(agents, agentPlan, limits.budgetUsd));
-      for (const r of planned.refusals) refusals.push({ node: id, harness: r.harness, field: r.field, message: r.message });
+      planAgent(w.file, node, planned, { options, agents, budgetUsd: limits.budgetUsd, inputs: w.file === graph ? inputs : {} });
+      for (const r of planned.refusals.filter((x) => x.harness !== "sandbox"))
+        refusals.push({ node: id, harness: r.harness, field: r.field, message: r.message });
     }
     nodes.push(planned);
   };
@@ -134,6 +173,7 @@ export function planRun(options: RunOptions): RunPlan {
     order: top.order,
     nodes,
     refusals,
+    unsealed,
     passEnv: options.passEnv ?? [],
   };
 }

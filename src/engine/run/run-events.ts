@@ -53,6 +53,7 @@ export function runStarted(options: RunOptions, plan: RunPlan, limits: RunLimits
     resumed: options.resume !== undefined,
     version: options.version,
     ...(options.executorUrl !== undefined ? { executor: options.executorUrl } : {}),
+    ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
   };
 }
 

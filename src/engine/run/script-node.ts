@@ -9,6 +9,7 @@ import { scriptSettings } from "./node-settings.ts";
 import { commandContext, emitStarted, isFatal, tail } from "./node-env.ts";
 import type { NodeEnv, NodeResult } from "./contract.ts";
 import { openWorkspace, recordWorkspace, settleAttempt, workspaceFailure } from "./node-workspace.ts";
+import { nodeSeal, sealRecord, sealRefused } from "./node-seal.ts";
 
 /** How much of a script's stdout is kept: its output is parsed from it. */
 export const SCRIPT_STDOUT_KEEP_BYTES = 1024 * 1024;
@@ -54,13 +55,16 @@ export async function runScriptNode(env: NodeEnv, node: ScriptNode): Promise<Nod
   const ws = await openWorkspace(env, node, pro.cwd);
   if (ws instanceof Error) return workspaceFailure(env, "script", ws, t0);
   const cwd = ws?.cwd ?? pro.cwd;
+  const seal = nodeSeal(env.frame.graph, node, run.options, ws, cwd);
+  if ("refused" in seal) return recordWorkspace(env, ws, sealRefused(env, "script", seal, t0));
 
   const one = async (attempt: number): Promise<Attempt> => {
-    emitStarted(env, "script", attempt, { cwd });
+    emitStarted(env, "script", attempt, { cwd, sealed: seal.decision.sealed });
     const cmd = commandContext(env, attempt, cwd, s.passEnv, ws?.path);
     let outcome: ScriptOutcome;
     try {
-      outcome = await run.ports.commands.runScript(spec, cmd);
+      // The script is sealed; its checks are not sealed by this (their own tree is another matter).
+      outcome = await run.ports.commands.runScript(spec, seal.request ? { ...cmd, seal: seal.request } : cmd);
     } catch (e) {
       if (isFatal(e)) throw e;
       outcome = failedToRun(e);
@@ -70,5 +74,5 @@ export async function runScriptNode(env: NodeEnv, node: ScriptNode): Promise<Nod
     // A script spends no model money: its cost is a known zero, not an unknown.
     return { started: true, judgement, stopReason: null, costUsd: 0, turns: null, tokens: null, resultTail: tail(outcome.stdoutTail) };
   };
-  return recordWorkspace(env, ws, await attemptLoop(env, node.retry, one));
+  return recordWorkspace(env, ws, { ...(await attemptLoop(env, node.retry, one)), seal: sealRecord(seal) });
 }

@@ -1,4 +1,5 @@
 // The engine's public API types (src/engine/run.ts re-exports them).
+import type { SandboxAvailability, SandboxMode } from "../sandbox.ts";
 import type { GraphFile } from "../graph/schema.ts";
 import type {
   AgentRunner,
@@ -65,6 +66,10 @@ export interface RunOptions {
   executorUrl?: string;
   /** Map branches with worktrees run on workers: the repository they fetch and push (ADR 0029). */
   remoteWorkspace?: RemoteWorkspace;
+  /** --sandbox: the setting of nodes whose graph says none (ADR 0040). */
+  sandbox?: SandboxMode;
+  /** Whether this machine can seal (the spawn seam's probe, once per session). Absent: NOT_PROBED. */
+  sandboxAvailability?: SandboxAvailability;
 }
 
 /** A run's own bounds: process slots, and the budget and wall caps (null: none). */
@@ -101,12 +106,19 @@ export interface PlannedNode {
   /** Agent nodes only. */
   harness?: HarnessName;
   caps?: SittingCaps;
+  /** harness acp: the agent's command line. */
+  acp?: { command: string[] };
+  /** The caps that are vouch's defaults, not the graph's (ADR 0050). */
+  defaultedCaps?: ("wall" | "idle")[];
   model?: string;
   tools?: string[];
   /** The permission mode the harness is given (vouch plan shows it before approval). */
   permissionMode?: string;
   cwd?: string;
   refusals: Refusal[];
+  /** Agent and script nodes: whether their processes run sealed (ADR 0040), and why not. */
+  sealed?: boolean;
+  unsealed?: string;
 }
 
 export interface RunPlan {
@@ -119,6 +131,8 @@ export interface RunPlan {
   /** Every node, branch nodes right after their map. */
   nodes: PlannedNode[];
   refusals: { node: string; harness: string; field: string; message: string }[];
+  /** Nodes that run unsealed because the sandbox does not work here (sandbox: auto): the run's one warning. */
+  unsealed: { node: string; reason: string }[];
   passEnv: string[];
 }
 

@@ -133,7 +133,7 @@ export class Workspaces {
     }
     for (const d of drop) {
       await this.queued(d.root, async () => {
-        if ((await this.git.listWorktrees(d.root)).includes(d.path)) await this.git.removeWorktree(d.root, d.path);
+        if (await this.git.hasWorktree(d.root, d.path)) await this.git.removeWorktree(d.root, d.path);
       }).catch(() => undefined);
     }
   }
@@ -141,7 +141,7 @@ export class Workspaces {
   /** A worktree and branch an earlier try of this node left (a session that died, a feedback round):
    *  what it left uncommitted is committed, the folder removed, the branch renamed <branch>@<n>. */
   private async setAside(ws: NodeWorkspace): Promise<void> {
-    const live = (await this.git.listWorktrees(ws.root)).includes(ws.path);
+    const live = await this.git.hasWorktree(ws.root, ws.path);
     if (live) {
       await this.git.commitAll(ws.path, `vouch: run ${this.runId}: what an earlier try left uncommitted`).catch(() => undefined);
       await this.git.removeWorktree(ws.root, ws.path);

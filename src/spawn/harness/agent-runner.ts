@@ -7,6 +7,7 @@ import type { AgentAssignment, AgentHooks, AgentPlan, AgentRunner, Refusal, Sitt
 import type { CapName } from "../../engine/events.ts";
 import { runProcess as realRunProcess } from "../process.ts";
 import { ProcessSupervisor } from "../process-registry.ts";
+import type { Confiner } from "../sandbox/confine.ts";
 import { fileLimits } from "../read-limited.ts";
 import { commandArgvFromEnv } from "./command/adapter.ts";
 import { DEFAULT_BACKSTOP, type BackstopMargins } from "./overruns.ts";
@@ -43,6 +44,8 @@ export interface AgentRunnerOptions {
   runProcess?: RunProcess;
   /** Owns the sittings' processes (the session's). Default: one of this runner's own. */
   supervisor?: ProcessSupervisor;
+  /** Seals the sittings the engine asks to seal (ADR 0040). Absent: such a sitting does not start. */
+  confiner?: Confiner;
 }
 
 /** How long a sitting that has already reported its result may take to exit after a cancel. */
@@ -76,6 +79,7 @@ export function createAgentRunner(opts: AgentRunnerOptions): AgentRunner {
     graceMs: opts.graceMs,
     reportedExitGraceMs: opts.reportedExitGraceMs ?? REPORTED_EXIT_GRACE_MS,
     supervisor: opts.supervisor ?? new ProcessSupervisor(),
+    ...(opts.confiner ? { confiner: opts.confiner } : {}),
   };
 
   return {
@@ -108,5 +112,6 @@ function refusalsAtRunTime(refusePlan: (p: AgentPlan) => Refusal[], a: AgentAssi
     permissionMode: a.permissionMode,
     prompt: a.prompt,
     cwd: a.cwd,
+    ...(a.acp !== undefined ? { acp: a.acp } : {}),
   });
 }

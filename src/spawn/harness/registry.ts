@@ -6,6 +6,7 @@
 // here (docs/architecture.md §9).
 import type { CapName } from "../../engine/events.ts";
 import { HARNESS_NAMES, type HarnessName } from "../../engine/harnesses.ts";
+import { acpAdapter } from "./acp/adapter.ts";
 import { claudeAdapter } from "./claude/adapter.ts";
 import { codexAdapter } from "./codex/adapter.ts";
 import { commandAdapter } from "./command/adapter.ts";
@@ -17,6 +18,7 @@ const REGISTRY = {
   claude: claudeAdapter,
   codex: codexAdapter,
   gemini: geminiAdapter,
+  acp: acpAdapter,
   replay: replayDescriptor,
   command: commandAdapter,
 } satisfies Record<HarnessName, HarnessDescriptor>;

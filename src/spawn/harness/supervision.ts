@@ -11,7 +11,7 @@ import type { HarnessAdapter } from "./types.ts";
  *  arrives with its result) must not turn its own stop — claude's budget or
  *  turns stop — into a kill it never needed. It gets a moment to exit; only
  *  one that hangs on is killed, and its reported stop still stands. */
-export function cancelGuard(stop: AbortController, reported: () => boolean, graceMs: number) {
+export function cancelGuard(stop: { abort(): void }, reported: () => boolean, graceMs: number) {
   let reportedFirst = false;
   let lateKill: ReturnType<typeof setTimeout> | undefined;
   return {
@@ -26,6 +26,12 @@ export function cancelGuard(stop: AbortController, reported: () => boolean, grac
       if (lateKill !== undefined) clearTimeout(lateKill);
     },
   };
+}
+
+/** What vouch killed: the group, and the processes that had left it (a detached shell's, process/strays.ts). */
+function killedWhat(result: ProcessResult): string {
+  const n = result.straysKilled ?? 0;
+  return n > 0 ? `process group killed, and ${n} process${n === 1 ? "" : "es"} that had left it` : "process group killed";
 }
 
 /** The stop the engine itself caused (or could not avoid), if any. */
@@ -44,11 +50,15 @@ export function supervisionStop(
       error: `vouch backstop stopped ${who}: ${what} streamed against a ${breach.cap} cap of ${limit} (kill threshold ${breach.threshold})`,
     };
   }
+  const killed = killedWhat(result);
   switch (result.terminationReason) {
     case "wall":
-      return { stopReason: "wall", error: `${who} stopped by the wall cap (${a.caps.wallMs} ms); process group killed` };
+      return { stopReason: "wall", error: `${who} stopped by the wall cap (${a.caps.wallMs} ms); ${killed}` };
     case "idle":
-      return { stopReason: "idle", error: `${who} stopped by the idle cap: no output for ${a.caps.idleMs} ms; process group killed` };
+      return {
+        stopReason: "idle",
+        error: `${who} stopped by the idle cap: ${adapter.quietLine ? "no progress" : "no output"} for ${a.caps.idleMs} ms${adapter.quietLine ? " (its reconnect and retry notices do not count)" : ""}; ${killed}`,
+      };
     case "cancelled":
       return { stopReason: "cancelled", error: `${who} sitting cancelled` };
     case "spawn_failed": {

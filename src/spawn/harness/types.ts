@@ -7,8 +7,10 @@
 // (refusals, `vouch harnesses`, doctor, transcripts, help) read only this contract.
 // Adapters never start processes: the agent runner hands their command to
 // runProcess (src/spawn/process.ts) and feeds stdout lines to their parser.
+import type { StateFile } from "../sandbox/confine.ts";
 import type { CapName } from "../../engine/events.ts";
-import type { AgentAssignment, HarnessName, Sitting, SittingProgress } from "../../engine/ports.ts";
+import type { AgentAssignment, AgentPlan, HarnessName, Sitting, SittingProgress } from "../../engine/ports.ts";
+import type { StdinSink } from "../process-types.ts";
 import type { SessionMode } from "../../engine/harnesses.ts";
 
 /** How a cap is kept: the harness's own flag, the engine killing the process
@@ -34,6 +36,8 @@ export interface HarnessCommand {
   idleMs?: number;
   /** Bytes of stdout kept as the tail (text adapters read their result from it). */
   keepBytes?: number;
+  /** stdin stays open: the parser converses with the program (StreamParser.converse; ACP). Instead of stdin. */
+  conversation?: true;
 }
 
 /** Everything the adapter may need besides the assignment. */
@@ -68,8 +72,33 @@ export interface StreamParser {
   /** True once the output carried the harness's final report (its result):
    *  the sitting has ended by itself, so the backstop has nothing left to kill. */
   reported?(): boolean;
+  /** Reads what the harness records besides its stdout (codex's session file, ADR 0050).
+   *  Called on a timer while the process runs; returns the progress when it changed.
+   *  finish() reads it once more. Absent: stdout is all there is. */
+  poll?(): SittingProgress | null;
+  /** A harness that talks back (ACP's JSON-RPC): given the program's stdin once it started.
+   *  `progressed` reports progress that arrived between lines; `finished` says the harness has
+   *  its answer, so the sitting may end the program (ADR 0051). */
+  converse?(stdin: StdinSink, hooks: ConversationHooks): void;
+  /** vouch is about to stop the program (a cap, a cancel): tell it first (ACP's session/cancel). */
+  stopping?(): void;
+  /** Awaited after the process ended, before finish(): what the conversation still had to read. */
+  settle?(): Promise<void>;
   /** The harness's verdict on the sitting, once the process has ended. */
   finish(end: StreamEnd): ParsedSitting;
+}
+
+export interface ConversationHooks {
+  progressed(progress: SittingProgress): void;
+  finished(): void;
+}
+
+/** What a parser may need besides the assignment. */
+export interface ParserContext {
+  /** The child's environment (where its CLI keeps its files: HOME, CODEX_HOME …). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** When the sitting started (epoch ms). */
+  startedAt: number;
 }
 
 /** The npm package and version of a CLI vouch is tested with (clis/package.json pins the same). */
@@ -130,6 +159,31 @@ export interface HarnessDescriptor {
   probe?: DoctorProbe;
   /** Where its CLI keeps transcripts (agent CLIs with sessions). */
   transcripts?: TranscriptStore;
+  /** The folders its CLI writes besides the work tree (settings, sessions, caches), as absolute
+   *  paths for the sitting's environment: the only ones a sealed sitting may write outside its tree
+   *  and scratch TMPDIR (ADR 0040); a protocol harness's depend on the agent (acp). Absent: none. */
+  stateDirs?(env: Readonly<Record<string, string | undefined>>, plan: Pick<AgentPlan, "acp">): string[];
+  /** Files its CLI rewrites in place beside those folders (claude's ~/.claude.json), writable when sealed. */
+  stateFiles?(env: Readonly<Record<string, string | undefined>>, plan: Pick<AgentPlan, "acp">): StateFile[];
+  /** Guarantees that depend on the node (acp: on the agent its command starts); absent: `guarantees`. */
+  guaranteesFor?(plan: Pick<AgentPlan, "acp">): Guarantees;
+  /** Session support that depends on the node (acp: on the agent); absent: `sessions`. */
+  sessionsFor?(plan: Pick<AgentPlan, "acp">): Readonly<Record<SessionMode, boolean>> | undefined;
+  /** Why this node cannot run on the harness at all (acp without acp.command), or null. */
+  planProblem?(plan: AgentPlan): string | null;
+  /** The agents a protocol harness is tested with, each with its own guarantees (acp). */
+  agents?: readonly HarnessAgent[];
+}
+
+/** One agent of a protocol harness (acp): what `vouch harnesses` lists under it. */
+export interface HarnessAgent {
+  name: string;
+  /** The program looked up on PATH. */
+  program: string;
+  /** The command line that starts it in that protocol. */
+  command: readonly string[];
+  guarantees: Guarantees;
+  testedVersion: TestedVersion;
 }
 
 /** A session a sitting continues (ADR 0023). */
@@ -138,10 +192,13 @@ export type SessionToContinue = NonNullable<AgentAssignment["session"]>;
 /** An adapter that drives a program through the spawn seam (all but replay). */
 export interface HarnessAdapter extends HarnessDescriptor {
   buildCommand(assignment: AgentAssignment, ctx: BuildContext): HarnessCommand;
-  createParser(assignment: AgentAssignment): StreamParser;
+  createParser(assignment: AgentAssignment, ctx?: ParserContext): StreamParser;
   /** The command-line words that continue `session`; throws a SpawnError for a mode its
    *  CLI lacks. Absent: the harness has no sessions (SESSION_SUPPORT says so too). */
   sessionArgs?(session: SessionToContinue): string[];
   /** Why no sitting can start with this setup (the command harness without a program), or null. */
   unready?(ctx: BuildContext): string | null;
+  /** A stdout line that is no progress — the CLI waiting for the network or retrying a request —
+   *  so it does not hold off the idle cap (ADR 0050). Absent: every line is progress. */
+  quietLine?(line: string): boolean;
 }

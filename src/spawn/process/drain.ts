@@ -24,6 +24,18 @@ export function openPumps(options: ProcessOptions, activity: Activity, callbackF
   const keepBytes = options.keepBytes ?? DEFAULT_KEEP_BYTES;
   const maxLine = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
   const saw = () => activity.saw();
+  const quiet = options.quietLine;
+  if (quiet !== undefined) {
+    // Progress, not bytes: a line counts as output unless the harness calls it quiet.
+    const onLine = (line: string, cut: boolean) => {
+      if (!quiet(line)) activity.saw();
+      options.onStdoutLine?.(line, cut);
+    };
+    return {
+      stdout: new StreamPump(keepBytes, maxLine, () => {}, onLine, callbackFailed),
+      stderr: new StreamPump(options.keepStderrBytes ?? keepBytes, maxLine, saw, options.onStderrLine, callbackFailed),
+    };
+  }
   return {
     stdout: new StreamPump(keepBytes, maxLine, saw, options.onStdoutLine, callbackFailed),
     stderr: new StreamPump(options.keepStderrBytes ?? keepBytes, maxLine, saw, options.onStderrLine, callbackFailed),

@@ -4,12 +4,12 @@
 // run through dist/vouch --json, and the CLI run directly on the command line
 // vouch builds (for the fixture tests).
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { VouchEvent } from "../../../src/engine/events.ts";
-import { cleanEnv, parseNdjson, vouch, type Ran } from "../../e2e/helpers.ts";
+import { parseNdjson, vouch, type Ran } from "../../e2e/helpers.ts";
 import { buildCodexCommand } from "../../../src/spawn/harness/codex/adapter.ts";
 import { buildGeminiCommand } from "../../../src/spawn/harness/gemini/adapter.ts";
-import { CLIS_BIN } from "./clis.ts";
+import { CLIS_BIN, systemPath } from "./clis.ts";
 import { scratch } from "./home.ts";
 
 /** A HOME whose codex config selects a provider at `baseUrl`, with codex's own retries off. */
@@ -93,14 +93,39 @@ export interface Outcome extends Ran {
   overruns: Extract<VouchEvent, { type: "cap.overrun" }>[];
 }
 
+/**
+ * A TMPDIR for the agent that does not hold its HOME. codex will not create its
+ * sandbox helper under the temp folder ("Refusing to create helper binaries under
+ * temporary dir"): with HOME (so CODEX_HOME) under TMPDIR every sandboxed command
+ * fails before it starts and shows no item, which is a test of its own
+ * ("a HOME under the temp folder", codex.test.ts), never the default. Every
+ * scratch folder is under the system's temp folder, so the agent gets another.
+ */
+export function agentTmpdir(home: string): string {
+  const tmp = scratch("tmp");
+  if (isUnder(home, tmp)) throw new Error(`HOME ${home} is under the agent's TMPDIR ${tmp}: codex's sandboxed commands would fail`);
+  return tmp;
+}
+
+export function isUnder(path: string, folder: string): boolean {
+  const rel = relative(resolve(folder), resolve(path));
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+export interface ContractOptions {
+  /** The agent's TMPDIR; default agentTmpdir(home), which never holds HOME. */
+  tmpdir?: string;
+  /** More vouch arguments (after `run GRAPH --json`). */
+  args?: string[];
+}
+
 /** Runs `graph` through dist/vouch --json with the CLIs first on PATH and `env` passed to the agent. */
-export async function runContract(graph: string, home: string, env: Record<string, string>): Promise<Outcome> {
+export async function runContract(graph: string, home: string, env: Record<string, string>, o: ContractOptions = {}): Promise<Outcome> {
   const ledger = scratch("ledger");
   const passEnv = Object.keys(env).flatMap((n) => ["--pass-env", n]);
-  const base = cleanEnv({ home: ledger });
-  const ran = await vouch(["run", graph, "--json", ...passEnv], {
+  const ran = await vouch(["run", graph, "--json", ...passEnv, ...(o.args ?? [])], {
     home: ledger,
-    env: { ...env, HOME: home, PATH: `${CLIS_BIN}:${base.PATH}` },
+    env: { ...env, HOME: home, TMPDIR: o.tmpdir ?? agentTmpdir(home), PATH: `${CLIS_BIN}:${systemPath()}` },
   });
   const events = parseNdjson(ran.stdout);
   const node = events.find((e): e is Extract<VouchEvent, { type: "node.finished" }> => e.type === "node.finished");
@@ -127,7 +152,7 @@ export async function rawRun(cli: "codex" | "gemini", base: string, prompt = "Sa
     cli === "codex" ? { FAKE_OPENAI_KEY: "fake-key" } : { ...GEMINI_FAST_ENV, GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: base };
   const p = Bun.spawn([join(CLIS_BIN, cmd.argv[0]!), ...cmd.argv.slice(1)], {
     cwd: a.cwd,
-    env: { PATH: `${CLIS_BIN}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: home, ...env },
+    env: { PATH: `${CLIS_BIN}:${systemPath()}`, HOME: home, TMPDIR: agentTmpdir(home), ...env },
     stdin: new Blob([cmd.stdin ?? ""]),
     stdout: "pipe",
     stderr: "ignore",

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { EventOf, VouchEvent } from "../../../src/engine/events.ts";
 import { BINARY, ensureBinary } from "../../graph/binary.ts";
 import { parseNdjson } from "../../e2e/helpers.ts";
-import { CLIS_BIN, cliPath, type CliName } from "./clis.ts";
+import { CLIS_BIN, cliPath, systemPath, type CliName } from "./clis.ts";
 import type { ThrowawayHome } from "./home.ts";
 
 export interface ContractRun {
@@ -38,7 +38,7 @@ export interface ContractResult {
 
 /** PATH with the pinned CLIs first. */
 export function contractPath(): string {
-  return `${CLIS_BIN}:${process.env.PATH ?? "/usr/bin:/bin"}`;
+  return `${CLIS_BIN}:${systemPath()}`;
 }
 
 export async function runThroughVouch(r: ContractRun): Promise<ContractResult> {

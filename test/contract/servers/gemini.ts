@@ -87,3 +87,33 @@ export function startGemini(): FakeServer {
     return new Response("not found", { status: 404 });
   }, "");
 }
+
+/** A Gemini API for one test's own model: `reply` answers each generation request (its body and
+ *  number, 0-based); the CLI's side calls get their small answers as above. */
+export function startGeminiScript(reply: (body: string, n: number) => Response): {
+  base: string;
+  requests(): number;
+  stop(): Promise<void>;
+} {
+  let n = 0;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    idleTimeout: 0,
+    async fetch(req) {
+      const path = new URL(req.url).pathname;
+      const body = await req.text();
+      if (path.endsWith(":streamGenerateContent")) return reply(body, n++);
+      if (path.endsWith(":generateContent")) return sideAnswer();
+      if (path.endsWith(":countTokens")) return Response.json({ totalTokens: 10 });
+      return new Response("not found", { status: 404 });
+    },
+  });
+  return { base: `http://127.0.0.1:${server.port}`, requests: () => n, stop: () => server.stop(true) };
+}
+
+/** A model answer: these parts, then the end of the turn. */
+export const geminiAnswer = (parts: Part[]) => answer(parts);
+/** A model response that calls one tool. */
+export const geminiCall = (name: string, args: Record<string, unknown>) => answer([{ functionCall: { name, args } }]);
+export const geminiError = httpError;

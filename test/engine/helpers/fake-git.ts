@@ -93,6 +93,9 @@ export class FakeGit implements GitPort {
   async listWorktrees() {
     return [FAKE_ROOT, ...this.worktrees.keys()];
   }
+  async hasWorktree(_root: string, path: string) {
+    return this.worktrees.has(path);
+  }
   async hideVouchDir() {}
   async removeWorktree(_root: string, path: string) {
     this.calls.push(`remove ${path}`);

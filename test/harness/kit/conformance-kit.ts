@@ -78,7 +78,13 @@ export const KIT_CHECKS: readonly KitCheck[] = [
     name: "refuses what it cannot keep, names harness and field",
     async run(s) {
       const runner = kitRunner(s, { replayDir: tmpdir() });
-      const plan = (p: Partial<AgentPlan>): AgentPlan => ({ node: "n", harness: s.harness, caps: {}, ...p });
+      const plan = (p: Partial<AgentPlan>): AgentPlan => ({
+        node: "n",
+        harness: s.harness,
+        caps: {},
+        ...(s.acpCommand ? { acp: { command: s.acpCommand } } : {}),
+        ...p,
+      });
       const problems: string[] = [];
       const expectRefused = (what: string, p: Partial<AgentPlan>, field: string, refused: boolean) => {
         const hit = runner.refuse(plan(p)).find((r) => r.field === field);

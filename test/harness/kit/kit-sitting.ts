@@ -19,6 +19,8 @@ export interface KitSubject {
   harness: HarnessName;
   descriptor: HarnessDescriptor;
   adapter?: HarnessAdapter;
+  /** harness acp: the agent's command line (a stub on PATH, test/stubs/harness/). */
+  acpCommand?: string[];
 }
 
 /** Model text, shell metacharacters, quotes, a leading dash, non-ASCII: it must arrive byte for byte. */
@@ -101,6 +103,7 @@ export function kitAssignment(subject: KitSubject, cwd: string, opts: SitOptions
     caps: opts.caps ?? {},
     output: { format: "text" },
   };
+  if (subject.acpCommand) a.acp = { command: subject.acpCommand };
   if (opts.model !== undefined) a.model = opts.model;
   if (opts.tools !== undefined) a.tools = opts.tools;
   if (opts.permissionMode !== undefined) a.permissionMode = opts.permissionMode;

@@ -7,6 +7,7 @@ import { verdictText } from "../../../src/tui/format.ts";
 import { overrunText } from "../../../src/read/cap-text.ts";
 import { oneLine } from "../../../src/text/lines.ts";
 import { branchPath, nodePath } from "../../../src/read/node-path.ts";
+import { sealSummary, type SealFacts } from "../../../src/read/seal.ts";
 
 // Nodes and branches by the one label every reader prints (src/read/node-path.ts).
 function where(e: { node?: string; branch?: { map: string; index: number } }): string {
@@ -17,6 +18,8 @@ export function factsFromJson(ndjson: string): string[] {
   const facts: string[] = [];
   // The highest feedback round seen in each scope (the top level, or one branch).
   const rounds = new Map<string, number>();
+  // Each node's seal as its last node.finished recorded it (ADR 0040).
+  const seals = new Map<string, SealFacts>();
   for (const l of ndjson.split("\n").filter(Boolean)) {
     const e = eventSchema.parse(JSON.parse(l));
     switch (e.type) {
@@ -28,6 +31,8 @@ export function factsFromJson(ndjson: string): string[] {
       }
       case "node.finished":
         if (!e.branch || e.status === "failed" || e.status === "error") facts.push(`node ${where(e)} ${e.status}`);
+        if (e.sealed !== undefined)
+          seals.set(where(e), { sealed: e.sealed, ...(e.unsealed_reason ? { unsealed_reason: e.unsealed_reason } : {}) });
         break;
       case "branch.finished":
         facts.push(`branch ${branchPath(e.branch.map, e.branch.index)} ${verdictText(e.verdict, e.status)}`);
@@ -48,6 +53,7 @@ export function factsFromJson(ndjson: string): string[] {
         facts.push(`run ${e.status} exit ${e.exit_code}`);
         // self_reported is absent in events recorded before it was counted: 0 then.
         facts.push(`counts ${JSON.stringify({ ...COUNTS, ...e.counts, self_reported: e.counts.self_reported ?? 0 })}`);
+        if (seals.size > 0) facts.push(`sandbox ${sealSummary([...seals.values()])}`);
         break;
     }
   }
@@ -69,6 +75,7 @@ export function factsFromPlain(lines: string[]): string[] {
       facts.push(`retry ${m[1]} ${m[2]} ${m[3]}: ${m[4]}`);
     else if ((m = l.match(/^↺ (.+) round (\d+): /))) facts.push(`round ${m[1]} ${m[2]}`);
     else if ((m = l.match(/^\? paused at approval (\S+)/))) facts.push(`paused ${m[1]}`);
+    else if ((m = l.match(/^ {2}sandbox: (.+)$/))) facts.push(`sandbox ${m[1]}`);
     else if ((m = l.match(/^■ run (\S+)(?: \(.+\))? · exit (\d+)/))) facts.push(`run ${m[1]} exit ${m[2]}`);
     else if ((m = l.match(/^  ((?:\d+ (?:passed(?: \(\d+ self-reported\))?|failed|error|skipped|cancelled)(?: · )?)+|no nodes)$/))) {
       const counts: Record<string, number> = { ...COUNTS };

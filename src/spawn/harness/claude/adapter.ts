@@ -5,6 +5,8 @@
 // pre-approved), never --fallback-model (it would change the model a verdict
 // was reached with). Its stream is read by stream.ts, its limits by limit.ts,
 // its argument parser by probe.ts; transcripts.ts says where it keeps sessions.
+import { claudeStateDirs, claudeStateFiles } from "../common/claude-state.ts";
+import { quietEvent } from "../common/quiet-line.ts";
 import type { AgentAssignment } from "../../../engine/ports.ts";
 import { SESSION_SUPPORT } from "../../../engine/harnesses.ts";
 import { budgetToKeep, flagNumber, supervision } from "../common/argv-format.ts";
@@ -60,6 +62,11 @@ export function baseToolName(rule: string): string {
   return (open < 0 ? rule : rule.slice(0, open)).trim();
 }
 
+/** claude retrying a failed API request: `{"type":"system","subtype":"api_retry",…}`. */
+export function claudeQuietLine(line: string): boolean {
+  return quietEvent(line, ['"api_retry"'], (e) => e.type === "system" && e.subtype === "api_retry");
+}
+
 export const claudeAdapter: HarnessAdapter = {
   name: "claude",
   binary: "claude",
@@ -71,8 +78,12 @@ export const claudeAdapter: HarnessAdapter = {
   testedVersion: { package: "@anthropic-ai/claude-code", version: "2.1.332" },
   probe: claudeProbe,
   transcripts: claudeTranscripts,
+  // What the CLI writes besides the tree (ADR 0040): settings, sessions, transcripts.
+  stateDirs: claudeStateDirs,
+  stateFiles: claudeStateFiles,
   sessionArgs: claudeSessionArgs,
   buildCommand: buildClaudeCommand,
   // A resumed session's total_cost_usd counts its earlier sittings: report this sitting's own.
   createParser: (a) => carryCost(createClaudeParser(), a.session?.carriedCostUsd),
+  quietLine: claudeQuietLine,
 };

@@ -4,6 +4,7 @@
 // its numbers (num_turns, total_cost_usd, usage).
 import type { StopReason, Tokens } from "../../../engine/events.ts";
 import { isObject, type JsonObject } from "../../../engine/json-object.ts";
+import { AUTH_HTTP_STATUSES, AUTH_TEXT, authRefused } from "../common/auth-refused.ts";
 import { lastLine } from "../common/json-documents.ts";
 import { claudeTokens } from "../common/tokens.ts";
 import type { ParsedSitting } from "../types.ts";
@@ -27,6 +28,9 @@ export function classifyClaudeResult(result: Json): { stopReason: StopReason; er
   if (subtype === "success") {
     if (result.is_error !== true && (apiStatus === null || apiStatus === undefined)) return { stopReason: "complete" };
     // An API error (rate limit, expired login) arrives as a "success" with is_error.
+    // A refused key or login is no crash (issue 28 item 5): unavailable, as on every harness.
+    if (AUTH_HTTP_STATUSES.includes(apiStatus as number) || (apiStatus == null && AUTH_TEXT.test(lastLine(text))))
+      return authRefused("claude", `${apiStatus != null ? `API error ${String(apiStatus)}: ` : ""}${lastLine(text) || errors}`);
     const status = apiStatus !== null && apiStatus !== undefined ? `API error ${String(apiStatus)}: ` : "";
     return { stopReason: "crashed", error: `claude reported an error: ${status}${lastLine(text) || errors || "no message"}` };
   }

@@ -9,11 +9,13 @@
 import type { AgentAssignment } from "../../../engine/ports.ts";
 import { SESSION_SUPPORT } from "../../../engine/harnesses.ts";
 import { supervision } from "../common/argv-format.ts";
+import { quietEvent } from "../common/quiet-line.ts";
 import { checkedSessionId } from "../common/session-id.ts";
 import type { Guarantees, HarnessAdapter, HarnessCommand, SessionToContinue } from "../types.ts";
 import { codexProbe } from "./probe.ts";
 import { createCodexParser } from "./stream.ts";
 import { codexTranscripts } from "./transcripts.ts";
+import { cliHome } from "../common/store-files.ts";
 
 export const CODEX_GUARANTEES: Guarantees = {
   caps: { turns: "supervised", budget_usd: "none", wall: "supervised", idle: "supervised" },
@@ -44,6 +46,15 @@ export function buildCodexCommand(a: AgentAssignment): HarnessCommand {
   return { argv, stdin: a.prompt, ...supervision(CODEX_GUARANTEES, a) };
 }
 
+/** codex waiting for the network or retrying a request: `{"type":"error","message":"Reconnecting... …"}`. */
+export function codexQuietLine(line: string): boolean {
+  return quietEvent(
+    line,
+    ['"error"', "Reconnecting"],
+    (e) => e.type === "error" && typeof e.message === "string" && e.message.startsWith("Reconnecting"),
+  );
+}
+
 export const codexAdapter: HarnessAdapter = {
   name: "codex",
   binary: "codex",
@@ -55,7 +66,13 @@ export const codexAdapter: HarnessAdapter = {
   testedVersion: { package: "@openai/codex", version: "0.171.0" },
   probe: codexProbe,
   transcripts: codexTranscripts,
+  // What the CLI writes besides the tree (ADR 0040): settings, sessions, transcripts.
+  stateDirs: (env) => {
+    const dir = cliHome(env, "CODEX_HOME", ".codex");
+    return dir === null ? [] : [dir];
+  },
   sessionArgs: codexSessionArgs,
   buildCommand: buildCodexCommand,
-  createParser: () => createCodexParser(),
+  createParser: (_a, ctx) => createCodexParser(ctx),
+  quietLine: codexQuietLine,
 };

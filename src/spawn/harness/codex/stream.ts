@@ -1,15 +1,19 @@
 // Reads `codex exec --json` output on the shared parser skeleton
-// (common/stream-parser.ts). Codex reports no cost; turns are counted from the
-// items (turns.ts, ADR 0017: one per model response, never `turn.completed`,
-// which comes once per exec); a failed turn is read for a usage limit
-// (limit.ts); its error text has no raw escape sequence (ADR 0018).
+// (common/stream-parser.ts). Codex reports no cost; turns are the model
+// responses: counted from the items (turns.ts, ADR 0017: never `turn.completed`,
+// which comes once per exec) and from codex's session file (rollout.ts, ADR
+// 0050: a response whose commands failed to start shows no item), whichever
+// saw more; a failed turn is read for a usage limit (limit.ts); its error text
+// has no raw escape sequence (ADR 0018).
 import type { Tokens } from "../../../engine/events.ts";
 import { isObject, type JsonObject } from "../../../engine/json-object.ts";
+import { AUTH_TEXT, authRefused } from "../common/auth-refused.ts";
 import { lastLine } from "../common/json-documents.ts";
 import { jsonStreamParser, type EventReader, type StreamCounters, type StreamEvent } from "../common/stream-parser.ts";
 import { inclusiveTokens, sumTokens } from "../common/tokens.ts";
-import type { ParsedSitting, StreamEnd, StreamParser } from "../types.ts";
+import type { ParsedSitting, ParserContext, StreamEnd, StreamParser } from "../types.ts";
 import { codexRateLimit } from "./limit.ts";
+import { rolloutCounter, type RolloutCounter } from "./rollout.ts";
 import { codexTurnCounter, type CodexTurnCounter } from "./turns.ts";
 
 /** Exit codes of `codex exec`: 0 done, 1 any failure (the stream says which),
@@ -19,6 +23,8 @@ export const CODEX_EXIT_CODES = { ok: 0, failed: 1, usage: 2 } as const;
 interface CodexState {
   usage: Tokens[];
   counter: CodexTurnCounter;
+  /** The session file's count; absent when the parser was given no environment (fixtures). */
+  rollout?: RolloutCounter;
   /** A `turn.completed` was seen. */
   completed: boolean;
   lastMessage: string;
@@ -26,15 +32,25 @@ interface CodexState {
   lastError?: string;
 }
 
-export function createCodexParser(): StreamParser {
-  return jsonStreamParser(CODEX_READER);
+export function createCodexParser(ctx?: ParserContext): StreamParser {
+  return jsonStreamParser(CODEX_READER, ctx);
 }
+
+/** The model responses seen: by the items, or by the session file when it saw more. */
+const turnsOf = (s: CodexState) => Math.max(s.counter.turns, s.rollout?.responses ?? 0);
 
 const CODEX_READER: EventReader<CodexState> = {
   name: "codex",
-  state: () => ({ usage: [], counter: codexTurnCounter(), completed: false, lastMessage: "" }),
+  state: (ctx) => ({
+    usage: [],
+    counter: codexTurnCounter(),
+    completed: false,
+    lastMessage: "",
+    ...(ctx ? { rollout: rolloutCounter({ env: ctx.env, startedAt: ctx.startedAt }) } : {}),
+  }),
   read: readEvent,
-  numbers: (s) => ({ turns: s.counter.turns, ...(s.usage.length > 0 ? { tokens: sumTokens(s.usage) } : {}) }),
+  poll: (s, c) => s.rollout?.read(c.sessionId) === true && s.rollout.responses > s.counter.turns,
+  numbers: (s) => ({ turns: turnsOf(s), ...(s.usage.length > 0 ? { tokens: sumTokens(s.usage) } : {}) }),
   decide,
   limit: (s, ctx) => {
     const message = s.turnFailed ?? s.lastError;
@@ -103,7 +119,7 @@ function readItem(item: JsonObject, itemCompleted: boolean, s: CodexState, c: St
 function decide(s: CodexState, c: StreamCounters, end: StreamEnd, garbage: string): ParsedSitting {
   const base = {
     resultText: s.lastMessage,
-    turns: c.eventsSeen > 0 ? s.counter.turns : null,
+    turns: c.eventsSeen > 0 ? turnsOf(s) : null,
     costUsd: null, // Codex reports no cost: unknown, never 0.
     tokens: s.usage.length > 0 ? sumTokens(s.usage) : null,
     permissionDenials: 0,
@@ -118,8 +134,8 @@ function decide(s: CodexState, c: StreamCounters, end: StreamEnd, garbage: strin
   }
   if (s.turnFailed !== undefined) {
     // A refused key is no crash: the sitting cannot run until the key is fixed.
-    const auth = /\b401\b|unauthorized/i.test(s.turnFailed);
-    return { ...base, stopReason: auth ? "unavailable" : "crashed", error: `codex turn failed: ${s.turnFailed}` };
+    if (AUTH_TEXT.test(s.turnFailed)) return { ...base, ...authRefused("codex", s.turnFailed) };
+    return { ...base, stopReason: "crashed", error: `codex turn failed: ${s.turnFailed}` };
   }
   if (end.exit === 0 && s.completed) return { ...base, stopReason: "complete" };
   const how = end.signal ? `killed by ${end.signal}` : `exit ${end.exit ?? "unknown"}`;

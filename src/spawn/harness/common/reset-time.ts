@@ -7,16 +7,24 @@
 // local clock time and date ("try again at Dec 3rd, 2026 3:00 PM"), and a
 // duration ("retry in 42.5s", "in 3 hours", "20m0s").
 //
-// A reset is believed only inside [now, now + MAX_RESET_AHEAD_MS]: a date in
-// the past or absurdly far away is no reset (null), so a hostile or garbled
-// text can never make vouch wait forever.
+// A reset is believed only inside (now, now + MAX_RESET_AHEAD_MS]: a date
+// absurdly far away is no reset (null), so a hostile or garbled text can never
+// make vouch wait forever; and a reset already past is no reset either (null:
+// the engine's backoff applies), never "now" — codex names its reset to the
+// minute, and a restart at a moment already past only meets the same limit
+// again (issue 28 item 2: 18 sittings in 10.7 s). A time given to the minute
+// ("try again at 4:32 PM", an ISO stamp without seconds) means the end of that
+// minute: the limit may lift at any second of it, and waiting less restarts
+// the harness into it.
 
 /** Longest text read: a limit message is one line; a huge one is scanned at its start. */
 export const MAX_RESET_TEXT = 8 * 1024;
 /** A reset further ahead than this is not believed (the longest window any CLI names is a week). */
 export const MAX_RESET_AHEAD_MS = 31 * 24 * 3600 * 1000;
-/** A clock time this far in the past is taken as now (clock skew), not as tomorrow. */
+/** A clock time this far in the past is taken as today's (just past: no reset), not as tomorrow's. */
 const SKEW_MS = 5 * 60 * 1000;
+/** What a time given to the minute adds: the end of that minute. */
+export const MINUTE_MS = 60_000;
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 /** Zone abbreviations the CLIs print (en-US `timeZoneName: short`), in minutes east of UTC. */
@@ -68,9 +76,10 @@ export function resetFromEpoch(value: unknown, now: number): number | null {
   return believable(ms, now);
 }
 
+/** The reset when it is still ahead and not absurdly far; null otherwise (unknown: vouch backs off). */
 function believable(at: number, now: number): number | null {
-  if (!Number.isFinite(at) || at < now - SKEW_MS || at > now + MAX_RESET_AHEAD_MS) return null;
-  return Math.max(at, now);
+  if (!Number.isFinite(at) || at <= now || at > now + MAX_RESET_AHEAD_MS) return null;
+  return at;
 }
 
 const ISO = /\b(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})/;
@@ -79,7 +88,9 @@ function readIso(t: string): number | null {
   const m = ISO.exec(t);
   if (!m) return null;
   const ms = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? "00"}${normalOffset(m[7]!)}`);
-  return Number.isNaN(ms) ? null : ms;
+  if (Number.isNaN(ms)) return null;
+  // Given to the minute: the end of it.
+  return m[6] === undefined ? ms + MINUTE_MS : ms;
 }
 
 function normalOffset(o: string): string {
@@ -108,7 +119,9 @@ function readClock(t: string, ctx: ResetContext): number | null {
   const day = m[2] === undefined ? null : Number(m[2]);
   const year = m[3] === undefined ? null : Number(m[3]);
   if (day !== null && (day < 1 || day > 31)) return null;
-  return nextOccurrence({ month, day, year, hour, minute }, zone, ctx.now);
+  const at = nextOccurrence({ month, day, year, hour, minute }, zone, ctx.now);
+  // A clock time is given to the minute (or the hour, read as its first minute): the end of that minute.
+  return at === null ? null : at + MINUTE_MS;
 }
 
 type Zone = { iana: string } | { offsetMin: number };

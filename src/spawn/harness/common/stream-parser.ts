@@ -9,7 +9,7 @@
 import type { SittingProgress } from "../../../engine/ports.ts";
 import type { JsonObject } from "../../../engine/json-object.ts";
 import { sanitize } from "../../../text/sanitize.ts";
-import type { ParsedSitting, StreamEnd, StreamParser } from "../types.ts";
+import type { ParsedSitting, ParserContext, StreamEnd, StreamParser } from "../types.ts";
 import { JsonDocumentReader, typedEvent } from "./json-documents.ts";
 import type { ResetContext } from "./reset-time.ts";
 import { withUsageLimit, type LimitReading } from "./usage-limit.ts";
@@ -33,7 +33,7 @@ export interface EventReader<S> {
   /** The harness, as a usage-limit error names it. */
   name: string;
   /** A fresh state for one sitting. */
-  state(): S;
+  state(ctx: ParserContext | undefined): S;
   /** A JSON array holds events (claude's `--output-format json`); otherwise an array is no event. */
   arrays?: boolean;
   /** Reads one event; true when it changed the progress. */
@@ -42,6 +42,8 @@ export interface EventReader<S> {
   numbers(s: S, c: StreamCounters): Pick<SittingProgress, "turns" | "costUsd" | "tokens">;
   /** True once the stream carried the harness's final report. Absent: never. */
   reported?(s: S): boolean;
+  /** Reads what the harness records besides its stdout (StreamParser.poll); true when it changed the progress. */
+  poll?(s: S, c: StreamCounters): boolean;
   /** The harness's verdict once the process has ended. `garbage` is "" or the note on lines that were not JSON. */
   decide(s: S, c: StreamCounters, end: StreamEnd, garbage: string): ParsedSitting;
   /** A usage or rate limit in what a crashed sitting said, read against `ctx`. */
@@ -50,9 +52,9 @@ export interface EventReader<S> {
   sanitizeError?: boolean;
 }
 
-export function jsonStreamParser<S>(h: EventReader<S>): StreamParser {
+export function jsonStreamParser<S>(h: EventReader<S>, ctx?: ParserContext): StreamParser {
   const reader = new JsonDocumentReader();
-  const s = h.state();
+  const s = h.state(ctx);
   const c: StreamCounters = { eventsSeen: 0, apiRetries: 0 };
 
   const handle = (value: unknown): boolean => {
@@ -72,8 +74,10 @@ export function jsonStreamParser<S>(h: EventReader<S>): StreamParser {
     feed: (line) => (reader.feed(line).map(handle).some(Boolean) ? progress() : null),
     progress,
     reported: () => h.reported?.(s) ?? false,
+    ...(h.poll ? { poll: () => (h.poll!(s, c) ? progress() : null) } : {}),
     finish(end: StreamEnd): ParsedSitting {
       reader.finish().forEach(handle);
+      h.poll?.(s, c);
       const decided = h.decide(s, c, end, reader.garbageNote());
       const sitting = h.limit ? withUsageLimit(decided, h.name, end, (ctx) => h.limit!(s, ctx, end)) : decided;
       return h.sanitizeError && sitting.error !== undefined ? { ...sitting, error: sanitize(sitting.error) } : sitting;

@@ -16,6 +16,7 @@ import type { Guarantees, HarnessAdapter, HarnessCommand, SessionToContinue } fr
 import { geminiProbe } from "./probe.ts";
 import { createGeminiParser } from "./stream.ts";
 import { geminiTranscripts } from "./transcripts.ts";
+import { join } from "node:path";
 
 export const GEMINI_GUARANTEES: Guarantees = {
   caps: { turns: "supervised", budget_usd: "none", wall: "supervised", idle: "supervised" },
@@ -60,6 +61,8 @@ export const geminiAdapter: HarnessAdapter = {
   testedVersion: { package: "@google/gemini-cli", version: "0.61.0" },
   probe: geminiProbe,
   transcripts: geminiTranscripts,
+  // What the CLI writes besides the tree (ADR 0040): settings, sessions, transcripts (~/.gemini).
+  stateDirs: (env) => (env.HOME ? [join(env.HOME, ".gemini")] : []),
   sessionArgs: geminiSessionArgs,
   buildCommand: buildGeminiCommand,
   createParser: () => createGeminiParser(),

@@ -8,6 +8,7 @@
 import type { StopReason } from "../../../engine/events.ts";
 import { isObject, type JsonObject } from "../../../engine/json-object.ts";
 import { sanitize } from "../../../text/sanitize.ts";
+import { AUTH_HTTP_STATUSES, AUTH_TEXT, authRefused } from "../common/auth-refused.ts";
 import { lastLine } from "../common/json-documents.ts";
 import { jsonStreamParser, type EventReader, type StreamCounters, type StreamEvent } from "../common/stream-parser.ts";
 import { inclusiveTokens } from "../common/tokens.ts";
@@ -130,7 +131,8 @@ function decide(s: GeminiState, c: StreamCounters, end: StreamEnd, garbage: stri
   };
   const known = end.exit !== null ? GEMINI_EXIT_CODES[end.exit] : undefined;
   const http = httpStatusOfExit(end.exit);
-  if (known) return { ...base, stopReason: known.stopReason, error: `gemini: ${known.what} (exit ${end.exit})${why ? `: ${why}` : ""}` };
+  if (known && end.exit !== 41)
+    return { ...base, stopReason: known.stopReason, error: `gemini: ${known.what} (exit ${end.exit})${why ? `: ${why}` : ""}` };
   if (s.loopDetected)
     return {
       ...base,
@@ -138,9 +140,8 @@ function decide(s: GeminiState, c: StreamCounters, end: StreamEnd, garbage: stri
       error: `gemini stopped itself: ${GEMINI_LOOP_MESSAGE} (exit ${end.exit ?? end.signal ?? "unknown"})`,
     };
   if (result?.status === "success" && end.exit === 0) return { ...base, stopReason: "complete" };
-  if (http === 401 || http === 403 || (result?.status === "error" && /\b401\b|UNAUTHENTICATED|API key not valid/.test(why))) {
-    return { ...base, stopReason: "unavailable", error: `gemini: the API key was refused: ${why}` };
-  }
+  if (end.exit === 41 || AUTH_HTTP_STATUSES.includes(http ?? 0) || (result?.status === "error" && AUTH_TEXT.test(why)))
+    return { ...base, ...authRefused("gemini", `${end.exit === 41 ? `${known!.what} ` : ""}(exit ${end.exit})${why ? `: ${why}` : ""}`) };
   const status = http !== null ? ` (exit ${end.exit}: HTTP ${http})` : "";
   if (result?.status === "error")
     return { ...base, stopReason: "crashed", error: `gemini reported an error${status}: ${why || "no message"}` };

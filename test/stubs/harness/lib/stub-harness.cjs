@@ -151,7 +151,8 @@ let carried = 0;
 
 function openSession(harness, got) {
   const fresh = env.STUB_SESSION_ID || DEFAULT_SESSION[harness];
-  SESSION = got.resume === undefined ? fresh : got.forkSession ? `${got.resume.slice(0, 20)}-fork-${process.pid}` : got.resume;
+  // Not the pid alone: every sealed sitting has the same pid in its own namespace (ADR 0040).
+  SESSION = got.resume === undefined ? fresh : got.forkSession ? `${got.resume.slice(0, 20)}-fork-${process.pid}${require("node:crypto").randomInt(1e6)}` : got.resume;
   if (got.resume === undefined || !env.STUB_SESSION_DIR) return;
   const file = `${env.STUB_SESSION_DIR}/${got.resume}`;
   if (!/^[A-Za-z0-9_-]+$/.test(got.resume) || !fs.existsSync(file)) {

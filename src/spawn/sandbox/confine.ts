@@ -1,0 +1,134 @@
+// From what the engine asks (a SealRequest: the tree, the user's repository, the
+// network) to what one sealed process may reach (a SandboxSpec, ADR 0040/0041):
+// the tree writable, the CLI's own state folders and a scratch TMPDIR writable,
+// the ledger hidden; for a worktree (a private clone) the user's git records
+// hidden but their objects readable, for a shared folder its repository's
+// records read-only; vouch's folder in the repository (other trees, vouch's own
+// git dirs) hidden. Everything else stays read-only: the root is bound so.
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SealRequest } from "../../engine/sandbox.ts";
+import type { ProcessSupervisor } from "../process-registry.ts";
+import { gitRecordsOf, type GitRecords } from "./git-records.ts";
+import type { SandboxProbe } from "./probe.ts";
+import type { SandboxSpec } from "./spec.ts";
+
+/** vouch's folder in a repository (ledger by default, worktrees, vouch's git dirs). */
+export const VOUCH_DIR = ".vouch";
+
+/** Unix sockets stay connectable through a read-only bind (measured: a sealed process with
+ *  network: false still reached a socket in /tmp). These are the well-known ones that hand out
+ *  the machine or the user's session: the container daemons' (root on the host) and the
+ *  per-user runtime folders (the session bus, which starts services; ssh and gpg agents). Hidden
+ *  from every sealed process; others it can see stay reachable (docs/LIMITATIONS.md). */
+export const SOCKETS_HIDDEN: readonly string[] = [
+  "/run/docker.sock",
+  "/var/run/docker.sock",
+  "/run/containerd",
+  "/run/podman",
+  "/run/user",
+  "/var/run/user",
+];
+
+export interface ConfineFacts {
+  program: string;
+  /** The tree, as the file system has it. */
+  tree: string;
+  network: boolean;
+  /** More folders the process may write: the CLI's state folders, the scratch TMPDIR. */
+  writable: readonly string[];
+  /** Paths no sealed process may see: the ledger's home, SOCKETS_HIDDEN. */
+  hide: readonly string[];
+  /** The user's repository when the tree is a private clone of it (ADR 0041). */
+  repository: GitRecords | null;
+  /** Otherwise the repository holding the tree (a shared folder), if any. */
+  around: GitRecords | null;
+}
+
+/** The spec for one sealed process (pure). */
+export function confinementSpec(f: ConfineFacts): SandboxSpec {
+  const readOnly: string[] = [];
+  const hidden: string[] = [...f.hide];
+  if (f.repository !== null) {
+    // The clone borrows the objects (objects/info/alternates); config, hooks, refs, index stay out of sight.
+    hidden.push(join(f.repository.top, VOUCH_DIR), f.repository.commonDir, f.repository.gitDir);
+    readOnly.push(join(f.repository.commonDir, "objects"));
+  } else if (f.around !== null) {
+    // The agent works in the user's folder: it may read its git records (status, log, diff), not write them.
+    readOnly.push(f.around.dotGit, f.around.gitDir, f.around.commonDir);
+    hidden.push(join(f.around.top, VOUCH_DIR));
+  }
+  return { program: f.program, writable: [f.tree, ...f.writable], readOnly, hidden, network: f.network };
+}
+
+/** A file a sealed program rewrites in place, and what it holds when the program has never run. */
+export interface StateFile {
+  path: string;
+  initial: string;
+}
+
+export interface ConfinerOptions {
+  probe: SandboxProbe;
+  /** The ledger's home (VOUCH_HOME or ./.vouch): hidden from every sealed process. */
+  hide: readonly string[];
+  /** Where scratch TMPDIRs are made. Default: the system temp dir. */
+  tmpRoot?: string;
+  /** Removes a scratch folder left by a sitting if vouch exits first. */
+  supervisor: ProcessSupervisor;
+}
+
+/** One sealed process's confinement: its spec, its environment, and what removes its scratch folder. */
+export interface Confined {
+  spec: SandboxSpec;
+  env: Record<string, string>;
+  release(): Promise<void>;
+}
+
+/** Builds confinements for a session's sealed processes (the agent and command runners share one). */
+export class Confiner {
+  constructor(private readonly o: ConfinerOptions) {}
+
+  /** @param stateDirs folders the process's program writes (a harness's), made when missing
+   *  @param stateFiles files it rewrites in place beside them (claude's ~/.claude.json), made with
+   *  their initial content when missing: the folder that holds them stays read-only */
+  async open(
+    req: SealRequest,
+    env: Record<string, string>,
+    stateDirs: readonly string[] = [],
+    stateFiles: readonly StateFile[] = [],
+  ): Promise<Confined | { error: string }> {
+    const probe = await this.o.probe.check();
+    if (!probe.available) return { error: `the sandbox does not work here: ${probe.reason}` };
+    let tree: string;
+    try {
+      tree = realpathSync(req.tree);
+      for (const d of stateDirs) mkdirSync(d, { recursive: true, mode: 0o700 });
+      for (const f of stateFiles) if (!existsSync(f.path)) writeFileSync(f.path, f.initial, { mode: 0o600, flag: "wx" });
+    } catch (e) {
+      return { error: `cannot seal: ${(e as Error).message}` };
+    }
+    const scratch = realpathSync(mkdtempSync(join(this.o.tmpRoot ?? tmpdir(), "vouch-tmp-")));
+    const release = this.o.supervisor.trackFolder(scratch);
+    const repository = req.repository !== undefined ? gitRecordsOf(req.repository) : null;
+    const spec = confinementSpec({
+      program: probe.program,
+      tree,
+      network: req.network,
+      writable: [...stateDirs.map((d) => realpathSync(d)), ...stateFiles.map((f) => realpathSync(f.path)), scratch],
+      hide: [...new Set([...this.o.hide, ...SOCKETS_HIDDEN].map(real))],
+      repository,
+      around: repository === null ? gitRecordsOf(tree) : null,
+    });
+    return { spec, env: { ...env, TMPDIR: scratch }, release };
+  }
+}
+
+/** A path as the file system has it when it exists; as given when not (then nothing is there to hide). */
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
