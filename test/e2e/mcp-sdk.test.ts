@@ -10,6 +10,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ensureBinary, tempDir, vouch, type TempDir } from "./helpers.ts";
 import { call, mcpClient, mcpWorld, PLANNED_COMMAND, PLANNED_OK, WRITER, type McpWorld } from "./mcp-helpers.ts";
 import { gatedMapGraph, release } from "./remote-helpers.ts";
+import type { EventOf, VouchEvent } from "../../src/engine/events.ts";
+import { HAVE_BWRAP } from "../spawn/helpers.ts";
 
 let dir: TempDir;
 let w: McpWorld;
@@ -99,6 +101,12 @@ describe("vouch mcp serve with the SDK's client", { timeout: 60_000 }, () => {
     const waited = await call(client, "wait_run", { run: started.value.run, timeout_seconds: 30 });
     expect(waited.value).toMatchObject({ status: "passed" });
     expect((await call(client, "run_report", { run: started.value.run })).text).toMatch(/\| write \| ✅ passed \| verified \|/);
+    // The run has the default sandbox (auto): its agent's sitting ran sealed where bubblewrap works.
+    const events = JSON.parse((await call(client, "run_events", { run: started.value.run, limit: 500 })).text).events as VouchEvent[];
+    const begun = events.find((e) => e.type === "run.started");
+    expect(begun && "sandbox" in begun ? begun.sandbox : undefined).toBeUndefined();
+    const write = events.find((e): e is EventOf<"node.finished"> => e.type === "node.finished" && e.node === "write");
+    expect(write?.sealed).toBe(HAVE_BWRAP);
   });
 
   test("paths outside the root are refused: .., an absolute path, a symbolic link out, a checks file outside", async () => {
