@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { BINARY, cleanEnv, parseNdjson, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import { finishedBranches, gatedMapGraph, release, writeGraph } from "../e2e/remote-helpers.ts";
 import { HAVE_REDIS } from "./redis-server.ts";
-import { Coordinator, of, stopAll, useRedis, WorkerProc } from "./fleet.ts";
+import { Coordinator, FLEET_ENV, of, stopAll, useRedis, WorkerProc } from "./fleet.ts";
 
 describe.skipIf(!HAVE_REDIS)("cancel, watch, resume and approve a run on a fleet", { timeout: 180_000 }, () => {
   const redis = useRedis();
@@ -17,7 +17,8 @@ describe.skipIf(!HAVE_REDIS)("cancel, watch, resume and approve a run on a fleet
   const workers: WorkerProc[] = [];
   const live: Coordinator[] = [];
   const home = () => join(dir.path, ".vouch");
-  const v = (args: string[]) => vouch(args, { home: home(), cwd: dir.path });
+  // The fleet key as every coordinator of the fleet holds it (a resume reconnects to the run's executor).
+  const v = (args: string[]) => vouch(args, { home: home(), cwd: dir.path, env: FLEET_ENV });
 
   afterEach(async () => {
     for (const c of live.splice(0)) {
