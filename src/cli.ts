@@ -30,6 +30,11 @@ const COMMANDS: Record<string, () => Promise<{ default: Command }>> = {
   export: () => import("./cli/export-command.ts"),
   init: () => import("./cli/init-command.ts"),
   completion: () => import("./cli/completion-command.ts"),
+  watch: () => import("./cli/watch-command.ts"),
+  cancel: () => import("./cli/cancel-command.ts"),
+  approve: () => import("./cli/approve-command.ts"),
+  reject: () => import("./cli/reject-command.ts"),
+  mcp: () => import("./cli/mcp-command.ts"),
 };
 
 /** The help texts name the harnesses from their registry: loaded only when help is printed. */

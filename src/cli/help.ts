@@ -22,6 +22,10 @@ Usage:
   vouch plan GOAL --checks FILE    ask a model to plan a graph for GOAL, show it, write it, run it
   vouch runs [--json]              list recorded runs, newest first
   vouch show RUN [--json|--tui]    what happened in a run: nodes, checks, overruns, cost, worktrees, sessions
+  vouch watch RUN [--json]         follow a run another process is recording, live, until it ends
+  vouch cancel RUN                 stop a running run from anywhere that can open its ledger (resumable)
+  vouch approve RUN NODE           decide an approval a run waits on, from another terminal
+  vouch reject RUN NODE            reject an approval a run waits on, from another terminal
   vouch report RUN [--format F]    a run as HTML, JUnit, Markdown, GitHub annotations, SARIF, Code Quality
   vouch stats [--since WHEN]       how often models' claims held against the evidence; what retries bought
   vouch resume RUN [options]       re-run what did not pass; decide a paused approval; go on after a usage limit
@@ -33,6 +37,7 @@ Usage:
   vouch export k8s --executor URL --image IMAGE   print a Kubernetes Deployment of workers
   vouch export otlp RUN            send a recorded run's spans to an OpenTelemetry collector
   vouch completion bash|zsh|fish   print a shell completion script (commands, options, graphs, nodes, runs)
+  vouch mcp serve [--root DIR]     an MCP server on stdio: agents validate, run and read graphs (docs/mcp.md)
 
   vouch COMMAND --help             help for one command
   vouch --version                  print the version
@@ -165,6 +170,13 @@ Options:
                            off pauses the run; an unknown reset waits 1m, 2m, 4m ... (at most 30m each)
   --executor URL           run every map branch as a job for \`vouch worker\`s: redis://HOST:PORT[/DB]
                            (or \`executor:\` in the graph); unreachable at start: exit 2 (docs/scale-out.md)
+  --wait-approvals         headless (plain lines, --json): wait at an approval for vouch approve /
+                           vouch reject from another terminal instead of pausing (exit 4); --wall still applies
+  --notify TARGET          tell TARGET when an approval waits, a usage limit pauses the run, and when it
+                           ends: an https:// URL gets the event POSTed as JSON, a program path gets it on
+                           stdin (repeatable; as the graph's notify:, docs/graph-language.md)
+  --notify-on EVENTS       which events --notify sends, comma-separated (default: approval_waiting,
+                           limit_paused, run_finished; also run_failed, run_errored)
   --fleet-key-file FILE    the fleet key jobs are sealed with (else VOUCH_FLEET_KEY or
                            VOUCH_FLEET_KEY_FILE); a fleet run without one: exit 2
   --sandbox MODE           auto (default), required or off: seal the sittings of nodes whose graph
@@ -264,7 +276,62 @@ invalid library, a plan still invalid after --attempts or refused by the dry run
   runs: `Usage: vouch runs [--json]
 
 Lists recorded runs, newest first: id, graph, status, started, wall time, cost.`,
-  show: `Usage: vouch show RUN [--json | --tui | --diff NODE | --transcript NODE]
+  watch: `Usage: vouch watch RUN [--json | --plain]
+
+Follows a run another vouch process is recording (on this machine or on a fleet: the
+coordinator records its workers' events), read from the ledger as it grows: the live UI
+on a terminal, plain lines in a pipe, NDJSON with --json (the lines the run's own
+--json prints). Reads only; never slows the run. On a terminal q or Ctrl-C leaves (the
+run goes on), and a and r decide an approval the run waits on (as vouch approve does).
+It ends when the run ends, with the run's exit code: 3 when the run's process died
+without finishing it, 130 when you left first. vouch show RUN --follow is the same.
+
+Options:
+  --json    NDJSON events on stdout, from the run's first event
+  --plain   plain progress lines, even on a terminal`,
+  cancel: `Usage: vouch cancel RUN [--wait DURATION]
+
+Stops a running run from anywhere that can open its ledger, as Ctrl-C in its terminal
+would: its children are stopped, its fleet jobs cancelled, the run recorded as
+interrupted (exit 130 for its own process) and resumable with vouch resume RUN. The
+request is recorded with who asked (user, host) and when; vouch show lists it.
+Exit 0 once the run has ended, 2 when it is not running, 3 when it did not stop in time.
+
+Options:
+  --wait DURATION   how long to wait for the run to end (default 60s; 0: do not wait)`,
+  approve: `Usage: vouch approve RUN NODE [--note TEXT] [--wait DURATION]
+
+Approves the approval NODE a run waits on, from another terminal. A live run takes the
+decision within a moment (its own live UI, or a headless run started with
+--wait-approvals); a paused run takes it when resumed (vouch resume RUN). Decisions are
+final: the first one recorded for an approval stands, and who decided is recorded.
+NODE is the node as vouch show prints it: an id, or map[index].id in a map branch.
+
+Options:
+  --note TEXT       a note kept with the decision (shown by vouch show)
+  --wait DURATION   how long to wait for a live run to take it (default 30s; 0: do not wait)`,
+  reject: `Usage: vouch reject RUN NODE [--note TEXT] [--wait DURATION]
+
+Rejects the approval NODE a run waits on, from another terminal: the node fails
+(cause rejected) and the run goes on as the graph says. As vouch approve otherwise.
+
+Options:
+  --note TEXT       a note kept with the decision (shown by vouch show)
+  --wait DURATION   how long to wait for a live run to take it (default 30s; 0: do not wait)`,
+  mcp: `Usage: vouch mcp serve [--root DIR] [--checks FILE] [--pass-env NAME]...
+
+A Model Context Protocol server on stdin/stdout, so an agent (Claude Code, Codex,
+Gemini, any MCP client) can validate a graph, start a run of a graph file under DIR (in
+the background), follow it, wait for it, cancel it, show it and read its Markdown
+report, list runs and the check library. A graph the client passes as text is a planned
+graph (origin: planned, its checks only from --checks); no client decides an approval.
+Paths outside DIR are refused, symbolic links included. Configuration: docs/mcp.md.
+
+Options:
+  --root DIR        the folder graphs may be run from (default: the current folder)
+  --checks FILE     the check library a graph passed as text may use (default: DIR/vouch.checks.yaml)
+  --pass-env NAME   pass this environment variable to the runs it starts (repeatable)`,
+  show: `Usage: vouch show RUN [--json | --tui | --diff NODE | --transcript NODE | --follow]
 
 Shows one run from the ledger: each node's status and qualifier, stop reason, cost,
 turns, wall time; map branches; failed checks with their output tails; cap overruns;
@@ -279,11 +346,12 @@ Options:
   --diff NODE         print the patch of NODE's git worktree (base..its last commit)
   --transcript NODE   print only the transcript path of NODE's last sitting (one per map
                       branch); exit 3 when none is found
+  --follow            follow the run live until it ends (vouch watch RUN)
 NODE is a node as show prints it: an id, or map[index].id in a map branch.`,
   resume: `Usage: vouch resume RUN [--approve NODE | --reject NODE] [--force] [--json] [--plain]
                         [--replay-dir DIR] [--replay-delay DURATION] [--report FORMAT:FILE]
                         [--wait-limits [--max-wait DURATION]] [--executor URL] [--fleet-key-file FILE]
-                        [--sandbox MODE]
+                        [--wait-approvals] [--notify TARGET]... [--notify-on EVENTS] [--sandbox MODE]
 
 Re-runs only what did not pass (failed, error, cancelled or never started), keeping
 the outputs of what passed. Refuses (exit 2) when the graph file changed since the
@@ -293,7 +361,9 @@ A run paused at a usage or rate limit goes on with the nodes the limit held; --w
 and --max-wait wait for a limit in this process, as for run. A run whose branches ran on
 workers reconnects to the executor it recorded (or --executor URL), with the fleet key as
 for run; a first SIGTERM or Ctrl-C ends it even when a job's worker is gone. --sandbox
-is as for run; without it the session keeps the run's.`,
+is as for run; without it the session keeps the run's. A decision recorded with vouch
+approve or vouch reject while the run was paused is taken; --wait-approvals waits for
+one, and --notify / --notify-on add notifiers, as for run.`,
   report: `Usage: vouch report RUN [--format html|junit|markdown|github|sarif|codequality] [-o FILE] [--root DIR]
 
 Writes one recorded run as a report, from the ledger (the facts vouch show --json prints):

@@ -6,6 +6,11 @@ import { checkedLedgerHome, ledgerExists, openLedgerForReading, type RunLedger }
 import type { CliIO } from "./io.ts";
 
 export function openRecorded(io: CliIO, run: string): RunLedger {
+  return openLedgerForReading({ home: recordedHome(io, run) });
+}
+
+/** The ledger home, which must hold a ledger (else exit 2, naming where it looked). */
+export function recordedHome(io: Pick<CliIO, "env" | "cwd">, run: string): string {
   const home = checkedLedgerHome(io.env, io.cwd);
   if (!ledgerExists(home)) {
     throw new UsageError(
@@ -13,7 +18,7 @@ export function openRecorded(io: CliIO, run: string): RunLedger {
       "run a graph first (vouch run GRAPH), or set VOUCH_HOME to the folder that holds its ledger",
     );
   }
-  return openLedgerForReading({ home });
+  return home;
 }
 
 /** The one RUN argument of `command` (a run id, a unique prefix of one, or last). */

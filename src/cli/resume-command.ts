@@ -8,13 +8,13 @@ import { checkedLedgerHome, openLedger } from "../ledger/index.ts";
 import { parseCommandArgs } from "./args.ts";
 import { readGraphFile } from "./graph-file.ts";
 import { walkNodes } from "../engine/graph/graph-walk.ts";
-import { durationFlag, harnessFlag, replayDirFor } from "./run-command.ts";
+import { durationFlag, harnessFlag, notifyTargets, replayDirFor } from "./run-command.ts";
 import { preflightRun, runSession } from "./run-session.ts";
 import { chooseExecutor } from "./executor-option.ts";
 import { version } from "./version.ts";
 import { reportTargets } from "../report/write-report.ts";
 import { withReports } from "./run-reports.ts";
-import type { Decision } from "./cli-approvals.ts";
+import type { Decision } from "../engine/run/decisions.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import type { Command } from "./io.ts";
 import { flakyChecksOf } from "./check-history.ts";
@@ -37,6 +37,9 @@ const OPTIONS = {
   ...LIMIT_OPTIONS,
   executor: { type: "string" },
   "fleet-key-file": { type: "string" },
+  "wait-approvals": { type: "boolean" },
+  notify: { type: "string", multiple: true },
+  "notify-on": { type: "string" },
   ...SANDBOX_OPTION,
 } as const;
 
@@ -177,6 +180,8 @@ const resumeCommand: Command = async (args, io) => {
           lock: ticket.lock,
           decisions,
           standing: standingRejections(prior),
+          waitApprovals: values["wait-approvals"] === true,
+          notify: notifyTargets(graphFile.graph.notify, values, io),
           options,
           probe,
           ...(replayDir !== undefined ? { replayDir } : {}),

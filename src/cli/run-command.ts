@@ -19,8 +19,10 @@ import { printPlan } from "./dry-run.ts";
 import { version } from "./version.ts";
 import { reportTargets } from "../report/write-report.ts";
 import { withReports } from "./run-reports.ts";
-import type { Command } from "./io.ts";
+import type { CliIO, Command } from "./io.ts";
 import { flakyChecksOf } from "./check-history.ts";
+import type { GraphFile } from "../engine/graph/schema.ts";
+import { flagTargets, graphTargets, notifyOnFlag, type NotifyTarget } from "./notify/targets.ts";
 import { refuseBadWorkspaces } from "./workspace-check.ts";
 import { didYouMean } from "../engine/graph/did-you-mean.ts";
 import { realGit } from "../workspace/git.ts";
@@ -43,6 +45,9 @@ export const RUN_OPTIONS = {
   ...LIMIT_OPTIONS,
   executor: { type: "string" },
   "fleet-key-file": { type: "string" },
+  "wait-approvals": { type: "boolean" },
+  notify: { type: "string", multiple: true },
+  "notify-on": { type: "string" },
   ...SANDBOX_OPTION,
 } as const;
 
@@ -77,6 +82,18 @@ export function replayDirFor(graphPath: string, flag: string | undefined, cwd: s
   return existsSync(beside) ? beside : undefined;
 }
 
+/** The graph's notify: and --notify/--notify-on (ADR 0064); usage errors before anything starts. */
+export function notifyTargets(
+  graphNotify: GraphFile["notify"],
+  values: { notify?: string[]; "notify-on"?: string },
+  io: Pick<CliIO, "env" | "err">,
+): NotifyTarget[] {
+  const flags = flagTargets(values.notify, notifyOnFlag(values["notify-on"]));
+  if (values["notify-on"] !== undefined && flags.length === 0)
+    throw new UsageError("--notify-on chooses the events of --notify: give --notify TARGET too");
+  return [...graphTargets(graphNotify, io.env, (line) => io.err(sanitize(line))), ...flags];
+}
+
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function passEnvFlag(names: string[] | undefined): string[] {
@@ -109,6 +126,7 @@ const runCommand: Command = async (args, io) => {
   const replayDir = replayDirFor(graphFile.path, values["replay-dir"], io.cwd);
   const reports = reportTargets(values.report, io.cwd);
   const limits = limitFlags(values);
+  const notify = notifyTargets(graphFile.graph.notify, values, io);
   const sandbox = sandboxFlag(values.sandbox);
   const plain = {
     runId: newRunId(),
@@ -154,6 +172,8 @@ const runCommand: Command = async (args, io) => {
       ledger,
       lock,
       options,
+      waitApprovals: values["wait-approvals"] === true,
+      notify,
       probe,
       ...(replayDir !== undefined ? { replayDir } : {}),
       ...(replayDelayMs !== undefined ? { replayDelayMs } : {}),

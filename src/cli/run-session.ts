@@ -15,11 +15,19 @@ import { Confiner } from "../spawn/sandbox/confine.ts";
 import { SandboxProbe } from "../spawn/sandbox/probe.ts";
 import type { RunPlan } from "../engine/run/types.ts";
 import type { EventOutput } from "../tui/output.ts";
-import type { Decision } from "./cli-approvals.ts";
+import type { Decision } from "../engine/run/decisions.ts";
 import type { CliIO } from "./io.ts";
 import { openOutput, type SessionOutput } from "./session-output.ts";
 import { heapCollector } from "./heap-collect.ts";
 import { SessionSignals } from "./session-signals.ts";
+import type { Approvals } from "../engine/ports.ts";
+import { RequestWatch } from "./remote/request-watch.ts";
+import { requester } from "./remote/requester.ts";
+import { sessionApprovals } from "./remote/session-approvals.ts";
+import { Notifications, notifyingOutput } from "./notify/notifications.ts";
+import { realDeliver } from "./notify/deliver.ts";
+import type { NotifyTarget } from "./notify/targets.ts";
+import { sanitize } from "../text/sanitize.ts";
 import { openTracing, withTracing } from "./session-telemetry.ts";
 
 export interface SessionSpec {
@@ -35,6 +43,10 @@ export interface SessionSpec {
   decisions?: Map<string, Decision>;
   /** Decisions the ledger already holds (by nodeKey): they answer first, and are final. */
   standing?: Map<string, Decision>;
+  /** --wait-approvals: a headless run waits for `vouch approve`/`reject` instead of pausing (ADR 0062). */
+  waitApprovals?: boolean;
+  /** Whom to tell of approvals waiting, usage-limit pauses and the run's end (ADR 0064). */
+  notify?: NotifyTarget[];
   /** The session's sandbox probe (ADR 0040): sealed sittings run through it. Absent: one of the session's own. */
   probe?: SandboxProbe;
 }
@@ -128,12 +140,16 @@ class Session {
   /** Owns every process group and handover folder of this session. */
   private readonly supervisor = new ProcessSupervisor();
   private sink: EventSink | null = null;
+  private requests: RequestWatch | null = null;
+  private readonly notifications: Notifications;
 
   constructor(
     private readonly spec: SessionSpec,
     private readonly recording: "on" | "off",
   ) {
     this.signals = new SessionSignals(spec.io, () => this.exitNow());
+    const deliver = realDeliver(spec.options.baseDir, { ...spec.io.env });
+    this.notifications = new Notifications(spec.options.runId, spec.notify ?? [], deliver, (line) => spec.io.err(sanitize(line)));
   }
 
   async run(): Promise<number> {
@@ -148,32 +164,54 @@ class Session {
     const untraced = realAgentRunner(env, spec.replayDir, spec.replayDelayMs, supervisor, confiner);
     const agents = tracing ? tracing.agents(untraced) : untraced;
     const journalFile = reapEarlierGroups(io, spec.lock);
-    const opened = await openOutput({
-      io,
-      flags: spec.flags,
-      ...(spec.decisions ? { decisions: spec.decisions } : {}),
-      ...(spec.standing ? { standing: spec.standing } : {}),
-      cancel: signals.cancel,
-      exitNow: () => this.exitNow(),
-    });
+    const opened = await openOutput({ io, flags: spec.flags, cancel: signals.cancel, exitNow: () => this.exitNow() });
     const out: SessionOutput = { ...opened, output: withTracing(opened.output, tracing) };
     if (this.recording === "off")
       io.err("vouch: VOUCH_LEDGER=off: this run is not recorded (a benchmark switch): it cannot be shown or resumed\n");
-    const sink = this.openSink(out.output);
+    const sink = this.openSink(notifyingOutput(out.output, this.notifications));
     supervisor.setBarrier(() => sink.flush());
     const plainCommands = createCommandRunner({ parentEnv: env, supervisor, confiner });
     const commands = tracing ? tracing.commands(plainCommands) : plainCommands;
-    const ports = { agents, commands, clock: systemClock, ledger: sink, approvals: out.approvals, git: realGit, merge: realMerge };
+    const approvals = this.approvals(out);
+    const ports = { agents, commands, clock: systemClock, ledger: sink, approvals, git: realGit, merge: realMerge };
     const journal = startGroupJournal(journalFile, supervisor);
     const ran: Ran = await runGraph({ ...spec.options, ports, signal: signals.signal }).then(
       (outcome) => ({ outcome }),
       (error: unknown) => ({ error }),
     );
+    this.requests?.stop();
     const failure = await this.teardown(ran, out, journal, commands);
     if (failure !== null) throw failure.error;
     const ended = (ran as { outcome: RunOutcome }).outcome; // runGraph resolved: nothing failed
     if (out.mode === "tui") io.err(`run ${ended.runId}: ${ended.status} (exit ${ended.exitCode}) — vouch show ${ended.runId}\n`);
     return ended.exitCode;
+  }
+
+  /** Requests from other processes (ADR 0062), polled while the run is recorded: a cancel
+   *  stops the run as Ctrl-C does; a decision answers the approval waiting for it. */
+  private approvals(out: SessionOutput): Approvals {
+    const { spec, signals } = this;
+    const recorded = this.recording === "on";
+    if (recorded) {
+      this.requests = new RequestWatch(spec.ledger.requests, spec.options.runId, (r) => signals.cancelBy(r), {
+        onError: (e) =>
+          spec.io.err(
+            `vouch: cannot read the run's requests any more (cancel and approve from elsewhere stop working): ${(e as Error).message}\n`,
+          ),
+      });
+      this.requests.start();
+    }
+    return sessionApprovals({
+      runId: spec.options.runId,
+      me: requester(spec.io.env),
+      ...(recorded ? { requests: spec.ledger.requests } : {}),
+      ...(this.requests ? { watch: this.requests } : {}),
+      flags: spec.decisions ?? new Map(),
+      standing: spec.standing ?? new Map(),
+      ...(out.ask ? { ask: out.ask } : {}),
+      waitRemote: spec.waitApprovals === true,
+      onAsk: (r) => this.notifications.asked(r),
+    });
   }
 
   /** Engine → ledger (committed) → output. A commit that fails on the sink's timer (a
@@ -227,6 +265,8 @@ class Session {
       }
     };
     await step(() => this.sink?.close());
+    // The run's end was told as run.finished was shown: wait for those deliveries (bounded by their timeouts).
+    await step(() => this.notifications.settle());
     await step(() => spec.options.executor?.close?.());
     // A cancelled run, or one the engine gave up on (its groups were told to stop): wait for them.
     await step(() => (signals.cancelled || "error" in ran ? this.supervisor.shutdownAll() : undefined));

@@ -3,6 +3,9 @@
 // once; once the run is over, a signal only leaves the live UI's final frame.
 import type { CliIO } from "./io.ts";
 import { onStdoutClosed } from "./stdout-closed.ts";
+import { CancelRequested } from "../engine/ports.ts";
+import type { CancelRequest } from "../ledger/index.ts";
+import { sanitize } from "../text/sanitize.ts";
 
 /** The signals that cancel a live run (a second one exits at once). SIGQUIT
  *  (Ctrl-\\ outside the live UI) too: its default action would end vouch at once
@@ -54,6 +57,16 @@ export class SessionSignals {
 
   readonly cancel = (): void => {
     if (!this.controller.signal.aborted) this.controller.abort(new Error("interrupted"));
+  };
+
+  /** Another process asked to cancel the run (`vouch cancel`, ADR 0062): the run records who
+   *  and stops as on Ctrl-C. A second request does nothing more (a second signal still exits). */
+  readonly cancelBy = (r: CancelRequest): void => {
+    if (this.controller.signal.aborted) return;
+    this.io.err(
+      sanitize(`vouch: cancel requested by ${r.by.user}@${r.by.host} (pid ${r.by.pid}): cancelling the run (children are stopped)\n`),
+    );
+    this.controller.abort(new CancelRequested(r.id, r.by, r.at, r.via));
   };
 
   /** The run has ended: from now on a signal only leaves. */

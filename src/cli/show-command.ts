@@ -42,7 +42,14 @@ const showCommand: Command = async (args, io) => {
     tui: { type: "boolean" },
     diff: { type: "string" },
     transcript: { type: "string" },
+    follow: { type: "boolean" },
   });
+  if (values.follow) {
+    if (values.tui || values.diff !== undefined || values.transcript !== undefined)
+      throw new UsageError("--follow is the live view of the run (vouch watch): it takes --json, not --tui, --diff or --transcript");
+    const { watchRun } = await import("./watch-command.ts");
+    return watchRun(oneRun("show", positionals), { json: values.json === true }, io);
+  }
   if (values.diff !== undefined && (values.json || values.tui)) throw new UsageError("--diff prints a patch; it excludes --json and --tui");
   if (values.diff !== undefined && values.transcript !== undefined) throw new UsageError("give --diff NODE or --transcript NODE, not both");
   const run = oneRun("show", positionals);

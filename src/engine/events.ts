@@ -135,7 +135,7 @@ const base = {
   /** Position in the run's event sequence; continues across resumes. */
   seq: z.number().int().min(0),
   /** Set on an event a worker streamed back (ADR 0026): who ran it, in which job attempt,
-   *  and its number in that attempt ((branch, attempt, seq) drops duplicates). */
+   *  and its number in that attempt ((branch, job, attempt, seq) drops duplicates). */
   remote: z
     .strictObject({ worker: z.string(), job: z.string(), attempt: z.number().int().min(1), seq: z.number().int().min(0) })
     .optional(),
@@ -540,6 +540,21 @@ export const runPausedSchema = z.strictObject({
   limited: z.array(limitedNode).optional(),
 });
 
+/** Another process asked the run to stop (`vouch cancel`, an MCP client; ADR 0062): the run
+ *  stops as on Ctrl-C and ends `interrupted`. Emitted when the run took the request. */
+export const runCancelRequestedSchema = z.strictObject({
+  ...base,
+  type: z.literal("run.cancel_requested"),
+  /** The request's id in the ledger's `requests` table. */
+  request: z.number().int().min(1),
+  /** Who asked: the user and host names their system gives, and the asking process. */
+  by: z.strictObject({ user: z.string(), host: z.string(), pid: z.number().int() }),
+  /** What asked: command, watch or mcp. */
+  via: z.string(),
+  /** When it was asked (ISO 8601 UTC); `t` is when the run took it. */
+  requested_at: z.string(),
+});
+
 const nodeCount = z.number().int().min(0);
 /** Nodes of a run by final status: run.finished's `counts`, the engine's tally and the TUI's. */
 const runCountsSchema = z.strictObject({
@@ -594,6 +609,7 @@ export const eventSchema = z.discriminatedUnion("type", [
   runFinishedSchema,
   nodeLimitedSchema,
   runWaitingSchema,
+  runCancelRequestedSchema,
 ]);
 
 export type VouchEvent = z.output<typeof eventSchema>;
@@ -619,4 +635,11 @@ export function eventJson(e: VouchEvent): string {
     serialized.set(e, text);
   }
   return text;
+}
+
+/** An event read back from the ledger, with the text the ledger holds for it: eventJson then
+ *  gives that text, so `vouch watch --json` prints the bytes `vouch run --json` printed (ADR 0063). */
+export function withStoredJson(e: VouchEvent, text: string): VouchEvent {
+  serialized.set(e, text);
+  return e;
 }

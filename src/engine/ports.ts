@@ -259,10 +259,35 @@ export interface ApprovalRequest {
   node: string;
   branch?: BranchRef;
   prompt?: string;
+  /** The feedback round the approval is asked in, when it is on a feedback chain. */
+  round?: number;
 }
+/** A decision with who made it and their note (ADR 0062): node.finished's evidence says them. */
+export interface ApprovalVerdict {
+  decision: "approve" | "reject";
+  /** Who decided, in one line ("alice@box, vouch approve"). */
+  by?: string;
+  note?: string;
+}
+export type ApprovalAnswer = "approve" | "reject" | "pause" | ApprovalVerdict;
 /** A human gate. Headless runs answer "pause" (the run ends with exit 4); the TUI asks in place. */
 export interface Approvals {
-  decide(request: ApprovalRequest, signal: AbortSignal): Promise<"approve" | "reject" | "pause">;
+  decide(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+}
+
+/** What a run's signal may be aborted with when another process asked to cancel the run
+ *  (`vouch cancel`, ADR 0062): the run records who asked (run.cancel_requested) and stops
+ *  as a Ctrl-C stops it. Any other abort reason stops it without that record. */
+export class CancelRequested extends Error {
+  constructor(
+    readonly request: number,
+    readonly by: { user: string; host: string; pid: number },
+    readonly requestedAt: string,
+    readonly via: string,
+  ) {
+    super("interrupted");
+    this.name = "CancelRequested";
+  }
 }
 
 // --- Branch executors (ADR 0026) -------------------------------------------

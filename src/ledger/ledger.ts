@@ -8,10 +8,11 @@ import { EventWriter } from "./event-writer.ts";
 import { listRuns, type Liveness } from "./run-listing.ts";
 import { acquireRunLock, isRunLive, type RunLock } from "./run-lock.ts";
 import { claimRunId } from "./claim-run-id.ts";
-import { lastSeq, runEvents } from "./run-events.ts";
+import { eventsAfter, lastSeq, runEvents, type StoredEvent } from "./run-events.ts";
 import { resolveRun } from "./resolve-run.ts";
 import { checkResumable, type ResumeTicket } from "./resume-check.ts";
 import { runFactsOf, runSummary } from "./run-summary.ts";
+import { runRequests, type RunRequests } from "./run-requests.ts";
 import { batchingSink, type EventSink, type SinkOptions } from "./sink.ts";
 import { guarded } from "./sqlite-errors.ts";
 import { LedgerCorruptError } from "./integrity.ts";
@@ -35,6 +36,8 @@ export interface RunLedger {
   /** Every event of the run, in seq order, validated against the event union. */
   runEvents(runId: string): VouchEvent[];
   lastSeq(runId: string): number | null;
+  /** The run's events after seq `afterSeq` (at most `limit`), each with its stored text (ADR 0063). */
+  eventsAfter(runId: string, afterSeq: number, limit: number): StoredEvent[];
   /** Everything `vouch show` prints; UsageError for an unknown run. */
   runSummary(runId: string): RunSummary;
   /** The run's facts (summary.run) without reading its nodes and branches. */
@@ -52,6 +55,8 @@ export interface RunLedger {
   sittings(filter: SittingFilter): Sittings;
   /** Every outcome of each check (or of `name`) in its newest runs (ADR 0067). */
   checkRuns(name?: string, window?: number): CheckRunRow[];
+  /** What other processes ask of a run: cancels, approvals' decisions (ADR 0062). */
+  readonly requests: RunRequests;
   /** Close every sink first (sink.close() commits what is queued). */
   close(): void;
 }
@@ -61,6 +66,7 @@ export class SqliteRunLedger implements RunLedger {
   private readonly liveness: Liveness;
   /** Set once the file was found damaged: nothing is written to it after (ADR 0048). */
   private damaged: LedgerCorruptError | null = null;
+  readonly requests: RunRequests;
 
   constructor(
     private readonly db: Database,
@@ -70,6 +76,7 @@ export class SqliteRunLedger implements RunLedger {
   ) {
     this.writer = guarded(file, "preparing the ledger", () => new EventWriter(db));
     this.liveness = { isLive: (id) => isRunLive(home, id), now };
+    this.requests = runRequests(db, file);
   }
 
   write(events: readonly VouchEvent[]): void {
@@ -91,6 +98,10 @@ export class SqliteRunLedger implements RunLedger {
 
   runEvents(runId: string): VouchEvent[] {
     return this.guard("reading the run's events", () => runEvents(this.db, runId, this.file));
+  }
+
+  eventsAfter(runId: string, afterSeq: number, limit: number): StoredEvent[] {
+    return guarded(this.file, "reading the run's events", () => eventsAfter(this.db, runId, afterSeq, limit, this.file));
   }
 
   lastSeq(runId: string): number | null {

@@ -243,11 +243,38 @@ FROM node_results n, json_each(n.checks) c
 WHERE json_type(c.value, '$.name') = 'text';
 `;
 
+// Version 5: requests other processes make of a run (ADR 0062): a cancel, or an approval's
+// decision, with who made them. Append-only like events; the first decision of an approval
+// instance (run, node, branch, round) is the only one (the partial unique index).
+const V5 = `
+CREATE TABLE requests (
+  id INTEGER PRIMARY KEY,
+  run_id TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('cancel', 'decision')),
+  node TEXT NOT NULL DEFAULT '',
+  map TEXT NOT NULL DEFAULT '',
+  branch_index INTEGER NOT NULL DEFAULT -1,
+  round INTEGER NOT NULL DEFAULT 1,
+  decision TEXT CHECK (decision IN ('approve', 'reject')),
+  note TEXT,
+  via TEXT NOT NULL,
+  user TEXT NOT NULL,
+  host TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  at TEXT NOT NULL
+);
+CREATE INDEX requests_by_run ON requests (run_id, id);
+CREATE UNIQUE INDEX requests_one_decision ON requests (run_id, node, map, branch_index, round) WHERE kind = 'decision';
+CREATE TRIGGER requests_no_update BEFORE UPDATE ON requests BEGIN SELECT RAISE(ABORT, 'vouch ledger: requests are append-only'); END;
+CREATE TRIGGER requests_no_delete BEFORE DELETE ON requests BEGIN SELECT RAISE(ABORT, 'vouch ledger: requests are append-only'); END;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
   { version: 3, sql: V3 },
   { version: 4, sql: V4 },
+  { version: 5, sql: V5 },
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

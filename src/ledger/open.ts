@@ -97,3 +97,13 @@ export function openLedgerForReading(opts: OpenOptions): RunLedger {
   const db = openReadOnly(file, migrations[migrations.length - 1]!.version);
   return new SqliteRunLedger(db, opts.home, file, opts.now ?? Date.now);
 }
+
+/** The ledger strictly read-only (`vouch watch`, ADR 0063): whatever the folder's permissions,
+ *  nothing is written — no migration, no checkpoint at close — and no write lock is taken, so
+ *  following a run never slows the process recording it. */
+export function openLedgerReadOnly(opts: OpenOptions): RunLedger {
+  const file = ledgerFile(opts.home);
+  const migrations = opts.migrations ?? MIGRATIONS;
+  const db = openReadOnly(file, migrations[migrations.length - 1]!.version);
+  return new SqliteRunLedger(db, opts.home, file, opts.now ?? Date.now);
+}

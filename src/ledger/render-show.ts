@@ -15,6 +15,7 @@ import { limitPhrase } from "../engine/limit-phrase.ts";
 import { retryTableText } from "../read/claims-text.ts";
 import { qualifierText } from "../read/qualifier.ts";
 import { checkLabel, checkWentWrong } from "../read/check-record.ts";
+import { requestsBlock } from "./render-requests.ts";
 
 const LABEL_MAX = 32;
 
@@ -166,6 +167,7 @@ export function renderShow(s: RunSummary, now: number = Date.now()): string {
   const waiting = s.sessions[s.sessions.length - 1]?.status === "paused" ? (s.sessions[s.sessions.length - 1]!.paused ?? []) : [];
   if (s.limit) parts.push(limitBlock(s.run.id, s.limit, now));
   if (waiting.length > 0) parts.push(waitingBlock(s.run.id, waiting));
+  if (s.requests) parts.push(requestsBlock(s.requests));
 
   const attempts = allAttempts(s);
   const failed = attempts.flatMap(({ where, attempt }) => attempt.checks.filter(checkWentWrong).map((c) => checkBlock(where, c)));

@@ -9,24 +9,43 @@ import { eventSchema, type VouchEvent } from "../engine/events.ts";
 
 export function runEvents(db: Database, runId: string, file: string): VouchEvent[] {
   const rows = db.query("SELECT seq, body FROM events WHERE run_id = ? ORDER BY seq").all(runId) as { seq: number; body: string }[];
-  return rows.map(({ seq, body }) => {
-    let value: unknown;
-    try {
-      value = parseStored(body);
-    } catch {
-      throw corruptLedger(file, `event ${seq} of run ${runId} is not valid JSON`);
-    }
-    const parsed = eventSchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
-      throw new LedgerError(
-        `${file}: event ${seq} of run ${runId} is not an event this vouch understands${where}: ${issue?.message ?? "invalid"}`,
-        "it was written by another vouch version or altered outside vouch",
-      );
-    }
-    return parsed.data;
-  });
+  return rows.map(({ seq, body }) => eventOf(seq, body, runId, file));
+}
+
+/** An event and the text the ledger holds for it (what `--json` printed: the same bytes). */
+export interface StoredEvent {
+  event: VouchEvent;
+  text: string;
+}
+
+/** The run's events after `afterSeq`, at most `limit` of them, in seq order: one range read
+ *  of the (run_id, seq) primary key, so following a run as it grows (`vouch watch`) costs
+ *  what is new, never a re-read of what was read (ADR 0063). */
+export function eventsAfter(db: Database, runId: string, afterSeq: number, limit: number, file: string): StoredEvent[] {
+  const rows = db.query("SELECT seq, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(runId, afterSeq, limit) as {
+    seq: number;
+    body: string;
+  }[];
+  return rows.map(({ seq, body }) => ({ event: eventOf(seq, body, runId, file), text: body }));
+}
+
+function eventOf(seq: number, body: string, runId: string, file: string): VouchEvent {
+  let value: unknown;
+  try {
+    value = parseStored(body);
+  } catch {
+    throw corruptLedger(file, `event ${seq} of run ${runId} is not valid JSON`);
+  }
+  const parsed = eventSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
+    throw new LedgerError(
+      `${file}: event ${seq} of run ${runId} is not an event this vouch understands${where}: ${issue?.message ?? "invalid"}`,
+      "it was written by another vouch version or altered outside vouch",
+    );
+  }
+  return parsed.data;
 }
 
 /** The highest seq recorded for the run, or null when it has no events. */

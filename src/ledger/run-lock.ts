@@ -15,6 +15,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { hostname } from "node:os";
 import { ResumeRefusedError } from "../engine/errors.ts";
 import { lockFile } from "./home.ts";
 import { createPrivateFolder, FILE_MODE } from "./permissions.ts";
@@ -23,6 +24,8 @@ import { ledgerErrorFrom } from "./sqlite-errors.ts";
 export interface LockHolder {
   pid: number;
   since: string;
+  /** The holder's host name (holders written before it was recorded lack it). */
+  host?: string;
 }
 
 export interface RunLock {
@@ -87,7 +90,7 @@ export function acquireRunLock(home: string, runId: string): RunLock {
     );
   }
   held.add(db);
-  const holder: LockHolder = { pid: process.pid, since: new Date().toISOString() };
+  const holder: LockHolder = { pid: process.pid, since: new Date().toISOString(), host: hostname() };
   const hf = holderFile(file);
   try {
     writeFileSync(`${hf}.${process.pid}`, JSON.stringify(holder), { mode: FILE_MODE });
@@ -116,19 +119,25 @@ export function acquireRunLock(home: string, runId: string): RunLock {
 /** Whether a live process holds the run's lock. Probes by trying to take it
  *  (and letting go at once); a run never locked has no lock file: not live. */
 export function isRunLive(home: string, runId: string): boolean {
+  return runLockState(home, runId) === "held";
+}
+
+/** held: a live process holds the run's lock; free: none does; unknown: the lock file
+ *  cannot be opened for the probe (a folder this user may not write), so nobody can tell. */
+export function runLockState(home: string, runId: string): "held" | "free" | "unknown" {
   const file = lockFile(home, runId);
-  if (!existsSync(file)) return false;
+  if (!existsSync(file)) return "free";
   let db: Database | undefined;
   try {
     db = new Database(file, { readwrite: true, create: false });
     db.run(`PRAGMA busy_timeout = ${PROBE_WAIT_MS}`);
     db.run("BEGIN EXCLUSIVE");
     db.run("ROLLBACK");
-    return false;
+    return "free";
   } catch (e) {
-    if (isBusy(e)) return true;
+    if (isBusy(e)) return "held";
     // Unreadable lock file (permissions): nobody can be shown to hold it.
-    return false;
+    return "unknown";
   } finally {
     db?.close();
   }

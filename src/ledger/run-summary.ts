@@ -9,6 +9,7 @@ import { listingOf, runRow, sessionViews, type Liveness, type RunRow } from "./r
 import { attachWorkspaces, workspacesOf } from "./run-workspaces.ts";
 import { sittings } from "./evidence-reads.ts";
 import { claimTable, retryTable } from "../read/claims.ts";
+import { requestsAfter } from "./run-requests.ts";
 import { attachSeals, sealsOf } from "./run-seals.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary, SessionView } from "./types.ts";
 
@@ -280,6 +281,7 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
   const overruns = overrunRows.flatMap((row) => (parseStored(row.overruns) as EventOf<"cap.overrun">[]).map(recordOf)) as OverrunRecord[];
   const limit = latest?.status === "paused" ? pausedLimit(db, runId, latest.session) : undefined;
   const judged = sittings(db, { runId }).rows;
+  const requests = requestsAfter(db, runId, 0, 10_000);
   return {
     run: runFacts(run, sessions),
     sessions,
@@ -290,5 +292,6 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
     ...(limit ? { limit } : {}),
     claims: claimTable(judged),
     retries: retryTable(judged),
+    ...(requests.length > 0 ? { requests } : {}),
   };
 }

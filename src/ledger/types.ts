@@ -4,6 +4,7 @@
 import type { EventOf, NodeStatus, Qualifier, RunStatus, StopReason, Cause } from "../engine/events.ts";
 import type { AttemptFacts, BranchFacts, CheckRecord, NodeFacts, OverrunRecord } from "../read/views.ts";
 import type { ClaimCell, RetryCell } from "../read/claims.ts";
+import type { RunRequest } from "./run-requests.ts";
 
 export type { CheckRecord, OverrunRecord };
 
@@ -122,6 +123,8 @@ export interface RunSummary {
   claims: ClaimCell[];
   /** What each cause's retries cost and bought in this run (ADR 0068). */
   retries: RetryCell[];
+  /** Cancels and approval decisions asked of the run, with who asked and when (ADR 0062); absent when none. */
+  requests?: RunRequest[];
 }
 
 export interface PausedLimit {

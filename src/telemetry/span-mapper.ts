@@ -239,6 +239,12 @@ const HANDLERS: Handlers = {
       "vouch.wait.ms": e.wait_ms,
       "vouch.wait.until": e.until,
     }),
+  // Who asked stays in the ledger (user and host): the trace says only that a cancel was asked, and how.
+  "run.cancel_requested": (m, e, at) =>
+    m.event(undefined, "vouch.run.cancel_requested", at, {
+      "vouch.cancel.via": bounded(e.via),
+      "vouch.cancel.requested_at": e.requested_at,
+    }),
   "run.finished": (m, e, at) => m.endSession(e, at),
   "node.limited": limited,
 };

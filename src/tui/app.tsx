@@ -26,6 +26,8 @@ export interface TuiOptions {
   onExitNow(): void;
   /** `vouch show --tui`: a finished run; q and Ctrl-C just leave. */
   replay?: boolean;
+  /** `vouch watch`: a run another process drives, live; q and Ctrl-C leave the view (ADR 0063). */
+  watching?: boolean;
   /** Frame clock (tests count frames on a fake one). */
   scheduler?: FrameScheduler;
   /** Minimum time between frames, default FRAME_INTERVAL_MS (50). */
@@ -94,7 +96,8 @@ export function startTui(opts: TuiOptions): TuiHandle {
     resolveDone();
   };
 
-  instance = render(<AppView store={store} color={opts.color} replay={replay} onEffect={onEffect} />, {
+  const watching = opts.watching === true;
+  instance = render(<AppView store={store} color={opts.color} replay={replay} watching={watching} onEffect={onEffect} />, {
     stdout: opts.stdout,
     stdin: opts.stdin,
     stderr: opts.stderr ?? process.stderr,

@@ -45,6 +45,8 @@ export interface KeyContext {
   /** The run is still going (no run.finished yet, and not a replay). */
   live: boolean;
   replay: boolean;
+  /** `vouch watch`: another process drives the run; q and Ctrl-C leave the view, never stop the run. */
+  watching?: boolean;
   /** The approval on screen, if one is waiting. */
   approval?: PendingApprovalView;
   pendingApprovals: number;
@@ -59,7 +61,7 @@ export function initialUi(): UiState {
 export function handleKey(ui: UiState, key: Key, ctx: KeyContext): { ui: UiState; effects: Effect[] } {
   const done = (next: UiState, ...effects: Effect[]) => ({ ui: next, effects });
   if (key === "ctrlC") {
-    if (ctx.replay || !ctx.live) return done(ui, { kind: "quit" });
+    if (ctx.replay || ctx.watching || !ctx.live) return done(ui, { kind: "quit" });
     if (ui.cancelRequested) return done(ui, { kind: "exitNow" });
     return done({ ...ui, confirm: null, cancelRequested: true }, { kind: "cancel" });
   }
@@ -78,7 +80,7 @@ export function handleKey(ui: UiState, key: Key, ctx: KeyContext): { ui: UiState
   }
   if (ui.details) return detailsKey(ui, key, ctx);
   if (char === "q") {
-    if (ctx.replay || !ctx.live) return done(ui, { kind: "quit" });
+    if (ctx.replay || ctx.watching || !ctx.live) return done(ui, { kind: "quit" });
     if (ctx.pendingApprovals > 0 && !ui.pausedApprovals) return done({ ...ui, confirm: "pause" });
     if (ui.cancelRequested) return done(ui);
     return done({ ...ui, confirm: "cancel" });

@@ -103,6 +103,12 @@ const LINES: { [T in EventType]?: Lines<T> } = {
     line([seg("⏸ ", "warn", true), seg(waitingPhrase(e.harness, e.resets_at, e.until, Date.parse(e.t)), "warn", true)]),
   ],
   "run.paused": (_after, e) => [...limitPaused(e), ...e.approvals.flatMap((a) => approvalLines(e.run, a))],
+  "run.cancel_requested": (_after, e) => [
+    line([
+      seg("✗ ", "bad", true),
+      seg(`cancel requested by ${e.by.user}@${e.by.host} (pid ${e.by.pid}, ${e.via}): stopping the run`, "bad"),
+    ]),
+  ],
   "run.finished": (after, e) => runFinished(after, e),
 };
 

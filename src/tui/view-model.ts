@@ -93,6 +93,7 @@ const HANDLERS: { [T in EventType]: Handler<T> } = {
     return { ...s, status: "paused", paused: e.approvals, limit };
   },
   "run.waiting": (s, e) => ({ ...s, limit: { harness: e.harness, resetsAt: e.resets_at, until: e.until } }),
+  "run.cancel_requested": (s, e) => ({ ...s, cancelledBy: `${e.by.user}@${e.by.host}` }),
   "run.finished": runFinished,
 };
 
@@ -170,6 +171,7 @@ function runStarted(s: ViewState, e: EventOf<"run.started">, at: number | null):
     earlier,
     paused: null,
     limit: null,
+    cancelledBy: null,
     order,
     branchOrder,
     nodes,

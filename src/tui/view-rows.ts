@@ -83,6 +83,10 @@ function nested(n: NodeView): NodeView {
   return parts.length === 1 ? n : { ...n, node: `${"  ".repeat(parts.length - 2)}└ ${parts[parts.length - 1]}` };
 }
 
+function cancelNotice(by: string): { text: string; tone: Tone } {
+  return { text: `cancel requested by ${by}: stopping the run…`, tone: "bad" };
+}
+
 /** The approval shown: the selected node's when it is asking, else the oldest. */
 export function currentApproval(approvals: readonly PendingApprovalView[], selected: string | null): PendingApprovalView | undefined {
   return approvals.find((a) => nodeKey(a.node, a.branch) === selected) ?? approvals[0];
@@ -97,7 +101,9 @@ export function selectFrame(state: ViewState, input: FrameOptions): Frame {
   // The request may come without its message: node.started carried it.
   const approval = asked && asked.prompt === undefined ? withPrompt(asked, state) : asked;
   const panel = approval ? approvalLines(approval, (o.approvals ?? []).length) : [];
-  const notice = o.notice ? [line([seg(o.notice.text, o.notice.tone ?? "warn", true)])] : [];
+  // Another process's cancel (ADR 0062) is said until the run has ended, unless a question is on screen.
+  const told = o.notice ?? (state.cancelledBy !== null && state.end === null ? cancelNotice(state.cancelledBy) : null);
+  const notice = told ? [line([seg(told.text, told.tone ?? "warn", true)])] : [];
   const footer = [rule(width), line(keysLine(o, Boolean(approval)))];
   const bodyHeight = Math.max(1, o.height - header.length - panel.length - notice.length - footer.length);
 

@@ -130,6 +130,8 @@ export interface ViewState {
   paused: readonly { node: string; branch?: BranchRef; prompt?: string }[] | null;
   /** The usage limit the run waits for (run.waiting: `until` set) or paused at (run.paused rate_limited). */
   limit: LimitView | null;
+  /** Another process asked the run to stop (run.cancel_requested): who, in one line. */
+  cancelledBy: string | null;
   lastEventAt: number | null;
   events: number;
 }
@@ -149,6 +151,7 @@ export function initialState(): ViewState {
     runOverruns: [],
     paused: null,
     limit: null,
+    cancelledBy: null,
     lastEventAt: null,
     events: 0,
   };

@@ -32,7 +32,7 @@ describe("commands and options", () => {
     expect(at("")).toContain("completion");
     expect(at("")).not.toContain("__complete");
     expect(at("-")).toEqual(["--help", "--version"]);
-    expect(at("help", "re")).toEqual(["report", "resume"]);
+    expect(at("help", "re")).toEqual(["reject", "report", "resume"]);
     expect(at("nosuch", "")).toBe("none");
   });
 

@@ -51,6 +51,9 @@ const COMMANDS: Record<string, Where> = {
     CI_BLOCK,
   "jq -c 'select(.type==\"run.finished\") | {status, exit_code, cost_usd, counts}' events.ndjson": CI_BLOCK,
   "exit $code": CI_BLOCK,
+  "vouch watch RUN": { by: "test/e2e/remote-control.test.ts", shows: '[BINARY, "watch", id, "--json"]' },
+  "vouch cancel RUN": { by: "test/e2e/remote-control.test.ts", shows: 'v(["cancel", id])' },
+  "vouch approve RUN NODE": { by: "test/e2e/remote-control.test.ts", shows: 'v(["approve", id, "gate"' },
 };
 
 /** A line without its trailing comment (a `#` after a space, outside quotes). */

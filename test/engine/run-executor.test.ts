@@ -6,7 +6,7 @@ import { describe, expect, test } from "vitest";
 import { ofType, run, setup } from "./helpers/run-helper.ts";
 import { FakeAgentRunner } from "./helpers/fakes.ts";
 import { FakeExecutor, type FakeExecutorOptions } from "./helpers/fake-executor.ts";
-import { runGraph, withDefaultPorts } from "../../src/engine/run.ts";
+import { priorFromEvents, runGraph, withDefaultPorts } from "../../src/engine/run.ts";
 import type { VouchEvent } from "../../src/engine/events.ts";
 
 const items = Array.from({ length: 6 }, (_, i) => ({ id: `F-${i}` }));
@@ -143,5 +143,42 @@ describe("branches through an executor", () => {
     expect(r.outcome.status).toBe("error");
     expect(r.outcome.reason).toBe("executor");
     expect(ofType(r.events, "branch.finished").find((e) => e.branch.index === 0)).toMatchObject({ status: "error" });
+  });
+});
+
+describe("a resumed run's new job for a branch that did not pass (issue 31)", () => {
+  test("its worker events are recorded: the old job's (attempt, seq) pairs drop only the old job's repeats", async () => {
+    const strict = GRAPH.replace("passes: any", "passes: all");
+    const one = setup(strict, { agents: agents(), inputs: { findings: items } });
+    const onePorts = withDefaultPorts(one.options.ports);
+    await one.clock.drive(
+      runGraph({
+        ...one.options,
+        executor: new FakeExecutor(
+          () => ({ ...onePorts }),
+          () => one.ledger.events,
+        ),
+      }),
+    );
+    const first = { events: one.ledger.events };
+    expect(ofType(first.events, "node.finished").find((e) => e.node === "verify" && e.branch?.index === 2)?.status).toBe("failed");
+    // Resume with the branch's agent fixed: branch 2 is dispatched again, as job dispatch 2.
+    const x = setup(strict, {
+      agents: new FakeAgentRunner(() => ({ resultText: '{"verdict":"CONFIRMED"}' })),
+      inputs: { findings: items },
+      options: { resume: priorFromEvents(first.events) },
+    });
+    const ports = withDefaultPorts(x.options.ports);
+    const executor = new FakeExecutor(
+      () => ({ ...ports }),
+      () => x.ledger.events,
+    );
+    await x.clock.drive(runGraph({ ...x.options, executor }));
+    const again = x.ledger.events;
+    expect(ofType(again, "branch.dispatched").map((e) => [e.branch.index, e.dispatch])).toEqual([[2, 2]]);
+    // Before the fix these were dropped as repeats of job dispatch 1's (attempt 1, seq n): the ledger had no node of the re-run.
+    const verify = ofType(again, "node.finished").filter((e) => e.node === "verify" && e.branch?.index === 2);
+    expect(verify.map((e) => [e.status, e.remote?.job])).toEqual([["passed", expect.stringMatching(/\.each\.2\.2$/)]]);
+    expect(ofType(again, "branch.finished").map((e) => [e.branch.index, e.status])).toEqual([[2, "passed"]]);
   });
 });

@@ -61,6 +61,21 @@ export const TRANSPORT_PACKAGES: Record<string, string> = {
   "@opentelemetry/resources": "src/telemetry/otlp-export.ts",
 };
 
+/** Packages one folder keeps to itself, by import prefix: the MCP SDK serves `vouch mcp serve` only (ADR 0065). */
+export const FOLDER_PACKAGES: Record<string, string> = {
+  "@modelcontextprotocol/sdk": "src/cli/mcp/",
+};
+
+/** "file -> import" for each import of a FOLDER_PACKAGES package outside its folder. */
+export function strayFolderPackages(facts: Facts, packages: Record<string, string> = FOLDER_PACKAGES): string[] {
+  const out: string[] = [];
+  for (const [file, x] of facts)
+    for (const i of x.imports)
+      for (const [pkg, home] of Object.entries(packages))
+        if ((i.spec === pkg || i.spec.startsWith(`${pkg}/`)) && !file.startsWith(home)) out.push(`${file} -> ${i.spec}`);
+  return sorted(out);
+}
+
 /**
  * Imports that break a folder rule today and are being removed on parallel branches
  * (issue 25): each entry must still be found (a stale one fails). None is left: the

@@ -15,6 +15,7 @@ import {
   folderBreaches,
   IMPORTED_ONLY_BY,
   KNOWN_BREACHES,
+  strayFolderPackages,
   strayTransportPackages,
   unlistedExecutorFolders,
   unwantedImporters,
@@ -55,6 +56,8 @@ const PLANTED: Record<string, string> = {
   "src/cli/io.ts": "export const x = 1;\n",
   "src/cli/worker-command.ts": `${value("../executor/registry.ts")}export const load = () => import("../executor/redis/worker.ts");\n`,
   "src/cli/queue.ts": 'import { Queue } from "bullmq";\nexport const q = Queue;\n',
+  "src/cli/mcp/server.ts": 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport const s = McpServer;\n',
+  "src/cli/serves-mcp.ts": 'import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport type S = McpServer;\n',
   "src/cli.ts": value("./cli/io.ts"),
   // cycles: a value pair, a lazy value triangle, a file that imports itself, a pair a type import closes
   "src/a/one.ts": value("./two.ts"),
@@ -147,6 +150,16 @@ describe("invariant 9: a transport's packages load only in its folder", () => {
   });
   test("the rule can fail: a value import in the root, a type import in the worker host", () => {
     expect(strayTransportPackages(planted)).toEqual(["src/cli/queue.ts -> bullmq", "src/executor/worker-host.ts -> ioredis"]);
+  });
+});
+
+describe("invariant 9: the MCP SDK loads only in src/cli/mcp/ (ADR 0065)", () => {
+  test("@modelcontextprotocol/sdk is imported only under src/cli/mcp/, and is imported there", () => {
+    expect(strayFolderPackages(real)).toEqual([]);
+    expect(strayFolderPackages(real, { "@modelcontextprotocol/sdk": "src/none/" }).length).toBeGreaterThan(0);
+  });
+  test("the rule can fail: a type import elsewhere in the root", () => {
+    expect(strayFolderPackages(planted)).toEqual(["src/cli/serves-mcp.ts -> @modelcontextprotocol/sdk/server/mcp.js"]);
   });
 });
 

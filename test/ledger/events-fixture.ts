@@ -236,6 +236,17 @@ export function fullRun(run = "r-full-0001"): RunScript {
   s.ev("repo.changed", { node: "integrate", attempt: 1, repo: "/home/me/project", changed: ["config", "refs/replace/abc added"] }, 0);
   s.ev("cap.overrun", { scope: "run", cap: "budget_usd", limit: 0.05, actual: 0.07 });
   s.ev("run.paused", { approvals: [{ node: "gate", prompt: "ship it?" }] });
+  // Another process asked the run to stop (ADR 0062).
+  s.ev(
+    "run.cancel_requested",
+    {
+      request: 1,
+      by: { user: "alice", host: "box", pid: 4242 },
+      via: "command",
+      requested_at: "2026-11-29T22:00:09.000Z",
+    },
+    0,
+  );
   s.runFinished("failed", {
     cost_usd: 0.07,
     cost_unknown: 1,

@@ -48,7 +48,18 @@ describe("a new ledger", () => {
     const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
       (r) => r.name,
     );
-    expect(tables).toEqual(["branches", "check_runs", "env_names", "events", "meta", "node_results", "runs", "sessions", "sittings"]);
+    expect(tables).toEqual([
+      "branches",
+      "check_runs",
+      "env_names",
+      "events",
+      "meta",
+      "node_results",
+      "requests",
+      "runs",
+      "sessions",
+      "sittings",
+    ]);
     db.close();
   });
 

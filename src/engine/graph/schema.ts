@@ -8,6 +8,8 @@ import { conditionSchema } from "./condition-schema.ts";
 import { HARNESS_NAMES } from "../harnesses.ts";
 import { SANDBOX_MODES } from "../sandbox.ts";
 import { EXECUTOR_URL_PATTERN, executorUrlProblem } from "./executor-url.ts";
+import { notifierSchema } from "./notify-schema.ts";
+import { ENV_NAME_PATTERN } from "./env-name.ts";
 
 export const CHECK_TIMEOUT_DEFAULT_MS = 120_000;
 export const SCRIPT_TIMEOUT_DEFAULT_MS = 120_000;
@@ -16,7 +18,7 @@ export const DEFAULT_HARNESS: (typeof HARNESS_NAMES)[number] = "claude";
 
 export const NODE_ID_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*$";
 export const INPUT_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
-export const ENV_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
+export { ENV_NAME_PATTERN };
 /** An agent node's `claim:`, a path into its output: output, output.verdict, output.result.state. */
 export const CLAIM_PATH_PATTERN = "^output(\\.[A-Za-z0-9_-]+)*$";
 
@@ -455,6 +457,10 @@ export const graphSchema = z
       .array(z.string().min(1, { message: "a checks_from entry is a path to a checks file" }))
       .optional()
       .meta({ description: "Checks files (only a checks: mapping) merged into this graph's library; paths relative to this file." }),
+    notify: z
+      .array(notifierSchema)
+      .optional()
+      .meta({ description: "Whom to tell while the run goes on: approvals waiting, usage-limit pauses, the run's end (ADR 0064)." }),
     nodes: z.record(nodeId, nodeSchema).refine((nodes) => Object.keys(nodes).length > 0, { message: "a graph needs at least one node" }),
   })
   .meta({ title: "vouch graph", description: "A graph of coding-agent work (vouch graph language, version 1)." });

@@ -16,6 +16,7 @@ import { plannedReach } from "./validate-planned.ts";
 import { sessions } from "./validate-sessions.ts";
 import { workspaces } from "./validate-workspace.ts";
 import { retryCost } from "./validate-retry.ts";
+import { notifiers } from "./validate-notify.ts";
 
 export { graphOrder, ancestors, type OrderedNode } from "./graph-index.ts";
 
@@ -40,6 +41,7 @@ const RULES: Rule[] = [
   merges,
   sessions,
   retryCost,
+  notifiers,
 ];
 
 /** What exists in the file but did not pass the schema (so rules neither check it nor

@@ -78,7 +78,8 @@ export function executorLauncher(ctx: RunContext, executor: BranchExecutor, m: M
       let cost = 0;
       const { onAttempt, onRefused } = remoteAttempts(ctx, branch, job.jobId);
       const onEvent = (e: RemoteEvent) => {
-        const dedup = `${e.attempt}:${e.seq}`;
+        // By job too: a resumed run's new job for the branch numbers its attempts and events from 1 again.
+        const dedup = `${job.jobId}:${e.attempt}:${e.seq}`;
         if (seen.has(dedup)) return;
         seen.add(dedup);
         onAttempt(e.attempt, e.worker);

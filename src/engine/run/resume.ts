@@ -67,7 +67,8 @@ function noteRemote(remote: RemoteResume, e: VouchEvent): void {
     if (d) d.finished = true;
   }
   const branch = "branch" in e ? e.branch : undefined;
-  if (e.remote && branch) (remote.seen[branchKey(branch.map, branch.index)] ??= []).push(`${e.remote.attempt}:${e.remote.seq}`);
+  if (e.remote && branch)
+    (remote.seen[branchKey(branch.map, branch.index)] ??= []).push(`${e.remote.job}:${e.remote.attempt}:${e.remote.seq}`);
   // The attempts already recorded: a resumed coordinator does not cut off one twice.
   const job = e.type === "branch.cut_off" ? e.job : e.remote?.job;
   if (job === undefined) return;

@@ -4,6 +4,7 @@ import { RefusalError } from "../errors.ts";
 import type { RunStatus } from "../events.ts";
 import { walkNodes, type WalkedNode } from "../graph/graph-walk.ts";
 import {
+  CancelRequested,
   refusingAgentRunner,
   refusingApprovals,
   refusingClock,
@@ -116,10 +117,23 @@ class RunDriver {
   private linkSignal(): void {
     const signal = this.options.signal;
     if (!signal) return;
-    const onAbort = () => this.ctx.requestStop("interrupted");
+    const onAbort = () => {
+      // Asked by another process (ADR 0062): who asked is recorded before the stop.
+      if (signal.reason instanceof CancelRequested) this.recordCancelRequest(signal.reason);
+      this.ctx.requestStop("interrupted");
+    };
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
     this.unlinkSignal = () => signal.removeEventListener("abort", onAbort);
+  }
+
+  private recordCancelRequest(r: CancelRequested): void {
+    if (this.ended || this.finishing || this.ctx.stop !== null) return;
+    try {
+      this.emitter.emit({ type: "run.cancel_requested", request: r.request, by: r.by, via: r.via, requested_at: r.requestedAt });
+    } catch (e) {
+      this.ctx.fail(e);
+    }
   }
 
   /** The run's wall cap: crossing it reports the overrun and stops the run. */

@@ -6,6 +6,7 @@ import { evaluateCondition } from "../condition.ts";
 import { renderDeep, renderText } from "../template/render.ts";
 import { emitStarted, head, isFatal, simpleResult, stoppedResult } from "./node-env.ts";
 import type { NodeEnv, NodeResult } from "./contract.ts";
+import type { ApprovalAnswer } from "../ports.ts";
 
 /** The first route whose condition holds wins; none: `default` (or nothing). */
 export function chooseRoute(node: RouterNode, scope: Record<string, unknown>): { route: number | "default" | null; to: string[] } {
@@ -60,8 +61,9 @@ export async function runApprovalNode(env: NodeEnv, node: ApprovalNode): Promise
     node: env.id,
     ...(env.branch ? { branch: env.branch } : {}),
     ...(prompt !== undefined ? { prompt: head(prompt) } : {}),
+    ...(env.round !== undefined ? { round: env.round } : {}),
   };
-  let answer: "approve" | "reject" | "pause";
+  let answer: ApprovalAnswer;
   try {
     answer = await env.run.ports.approvals.decide(request, env.signal);
   } catch (e) {
@@ -72,14 +74,24 @@ export async function runApprovalNode(env: NodeEnv, node: ApprovalNode): Promise
     });
   }
   const wallMs = env.run.clock.now() - t0;
-  if (answer === "approve") {
-    return simpleResult("passed", null, 1, wallMs, { qualifier: "approved", evidence: [{ part: "approval", outcome: "passed" }] });
-  }
-  if (answer === "reject") {
-    return simpleResult("failed", "rejected", 1, wallMs, {
-      error: `${env.id} was rejected`,
-      evidence: [{ part: "approval", outcome: "failed" }],
+  if (answer === "pause") return pausedResult(wallMs, prompt);
+  const verdict = typeof answer === "string" ? { decision: answer } : answer;
+  // Who decided and their note (ADR 0062), when the answer says: the evidence's detail.
+  const by = verdict.by ? `by ${verdict.by}` : "";
+  const said = [by, verdict.note ?? ""].filter((p) => p !== "").join(": ");
+  const detail = said === "" ? {} : { detail: head(said) };
+  if (verdict.decision === "approve") {
+    return simpleResult("passed", null, 1, wallMs, {
+      qualifier: "approved",
+      evidence: [{ part: "approval", outcome: "passed", ...detail }],
     });
   }
+  return simpleResult("failed", "rejected", 1, wallMs, {
+    error: `${env.id} was rejected${said === "" ? "" : `${by ? " " : ": "}${head(said)}`}`,
+    evidence: [{ part: "approval", outcome: "failed", ...detail }],
+  });
+}
+
+function pausedResult(wallMs: number, prompt: string | undefined): NodeResult {
   return simpleResult("passed", null, 1, wallMs, { paused: prompt === undefined ? {} : { prompt: head(prompt) } });
 }

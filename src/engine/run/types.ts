@@ -172,7 +172,7 @@ export interface ResumeState {
 export interface RemoteResume {
   /** By branchKey: the last dispatch, and whether the branch finished since. */
   dispatches: Record<string, { dispatch: number; job: string; finished: boolean }>;
-  /** By branchKey: "attempt:seq" of the worker events the ledger already holds. */
+  /** By branchKey: "job:attempt:seq" of the worker events the ledger already holds. */
   seen: Record<string, string[]>;
   /** By job id: the newest attempt the ledger holds events of, and the attempts it recorded cut off. */
   attempts?: Record<string, { last: { attempt: number; worker: string } | null; cutOff: number[] }>;

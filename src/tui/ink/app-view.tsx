@@ -12,6 +12,8 @@ export interface AppViewProps {
   store: TuiStore;
   color: boolean;
   replay: boolean;
+  /** `vouch watch`: q and Ctrl-C leave; the run goes on in its own process. */
+  watching?: boolean;
   onEffect(effect: Effect): void;
   /** Fixed size (tests); otherwise the terminal's, following resizes. */
   size?: { columns: number; rows: number };
@@ -36,7 +38,7 @@ export function toKey(input: string, key: InkKey): Key | null {
   return input.length === 1 && !key.ctrl && !key.meta ? { char: input } : null;
 }
 
-export function AppView({ store, color, replay, onEffect, size }: AppViewProps) {
+export function AppView({ store, color, replay, watching, onEffect, size }: AppViewProps) {
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const terminal = useWindowSize();
   const columns = size?.columns ?? terminal.columns;
@@ -79,6 +81,7 @@ export function AppView({ store, color, replay, onEffect, size }: AppViewProps) 
       bodyHeight: f.bodyHeight,
       live: !replay && s.state.end === null,
       replay,
+      ...(watching ? { watching } : {}),
       ...(approval ? { approval } : {}),
       pendingApprovals: approvals.length,
       maps: new Set(Object.keys(s.state.maps)),

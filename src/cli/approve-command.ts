@@ -1,0 +1,4 @@
+// `vouch approve RUN NODE [--note TEXT]`: see decide-command.ts.
+import { decideCommand } from "./decide-command.ts";
+
+export default decideCommand("approve");

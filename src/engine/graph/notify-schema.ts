@@ -1,0 +1,56 @@
+// `notify:` (ADR 0064): whom to tell, and on which events, while a run goes on —
+// a program of the user's (argv, static: the event JSON on its stdin, never on
+// its command line) or a URL the event JSON is POSTed to. Telling never changes
+// a verdict: a notifier is given a bounded time, and its failure is one warning.
+import { z } from "zod";
+import { DURATION_PATTERN, formatDuration, parseDuration } from "./duration.ts";
+import { ENV_NAME_PATTERN } from "./env-name.ts";
+
+/** What a notifier can be told of. */
+export const NOTIFY_EVENTS = ["approval_waiting", "limit_paused", "run_finished", "run_failed", "run_errored"] as const;
+export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
+/** `on:` left out: a person is needed (approval, usage limit), and the run's end. */
+export const DEFAULT_NOTIFY_EVENTS: readonly NotifyEvent[] = ["approval_waiting", "limit_paused", "run_finished"];
+export const NOTIFY_TIMEOUT_DEFAULT_MS = 10_000;
+export const NOTIFY_TIMEOUT_CEILING_MS = 60_000;
+
+const timeout = z
+  .string()
+  .regex(new RegExp(DURATION_PATTERN), { message: 'a duration needs a unit, like "5s" or "30s"' })
+  .transform((text) => parseDuration(text)!)
+  .refine((ms) => ms > 0 && ms <= NOTIFY_TIMEOUT_CEILING_MS, {
+    message: `a notify timeout is greater than zero and at most ${formatDuration(NOTIFY_TIMEOUT_CEILING_MS)}`,
+  });
+
+export const notifierSchema = z
+  .strictObject({
+    on: z
+      .array(z.enum(NOTIFY_EVENTS))
+      .min(1)
+      .optional()
+      .meta({ description: `The events to tell of (default: ${DEFAULT_NOTIFY_EVENTS.join(", ")}).` }),
+    argv: z
+      .array(z.string())
+      .min(1, { message: "argv needs a program" })
+      .optional()
+      .meta({ description: "A program and its arguments, run with the event as JSON on stdin. Static: a template is refused." }),
+    url: z
+      .string()
+      .regex(/^https?:\/\/[^\s{}]+$/, { message: "url is an http:// or https:// URL (no template, no spaces)" })
+      .optional()
+      .meta({ description: "POST the event as JSON (Content-Type: application/json) to this URL." }),
+    url_env: z.string().regex(new RegExp(ENV_NAME_PATTERN), { message: "url_env names an environment variable" }).optional().meta({
+      description: "POST to the URL this environment variable holds when the run starts (a webhook's secret stays out of the graph).",
+    }),
+    env: z
+      .array(z.string().regex(new RegExp(ENV_NAME_PATTERN), { message: "an env entry names an environment variable" }))
+      .optional()
+      .meta({
+        description:
+          "argv: names of environment variables the program is given besides the allowlist (names only; never values in the ledger).",
+      }),
+    timeout: timeout.optional().meta({ description: `How long one notification may take (default 10s, at most 1m).` }),
+  })
+  .meta({ description: "One notifier: exactly one of argv, url, url_env." });
+
+export type Notifier = z.output<typeof notifierSchema>;
