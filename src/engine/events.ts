@@ -297,7 +297,7 @@ export const checkFinishedSchema = z.strictObject({
   rerun: z.number().int().min(1).optional(),
   /** Set on the rerun that passed after a failure: the check is flaky on this tree. */
   flaky: z.literal(true).optional(),
-  /** Where it ran (ADR 0043): `sealed`, a tree vouch built from the attempt's commit; `base`, the
+  /** Where it ran (ADR 0043): `commit`, a tree vouch built from the attempt's commit; `base`, the
    *  witness run on the base (ADR 0044); absent, the node's folder as it is (no worktree). */
   tree: z.enum(["commit", "base"]).optional(),
 });

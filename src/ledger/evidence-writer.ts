@@ -50,6 +50,9 @@ export class EvidenceWriter {
 
   /** `key`: the node_results key of the check's attempt (run, session, node, map, index, round, attempt, seq). */
   check(e: EventOf<"check.finished">, key: Params): void {
+    // A witness's run on the base (ADR 0044) must fail there: it is not the check's outcome on
+    // the work, and would stand as a pass for a check the verdict failed (vacuous).
+    if (e.tree === "base") return;
     const outcome = outcomeOf(e);
     const statement = e.rerun === undefined ? this.checkRun : this.checkRerun;
     statement.run(...key, e.name, e.command_digest ?? null, e.tree_id ?? null, outcome, outcome === "passed" ? 0 : 1, e.t);

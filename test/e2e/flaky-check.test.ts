@@ -159,6 +159,8 @@ nodes:
     kind: agent
     prompt: p
     workspace: { mode: worktree }
+    # The counter lives outside the check's tree: sealed, the check could not write it.
+    sandbox: off
     success: { checks: [tests] }
 `,
     );

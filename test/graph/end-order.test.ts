@@ -19,6 +19,21 @@ function warnings(nodes: string, head = ""): string[] {
 const ISSUE = `  tests: { kind: script, run: "exit 1" }\n  done: { kind: end }\n`;
 
 describe("end-order warnings", () => {
+  // Found by the verdict-integrity property once routers ran over failed needs (issue 27 item 15):
+  // the router's need w may fail, its fallback f then runs while the router's end has already run.
+  test("a router over a node with a fallback: its end can run before the fallback ends", () => {
+    const nodes = [
+      `  w: { kind: script, run: w, fallback: f }`,
+      `  f: { kind: script, run: f }`,
+      `  r: { kind: router, needs: [w], routes: [{ when: { inputs.flag: true }, to: [t] }], default: [done] }`,
+      `  t: { kind: script, run: t }`,
+      `  done: { kind: end, status: success }`,
+    ].join("\n");
+    expect(warnings(`${nodes}\n`, "inputs: { flag: { default: false } }\n").join("\n")).toContain(
+      `end node "done" can run before "f" ends`,
+    );
+  });
+
   test("the issue's graph: done can run before tests ends; the warning points at done", () => {
     expect(warnings(ISSUE)).toEqual([
       `5:3 warning: end node "done" can run before "tests" ends: it is not upstream of "done" (through needs, routes or fallbacks)`,

@@ -193,6 +193,20 @@ describe("the projections", () => {
     ledger.close();
   });
 
+  test("a witness's run on the base is not the check's outcome: a vacuous check leaves no pass in its history", () => {
+    const s = new RunScript("r2", 0);
+    s.started({});
+    s.nodeStarted({ node: "fix" }, "agent");
+    // Passed on the base (tree: base): the check is vacuous, the node fails, no run on the result follows.
+    s.check({ node: "fix" }, "tests", true, { command_digest: "sha256:tt", tree: "base" });
+    s.finished({ node: "fix" }, "failed", {});
+    s.runFinished("failed");
+    const ledger = openLedger({ home: t.home });
+    ledger.write(s.events);
+    expect(ledger.checkRuns()).toEqual([]);
+    ledger.close();
+  });
+
   test("a resumed session's sittings and checks are its own: the history holds both sessions", () => {
     const ledger = openLedger({ home: t.home });
     ledger.write(fleetRun("r1").events);

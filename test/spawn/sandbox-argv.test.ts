@@ -27,9 +27,10 @@ describe("bwrapArgs", () => {
     expect(a).not.toContain("--new-session");
   });
 
-  test("as root: a user namespace of ours with CAP_SETFCAP (a nested sandbox can map uid 0); as anyone else, neither", () => {
+  test("as root: a user namespace of ours with a uid that is not 0 and no capability (never CAP_SETFCAP); as anyone else, neither", () => {
     const root = bwrapArgs(spec(), "/w", dirs, true).join(" ");
-    expect(root).toContain("--cap-drop ALL --unshare-user --cap-add CAP_SETFCAP");
+    expect(root).toContain("--cap-drop ALL --unshare-user --uid 1000 --gid 1000");
+    expect(root).not.toContain("--cap-add");
     const user = bwrapArgs(spec(), "/w", dirs, false);
     expect(user).not.toContain("--unshare-user");
     expect(user).not.toContain("--cap-add");

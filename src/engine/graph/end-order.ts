@@ -10,7 +10,8 @@
 //    target means its one owner did not pass, so what needs that owner is skipped;
 //  - a dominator that is a router's target means the router chose it, so the
 //    router's targets that share no route with it are skipped;
-//  - a fallback whose owners all passed (they dominate E) is never triggered;
+//  - a fallback whose owners all passed (they dominate E below any router: a router runs
+//    over needs that failed) is never triggered;
 //  - what needs only skipped nodes is skipped.
 // Anything else is reported. `when:` conditions are not reasoned about.
 import { buildScopeIndex, upstreamOf, type ScopeIndex, type ScopeNode } from "../scheduler/scope-index.ts";
@@ -112,7 +113,10 @@ function dominatorsOf(idom: Map<string, string | null>, id: string): string[] {
 function unorderedWork(index: ScopeIndex, idom: Map<string, string | null>, end: string): string[] {
   const chainList = [end, ...dominatorsOf(idom, end)];
   const chain = new Set(chainList);
-  const passed = new Set(chainList.slice(1));
+  // A router runs over needs that failed or erred (issue 27 item 15): only the dominators from
+  // the end up to the first router must have passed for the end to run; those above it need not.
+  const router = chainList.findIndex((d, i) => i > 0 && index.nodes.get(d)!.kind === "router");
+  const passed = new Set(router === -1 ? chainList.slice(1) : chainList.slice(1, router + 1));
   const notPassed = new Set<string>();
   const skipped = new Set<string>();
   for (const d of chain) {

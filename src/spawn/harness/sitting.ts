@@ -58,6 +58,24 @@ export async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, ho
   });
   const seal = await sealedEnv(adapter, a, childEnv, ctx);
   if ("error" in seal) return notRun("unavailable", seal.error);
+  // Whatever throws from here on, the confinement's scratch folder goes with the sitting.
+  try {
+    return await sit(adapter, a, hooks, ctx, { command, marker, seal });
+  } finally {
+    await seal.release();
+  }
+}
+
+type Sealed = { env: Record<string, string>; spec?: SandboxSpec };
+
+/** The sitting itself, in its (sealed or not) environment: the process, its stream, its stop. */
+async function sit(
+  adapter: HarnessAdapter,
+  a: AgentAssignment,
+  hooks: AgentHooks,
+  ctx: SittingContext,
+  { command, marker, seal }: { command: HarnessCommand; marker: string; seal: Sealed },
+): Promise<Sitting> {
   const env = seal.env;
   const parser = adapter.createParser(a, { env, startedAt: Date.now() });
   const controller = new AbortController();
@@ -80,7 +98,6 @@ export async function runSitting(adapter: HarnessAdapter, a: AgentAssignment, ho
     talk.dispose();
     hooks.signal.removeEventListener("abort", cancel.onCancel);
     cancel.dispose();
-    await seal.release();
   }
   await parser.settle?.();
   const sitting = parsedSitting(parser, adapter, result, ctx.parentEnv);

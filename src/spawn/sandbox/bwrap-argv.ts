@@ -18,6 +18,9 @@ import type { SandboxSpec } from "./spec.ts";
 
 export type PathKind = "dir" | "file" | null;
 
+/** The uid and gid a sealed process has inside its user namespace when vouch runs as root. */
+export const SEALED_UID = "1000";
+
 /** What is at `path`, following links; null when nothing is. */
 export function kindOnDisk(path: string): PathKind {
   try {
@@ -55,10 +58,12 @@ export function bwrapArgs(
   const args = ["--die-with-parent", "--unshare-pid", "--as-pid-1", "--unshare-ipc", "--cap-drop", "ALL"];
   // As root, bubblewrap makes no user namespace of its own, and with every capability dropped a
   // sandbox the sealed program makes for itself (codex's, on bubblewrap too) cannot map uid 0:
-  // the kernel asks for CAP_SETFCAP for that. In a user namespace of ours that capability is the
-  // namespace's only (file capabilities it sets hold inside it), so the nested sandbox works as it
-  // does for any other user, whose bubblewrap makes the namespace anyway (ADR 0040).
-  if (asRoot) args.push("--unshare-user", "--cap-add", "CAP_SETFCAP");
+  // the kernel asks for CAP_SETFCAP for that. Never grant it: a file capability set from a
+  // namespace whose root is the host's root holds on the host (a setuid escape that outlives the
+  // seal). As root the sealed process runs as SEALED_UID in a user namespace of ours instead,
+  // mapped to root outside (its files are root's), with no capability; a nested sandbox maps that
+  // uid as any user's does (ADR 0040).
+  if (asRoot) args.push("--unshare-user", "--uid", SEALED_UID, "--gid", SEALED_UID);
   if (!spec.network) args.push("--unshare-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
   const remount: string[] = [];
@@ -83,8 +88,14 @@ export function bwrapArgs(
 export const SANDBOX_INIT = ["/bin/sh", "-c", 'exec 3<&0; "$@" <&3 3<&- & wait $!', "vouch-sandbox-init"] as const;
 
 /** The whole command line: bwrap, its arguments, our init, then the command. */
-export function sealedArgv(spec: SandboxSpec, cwd: string, argv: readonly string[], kindOf?: (path: string) => PathKind): string[] {
-  return [spec.program, ...bwrapArgs(spec, cwd, kindOf), "--", ...SANDBOX_INIT, ...argv];
+export function sealedArgv(
+  spec: SandboxSpec,
+  cwd: string,
+  argv: readonly string[],
+  kindOf?: (path: string) => PathKind,
+  asRoot?: boolean,
+): string[] {
+  return [spec.program, ...bwrapArgs(spec, cwd, kindOf, asRoot), "--", ...SANDBOX_INIT, ...argv];
 }
 
 function normal(path: string): string {
