@@ -22,25 +22,15 @@ import { refuseBadWorkspaces } from "./workspace-check.ts";
 import { realGit } from "../workspace/git.ts";
 import { sanitize } from "../tui/text.ts";
 import type { SandboxMode } from "../engine/sandbox.ts";
-import { LIMIT_OPTIONS, limitFlags } from "./limit-flags.ts";
-import { probeForRun, SANDBOX_OPTION, sandboxFlag, warnUnsealed } from "./sandbox-option.ts";
+import { limitFlags } from "./limit-flags.ts";
+import { SESSION_OPTIONS } from "./session-options.ts";
+import { probeForRun, sandboxFlag, warnUnsealed } from "./sandbox-option.ts";
 
 const OPTIONS = {
   approve: { type: "string", multiple: true },
   reject: { type: "string", multiple: true },
   force: { type: "boolean" },
-  json: { type: "boolean" },
-  plain: { type: "boolean" },
-  "replay-dir": { type: "string" },
-  "replay-delay": { type: "string" },
-  report: { type: "string", multiple: true },
-  ...LIMIT_OPTIONS,
-  executor: { type: "string" },
-  "fleet-key-file": { type: "string" },
-  "wait-approvals": { type: "boolean" },
-  notify: { type: "string", multiple: true },
-  "notify-on": { type: "string" },
-  ...SANDBOX_OPTION,
+  ...SESSION_OPTIONS,
 } as const;
 
 /** Approval ids as events name them: a sub-graph's as "review/approve" (ADR 0024). */

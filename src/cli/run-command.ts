@@ -26,29 +26,19 @@ import { flagTargets, graphTargets, notifyOnFlag, type NotifyTarget } from "./no
 import { refuseBadWorkspaces } from "./workspace-check.ts";
 import { didYouMean } from "../engine/graph/did-you-mean.ts";
 import { realGit } from "../workspace/git.ts";
-import { LIMIT_OPTIONS, limitFlags } from "./limit-flags.ts";
-import { probeForRun, SANDBOX_OPTION, sandboxFlag, warnUnsealed } from "./sandbox-option.ts";
+import { limitFlags } from "./limit-flags.ts";
+import { SESSION_OPTIONS } from "./session-options.ts";
+import { probeForRun, sandboxFlag, warnUnsealed } from "./sandbox-option.ts";
 
 export const RUN_OPTIONS = {
   input: { type: "string", short: "i", multiple: true },
-  json: { type: "boolean" },
-  plain: { type: "boolean" },
   harness: { type: "string" },
-  "replay-dir": { type: "string" },
-  "replay-delay": { type: "string" },
   concurrency: { type: "string" },
   budget: { type: "string" },
   wall: { type: "string" },
   "pass-env": { type: "string", multiple: true },
   "dry-run": { type: "boolean" },
-  report: { type: "string", multiple: true },
-  ...LIMIT_OPTIONS,
-  executor: { type: "string" },
-  "fleet-key-file": { type: "string" },
-  "wait-approvals": { type: "boolean" },
-  notify: { type: "string", multiple: true },
-  "notify-on": { type: "string" },
-  ...SANDBOX_OPTION,
+  ...SESSION_OPTIONS,
 } as const;
 
 export function harnessFlag(value: string | undefined): HarnessName | undefined {

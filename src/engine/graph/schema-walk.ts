@@ -3,23 +3,8 @@
 // Only the shapes of objects are read; zod's checks stay zod's business.
 import type { Path } from "./problem.ts";
 import { isObject } from "../json-object.ts";
-
-// zod 4 keeps the structure on `schema.def`; typed loosely on purpose, as the
-// walk reads only `type`, `shape`, `valueType`, `element`, `options`, `innerType`, `in`.
-interface Def {
-  type: string;
-  shape?: Record<string, Schema>;
-  valueType?: Schema;
-  element?: Schema;
-  options?: Schema[];
-  discriminator?: string;
-  innerType?: Schema;
-  in?: Schema;
-  values?: unknown[];
-}
-export interface Schema {
-  def: Def;
-}
+import type { Schema } from "./zod-def.ts";
+export type { Schema } from "./zod-def.ts";
 
 function unwrap(schema: Schema): Schema {
   let s = schema;

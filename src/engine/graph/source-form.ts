@@ -6,24 +6,7 @@
 // timeout or backoff (ADR 0030). The walk follows the zod schema beside the value
 // and writes each such number back as "<ms>ms" (exact: durations are whole ms).
 import { isObject } from "../json-object.ts";
-
-// zod 4 keeps a schema's structure on `def`; typed loosely, as schema-walk.ts does.
-interface Def {
-  type: string;
-  shape?: Record<string, Schema>;
-  valueType?: Schema;
-  element?: Schema;
-  options?: Schema[];
-  innerType?: Schema;
-  in?: Schema;
-  out?: Schema;
-  getter?: () => Schema;
-  discriminator?: string;
-  values?: unknown[];
-}
-interface Schema {
-  def: Def;
-}
+import type { Def, Schema } from "./zod-def.ts";
 
 const WRAPPERS = new Set(["optional", "nullable", "default", "readonly", "catch", "nonoptional"]);
 

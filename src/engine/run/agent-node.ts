@@ -1,5 +1,6 @@
 // An agent node: render the prompt, run sittings through the AgentRunner under
 // the node's caps, judge each by the success conjunction, retry by cause.
+import { notRun } from "../not-run.ts";
 import { OverrunOnce, overruns, type Overrun } from "../caps.ts";
 import type { AgentNode } from "../graph/schema.ts";
 import type { AgentAssignment, Sitting, SittingProgress } from "../ports.ts";
@@ -35,18 +36,7 @@ function emitOverruns(env: NodeEnv, attempt: number, list: Overrun[]): void {
 }
 
 function crashed(e: unknown, wallMs: number): Sitting {
-  return {
-    stopReason: "crashed",
-    resultText: "",
-    turns: null,
-    costUsd: null,
-    tokens: null,
-    wallMs,
-    permissionDenials: 0,
-    exitCode: null,
-    stderrTail: "",
-    error: `the agent runner failed: ${(e as Error)?.message ?? String(e)}`,
-  };
+  return notRun("crashed", `the agent runner failed: ${(e as Error)?.message ?? String(e)}`, wallMs);
 }
 
 function produced(sitting: Sitting): Produced {

@@ -15,7 +15,7 @@ import { refuse } from "./refuse.ts";
 import { HARNESSES, harnessesKeeping, PROCESS_ADAPTERS, type ProcessHarnessName } from "./registry.ts";
 import { FixtureFolder } from "./replay/folder.ts";
 import { playReplay, replayFolderProblem } from "./replay/play.ts";
-import { notRun } from "./common/not-run.ts";
+import { notRun } from "../../engine/not-run.ts";
 import { agentProgram, missingProgram } from "./program-on-path.ts";
 import { runSitting, type RunProcess } from "./sitting.ts";
 import type { HarnessAdapter, HarnessDescriptor } from "./types.ts";

@@ -16,7 +16,7 @@ import { backstopBreach, type BackstopBreach, type BackstopMargins } from "./ove
 import { cancelGuard, supervisionStop } from "./supervision.ts";
 import { sittingConversation } from "./sitting-conversation.ts";
 import type { HarnessAdapter, HarnessCommand, StreamParser } from "./types.ts";
-import { notRun } from "./common/not-run.ts";
+import { notRun } from "../../engine/not-run.ts";
 
 export type RunProcess = (command: Command, options: ProcessOptions) => Promise<ProcessResult>;
 

@@ -11,7 +11,7 @@ import { FixtureFolder } from "./folder.ts";
 import { applyEdits, ReplayEditError, type ReplayEdit } from "./edits.ts";
 import { InputError } from "../../../engine/errors.ts";
 import { MAX_INPUT_ENV } from "../../read-limited.ts";
-import { notRun } from "../common/not-run.ts";
+import { notRun } from "../../../engine/not-run.ts";
 
 export interface ReplayOptions {
   dir: string;
