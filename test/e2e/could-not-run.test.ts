@@ -101,6 +101,17 @@ async function runWithChecks(checks: string) {
 
 const KILLED = "{ name: oom, run: 'kill -9 $$' }";
 
+// The launcher's Ctrl-C test ended 3 under load: the group's SIGINT reached the script before it
+// left vouch's process group, and the script "killed by SIGINT" was an error (test first: it was).
+test("a script ended by SIGINT (the terminal's interrupt) is cancelled, not a crash", async () => {
+  const file = join(dir.path, "sigint.yaml");
+  writeFileSync(file, "version: 1\nname: sigint\nnodes:\n  work: { kind: script, run: 'kill -INT $$' }\n");
+  const r = await vouch(["run", file, "--json"], { home: join(dir.path, "home"), cwd: dir.path });
+  const finished = parseNdjson(r.stdout).find((e): e is EventOf<"node.finished"> => e.type === "node.finished")!;
+  expect({ status: finished.status, cause: finished.cause }).toEqual({ status: "cancelled", cause: "cancelled" });
+  expect(r.code).not.toBe(3);
+});
+
 test("a check killed by a signal vouch did not send (an OOM kill) did not finish: error, could_not_run, never failed", async () => {
   const r = await runWithChecks(KILLED);
   expect({ status: r.finished.status, cause: r.finished.cause, code: r.code }).toEqual({

@@ -151,6 +151,10 @@ async function conjunction(env: NodeEnv, c: Contract, p: Produced, attempt: numb
   const stopped = judgeStop(c.kind, p.stop, c.parts, p.detail, env.runStop());
   if (stopped) return stopped;
   if (c.kind === "script" && p.exitCode === null) {
+    // The terminal's interrupt, or any signal while the run is being stopped, is the stop's, not a
+    // crash: a Ctrl-C to vouch's process group reaches a child in the moment before it leaves the
+    // group (posix_spawn's setsid), and the run is cancelling anyway.
+    if (env.runStop() !== null || p.signal === "SIGINT") return judgeStop("script", "cancelled", c.parts, p.detail, env.runStop())!;
     // Ended by a signal vouch did not send (a crash, the OOM killer): no exit status, so no verdict.
     const how = `the script was killed by ${p.signal ?? "a signal"}`;
     return { ...judgeStop("script", "crashed", c.parts, undefined, null)!, error: p.detail ? `${how}: ${p.detail}` : how };
