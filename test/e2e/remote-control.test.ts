@@ -1,43 +1,23 @@
 // Operating a run from another process (issue 31), through the real binary: one
 // dist/vouch records a run, others cancel it, decide its approval and follow it.
 // Every wait is on an event the run's own NDJSON (or the ledger) shows.
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { join } from "node:path";
+import { describe, expect, test } from "vitest";
 import { eventSchema, type VouchEvent } from "../../src/engine/events.ts";
-import { BINARY, cleanEnv, ensureBinary, parseNdjson, STACK_LINE, tempDir, vouch, type TempDir } from "./helpers.ts";
-import { Coordinator, finishedBranches, gatedMapGraph, of, release, writeGraph } from "./remote-helpers.ts";
+import { BINARY, cleanEnv, parseNdjson, STACK_LINE, vouch } from "./helpers.ts";
+import { remoteWorld, type Coordinator, finishedBranches, gatedMapGraph, of, release, writeGraph } from "./remote-helpers.ts";
 
-let dir: TempDir;
-let home: string;
-const live: Coordinator[] = [];
-beforeEach(async () => {
-  await ensureBinary();
-  dir = tempDir("remote");
-  home = join(dir.path, ".vouch");
-});
-afterEach(async () => {
-  for (const c of live.splice(0)) {
-    if (c.proc.exitCode === null) c.proc.kill("SIGKILL");
-    await c.proc.exited;
-  }
-  dir.cleanup();
-});
-
-function start(args: string[]): Coordinator {
-  const c = new Coordinator(args, home, dir.path);
-  live.push(c);
-  return c;
-}
+const w = remoteWorld("remote");
+const start = (args: string[]) => w.start(args);
 const runIdOf = (c: Coordinator) => c.events()[0]!.run;
-const v = (args: string[]) => vouch(args, { home, cwd: dir.path });
+const v = (args: string[]) => vouch(args, { home: w.home, cwd: w.dir.path });
 
 describe("vouch cancel", { timeout: 60_000 }, () => {
   test("during a map: the run ends interrupted (130), the request is shown, and resume finishes with no passed node re-run", async () => {
-    const graph = writeGraph(dir.path, gatedMapGraph(dir.path, { items: 6, gate: false }));
+    const graph = writeGraph(w.dir.path, gatedMapGraph(w.dir.path, { items: 6, gate: false }));
     const run = start(["run", graph]);
     await run.until((e) => of(e, "node.started").some((s) => s.node === "work"));
-    release(dir.path, 1);
-    release(dir.path, 2);
+    release(w.dir.path, 1);
+    release(w.dir.path, 2);
     await run.until((e) => finishedBranches(e).length === 2 && of(e, "node.started").filter((s) => s.node === "work").length === 4);
     const id = runIdOf(run);
 
@@ -66,7 +46,7 @@ describe("vouch cancel", { timeout: 60_000 }, () => {
     const json = JSON.parse((await v(["show", id, "--json"])).stdout) as { requests: { kind: string; via: string }[] };
     expect(json.requests).toEqual([expect.objectContaining({ kind: "cancel", via: "command" })]);
 
-    release(dir.path, "all");
+    release(w.dir.path, "all");
     const resumed = await v(["resume", id, "--json"]);
     expect(resumed.code, resumed.stderr).toBe(0);
     const events2 = parseNdjson(resumed.stdout);
@@ -82,8 +62,8 @@ describe("vouch cancel", { timeout: 60_000 }, () => {
   });
 
   test("a run that is not running is refused (exit 2), and nothing is recorded", async () => {
-    release(dir.path, "all");
-    const graph = writeGraph(dir.path, gatedMapGraph(dir.path, { gate: false }));
+    release(w.dir.path, "all");
+    const graph = writeGraph(w.dir.path, gatedMapGraph(w.dir.path, { gate: false }));
     const ran = await v(["run", graph, "--json"]);
     expect(ran.code).toBe(0);
     const r = await v(["cancel", "last"]);
@@ -99,8 +79,8 @@ describe("vouch cancel", { timeout: 60_000 }, () => {
 
 describe("vouch approve / reject from another terminal", { timeout: 60_000 }, () => {
   test("--wait-approvals: a headless run waits at the approval; vouch approve decides it, recorded with who and the note", async () => {
-    release(dir.path, "all");
-    const graph = writeGraph(dir.path, gatedMapGraph(dir.path));
+    release(w.dir.path, "all");
+    const graph = writeGraph(w.dir.path, gatedMapGraph(w.dir.path));
     const run = start(["run", graph, "--wait-approvals"]);
     await run.until((e) => of(e, "node.started").some((s) => s.node === "gate"));
     const id = runIdOf(run);
@@ -125,8 +105,8 @@ describe("vouch approve / reject from another terminal", { timeout: 60_000 }, ()
   });
 
   test("reject with a note fails the node; on a paused run (no --wait-approvals) the decision is taken by resume", async () => {
-    release(dir.path, "all");
-    const graph = writeGraph(dir.path, gatedMapGraph(dir.path));
+    release(w.dir.path, "all");
+    const graph = writeGraph(w.dir.path, gatedMapGraph(w.dir.path));
     const paused = await v(["run", graph, "--json"]);
     expect(paused.code).toBe(4);
     const id = parseNdjson(paused.stdout)[0]!.run;
@@ -146,8 +126,8 @@ describe("vouch approve / reject from another terminal", { timeout: 60_000 }, ()
   });
 
   test("--wait-approvals still ends at the run's wall cap: error, reason wall, exit 3", async () => {
-    release(dir.path, "all");
-    const graph = writeGraph(dir.path, gatedMapGraph(dir.path));
+    release(w.dir.path, "all");
+    const graph = writeGraph(w.dir.path, gatedMapGraph(w.dir.path));
     const r = await v(["run", graph, "--json", "--wait-approvals", "--wall", "1s"]);
     expect(r.code).toBe(3);
     const events = parseNdjson(r.stdout);
@@ -156,8 +136,8 @@ describe("vouch approve / reject from another terminal", { timeout: 60_000 }, ()
   });
 
   test("two decisions at once from two processes: one stands, the run takes that one", async () => {
-    release(dir.path, "all");
-    const graph = writeGraph(dir.path, gatedMapGraph(dir.path));
+    release(w.dir.path, "all");
+    const graph = writeGraph(w.dir.path, gatedMapGraph(w.dir.path));
     const run = start(["run", graph, "--wait-approvals"]);
     await run.until((e) => of(e, "node.started").some((s) => s.node === "gate"));
     const id = runIdOf(run);
@@ -175,13 +155,23 @@ describe("vouch approve / reject from another terminal", { timeout: 60_000 }, ()
 
 describe("vouch watch", { timeout: 60_000 }, () => {
   test("--json prints the bytes the run's own --json prints, and ends with its exit code", async () => {
-    const graph = writeGraph(dir.path, gatedMapGraph(dir.path, { gate: false }));
+    const graph = writeGraph(w.dir.path, gatedMapGraph(w.dir.path, { gate: false }));
     const run = start(["run", graph]);
     await run.until((e) => e.length > 0);
     const id = runIdOf(run);
-    const watch = Bun.spawn([BINARY, "watch", id, "--json"], { cwd: dir.path, env: cleanEnv({ home }), stdout: "pipe", stderr: "pipe" });
-    const plain = Bun.spawn([BINARY, "show", id, "--follow"], { cwd: dir.path, env: cleanEnv({ home }), stdout: "pipe", stderr: "pipe" });
-    release(dir.path, "all");
+    const watch = Bun.spawn([BINARY, "watch", id, "--json"], {
+      cwd: w.dir.path,
+      env: cleanEnv({ home: w.home }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const plain = Bun.spawn([BINARY, "show", id, "--follow"], {
+      cwd: w.dir.path,
+      env: cleanEnv({ home: w.home }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    release(w.dir.path, "all");
     const { code, events } = await run.done();
     const [out, watchCode, plainOut, plainCode] = await Promise.all([
       new Response(watch.stdout).text(),
@@ -196,9 +186,14 @@ describe("vouch watch", { timeout: 60_000 }, () => {
   });
 
   test("--plain shows the lines the run's own --plain shows", async () => {
-    release(dir.path, "all");
-    const graph = writeGraph(dir.path, gatedMapGraph(dir.path, { gate: false }));
-    const ran = Bun.spawn([BINARY, "run", graph, "--plain"], { cwd: dir.path, env: cleanEnv({ home }), stdout: "pipe", stderr: "pipe" });
+    release(w.dir.path, "all");
+    const graph = writeGraph(w.dir.path, gatedMapGraph(w.dir.path, { gate: false }));
+    const ran = Bun.spawn([BINARY, "run", graph, "--plain"], {
+      cwd: w.dir.path,
+      env: cleanEnv({ home: w.home }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [ranOut, ranCode] = await Promise.all([new Response(ran.stdout).text(), ran.exited]);
     const watched = await v(["watch", "last", "--plain"]);
     expect([ranCode, watched.code]).toEqual([0, 0]);
@@ -206,11 +201,16 @@ describe("vouch watch", { timeout: 60_000 }, () => {
   });
 
   test("a run whose process was killed -9 ends the watch with exit 3, naming resume", async () => {
-    const graph = writeGraph(dir.path, gatedMapGraph(dir.path, { gate: false }));
+    const graph = writeGraph(w.dir.path, gatedMapGraph(w.dir.path, { gate: false }));
     const run = start(["run", graph]);
     await run.until((e) => of(e, "node.started").some((s) => s.node === "work"));
     const id = runIdOf(run);
-    const watch = Bun.spawn([BINARY, "watch", id, "--json"], { cwd: dir.path, env: cleanEnv({ home }), stdout: "pipe", stderr: "pipe" });
+    const watch = Bun.spawn([BINARY, "watch", id, "--json"], {
+      cwd: w.dir.path,
+      env: cleanEnv({ home: w.home }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     run.proc.kill("SIGKILL");
     await run.proc.exited;
     const [out, err, code] = await Promise.all([new Response(watch.stdout).text(), new Response(watch.stderr).text(), watch.exited]);

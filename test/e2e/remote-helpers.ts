@@ -3,9 +3,46 @@
 // work ends — no sleeping), and the run's NDJSON read as it comes (Coordinator).
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import type { EventOf, VouchEvent } from "../../src/engine/events.ts";
+import { Coordinator } from "../scale/fleet.ts";
+import { ensureBinary, tempDir, type TempDir } from "./helpers.ts";
 
 export { Coordinator, of } from "../scale/fleet.ts";
+
+/** One test's folder, its ledger home and the coordinators it started: made before each test,
+ *  every coordinator still running killed and the folder removed after it. */
+export interface RemoteWorld {
+  dir: TempDir;
+  home: string;
+  start(args: string[]): Coordinator;
+}
+
+export function remoteWorld(name: string): RemoteWorld {
+  const live: Coordinator[] = [];
+  const w: RemoteWorld = {
+    dir: undefined as unknown as TempDir,
+    home: "",
+    start(args) {
+      const c = new Coordinator(args, w.home, w.dir.path);
+      live.push(c);
+      return c;
+    },
+  };
+  beforeEach(async () => {
+    await ensureBinary();
+    w.dir = tempDir(name);
+    w.home = join(w.dir.path, ".vouch");
+  });
+  afterEach(async () => {
+    for (const c of live.splice(0)) {
+      if (c.proc.exitCode === null) c.proc.kill("SIGKILL");
+      await c.proc.exited;
+    }
+    w.dir.cleanup();
+  });
+  return w;
+}
 
 /** A map over 1..items; each branch's `work` waits for <dir>/go-<item> (or <dir>/go-all), then
  *  passes; then an approval `gate` (unless gate: false) and a last script. Static commands: the

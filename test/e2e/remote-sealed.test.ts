@@ -3,35 +3,16 @@
 // `vouch cancel`, resumed with the run's own sandbox setting (or another, given), watched
 // with `vouch watch`, and its approval decided by `vouch approve` — while a sealed sitting
 // that tries `vouch cancel` on its own run cannot reach the ledger and changes nothing.
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, cleanEnv, ensureBinary, parseNdjson, tempDir, vouch, type TempDir } from "./helpers.ts";
+import { BINARY, cleanEnv, parseNdjson, vouch } from "./helpers.ts";
 import { HAVE_BWRAP } from "../spawn/helpers.ts";
-import { Coordinator, finishedBranches, of, release, writeGraph } from "./remote-helpers.ts";
+import { remoteWorld, type Coordinator, finishedBranches, of, release, writeGraph } from "./remote-helpers.ts";
 
-let dir: TempDir;
-let home: string;
-const live: Coordinator[] = [];
-beforeEach(async () => {
-  await ensureBinary();
-  dir = tempDir("remote-sealed");
-  home = join(dir.path, ".vouch");
-});
-afterEach(async () => {
-  for (const c of live.splice(0)) {
-    if (c.proc.exitCode === null) c.proc.kill("SIGKILL");
-    await c.proc.exited;
-  }
-  dir.cleanup();
-});
-
-function start(args: string[]): Coordinator {
-  const c = new Coordinator(args, home, dir.path);
-  live.push(c);
-  return c;
-}
-const v = (args: string[]) => vouch(args, { home, cwd: dir.path });
+const w = remoteWorld("remote-sealed");
+const start = (args: string[]) => w.start(args);
+const v = (args: string[]) => vouch(args, { home: w.home, cwd: w.dir.path });
 
 /** A map over 1..3 whose branches wait for go-N, an approval, a last script; beside them a
  *  sitting that tries to cancel its own run through the ledger (it knows where it is). */
@@ -70,17 +51,17 @@ nodes:
 
 describe.skipIf(!HAVE_BWRAP)("a sealed run operated from another process", { timeout: 90_000 }, () => {
   test("cancel, resume (the run's --sandbox kept), watch and approve; a sealed sitting cannot cancel its own run", async () => {
-    const graph = writeGraph(dir.path, sealedGraph(dir.path));
+    const graph = writeGraph(w.dir.path, sealedGraph(w.dir.path));
     const run = start(["run", graph, "--sandbox", "required"]);
     await run.until(
       (e) => of(e, "node.started").filter((s) => s.node === "work").length === 2 && of(e, "node.finished").some((f) => f.node === "self"),
     );
-    release(dir.path, 1);
+    release(w.dir.path, 1);
     await run.until((e) => finishedBranches(e).length === 1 && of(e, "node.started").filter((s) => s.node === "work").length === 3);
     const id = run.events()[0]!.run;
 
     // The sitting ran sealed and its cancel found no run: the ledger is hidden from it.
-    const self = readFileSync(join(dir.path, "self.txt"), "utf8");
+    const self = readFileSync(join(w.dir.path, "self.txt"), "utf8");
     expect(self).not.toMatch(/^exit 0$/m);
     expect(self).not.toContain("cancelled");
     expect(of(run.events(), "node.finished").find((f) => f.node === "self")).toMatchObject({ status: "passed", sealed: true });
@@ -99,10 +80,15 @@ describe.skipIf(!HAVE_BWRAP)("a sealed run operated from another process", { tim
     expect(of(first.events, "run.cancel_requested")).toHaveLength(1);
 
     // Resume without --sandbox keeps the run's; a watcher follows both sessions.
-    release(dir.path, "all");
+    release(w.dir.path, "all");
     const resumed = start(["resume", id, "--wait-approvals"]);
     await resumed.until((e) => e.length > 0);
-    const watch = Bun.spawn([BINARY, "watch", id, "--json"], { cwd: dir.path, env: cleanEnv({ home }), stdout: "pipe", stderr: "pipe" });
+    const watch = Bun.spawn([BINARY, "watch", id, "--json"], {
+      cwd: w.dir.path,
+      env: cleanEnv({ home: w.home }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     await resumed.until((e) => of(e, "node.started").some((s) => s.node === "gate"));
     expect(of(resumed.events(), "run.started")[0]).toMatchObject({ sandbox: "required" });
     const again = of(resumed.events(), "node.started").filter((s) => s.node === "work");
@@ -121,14 +107,14 @@ describe.skipIf(!HAVE_BWRAP)("a sealed run operated from another process", { tim
   });
 
   test("resume --sandbox off runs the rest unsealed, and says so on the events", async () => {
-    const graph = writeGraph(dir.path, sealedGraph(dir.path));
+    const graph = writeGraph(w.dir.path, sealedGraph(w.dir.path));
     const run = start(["run", graph, "--sandbox", "required"]);
     await run.until((e) => of(e, "node.started").filter((s) => s.node === "work").length === 2);
     const id = run.events()[0]!.run;
     expect((await v(["cancel", id])).code).toBe(0);
     expect((await run.done()).code).toBe(130);
 
-    release(dir.path, "all");
+    release(w.dir.path, "all");
     const resumed = start(["resume", id, "--sandbox", "off", "--approve", "gate"]);
     const { code, events } = await resumed.done();
     expect(code, resumed.err).toBe(0);

@@ -8,19 +8,7 @@ import { RunRecorder } from "./helpers/event-builder.ts";
 
 function run(digest: string): RunRecorder {
   const r = new RunRecorder();
-  r.emit({
-    type: "run.started",
-    graph: "g",
-    graph_path: "g.yaml",
-    graph_digest: "d",
-    inputs: {},
-    caps: { budget_usd: null, wall_ms: null },
-    concurrency: 1,
-    nodes: [{ id: "fix", kind: "agent", needs: [] }],
-    pass_env: [],
-    harness: null,
-    resumed: false,
-    version: "0",
+  r.started([{ id: "fix", kind: "agent" }], {
     flaky_checks: [{ name: "tests", command_digest: "sha256:aa", flaky_runs: 3, runs: 10 }],
   });
   r.emit({ type: "node.started", node: "fix", kind: "agent", attempt: 1, harness: "claude" });

@@ -1,6 +1,6 @@
 // What one sealed process may reach (ADR 0040): the spawn seam turns it into a
 // bubblewrap command line (bwrap-argv.ts) in runProcess's resolve stage, so the
-// one Bun.spawn (src/spawn/process.ts) starts bwrap instead of the command.
+// one process start in src/spawn/process.ts launches bwrap instead of the command.
 // Every path is absolute and as the file system has it (realpath): bubblewrap
 // binds a path at the same place inside, and a symbolic link inside a path
 // would bind what it points at.

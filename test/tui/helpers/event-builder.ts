@@ -22,6 +22,25 @@ export class RunRecorder {
     return this;
   }
 
+  /** A run.started of a one-session run over `nodes`, its other fields the plainest (`extra` overrides). */
+  started(nodes: { id: string; kind: string; needs?: string[] }[], extra: Record<string, unknown> = {}): this {
+    return this.emit({
+      type: "run.started",
+      graph: "g",
+      graph_path: "g.yaml",
+      graph_digest: "d",
+      inputs: {},
+      caps: { budget_usd: null, wall_ms: null },
+      concurrency: 1,
+      nodes: nodes.map((n) => ({ needs: [], ...n })),
+      pass_env: [],
+      harness: null,
+      resumed: false,
+      version: "0",
+      ...extra,
+    } as EventBody);
+  }
+
   ndjson(): string {
     return this.events.map((e) => JSON.stringify(e)).join("\n") + "\n";
   }
