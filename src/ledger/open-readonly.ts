@@ -10,6 +10,7 @@ import { LedgerError } from "../engine/errors.ts";
 import { inspect, refuseForeign } from "./migrations.ts";
 import { ledgerErrorFrom } from "./sqlite-errors.ts";
 import { quickCheck } from "./integrity.ts";
+import { waitWhenBusy } from "./busy-wait.ts";
 
 const NO_WRITE_ACCESS = "check the folder's permissions (reading needs read access to the folder and its files)";
 
@@ -22,6 +23,7 @@ function cannotCreateShm(e: unknown): boolean {
 function probe(open: () => Database, file: string, newest: number): Database {
   const db = open();
   try {
+    waitWhenBusy(db);
     const state = inspect(db);
     refuseForeign(file, state, newest);
     quickCheck(db, file);

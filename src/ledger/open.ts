@@ -8,6 +8,7 @@ import { accessSync, constants, existsSync } from "node:fs";
 import { ledgerFile } from "./home.ts";
 import { APPLICATION_ID, inspect, migrate, MIGRATIONS, refuseForeign, type Migration } from "./migrations.ts";
 import { openReadOnly } from "./open-readonly.ts";
+import { waitWhenBusy } from "./busy-wait.ts";
 import { createPrivateLedger, tightenLedger } from "./permissions.ts";
 import { guarded } from "./sqlite-errors.ts";
 import { quickCheck } from "./integrity.ts";
@@ -23,9 +24,6 @@ export interface OpenOptions {
   /** Told (one line) when an older, looser ledger's permissions were tightened. */
   onNotice?: (line: string) => void;
 }
-
-/** How long a writer waits for another process's write transaction. */
-export const BUSY_TIMEOUT_MS = 5000;
 
 export function ledgerExists(home: string): boolean {
   return existsSync(ledgerFile(home));
@@ -57,7 +55,7 @@ function openExisting(opts: OpenOptions, create: boolean): RunLedger {
   const db = guarded(file, "opening the ledger", () => new Database(file, { create, readwrite: true, strict: true }));
   try {
     guarded(file, "opening the ledger", () => {
-      db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      waitWhenBusy(db);
       refuseForeign(file, inspect(db), newest);
       // Before anything is written: a damaged file is said to be one, and left as it is (ADR 0048).
       quickCheck(db, file);

@@ -25,11 +25,13 @@ async function run(scenario: Scenario, o: { caps?: string; format?: "json"; cwd?
   return runContract(graph, home, { FAKE_OPENAI_KEY: "fake-key" }, tempHome ? { tmpdir: dirname(home) } : {});
 }
 
-/** A turns: 3 stop: 4 or 5 turns, the overrun told once at the first count past the cap, at most one request uncounted. */
+/** A turns: 3 stop: past the cap and soon after it (measured alone: 4 or 5 turns; with both cores
+ *  busy with other work, 6 — codex's turns are read from its session file as it grows; on main: 48),
+ *  the overrun told once at the first count past the cap, at most one request uncounted. */
 function heldToTheCap(r: Outcome, requests: number): void {
   const turns = r.node?.turns ?? 0;
   expect(turns).toBeGreaterThanOrEqual(4);
-  expect(turns).toBeLessThanOrEqual(5);
+  expect(turns).toBeLessThanOrEqual(8);
   const told = r.overruns.map((o) => [o.cap, o.limit, o.actual] as const);
   expect(told.map(([cap, limit]) => [cap, limit])).toEqual([["turns", 3]]);
   expect(told[0]![2]).toBeGreaterThanOrEqual(4);
@@ -89,7 +91,11 @@ describeCli("codex", "codex 0.171.0 through dist/vouch", () => {
     const requests = server.requests("tools-forever") - before;
     expect(r.node).toMatchObject({ status: "error", cause: "cap_stop", stop_reason: "turns", cost_usd: null });
     const turns = r.node?.turns ?? 0;
-    expect(r.overruns.map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, turns]]);
+    // The overrun is told once, live, at the first count past the cap (docs/events.md): a response
+    // that lands while codex is being stopped is counted in the node's turns, not in that event.
+    expect(r.overruns.map((o) => [o.cap, o.limit])).toEqual([["turns", 3]]);
+    expect(r.overruns[0]!.actual).toBeGreaterThanOrEqual(4);
+    expect(r.overruns[0]!.actual).toBeLessThanOrEqual(turns);
     // Every response the model gave is counted; the kill may cut one more request in flight.
     expect(turns).toBeGreaterThan(3);
     expect(requests - turns).toBeGreaterThanOrEqual(0);

@@ -67,7 +67,11 @@ describeCli("gemini", "gemini 0.61.0 through dist/vouch", () => {
     // gemini (under node, not Bun, since issue 28) can be a response further by then. What must hold
     // whatever the timing: past the cap, every response counted, at most one request in flight uncounted.
     expect(turns).toBeGreaterThanOrEqual(4);
-    expect(r.overruns.map((o) => [o.cap, o.limit, o.actual])).toEqual([["turns", 3, turns]]);
+    // The overrun is told once, live, at the first count past the cap (docs/events.md): a response
+    // that lands while gemini is being stopped is counted in the node's turns, not in that event.
+    expect(r.overruns.map((o) => [o.cap, o.limit])).toEqual([["turns", 3]]);
+    expect(r.overruns[0]!.actual).toBeGreaterThanOrEqual(4);
+    expect(r.overruns[0]!.actual).toBeLessThanOrEqual(turns);
     expect(requests - turns).toBeGreaterThanOrEqual(0);
     expect(requests - turns).toBeLessThanOrEqual(1);
     expect(r.code).toBe(3);

@@ -173,13 +173,15 @@ describe("vouch watch", { timeout: 60_000 }, () => {
     });
     release(w.dir.path, "all");
     const { code, events } = await run.done();
-    const [out, watchCode, plainOut, plainCode] = await Promise.all([
+    const [out, watchCode, plainOut, plainCode, watchErr, plainErr] = await Promise.all([
       new Response(watch.stdout).text(),
       watch.exited,
       new Response(plain.stdout).text(),
       plain.exited,
+      new Response(watch.stderr).text(),
+      new Response(plain.stderr).text(),
     ]);
-    expect([code, watchCode, plainCode]).toEqual([0, 0, 0]);
+    expect([code, watchCode, plainCode], `watch: ${watchErr}\nshow --follow: ${plainErr}`).toEqual([0, 0, 0]);
     expect(out).toBe(run.out);
     expect(parseNdjson(out)).toEqual(events);
     expect(plainOut).toContain("■ run passed · exit 0");
