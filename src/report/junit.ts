@@ -7,7 +7,7 @@
 import { sealText } from "../read/seal.ts";
 import { money } from "../text/money.ts";
 import { xml, xmlBody } from "./escape.ts";
-import { allOverruns, checkTail, failedChecks, type ReportModel, type ReportNode } from "./model.ts";
+import { allOverruns, checkTail, failedChecks, recovered, type ReportModel, type ReportNode } from "./model.ts";
 import { qualifierText } from "../read/qualifier.ts";
 
 const secs = (ms: number | null | undefined) => ((ms ?? 0) / 1000).toFixed(3);
@@ -26,12 +26,6 @@ export function outcomeOf(status: string): Outcome {
   if (status === "failed") return "failure";
   if (status === "skipped" || status === "cancelled" || status === "not started") return "skipped";
   return "error";
-}
-
-/** A node that did not pass but `exhausted:` recovered counts for its graph (ADR 0006): it is no
- *  failure of the run, and CI must not read it as one (issue 27 item 18). */
-function recovered(n: ReportNode): boolean {
-  return n.view.status !== "passed" && n.view.attempts.at(-1)?.recovered === true;
 }
 
 /** How a node reads in JUnit: a recovered one is skipped (its facts say what happened). */

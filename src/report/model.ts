@@ -61,6 +61,12 @@ export function reportModel(summary: RunSummary, events: VouchEvent[], extras: R
   };
 }
 
+/** A node that did not pass but `exhausted:` recovered counts for its graph (ADR 0006): it is no
+ *  failure of the run, and CI must not read it as one (JUnit: skipped; the CI formats: warnings). */
+export function recovered(n: ReportNode): boolean {
+  return n.view.status !== "passed" && n.view.attempts.at(-1)?.recovered === true;
+}
+
 /** The checks of a node's last attempt (what decided its verdict). */
 export function lastChecks(view: NodeView): CheckRecord[] {
   return view.attempts.at(-1)?.checks ?? [];

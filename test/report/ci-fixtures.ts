@@ -29,7 +29,7 @@ export function check(name: string, over: Partial<CheckRecord> = {}): CheckRecor
   } as CheckRecord;
 }
 
-function attempt(checks: CheckRecord[]): AttemptView {
+function attempt(checks: CheckRecord[], recovered = false): AttemptView {
   return {
     session: 1,
     round: 1,
@@ -41,7 +41,7 @@ function attempt(checks: CheckRecord[]): AttemptView {
     error: null,
     retry_cause: null,
     retry_reason: null,
-    recovered: false,
+    recovered,
     fallback: null,
     cost_usd: null,
     turns: null,
@@ -67,6 +67,8 @@ export interface FakeNode {
   cause?: NodeView["cause"];
   cwd?: string;
   workspace?: NodeView["workspace"];
+  /** The node's last attempt was recovered by `exhausted:`. */
+  recovered?: boolean;
 }
 
 export function fakeModel(nodes: FakeNode[], run: Partial<RunSummary["run"]> = {}): { model: ReportModel; events: VouchEvent[] } {
@@ -82,7 +84,7 @@ export function fakeModel(nodes: FakeNode[], run: Partial<RunSummary["run"]> = {
     turns: null,
     wall_ms: 1,
     ...(n.output !== undefined ? { output: n.output } : {}),
-    attempts: [attempt(n.checks ?? [])],
+    attempts: [attempt(n.checks ?? [], n.recovered === true)],
     ...(n.workspace ? { workspace: n.workspace } : {}),
   }));
   const summary = {

@@ -7,7 +7,7 @@
 // evidence — is counted, not reported). Worst first. Pure.
 import { nodeKey, type VouchEvent } from "../../engine/events.ts";
 import type { NodeView } from "../../ledger/types.ts";
-import { checkTail, failedChecks, type ReportModel, type ReportNode } from "../model.ts";
+import { checkTail, failedChecks, recovered, type ReportModel, type ReportNode } from "../model.ts";
 import { locatedLines, repositoryPath, type PathBase, type SourceLocation } from "./locations.ts";
 import { outputFindings, type FindingVerdict, type OutputFinding } from "./output-findings.ts";
 
@@ -83,18 +83,22 @@ function lastLines(text: string, n: number): string {
   return lines.slice(-n).join("\n");
 }
 
+/** A recovered node (exhausted:) did not fail the run: its problems are warnings, and say why. */
+const RECOVERED = " (recovered by exhausted:)";
+
 function checkProblems(n: ReportNode, base: PathBase): Problem[] {
   const out: Problem[] = [];
+  const level: Level = recovered(n) ? "warning" : "error";
   for (const c of failedChecks(n.view)) {
     const rule = `vouch/check/${c.name}`;
     // A check that could not run or did not finish is no evidence (ADR 0049): never "failed".
-    const title = `check ${c.name} ${c.could_not_run ? "could not run" : "failed"} in ${n.path}`;
+    const title = `check ${c.name} ${c.could_not_run ? "could not run" : "failed"} in ${n.path}${level === "warning" ? RECOVERED : ""}`;
     const tail = checkTail(c);
     const located = locatedLines(tail, base, MAX_LOCATED_PER_CHECK);
     for (const l of located)
       out.push({
         kind: "check",
-        level: "error",
+        level,
         rule,
         title,
         message: l.message || (c.reason ?? "failed"),
@@ -105,7 +109,7 @@ function checkProblems(n: ReportNode, base: PathBase): Problem[] {
     if (located.length === 0) {
       const why = `${c.reason ?? "failed"} (expect ${c.expect})`;
       const message = tail.trim() === "" ? why : `${why}\n${lastLines(tail.trimEnd(), TAIL_LINES)}`;
-      out.push({ kind: "check", level: "error", rule, title, message, node: n.path, related: [] });
+      out.push({ kind: "check", level, rule, title, message, node: n.path, related: [] });
     }
   }
   return out;
@@ -114,11 +118,12 @@ function checkProblems(n: ReportNode, base: PathBase): Problem[] {
 function nodeProblem(n: ReportNode): Problem {
   const v = n.view;
   const why = [v.cause, v.error].filter((x) => x !== null && x !== "").join(": ");
+  const soft = recovered(n);
   return {
     kind: "node",
-    level: "error",
+    level: soft ? "warning" : "error",
     rule: `vouch/node/${v.status}`,
-    title: `${n.path} ${v.status === "error" ? "reached no verdict" : "failed"}`,
+    title: `${n.path} ${v.status === "error" ? "reached no verdict" : "failed"}${soft ? RECOVERED : ""}`,
     message: `${v.status}${why ? ` (${why})` : ""}`,
     node: n.path,
     related: [],
