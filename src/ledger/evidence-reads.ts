@@ -2,7 +2,6 @@
 // `vouch show` and the reports tabulate, and the check outcomes a check's history is
 // made of (`vouch checks --history`, `vouch validate`, the live view).
 import type { Database } from "bun:sqlite";
-import type { Cause, NodeStatus, Qualifier } from "../engine/events.ts";
 import type { SittingRow } from "../read/claims.ts";
 import { RECENT_RUNS, type CheckRunRow } from "../read/check-history.ts";
 
@@ -17,20 +16,13 @@ export interface SittingFilter {
   by?: StatsBy;
 }
 
-interface Row {
+/** A sittings row as selected: the read model's row before grouping, with what it is grouped by. */
+interface Row extends Omit<SittingRow, "group"> {
   run_id: string;
   node: string;
   map: string;
-  kind: "agent" | "script";
   harness: string | null;
   model: string | null;
-  claim: string | null;
-  status: NodeStatus;
-  qualifier: Qualifier | null;
-  cause: Cause | null;
-  retry_of: Cause | null;
-  cost_usd: number | null;
-  turns: number | null;
   graph: string | null;
 }
 

@@ -4,6 +4,7 @@
 // recorded output. Pure: no git, no files. Every value is treated as hostile: a
 // recorded output is only trusted field by field, a patch only as text.
 import type { BranchView, RunSummary } from "../ledger/types.ts";
+import type { LeftOutBranch, MergedBranch } from "../read/merge-output.ts";
 import { branchPath } from "../read/node-path.ts";
 
 /** How much of the work a page shows. A generated file or a vendored folder can make a
@@ -65,20 +66,6 @@ export function boundDiff(
     lines.push(line);
   }
   return { lines, more: all.length - lines.length, cut };
-}
-
-export interface MergedBranch {
-  branch: string;
-  /** A node id, or `map[index]` for a map branch (as every reader labels it). */
-  from: string;
-  commit: string;
-}
-
-export interface LeftOutBranch {
-  branch: string;
-  from: string;
-  reason: string;
-  paths: string[];
 }
 
 /** A merge node's result as its output recorded it (ADR 0021). */

@@ -148,3 +148,13 @@ export function runStatus(status: RunStatus, reason: string | undefined): SpanSt
   if (status === "error") return { code: "error", message: bounded(reason ?? "error") };
   return { code: "unset" };
 }
+
+/** Which job of which worker a branch event is about (a job cut off, a result refused). */
+export function jobAttributes(e: EventOf<"branch.cut_off" | "branch.result_refused">): Attributes {
+  return {
+    "vouch.branch.index": e.branch.index,
+    "vouch.job": bounded(e.job),
+    "vouch.job.attempt": e.attempt,
+    "vouch.worker": bounded(e.worker),
+  };
+}

@@ -12,6 +12,7 @@ import {
   attemptAttributes,
   causeStatus,
   checkAttributes,
+  jobAttributes,
   nodeAttributes,
   nodeFinishedAttributes,
   usageAttributes,
@@ -207,19 +208,10 @@ const HANDLERS: Handlers = {
       "vouch.job": bounded(e.job),
       "vouch.dispatch": e.dispatch,
     }),
-  "branch.cut_off": (m, e, at) =>
-    m.event(branchEvent(m, e.branch), "vouch.branch.cut_off", at, {
-      "vouch.branch.index": e.branch.index,
-      "vouch.job": bounded(e.job),
-      "vouch.job.attempt": e.attempt,
-      "vouch.worker": bounded(e.worker),
-    }),
+  "branch.cut_off": (m, e, at) => m.event(branchEvent(m, e.branch), "vouch.branch.cut_off", at, jobAttributes(e)),
   "branch.result_refused": (m, e, at) =>
     m.event(branchEvent(m, e.branch), "vouch.branch.result_refused", at, {
-      "vouch.branch.index": e.branch.index,
-      "vouch.job": bounded(e.job),
-      "vouch.job.attempt": e.attempt,
-      "vouch.worker": bounded(e.worker),
+      ...jobAttributes(e),
       "vouch.claimed_status": e.status,
       "vouch.reason": bounded(e.reason),
     }),

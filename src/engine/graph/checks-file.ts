@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { GraphProblem } from "../errors.ts";
 import { GraphIndex } from "./graph-index.ts";
-import type { PathProblem } from "./problem.ts";
+import { validatorBug, type PathProblem } from "./problem.ts";
 import { reservedNames } from "./reserved-names.ts";
 import { checkDefSchema, type CheckDef, type GraphFile } from "./schema.ts";
 import type { ValidateContext } from "./validate-context.ts";
@@ -41,18 +41,7 @@ export function loadChecksFile(file: string, text: string): ChecksFileResult {
   try {
     return load(file, text);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    return {
-      problems: [
-        {
-          file,
-          line: 1,
-          col: 1,
-          message: `internal error in the validator: ${message}`,
-          hint: "this is a bug in vouch; please report it with this file",
-        },
-      ],
-    };
+    return { problems: [validatorBug(file, e)] };
   }
 }
 

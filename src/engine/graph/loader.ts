@@ -3,7 +3,7 @@
 // reads the file (src/cli/graph-file.ts), and the checks files of checks_from
 // through the ChecksReader it passes. Never throws, whatever the input.
 import type { GraphProblem } from "../errors.ts";
-import type { PathProblem } from "./problem.ts";
+import { validatorBug, type PathProblem } from "./problem.ts";
 import { externalLibrary, type ChecksReader } from "./checks-library.ts";
 import { endOrderWarnings } from "./end-order.ts";
 import { unprotectedProblems, withLibraryProtect } from "./planned-protect.ts";
@@ -34,19 +34,7 @@ export function loadGraph(file: string, text: string, options: LoadOptions = {})
     return load(file, text, options);
   } catch (e) {
     // A bug in the validator must not become a stack trace for a user mistake.
-    const message = e instanceof Error ? e.message : String(e);
-    return {
-      graph: null,
-      problems: [
-        {
-          file,
-          line: 1,
-          col: 1,
-          message: `internal error in the validator: ${message}`,
-          hint: "this is a bug in vouch; please report it with this file",
-        },
-      ],
-    };
+    return { graph: null, problems: [validatorBug(file, e)] };
   }
 }
 

@@ -142,14 +142,19 @@ const checkTreeFields = {
     .meta({ description: "fails_on_base: the check runs first on the base and must fail there, then must pass on the result." }),
 };
 
-/** A check in the graph's library (its name is the key). */
-export const checkDefSchema = z.strictObject({
-  run: z.string().min(1, { message: "run must be a command" }),
+/** What a check says besides its command, in the library and inline alike. */
+const checkBodyFields = {
   timeout: checkTimeout.optional(),
   expect: expectSchema.optional(),
   description: z.string().optional(),
   reruns: reruns.optional(),
   ...checkTreeFields,
+};
+
+/** A check in the graph's library (its name is the key). */
+export const checkDefSchema = z.strictObject({
+  run: z.string().min(1, { message: "run must be a command" }),
+  ...checkBodyFields,
 });
 export type CheckDef = z.output<typeof checkDefSchema>;
 
@@ -159,11 +164,7 @@ export const checkRefSchema = z.union([
   z.strictObject({
     name: z.string().min(1),
     run: z.string().min(1),
-    timeout: checkTimeout.optional(),
-    expect: expectSchema.optional(),
-    description: z.string().optional(),
-    reruns: reruns.optional(),
-    ...checkTreeFields,
+    ...checkBodyFields,
   }),
 ]);
 export type CheckRef = z.output<typeof checkRefSchema>;

@@ -133,9 +133,25 @@ export interface TranscriptStore {
   find(id: string, env: Readonly<Record<string, string | undefined>>): string | null;
 }
 
+/** One line of the starter graph's YAML (without indentation) and the comment that explains it. */
+export type StarterRow = readonly [text: string, comment: string];
+
+/** What `vouch init` writes for a harness's agent node (src/cli/init/harness-settings.ts): the
+ *  settings that let it edit files (and, with a tool list, run the tests), and only caps it keeps. */
+export interface StarterSettings {
+  /** The comment on the `harness:` line. */
+  comment: string;
+  /** tools / permission_mode / acp lines. */
+  rows: readonly StarterRow[];
+  /** The sitting's caps as a flow mapping, with the comment saying them in words. */
+  caps: StarterRow;
+}
+
 /** What an adapter declares: enough for refuse(), `vouch harnesses`, doctor, transcripts and help. */
 export interface HarnessDescriptor {
   name: HarnessName;
+  /** What `vouch init`'s starter graph says for it. */
+  starter: StarterSettings;
   /** The program looked up on PATH; null when the adapter runs no program of its own. */
   binary: string | null;
   /** `json-stream`: the harness reports turns/cost/result as JSON; `text`: stdout is the result. */

@@ -27,6 +27,14 @@ export function buildAcpCommand(a: AgentAssignment): HarnessCommand {
 
 export const acpAdapter: HarnessAdapter = {
   name: "acp",
+  starter: {
+    comment: "any agent that speaks ACP on stdio, here gemini --acp; vouch harnesses lists the tested agents",
+    rows: [
+      ["acp: { command: [gemini, --acp] }", "the agent's command line (claude-code-acp, codex-acp, qwen --acp … work too)"],
+      ["permission_mode: accept-edits", "vouch answers the agent's permission requests: file edits yes, commands no"],
+    ],
+    caps: ["caps: { turns: 40, wall: 30m }", "one sitting stops past 40 turns or 30 minutes (gemini reports no cost)"],
+  },
   binary: null,
   protocol: "json-stream",
   guarantees: ANY_AGENT_GUARANTEES,

@@ -11,7 +11,7 @@ import type { AgentAssignment } from "../../../engine/ports.ts";
 import { SESSION_SUPPORT } from "../../../engine/harnesses.ts";
 import { budgetToKeep, flagNumber, supervision } from "../common/argv-format.ts";
 import { checkedSessionId } from "../common/session-id.ts";
-import type { Guarantees, HarnessAdapter, HarnessCommand, SessionToContinue } from "../types.ts";
+import type { Guarantees, HarnessAdapter, HarnessCommand, SessionToContinue, StarterSettings } from "../types.ts";
 import { claudeProbe } from "./probe.ts";
 import { carryCost } from "./session-cost.ts";
 import { createClaudeParser } from "./stream.ts";
@@ -67,8 +67,19 @@ export function claudeQuietLine(line: string): boolean {
   return quietEvent(line, ['"api_retry"'], (e) => e.type === "system" && e.subtype === "api_retry");
 }
 
+/** What `vouch init` writes for claude (replay, which plays claude recordings, says the same but its comment). */
+export const CLAUDE_STARTER: StarterSettings = {
+  comment: "Claude Code (claude on PATH); codex and gemini work too: vouch harnesses",
+  rows: [
+    ["tools: [Read, Grep, Glob, Edit, Write, Bash]", "what it may use: read, search, edit, and run commands (the tests)"],
+    ["permission_mode: acceptEdits", "its edits are accepted without asking (it works in its own worktree)"],
+  ],
+  caps: ["caps: { turns: 40, budget_usd: 3, wall: 30m }", "one sitting stops past 40 turns, $3 or 30 minutes"],
+};
+
 export const claudeAdapter: HarnessAdapter = {
   name: "claude",
+  starter: CLAUDE_STARTER,
   binary: "claude",
   protocol: "json-stream",
   guarantees: CLAUDE_GUARANTEES,

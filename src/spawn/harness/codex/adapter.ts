@@ -57,6 +57,11 @@ export function codexQuietLine(line: string): boolean {
 
 export const codexAdapter: HarnessAdapter = {
   name: "codex",
+  starter: {
+    comment: "the Codex CLI (codex on PATH); vouch harnesses lists the others",
+    rows: [["permission_mode: workspace-write", "codex's sandbox: it may write in its folder (its own worktree)"]],
+    caps: ["caps: { turns: 40, wall: 30m }", "one sitting stops past 40 turns or 30 minutes (codex reports no cost)"],
+  },
   binary: "codex",
   protocol: "json-stream",
   guarantees: CODEX_GUARANTEES,

@@ -49,6 +49,11 @@ export function buildCommandHarnessCommand(a: AgentAssignment, ctx: BuildContext
 
 export const commandAdapter: HarnessAdapter = {
   name: "command",
+  starter: {
+    comment: "the program VOUCH_COMMAND names: the prompt on its stdin, its stdout the answer",
+    rows: [],
+    caps: ["caps: { wall: 30m }", "one sitting stops past 30 minutes (the command harness counts no turns or cost)"],
+  },
   binary: null,
   protocol: "text",
   guarantees: COMMAND_GUARANTEES,

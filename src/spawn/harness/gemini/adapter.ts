@@ -52,6 +52,11 @@ export function buildGeminiCommand(a: AgentAssignment): HarnessCommand {
 
 export const geminiAdapter: HarnessAdapter = {
   name: "gemini",
+  starter: {
+    comment: "the Gemini CLI (gemini on PATH); vouch harnesses lists the others",
+    rows: [["permission_mode: auto_edit", "gemini's approval mode: its edits are accepted without asking"]],
+    caps: ["caps: { turns: 40, wall: 30m }", "one sitting stops past 40 turns or 30 minutes (gemini reports no cost)"],
+  },
   binary: "gemini",
   protocol: "json-stream",
   guarantees: GEMINI_GUARANTEES,

@@ -4,7 +4,7 @@
 // model/tools/permission_mode (a recording of any setting can be played) but,
 // like every cap it observes, it only reports what was recorded.
 import { SESSION_SUPPORT } from "../../../engine/harnesses.ts";
-import { CLAUDE_READ_ONLY } from "../claude/adapter.ts";
+import { CLAUDE_READ_ONLY, CLAUDE_STARTER } from "../claude/adapter.ts";
 import type { Guarantees, HarnessDescriptor } from "../types.ts";
 
 export const REPLAY_GUARANTEES: Guarantees = {
@@ -16,6 +16,7 @@ export const REPLAY_GUARANTEES: Guarantees = {
 
 export const replayDescriptor: HarnessDescriptor = {
   name: "replay",
+  starter: { ...CLAUDE_STARTER, comment: "plays recorded sittings from vouch.graph.replay/ (demos and tests; claude for real work)" },
   binary: null,
   protocol: "json-stream",
   guarantees: REPLAY_GUARANTEES,
