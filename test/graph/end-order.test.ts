@@ -34,6 +34,21 @@ describe("end-order warnings", () => {
     );
   });
 
+  // Found by the same property (seed -774280002): w0's fallback is an end; a router that needs w0
+  // still runs when w0 fails (it reads statuses), so its target t1 can be running when end f1 runs.
+  test("an end that is a fallback, beside a router over the failing owner: the router's targets are unordered", () => {
+    const nodes = [
+      `  w0: { kind: script, run: w0, fallback: f1 }`,
+      `  f1: { kind: end, status: success }`,
+      `  r0: { kind: router, needs: [w0], routes: [{ when: { inputs.flag: true }, to: [t0] }], default: [t1] }`,
+      `  t0: { kind: script, run: t0 }`,
+      `  t1: { kind: script, run: t1 }`,
+    ].join("\n");
+    expect(warnings(`${nodes}\n`, "inputs: { flag: { default: false } }\n").join("\n")).toContain(
+      `end node "f1" can run before "t0", "t1" end`,
+    );
+  });
+
   test("the issue's graph: done can run before tests ends; the warning points at done", () => {
     expect(warnings(ISSUE)).toEqual([
       `5:3 warning: end node "done" can run before "tests" ends: it is not upstream of "done" (through needs, routes or fallbacks)`,

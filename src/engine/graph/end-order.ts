@@ -12,7 +12,8 @@
 //    router's targets that share no route with it are skipped;
 //  - a fallback whose owners all passed (they dominate E below any router: a router runs
 //    over needs that failed) is never triggered;
-//  - what needs only skipped nodes is skipped.
+//  - what needs only skipped nodes is skipped, and what needs a node that did not pass,
+//    unless it is a router (a router runs over needs that failed).
 // Anything else is reported. `when:` conditions are not reasoned about.
 import { buildScopeIndex, upstreamOf, type ScopeIndex, type ScopeNode } from "../scheduler/scope-index.ts";
 import type { Path, PathProblem } from "./problem.ts";
@@ -133,8 +134,10 @@ function unorderedWork(index: ScopeIndex, idom: Map<string, string | null>, end:
       if (skipped.has(id) || chain.has(id)) continue;
       const needs = index.needs.get(id)!;
       const owners = index.fallbackOwners.get(id);
+      // A router runs over needs that failed (readiness.ts): only all-skipped needs keep it from running.
+      const sinksOnFailure = index.nodes.get(id)!.kind !== "router";
       if (
-        needs.some((n) => notPassed.has(n)) ||
+        (sinksOnFailure && needs.some((n) => notPassed.has(n))) ||
         (needs.length > 0 && needs.every((n) => skipped.has(n))) ||
         (owners !== undefined && owners.every((o) => passed.has(o) || skipped.has(o)))
       ) {
