@@ -17,6 +17,7 @@ import {
 } from "./yaml-checks.ts";
 import { offsetOf, positionOf } from "./yaml-positions.ts";
 import { withoutQuoteFallout } from "./unclosed-quote.ts";
+import { fastYamlValue } from "./yaml-fast.ts";
 
 export interface YamlFront {
   /** YAML-level problems found so far (duplicate keys, unquoted templates, ...). */
@@ -31,7 +32,19 @@ function isUnder(path: Path, prefix: Path): boolean {
   return prefix.length <= path.length && prefix.every((seg, i) => String(seg) === String(path[i]));
 }
 
+/** Bun's own reader when the text is in the subset both readers agree on (ADR 0074): no
+ *  problem, the same value. The yaml library's document is built only when a problem
+ *  found later needs its place. */
 export function yamlFront(file: string, text: string, emptyHint: string): YamlFront {
+  const fast = fastYamlValue(text);
+  if (fast === null) return libraryFront(file, text, emptyHint);
+  let library: YamlFront | undefined;
+  const located = (list: PathProblem[]) => (list.length === 0 ? [] : (library ??= libraryFront(file, text, emptyHint)).located(list));
+  return { problems: [], raw: fast.value, located };
+}
+
+/** The yaml library's reading: every YAML-level problem with its place. */
+export function libraryFront(file: string, text: string, emptyHint: string): YamlFront {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, merge: true, logLevel: "error" });
   const place = (offset: number) => positionOf(lineCounter, offset);
