@@ -137,6 +137,20 @@ describe("named hostile shapes fall back or agree", () => {
     "nested dashes": "- - a\n  - b\n- c\n",
     "lone dash": "-\n  a\n",
     "item then deeper": "- a\n  b: 1\n",
+    "empty block scalar": "a: |\nb: 1\n",
+    "block scalar at the end without a newline": "a: |\n  x",
+    "block scalar in items": "- |\n  x\n- a: >-\n    y\n    z\n  b: 1\n",
+    "less-indented comment in a block": "a: |\n  x\n# c\n  y\n",
+    "unicode spaces": "a: x\u00a0\nb: \u3000y\u2000\nc: z\u200b\n",
+    "negative zero": "a: -0\nb: -0.0\nc: 0.0\n",
+    "quoted then hash": 'a: "x"#c\n',
+    "key then hash": "a:#x\n",
+    "plain ending in a colon": "a: b:\n",
+    "flow then text": "a: [x] y\n",
+    "empty flows nested": "a: [[], {}, [[]]]\n",
+    "quoted key with colon": '"a: b": 1\n',
+    "trailing spaces": "a: x   \nb:   \n  c: 1  \n",
+    "comment after a block header": "a: | # c\n  x\n",
   };
   for (const [name, text] of Object.entries(cases)) test(name, () => void agree(text));
 });
