@@ -60,6 +60,7 @@ test("the entry chunk and its static imports are small and load no heavy library
 
 // `vouch validate` of a graph in a folder without a ledger loads neither the ledger's
 // code nor git's (ADR 0074): both are imported when first needed (src/cli/validate-lazy.ts).
+// The yaml library is in the chunks, but initialised only when required (yaml-front.ts).
 test("validate's chunk and its static imports hold no ledger and no git code", async () => {
   const dir = join(out, "validate");
   const built = await Bun.build({ ...BUNDLE_OPTIONS, bytecode: false, target: "bun", outdir: dir });
