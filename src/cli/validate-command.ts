@@ -6,7 +6,6 @@ import { EXIT, InputError, UsageError, formatProblem, type GraphProblem } from "
 import { locateProblems } from "../engine/graph/loader.ts";
 import type { GraphFile } from "../engine/graph/schema.ts";
 import { checkWorkspaces } from "./workspace-check.ts";
-import { realGit } from "../workspace/git.ts";
 import { parseCommandArgs } from "./args.ts";
 import { loadChecksFile } from "../engine/graph/checks-file.ts";
 import { graphFilesIn, isChecksFile, loadGraphSources, readGraphSource } from "./graph-file.ts";
@@ -14,7 +13,7 @@ import type { Command } from "./io.ts";
 import { isAbsolute, resolve } from "node:path";
 import { sanitize } from "../tui/text.ts";
 import { fileLimits } from "../spawn/read-limited.ts";
-import { historiesOrNone } from "./check-history.ts";
+import { historiesIfLedger, lazyGit } from "./validate-lazy.ts";
 import { flakyWarnings } from "./flaky-marks.ts";
 
 function plural(n: number, word: string): string {
@@ -65,7 +64,7 @@ const validateCommand: Command = async (args, io) => {
   });
   const all: (GraphProblem & { severity?: "warning" })[] = [];
   let invalid = 0;
-  const histories = historiesOrNone(io); // the ledger's, read once: checks flaky in their recent runs are warned of
+  const histories = await historiesIfLedger(io); // the ledger's, read once: checks flaky in their recent runs are warned of
   for (const file of files) {
     const checked = checkFile(file, io.cwd, io.env);
     const warnings = checked.loaded
@@ -73,7 +72,7 @@ const validateCommand: Command = async (args, io) => {
       : checked.warnings;
     // A valid graph's workspaces are checked against git too (ADR 0020): the repository and the base.
     const problems = checked.loaded
-      ? locateProblems(file, checked.loaded.text, (await checkWorkspaces(checked.loaded.graph, io.cwd, realGit)).problems)
+      ? locateProblems(file, checked.loaded.text, (await checkWorkspaces(checked.loaded.graph, io.cwd, lazyGit)).problems)
       : checked.problems;
     if (problems.length > 0) invalid++;
     all.push(...problems, ...warnings.map((w) => ({ ...w, severity: "warning" as const })));

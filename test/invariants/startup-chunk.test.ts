@@ -57,3 +57,35 @@ test("the entry chunk and its static imports are small and load no heavy library
     ).toBe(true);
   }
 });
+
+// `vouch validate` of a graph in a folder without a ledger loads neither the ledger's
+// code nor git's (ADR 0074): both are imported when first needed (src/cli/validate-lazy.ts).
+// The yaml library is in the chunks, but initialised only when required (yaml-front.ts).
+test("validate's chunk and its static imports hold no ledger and no git code", async () => {
+  const dir = join(out, "validate");
+  const built = await Bun.build({ ...BUNDLE_OPTIONS, bytecode: false, target: "bun", outdir: dir });
+  expect(built.success).toBe(true);
+  const texts = new Map(built.outputs.map((o) => [o.path, readFileSync(o.path, "utf8")]));
+  const marker = "nothing to validate: the folder";
+  const validate = [...texts].filter(([, t]) => t.includes(marker)).map(([f]) => f);
+  expect(validate).toHaveLength(1);
+  const loaded = new Map<string, string>();
+  const visit = (file: string) => {
+    if (loaded.has(file)) return;
+    const text = texts.get(file) ?? readFileSync(file, "utf8");
+    loaded.set(file, text);
+    for (const m of text.matchAll(/(?:from|import)\s*"\.\/(chunk-[\w-]+\.js)"/g)) visit(join(dirname(file), m[1]!));
+  };
+  visit(validate[0]!);
+  // bun:sqlite is the ledger; "--show-toplevel" is git.ts's repoRoot.
+  for (const m of ["bun:sqlite", "--show-toplevel"]) {
+    expect(
+      [...loaded].filter(([, t]) => t.includes(m)).map(([f]) => basename(f)),
+      m,
+    ).toEqual([]);
+    expect(
+      [...texts.values()].some((t) => t.includes(m)),
+      m,
+    ).toBe(true);
+  }
+});

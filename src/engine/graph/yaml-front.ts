@@ -1,89 +1,27 @@
 // The first half of loading any vouch YAML file (a graph, a checks file): parse
 // keeping positions, YAML-level problems, and the plain value. Shared by the
 // graph loader and the checks-file loader so both report the same way.
-import { LineCounter, parseDocument, type Document } from "yaml";
-import type { GraphProblem } from "../errors.ts";
-import type { Path, PathProblem } from "./problem.ts";
-import {
-  badAliases,
-  duplicateKeys,
-  isStackOverflow,
-  shoutedBooleans,
-  unquotedTemplates,
-  yamlErrorProblem,
-  YAML_TOO_DEEP,
-  YAML_TOO_DEEP_HINT,
-  type OffsetProblem,
-} from "./yaml-checks.ts";
-import { offsetOf, positionOf } from "./yaml-positions.ts";
-import { withoutQuoteFallout } from "./unclosed-quote.ts";
+import type { PathProblem } from "./problem.ts";
+import { fastYamlValue } from "./yaml-fast.ts";
+import type * as Library from "./yaml-library-front.ts";
+import type { YamlFront } from "./yaml-library-front.ts";
 
-export interface YamlFront {
-  /** YAML-level problems found so far (duplicate keys, unquoted templates, ...). */
-  problems: GraphProblem[];
-  /** The document as plain values; absent when it could not be read as one. */
-  raw?: unknown;
-  /** Path problems → file:line:col, leaving out those under an unquoted template. */
-  located(list: PathProblem[]): GraphProblem[];
+export type { YamlFront };
+
+/** The yaml library's reading (yaml-library-front.ts), loaded on first use: a file the fast
+ *  path reads without a problem never loads the library (ADR 0074). A synchronous require,
+ *  because loading is synchronous; the bundle initialises the module only when called. */
+export function libraryFront(file: string, text: string, emptyHint: string): YamlFront {
+  return (require("./yaml-library-front.ts") as typeof Library).libraryFront(file, text, emptyHint);
 }
 
-function isUnder(path: Path, prefix: Path): boolean {
-  return prefix.length <= path.length && prefix.every((seg, i) => String(seg) === String(path[i]));
-}
-
+/** Bun's own reader when the text is in the subset both readers agree on (ADR 0074): no
+ *  problem, the same value. The yaml library's document is built only when a problem
+ *  found later needs its place. */
 export function yamlFront(file: string, text: string, emptyHint: string): YamlFront {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, merge: true, logLevel: "error" });
-  const place = (offset: number) => positionOf(lineCounter, offset);
-  const lineCol = (offset: number) => {
-    const p = place(offset);
-    return `${p.line}:${p.col}`;
-  };
-  const fromOffset = (p: OffsetProblem): GraphProblem => ({
-    file,
-    ...place(p.offset),
-    message: p.message,
-    ...(p.hint ? { hint: p.hint } : {}),
-  });
-  let hidden: Path[] = [];
-  const located = (list: PathProblem[]) =>
-    list
-      .filter((p) => !hidden.some((h) => isUnder(p.path, h)))
-      .map(
-        (p): GraphProblem => ({
-          file,
-          ...place(offsetOf(doc as Document, text, p)),
-          message: p.message,
-          ...(p.hint ? { hint: p.hint } : {}),
-        }),
-      );
-
-  const problems: GraphProblem[] = [];
-  for (const e of [...withoutQuoteFallout(doc.errors, text), ...doc.warnings])
-    problems.push(fromOffset(yamlErrorProblem(e, text, lineCol)));
-  problems.push(...duplicateKeys(doc, lineCol).map(fromOffset));
-  const aliases = badAliases(doc);
-  problems.push(...aliases.map(fromOffset));
-  // A syntax error leaves a guessed structure: schema problems on it would mislead.
-  // Duplicate keys and warnings leave the structure intact, so checking goes on.
-  if (doc.errors.length > 0 || aliases.length > 0) return { problems, located };
-  if (doc.contents === null) {
-    problems.push({ file, line: 1, col: 1, message: "the file is empty", hint: emptyHint });
-    return { problems, located };
-  }
-  const templates = unquotedTemplates(doc);
-  problems.push(...templates.map(fromOffset));
-  problems.push(...shoutedBooleans(doc).map(fromOffset));
-  hidden = templates.map((t) => t.path ?? []);
-  try {
-    return { problems, located, raw: doc.toJS({ maxAliasCount: 1000 }) };
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    problems.push(
-      isStackOverflow(message)
-        ? { file, line: 1, col: 1, message: YAML_TOO_DEEP, hint: YAML_TOO_DEEP_HINT }
-        : { file, line: 1, col: 1, message: `YAML: ${message}` },
-    );
-    return { problems, located };
-  }
+  const fast = fastYamlValue(text);
+  if (fast === null) return libraryFront(file, text, emptyHint);
+  let library: YamlFront | undefined;
+  const located = (list: PathProblem[]) => (list.length === 0 ? [] : (library ??= libraryFront(file, text, emptyHint)).located(list));
+  return { problems: [], raw: fast.value, located };
 }
