@@ -263,3 +263,22 @@ describe("trees written ahead and how many (ADR 0073)", () => {
     expect([...git.trees.keys()]).toEqual([]);
   });
 });
+
+describe("the tree a check's record names (tree_id, ADR 0073)", () => {
+  test("the tree the check ran on: the commit's with the base's script, not the commit's own; the commit's when nothing came from the base", async () => {
+    const git = new FakeGit();
+    git.commits.get(FAKE_BASE)!.set("scripts/test", "the user's test");
+    const r = await run(graph('{ name: script, run: "./scripts/test" }, { name: plain, run: "true" }'), {
+      git,
+      commands: new FakeCommandRunner(),
+      agents: (a) => (git.edit(a.workspace!, "scripts/test", "exit 0"), {}),
+    });
+    const commit = finishedOf(r.events, "impl").workspace!.commit;
+    const [script, plain] = ofType(r.events, "check.finished");
+    const ran = git.treesMade.map((t) => t.commit);
+    expect(script!.tree_id).toBe(await git.treeId(FAKE_ROOT, ran[0]!));
+    expect(script!.tree_id).not.toBe(await git.treeId(FAKE_ROOT, commit));
+    expect(git.commits.get(ran[0]!)!.get("scripts/test")).toBe("the user's test");
+    expect(plain!.tree_id).toBe(await git.treeId(FAKE_ROOT, commit));
+  });
+});

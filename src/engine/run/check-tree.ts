@@ -34,6 +34,10 @@ export interface CheckSource {
 export interface OpenTree {
   dir: string;
   links: readonly TreeLink[];
+  /** The git tree object id of what the folder holds (the composed tree, not the commit's), to
+   *  record and verify (`git rev-parse COMMIT^{tree}` names it too when nothing came from the base);
+   *  null when it could not be read. */
+  treeId: string | null;
   close(): Promise<void>;
 }
 
@@ -41,6 +45,7 @@ export class AttemptTrees {
   private lists: Promise<{ base: string[]; commit: string[] }> | undefined;
   private linked: Promise<TreeLink[]> | undefined;
   private readonly composed = new Map<string, Promise<string>>();
+  private readonly treeIds = new Map<string, Promise<string | null>>();
   /** Trees prepared ahead (prepare), by check and side, until a check opens them. */
   private readonly spares = new Map<string, Promise<OpenTree>>();
   private readonly ids = new Map<CheckSpec, number>();
@@ -106,8 +111,18 @@ export class AttemptTrees {
       ? await this.compose(base, commit, witnessFromResult(input), `vouch: the base with ${spec.name}'s from_result paths`)
       : await this.compose(commit, base, fromBasePaths(input), `vouch: the tree ${spec.name} checks`);
     const links = await linking;
-    const dir = await git.checkoutTree(root, tree, name, links);
-    return { dir, links, close: () => git.removeTree(dir) };
+    const [dir, treeId] = await Promise.all([git.checkoutTree(root, tree, name, links), this.treeIdOf(tree)]);
+    return { dir, links, treeId, close: () => git.removeTree(dir) };
+  }
+
+  /** Once per composed commit of the attempt. */
+  private treeIdOf(commit: string): Promise<string | null> {
+    let p = this.treeIds.get(commit);
+    if (p === undefined) {
+      p = this.env.run.ports.git.treeId(this.source.root, commit).catch(() => null);
+      this.treeIds.set(commit, p);
+    }
+    return p;
   }
 
   private async input(spec: CheckSpec): Promise<CheckTreeInput> {

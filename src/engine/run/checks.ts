@@ -117,8 +117,16 @@ interface OneCheck {
 /** One run of one check (`rerun` 0: the first), on a fresh tree of its own when it has one; check.finished says which. */
 async function runOne(env: NodeEnv, { spec, ctx, attempt, treeId, trees, onBase, next }: OneCheck, rerun: number): Promise<CheckOutcome> {
   let outcome: CheckOutcome;
+  // What it ran on (ADR 0067): on a check tree, that tree's id (the commit's with what came from the
+  // base, ADR 0073); a witness's base run keeps none (its history is not the result's).
+  let ranOn = treeId;
   try {
-    outcome = trees === undefined ? await env.run.ports.commands.runCheck(spec, ctx) : await runSealed(env, spec, ctx, trees, onBase, next);
+    if (trees === undefined) outcome = await env.run.ports.commands.runCheck(spec, ctx);
+    else {
+      const sealed = await runSealed(env, spec, ctx, trees, onBase, next);
+      outcome = sealed.outcome;
+      if (!onBase && sealed.treeId !== null) ranOn = sealed.treeId;
+    }
   } catch (e) {
     if (isFatal(e)) throw e;
     outcome = brokenCheck(spec, `the check could not run: ${(e as Error).message ?? String(e)}`);
@@ -143,7 +151,7 @@ async function runOne(env: NodeEnv, { spec, ctx, attempt, treeId, trees, onBase,
     ...(outcome.notRun ? { could_not_run: true as const } : {}),
     // Its history's key (ADR 0067): the command, and the tree it ran on.
     command_digest: commandDigest(spec.run, spec.expect),
-    tree_id: treeId,
+    tree_id: ranOn,
     ...(rerun > 0 ? { rerun } : {}),
     // A rerun runs only after a failure: one that passes makes the check flaky on this tree.
     ...(rerun > 0 && outcome.passed ? { flaky: true as const } : {}),
@@ -160,14 +168,14 @@ async function runSealed(
   trees: AttemptTrees,
   onBase: boolean,
   next: (() => void) | undefined,
-): Promise<CheckOutcome> {
+): Promise<{ outcome: CheckOutcome; treeId: string | null }> {
   let tree: OpenTree;
   try {
     tree = await trees.open(spec, onBase);
   } catch (e) {
     if (isFatal(e)) throw e;
     next?.();
-    return brokenCheck(spec, `its tree could not be made: ${(e as Error).message ?? String(e)}`);
+    return { outcome: brokenCheck(spec, `its tree could not be made: ${(e as Error).message ?? String(e)}`), treeId: null };
   }
   next?.();
   try {
@@ -177,13 +185,14 @@ async function runSealed(
     // Sealed, a check may write only its own tree (and a scratch TMPDIR and HOME): the dependency
     // folders it links stay read-only, your repository's records out of reach (ADR 0040, 0043).
     const seal = trees.source.sealed ? { seal: { tree: tree.dir, repository: trees.source.root, network } } : {};
-    return await env.run.ports.commands.runCheck(spec, {
+    const outcome = await env.run.ports.commands.runCheck(spec, {
       ...ctx,
       cwd,
       vars,
       checkTree: { dir: tree.dir, links: tree.links, network },
       ...seal,
     });
+    return { outcome, treeId: tree.treeId };
   } finally {
     await tree.close().catch(() => undefined); // a folder left behind is vouch clean's
   }
