@@ -42,7 +42,7 @@ export async function listFiles(root: string, commit: string): Promise<string[]>
 
 /** Memos of what a commit holds (a commit never changes): its tree id, and its tree listed with
  *  modes and object ids (a base is listed once for every check of every node on it). */
-const MEMO_CAP = 64;
+const MEMO_CAP = 8;
 const treeIds = new Map<string, Promise<string>>();
 const listings = new Map<string, Promise<Map<string, string>>>();
 
@@ -69,13 +69,18 @@ const listingOf = (root: string, commit: string) =>
     return byPath;
   });
 
-/** Four git processes (read-tree, update-index, write-tree, commit-tree) for a new composition;
- *  `from`'s listing and `commit`'s tree id are read once per process (bench: ADR 0073). */
+/** No git process when the paths are the same in both, else four (read-tree, update-index,
+ *  write-tree, commit-tree); both listings and `commit`'s tree id are read once per process
+ *  (bench/check-tree-pieces.ts, ADR 0073). */
 export async function composeTree(root: string, commit: string, from: string, paths: readonly string[], message: string): Promise<string> {
   commitId("commit", commit);
   commitId("commit", from);
   if (paths.length === 0) return commit;
-  const [listed, own] = await Promise.all([listingOf(root, from), treeIdOf(root, commit)]);
+  const [listed, mine] = await Promise.all([listingOf(root, from), listingOf(root, commit)]);
+  // The paths as `from` has them are as the commit has them (the agent touched none): the commit
+  // itself, without a git process (the usual case: compared by mode and object id).
+  if (paths.every((p) => listed.get(p) === mine.get(p))) return commit;
+  const own = await treeIdOf(root, commit);
   const dir = mkdtempSync(join(tmpdir(), "vouch-tree-index-"));
   try {
     const env = { GIT_INDEX_FILE: join(dir, "index") };

@@ -164,11 +164,14 @@ describe("what a sealed check's tree costs in processes (ADR 0073)", () => {
     }
   }
 
-  test("a composition takes four git processes once the base is listed; a tree one; its removal none, and it leaves its path at once", async () => {
+  test("a composition takes four git processes once both commits are listed, none when the paths are the same in both; a tree one; its removal none, and it leaves its path at once", async () => {
     const { r, base, work } = repo();
     await g.composeTree(r, work, base, ["scripts/test"], "warm: lists the base, reads the commit's tree id");
     const composed = await counting(() => g.composeTree(r, work, base, ["scripts/test", "src/new.js"], "m"));
     expect(composed.calls).toEqual(["read-tree", "update-index", "write-tree", "commit-tree"]);
+    // Paths the work left as the base has them: the commit itself, no git process.
+    const same = await counting(() => g.composeTree(r, work, base, [".gitignore", "src/missing-in-both"], "m"));
+    expect(same).toEqual({ value: work, calls: [] });
     const dir = join(r, ".vouch", "trees", "run1", "n", "1-1");
     await checkoutTreeAt(r, work, dir, []); // reads the common dir, once per repository
     const tree = await counting(() => checkoutTreeAt(r, composed.value, dir, []));
