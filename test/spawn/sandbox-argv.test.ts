@@ -1,7 +1,7 @@
 // The SandboxSpec → bubblewrap command line (ADR 0040), pure: the order of the
 // mounts decides what a sealed process sees, so it is what these hold.
 import { afterAll, describe, expect, test } from "vitest";
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { bwrapArgs, mountOrder, SANDBOX_INIT, sealedArgv, type PathKind } from "../../src/spawn/sandbox/bwrap-argv.ts";
@@ -87,6 +87,23 @@ describe("bwrapArgs", () => {
     const a = all.slice(0, all.indexOf("--")).join(" ");
     expect(a).toContain(`--ro-bind ${realpathSync(dir.path)} ${realpathSync(dir.path)}`);
     expect(a).not.toContain("/nowhere");
+  });
+
+  test("what the command line names inside a hidden folder (the ledger) or a writable one is not bound back read-only", () => {
+    const top = realpathSync(dir.path);
+    mkdirSync(join(top, "ledger", "sub"), { recursive: true });
+    mkdirSync(join(top, "tree", "x"), { recursive: true });
+    const hidden = join(top, "ledger");
+    const tree = join(top, "tree");
+    const all = sealedArgv(spec({ tmp: "/tmp/vouch-tmp-3", hidden: [hidden], writable: [tree] }), "/w", [
+      "/bin/sh",
+      "-c",
+      `ls ${hidden}/sub ${tree}/x`,
+    ]);
+    const a = all.slice(0, all.indexOf("--")).join(" ");
+    expect(a).not.toContain(`--ro-bind ${hidden}/sub`);
+    expect(a).not.toContain(`--ro-bind ${tree}`);
+    expect(a).toContain(`--tmpfs ${hidden}`);
   });
 
   test("a relative path is refused (bubblewrap would read it against its own folder)", () => {

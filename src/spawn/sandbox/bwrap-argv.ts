@@ -14,7 +14,7 @@
 // test/spawn/sandbox-process.test.ts). As the namespace's pid 1 it ignores the
 // group's SIGTERM (no handler), which reaches the command with its grace period.
 import { statSync } from "node:fs";
-import { namedUnderTmp, notWritable, PRIVATE_TMP } from "./private-tmp.ts";
+import { namedUnderTmp, PRIVATE_TMP, toBindBack } from "./private-tmp.ts";
 import type { SandboxSpec } from "./spec.ts";
 
 export type PathKind = "dir" | "file" | null;
@@ -101,8 +101,7 @@ export function sealedArgv(
 ): string[] {
   // With a /tmp of its own, what the command line names under the host's /tmp (the script a
   // node runs) is bound back read-only: the process still finds it.
-  const seen =
-    spec.tmp === undefined ? spec : { ...spec, readOnly: [...spec.readOnly, ...notWritable(namedUnderTmp(argv), spec.writable)] };
+  const seen = spec.tmp === undefined ? spec : { ...spec, readOnly: [...spec.readOnly, ...toBindBack(namedUnderTmp(argv), spec)] };
   return [spec.program, ...bwrapArgs(seen, cwd, kindOf, asRoot), "--", ...SANDBOX_INIT, ...argv];
 }
 

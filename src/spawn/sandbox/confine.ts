@@ -16,7 +16,7 @@ import type { SealRequest } from "../../engine/sandbox.ts";
 import type { ProcessSupervisor } from "../process-registry.ts";
 import { gitRecordsOf, type GitRecords } from "./git-records.ts";
 import type { SandboxProbe } from "./probe.ts";
-import { namedUnderTmp, notWritable, PRIVATE_TMP, underTmp } from "./private-tmp.ts";
+import { namedUnderTmp, PRIVATE_TMP, toBindBack, underTmp } from "./private-tmp.ts";
 import type { SandboxSpec } from "./spec.ts";
 
 /** vouch's folder in a repository (ledger by default, worktrees, vouch's git dirs). */
@@ -70,7 +70,7 @@ export function confinementSpec(f: ConfineFacts): SandboxSpec {
   const spec: SandboxSpec = { program: f.program, writable: [f.tree, ...f.writable], readOnly, hidden, network: f.network };
   if (f.tmp === undefined) return spec;
   const tops = [f.repository?.top, f.around?.top].filter((t): t is string => t !== undefined);
-  readOnly.push(...notWritable([...tops, ...f.tmp.keep].filter(underTmp), spec.writable));
+  readOnly.push(...toBindBack([...tops, ...f.tmp.keep].filter(underTmp), spec));
   return { ...spec, tmp: f.tmp.scratch };
 }
 

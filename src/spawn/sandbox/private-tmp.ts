@@ -49,9 +49,10 @@ function add(out: Set<string>, path: string, topFile: boolean): void {
   }
 }
 
-/** The paths not at or inside one of `writable`: those are seen already, and a read-only bind at
- *  the same path would win over the writable one (the most restrictive wins, bwrap-argv.ts). */
-export function notWritable(paths: readonly string[], writable: readonly string[]): string[] {
+/** The paths to bind back: none at or inside a writable path (seen already, and a read-only bind
+ *  at the same path would win over the writable one) or a hidden one (a name inside the hidden
+ *  ledger, from a graph's variable or a check's text, would be bound back inside the hidden folder). */
+export function toBindBack(paths: readonly string[], spec: { writable: readonly string[]; hidden: readonly string[] }): string[] {
   const inside = (p: string, w: string) => p === w || p.startsWith(w.endsWith("/") ? w : `${w}/`);
-  return paths.filter((p) => !writable.some((w) => inside(p, w)));
+  return paths.filter((p) => ![...spec.writable, ...spec.hidden].some((w) => inside(p, w)));
 }
