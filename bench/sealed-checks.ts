@@ -6,15 +6,26 @@
 // written afresh with checkout-index, removed after), and on that tree in the
 // sandbox (bubblewrap, the session's Confiner: tree writable, HOME and TMPDIR
 // scratch, no network). Three checks: a light one (grep over every file) and two
-// shaped like a test suite (node reads and compiles every file, once and 8 times). Prints the
-// ratios per repetition and the machine line; --write puts its section in
+// shaped like a test suite (node reads and compiles every file, once and 8 times).
+// Beside the engine's path of today, the same run measures the path as it was
+// before ADR 0073 ("before": seven git processes to compose, read-tree then a
+// parallel checkout-index, the removal awaited, nothing prepared ahead), and an
+// attempt of all three checks one after another through the engine's runChecks
+// (the next check's tree written while one runs). Prints the ratios per
+// repetition, the load and the fork cost; --write puts its section in
 // bench/results.md.
 //   bun bench/sealed-checks.ts [--reps N] [--files N] [--write]
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CheckSpec, CommandContext } from "../src/engine/ports.ts";
+import type { CheckSpec, CommandContext, TreeLink } from "../src/engine/ports.ts";
 import { AttemptTrees } from "../src/engine/run/check-tree.ts";
+import { runChecks } from "../src/engine/run/checks.ts";
+import { fromBasePaths } from "../src/engine/workspace/check-reads.ts";
+import { treesRemoved } from "../src/workspace/check-tree.ts";
+import { runGit } from "../src/workspace/run-git.ts";
 import type { NodeEnv } from "../src/engine/run/contract.ts";
 import { parentEnv } from "../src/spawn/child-env.ts";
 import { createCommandRunner } from "../src/spawn/command-runner.ts";
@@ -99,7 +110,8 @@ const workspaces = new Workspaces(realGit, "bench");
 function env(root: string): NodeEnv {
   return {
     id: "n",
-    run: { ports: { git: realGit }, options: { runId: "bench" }, workspaces },
+    signal: new AbortController().signal,
+    run: { ports: { git: realGit, commands: runner }, options: { runId: "bench" }, workspaces, emitter: { emit: () => undefined } },
     frame: { graphPath: join(root, "graph.yaml"), graph: { version: 1, name: "bench", nodes: {} } },
   } as unknown as NodeEnv;
 }
@@ -111,8 +123,11 @@ async function unsealed(tree: string, spec: CheckSpec): Promise<number> {
   return performance.now() - t0;
 }
 
-/** The engine's path: a fresh tree from the commit (AttemptTrees.open), the check in it, the tree removed. */
-async function onTree(g: { root: string; base: string; commit: string }, spec: CheckSpec, sandbox: boolean): Promise<number> {
+type Generated = { root: string; base: string; commit: string };
+
+/** The engine's path: a fresh tree from the commit (AttemptTrees.open), the check in it, the tree
+ *  removed (in the background, which the time does not wait for; the next measure does). */
+async function onTree(g: Generated, spec: CheckSpec, sandbox: boolean): Promise<number> {
   const t0 = performance.now();
   const trees = new AttemptTrees(
     env(g.root),
@@ -127,10 +142,103 @@ async function onTree(g: { root: string; base: string; commit: string }, spec: C
   } finally {
     await t.close();
   }
+  const ms = performance.now() - t0;
+  await treesRemoved();
+  return ms;
+}
+
+/** The path as it was before ADR 0073, kept here to be measured beside today's: both commits
+ *  listed, the tree composed with seven git processes, read into the tree's index and written by a
+ *  parallel checkout-index, the ignored folders listed, the check sealed, the tree's removal awaited. */
+async function before(g: Generated, spec: CheckSpec): Promise<number> {
+  const t0 = performance.now();
+  const [base, commit] = await Promise.all([workspaces.baseFiles(g.root, g.base), realGit.listFiles(g.root, g.commit)]);
+  const paths = fromBasePaths({ run: spec.run, prefix: "", protect: [], graphFiles: ["graph.yaml"], baseFiles: base, commitFiles: commit });
+  const tree = await composeBefore(g.root, g.commit, g.base, paths);
+  const ignored = await workspaces.ignoredFolders(g.root);
+  const links: TreeLink[] = ignored.filter((p) => p.endsWith("node_modules")).map((p) => ({ path: p, target: join(g.root, p) }));
+  const dir = join("/dev/shm", `vouch-trees-${process.getuid?.() ?? 0}`, "bench-before", `${performance.now()}`.replace(".", "-"));
+  const gitDir = join(dir, ".git");
+  for (const d of ["objects/info", "refs/heads", "refs/tags"]) mkdirSync(join(gitDir, d), { recursive: true, mode: 0o700 });
+  writeFileSync(join(gitDir, "HEAD"), `${tree}\n`);
+  writeFileSync(join(gitDir, "objects", "info", "alternates"), `${join(g.root, ".git", "objects")}\n`);
+  writeFileSync(join(gitDir, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n");
+  const at = [`--git-dir=${gitDir}`, `--work-tree=${dir}`];
+  await runGit(dir, [...at, "read-tree", tree]);
+  await runGit(dir, [...at, "-c", "checkout.workers=0", "checkout-index", "--all", "--force", "-u"]);
+  for (const l of links) symlinkSync(l.target, join(dir, l.path));
+  try {
+    const seal = { seal: { tree: dir, repository: g.root, network: false } };
+    const r = await runner.runCheck(spec, { ...context(dir), checkTree: { dir, links, network: false }, ...seal });
+    if (!r.passed) throw new Error(`${spec.name} failed on its tree (before): ${r.reason} ${r.stderrTail}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
   return performance.now() - t0;
 }
 
+async function composeBefore(root: string, commit: string, from: string, paths: readonly string[]): Promise<string> {
+  if (paths.length === 0) return commit;
+  const dir = mkdtempSync(join(tmpdir(), "vouch-tree-index-"));
+  try {
+    const env = { GIT_INDEX_FILE: join(dir, "index") };
+    await runGit(root, ["read-tree", commit], undefined, { env });
+    const take = new Set(paths);
+    const out = paths.map((p) => `0 ${"0".repeat(40)}\t${p}\0`).join("");
+    await runGit(root, ["update-index", "-z", "--index-info"], undefined, { env, stdin: out });
+    const listed = (await runGit(root, ["ls-tree", "-r", "-z", "--full-tree", from])).split("\0");
+    const back = listed.filter((e) => e !== "" && take.has(e.slice(e.indexOf("\t") + 1))).map((e) => `${e}\0`);
+    if (back.length > 0) await runGit(root, ["update-index", "-z", "--index-info"], undefined, { env, stdin: back.join("") });
+    const tree = (await runGit(root, ["write-tree"], undefined, { env })).trim();
+    if (tree === (await runGit(root, ["rev-parse", "--verify", `${commit}^{tree}`])).trim()) return commit;
+    return (await runGit(root, ["commit-tree", tree, "-p", commit, "-m", "bench"])).trim();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One attempt's checks, all three one after another. */
+async function attemptLive(tree: string): Promise<number> {
+  const t0 = performance.now();
+  for (const c of CHECKS) await unsealed(tree, c.spec);
+  return performance.now() - t0;
+}
+
+async function attemptBefore(g: Generated): Promise<number> {
+  const t0 = performance.now();
+  for (const c of CHECKS) await before(g, c.spec);
+  return performance.now() - t0;
+}
+
+/** Through the engine's runChecks: each check on a fresh sealed tree, the next one's written while one runs. */
+async function attemptNow(g: Generated): Promise<number> {
+  const t0 = performance.now();
+  const e = env(g.root);
+  const trees = new AttemptTrees(e, { root: g.root, prefix: "", base: g.base, commit: g.commit, protect: [], sealed: true }, 1);
+  const out = await runChecks(
+    e,
+    CHECKS.map((c) => c.spec),
+    context(g.root),
+    1,
+    null,
+    trees,
+  );
+  const bad = out.find((o) => !o.passed);
+  if (bad !== undefined) throw new Error(`${bad.name} failed in the attempt: ${bad.reason} ${bad.stderrTail}`);
+  const ms = performance.now() - t0;
+  await treesRemoved();
+  return ms;
+}
+
+/** What one fork+exec costs here now: 200 `sh -c true` through xargs. */
+function forkCost(): string {
+  const t0 = performance.now();
+  execFileSync("sh", ["-c", "seq 200 | xargs -I{} sh -c true"]);
+  return `${((performance.now() - t0) / 200).toFixed(1)} ms`;
+}
+
 const loadBefore = loadAverage();
+const forkBefore = forkCost();
 const machine = describeMachine();
 const sandboxed = (await probe.check()).available;
 const g = await generate();
@@ -140,40 +248,74 @@ try {
     const live: number[] = [];
     const off: number[] = [];
     const sealed: number[] = [];
+    const old: number[] = [];
     // One warm-up of each (page cache), not counted.
     await unsealed(g.tree, c.spec);
     await onTree(g, c.spec, false);
     if (sandboxed) await onTree(g, c.spec, true);
+    if (sandboxed) await before(g, c.spec);
     for (let rep = 1; rep <= REPS; rep++) {
       const steps = [
         async () => void live.push(await unsealed(g.tree, c.spec)),
         async () => void off.push(await onTree(g, c.spec, false)),
-        ...(sandboxed ? [async () => void sealed.push(await onTree(g, c.spec, true))] : []),
+        ...(sandboxed
+          ? [async () => void sealed.push(await onTree(g, c.spec, true)), async () => void old.push(await before(g, c.spec))]
+          : []),
       ];
       for (let k = 0; k < steps.length; k++) await steps[(k + rep) % steps.length]!();
     }
     rows.push(row(`Check (${c.label}), unsealed: in the node's live tree`, summarize(live), "ms"));
     rows.push(row(`Check (${c.label}) on its check tree, sandbox off`, summarize(off), "ms"));
-    if (sandboxed) rows.push(row(`Check (${c.label}) on its check tree, sealed (bubblewrap)`, summarize(sealed), "ms"));
+    if (sandboxed) {
+      rows.push(row(`Check (${c.label}) sealed, before ADR 0073`, summarize(old), "ms"));
+      rows.push(row(`Check (${c.label}) on its check tree, sealed (bubblewrap)`, summarize(sealed), "ms"));
+    }
     const offRatio = ratios(off, live);
     rows.push(
       row(`**Ratio (${c.label}): check tree, sandbox off / unsealed** (per repetition)`, offRatio, "x", verdict(offRatio, 1.3, "≤ 1.3×")),
     );
     if (sandboxed) {
+      const o = ratios(old, live);
+      rows.push(row(`Ratio (${c.label}): sealed before ADR 0073 / unsealed (per repetition)`, o, "x", verdict(o, 1.3, "≤ 1.3×")));
       const r = ratios(sealed, live);
       rows.push(row(`**Ratio (${c.label}): sealed / unsealed** (per repetition)`, r, "x", verdict(r, 1.3, "≤ 1.3×")));
       const added = summarize(sealed.map((x, i) => x - live[i]!));
       rows.push(row(`Added by the check tree and the sandbox (${c.label}): sealed − unsealed (per repetition)`, added, "ms"));
     }
   }
+  if (sandboxed) {
+    // One attempt of all three checks, as the engine runs them.
+    const live: number[] = [];
+    const old: number[] = [];
+    const now: number[] = [];
+    await attemptNow(g);
+    for (let rep = 1; rep <= REPS; rep++) {
+      const steps = [
+        async () => void live.push(await attemptLive(g.tree)),
+        async () => void old.push(await attemptBefore(g)),
+        async () => void now.push(await attemptNow(g)),
+      ];
+      for (let k = 0; k < steps.length; k++) await steps[(k + rep) % steps.length]!();
+    }
+    rows.push(row("An attempt's three checks one after another, unsealed", summarize(live), "ms"));
+    rows.push(row("The same attempt sealed, before ADR 0073", summarize(old), "ms"));
+    rows.push(row("The same attempt sealed (runChecks: the next tree written while a check runs)", summarize(now), "ms"));
+    const o = ratios(old, live);
+    rows.push(row("Ratio (the attempt): sealed before ADR 0073 / unsealed (per repetition)", o, "x", verdict(o, 1.3, "≤ 1.3×")));
+    const r = ratios(now, live);
+    rows.push(row("**Ratio (the attempt): sealed / unsealed** (per repetition)", r, "x", verdict(r, 1.3, "≤ 1.3×")));
+  }
 } finally {
   await runner.close();
   supervisor.killAll();
+  await treesRemoved();
   rmSync(g.root, { recursive: true, force: true });
+  rmSync(join("/dev/shm", `vouch-trees-${process.getuid?.() ?? 0}`, "bench-before"), { recursive: true, force: true });
 }
 const loadAfter = loadAverage();
 const table = markdown(rows);
-const note = `${REPS} repetitions; commit ${machine.commit}; ${machine.uname}; ${machine.cores} cores (${machine.cpu}); ${machine.memoryGiB.toFixed(1)} GiB; Bun ${machine.bun}; load average ${loadBefore} before, ${loadAfter} after${sandboxed ? "" : "; the sandbox does not work here: no sealed rows"}`;
+const forkAfter = forkCost();
+const note = `${REPS} repetitions; commit ${machine.commit}; ${machine.uname}; ${machine.cores} cores (${machine.cpu}); ${machine.memoryGiB.toFixed(1)} GiB; Bun ${machine.bun}; load average ${loadBefore} before, ${loadAfter} after; fork+exec ${forkBefore} before, ${forkAfter} after${sandboxed ? "" : "; the sandbox does not work here: no sealed rows"}`;
 console.log(`${table}\n${note}`);
 
 if (args.includes("--write")) {

@@ -7,7 +7,7 @@
 // folders of the user's checkout (git-ignored: node_modules, a virtualenv) are
 // symbolic links into it. Nothing of the worktree a sitting wrote is read.
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, mkdtempSync, rmSync, statfsSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, statfsSync, symlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -40,23 +40,61 @@ export async function listFiles(root: string, commit: string): Promise<string[]>
   return out.split("\0").filter((p) => p !== "");
 }
 
+/** Memos of what a commit holds (a commit never changes): its tree id, and its tree listed with
+ *  modes and object ids (a base is listed once for every check of every node on it). */
+const MEMO_CAP = 8;
+const treeIds = new Map<string, Promise<string>>();
+const listings = new Map<string, Promise<Map<string, string>>>();
+
+function memo<T>(m: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
+  let p = m.get(key);
+  if (p === undefined) {
+    if (m.size >= MEMO_CAP) m.delete(m.keys().next().value!);
+    p = make();
+    m.set(key, p);
+    p.catch(() => m.delete(key));
+  }
+  return p;
+}
+
+const treeIdOf = (root: string, commit: string) =>
+  memo(treeIds, `${root}\0${commit}`, async () => (await runGit(root, ["rev-parse", "--verify", `${commit}^{tree}`])).trim());
+
+/** path → its `ls-tree` entry ("mode type id\tpath") in the commit. */
+const listingOf = (root: string, commit: string) =>
+  memo(listings, `${root}\0${commit}`, async () => {
+    const byPath = new Map<string, string>();
+    for (const e of (await runGit(root, ["ls-tree", "-r", "-z", "--full-tree", commit])).split("\0"))
+      if (e !== "") byPath.set(e.slice(e.indexOf("\t") + 1), e);
+    return byPath;
+  });
+
+/** No git process when the paths are the same in both, else four (read-tree, update-index,
+ *  write-tree, commit-tree); both listings and `commit`'s tree id are read once per process
+ *  (bench/check-tree-pieces.ts, ADR 0073). */
 export async function composeTree(root: string, commit: string, from: string, paths: readonly string[], message: string): Promise<string> {
   commitId("commit", commit);
   commitId("commit", from);
   if (paths.length === 0) return commit;
+  const [listed, mine] = await Promise.all([listingOf(root, from), listingOf(root, commit)]);
+  // The paths as `from` has them are as the commit has them (the agent touched none): the commit
+  // itself, without a git process (the usual case: compared by mode and object id).
+  if (paths.every((p) => listed.get(p) === mine.get(p))) return commit;
+  const own = await treeIdOf(root, commit);
   const dir = mkdtempSync(join(tmpdir(), "vouch-tree-index-"));
   try {
     const env = { GIT_INDEX_FILE: join(dir, "index") };
     await runGit(root, ["read-tree", commit], undefined, { env });
-    const take = new Set(paths);
-    // Out first, then back in as `from` has them: a path `from` lacks stays out.
-    const out = paths.map((p) => `0 ${"0".repeat(40)}\t${p}\0`).join("");
-    await runGit(root, ["update-index", "-z", "--index-info"], undefined, { env, stdin: out });
-    const listed = (await runGit(root, ["ls-tree", "-r", "-z", "--full-tree", from])).split("\0");
-    const back = listed.filter((e) => e !== "" && take.has(e.slice(e.indexOf("\t") + 1))).map((e) => `${e}\0`);
-    if (back.length > 0) await runGit(root, ["update-index", "-z", "--index-info"], undefined, { env, stdin: back.join("") });
+    // Out first, then back in as `from` has them (one update-index reads the lines in order): a
+    // path `from` lacks stays out.
+    const lines = [...new Set(paths)].map((p) => `0 ${"0".repeat(40)}\t${p}\0`);
+    for (const p of new Set(paths)) {
+      const e = listed.get(p);
+      if (e !== undefined) lines.push(`${e}\0`);
+    }
+    await runGit(root, ["update-index", "-z", "--index-info"], undefined, { env, stdin: lines.join("") });
     const tree = (await runGit(root, ["write-tree"], undefined, { env })).trim();
-    if (tree === (await runGit(root, ["rev-parse", "--verify", `${commit}^{tree}`])).trim()) return commit;
+    if (tree === own) return commit;
     return (await runGit(root, ["commit-tree", tree, "-p", commit, "-m", message])).trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -144,8 +182,10 @@ export async function checkoutTreeAt(root: string, commit: string, dir: string, 
   writeFileSync(join(gitDir, "objects", "info", "alternates"), `${join(common, "objects")}\n`);
   writeFileSync(join(gitDir, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n");
   const at = [`--git-dir=${gitDir}`, `--work-tree=${dir}`];
-  await runGit(dir, [...at, "read-tree", commit]);
-  await runGit(dir, [...at, "-c", "checkout.workers=0", "checkout-index", "--all", "--force", "-u"]);
+  // One process reads the tree into the index and writes every file (with its stat data, so
+  // `git status` is clean). Sequential: parallel checkout (checkout.workers=0, one per core) was
+  // slower on a shared 2-core machine (ADR 0073).
+  await runGit(dir, [...at, "-c", "checkout.workers=1", "read-tree", "--reset", "-u", commit]);
   for (const l of links) {
     const at = join(dir, l.path);
     // A path the tree has (a vendored folder) stays the tree's; a link needs its folder there.
@@ -154,10 +194,32 @@ export async function checkoutTreeAt(root: string, commit: string, dir: string, 
   }
 }
 
+/** Removals under way (removeTree returns before the files are unlinked). */
+const removing = new Set<Promise<void>>();
+let removals = 0;
+
+/** The folder leaves its path at once (a rename beside it, inside the same run's folder, so `vouch
+ *  clean RUN` finds what a killed session left) and its files are unlinked in the background, off
+ *  the event loop: 10,000 files took 45-80 ms to unlink, which no verdict and no next check waits
+ *  for (ADR 0073). A pending removal keeps the process alive until it is done. */
 export async function removeTree(dir: string): Promise<void> {
   if (!isTreeDir(dir)) throw new GitError(["rm"], `${dir} is not a check tree folder`);
-  // Off the event loop: 10,000 files take a while to unlink, and other sittings stream meanwhile.
-  await rm(dir, { recursive: true, force: true });
+  const gone = `${dir.replace(/\/+$/, "")}.removing-${process.pid}-${++removals}`;
+  let target = dir;
+  try {
+    renameSync(dir, gone);
+    target = gone;
+  } catch {
+    // not there (removed already), or it cannot move: removed where it is
+  }
+  const p = rm(target, { recursive: true, force: true }).catch(() => undefined);
+  removing.add(p);
+  void p.finally(() => removing.delete(p));
+}
+
+/** Resolves when every removal removeTree started has finished. */
+export async function treesRemoved(): Promise<void> {
+  while (removing.size > 0) await Promise.all([...removing]);
 }
 
 const commons = new Map<string, Promise<string>>();

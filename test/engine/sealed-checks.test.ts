@@ -198,3 +198,87 @@ describe("witnesses (fails_on_base)", () => {
     expect(commands.checks).toEqual([]);
   });
 });
+
+describe("trees written ahead and how many (ADR 0073)", () => {
+  const sealed = { sandboxAvailability: { available: true as const } };
+  /** Lets the engine's pending work run: up to `turns` turns of the event loop until `done`. */
+  async function until(done: () => boolean, turns = 200): Promise<boolean> {
+    for (let i = 0; i < turns && !done(); i++) await new Promise((r) => setImmediate(r));
+    return done();
+  }
+
+  test("sealed, the next check's tree is written while a check runs; one tree per check run, all removed, one composition per tree", async () => {
+    const git = new FakeGit();
+    let aheadWhileFirstRan = false;
+    const commands = new FakeCommandRunner(async (s) => {
+      if (s.name === "a") aheadWhileFirstRan = await until(() => git.treesMade.length === 2);
+      return {};
+    });
+    const checks = '{ name: a, run: "true" }, { name: b, run: "./scripts/b" }, { name: c, run: "./scripts/c" }';
+    const r = await run(graph(checks), { git, commands, options: sealed });
+    expect(finishedOf(r.events, "impl").status).toBe("passed");
+    expect(aheadWhileFirstRan).toBe(true);
+    // Three checks, three trees, each its own folder, in the checks' order; none left.
+    expect(git.treesMade.map((t) => t.dir)).toEqual([`${TREES}/impl/1-1`, `${TREES}/impl/1-2`, `${TREES}/impl/1-3`]);
+    expect(commands.checks.map((c) => c.ctx.checkTree!.dir)).toEqual(git.treesMade.map((t) => t.dir));
+    expect([...git.trees.keys()]).toEqual([]);
+  });
+
+  test("unsealed, nothing is written ahead: a check could write the next one's tree", async () => {
+    const git = new FakeGit();
+    let made = -1;
+    const commands = new FakeCommandRunner(async (s) => {
+      if (s.name === "a") {
+        await until(() => false, 50);
+        made = git.treesMade.length;
+      }
+      return {};
+    });
+    await run(graph('{ name: a, run: "true" }, { name: b, run: "true" }'), { git, commands });
+    expect(made).toBe(1);
+    expect(git.treesMade).toHaveLength(2);
+  });
+
+  test("a tree written ahead and never opened (the witness passed on the base) is removed", async () => {
+    const git = new FakeGit();
+    const r = await run(graph('{ name: t, run: "sh test/t.sh", witness: fails_on_base }'), {
+      git,
+      commands: new FakeCommandRunner(),
+      options: sealed,
+    });
+    expect(finishedOf(r.events, "impl").cause).toBe("vacuous_check");
+    expect(ofType(r.events, "check.finished").map((c) => c.tree)).toEqual(["base"]);
+    expect(git.treesMade.map((t) => t.dir)).toEqual([`${TREES}/impl/1-1-base`, `${TREES}/impl/1-2`]);
+    expect([...git.trees.keys()]).toEqual([]);
+  });
+
+  test("a rerun gets a fresh tree of its own, not the one written for the next check", async () => {
+    const git = new FakeGit();
+    let firstRuns = 0;
+    const commands = new FakeCommandRunner((s) => (s.name === "a" && ++firstRuns === 1 ? { passed: false, exit: 1 } : {}));
+    await run(graph('{ name: a, run: "true", reruns: 1 }, { name: b, run: "./scripts/b" }'), { git, commands, options: sealed });
+    const dirs = commands.checks.map((c) => `${c.spec.name} ${c.ctx.checkTree!.dir}`);
+    expect(dirs).toEqual([`a ${TREES}/impl/1-1`, `a ${TREES}/impl/1-3`, `b ${TREES}/impl/1-2`]);
+    expect(new Set(git.treesMade.map((t) => t.dir)).size).toBe(3);
+    expect([...git.trees.keys()]).toEqual([]);
+  });
+});
+
+describe("the tree a check's record names (tree_id, ADR 0073)", () => {
+  test("the tree the check ran on: the commit's with the base's script, not the commit's own; the commit's when nothing came from the base", async () => {
+    const git = new FakeGit();
+    git.commits.get(FAKE_BASE)!.set("scripts/test", "the user's test");
+    const r = await run(graph('{ name: script, run: "./scripts/test" }, { name: plain, run: "true" }'), {
+      git,
+      commands: new FakeCommandRunner(),
+      agents: (a) => (git.edit(a.workspace!, "scripts/test", "exit 0"), {}),
+    });
+    const commit = finishedOf(r.events, "impl").workspace!.commit;
+    const [script, plain] = ofType(r.events, "check.finished");
+    const ran = git.treesMade.map((t) => t.commit);
+    expect(script!.tree_id).toBe(await git.treeId(FAKE_ROOT, ran[0]!));
+    expect(script!.tree_id).not.toBe(await git.treeId(FAKE_ROOT, commit));
+    expect(git.commits.get(ran[0]!)!.get("scripts/test")).toBe("the user's test");
+    expect(plain!.tree_id).toBe(await git.treeId(FAKE_ROOT, commit));
+  });
+});

@@ -1,6 +1,8 @@
 // The SandboxSpec → bubblewrap command line (ADR 0040), pure: the order of the
 // mounts decides what a sealed process sees, so it is what these hold.
-import { describe, expect, test } from "vitest";
+import { afterAll, describe, expect, test } from "vitest";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { bwrapArgs, mountOrder, SANDBOX_INIT, sealedArgv, type PathKind } from "../../src/spawn/sandbox/bwrap-argv.ts";
 import { explain } from "../../src/spawn/sandbox/probe.ts";
@@ -15,6 +17,9 @@ const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({
   ...over,
 });
 const dirs = (): PathKind => "dir";
+/** A folder under the host's /tmp (where the private /tmp binds back what a command names). */
+const dir = { path: mkdtempSync("/tmp/vouch-argv-") };
+afterAll(() => rmSync(dir.path, { recursive: true, force: true }));
 
 describe("bwrapArgs", () => {
   test("always: a pid namespace that dies with vouch, no capabilities, a read-only root, own /dev and /proc", () => {
@@ -61,6 +66,44 @@ describe("bwrapArgs", () => {
     expect(a).toContain("--tmpfs /h/dir");
     expect(a).not.toContain("/h/none");
     expect(a).not.toContain("/h/gone");
+  });
+
+  test("its own /tmp: the scratch folder bound at /tmp before the spec's paths, so a tree under /tmp is bound over it", () => {
+    const a = bwrapArgs(
+      spec({ tmp: "/tmp/vouch-tmp-1", writable: ["/tmp/repo/.vouch/trees/t"], readOnly: ["/tmp/repo"] }),
+      "/w",
+      dirs,
+    ).join(" ");
+    expect(a).toContain(
+      "--proc /proc --bind /tmp/vouch-tmp-1 /tmp --ro-bind /tmp/repo /tmp/repo --bind /tmp/repo/.vouch/trees/t /tmp/repo/.vouch/trees/t",
+    );
+    expect(bwrapArgs(spec(), "/w", dirs).join(" ")).not.toContain(" /tmp");
+  });
+
+  test("sealedArgv with its own /tmp binds back, read-only, the folder of a file its command line names under the host's /tmp", () => {
+    const script = join(realpathSync(dir.path), "run.sh");
+    writeFileSync(script, "true\n");
+    const all = sealedArgv(spec({ tmp: "/tmp/vouch-tmp-2" }), "/w", [script, "-x", "/nowhere/at/all"], dirs);
+    const a = all.slice(0, all.indexOf("--")).join(" ");
+    expect(a).toContain(`--ro-bind ${realpathSync(dir.path)} ${realpathSync(dir.path)}`);
+    expect(a).not.toContain("/nowhere");
+  });
+
+  test("what the command line names inside a hidden folder (the ledger) or a writable one is not bound back read-only", () => {
+    const top = realpathSync(dir.path);
+    mkdirSync(join(top, "ledger", "sub"), { recursive: true });
+    mkdirSync(join(top, "tree", "x"), { recursive: true });
+    const hidden = join(top, "ledger");
+    const tree = join(top, "tree");
+    const all = sealedArgv(spec({ tmp: "/tmp/vouch-tmp-3", hidden: [hidden], writable: [tree] }), "/w", [
+      "/bin/sh",
+      "-c",
+      `ls ${hidden}/sub ${tree}/x`,
+    ]);
+    const a = all.slice(0, all.indexOf("--")).join(" ");
+    expect(a).not.toContain(`--ro-bind ${hidden}/sub`);
+    expect(a).not.toContain(`--ro-bind ${tree}`);
+    expect(a).toContain(`--tmpfs ${hidden}`);
   });
 
   test("a relative path is refused (bubblewrap would read it against its own folder)", () => {

@@ -3,7 +3,7 @@
 // outlives it (counted), that a cap's SIGTERM still gives it its grace period,
 // and that a sandbox that cannot be set up is a failed start, not an exit.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runProcess } from "../../src/spawn/process.ts";
 import { sealedArgv } from "../../src/spawn/sandbox/bwrap-argv.ts";
@@ -277,10 +277,49 @@ describe.skipIf(!HAVE_BWRAP)("sockets", () => {
     if ("error" in c) throw new Error(c.error);
     try {
       expect(c.spec.hidden).toEqual(expect.arrayContaining(["/run/docker.sock", "/run/containerd", "/run/user"]));
-      expect(c.spec.writable).toContain(c.env.TMPDIR);
+      expect(c.spec.tmp).toBe(c.scratch);
+      expect(c.env.TMPDIR).toBe("/tmp");
     } finally {
       await c.release();
     }
-    expect(existsSync(c.env.TMPDIR!)).toBe(false);
+    expect(existsSync(c.scratch)).toBe(false);
+  });
+
+  test("the confiner's process has a /tmp of its own: it writes and reads it, the host's /tmp gets nothing and shows only what its environment names", async () => {
+    const { tree } = layout("own-tmp");
+    const named = realpathSync(mkdtempSync("/tmp/vouch-named-"));
+    const unnamed = realpathSync(mkdtempSync("/tmp/vouch-unnamed-"));
+    writeFileSync(join(named, "state.json"), "handed over\n");
+    writeFileSync(join(unnamed, "secret"), "not yours\n");
+    const confiner = new Confiner({ probe: new SandboxProbe({ PATH: TEST_ENV.PATH }), hide: [], supervisor: new ProcessSupervisor() });
+    const c = await confiner.open(
+      { tree, network: false },
+      {
+        ...TEST_ENV,
+        VOUCH_STATE_FILE: join(named, "state.json"),
+        // A variable that names the tree (writable) must not make it read-only.
+        VOUCH_WORKSPACE: tree,
+      },
+    );
+    if ("error" in c) throw new Error(c.error);
+    const mark = `/tmp/vouch-own-tmp-${process.pid}`;
+    try {
+      const script = `echo mine > ${mark} && cat ${mark} && cat "$VOUCH_STATE_FILE" && echo "TMPDIR=$TMPDIR" && ls /tmp; echo x > ${named}/new 2>&1 || echo read-only; echo t > "$VOUCH_WORKSPACE/t.txt"`;
+      const r = await runProcess(sh(script), { cwd: tree, env: c.env, sandbox: c.spec });
+      expect(r.exit, r.stderrTail).toBe(0);
+      expect(r.stdoutTail).toContain("mine\nhanded over\nTMPDIR=/tmp\n");
+      // /tmp holds what the process wrote and the mount points of what it was handed, no more.
+      expect(r.stdoutTail).not.toContain(unnamed.slice("/tmp/".length));
+      expect(r.stdoutTail).toContain(named.slice("/tmp/".length));
+      expect(r.stdoutTail).toContain("read-only");
+      expect(readFileSync(join(tree, "t.txt"), "utf8")).toBe("t\n");
+      expect(existsSync(mark)).toBe(false);
+      expect(readFileSync(join(c.scratch, mark.slice("/tmp/".length)), "utf8")).toBe("mine\n");
+    } finally {
+      await c.release();
+      rmSync(named, { recursive: true, force: true });
+      rmSync(unnamed, { recursive: true, force: true });
+    }
+    expect(existsSync(c.scratch)).toBe(false);
   });
 });

@@ -3,11 +3,24 @@
 // with a git dir of its own (git in a check sees that tree, never the user's
 // repository), the checkout's ignored dependency folders linked in, and the
 // user's checkout untouched throughout.
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { realGit as g } from "../../src/workspace/git.ts";
-import { checkoutTreeAt } from "../../src/workspace/check-tree.ts";
+import { checkoutTreeAt, treesRemoved } from "../../src/workspace/check-tree.ts";
 import { fingerprint, git, makeRepo, writeFiles } from "./git-repo.ts";
 
 const made: string[] = [];
@@ -120,5 +133,55 @@ describe("checkoutTree", () => {
     await expect(g.removeTree(r)).rejects.toThrow(/not a check tree folder/);
     await expect(checkoutTreeAt(r, work, join(r, "elsewhere"), [])).rejects.toThrow(/not a check tree folder/);
     expect(existsSync(join(r, "src/a.js"))).toBe(true);
+  });
+});
+
+describe("what a sealed check's tree costs in processes (ADR 0073)", () => {
+  /** Runs `f` with a `git` on PATH that logs each call's subcommand, then runs the real git. */
+  async function counting<T>(f: () => Promise<T>): Promise<{ value: T; calls: string[] }> {
+    const bin = mkdtempSync(join(tmpdir(), "vouch-git-count-"));
+    made.push(bin);
+    const real = execFileSync("sh", ["-c", "command -v git"]).toString().trim();
+    const log = join(bin, "log");
+    writeFileSync(
+      join(bin, "git"),
+      `#!/bin/sh\nfor a; do case "$a" in -c) skip=1;; -*) ;; *) if [ -n "$skip" ]; then skip=; else echo "$a" >> '${log}'; break; fi;; esac; done\nexec '${real}' "$@"\n`,
+    );
+    chmodSync(join(bin, "git"), 0o755);
+    writeFileSync(log, "");
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      const value = await f();
+      return {
+        value,
+        calls: readFileSync(log, "utf8")
+          .split("\n")
+          .filter((l) => l !== ""),
+      };
+    } finally {
+      process.env.PATH = path;
+    }
+  }
+
+  test("a composition takes four git processes once both commits are listed, none when the paths are the same in both; a tree one; its removal none, and it leaves its path at once", async () => {
+    const { r, base, work } = repo();
+    await g.composeTree(r, work, base, ["scripts/test"], "warm: lists the base, reads the commit's tree id");
+    const composed = await counting(() => g.composeTree(r, work, base, ["scripts/test", "src/new.js"], "m"));
+    expect(composed.calls).toEqual(["read-tree", "update-index", "write-tree", "commit-tree"]);
+    // Paths the work left as the base has them: the commit itself, no git process.
+    const same = await counting(() => g.composeTree(r, work, base, [".gitignore", "src/missing-in-both"], "m"));
+    expect(same).toEqual({ value: work, calls: [] });
+    const dir = join(r, ".vouch", "trees", "run1", "n", "1-1");
+    await checkoutTreeAt(r, work, dir, []); // reads the common dir, once per repository
+    const tree = await counting(() => checkoutTreeAt(r, composed.value, dir, []));
+    expect(tree.calls).toEqual(["read-tree"]);
+    expect(git(dir, "status", "--porcelain")).toBe("");
+    expect(readFileSync(join(dir, "scripts/test"), "utf8")).toBe("echo base\n");
+    const removed = await counting(() => g.removeTree(dir));
+    expect(removed.calls).toEqual([]);
+    expect(existsSync(dir)).toBe(false);
+    await treesRemoved();
+    expect(readdirSync(join(r, ".vouch", "trees", "run1", "n"))).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@
 // (fromBasePaths) as the base has them, and for a witness (ADR 0044) the base
 // with the check's from_result paths from the commit. Each check gets a fresh
 // copy in a folder of its own, removed after it; the composed trees are made
-// once per attempt and reused.
+// once per attempt and reused. The next check's copy is written while the
+// current check runs (prepare, ADR 0073).
 import { isAbsolute, join, relative } from "node:path";
 import { checksPath } from "../graph/checks-library.ts";
 import type { CheckSpec, TreeLink } from "../ports.ts";
@@ -33,6 +34,10 @@ export interface CheckSource {
 export interface OpenTree {
   dir: string;
   links: readonly TreeLink[];
+  /** The git tree object id of what the folder holds (the composed tree, not the commit's), to
+   *  record and verify (`git rev-parse COMMIT^{tree}` names it too when nothing came from the base);
+   *  null when it could not be read. */
+  treeId: string | null;
   close(): Promise<void>;
 }
 
@@ -40,6 +45,10 @@ export class AttemptTrees {
   private lists: Promise<{ base: string[]; commit: string[] }> | undefined;
   private linked: Promise<TreeLink[]> | undefined;
   private readonly composed = new Map<string, Promise<string>>();
+  private readonly treeIds = new Map<string, Promise<string | null>>();
+  /** Trees prepared ahead (prepare), by check and side, until a check opens them. */
+  private readonly spares = new Map<string, Promise<OpenTree>>();
+  private readonly ids = new Map<CheckSpec, number>();
   private n = 0;
 
   constructor(
@@ -48,19 +57,72 @@ export class AttemptTrees {
     private readonly attempt: number,
   ) {}
 
-  /** A fresh folder holding the tree `spec` sees: the result's, or (a witness) the base's. */
-  async open(spec: CheckSpec, onBase: boolean): Promise<OpenTree> {
+  /** A fresh folder holding the tree `spec` sees: the result's, or (a witness) the base's. The one
+   *  prepare made for it when there is one (each is opened once: a rerun gets another). */
+  open(spec: CheckSpec, onBase: boolean): Promise<OpenTree> {
+    const key = this.key(spec, onBase);
+    const spare = this.spares.get(key);
+    if (spare === undefined) return this.build(spec, onBase);
+    this.spares.delete(key);
+    return spare;
+  }
+
+  /** Starts building the tree the next check will open, while the current one runs (ADR 0073):
+   *  the next check then waits for what is left of it, not for all of it. A failure is the
+   *  opening check's (open returns it). */
+  prepare(spec: CheckSpec, onBase: boolean): void {
+    const key = this.key(spec, onBase);
+    if (this.spares.has(key)) return;
+    const p = this.build(spec, onBase);
+    p.catch(() => undefined);
+    this.spares.set(key, p);
+  }
+
+  /** Removes the prepared trees no check opened (a witness that passed on the base, a stop). */
+  async dispose(): Promise<void> {
+    const left = [...this.spares.values()];
+    this.spares.clear();
+    await Promise.all(
+      left.map((p) =>
+        p.then(
+          (t) => t.close(),
+          () => undefined,
+        ),
+      ),
+    );
+  }
+
+  private key(spec: CheckSpec, onBase: boolean): string {
+    let id = this.ids.get(spec);
+    if (id === undefined) this.ids.set(spec, (id = this.ids.size));
+    return `${id}${onBase ? "b" : "r"}`;
+  }
+
+  private async build(spec: CheckSpec, onBase: boolean): Promise<OpenTree> {
     const { root, base, commit } = this.source;
     const git = this.env.run.ports.git;
+    // Numbered as asked for, before anything is awaited: the folders' names follow the checks' order.
+    const n = ++this.n;
+    const name = checkTreeName(this.env.run.options.runId, this.env.id, this.env.branch, this.attempt, n, onBase);
+    // The dependency folders are listed while the tree is composed.
+    const linking = this.links();
     const input = await this.input(spec);
     const tree = onBase
       ? await this.compose(base, commit, witnessFromResult(input), `vouch: the base with ${spec.name}'s from_result paths`)
       : await this.compose(commit, base, fromBasePaths(input), `vouch: the tree ${spec.name} checks`);
-    const n = ++this.n;
-    const name = checkTreeName(this.env.run.options.runId, this.env.id, this.env.branch, this.attempt, n, onBase);
-    const links = await this.links();
-    const dir = await git.checkoutTree(root, tree, name, links);
-    return { dir, links, close: () => git.removeTree(dir) };
+    const links = await linking;
+    const [dir, treeId] = await Promise.all([git.checkoutTree(root, tree, name, links), this.treeIdOf(tree)]);
+    return { dir, links, treeId, close: () => git.removeTree(dir) };
+  }
+
+  /** Once per composed commit of the attempt. */
+  private treeIdOf(commit: string): Promise<string | null> {
+    let p = this.treeIds.get(commit);
+    if (p === undefined) {
+      p = this.env.run.ports.git.treeId(this.source.root, commit).catch(() => null);
+      this.treeIds.set(commit, p);
+    }
+    return p;
   }
 
   private async input(spec: CheckSpec): Promise<CheckTreeInput> {

@@ -63,26 +63,42 @@ export async function runChecks(
   trees?: AttemptTrees,
 ): Promise<CheckOutcome[]> {
   const out: CheckOutcome[] = [];
-  for (const spec of specs) {
-    if (env.signal.aborted) break;
-    if (spec.witness !== undefined) {
-      // Never rerun: failing there is what a witness must do. Its history is not the result's tree's.
-      const onBase = trees === undefined ? noBase(spec) : await runOne(env, { spec, ctx, attempt, treeId: null, trees, onBase: true }, 0);
+  // The trees the checks open, in order, when each goes as planned (a witness fails on the base, no
+  // rerun): while one runs, the next one's tree is written (ADR 0073). Only sealed: a sealed check
+  // cannot reach another tree (its /dev/shm and the repository's .vouch are its own), an unsealed
+  // one could write the next check's tree while it waits.
+  const ahead = trees?.source.sealed === true ? trees : undefined;
+  const plan = specs.flatMap((spec) => [...(spec.witness !== undefined ? [{ spec, onBase: true }] : []), { spec, onBase: false }]);
+  const after = (spec: CheckSpec, onBase: boolean) => {
+    const i = plan.findIndex((s) => s.spec === spec && s.onBase === onBase);
+    const next = plan[i + 1];
+    return next === undefined || ahead === undefined ? undefined : () => ahead.prepare(next.spec, next.onBase);
+  };
+  try {
+    for (const spec of specs) {
       if (env.signal.aborted) break;
-      if (onBase.notRun || onBase.passed) {
-        out.push(onBase.notRun ? { ...onBase, reason: `on the base: ${onBase.reason ?? "it could not run"}` } : vacuous(spec, onBase));
-        continue;
+      if (spec.witness !== undefined) {
+        // Never rerun: failing there is what a witness must do. Its history is not the result's tree's.
+        const base: OneCheck = { spec, ctx, attempt, treeId: null, trees, onBase: true, next: after(spec, true) };
+        const onBase = trees === undefined ? noBase(spec) : await runOne(env, base, 0);
+        if (env.signal.aborted) break;
+        if (onBase.notRun || onBase.passed) {
+          out.push(onBase.notRun ? { ...onBase, reason: `on the base: ${onBase.reason ?? "it could not run"}` } : vacuous(spec, onBase));
+          continue;
+        }
       }
+      // After a failure it may run again on the same tree (reruns, ADR 0066).
+      const one: OneCheck = { spec, ctx, attempt, treeId, trees, onBase: false, next: after(spec, false) };
+      const outcome = await withReruns(
+        spec,
+        (rerun) => runOne(env, one, rerun),
+        () => env.signal.aborted,
+      );
+      if (spec.witness !== undefined && outcome.passed) outcome.witnessed = true;
+      out.push(outcome);
     }
-    // After a failure it may run again on the same tree (reruns, ADR 0066).
-    const one: OneCheck = { spec, ctx, attempt, treeId, trees, onBase: false };
-    const outcome = await withReruns(
-      spec,
-      (rerun) => runOne(env, one, rerun),
-      () => env.signal.aborted,
-    );
-    if (spec.witness !== undefined && outcome.passed) outcome.witnessed = true;
-    out.push(outcome);
+  } finally {
+    await trees?.dispose();
   }
   return out;
 }
@@ -94,13 +110,23 @@ interface OneCheck {
   treeId: string | null;
   trees: AttemptTrees | undefined;
   onBase: boolean;
+  /** Starts the next check's tree (once this one's is open). */
+  next?: (() => void) | undefined;
 }
 
 /** One run of one check (`rerun` 0: the first), on a fresh tree of its own when it has one; check.finished says which. */
-async function runOne(env: NodeEnv, { spec, ctx, attempt, treeId, trees, onBase }: OneCheck, rerun: number): Promise<CheckOutcome> {
+async function runOne(env: NodeEnv, { spec, ctx, attempt, treeId, trees, onBase, next }: OneCheck, rerun: number): Promise<CheckOutcome> {
   let outcome: CheckOutcome;
+  // What it ran on (ADR 0067): on a check tree, that tree's id (the commit's with what came from the
+  // base, ADR 0073); a witness's base run keeps none (its history is not the result's).
+  let ranOn = treeId;
   try {
-    outcome = trees === undefined ? await env.run.ports.commands.runCheck(spec, ctx) : await runSealed(env, spec, ctx, trees, onBase);
+    if (trees === undefined) outcome = await env.run.ports.commands.runCheck(spec, ctx);
+    else {
+      const sealed = await runSealed(env, spec, ctx, trees, onBase, next);
+      outcome = sealed.outcome;
+      if (!onBase && sealed.treeId !== null) ranOn = sealed.treeId;
+    }
   } catch (e) {
     if (isFatal(e)) throw e;
     outcome = brokenCheck(spec, `the check could not run: ${(e as Error).message ?? String(e)}`);
@@ -125,7 +151,7 @@ async function runOne(env: NodeEnv, { spec, ctx, attempt, treeId, trees, onBase 
     ...(outcome.notRun ? { could_not_run: true as const } : {}),
     // Its history's key (ADR 0067): the command, and the tree it ran on.
     command_digest: commandDigest(spec.run, spec.expect),
-    tree_id: treeId,
+    tree_id: ranOn,
     ...(rerun > 0 ? { rerun } : {}),
     // A rerun runs only after a failure: one that passes makes the check flaky on this tree.
     ...(rerun > 0 && outcome.passed ? { flaky: true as const } : {}),
@@ -135,14 +161,23 @@ async function runOne(env: NodeEnv, { spec, ctx, attempt, treeId, trees, onBase 
 }
 
 /** The check in a fresh folder of its tree, at cwd's place in it; the folder goes after. */
-async function runSealed(env: NodeEnv, spec: CheckSpec, ctx: CommandContext, trees: AttemptTrees, onBase: boolean): Promise<CheckOutcome> {
+async function runSealed(
+  env: NodeEnv,
+  spec: CheckSpec,
+  ctx: CommandContext,
+  trees: AttemptTrees,
+  onBase: boolean,
+  next: (() => void) | undefined,
+): Promise<{ outcome: CheckOutcome; treeId: string | null }> {
   let tree: OpenTree;
   try {
     tree = await trees.open(spec, onBase);
   } catch (e) {
     if (isFatal(e)) throw e;
-    return brokenCheck(spec, `its tree could not be made: ${(e as Error).message ?? String(e)}`);
+    next?.();
+    return { outcome: brokenCheck(spec, `its tree could not be made: ${(e as Error).message ?? String(e)}`), treeId: null };
   }
+  next?.();
   try {
     const cwd = trees.source.prefix === "" ? tree.dir : `${tree.dir}/${trees.source.prefix.replace(/\/+$/, "")}`;
     const vars = { ...ctx.vars, VOUCH_WORKSPACE: tree.dir };
@@ -150,13 +185,14 @@ async function runSealed(env: NodeEnv, spec: CheckSpec, ctx: CommandContext, tre
     // Sealed, a check may write only its own tree (and a scratch TMPDIR and HOME): the dependency
     // folders it links stay read-only, your repository's records out of reach (ADR 0040, 0043).
     const seal = trees.source.sealed ? { seal: { tree: tree.dir, repository: trees.source.root, network } } : {};
-    return await env.run.ports.commands.runCheck(spec, {
+    const outcome = await env.run.ports.commands.runCheck(spec, {
       ...ctx,
       cwd,
       vars,
       checkTree: { dir: tree.dir, links: tree.links, network },
       ...seal,
     });
+    return { outcome, treeId: tree.treeId };
   } finally {
     await tree.close().catch(() => undefined); // a folder left behind is vouch clean's
   }

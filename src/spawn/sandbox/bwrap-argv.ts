@@ -14,6 +14,7 @@
 // test/spawn/sandbox-process.test.ts). As the namespace's pid 1 it ignores the
 // group's SIGTERM (no handler), which reaches the command with its grace period.
 import { statSync } from "node:fs";
+import { namedUnderTmp, PRIVATE_TMP, toBindBack } from "./private-tmp.ts";
 import type { SandboxSpec } from "./spec.ts";
 
 export type PathKind = "dir" | "file" | null;
@@ -66,6 +67,9 @@ export function bwrapArgs(
   if (asRoot) args.push("--unshare-user", "--uid", SEALED_UID, "--gid", SEALED_UID);
   if (!spec.network) args.push("--unshare-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  // Its own /tmp before the spec's paths: those under /tmp (a tree, a repository there) are bound
+  // over it next, outermost first, as everywhere else.
+  if (spec.tmp !== undefined) args.push("--bind", normal(spec.tmp), PRIVATE_TMP);
   const remount: string[] = [];
   for (const e of mountOrder(spec)) {
     if (e.as === "writable") args.push("--bind", e.path, e.path);
@@ -95,7 +99,10 @@ export function sealedArgv(
   kindOf?: (path: string) => PathKind,
   asRoot?: boolean,
 ): string[] {
-  return [spec.program, ...bwrapArgs(spec, cwd, kindOf, asRoot), "--", ...SANDBOX_INIT, ...argv];
+  // With a /tmp of its own, what the command line names under the host's /tmp (the script a
+  // node runs) is bound back read-only: the process still finds it.
+  const seen = spec.tmp === undefined ? spec : { ...spec, readOnly: [...spec.readOnly, ...toBindBack(namedUnderTmp(argv), spec)] };
+  return [spec.program, ...bwrapArgs(seen, cwd, kindOf, asRoot), "--", ...SANDBOX_INIT, ...argv];
 }
 
 function normal(path: string): string {

@@ -4,7 +4,11 @@
 // the ledger hidden; for a worktree (a private clone) the user's git records
 // hidden but their objects readable, for a shared folder its repository's
 // records read-only; vouch's folder in the repository (other trees, vouch's own
-// git dirs) hidden. Everything else stays read-only: the root is bound so.
+// git dirs) hidden. Everything else stays read-only: the root is bound so, but
+// /tmp is the process's own (the scratch folder, writable, gone after it): what
+// it needs of the host's /tmp (its tree, the repository, the folders its
+// environment names: handover files, HOME, PATH entries) is bound back
+// read-only (ADR 0073).
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +16,7 @@ import type { SealRequest } from "../../engine/sandbox.ts";
 import type { ProcessSupervisor } from "../process-registry.ts";
 import { gitRecordsOf, type GitRecords } from "./git-records.ts";
 import type { SandboxProbe } from "./probe.ts";
+import { namedUnderTmp, PRIVATE_TMP, toBindBack, underTmp } from "./private-tmp.ts";
 import type { SandboxSpec } from "./spec.ts";
 
 /** vouch's folder in a repository (ledger by default, worktrees, vouch's git dirs). */
@@ -44,6 +49,9 @@ export interface ConfineFacts {
   repository: GitRecords | null;
   /** Otherwise the repository holding the tree (a shared folder), if any. */
   around: GitRecords | null;
+  /** The scratch folder mounted as the process's /tmp, and the host's paths under /tmp it still
+   *  reads (bound back read-only). Absent: /tmp is the host's, read-only. */
+  tmp?: { scratch: string; keep: readonly string[] };
 }
 
 /** The spec for one sealed process (pure). */
@@ -59,7 +67,11 @@ export function confinementSpec(f: ConfineFacts): SandboxSpec {
     readOnly.push(f.around.dotGit, f.around.gitDir, f.around.commonDir);
     hidden.push(join(f.around.top, VOUCH_DIR));
   }
-  return { program: f.program, writable: [f.tree, ...f.writable], readOnly, hidden, network: f.network };
+  const spec: SandboxSpec = { program: f.program, writable: [f.tree, ...f.writable], readOnly, hidden, network: f.network };
+  if (f.tmp === undefined) return spec;
+  const tops = [f.repository?.top, f.around?.top].filter((t): t is string => t !== undefined);
+  readOnly.push(...toBindBack([...tops, ...f.tmp.keep].filter(underTmp), spec));
+  return { ...spec, tmp: f.tmp.scratch };
 }
 
 /** A file a sealed program rewrites in place, and what it holds when the program has never run. */
@@ -83,6 +95,8 @@ export interface Confined {
   spec: SandboxSpec;
   env: Record<string, string>;
   release(): Promise<void>;
+  /** The host's folder that is the process's /tmp (and its TMPDIR), removed by release. */
+  scratch: string;
 }
 
 /** Builds confinements for a session's sealed processes (the agent and command runners share one). */
@@ -115,12 +129,14 @@ export class Confiner {
       program: probe.program,
       tree,
       network: req.network,
-      writable: [...stateDirs.map((d) => realpathSync(d)), ...stateFiles.map((f) => realpathSync(f.path)), scratch],
+      writable: [...stateDirs.map((d) => realpathSync(d)), ...stateFiles.map((f) => realpathSync(f.path))],
       hide: [...new Set([...this.o.hide, ...SOCKETS_HIDDEN].map(real))],
       repository,
       around: repository === null ? gitRecordsOf(tree) : null,
+      tmp: { scratch, keep: namedUnderTmp(Object.values(env)) },
     });
-    return { spec, env: { ...env, TMPDIR: scratch }, release };
+    // The scratch folder is the process's /tmp: TMPDIR names it where the process sees it.
+    return { spec, env: { ...env, TMPDIR: PRIVATE_TMP }, release, scratch };
   }
 }
 

@@ -18,6 +18,10 @@ export interface SandboxSpec {
   hidden: readonly string[];
   /** false: an empty network namespace of its own (loopback only). */
   network: boolean;
+  /** A folder of the host bound writable at /tmp (private-tmp.ts): the process's own /tmp, so nothing
+   *  it writes there reaches the host's /tmp, and the host's /tmp is not seen. The spec's paths under
+   *  /tmp are bound over it as usual. Absent: /tmp is the host's, read-only. */
+  tmp?: string;
 }
 
 /** Everything outside the spec's paths is read-only: the root is bound read-only, then
