@@ -2,11 +2,19 @@
 // timers made per process, reads of vouch's environment per command, and file-system
 // calls per command of the handover. Each bound failed on the code before it.
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { CommandContext } from "../../src/engine/ports.ts";
+import { createCommandRunner } from "../../src/spawn/command-runner.ts";
+import { HandoverStore, KEEP_RELEASED } from "../../src/spawn/handover-files.ts";
 import { runProcess } from "../../src/spawn/process.ts";
+import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
 import { tempDir, TEST_ENV } from "./helpers.ts";
 
 const dir = tempDir();
 afterAll(() => dir.cleanup());
+const tmpRoot = join(dir.path, "tmp");
+mkdirSync(tmpRoot);
 afterEach(() => vi.restoreAllMocks());
 
 /** Counts the setTimeout calls made from src/spawn while `body` runs. */
@@ -47,5 +55,69 @@ describe("timers per process", () => {
     });
     expect(r?.stdoutTail).toBe("started\n");
     expect(timers).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("handover files per command", () => {
+  test("a map at concurrency 8: a released state is rewritten where it is, so 200 branches use at most 16 + KEEP_RELEASED names and rename only files made new", () => {
+    const store = new HandoverStore(new ProcessSupervisor(), tmpRoot);
+    const running: { release(): void }[] = [];
+    const paths = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      if (running.length === 8) running.shift()!.release();
+      const h = store.acquire({ state: { inputs: { items: "x".repeat(4000) }, item: `item-${i}`, index: i }, item: `item-${i}` });
+      paths.add(h.vars.VOUCH_STATE_FILE!);
+      paths.add(h.vars.VOUCH_ITEM_FILE!);
+      expect(JSON.parse(readFileSync(h.vars.VOUCH_ITEM_FILE!, "utf8"))).toBe(`item-${i}`);
+      running.push(h);
+    }
+    for (const h of running) h.release();
+    // Before: every content had a name of its own (its digest), so each recycled file was
+    // renamed — 2 renames per branch, 401 names for 200 branches.
+    expect(paths.size).toBeLessThanOrEqual(16 + KEEP_RELEASED);
+    expect(store.renames).toBe(store.made);
+    expect(store.made).toBeLessThanOrEqual(16 + KEEP_RELEASED);
+    void store.close();
+  });
+});
+
+describe("a hostile command cannot change what the next command reads", () => {
+  function ctx(over: Partial<CommandContext> = {}): CommandContext {
+    return {
+      runId: "run-1",
+      node: "n",
+      attempt: 1,
+      cwd: dir.path,
+      passEnv: [],
+      vars: {},
+      inputs: [],
+      state: { inputs: {}, nodes: { a: { verdict: "pass" } } },
+      signal: new AbortController().signal,
+      ...over,
+    };
+  }
+  const script = (run: string) => ({ run, timeoutMs: 10_000, keepStdoutBytes: 4096 });
+
+  test("a same-size rewrite of the shared state with its mtime put back (touch -r) is noticed: the next command reads the engine's state", async () => {
+    const runner = createCommandRunner({ parentEnv: TEST_ENV, tmpRoot });
+    const c = ctx({ item: "it", inputs: [{ stem: "A", text: "aaaa" }] });
+    const want = (await runner.runScript(script('cat "$VOUCH_STATE_FILE"'), c)).stdoutTail;
+    // The hostile command: chmod is no obstacle to its user (nor is 0400 to root); it forges
+    // each file with bytes of the same length and puts the modification time back.
+    const forge = (v: string) =>
+      `f="$${v}"; cp -p "$f" "$f.ref"; chmod u+w "$f"; n=$(wc -c < "$f"); head -c "$n" /dev/zero | tr '\\0' X > "$f"; touch -r "$f.ref" "$f"; chmod 400 "$f"; rm "$f.ref"`;
+    const hostile = await runner.runScript(
+      script(`${forge("VOUCH_STATE_FILE")}; ${forge("VOUCH_ITEM_FILE")}; ${forge("VOUCH_INPUT_A_FILE")}; cat "$VOUCH_STATE_FILE"`),
+      c,
+    );
+    expect(hostile.exit).toBe(0);
+    expect(hostile.stdoutTail).toMatch(/^X+$/);
+    const after = await runner.runScript(
+      script('cat "$VOUCH_STATE_FILE"; echo; cat "$VOUCH_ITEM_FILE"; echo; cat "$VOUCH_INPUT_A_FILE"'),
+      c,
+    );
+    // Before: inode, size and mtime matched, so the forged bytes were handed on.
+    expect(after.stdoutTail).toBe(`${want}\n"it"\naaaa`);
+    await runner.close();
   });
 });
