@@ -6,7 +6,7 @@ import type { CheckOutcome, CheckSpec, CommandContext, CommandRunner, ScriptOutc
 import { CHECK_TIMEOUT_CEILING_MS, formatDuration } from "../engine/graph/duration.ts";
 import { CommandSpecError, SpawnError } from "../engine/errors.ts";
 import { shellCouldNotRun } from "../engine/verdict/could-not-run.ts";
-import { buildChildEnv } from "./child-env.ts";
+import { buildChildEnv, childEnvBase } from "./child-env.ts";
 import { describeExpect, expectProblem, judgeCheck } from "./expect.ts";
 import { HandoverStore } from "./handover-files.ts";
 import { runProcess } from "./process.ts";
@@ -41,13 +41,15 @@ export function createCommandRunner(opts: CommandRunnerOptions): ClosableCommand
   const keepBytes = opts.keepBytes ?? DEFAULT_KEEP_BYTES;
   const supervisor = opts.supervisor ?? new ProcessSupervisor();
   const handovers = new HandoverStore(supervisor, tmpRoot);
+  // vouch's environment is a snapshot taken once (parentEnv()): its allowlisted part is too.
+  const envBase = childEnvBase(parentEnv);
 
   /** Runs one command with the handover files in place (sealed when the engine asks); lets go of them after. */
   async function run(command: Command, ctx: CommandContext, wallMs: number, stdinState: boolean, keepStdout = keepBytes) {
     const handover = handovers.acquire({ state: ctx.state, item: ctx.item, output: ctx.output, inputs: ctx.inputs });
     let sealed: Confined | undefined;
     try {
-      const { env } = buildChildEnv(parentEnv, ctx.passEnv, { ...ctx.vars, ...handover.vars });
+      const { env } = buildChildEnv(parentEnv, ctx.passEnv, { ...ctx.vars, ...handover.vars }, envBase);
       if (ctx.seal) {
         const c = opts.confiner ? await opts.confiner.open(ctx.seal, env) : { error: "no sandbox was set up for this session" };
         if ("error" in c) return notStarted("spawn_failed", 0, `could not seal the command: ${c.error}`);

@@ -121,3 +121,44 @@ describe("a hostile command cannot change what the next command reads", () => {
     await runner.close();
   });
 });
+
+describe("the child environment's base", () => {
+  test("a runner walks vouch's environment once, not once per command, and every command still gets exactly the allowlist", async () => {
+    let walks = 0;
+    const parent = new Proxy({ PATH: TEST_ENV.PATH, HOME: "/home/x", SECRET_TOKEN: "s3cret", CLAUDECODE: "1" } as Record<string, string>, {
+      ownKeys(target) {
+        walks++;
+        return Reflect.ownKeys(target);
+      },
+    });
+    const runner = createCommandRunner({ parentEnv: parent, tmpRoot });
+    const c = {
+      runId: "run-1",
+      node: "n",
+      attempt: 1,
+      cwd: dir.path,
+      passEnv: [],
+      vars: { VOUCH_RUN_ID: "run-1" },
+      inputs: [],
+      state: { inputs: {}, nodes: {} },
+      signal: new AbortController().signal,
+    } satisfies CommandContext;
+    const seen = new Set<string>();
+    for (let i = 0; i < 10; i++) {
+      const o = await runner.runScript(
+        { run: "env | grep -v '^PWD=\\|^SHLVL=\\|^_=' | sort", timeoutMs: 10_000, keepStdoutBytes: 4096 },
+        c,
+      );
+      seen.add(o.stdoutTail);
+    }
+    await runner.close();
+    // Before: buildChildEnv walked the parent's entries for every command (10 walks).
+    expect(walks).toBe(1);
+    expect(seen.size).toBe(1);
+    const names = [...seen][0]!
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.slice(0, l.indexOf("=")));
+    expect(names).toEqual(["HOME", "PATH", "VOUCH_RUN_ID", "VOUCH_STATE_FILE"]);
+  });
+});
