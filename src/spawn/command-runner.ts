@@ -17,7 +17,8 @@ import { notStarted } from "./process/resolve.ts";
 import type { Confined, Confiner } from "./sandbox/confine.ts";
 
 export interface CommandRunnerOptions {
-  /** vouch's environment (parentEnv()); children get only what buildChildEnv lets through. */
+  /** vouch's environment (parentEnv()), a snapshot: children get only what buildChildEnv lets
+   *  through, its allowlisted part built once per runner. */
   parentEnv: Record<string, string | undefined>;
   /** Where the private handover directories are made. Default: the system temp dir. */
   tmpRoot?: string;
@@ -41,8 +42,7 @@ export function createCommandRunner(opts: CommandRunnerOptions): ClosableCommand
   const keepBytes = opts.keepBytes ?? DEFAULT_KEEP_BYTES;
   const supervisor = opts.supervisor ?? new ProcessSupervisor();
   const handovers = new HandoverStore(supervisor, tmpRoot);
-  // vouch's environment is a snapshot taken once (parentEnv()): its allowlisted part is too.
-  const envBase = childEnvBase(parentEnv);
+  const envBase = childEnvBase(parentEnv); // parentEnv is a snapshot (parentEnv()): built once
 
   /** Runs one command with the handover files in place (sealed when the engine asks); lets go of them after. */
   async function run(command: Command, ctx: CommandContext, wallMs: number, stdinState: boolean, keepStdout = keepBytes) {
@@ -57,8 +57,7 @@ export function createCommandRunner(opts: CommandRunnerOptions): ClosableCommand
       }
       return await runProcess(command, {
         cwd: ctx.cwd,
-        env: sealed ? sealedEnv(sealed, ctx) : env,
-        ...(sealed ? { sandbox: sealed.spec } : {}),
+        ...(sealed ? { env: sealedEnv(sealed, ctx), sandbox: sealed.spec } : { env }),
         wallMs,
         signal: ctx.signal,
         // The state file the handover wrote (the same bytes): no memfd per script.
