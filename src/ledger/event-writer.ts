@@ -2,7 +2,7 @@
 // into `events` (append-only), and its facts into the projection tables
 // (runs, sessions, node_results, branches, env_names) in the same transaction,
 // so the tables never disagree with the events they came from.
-import type { Database, SQLQueryBindings, Statement } from "bun:sqlite";
+import type { Database, Statement } from "bun:sqlite";
 import { CAUSE_STATUS, eventJson, type EventOf, type VouchEvent } from "../engine/events.ts";
 import { EvidenceWriter } from "./evidence-writer.ts";
 
@@ -15,13 +15,8 @@ function json(value: unknown): string | null {
 }
 
 /** Prepared once per ledger; `write` is the only entry. */
-/** Columns of an event row, and rows to one INSERT (16 × 6 bound values: far under SQLite's limit). */
-const EVENT_COLUMNS = 6;
-const EVENT_ROWS = 16;
-
 export class EventWriter {
-  /** INSERT of n event rows in one statement, prepared once per n (1..EVENT_ROWS). */
-  private readonly insertEvents = new Map<number, Statement>();
+  private readonly insertEvent: Statement;
   private readonly runSessions: Statement;
   private readonly insertRun: Statement;
   private readonly bumpRun: Statement;
@@ -52,6 +47,7 @@ export class EventWriter {
     // keep the connection open after close: no checkpoint, the WAL left behind).
     const q = (sql: string) => db.query(sql);
     this.evidence = new EvidenceWriter(db);
+    this.insertEvent = q("INSERT INTO events (run_id, seq, session, type, t, body) VALUES (?, ?, ?, ?, ?, ?)");
     this.runSessions = q("SELECT sessions FROM runs WHERE id = ?");
     this.insertRun = q(
       `INSERT INTO runs (id, graph, graph_path, graph_digest, inputs, caps, concurrency, harness, version, nodes, started_at, sessions, last_seq)
@@ -141,39 +137,18 @@ export class EventWriter {
     this.db
       .transaction(() => {
         const last = new Map<string, { seq: number; t: string }>();
-        const rows: SQLQueryBindings[] = [];
         for (const e of events) {
           const session = this.apply(e, staged);
-          rows.push(e.run, e.seq, session, e.type, e.t, eventJson(e));
+          this.insertEvent.run(e.run, e.seq, session, e.type, e.t, eventJson(e));
           const prev = last.get(e.run);
           if (!prev || e.seq >= prev.seq) last.set(e.run, { seq: e.seq, t: e.t });
         }
-        this.insertRows(rows);
         for (const [run, { seq, t }] of last) {
           this.touchRun.run(seq, run);
           this.touchSession.run(t, seq, run, this.sessionOf(run, staged));
         }
       })
       .immediate();
-  }
-
-  /** The batch's event rows, EVENT_ROWS to a statement: a map item's four events (its
-   *  branch's start and end, its node's) are one insert, not four (issue 29 item 2). */
-  private insertRows(values: SQLQueryBindings[]): void {
-    for (let at = 0; at < values.length; at += EVENT_ROWS * EVENT_COLUMNS) {
-      const chunk = values.slice(at, at + EVENT_ROWS * EVENT_COLUMNS);
-      this.insertStatement(chunk.length / EVENT_COLUMNS).run(...chunk);
-    }
-  }
-
-  private insertStatement(rows: number): Statement {
-    let statement = this.insertEvents.get(rows);
-    if (statement === undefined) {
-      const row = `(${Array(EVENT_COLUMNS).fill("?").join(", ")})`;
-      statement = this.db.query(`INSERT INTO events (run_id, seq, session, type, t, body) VALUES ${Array(rows).fill(row).join(", ")}`);
-      this.insertEvents.set(rows, statement);
-    }
-    return statement;
   }
 
   private sessionOf(run: string, staged: Map<string, number>): number {

@@ -2,7 +2,8 @@
 // timers made per process, reads of vouch's environment per command, and file-system
 // calls per command of the handover. Each bound failed on the code before it.
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
-import { mkdirSync, readFileSync } from "node:fs";
+import fc from "fast-check";
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CommandContext } from "../../src/engine/ports.ts";
 import { createCommandRunner } from "../../src/spawn/command-runner.ts";
@@ -162,3 +163,84 @@ describe("the child environment's base", () => {
     expect(names).toEqual(["HOME", "PATH", "VOUCH_RUN_ID", "VOUCH_STATE_FILE"]);
   });
 });
+
+describe("property: whatever commands do to their files, each command reads what it was handed", () => {
+  test("acquires, releases and forgeries in any order (same-size rewrites with the times put back, removals, links)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.record({ op: fc.constant("acquire" as const), state: fc.nat(12), item: fc.option(fc.nat(6), { nil: undefined }) }),
+            fc.record({ op: fc.constant("release" as const), which: fc.nat(40) }),
+            fc.record({ op: fc.constant("forge" as const), which: fc.nat(40), how: fc.constantFrom("same-size", "remove", "link") }),
+          ),
+          { maxLength: 60 },
+        ),
+        (ops) => {
+          const store = new HandoverStore(new ProcessSupervisor(), tmpRoot);
+          const held: { vars: Record<string, string>; release(): void; want: Record<string, string> }[] = [];
+          const inputs = { items: "a\nb\n" };
+          const forged = new Set<string>();
+          try {
+            for (const o of ops) {
+              if (o.op === "acquire") {
+                const state = { inputs, nodes: { n: o.state }, pad: "p".repeat(o.state * 37) };
+                const h = store.acquire(o.item === undefined ? { state } : { state, item: `it-${o.item}` });
+                const want: Record<string, string> = {};
+                const { inputs: _, ...rest } = state;
+                const stateText = readFileSync(h.vars.VOUCH_STATE_FILE!, "utf8");
+                if (o.item === undefined) expect(stateText).toBe(JSON.stringify(state));
+                else {
+                  const parsed = JSON.parse(stateText) as Record<string, unknown>;
+                  expect(JSON.parse(readFileSync(parsed.inputs_file as string, "utf8"))).toEqual(inputs);
+                  expect({ ...parsed, inputs_file: undefined }).toEqual({ ...rest, inputs_file: undefined });
+                  want.VOUCH_ITEM_FILE = JSON.stringify(`it-${o.item}`);
+                  expect(readFileSync(h.vars.VOUCH_ITEM_FILE!, "utf8")).toBe(want.VOUCH_ITEM_FILE);
+                }
+                want.VOUCH_STATE_FILE = stateText;
+                for (const path of Object.values(h.vars)) forged.delete(path);
+                held.push({ ...h, want });
+              } else if (held.length > 0) {
+                const h = held[o.which % held.length]!;
+                if (o.op === "release") {
+                  h.release();
+                  held.splice(held.indexOf(h), 1);
+                } else {
+                  forge(h.vars.VOUCH_STATE_FILE!, o.how);
+                  forged.add(h.vars.VOUCH_STATE_FILE!);
+                }
+              }
+              // A command still running reads what it was handed, unless its own file was forged:
+              // a released file is rewritten for later commands, never a held one.
+              for (const h of held)
+                for (const [name, text] of Object.entries(h.want))
+                  if (!forged.has(h.vars[name]!)) expect(readFileSync(h.vars[name]!, "utf8")).toBe(text);
+            }
+          } finally {
+            for (const h of held) h.release();
+            void store.close();
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+/** What a hostile command can do to a handover file of its own (the folder is its user's). */
+function forge(path: string, how: "same-size" | "remove" | "link"): void {
+  try {
+    if (how === "remove") return rmSync(path, { force: true });
+    if (how === "link") {
+      rmSync(path, { force: true });
+      return symlinkSync(join(dir.path, "elsewhere.txt"), path);
+    }
+    const st = statSync(path);
+    chmodSync(path, 0o600);
+    writeFileSync(path, "X".repeat(st.size));
+    chmodSync(path, 0o400);
+    utimesSync(path, st.atime, st.mtime);
+  } catch {
+    // already forged into something else (a link): nothing more to do
+  }
+}
