@@ -35,23 +35,32 @@ function allowed(name: string): boolean {
   return ALLOWED_NAMES.includes(name) || name.startsWith(ALLOWED_PREFIX);
 }
 
+/** The allowlisted part of `parent`: the same for every child of a session, so a session's
+ *  runner builds it once (childEnvBase) instead of walking vouch's whole environment per
+ *  command (issue 29 item 2). Null prototype, own members only: a name such as `constructor`
+ *  or `__proto__` is an ordinary variable here, never an inherited member. */
+export function childEnvBase(parent: Record<string, string | undefined>): Readonly<Record<string, string>> {
+  const base: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(parent)) {
+    if (value !== undefined && allowed(name) && !ALWAYS_REMOVED.includes(name)) base[name] = value;
+  }
+  return Object.freeze(base);
+}
+
 /**
  * The complete environment of a child process.
  * @param parent   the parent's environment (pass `parentEnv()` in production, a literal in tests)
  * @param passNames names to pass through although not allowlisted (credentials, model switches, ...)
  * @param vars     the engine's own data variables (VOUCH_RUN_ID, VOUCH_STATE_FILE, ...); they win over the parent
+ * @param base     childEnvBase(parent), when the caller keeps it for many children of the same parent
  */
 export function buildChildEnv(
   parent: Record<string, string | undefined>,
   passNames: string[],
   vars: Record<string, string> = {},
+  base: Readonly<Record<string, string>> = childEnvBase(parent),
 ): ChildEnv {
-  // Null prototype, own members only: a name such as `constructor` or
-  // `__proto__` is an ordinary variable here, never an inherited member.
-  const env: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [name, value] of Object.entries(parent)) {
-    if (value !== undefined && allowed(name)) env[name] = value;
-  }
+  const env: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, base);
   const passed: string[] = [];
   const missing: string[] = [];
   for (const name of new Set(passNames)) {

@@ -6,7 +6,7 @@ import type { CheckOutcome, CheckSpec, CommandContext, CommandRunner, ScriptOutc
 import { CHECK_TIMEOUT_CEILING_MS, formatDuration } from "../engine/graph/duration.ts";
 import { CommandSpecError, SpawnError } from "../engine/errors.ts";
 import { shellCouldNotRun } from "../engine/verdict/could-not-run.ts";
-import { buildChildEnv } from "./child-env.ts";
+import { buildChildEnv, childEnvBase } from "./child-env.ts";
 import { describeExpect, expectProblem, judgeCheck } from "./expect.ts";
 import { HandoverStore } from "./handover-files.ts";
 import { runProcess } from "./process.ts";
@@ -17,7 +17,8 @@ import { notStarted } from "./process/resolve.ts";
 import type { Confined, Confiner } from "./sandbox/confine.ts";
 
 export interface CommandRunnerOptions {
-  /** vouch's environment (parentEnv()); children get only what buildChildEnv lets through. */
+  /** vouch's environment (parentEnv()), a snapshot: children get only what buildChildEnv lets
+   *  through, its allowlisted part built once per runner. */
   parentEnv: Record<string, string | undefined>;
   /** Where the private handover directories are made. Default: the system temp dir. */
   tmpRoot?: string;
@@ -41,13 +42,14 @@ export function createCommandRunner(opts: CommandRunnerOptions): ClosableCommand
   const keepBytes = opts.keepBytes ?? DEFAULT_KEEP_BYTES;
   const supervisor = opts.supervisor ?? new ProcessSupervisor();
   const handovers = new HandoverStore(supervisor, tmpRoot);
+  const envBase = childEnvBase(parentEnv); // parentEnv is a snapshot (parentEnv()): built once
 
   /** Runs one command with the handover files in place (sealed when the engine asks); lets go of them after. */
   async function run(command: Command, ctx: CommandContext, wallMs: number, stdinState: boolean, keepStdout = keepBytes) {
     const handover = handovers.acquire({ state: ctx.state, item: ctx.item, output: ctx.output, inputs: ctx.inputs });
     let sealed: Confined | undefined;
     try {
-      const { env } = buildChildEnv(parentEnv, ctx.passEnv, { ...ctx.vars, ...handover.vars });
+      const { env } = buildChildEnv(parentEnv, ctx.passEnv, { ...ctx.vars, ...handover.vars }, envBase);
       if (ctx.seal) {
         const c = opts.confiner ? await opts.confiner.open(ctx.seal, env) : { error: "no sandbox was set up for this session" };
         if ("error" in c) return notStarted("spawn_failed", 0, `could not seal the command: ${c.error}`);
@@ -55,8 +57,7 @@ export function createCommandRunner(opts: CommandRunnerOptions): ClosableCommand
       }
       return await runProcess(command, {
         cwd: ctx.cwd,
-        env: sealed ? sealedEnv(sealed, ctx) : env,
-        ...(sealed ? { sandbox: sealed.spec } : {}),
+        ...(sealed ? { env: sealedEnv(sealed, ctx), sandbox: sealed.spec } : { env }),
         wallMs,
         signal: ctx.signal,
         // The state file the handover wrote (the same bytes): no memfd per script.

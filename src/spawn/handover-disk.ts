@@ -1,15 +1,34 @@
 // The file operations under the handover store (handover-files.ts): a file is
-// known by what it was when written, a changed one is noticed by a stat, a released
+// known by what it was when written, a changed one is noticed by a stat (its
+// change time among the rest: no process can set that one back), a released
 // one is rewritten in place only when it is still the very file written (never
 // through a link or a FIFO a command put there), and contents are named by digest.
 import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, openSync, statSync, unlinkSync, writeSync } from "node:fs";
 
-/** A handed-over file, as it was when written: a stat that differs means someone changed it. */
+/** A handed-over file, as it was when written: a stat that differs means someone changed it.
+ *  The change time (ctime) is the one a command cannot put back: a write, a chmod, a rename and
+ *  utimensat itself all set it to the clock's now, so a same-size rewrite whose mtime was put
+ *  back with `touch -r` (undetected by inode, size and mtime alone) is noticed. In nanoseconds:
+ *  a float of milliseconds loses the digits two writes in the same tick differ by. */
 export interface WrittenFile {
   path: string;
-  ino: number;
-  size: number;
-  mtimeMs: number;
+  identity: FileIdentity;
+}
+
+export interface FileIdentity {
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+}
+
+export function identityOf(s: { ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): FileIdentity {
+  return { ino: s.ino, size: s.size, mtimeNs: s.mtimeNs, ctimeNs: s.ctimeNs };
+}
+
+/** The identity of the file at `path` now (after a rename, which sets its change time). */
+export function identityAt(path: string): FileIdentity {
+  return identityOf(statSync(path, { bigint: true }));
 }
 
 export function removeQuietly(path: string): void {
@@ -24,15 +43,15 @@ export function removeQuietly(path: string): void {
  *  one link, never through a symbolic link a command put in its place: that would change a
  *  file elsewhere, nor a FIFO or device), read-only again after; its new identity, or null when it cannot be reused.
  *  Never truncated to zero first: ext4 flushes a file truncated to zero when it is closed. */
-export function rewriteInPlace(old: WrittenFile, text: string): Omit<WrittenFile, "path"> | null {
+export function rewriteInPlace(old: WrittenFile, text: string): FileIdentity | null {
   const fds: number[] = [];
   const open = (flags: number) => {
     // O_NONBLOCK: a FIFO a command put there would make the open wait for a reader for ever
     // (vouch's one thread blocked, the run hung); it fails or opens at once, and is no file.
     const fd = openSync(old.path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     fds.push(fd);
-    const st = fstatSync(fd);
-    return st.isFile() && st.ino === old.ino && st.nlink === 1 ? { fd, st } : null;
+    const st = fstatSync(fd, { bigint: true });
+    return st.isFile() && st.ino === old.identity.ino && st.nlink === 1n ? { fd, st } : null;
   };
   try {
     let w: ReturnType<typeof open>;
@@ -50,10 +69,9 @@ export function rewriteInPlace(old: WrittenFile, text: string): Omit<WrittenFile
     const bytes = Buffer.from(text);
     let at = 0;
     while (at < bytes.length) at += writeSync(w.fd, bytes, at, bytes.length - at, at);
-    if (w.st.size > bytes.length) ftruncateSync(w.fd, bytes.length);
-    if ((w.st.mode & 0o777) !== 0o400) fchmodSync(w.fd, 0o400);
-    const s = fstatSync(w.fd);
-    return { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
+    if (w.st.size > BigInt(bytes.length)) ftruncateSync(w.fd, bytes.length);
+    if ((w.st.mode & 0o777n) !== 0o400n) fchmodSync(w.fd, 0o400);
+    return identityOf(fstatSync(w.fd, { bigint: true }));
   } catch {
     return null;
   } finally {
@@ -63,8 +81,9 @@ export function rewriteInPlace(old: WrittenFile, text: string): Omit<WrittenFile
 
 export function unchanged(s: WrittenFile): boolean {
   try {
-    const now = statSync(s.path);
-    return now.ino === s.ino && now.size === s.size && now.mtimeMs === s.mtimeMs;
+    const now = statSync(s.path, { bigint: true });
+    const was = s.identity;
+    return now.ino === was.ino && now.size === was.size && now.mtimeNs === was.mtimeNs && now.ctimeNs === was.ctimeNs;
   } catch {
     return false;
   }

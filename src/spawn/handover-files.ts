@@ -12,11 +12,11 @@
 // (docs/profiling.md); now a command whose data was handed before costs a stat per file.
 // A file a command changed anyway (root ignores 0400) is noticed by that stat and written
 // afresh before the next command gets it: every command reads what the engine handed it.
-import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandInput } from "../engine/ports.ts";
-import { digest, removeQuietly, rewriteInPlace, unchanged, type WrittenFile } from "./handover-disk.ts";
+import { digest, identityAt, removeQuietly, rewriteInPlace, unchanged, type WrittenFile } from "./handover-disk.ts";
 import { inputEnv } from "./input-env.ts";
 
 export interface Handover {
@@ -65,6 +65,8 @@ export class HandoverStore {
   bytes = 0;
   /** Of those, files made new rather than a released one rewritten (tests bound it). */
   made = 0;
+  /** Renames since the store was made (tests bound it: a released state rewritten is not renamed). */
+  renames = 0;
   private inputsJson: { of: unknown; key: string; text: string } | null = null;
   private inputsCache: { inputs: readonly CommandInput[]; vars: Record<string, string>; keys: string[]; folder: string } | null = null;
 
@@ -150,33 +152,59 @@ export class HandoverStore {
     return cache.vars;
   }
 
+  /** The path of a file holding `text`: the one handed before if it is unchanged, else one
+   *  written. `name`: where it must be (an input's file); else the file is named by its kind and
+   *  a serial, so a released one is rewritten where it is, with no rename (ADR 0075). */
   private use(key: string, text: string, name?: string): string {
     const known = this.files.get(key);
     if (known && unchanged(known)) {
       if (known.refs++ === 0) this.idle.delete(key);
       return known.path;
     }
-    const path = join(this.folder(), name ?? `${key.replace(":", "-")}.json`);
-    const stored = this.write(key, path, text);
+    if (known) this.forget(key, known);
+    const stored = this.write(key, name, text);
+    // The commands still holding the changed file let go of this key too.
     stored.refs = (known?.refs ?? 0) + 1;
-    this.idle.delete(key);
     this.files.set(key, stored);
-    return path;
+    return stored.path;
   }
 
-  private write(key: string, path: string, text: string): Stored {
-    const slash = path.lastIndexOf("/");
-    if (path.slice(0, slash) !== this.dir) mkdirSync(path.slice(0, slash), { recursive: true, mode: 0o700 });
+  /** A known file that changed under vouch: its name is given up (never rewritten: a command
+   *  may have put a link there), so the next file has a name of its own; one still held stays
+   *  for its holders until the folder goes. */
+  private forget(key: string, known: Stored): void {
+    this.files.delete(key);
+    this.idle.delete(key);
+    if (known.refs === 0) removeQuietly(known.path);
+  }
+
+  private write(key: string, name: string | undefined, text: string): Stored {
+    const kind = key.slice(0, key.indexOf(":"));
+    const dir = this.folder();
+    const path = name === undefined ? null : join(dir, name);
+    if (path !== null) {
+      const slash = path.lastIndexOf("/");
+      if (path.slice(0, slash) !== dir) mkdirSync(path.slice(0, slash), { recursive: true, mode: 0o700 });
+    }
     this.writes++;
     this.bytes += text.length;
-    // Written aside, then renamed: a command still reading an earlier file keeps its own copy.
-    const recycled = this.recycle(key.slice(0, key.indexOf(":") + 1), path, text);
+    const recycled = this.recycle(kind, path, text);
     if (recycled !== null) return recycled;
+    // Written aside, then renamed: a command still reading an earlier file keeps its own copy.
     const aside = this.writeAside(text);
     this.made++;
-    renameSync(aside, path);
-    const s = statSync(path);
-    return { path, refs: 0, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
+    const to = path ?? this.freshName(kind);
+    renameSync(aside, to);
+    this.renames++;
+    return { path: to, refs: 0, identity: identityAt(to) };
+  }
+
+  /** A name of `kind` nothing is at yet in the folder (a command may have put something at one). */
+  private freshName(kind: string): string {
+    for (;;) {
+      const candidate = `${this.dir}/${kind}-${this.serial++}.json`;
+      if (!existsSync(candidate)) return candidate;
+    }
   }
 
   /** A new file under a name nothing is at: the folder is the commands' user's, so a link or
@@ -194,18 +222,21 @@ export class HandoverStore {
     }
   }
 
-  /** When the keep is half full, the oldest released file becomes the new one: rewritten in place
-   *  and renamed, instead of a new file made and the old one unlinked. Making and removing a
-   *  file per command was most of the handover's cost on ext4 (an inode allocated and freed
-   *  each time, ADR 0032); no command holds a released file. Null: write a new file. */
-  private recycle(kind: string, path: string, text: string): Stored | null {
+  /** When the keep is half full, the oldest released file becomes the new one: rewritten in
+   *  place, instead of a new file made and the old one unlinked. Making and removing a file per
+   *  command was most of the handover's cost on ext4 (an inode allocated and freed each time,
+   *  ADR 0032); no command holds a released file. A file of the same kind keeps its name (no
+   *  rename, ADR 0075); one of another kind, or an input's, is renamed to its place. Null: write
+   *  a new file. */
+  private recycle(kind: string, path: string | null, text: string): Stored | null {
     if (this.idle.size < RECYCLE_FROM) return null;
     // The oldest of the same kind if any (a state for a state: about the same size, so no
     // blocks freed or added), else the oldest.
     let found: [string, Stored] | undefined;
+    const prefix = `${kind}:`;
     for (const entry of this.idle) {
       found ??= entry;
-      if (entry[0].startsWith(kind)) {
+      if (entry[0].startsWith(prefix)) {
         found = entry;
         break;
       }
@@ -213,13 +244,17 @@ export class HandoverStore {
     const [oldKey, oldest] = found!;
     this.idle.delete(oldKey);
     this.files.delete(oldKey);
-    const done = rewriteInPlace(oldest, text);
-    if (done === null) {
+    const identity = rewriteInPlace(oldest, text);
+    if (identity === null) {
       removeQuietly(oldest.path);
       return null;
     }
-    renameSync(oldest.path, path);
-    return { path, refs: 0, ...done };
+    const stays = path === null && oldKey.startsWith(prefix);
+    if (stays) return { path: oldest.path, refs: 0, identity };
+    const to = path ?? this.freshName(kind);
+    renameSync(oldest.path, to);
+    this.renames++;
+    return { path: to, refs: 0, identity: identityAt(to) };
   }
 
   private letGo(key: string): void {

@@ -76,12 +76,15 @@ async function supervise(proc: Child, options: ProcessOptions, activity: Activit
   options.signal?.addEventListener("abort", onAbort, { once: true });
   const group = registerGroup(options.supervisor, pgid, () => stop.request("cancelled"));
 
-  const reading = Promise.all([pumps.stdout.run(proc.stdout), pumps.stderr.run(proc.stderr)]);
+  let pipesClosed = false;
+  const reading = Promise.all([pumps.stdout.run(proc.stdout), pumps.stderr.run(proc.stderr)]).then(() => {
+    pipesClosed = true;
+  });
   if (options.conversation) options.conversation(stdinSink(proc.stdin as Bun.FileSink));
   await proc.exited;
   const leaderExitedAt = performance.now();
   stop.leaderExited();
-  await drain(pgid, reading, pumps, stop.reason !== null);
+  await drain(pgid, reading, pumps, stop.reason !== null, () => pipesClosed);
   const wallMs = activity.elapsed();
   disarm();
   options.signal?.removeEventListener("abort", onAbort);

@@ -43,14 +43,23 @@ export function openPumps(options: ProcessOptions, activity: Activity, callbackF
 }
 
 /** Waits for the reading to end once the leader exited and its group was killed.
- *  @param stoppedByVouch vouch stopped the child (a cap, a cancel): its whole session dies */
-export async function drain(pgid: number, reading: Promise<unknown>, pumps: Pumps, stoppedByVouch: boolean): Promise<void> {
+ *  @param stoppedByVouch vouch stopped the child (a cap, a cancel): its whole session dies
+ *  @param pipesClosed whether both streams have already ended: then no settle timer is made
+ *  (an ordinary exit closes the pipes before Bun reports it: a timer per process saved, issue 29) */
+export async function drain(
+  pgid: number,
+  reading: Promise<unknown>,
+  pumps: Pumps,
+  stoppedByVouch: boolean,
+  pipesClosed: () => boolean = () => false,
+): Promise<void> {
   // A descendant that left the group with setpgid (GNU `timeout`, job control) is
   // still in the child's session: when vouch stopped the child it dies too, and so
   // it does when it holds the pipes after the leader exited. A /proc scan each,
   // so only then, not after every ordinary exit.
   const session = new Set([pgid]);
   if (stoppedByVouch) signalSessions(session, "SIGKILL");
+  if (pipesClosed()) return;
   let drained = await settlesWithin(reading, DRAIN_MS);
   if (!drained && !stoppedByVouch && signalSessions(session, "SIGKILL") > 0) drained = await settlesWithin(reading, DRAIN_MS);
   if (!drained) {
