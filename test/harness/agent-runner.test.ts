@@ -52,8 +52,10 @@ describe("the backstop", () => {
     const progress: SittingProgress[] = [];
     const s = await runner.run(assignment({ caps: { turns: 1 } }), hooks(progress));
     expect(s.stopReason).toBe("turns");
-    expect(s.turns).toBe(4); // the first turn past 1 + 2
+    // The kill is decided at the first turn past 1 + 2; a line already read when it lands (a loaded
+    // machine hands several in one chunk) is still counted in the sitting's turns, never dropped.
     expect(s.error).toContain("vouch backstop stopped claude: 4 turns streamed against a turns cap of 1");
+    expect(s.turns).toBeGreaterThanOrEqual(4);
     expect(Math.max(...progress.map((p) => p.turns ?? 0))).toBeLessThan(40);
     expect(s.exitCode).toBeNull(); // killed by the engine, not exited
   });
@@ -103,8 +105,11 @@ describe("the backstop", () => {
     });
     const s = await runner.run(assignment({ harness: "command", caps: { budgetUsd: 0.05 } }), hooks());
     expect(s.stopReason).toBe("budget");
-    expect(s.costUsd).toBe(0.07); // first value past 0.05 * 1.25
-    expect(s.error).toContain("vouch backstop");
+    // Decided at the first value past 0.05 * 1.25; a line read before the kill lands still counts.
+    expect(s.error).toContain("vouch backstop stopped");
+    expect(s.error).toContain("$0.07 streamed against a budget_usd cap of $0.05");
+    expect(s.costUsd).toBeGreaterThanOrEqual(0.07);
+    expect(s.costUsd).toBeLessThan(1);
   });
 });
 
