@@ -22,6 +22,8 @@ export async function historiesIfLedger(io: Pick<CliIO, "env" | "cwd" | "err">):
 /** The real git port, its module loaded at the first call (every GitPort method is async). */
 export const lazyGit: GitPort = new Proxy({} as GitPort, {
   get(_target, name) {
+    // Not a thenable: `await lazyGit` (or returning it from an async function) must not hang.
+    if (name === "then") return undefined;
     return async (...args: unknown[]) => {
       const { realGit } = await import("../workspace/git.ts");
       const method = realGit[name as keyof GitPort] as (...a: unknown[]) => Promise<unknown>;

@@ -3,7 +3,8 @@
 // with the protected paths, the graph's files and the scripts its command runs
 // from the base; a witnessed check runs first on the base and must fail there.
 import { describe, expect, test } from "vitest";
-import type { CheckSpec, CommandContext } from "../../src/engine/ports.ts";
+import type { CheckSpec, CommandContext, TreeLink } from "../../src/engine/ports.ts";
+import { LedgerError } from "../../src/engine/errors.ts";
 import { FakeCommandRunner } from "./helpers/fakes.ts";
 import { FAKE_BASE, FAKE_ROOT, FakeGit } from "./helpers/fake-git.ts";
 import { finishedOf, ofType, run } from "./helpers/run-helper.ts";
@@ -249,6 +250,57 @@ describe("trees written ahead and how many (ADR 0073)", () => {
     expect(finishedOf(r.events, "impl").cause).toBe("vacuous_check");
     expect(ofType(r.events, "check.finished").map((c) => c.tree)).toEqual(["base"]);
     expect(git.treesMade.map((t) => t.dir)).toEqual([`${TREES}/impl/1-1-base`, `${TREES}/impl/1-2`]);
+    expect([...git.trees.keys()]).toEqual([]);
+  });
+
+  // Review of ADR 0073: a Ctrl-C while a check's tree was being written still started the next
+  // check's tree, and the cancelled run waited for it. Test first: 2 trees made before the guard.
+  test("cancelled while a check's tree is written: the next check's tree is not started", async () => {
+    const ac = new AbortController();
+    class AbortingGit extends FakeGit {
+      override async checkoutTree(root: string, commit: string, name: string, links: readonly TreeLink[]) {
+        const dir = await super.checkoutTree(root, commit, name, links);
+        if (this.treesMade.length === 1) ac.abort();
+        return dir;
+      }
+    }
+    const git = new AbortingGit();
+    const checks = '{ name: a, run: "true" }, { name: b, run: "./scripts/b" }';
+    await run(graph(checks), { git, commands: new FakeCommandRunner(), options: { ...sealed, signal: ac.signal } });
+    expect(git.treesMade).toHaveLength(1);
+    expect([...git.trees.keys()]).toEqual([]);
+  });
+
+  test("cancelled while a check runs: the tree written ahead for the next check is removed", async () => {
+    const git = new FakeGit();
+    const ac = new AbortController();
+    const commands = new FakeCommandRunner(async (s) => {
+      if (s.name === "a") {
+        await until(() => git.treesMade.length === 2);
+        ac.abort();
+        return { passed: false, exit: 1 };
+      }
+      return {};
+    });
+    const checks = '{ name: a, run: "true" }, { name: b, run: "./scripts/b" }, { name: c, run: "./scripts/c" }';
+    await run(graph(checks), { git, commands, options: { ...sealed, signal: ac.signal } });
+    expect(git.treesMade).toHaveLength(2);
+    expect([...git.trees.keys()]).toEqual([]);
+  });
+
+  // The trees are disposed in a finally: an error the engine does not catch still removes them.
+  test("a fatal error in a check: the tree written ahead for the next one is removed", async () => {
+    const git = new FakeGit();
+    const commands = new FakeCommandRunner(async (s) => {
+      if (s.name === "a") {
+        await until(() => git.treesMade.length === 2);
+        throw new LedgerError("the disk is full");
+      }
+      return {};
+    });
+    const checks = '{ name: a, run: "true" }, { name: b, run: "./scripts/b" }';
+    await expect(run(graph(checks), { git, commands, options: sealed })).rejects.toThrow(LedgerError);
+    expect(git.treesMade).toHaveLength(2);
     expect([...git.trees.keys()]).toEqual([]);
   });
 

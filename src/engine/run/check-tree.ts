@@ -101,7 +101,8 @@ export class AttemptTrees {
   private async build(spec: CheckSpec, onBase: boolean): Promise<OpenTree> {
     const { root, base, commit } = this.source;
     const git = this.env.run.ports.git;
-    // Numbered as asked for, before anything is awaited: the folders' names follow the checks' order.
+    // Numbered as asked for, before anything is awaited: each folder's name is unique (with reruns
+    // the numbers follow the order trees were asked for, not the order the checks ran).
     const n = ++this.n;
     const name = checkTreeName(this.env.run.options.runId, this.env.id, this.env.branch, this.attempt, n, onBase);
     // The dependency folders are listed while the tree is composed.

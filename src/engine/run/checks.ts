@@ -169,15 +169,19 @@ async function runSealed(
   onBase: boolean,
   next: (() => void) | undefined,
 ): Promise<{ outcome: CheckOutcome; treeId: string | null }> {
+  // The next check's tree is written ahead only while the run goes on: a stopped run would wait for a tree nobody uses.
+  const prepareNext = () => {
+    if (!env.signal.aborted) next?.();
+  };
   let tree: OpenTree;
   try {
     tree = await trees.open(spec, onBase);
   } catch (e) {
     if (isFatal(e)) throw e;
-    next?.();
+    prepareNext();
     return { outcome: brokenCheck(spec, `its tree could not be made: ${(e as Error).message ?? String(e)}`), treeId: null };
   }
-  next?.();
+  prepareNext();
   try {
     const cwd = trees.source.prefix === "" ? tree.dir : `${tree.dir}/${trees.source.prefix.replace(/\/+$/, "")}`;
     const vars = { ...ctx.vars, VOUCH_WORKSPACE: tree.dir };
