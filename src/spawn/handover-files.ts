@@ -244,7 +244,9 @@ export class HandoverStore {
     const [oldKey, oldest] = found!;
     this.idle.delete(oldKey);
     this.files.delete(oldKey);
-    const identity = rewriteInPlace(oldest, text);
+    // Only the very file vouch wrote, untouched since: a command that made it writable (its ctime
+    // moved) may have left a process holding a descriptor, which would write into the next data.
+    const identity = unchanged(oldest) ? rewriteInPlace(oldest, text) : null;
     if (identity === null) {
       removeQuietly(oldest.path);
       return null;

@@ -146,6 +146,12 @@ export function runTreeFolders(root: string, runId: string): string[] {
   return [join(root, ".vouch", "trees", runId), join(tmpfsHome(root), runId)].filter(exists);
 }
 
+/** A real folder (not a link) this user owns that no one else may enter. */
+function ownPrivateFolder(dir: string): boolean {
+  const st = lstatSync(dir);
+  return st.isDirectory() && st.uid === (process.getuid?.() ?? st.uid) && (st.mode & 0o077) === 0;
+}
+
 async function chooseHome(root: string, commit: string): Promise<string> {
   try {
     const fs = statfsSync(TMPFS);
@@ -153,7 +159,9 @@ async function chooseHome(root: string, commit: string): Promise<string> {
     if (fs.type === TMPFS_MAGIC && bytes <= TMPFS_MAX_BYTES && fs.bavail * fs.bsize > bytes * TMPFS_HEADROOM) {
       const home = tmpfsHome(root);
       mkdirSync(home, { recursive: true, mode: 0o700 });
-      return home;
+      // /dev/shm is shared by every user and the folder's name is predictable: one another user
+      // made first (or a link) would let them read or change the trees. Only our own, private folders.
+      if (ownPrivateFolder(dirname(home)) && ownPrivateFolder(home)) return home;
     }
   } catch {
     // no tmpfs at /dev/shm (another platform), or no room: the disk

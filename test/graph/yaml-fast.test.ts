@@ -382,3 +382,32 @@ describe("generated files: the two readers agree", { timeout: 300_000 }, () => {
     );
   });
 });
+
+// Security review of ADR 0074. Test first: both failed before the fixes.
+describe("hostile lengths (review)", () => {
+  // `/ +$/` backtracks over every start in a run of spaces: a 250,000-space line took 47 s
+  // (the library: 4 ms). The trims are loops now; these files (under the fast path's 256 KiB)
+  // took minutes before and would outlast the test's timeout.
+  test("a line with a long run of spaces not at its end is read in linear time", () => {
+    const pad = " ".repeat(250_000);
+    for (const text of [
+      `version: 1\nname: t\ndescription: x${pad}y\nnodes: {}\n`,
+      `version: 1\nname: t\nlist: [a${pad}b]\n`,
+      `version: 1\nname: t\n${pad}x: 1\n`,
+    ])
+      agree(text);
+  });
+
+  test("a block key past 1,024 characters is the library's to refuse, never taken fast", () => {
+    const long = "k".repeat(1100);
+    for (const text of [
+      `version: 1\n${long}: 1\n`,
+      `version: 1\n"${long}": 1\n`,
+      `version: 1\nnodes:\n  ${long}: 1\n`,
+      `version: 1\nlist:\n  - ${long}: 1\n`,
+    ]) {
+      expect(fastYamlValue(text)).toBeNull();
+      agree(text);
+    }
+  });
+});

@@ -3,7 +3,7 @@
 // calls per command of the handover. Each bound failed on the code before it.
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import fc from "fast-check";
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CommandContext } from "../../src/engine/ports.ts";
 import { createCommandRunner } from "../../src/spawn/command-runner.ts";
@@ -60,6 +60,39 @@ describe("timers per process", () => {
 });
 
 describe("handover files per command", () => {
+  // Security review of ADR 0075: a command that made a handed file writable (chmod, which changes
+  // its ctime) and left a process holding a descriptor could write into whatever vouch later put
+  // in that inode. A released file that changed is never rewritten in place: a new file, a new
+  // inode. Test first: a changed file was recycled (its inode handed to the next state).
+  test("a released file whose change time moved is not rewritten in place: the next state gets a new inode", () => {
+    const store = new HandoverStore(new ProcessSupervisor(), tmpRoot);
+    const released: string[] = [];
+    for (let i = 0; i < KEEP_RELEASED; i++) {
+      const h = store.acquire({ state: { n: i } });
+      released.push(h.vars.VOUCH_STATE_FILE!);
+      h.release();
+    }
+    const touched = new Set<bigint>();
+    // Held open, as the leftover process would: the file system cannot give these inodes to a new file.
+    const held: number[] = [];
+    try {
+      for (const path of released) {
+        chmodSync(path, 0o600); // what a command does to get a writable descriptor
+        held.push(openSync(path, "r+"));
+        chmodSync(path, 0o400);
+        touched.add(statSync(path, { bigint: true }).ino);
+      }
+      for (let i = 0; i < 4; i++) {
+        const h = store.acquire({ state: { n: 100 + i } });
+        expect(touched.has(statSync(h.vars.VOUCH_STATE_FILE!, { bigint: true }).ino)).toBe(false);
+        expect(JSON.parse(readFileSync(h.vars.VOUCH_STATE_FILE!, "utf8"))).toMatchObject({ n: 100 + i });
+        h.release();
+      }
+    } finally {
+      for (const fd of held) closeSync(fd);
+    }
+  });
+
   test("a map at concurrency 8: a released state is rewritten where it is, so 200 branches use at most 16 + KEEP_RELEASED names and rename only files made new", () => {
     const store = new HandoverStore(new ProcessSupervisor(), tmpRoot);
     const running: { release(): void }[] = [];

@@ -15,6 +15,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
@@ -69,6 +70,21 @@ describe("composeTree", () => {
 });
 
 describe("checkoutTree", () => {
+  // Security review: /dev/shm is shared by every user and the trees' folder name is predictable.
+  // A folder there that others may enter (made first by another user, or loosened) is not used:
+  // the trees go to the repository's .vouch/trees. Test first: the open folder was used.
+  test.skipIf(!existsSync("/dev/shm"))("a trees folder in /dev/shm that others may enter is not used: the disk instead", async () => {
+    const { r, work } = repo();
+    const uid = process.getuid?.() ?? 0;
+    const shared = join("/dev/shm", `vouch-trees-${uid}`, createHash("sha256").update(r).digest("hex").slice(0, 16));
+    mkdirSync(shared, { recursive: true });
+    chmodSync(shared, 0o777);
+    made.push(shared);
+    const dir = await g.checkoutTree(r, work, "run1/n/1-1", []);
+    expect(dir.startsWith(join(r, ".vouch", "trees"))).toBe(true);
+    expect(readFileSync(join(dir, "src/a.js"), "utf8")).toBe("fixed\n");
+  });
+
   test("writes the tree with a git dir of its own: git in it sees a clean tree at the commit, not the user's repository", async () => {
     const { r, work } = repo();
     const dir = await g.checkoutTree(r, work, "run1/n/1-1", []);

@@ -10,7 +10,7 @@
 // in Bun's value: Bun keeps the last of two duplicate keys silently, the library
 // reports them, so a mismatch is a fallback too. test/graph/yaml-fast.test.ts holds
 // both readers to the same value on shipped, broken and generated files.
-import { flowEnd, plainMeaningSafe, quotedEnd, scanFlow } from "./yaml-fast-scalars.ts";
+import { flowEnd, plainMeaningSafe, quotedEnd, scanFlow, trimSpacesEnd } from "./yaml-fast-scalars.ts";
 
 /** Bounds of the subset: past them the library reads the file (its own limits apply). */
 const MAX_BYTES = 256 * 1024;
@@ -36,17 +36,21 @@ interface Scan {
 }
 
 /** A plain key, or a quoted one, then `:` and a space or the end: [key text, rest after the colon]. */
+/** YAML limits an implicit block key to 1,024 characters before its `:`; the library refuses a
+ *  longer one, so the fast path leaves any key near that to it. */
+const MAX_BLOCK_KEY = 1000;
+
 function keyOf(content: string): [string, string] | null {
   if (content[0] === '"' || content[0] === "'") {
     const end = quotedEnd(content, 0);
-    if (end < 0 || content[end] !== ":" || (end + 1 < content.length && content[end + 1] !== " ")) return null;
+    if (end < 0 || end > MAX_BLOCK_KEY || content[end] !== ":" || (end + 1 < content.length && content[end + 1] !== " ")) return null;
     const key = content.slice(0, end);
     // Only quoted keys without escapes: the text between the quotes is the key.
     if (/[\\]|''/.test(key)) return null;
     return [key.slice(1, -1), content.slice(end + 1)];
   }
   const colon = content.search(/:( |$)/);
-  if (colon < 0) return null;
+  if (colon < 0 || colon > MAX_BLOCK_KEY) return null;
   const key = content.slice(0, colon);
   if (!KEY.test(key) || TYPED_WORD.test(key)) return null;
   return [key, content.slice(colon + 1)];
@@ -73,7 +77,7 @@ function value(rest: string, column: number, scan: Scan): boolean {
     if (end > 0 && !scanFlow(text.slice(0, end), scan.keys, MAX_DEPTH)) return false;
   } else {
     const comment = text.indexOf(" #");
-    const plain = (comment < 0 ? text : text.slice(0, comment)).replace(/ +$/, "");
+    const plain = trimSpacesEnd(comment < 0 ? text : text.slice(0, comment));
     if (plain.includes(": ") || plain.endsWith(":") || !plainMeaningSafe(plain)) return false;
     end = text.length;
     if (comment >= 0) return true;
@@ -167,7 +171,7 @@ function scanText(text: string): string[] | null {
       if (scan.block) return null; // a blank line the subset does not take
     }
     if (/^ *(#.*)?$/.test(raw)) continue; // blank, or a comment
-    if (!line(raw.replace(/ +$/, ""), scan)) return null;
+    if (!line(trimSpacesEnd(raw), scan)) return null;
   }
   return scan.blocks.length > 0 ? scan.keys : null;
 }
