@@ -3,7 +3,18 @@
 // outlives it (counted), that a cap's SIGTERM still gives it its grace period,
 // and that a sandbox that cannot be set up is a failed start, not an exit.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { runProcess } from "../../src/spawn/process.ts";
 import { sealedArgv } from "../../src/spawn/sandbox/bwrap-argv.ts";
@@ -321,5 +332,32 @@ describe.skipIf(!HAVE_BWRAP)("sockets", () => {
       rmSync(unnamed, { recursive: true, force: true });
     }
     expect(existsSync(c.scratch)).toBe(false);
+  });
+
+  // Found by running the suite from a clone in /tmp whose clis/node_modules is a link to a folder
+  // outside /tmp: every sealed ACP agent died at start (its program's path was not there). A path
+  // handed in through a link keeps working: the real folder before the first link is bound back.
+  test("a program named by a path under /tmp that goes through a link out of /tmp still runs sealed", async () => {
+    const { tree } = layout("tmp-link");
+    const outside = realpathSync(mkdtempSync("/var/tmp/vouch-outside-"));
+    const project = realpathSync(mkdtempSync("/tmp/vouch-linked-"));
+    writeFileSync(join(outside, "tool.sh"), "echo tool ran\n");
+    mkdirSync(join(project, "clis"));
+    symlinkSync(outside, join(project, "clis", "node_modules"));
+    const confiner = new Confiner({ probe: new SandboxProbe({ PATH: TEST_ENV.PATH }), hide: [], supervisor: new ProcessSupervisor() });
+    const c = await confiner.open({ tree, network: false }, TEST_ENV);
+    if ("error" in c) throw new Error(c.error);
+    try {
+      const r = await runProcess(
+        { argv: ["/bin/sh", join(project, "clis", "node_modules", "tool.sh")] },
+        { cwd: tree, env: c.env, sandbox: c.spec },
+      );
+      expect(r.stderrTail).toBe("");
+      expect([r.exit, r.stdoutTail]).toEqual([0, "tool ran\n"]);
+    } finally {
+      await c.release();
+      rmSync(project, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

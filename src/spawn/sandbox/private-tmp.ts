@@ -6,7 +6,7 @@
 // handover files, HOME, an entry of PATH) is bound back read-only, so it still
 // finds it; the rest is not there (a path the command builds, `$D/x`, is not
 // known to be needed).
-import { realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 
 /** Where a sealed process has its own writable temporary folder. */
@@ -37,6 +37,15 @@ export function namedUnderTmp(words: Iterable<string>): string[] {
 function add(out: Set<string>, path: string, topFile: boolean): void {
   if (!path.startsWith("/") || path.includes("\0")) return;
   try {
+    // Through a link (a clone in /tmp whose node_modules links out of it): the process opens the
+    // path as named, so the real folder before the first link is bound back, and the link in it
+    // resolves inside the seal as outside (a target out of /tmp is the host's, read-only; a hidden
+    // one stays hidden at its own place).
+    const before = folderBeforeLink(path);
+    if (before !== undefined) {
+      if (before !== null && underTmp(before)) out.add(before);
+      return;
+    }
     const real = realpathSync(path);
     const top = dirname(real) === PRIVATE_TMP;
     if (statSync(real).isDirectory()) {
@@ -55,4 +64,24 @@ function add(out: Set<string>, path: string, topFile: boolean): void {
 export function toBindBack(paths: readonly string[], spec: { writable: readonly string[]; hidden: readonly string[] }): string[] {
   const inside = (p: string, w: string) => p === w || p.startsWith(w.endsWith("/") ? w : `${w}/`);
   return paths.filter((p) => ![...spec.writable, ...spec.hidden].some((w) => inside(p, w)));
+}
+
+/** Undefined when no part of `path` under /tmp is a link (or the path has `.`/`..` parts: the
+ *  real path decides then); else the folder that holds the first link, null when that is /tmp. */
+function folderBeforeLink(path: string): string | null | undefined {
+  const parts = path.split("/").filter((p) => p !== "");
+  if (parts[0] !== "tmp" || parts.some((p) => p === "." || p === "..")) return undefined;
+  let at = "/tmp";
+  for (const part of parts.slice(1)) {
+    const next = `${at}/${part}`;
+    let link: boolean;
+    try {
+      link = lstatSync(next).isSymbolicLink();
+    } catch {
+      return undefined; // not there: the real path's reading says nothing is bound
+    }
+    if (link) return at === "/tmp" ? null : at;
+    at = next;
+  }
+  return undefined;
 }
