@@ -32,23 +32,10 @@ describe("the read model's words", () => {
 
 function run(): VouchEvent[] {
   const r = new RunRecorder();
-  r.emit({
-    type: "run.started",
-    graph: "g",
-    graph_path: "g.yaml",
-    graph_digest: "d",
-    inputs: {},
-    caps: { budget_usd: null, wall_ms: null },
-    concurrency: 1,
-    nodes: [
-      { id: "impl", kind: "agent", needs: [] },
-      { id: "setup", kind: "script", needs: [] },
-    ],
-    pass_env: [],
-    harness: null,
-    resumed: false,
-    version: "0",
-  });
+  r.started([
+    { id: "impl", kind: "agent", needs: [] },
+    { id: "setup", kind: "script", needs: [] },
+  ]);
   const done = (node: string, more: Record<string, unknown>) =>
     ({
       type: "node.finished",

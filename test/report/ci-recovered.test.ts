@@ -3,11 +3,10 @@
 // (issue 30's formats) it was an error annotation, an error SARIF result and a major
 // Code Quality issue while JUnit (issue 27 item 18) already read it as skipped.
 // Test first: both tests failed before the fix.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { expect, test } from "vitest";
 import { ensureBinary, tempDir, vouch } from "../e2e/helpers.ts";
 import { check, fakeCi } from "./ci-fixtures.ts";
+import { recoveredRun } from "./helpers.ts";
 
 test("a recovered node and its failed checks are warnings that say so; a plain failure stays an error", () => {
   const ci = fakeCi([
@@ -33,27 +32,7 @@ test("through dist/vouch: a run that passed with a recovered branch has no error
   ensureBinary();
   const dir = tempDir("ci-recovered");
   try {
-    const graph = join(dir.path, "g.yaml");
-    writeFileSync(
-      graph,
-      [
-        "version: 1",
-        "name: recovered",
-        "inputs:",
-        "  items: { default: [good, bad] }",
-        "nodes:",
-        "  each:",
-        "    kind: map",
-        "    over: inputs.items",
-        "    branch:",
-        "      one:",
-        "        kind: script",
-        '        run: grep -q good "$VOUCH_ITEM_FILE"',
-        '        exhausted: { output: { note: "skipped: not good" } }',
-        "",
-      ].join("\n"),
-    );
-    const run = await vouch(["run", graph, "--plain"], { home: dir.path, cwd: dir.path });
+    const run = await recoveredRun(dir.path);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const github = await vouch(["report", "last", "--format", "github"], { home: dir.path, cwd: dir.path });
     expect(github.code, github.stderr).toBe(0);

@@ -16,6 +16,31 @@ export async function hostileRun(home: string, extra: string[] = []): Promise<Ra
   return vouch(["run", HOSTILE, "-i", `items=@${items}`, "--plain", ...extra], { home });
 }
 
+/** A map of two items whose second branch fails its script and `exhausted:` recovers it: the run passes. */
+export async function recoveredRun(home: string): Promise<Ran> {
+  const graph = join(home, "g.yaml");
+  writeFileSync(
+    graph,
+    [
+      "version: 1",
+      "name: recovered",
+      "inputs:",
+      "  items: { default: [good, bad] }",
+      "nodes:",
+      "  each:",
+      "    kind: map",
+      "    over: inputs.items",
+      "    branch:",
+      "      one:",
+      "        kind: script",
+      '        run: grep -q good "$VOUCH_ITEM_FILE"',
+      '        exhausted: { output: { note: "skipped: not good" } }',
+      "",
+    ].join("\n"),
+  );
+  return vouch(["run", graph, "--plain"], { home, cwd: home });
+}
+
 export async function demoRun(home: string, extra: string[] = []): Promise<Ran> {
   return vouch(["run", ...DEMO_ARGS, "--plain", ...extra], { home });
 }

@@ -6,9 +6,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { parse, type TestSuite } from "junit2json";
-import { ensureBinary, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
+import { ensureBinary, tempDir, type TempDir } from "../e2e/helpers.ts";
 import { xml } from "../../src/report/escape.ts";
-import { hostileRun, reportOf, sayMissing, XMLLINT } from "./helpers.ts";
+import { hostileRun, recoveredRun, reportOf, sayMissing, XMLLINT } from "./helpers.ts";
 
 const XSD = join(import.meta.dirname, "..", "fixtures", "junit", "junit-10.xsd");
 let home: TempDir;
@@ -114,27 +114,7 @@ describe("xml(): text from outside in XML", () => {
 test("a branch that exhausted: recovered is no failure in JUnit while the run passed", async () => {
   const dir = tempDir("junit-recovered");
   try {
-    const graph = join(dir.path, "g.yaml");
-    writeFileSync(
-      graph,
-      [
-        "version: 1",
-        "name: recovered",
-        "inputs:",
-        "  items: { default: [good, bad] }",
-        "nodes:",
-        "  each:",
-        "    kind: map",
-        "    over: inputs.items",
-        "    branch:",
-        "      one:",
-        "        kind: script",
-        '        run: grep -q good "$VOUCH_ITEM_FILE"',
-        '        exhausted: { output: { note: "skipped: not good" } }',
-        "",
-      ].join("\n"),
-    );
-    const run = await vouch(["run", graph, "--plain"], { home: dir.path, cwd: dir.path });
+    const run = await recoveredRun(dir.path);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const parsed = (await parse(await reportOf(dir.path, "junit"))) as { testsuite: TestSuite[] };
     const totals = parsed as unknown as { tests: number; failures: number; errors: number };

@@ -8,7 +8,7 @@ import type { CommandContext } from "../../src/engine/ports.ts";
 import { createCommandRunner } from "../../src/spawn/command-runner.ts";
 import { HandoverStore, KEEP_RELEASED } from "../../src/spawn/handover-files.ts";
 import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
-import { tempDir } from "./helpers.ts";
+import { commandContext, tempDir } from "./helpers.ts";
 
 const dir = tempDir();
 afterAll(() => dir.cleanup());
@@ -16,20 +16,7 @@ const tmpRoot = join(dir.path, "tmp");
 mkdirSync(tmpRoot);
 const PARENT = { PATH: "/usr/local/bin:/usr/bin:/bin" };
 
-function ctx(over: Partial<CommandContext> = {}): CommandContext {
-  return {
-    runId: "run-1",
-    node: "n",
-    attempt: 1,
-    cwd: dir.path,
-    passEnv: [],
-    vars: {},
-    inputs: [],
-    state: { inputs: {}, nodes: {} },
-    signal: new AbortController().signal,
-    ...over,
-  };
-}
+const ctx = (over: Partial<CommandContext> = {}): CommandContext => commandContext(dir.path, over);
 const script = (run: string) => ({ run, timeoutMs: 10_000, keepStdoutBytes: 4096 });
 
 describe("one handover folder per runner", () => {

@@ -1,4 +1,5 @@
 // Shared by the spawn tests: stub paths, pid files, and "is this process alive" by pid.
+import type { CommandContext } from "../../src/engine/ports.ts";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -110,3 +111,20 @@ export function processesWith(marker: string): number[] {
 
 /** bubblewrap is on PATH (CI installs it, .ci/run): the sealed tests skip, saying so, without it. */
 export const HAVE_BWRAP = Bun.which("bwrap") !== null;
+
+/** A command's context for the spawn tests: run `run-1`, node `n`, attempt 1 in `cwd`, nothing passed
+ *  or handed in, an empty state and a live signal; `over` sets the rest. */
+export function commandContext(cwd: string, over: Partial<CommandContext> = {}): CommandContext {
+  return {
+    runId: "run-1",
+    node: "n",
+    attempt: 1,
+    cwd,
+    passEnv: [],
+    vars: {},
+    inputs: [],
+    state: { inputs: {}, nodes: {} },
+    signal: new AbortController().signal,
+    ...over,
+  };
+}

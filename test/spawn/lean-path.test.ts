@@ -10,7 +10,7 @@ import { createCommandRunner } from "../../src/spawn/command-runner.ts";
 import { HandoverStore, KEEP_RELEASED } from "../../src/spawn/handover-files.ts";
 import { runProcess } from "../../src/spawn/process.ts";
 import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
-import { tempDir, TEST_ENV } from "./helpers.ts";
+import { commandContext, tempDir, TEST_ENV } from "./helpers.ts";
 
 const dir = tempDir();
 afterAll(() => dir.cleanup());
@@ -116,20 +116,8 @@ describe("handover files per command", () => {
 });
 
 describe("a hostile command cannot change what the next command reads", () => {
-  function ctx(over: Partial<CommandContext> = {}): CommandContext {
-    return {
-      runId: "run-1",
-      node: "n",
-      attempt: 1,
-      cwd: dir.path,
-      passEnv: [],
-      vars: {},
-      inputs: [],
-      state: { inputs: {}, nodes: { a: { verdict: "pass" } } },
-      signal: new AbortController().signal,
-      ...over,
-    };
-  }
+  const ctx = (over: Partial<CommandContext> = {}): CommandContext =>
+    commandContext(dir.path, { state: { inputs: {}, nodes: { a: { verdict: "pass" } } }, ...over });
   const script = (run: string) => ({ run, timeoutMs: 10_000, keepStdoutBytes: 4096 });
 
   test("a same-size rewrite of the shared state with its mtime put back (touch -r) is noticed: the next command reads the engine's state", async () => {

@@ -10,20 +10,7 @@ import { RunRecorder } from "./helpers/event-builder.ts";
 
 function retrying(): RunRecorder {
   const r = new RunRecorder();
-  r.emit({
-    type: "run.started",
-    graph: "g",
-    graph_path: "g.yaml",
-    graph_digest: "d",
-    inputs: {},
-    caps: { budget_usd: null, wall_ms: null },
-    concurrency: 1,
-    nodes: [{ id: "ask", kind: "agent", needs: [] }],
-    pass_env: [],
-    harness: null,
-    resumed: false,
-    version: "0",
-  });
+  r.started([{ id: "ask", kind: "agent", needs: [] }]);
   r.emit({ type: "node.started", node: "ask", kind: "agent", attempt: 1, harness: "claude" });
   const progress = (p: Partial<Extract<EventBody, { type: "node.progress" }>>): EventBody => ({
     type: "node.progress",

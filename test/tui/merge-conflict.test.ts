@@ -9,20 +9,7 @@ import { RunRecorder } from "./helpers/event-builder.ts";
 
 function merging(branch = "vouch/r/each/1/impl"): RunRecorder {
   const r = new RunRecorder();
-  r.emit({
-    type: "run.started",
-    graph: "g",
-    graph_path: "g.yaml",
-    graph_digest: "d",
-    inputs: {},
-    caps: { budget_usd: null, wall_ms: null },
-    concurrency: 1,
-    nodes: [{ id: "integrate", kind: "merge", needs: [] }],
-    pass_env: [],
-    harness: null,
-    resumed: false,
-    version: "0",
-  });
+  r.started([{ id: "integrate", kind: "merge", needs: [] }]);
   r.emit({ type: "node.started", node: "integrate", kind: "merge", attempt: 1 });
   const paths = ["a.js", "b.js", "c.js", "d.js", "e.js", "f.js", "g.js"];
   r.emit({ type: "merge.conflict", node: "integrate", attempt: 1, git_branch: branch, from: "each#1", paths });

@@ -20,20 +20,7 @@ function events() {
     { id: "valueOf", kind: "map", needs: [] },
     { id: "isPrototypeOf", kind: "script", needs: [], map: "valueOf" },
   ];
-  r.emit({
-    type: "run.started",
-    graph: "g",
-    graph_path: "g.yaml",
-    graph_digest: "d",
-    inputs: {},
-    caps: { budget_usd: null, wall_ms: null },
-    concurrency: 1,
-    nodes,
-    pass_env: [],
-    harness: null,
-    resumed: false,
-    version: "0",
-  } as EventBody);
+  r.started(nodes);
   const finished = (node: string, extra = {}): EventBody =>
     ({
       type: "node.finished",

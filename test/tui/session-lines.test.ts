@@ -7,20 +7,7 @@ import { RunRecorder } from "./helpers/event-builder.ts";
 
 async function plain(session: { mode: "resume" | "fresh"; id?: string; note?: string }): Promise<string[]> {
   const r = new RunRecorder();
-  r.emit({
-    type: "run.started",
-    graph: "g",
-    graph_path: "g.yaml",
-    graph_digest: "d",
-    inputs: {},
-    caps: { budget_usd: null, wall_ms: null },
-    concurrency: 1,
-    nodes: [{ id: "work", kind: "agent", needs: [] }],
-    pass_env: [],
-    harness: null,
-    resumed: false,
-    version: "0",
-  });
+  r.started([{ id: "work", kind: "agent", needs: [] }]);
   r.emit({
     type: "node.started",
     node: "work",

@@ -15,20 +15,7 @@ function events() {
     { id: "review/deep/x", kind: "script", needs: [], graph: "review/deep" },
     { id: "ship", kind: "script", needs: ["review"] },
   ];
-  r.emit({
-    type: "run.started",
-    graph: "g",
-    graph_path: "g.yaml",
-    graph_digest: "d",
-    inputs: {},
-    caps: { budget_usd: null, wall_ms: null },
-    concurrency: 1,
-    nodes,
-    pass_env: [],
-    harness: null,
-    resumed: false,
-    version: "0",
-  });
+  r.started(nodes);
   for (const n of nodes) {
     r.emit({ type: "node.started", node: n.id, kind: n.kind, attempt: 1 });
     r.emit({

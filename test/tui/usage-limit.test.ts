@@ -13,20 +13,7 @@ const RESET = "2026-11-29T15:00:00.000Z";
 
 function limitedRun(): RunRecorder {
   const r = new RunRecorder();
-  r.emit({
-    type: "run.started",
-    graph: "g",
-    graph_path: "g.yaml",
-    graph_digest: "d",
-    inputs: {},
-    caps: { budget_usd: null, wall_ms: null },
-    concurrency: 1,
-    nodes: [{ id: "write", kind: "agent", needs: [] }],
-    pass_env: [],
-    harness: null,
-    resumed: false,
-    version: "0",
-  });
+  r.started([{ id: "write", kind: "agent", needs: [] }]);
   r.emit({ type: "node.started", node: "write", kind: "agent", attempt: 1, harness: "claude" });
   r.emit({
     type: "node.limited",
