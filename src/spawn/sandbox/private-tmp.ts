@@ -25,11 +25,20 @@ const IN_TEXT = /\/tmp\/[^\s'"`;|&<>(){}$:,=*?[\]]+/g;
  *  (a file right in /tmp: the file, when it is a whole word), a folder itself. */
 export function namedUnderTmp(words: Iterable<string>): string[] {
   const out = new Set<string>();
+  const seen = new Set<string>();
+  // Words come from inputs, items and a graph's text (hostile): each distinct absolute path costs one
+  // realpath, and the environment they come from is bounded (inputs past 32 KiB, or 128 KiB in all,
+  // get no variable). No cap on the count: a cap would let an input crowd out vouch's own files.
+  const take = (part: string, topFile: boolean) => {
+    if (!part.startsWith("/") || seen.has(part)) return;
+    seen.add(part);
+    add(out, part, topFile);
+  };
   for (const word of words) {
-    for (const part of word.split(":")) add(out, part, true);
+    for (const part of word.split(":")) take(part, true);
     // In a command's text only what is inside a folder of /tmp: a file right in /tmp a command
     // names (`> /tmp/out`) is more likely its own output than something it must read.
-    for (const part of word.match(IN_TEXT) ?? []) add(out, part, false);
+    for (const part of word.match(IN_TEXT) ?? []) take(part, false);
   }
   return [...out];
 }
