@@ -36,6 +36,10 @@ export interface ProcessOptions {
   idleMs?: number;
   /** Cancels the process (terminationReason "cancelled"). */
   signal?: AbortSignal;
+  /** The child is vouch itself (an MCP server's `vouch run`): on SIGTERM it stops its own children
+   *  and records its end, so a stop sends SIGTERM to its group only; what it started in other
+   *  sessions is SIGKILLed only if it is still there when the grace is over or the child exited. */
+  stopsItsChildren?: boolean;
   /** Time between SIGTERM and SIGKILL to the group. Default DEFAULT_GRACE_MS (2000 ms, process/terminate.ts). */
   graceMs?: number;
   /** Bytes kept of each stream's end. Default 64 KiB. */

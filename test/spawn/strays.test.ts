@@ -5,6 +5,7 @@
 // went, after an ordinary exit too. A process that left the tree and dropped its
 // environment is not found: only a pid namespace reaches it (docs/LIMITATIONS.md).
 import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runProcess } from "../../src/spawn/process.ts";
 import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
@@ -45,6 +46,38 @@ describe("a stopped child's processes in a session of their own", () => {
     leftovers.push(escaped!);
     expect(r.terminationReason).toBe("cancelled");
     expect(await eventually(() => !alive(escaped!))).toBe(true);
+  });
+});
+
+describe("a child that stops its own children (vouch itself, run by the MCP server)", () => {
+  // The MCP server's runs are `vouch run`: on SIGTERM it cancels its nodes and records the
+  // run interrupted. A SIGTERM straight to its script (a stray, in a session of its own)
+  // raced that: the script died first and the run ended "error" (CI, stop 34).
+  const supervising = (file: string) =>
+    `setsid sh -c 'echo $$ > "${file}.tmp" && mv "${file}.tmp" "${file}"; trap "echo term > ${file}.got; exit 0" TERM; while :; do sleep 0.05; done' & ` +
+    `while [ ! -s "${file}" ]; do sleep 0.01; done; trap 'sleep 0.3; kill -KILL $(cat "${file}"); exit 0' TERM; echo started; while :; do sleep 0.05; done`;
+
+  test("a cancel sends SIGTERM to it, not to its children: they are its to stop", async () => {
+    const file = pidFile("self");
+    const ac = new AbortController();
+    const r = await runProcess(
+      { shell: supervising(file) },
+      { ...opts, signal: ac.signal, stopsItsChildren: true, onStdoutLine: (l) => l === "started" && ac.abort() },
+    );
+    const [child] = await readPids(file);
+    leftovers.push(child!);
+    expect(r.terminationReason).toBe("cancelled");
+    expect(await eventually(() => !alive(child!))).toBe(true);
+    expect(existsSync(`${file}.got`)).toBe(false);
+  });
+
+  test("without it, the same child's child gets the SIGTERM (what the option is for)", async () => {
+    const file = pidFile("other");
+    const ac = new AbortController();
+    await runProcess({ shell: supervising(file) }, { ...opts, signal: ac.signal, onStdoutLine: (l) => l === "started" && ac.abort() });
+    const [child] = await readPids(file);
+    leftovers.push(child!);
+    expect(await eventually(() => existsSync(`${file}.got`))).toBe(true);
   });
 });
 

@@ -66,6 +66,7 @@ export class McpRuns {
           keepBytes: 1024,
           keepStderrBytes: KEEP_STDERR,
           graceMs: STOP_GRACE_MS,
+          stopsItsChildren: true,
           supervisor: this.o.supervisor,
           onStdoutLine: (line) => {
             if (started) return;

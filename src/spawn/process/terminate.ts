@@ -23,12 +23,15 @@ export class GroupTermination {
   /** @param sealed the leader is bubblewrap (ADR 0040): it dies of a SIGTERM and takes its pid
    *  namespace with it at once, so the SIGTERM goes to the rest of the group, which then has its
    *  grace period; the SIGKILL after it goes to the whole group, bubblewrap included.
-   *  @param marker the child's VOUCH_SITTING value: its processes are found wherever they went (strays.ts) */
+   *  @param marker the child's VOUCH_SITTING value: its processes are found wherever they went (strays.ts)
+   *  @param gentle the child stops its own children (ProcessOptions.stopsItsChildren): no SIGTERM to
+   *  its strays, which would race its own stop of them; they get the SIGKILL if they outlive it */
   constructor(
     private readonly pgid: number,
     private readonly graceMs: number,
     private readonly sealed = false,
     private readonly marker?: string,
+    private readonly gentle = false,
   ) {}
 
   /** The first cause wins; after the leader exited there is nothing left to stop gracefully. */
@@ -39,7 +42,7 @@ export class GroupTermination {
     this.strays = findStrays(this.pgid, this.marker);
     if (this.sealed) signalGroupBelowLeader(this.pgid, "SIGTERM");
     else signalGroup(this.pgid, "SIGTERM");
-    signalStrays(this.strays, "SIGTERM").forEach((p) => this.killed.add(p));
+    if (!this.gentle) signalStrays(this.strays, "SIGTERM").forEach((p) => this.killed.add(p));
     this.killTimer = setTimeout(() => {
       signalGroup(this.pgid, "SIGKILL");
       this.killStrays();
