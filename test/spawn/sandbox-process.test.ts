@@ -281,6 +281,31 @@ describe.skipIf(!HAVE_BWRAP)("sockets", () => {
     }
   });
 
+  test("a shared folder's sitting: a .git planted in a subfolder does not move what is hidden (the repository's .vouch stays hidden)", async () => {
+    const repo = join(root, "planted");
+    const sub = join(repo, "pkg");
+    mkdirSync(join(repo, ".vouch", "worktrees", "other"), { recursive: true });
+    writeFileSync(join(repo, ".vouch", "worktrees", "other", "secret.txt"), "another node's tree\n");
+    mkdirSync(join(sub, ".git"), { recursive: true });
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    const confiner = new Confiner({ probe: new SandboxProbe({ PATH: TEST_ENV.PATH }), hide: [], supervisor: new ProcessSupervisor() });
+    const c = await confiner.open({ tree: sub, network: false }, TEST_ENV);
+    if ("error" in c) throw new Error(c.error);
+    try {
+      expect(c.spec.hidden).toEqual(expect.arrayContaining([join(repo, ".vouch"), join(sub, ".vouch")]));
+      expect(c.spec.readOnly).toEqual(expect.arrayContaining([join(repo, ".git"), join(sub, ".git")]));
+      const r = await runProcess(sh(`cat ${repo}/.vouch/worktrees/other/secret.txt 2>&1 || echo not-seen`), {
+        cwd: sub,
+        env: c.env,
+        sandbox: c.spec,
+      });
+      expect(r.stdoutTail).toContain("not-seen");
+      expect(r.stdoutTail).not.toContain("another node's tree");
+    } finally {
+      await c.release();
+    }
+  });
+
   test("the session's confiner hides the container daemons' sockets and the per-user runtime folders", async () => {
     const { tree } = layout("confiner-sockets");
     const confiner = new Confiner({ probe: new SandboxProbe({ PATH: TEST_ENV.PATH }), hide: [], supervisor: new ProcessSupervisor() });

@@ -51,7 +51,7 @@ beforeAll(async () => {
     writable: [join(home, ".claude")],
     hide: [ledger],
     repository: gitRecordsOf(repo),
-    around: null,
+    around: [],
   });
 }, 60_000);
 afterAll(() => dir.cleanup());

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SealRequest } from "../../engine/sandbox.ts";
 import type { ProcessSupervisor } from "../process-registry.ts";
-import { gitRecordsOf, type GitRecords } from "./git-records.ts";
+import { gitRecordsAround, gitRecordsOf, type GitRecords } from "./git-records.ts";
 import type { SandboxProbe } from "./probe.ts";
 import { namedUnderTmp, PRIVATE_TMP, toBindBack, underTmp } from "./private-tmp.ts";
 import type { SandboxSpec } from "./spec.ts";
@@ -47,8 +47,8 @@ export interface ConfineFacts {
   hide: readonly string[];
   /** The user's repository when the tree is a private clone of it (ADR 0041). */
   repository: GitRecords | null;
-  /** Otherwise the repository holding the tree (a shared folder), if any. */
-  around: GitRecords | null;
+  /** Otherwise every repository holding the tree (a shared folder), nearest first. */
+  around: readonly GitRecords[];
   /** The scratch folder mounted as the process's /tmp, and the host's paths under /tmp it still
    *  reads (bound back read-only). Absent: /tmp is the host's, read-only. */
   tmp?: { scratch: string; keep: readonly string[] };
@@ -62,14 +62,17 @@ export function confinementSpec(f: ConfineFacts): SandboxSpec {
     // The clone borrows the objects (objects/info/alternates); config, hooks, refs, index stay out of sight.
     hidden.push(join(f.repository.top, VOUCH_DIR), f.repository.commonDir, f.repository.gitDir);
     readOnly.push(join(f.repository.commonDir, "objects"));
-  } else if (f.around !== null) {
-    // The agent works in the user's folder: it may read its git records (status, log, diff), not write them.
-    readOnly.push(f.around.dotGit, f.around.gitDir, f.around.commonDir);
-    hidden.push(join(f.around.top, VOUCH_DIR));
+  } else {
+    // The agent works in the user's folder: it may read its git records (status, log, diff), not
+    // write them. Every enclosing repository's: the nearest may be one the sitting planted.
+    for (const around of f.around) {
+      readOnly.push(around.dotGit, around.gitDir, around.commonDir);
+      hidden.push(join(around.top, VOUCH_DIR));
+    }
   }
   const spec: SandboxSpec = { program: f.program, writable: [f.tree, ...f.writable], readOnly, hidden, network: f.network };
   if (f.tmp === undefined) return spec;
-  const tops = [f.repository?.top, f.around?.top].filter((t): t is string => t !== undefined);
+  const tops = [f.repository?.top, ...f.around.map((a) => a.top)].filter((t): t is string => t !== undefined);
   readOnly.push(...toBindBack([...tops, ...f.tmp.keep].filter(underTmp), spec));
   return { ...spec, tmp: f.tmp.scratch };
 }
@@ -132,7 +135,7 @@ export class Confiner {
       writable: [...stateDirs.map((d) => realpathSync(d)), ...stateFiles.map((f) => realpathSync(f.path))],
       hide: [...new Set([...this.o.hide, ...SOCKETS_HIDDEN].map(real))],
       repository,
-      around: repository === null ? gitRecordsOf(tree) : null,
+      around: repository === null ? gitRecordsAround(tree) : [],
       tmp: { scratch, keep: namedUnderTmp(Object.values(env)) },
     });
     // The scratch folder is the process's /tmp: TMPDIR names it where the process sees it.

@@ -20,12 +20,21 @@ export interface GitRecords {
 
 /** The records of the repository whose work tree holds `dir`; null when none does. */
 export function gitRecordsOf(dir: string): GitRecords | null {
-  for (let d = resolve(dir); ; d = dirname(d)) {
+  return gitRecordsAround(dir, 1)[0] ?? null;
+}
+
+/** The records of every repository whose work tree holds `dir`, nearest first. A sitting in a
+ *  shared folder can plant a `.git` in a subfolder: the nearest repository is then its own, and
+ *  only the whole chain still names the user's (whose `.vouch` must stay hidden). */
+export function gitRecordsAround(dir: string, most = Number.POSITIVE_INFINITY): GitRecords[] {
+  const found: GitRecords[] = [];
+  for (let d = resolve(dir); found.length < most; d = dirname(d)) {
     const dotGit = join(d, ".git");
-    const found = existsSync(dotGit) ? recordsAt(d, dotGit) : null;
-    if (found !== null) return found;
-    if (dirname(d) === d) return null;
+    const records = existsSync(dotGit) ? recordsAt(d, dotGit) : null;
+    if (records !== null) found.push(records);
+    if (dirname(d) === d) break;
   }
+  return found;
 }
 
 function recordsAt(top: string, dotGit: string): GitRecords | null {
