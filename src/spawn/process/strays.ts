@@ -57,14 +57,12 @@ function descendants(root: number, table: Map<number, Proc>): number[] {
     if (list) list.push(pid);
     else children.set(p.ppid, [pid]);
   }
-  const out: number[] = [];
-  const queue = [...(children.get(root) ?? [])];
-  while (queue.length > 0 && out.length < 100_000) {
-    const pid = queue.shift()!;
-    out.push(pid);
-    queue.push(...(children.get(pid) ?? []));
+  // Breadth first over one array read by an index (a shift per step is quadratic in a big tree).
+  const out = [...(children.get(root) ?? [])];
+  for (let i = 0; i < out.length && out.length < 100_000; i++) {
+    for (const child of children.get(out[i]!) ?? []) out.push(child);
   }
-  return out;
+  return out.slice(0, 100_000);
 }
 
 /** Whether process `pid`'s environment holds exactly the entry `entry` (NAME=value). */
