@@ -1,4 +1,4 @@
-// `vouch doctor [--json]`: for each agent CLI found on PATH, its version,
+// `vouch doctor [GRAPH] [--json]`: for each agent CLI found on PATH, its version,
 // whether vouch was tested with it, and whether its own argument parser
 // accepts every command line vouch would send (doctor-probes.ts). No model is
 // called: the probes run with an empty prompt, a throwaway HOME and base URLs
@@ -20,6 +20,10 @@ import type { HarnessName } from "../engine/ports.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { CliIO, Command } from "./io.ts";
 import { sanitize } from "../tui/text.ts";
+import { probeAcpAgents, type AcpProbeReport } from "../spawn/harness/acp-probe.ts";
+import { agentOf } from "../spawn/harness/acp/agents.ts";
+import { readGraphFile } from "./graph-file.ts";
+import { acpCommandsOf } from "./doctor-acp.ts";
 
 export interface ProbeReport {
   argv: string[];
@@ -145,14 +149,54 @@ function sandboxText(s: SandboxReport): string {
   return `sandbox: sealing does NOT work here: ${s.reason}\n  ${s.hint}\n  sittings run unsealed with a warning (sandbox: auto); sandbox: required refuses to start`;
 }
 
+/** The ACP agents a graph names (ADR 0080); none without a graph. Read synchronously: a bad
+ *  graph is a usage error (exit 2) before any probe starts. */
+function acpCommands(graphPath: string | undefined, io: CliIO): string[][] {
+  if (graphPath === undefined) return [];
+  const tree = readGraphFile(graphPath, io.cwd, io.env);
+  return acpCommandsOf([tree.graph, ...tree.subgraphs.values()]);
+}
+
+function acpText(r: AcpProbeReport): string {
+  const head = `acp ${r.command.join(" ")}`;
+  if (r.verdict !== "accepted") return `${head}: ${r.verdict === "not_installed" ? "not installed" : r.verdict}\n  ${r.detail}`;
+  const who = [r.agent_name, r.agent_version].filter((x) => x !== undefined).join(" ") || "an agent that gives no name";
+  const tested =
+    r.tested_agent !== null ? `a tested agent (${r.tested_agent})` : "NOT a tested agent: only the wall and idle caps are kept";
+  const load = resumeText(r);
+  return `${head} at ${r.found}: answers ACP ${r.protocol_version}: ${who}; ${tested}; ${load}`;
+}
+
+/** What a resumed sitting on this agent gets: a tested agent's measured answer wins over what it offers. */
+function resumeText(r: AcpProbeReport): string {
+  const tested = agentOf(r.command);
+  if (tested !== undefined && !tested.sessions.resume)
+    return r.load_session === true
+      ? "offers session/load, but vouch refuses resuming it (measured: it does not find its own sessions)"
+      : "vouch refuses resuming it";
+  return r.load_session === true ? "can load a session (resume works)" : "cannot load a session (resuming it is refused)";
+}
+
 const doctorCommand: Command = async (args, io) => {
   const { values, positionals } = parseCommandArgs("doctor", args, { json: { type: "boolean" } });
-  if (positionals.length > 0) throw new UsageError(`doctor takes no arguments (got "${positionals[0]}")`, "see: vouch doctor --help");
-  const [reports, sandbox] = await Promise.all([doctorReports(io.env), sandboxReport(io.env)]);
-  // --json: the harnesses' reports, then the sandbox's (the one element with `check`).
-  io.out(values.json ? `${JSON.stringify([...reports, sandbox])}\n` : sanitize(`${text(reports)}\n${sandboxText(sandbox)}\n`));
-  if (reports.some((r) => r.verdict === "rejected")) return EXIT.failed;
-  if (reports.some((r) => r.verdict === "unknown")) return EXIT.error;
+  if (positionals.length > 1)
+    throw new UsageError(`doctor takes at most one graph file (got "${positionals[1]}" too)`, "see: vouch doctor --help");
+  const commands = acpCommands(positionals[0], io);
+  const [reports, sandbox, agents] = await Promise.all([
+    doctorReports(io.env),
+    sandboxReport(io.env),
+    probeAcpAgents(commands, { PATH: io.env.PATH, cwd: io.cwd, probeEnv: PROBE_ENV }),
+  ]);
+  // --json: the harnesses' reports, then the sandbox's (the one element with `check`), then the graph's ACP agents.
+  const acpLines = agents.map(acpText);
+  io.out(
+    values.json
+      ? `${JSON.stringify([...reports, sandbox, ...agents])}\n`
+      : sanitize(`${text(reports)}\n${sandboxText(sandbox)}\n${acpLines.map((l) => `${l}\n`).join("")}`),
+  );
+  if (reports.some((r) => r.verdict === "rejected") || agents.some((a) => a.verdict === "rejected" || a.verdict === "not_installed"))
+    return EXIT.failed;
+  if (reports.some((r) => r.verdict === "unknown") || agents.some((a) => a.verdict === "unknown")) return EXIT.error;
   return EXIT.passed;
 };
 export default doctorCommand;

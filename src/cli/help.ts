@@ -30,7 +30,7 @@ Usage:
   vouch stats [--since WHEN]       how often models' claims held against the evidence; what retries bought
   vouch resume RUN [options]       re-run what did not pass; decide a paused approval; go on after a usage limit
   vouch harnesses [--json]         the harness adapters, their guarantees, which version is installed
-  vouch doctor [--json]            check that each installed agent CLI accepts the arguments vouch sends
+  vouch doctor [GRAPH] [--json]    check that each installed agent CLI accepts the arguments vouch sends
   vouch clean [RUN] [--branches]   remove the git worktrees a run made (and its branches with --branches)
   vouch worker redis://HOST:PORT   run map branches dispatched with --executor (docs/scale-out.md)
   vouch workers redis://HOST:PORT  live workers and the jobs waiting and running
@@ -404,7 +404,7 @@ array of argv); the prompt goes to its stdin and its stdout is the result.
 
 Options:
   --json   print the list as a JSON array`,
-  doctor: `Usage: vouch doctor [--json]
+  doctor: `Usage: vouch doctor [GRAPH] [--json]
 
 For each agent CLI on PATH (${DOCTOR_CLIS.join(", ")}): its version, whether vouch was
 tested with it, and whether its own argument parser accepts every command line vouch
@@ -415,10 +415,19 @@ parsing its arguments. A rejected flag is printed with the CLI's own message.
 Then whether sealing works here (sandbox: bubblewrap runs a sealed \`true\`), and when
 not, why (no bubblewrap, user namespaces switched off, another platform) and what to do;
 this changes no exit code.
+With a GRAPH, each ACP agent it names (every acp.command, sub-graphs included) is
+started as a sitting starts it and asked ACP's initialize, in the same throwaway HOME;
+no session is opened and no prompt sent. It reports who the agent says it is, its
+protocol version, whether vouch was tested with it and whether it can load a session.
+A path in acp.command is taken from the current folder, a name from PATH.
 
 Options:
-  --json   print the reports as a JSON array (the CLIs', then one with "check": "sandbox")
+  --json   print the reports as a JSON array (the CLIs', then one with "check": "sandbox",
+           then one with "check": "acp" per agent of the graph)
 
-Exit codes: 0 every installed CLI accepts vouch's arguments (or none is installed),
-            1 a CLI rejected an argument, 2 usage, 3 a probe could not tell.`,
+Exit codes: 0 every installed CLI accepts vouch's arguments (or none is installed) and
+            every ACP agent of the graph answered initialize in ACP version 1,
+            1 a CLI rejected an argument, or an agent of the graph is not installed,
+            never answered or speaks another version, 2 usage or a graph that is not
+            valid, 3 a probe could not tell (no answer within 30 s).`,
 };

@@ -2,7 +2,7 @@
 // gemini: the versions read are the pinned ones, and every command line vouch
 // sends them passes their own argument parsers, without any model call.
 import { afterAll, expect, test } from "vitest";
-import { symlinkSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary } from "../graph/binary.ts";
 import { CLIS_BIN, cleanupScratch, describeCli, scratch, systemPath } from "./lib/index.ts";
@@ -78,5 +78,41 @@ describeCli(["codex", "gemini"], "the real codex and gemini: versions and argume
     const read = classifyProbe(cli, { exit, signal: null, stdout, stderr });
     expect(read.verdict).toBe("rejected");
     expect(read.detail).toContain(detail);
+  });
+});
+
+describeCli(["gemini", "claude-code-acp"], "vouch doctor GRAPH on the real ACP agents (ADR 0080)", () => {
+  test("gemini --acp and claude-code-acp answer initialize as tested agents; gemini without --acp never answers", {
+    timeout: 120_000,
+  }, async () => {
+    const bin = scratch("acp-bin");
+    for (const cli of ["gemini", "claude-code-acp"]) symlinkSync(join(CLIS_BIN, cli), join(bin, cli));
+    const graph = join(scratch("acp-graph"), "agents.yaml");
+    writeFileSync(
+      graph,
+      `version: 1\nname: agents\nnodes:\n${[["gemini", "--acp"], ["claude-code-acp"], ["gemini"]]
+        .map((c, i) => `  a${i}: { kind: agent, harness: acp, acp: { command: ${JSON.stringify(c)} }, prompt: hi }`)
+        .join("\n")}\n`,
+    );
+    const r = await vouchWith(["doctor", graph, "--json"], bin);
+    const acp = (JSON.parse(r.stdout) as { check?: string; command: string[]; verdict: string; detail: string }[]).filter(
+      (x) => x.check === "acp",
+    );
+    expect(acp.find((a) => a.command.join(" ") === "gemini --acp")).toMatchObject({
+      verdict: "accepted",
+      tested_agent: "gemini",
+      agent_version: "0.61.0",
+      protocol_version: 1,
+    });
+    expect(acp.find((a) => a.command.join(" ") === "claude-code-acp")).toMatchObject({
+      verdict: "accepted",
+      tested_agent: "claude-code-acp",
+      agent_version: "0.16.2",
+      load_session: true,
+    });
+    const plain = acp.find((a) => a.command.join(" ") === "gemini")!;
+    expect(plain.verdict).toBe("rejected");
+    expect(plain.detail).toContain("never answered ACP's initialize");
+    expect(r.code).toBe(1);
   });
 });
