@@ -4,6 +4,7 @@
 import { describe, expect, test } from "vitest";
 import { eventSchema, type VouchEvent } from "../../src/engine/events.ts";
 import { BINARY, cleanEnv, parseNdjson, STACK_LINE, vouch } from "./helpers.ts";
+import { eventually, processesWith } from "../spawn/helpers.ts";
 import { remoteWorld, type Coordinator, finishedBranches, gatedMapGraph, of, release, writeGraph } from "./remote-helpers.ts";
 
 const w = remoteWorld("remote");
@@ -215,11 +216,16 @@ describe("vouch watch", { timeout: 60_000 }, () => {
     });
     run.proc.kill("SIGKILL");
     await run.proc.exited;
+    // vouch's -9 leaves its two scripts polling for their go file (50 forks a second each, for
+    // ever once the folder is removed): let them end.
+    release(w.dir.path, "all");
     const [out, err, code] = await Promise.all([new Response(watch.stdout).text(), new Response(watch.stderr).text(), watch.exited]);
     expect(code).toBe(3);
     expect(err).toContain(`run ${id} ended without finishing: the process recording it is gone (resume it with: vouch resume ${id})`);
     expect(parseNdjson(out).length).toBeGreaterThan(0);
     expect(parseNdjson(out).every((e: VouchEvent) => eventSchema.safeParse(e).success)).toBe(true);
+    // What the -9 left behind ends once released: the suite leaves no process polling.
+    expect(await eventually(() => processesWith(`${w.dir.path}/go-`).length === 0, 30_000)).toBe(true);
   });
 
   test("watch and cancel of an unknown run are usage errors (exit 2) without a stack trace", async () => {
