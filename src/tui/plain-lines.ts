@@ -6,7 +6,7 @@
 // asked to continue its session but starts afresh. Other progress and starts
 // are not printed.
 import { flakyText } from "../read/check-history.ts";
-import { sealTallyText, type SealTally } from "../read/seal.ts";
+import { sealTallyText } from "../read/seal.ts";
 import { limitPausedLines, limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type EventType, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
 import { checkOutcomeText, checkVerb, countsText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
@@ -51,7 +51,7 @@ function limitPaused(event: Extract<VouchEvent, { type: "run.paused" }>): Line[]
   return limitPausedLines(event.harness, event.resets_at, event.run, Date.parse(event.t), "    ");
 }
 
-type Lines<T extends EventType> = (after: ViewState, e: EventOf<T>, before: ViewState | undefined, folded: SealTally | undefined) => Line[];
+type Lines<T extends EventType> = (after: ViewState, e: EventOf<T>, before: ViewState | undefined) => Line[];
 
 /** What each event prints; an event without an entry prints nothing. */
 const LINES: { [T in EventType]?: Lines<T> } = {
@@ -110,14 +110,13 @@ const LINES: { [T in EventType]?: Lines<T> } = {
       seg(`cancel requested by ${e.by.user}@${e.by.host} (pid ${e.by.pid}, ${e.via}): stopping the run`, "bad"),
     ]),
   ],
-  "run.finished": (after, e, _before, folded) => runFinished(after, e, folded),
+  "run.finished": (after, e) => runFinished(after, e),
 };
 
-/** The lines for `event`, given the view state after it was folded in (and before, for what changed);
- *  `folded`: the seals of branches the writer has let go of (view-fold.ts). */
-export function plainLines(after: ViewState, event: VouchEvent, before?: ViewState, folded?: SealTally): Line[] {
+/** The lines for `event`, given the view state after it was folded in (and before, for what changed). */
+export function plainLines(after: ViewState, event: VouchEvent, before?: ViewState): Line[] {
   const lines = LINES[event.type] as Lines<EventType> | undefined;
-  return lines ? lines(after, event, before, folded) : [];
+  return lines ? lines(after, event, before) : [];
 }
 
 function runStarted(e: EventOf<"run.started">): Line[] {
@@ -159,7 +158,7 @@ function approvalLines(run: string, a: EventOf<"run.paused">["approvals"][number
   return rows;
 }
 
-function runFinished(after: ViewState, e: EventOf<"run.finished">, folded: SealTally | undefined): Line[] {
+function runFinished(after: ViewState, e: EventOf<"run.finished">): Line[] {
   const tone = statusTone(e.status);
   const reason = e.reason ? ` (${e.reason})` : "";
   // The run's cost as the live view and `vouch show` count it: every session this writer saw.
@@ -173,13 +172,13 @@ function runFinished(after: ViewState, e: EventOf<"run.finished">, folded: SealT
       seg(`  ${cost} · ${duration(e.wall_ms)}`, "muted"),
     ]),
     line([seg(`  ${countsText(e.counts)}`)]),
-    ...sandboxLine(after, folded),
+    ...sandboxLine(after),
   ];
 }
 
 /** The run's sealing in one line (ADR 0040), when any node recorded it. */
-function sandboxLine(after: ViewState, folded: SealTally | undefined): Line[] {
-  const text = sealTallyText(runSeals(after, folded));
+function sandboxLine(after: ViewState): Line[] {
+  const text = sealTallyText(runSeals(after));
   return text === null ? [] : [line([seg(`  sandbox: ${text}`, "muted")])];
 }
 

@@ -6,22 +6,20 @@ import { plainLines } from "./plain-lines.ts";
 import { reduce } from "./view-model.ts";
 import { initialState } from "./view-state.ts";
 import { foldBranch } from "./view-fold.ts";
-import { NO_SEALS } from "../read/seal.ts";
 
 export function createPlainOutput(write: (text: string) => void, opts: { color: boolean; width: number }): EventOutput {
   const width = Math.max(20, Math.floor(opts.width));
   // The same view model as the TUI: branch labels and verdict texts come from it.
   let state = initialState();
-  // A finished branch's line is printed once: then it leaves the state (ADR 0078), its seals kept here.
-  let seals = NO_SEALS;
   let closed = false;
   return {
     push(event) {
       if (closed) return;
       const before = state;
       state = reduce(state, event);
-      const lines = plainLines(state, event, before, seals);
-      if (event.type === "branch.finished") ({ state, seals } = foldBranch(state, event.branch, seals));
+      const lines = plainLines(state, event, before);
+      // A finished branch's line is printed once: then the branch leaves the state (ADR 0078).
+      if (event.type === "branch.finished") state = foldBranch(state, event.branch);
       if (lines.length === 0) return;
       try {
         write(lines.map((l) => `${paint(fitLine(l, width), opts.color)}\n`).join(""));

@@ -4,10 +4,12 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { EventBody, VouchEvent } from "../../src/engine/events.ts";
-import { NO_SEALS, sealSummary, sealTallyText, type SealTally } from "../../src/read/seal.ts";
+import { sealSummary, sealTallyText } from "../../src/read/seal.ts";
 import { entries } from "../../src/tui/chunked-list.ts";
 import { reduce } from "../../src/tui/view-model.ts";
-import { foldBranch, runSeals } from "../../src/tui/view-fold.ts";
+import { foldBranch, passedBranchRelease, runSeals } from "../../src/tui/view-fold.ts";
+import { branchRows } from "../../src/tui/view-branch-rows.ts";
+import { lineText } from "../../src/tui/lines.ts";
 import { allNodes, initialState, type ViewState } from "../../src/tui/view-state.ts";
 import { RunRecorder } from "./helpers/event-builder.ts";
 
@@ -59,30 +61,55 @@ describe("view-fold", () => {
         const order = seals.map((_, i) => i);
         let held: ViewState = initialState();
         let kept: ViewState = initialState();
-        let tally: SealTally = NO_SEALS;
         for (const e of events("each", top, seals, order)) {
           held = reduce(held, e);
           kept = reduce(kept, e);
-          if (e.type === "branch.finished") ({ state: kept, seals: tally } = foldBranch(kept, e.branch, tally));
+          if (e.type === "branch.finished") kept = foldBranch(kept, e.branch);
         }
-        expect(sealTallyText(runSeals(kept, tally))).toBe(sealSummary(allNodes(held)));
+        expect(sealTallyText(runSeals(kept))).toBe(sealSummary(allNodes(held)));
         expect([...entries(kept.maps.each!.branches)]).toEqual([]);
         expect(kept.maps.each!.branches.chunks.every((c) => c === undefined)).toBe(true);
         // The map's folded counts stay.
         expect(kept.maps.each!.finished).toBe(seals.length);
+        expect(kept.maps.each!.released).toBe(seals.length);
       }),
     );
   });
 
   test("a map named __proto__: its branch goes, nothing inherited is touched", () => {
     let s: ViewState = initialState();
-    let tally: SealTally = NO_SEALS;
     for (const e of events("__proto__", {}, [{ sealed: true }, { sealed: true }], [1, 0])) {
       s = reduce(s, e);
-      if (e.type === "branch.finished") ({ state: s, seals: tally } = foldBranch(s, e.branch, tally));
+      if (e.type === "branch.finished") s = foldBranch(s, e.branch);
     }
     expect(Object.hasOwn(s.maps, "__proto__")).toBe(true);
-    expect(sealTallyText(runSeals(s, tally))).toBe("2 sealed");
+    expect(sealTallyText(runSeals(s))).toBe("2 sealed");
     expect(({} as Record<string, unknown>).finished).toBeUndefined();
+  });
+
+  test("the live UI lets go of a map's oldest passed branches beyond `keep`; unpassed ones stay listed", () => {
+    const release = passedBranchRelease(2);
+    const r = new RunRecorder().started([{ id: "each", kind: "map" }]);
+    const statuses = ["passed", "failed", "passed", "skipped", "passed"] as const;
+    statuses.forEach((_, i) => r.emit({ type: "branch.started", branch: { map: "each", index: i }, item: i, label: `b${i}` } as EventBody));
+    statuses.forEach((status, i) =>
+      r.emit({
+        type: "branch.finished",
+        branch: { map: "each", index: i },
+        status,
+        verdict: null,
+        ...(status === "failed" ? { error: "no" } : {}),
+      } as EventBody),
+    );
+    let s: ViewState = initialState();
+    for (const e of r.events) s = release(reduce(s, e), e);
+    const m = s.maps.each!;
+    expect([...entries(m.branches)].map((b) => b.index)).toEqual([1, 3, 4]);
+    expect(m.released).toBe(2);
+    expect(m.finished).toBe(5);
+    const ctx = { now: 0, tick: 0, idWidth: 4, live: false };
+    const rows = branchRows(m, [], ctx, null, undefined).map(lineText);
+    expect(rows.some((l) => l.includes("+ 2 earlier passed branches not kept here"))).toBe(true);
+    expect(rows.filter((l) => /#\d/.test(l))).toHaveLength(3);
   });
 });
