@@ -15,14 +15,50 @@ export function sealText(n: SealFacts): string | null {
   return n.sealed ? "sealed" : `unsealed: ${n.unsealed_reason ?? "no reason recorded"}`;
 }
 
+/** What a run's seal line is made of, bounded: the counts and the first distinct reasons (enough
+ *  to name three and know there are more). A writer that lets finished branches go keeps one of
+ *  these for them (ADR 0078). */
+export interface SealTally {
+  sealed: number;
+  unsealed: number;
+  reasons: readonly string[];
+}
+
+const REASONS_SHOWN = 3;
+
+export const NO_SEALS: SealTally = { sealed: 0, unsealed: 0, reasons: [] };
+
+/** `nodes` counted into `into` (a new tally; `into` is not changed). */
+export function tallySeals(nodes: readonly SealFacts[], into: SealTally = NO_SEALS): SealTally {
+  let { sealed, unsealed } = into;
+  const reasons = [...into.reasons];
+  for (const n of nodes) {
+    if (n.sealed === undefined) continue;
+    if (n.sealed) sealed++;
+    else {
+      unsealed++;
+      const why = n.unsealed_reason ?? "no reason recorded";
+      if (reasons.length <= REASONS_SHOWN && !reasons.includes(why)) reasons.push(why);
+    }
+  }
+  return { sealed, unsealed, reasons };
+}
+
+/** Two tallies as one, `a`'s reasons first. */
+export function mergeSeals(a: SealTally, b: SealTally): SealTally {
+  const reasons = [...a.reasons];
+  for (const why of b.reasons) if (reasons.length <= REASONS_SHOWN && !reasons.includes(why)) reasons.push(why);
+  return { sealed: a.sealed + b.sealed, unsealed: a.unsealed + b.unsealed, reasons };
+}
+
 /** The run's line: "3 sealed", "2 sealed, 1 unsealed (sandbox: off)", or null when no node recorded one. */
 export function sealSummary(nodes: readonly SealFacts[]): string | null {
-  const recorded = nodes.filter((n) => n.sealed !== undefined);
-  if (recorded.length === 0) return null;
-  const sealed = recorded.filter((n) => n.sealed).length;
-  const unsealed = recorded.length - sealed;
-  if (unsealed === 0) return `${sealed} sealed`;
-  const reasons = [...new Set(recorded.filter((n) => !n.sealed).map((n) => n.unsealed_reason ?? "no reason recorded"))];
-  const why = reasons.length > 3 ? `${reasons.slice(0, 3).join("; ")}; …` : reasons.join("; ");
-  return `${sealed} sealed, ${unsealed} unsealed (${why})`;
+  return sealTallyText(tallySeals(nodes));
+}
+
+export function sealTallyText(t: SealTally): string | null {
+  if (t.sealed + t.unsealed === 0) return null;
+  if (t.unsealed === 0) return `${t.sealed} sealed`;
+  const why = t.reasons.length > REASONS_SHOWN ? `${t.reasons.slice(0, REASONS_SHOWN).join("; ")}; …` : t.reasons.join("; ");
+  return `${t.sealed} sealed, ${t.unsealed} unsealed (${why})`;
 }

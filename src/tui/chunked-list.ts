@@ -34,3 +34,16 @@ export function* entries<T>(list: ChunkedList<T>): Generator<T> {
     for (const v of chunk) if (v !== undefined) yield v;
   }
 }
+
+/** The list without entry `index`; a chunk left with no entry goes too, so a list whose
+ *  entries are all cleared holds one slot per 64 indexes and nothing else (ADR 0078). */
+export function clearAt<T>(list: ChunkedList<T>, index: number): ChunkedList<T> {
+  const c = Math.floor(index / CHUNK);
+  const old = list.chunks[c];
+  if (old?.[index % CHUNK] === undefined) return list;
+  const chunk = old.slice();
+  chunk[index % CHUNK] = undefined;
+  const chunks = list.chunks.slice();
+  chunks[c] = chunk.some((v) => v !== undefined) ? chunk : undefined;
+  return { chunks, length: list.length };
+}

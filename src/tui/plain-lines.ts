@@ -6,7 +6,7 @@
 // asked to continue its session but starts afresh. Other progress and starts
 // are not printed.
 import { flakyText } from "../read/check-history.ts";
-import { sealSummary } from "../read/seal.ts";
+import { sealTallyText } from "../read/seal.ts";
 import { limitPausedLines, limitPhrase, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type EventOf, type EventType, type VouchEvent, type WorkspaceRecord } from "../engine/events.ts";
 import { checkOutcomeText, checkVerb, countsText, failureTail, statusIcon, statusTone, workspaceStat } from "./format.ts";
@@ -19,7 +19,8 @@ import { line, seg, type Line, type Segment } from "./lines.ts";
 import { linesOf, oneLine } from "../text/lines.ts";
 import { TAIL_LINES, conflictWhy, nodeAt, repoChangedText, roundText, statusWords } from "./view-node-rows.ts";
 import { getAt } from "./chunked-list.ts";
-import { allNodes, type BranchView, type NodeView, type ViewState } from "./view-state.ts";
+import type { BranchView, NodeView, ViewState } from "./view-state.ts";
+import { runSeals } from "./view-fold.ts";
 import { own } from "./own.ts";
 import { workerLabel } from "./view-worker.ts";
 import { checkLabel, checkWentWrong } from "../read/check-record.ts";
@@ -177,7 +178,7 @@ function runFinished(after: ViewState, e: EventOf<"run.finished">): Line[] {
 
 /** The run's sealing in one line (ADR 0040), when any node recorded it. */
 function sandboxLine(after: ViewState): Line[] {
-  const text = sealSummary(allNodes(after));
+  const text = sealTallyText(runSeals(after));
   return text === null ? [] : [line([seg(`  sandbox: ${text}`, "muted")])];
 }
 

@@ -5,6 +5,7 @@ import { fitLine, paint } from "./lines.ts";
 import { plainLines } from "./plain-lines.ts";
 import { reduce } from "./view-model.ts";
 import { initialState } from "./view-state.ts";
+import { foldBranch } from "./view-fold.ts";
 
 export function createPlainOutput(write: (text: string) => void, opts: { color: boolean; width: number }): EventOutput {
   const width = Math.max(20, Math.floor(opts.width));
@@ -17,6 +18,8 @@ export function createPlainOutput(write: (text: string) => void, opts: { color: 
       const before = state;
       state = reduce(state, event);
       const lines = plainLines(state, event, before);
+      // A finished branch's line is printed once: then the branch leaves the state (ADR 0078).
+      if (event.type === "branch.finished") state = foldBranch(state, event.branch);
       if (lines.length === 0) return;
       try {
         write(lines.map((l) => `${paint(fitLine(l, width), opts.color)}\n`).join(""));

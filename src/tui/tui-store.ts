@@ -6,6 +6,7 @@ import { createThrottle, realScheduler, type FrameScheduler } from "./throttle.t
 import { reduce } from "./view-model.ts";
 import type { PendingApprovalView } from "./view-rows.ts";
 import { initialState, type ViewState } from "./view-state.ts";
+import { passedBranchRelease } from "./view-fold.ts";
 
 /** While a run is live, a frame at least this often keeps the spinner and the clock moving. */
 export const TICK_MS = 250;
@@ -29,11 +30,15 @@ export interface TuiStore {
   readonly frames: number;
 }
 
-export function createTuiStore(opts: { scheduler?: FrameScheduler; intervalMs?: number; tick?: boolean } = {}): TuiStore {
+export function createTuiStore(
+  opts: { scheduler?: FrameScheduler; intervalMs?: number; tick?: boolean; keepPassedBranches?: number } = {},
+): TuiStore {
   const scheduler = opts.scheduler ?? realScheduler;
   const approvals = createApprovalQueue();
   const listeners = new Set<() => void>();
   let state = initialState();
+  // Bounded for a map of any size (ADR 0078): the newest passed branches stay listed, older ones are counted.
+  const release = passedBranchRelease(opts.keepPassedBranches);
   let snapshot: Snapshot = { state, now: scheduler.now(), approvals: [], frame: 0 };
   let stopped = false;
   let cancelTick: (() => void) | null = null;
@@ -58,7 +63,7 @@ export function createTuiStore(opts: { scheduler?: FrameScheduler; intervalMs?: 
   return {
     push(event) {
       if (stopped) return;
-      state = reduce(state, event);
+      state = release(reduce(state, event), event);
       throttle.request();
     },
     getSnapshot: () => snapshot,

@@ -41,12 +41,13 @@ function folded(b: BranchView): boolean {
   return b.status === "passed" || b.status === "skipped";
 }
 
-/** The branches listed under a map for a fold setting, and how many are folded away. */
+/** The branches listed under a map for a fold setting, and how many are folded away (those the
+ *  view let go of among them, ADR 0078: they are never listed). */
 export function visibleBranches(m: MapView, fold: Fold | undefined): { shown: BranchView[]; hidden: number } {
   if (fold === "closed") return { shown: [], hidden: m.started };
   const all = fold === "open" || m.started <= AUTO_OPEN_LIMIT;
   const shown: BranchView[] = [];
-  let hidden = 0;
+  let hidden = all ? 0 : (m.released ?? 0);
   for (const b of entries(m.branches)) {
     if (all || !folded(b)) shown.push(b);
     else hidden++;
@@ -97,6 +98,8 @@ export function branchRows(
     rows.push({ ...line(segments, key), selected: isSel });
     rows.push(...branchDetailRows(b, nodeOrder));
   }
+  if (fold !== "closed" && hidden === 0 && (m.released ?? 0) > 0)
+    rows.push(line([seg("  "), seg(`    + ${m.released} earlier passed branches not kept here · vouch show lists them`, "muted")]));
   if (hidden > 0) {
     const key = foldKey(m.id);
     const what = fold === "closed" ? `${hidden} branches folded` : `${hidden} passed branches folded`;

@@ -1,7 +1,8 @@
 // The whole screen as lines, for a width, a height and the UI's selection:
 // header, the nodes in graph order (maps with their branches), the approval
 // being asked, a notice, the keys. Pure: the Ink components only paint it.
-import { sealSummary } from "../read/seal.ts";
+import { sealTallyText } from "../read/seal.ts";
+import { runSeals } from "./view-fold.ts";
 import { limitPausedLines, waitingPhrase } from "./limit-text.ts";
 import { nodeKey, type BranchRef } from "../engine/events.ts";
 import { getAt } from "./chunked-list.ts";
@@ -15,7 +16,7 @@ import { displayWidth } from "../text/width.ts";
 import { branchRows, mapProgress, mapSummaryRow, type Fold } from "./view-branch-rows.ts";
 import { selectDetails } from "./view-details.ts";
 import { detailRows, nodeAt, nodeRow, type RowContext } from "./view-node-rows.ts";
-import { allNodes, type BranchView, type NodeView, type ViewState } from "./view-state.ts";
+import type { BranchView, NodeView, ViewState } from "./view-state.ts";
 import { own } from "./own.ts";
 
 const ownNode = (b: BranchView | undefined, id: string): NodeView | undefined => (b ? own(b.nodes, id) : undefined);
@@ -196,7 +197,7 @@ function headerLines(state: ViewState, o: FrameOptions): Line[] {
   ];
   const counts = state.end ? countsText(state.end.counts) : liveCounts(state);
   // At the end only: a walk over every branch of a live map on every frame would cost what it shows.
-  const sandbox = state.end ? sealSummary(allNodes(state)) : null;
+  const sandbox = state.end ? sealTallyText(runSeals(state)) : null;
   const lines = [
     line(first),
     line([seg(run ? `run ${run.id}  ` : ""), seg(counts, "muted"), seg(sandbox === null ? "" : `  · ${sandbox}`, "muted")]),

@@ -6,6 +6,7 @@ import type { BranchRef, Cause, EventOf, EvidencePart, NodeStatus, RunCounts, Ru
 import type { AttemptFacts, BranchFacts, CheckRecord, NodeFacts, OverrunRecord } from "../read/views.ts";
 import { entries, type ChunkedList } from "./chunked-list.ts";
 import type { RowStatus } from "./format.ts";
+import type { SealTally } from "../read/seal.ts";
 
 export type { CheckRecord, OverrunRecord };
 
@@ -73,6 +74,8 @@ export interface MapView {
   /** Finished branches per verdict text, in order of first appearance. */
   verdictCounts: readonly (readonly [string, number])[];
   branches: ChunkedList<BranchView>;
+  /** Finished branches let go of this state (view-fold.ts, ADR 0078): counted above, no longer listed. */
+  released?: number;
 }
 
 export interface RunView {
@@ -134,6 +137,8 @@ export interface ViewState {
   cancelledBy: string | null;
   lastEventAt: number | null;
   events: number;
+  /** The seals of the branches let go of this state (view-fold.ts, ADR 0078). */
+  releasedSeals?: SealTally;
 }
 
 export function initialState(): ViewState {
