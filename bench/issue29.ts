@@ -48,7 +48,7 @@ async function mapRows(cfg: Issue29Config, log: (s: string) => void, out: Issue2
     verdict:
       copies.copies === 0
         ? "not measured: the 4 KiB output was not found in the ledger as text (stored compressed or elsewhere?)"
-        : verdictOf(perItem <= 1024, copies.copies === 1),
+        : verdictOf({ bytes: perItem <= 1024, copies: copies.copies === 1 }),
   };
   if (cfg.scaleItems === 0) {
     out.cells["map-rate"] = notMeasured("quick mode (the 100,000-item map runs without --quick)");
@@ -67,7 +67,7 @@ async function mapRows(cfg: Issue29Config, log: (s: string) => void, out: Issue2
   const growth = big.warmRssMb === null ? NaN : (big.peakRssMb - big.warmRssMb) / big.warmRssMb;
   out.cells["map-rss"] = {
     value: `peak ${fmt(big.peakRssMb, "MiB")}; ${big.warmRssMb === null ? "-" : fmt(big.warmRssMb, "MiB")} at ${n(cfg.baseItems)} finished (+${(growth * 100).toFixed(0)}%)`,
-    verdict: verdictOf(big.peakRssMb <= 150, growth <= 0.1),
+    verdict: verdictOf({ peak: big.peakRssMb <= 150, flat: growth <= 0.1 }),
   };
 }
 
@@ -84,7 +84,7 @@ async function growthRows(cfg: Issue29Config, log: (s: string) => void, out: Iss
   const overShow = r[1].resumeCpuMs / r[1].showCpuMs;
   out.cells.resume = {
     value: `${x2(overShow)} show at ${n(large)}; CPU ${x2(resumeGrowthX)} for ${k}× the items (1 run each)`,
-    verdict: verdictOf(linear(resumeGrowthX, k), overShow <= 2),
+    verdict: verdictOf({ linear: linear(resumeGrowthX, k), "≤ 2× show": overShow <= 2 }),
   };
   const stateX = r[1].stateBytes / r[0].stateBytes;
   out.cells["state-bytes"] = {
@@ -105,7 +105,8 @@ async function growthRows(cfg: Issue29Config, log: (s: string) => void, out: Iss
   const vx = v[1].cpuMs / v[0].cpuMs;
   out.cells["unknown-needs"] = {
     value: `${fmt(v[1].cpuMs, "ms")} CPU at ${n(large)} (wall ${fmt(v[1].wallMs, "ms")}); ${x2(vx)} for ${k}× the nodes`,
-    verdict: large < 8000 ? `not measured: largest size ${n(large)} < 8,000` : verdictOf(linear(vx, k), v[1].cpuMs < 2000),
+    verdict:
+      large < 8000 ? `not measured: largest size ${n(large)} < 8,000` : verdictOf({ linear: linear(vx, k), "8k < 2 s": v[1].cpuMs < 2000 }),
   };
 }
 
@@ -127,7 +128,7 @@ async function fleetRows(cfg: Issue29Config, log: (s: string) => void, out: Issu
   );
   out.cells.fleet = {
     value: `${fmt(f.wallMsPerBranch.median, "ms")} / ${fmt(f.cpuMsPerBranch.median, "ms")} (n=${f.wallMsPerBranch.n})`,
-    verdict: verdictOf(f.wallMsPerBranch.median <= 3, f.cpuMsPerBranch.median <= 3),
+    verdict: verdictOf({ wall: f.wallMsPerBranch.median <= 3, CPU: f.cpuMsPerBranch.median <= 3 }),
   };
 }
 

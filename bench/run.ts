@@ -209,7 +209,7 @@ const cells: Partial<Record<IssueRowId, Cell>> = {
       : { value: "-", verdict: `not measured: ${ov.pool.missing}` },
   sittings: {
     value: `${fmt(sc.ms[1].median, "s")}, ${fmt(sc.peakRssMb[1].median, "MiB")} (n=${sc.ms[1].n})`,
-    verdict: verdictOf(sc.ms[1].median <= 2500, sc.peakRssMb[1].median <= 100),
+    verdict: verdictOf({ time: sc.ms[1].median <= 2500, memory: sc.peakRssMb[1].median <= 100 }),
   },
   "validate-start": {
     value: fmt(st.validateOverVersion.median, "x") + spreadOfS(st.validateOverVersion, "x"),

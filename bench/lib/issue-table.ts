@@ -50,7 +50,7 @@ export const ISSUE_ROWS: readonly IssueRow[] = [
   },
 ];
 
-export type Verdict = "met" | "missed" | `not measured: ${string}`;
+export type Verdict = "met" | "missed" | `missed: ${string}` | `not measured: ${string}`;
 
 export interface Cell {
   value: string;
@@ -62,9 +62,12 @@ export function notMeasured(why: string): Cell {
   return { value: "-", verdict: `not measured: ${why}` };
 }
 
-/** met when every check holds. */
-export function verdictOf(...checks: boolean[]): Verdict {
-  return checks.every(Boolean) ? "met" : "missed";
+/** met when every check holds; with named checks, a miss names the ones that failed
+ * (a row with two targets says which it missed). */
+export function verdictOf(checks: boolean | Record<string, boolean>): Verdict {
+  if (typeof checks === "boolean") return checks ? "met" : "missed";
+  const failed = Object.entries(checks).flatMap(([name, ok]) => (ok ? [] : [name]));
+  return failed.length === 0 ? "met" : `missed: ${failed.join(", ")}`;
 }
 
 /** Linear or better: a cost that grew by `growth` for `sizes`× the work, within 10 %. */
