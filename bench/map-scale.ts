@@ -1,7 +1,7 @@
 // A large map of `true` scripts (issue 29): `dist/vouch run --json` on a map of N
 // items at concurrency 8 (bench/graphs/overhead.yaml), its stdout read as it comes
 // so the finished branches are counted while it runs: branches per second, vouch's
-// peak RSS, and its resident set when `warm` branches had finished (the growth from
+// peak RSS (VmHWM sampled, or the kernel's ru_maxrss if higher), and its resident set when `warm` branches had finished (the growth from
 // there to the peak is what "flat after warm-up" bounds). The ledger is kept for
 // the caller to weigh (bench/ledger-weight.ts) and removed by `remove()`.
 import { join } from "node:path";
@@ -71,7 +71,8 @@ export async function mapScale(items: number, warm = 10_000): Promise<MapScale> 
       items,
       wallMs,
       branchesPerS: items / (wallMs / 1000),
-      peakRssMb: peak / MiB,
+      // The kernel's ru_maxrss (wait4) catches a peak between two samples.
+      peakRssMb: Math.max(peak, p.resourceUsage()?.maxRSS ?? 0) / MiB,
       warmRssMb: warmRss === null ? null : (warmRss as number) / MiB,
       home: join(dir.path, "ledger"),
       remove: () => dir.remove(),
