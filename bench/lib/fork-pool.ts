@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { ROOT } from "./measure.ts";
 
-/** Path of the compiled pool in `folder`, or null when no C compiler is on PATH (or it failed). */
+/** The compiled pool in `folder`, or why there is none (no C compiler on PATH, or it failed). */
 export function compileForkPool(folder: string): { path: string } | { missing: string } {
   const cc = Bun.which("cc");
   if (!cc) return { missing: "no cc" };

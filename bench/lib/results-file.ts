@@ -100,7 +100,8 @@ How each figure is measured (code in \`bench/\`):
   no \`cc\`, no row): ${cfg.overheadItems} × fork, exec \`/bin/sh -c true\`, waitpid, 8 at once, side by side with the
   overhead runs above. Issue 29's physical limit.
 - **Large map** (\`map-scale.ts\`): the overhead graph over ${cfg.issue29.baseItems} and ${cfg.issue29.scaleItems || "(quick mode: no)"} items, one run
-  each; branches per second from the wall time; vouch's peak RSS (VmHWM), and its VmRSS when
+  each; branches per second from the wall time; vouch's peak RSS (the kernel's maximum, from
+  \`/usr/bin/time\` around it, or VmHWM sampled every 50 ms if higher), and its VmRSS when
   ${cfg.issue29.baseItems} branches had finished (counted in the \`--json\` stream as it comes): "flat" is a
   growth from there to the peak of at most 10%.
 - **Ledger weight** (\`ledger-weight.ts\`): the ${cfg.issue29.baseItems}-item map's ledger.sqlite copied with
