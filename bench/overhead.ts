@@ -4,6 +4,7 @@
 // against itself with VOUCH_LEDGER=off (ADR 0009's benchmark switch: what the
 // ledger costs) — side by side, the order rotating, each repetition all four.
 import { join } from "node:path";
+import { compileForkPool } from "./lib/fork-pool.ts";
 import { expectExit, measure, ratios, summarize, tempFolder, VOUCH, vouchEnv, type Measured, type Summary } from "./lib/measure.ts";
 
 export interface OverheadResult {
@@ -18,6 +19,8 @@ export interface OverheadResult {
   /** vouch / vouch with VOUCH_LEDGER=off, per repetition. */
   ledgerRatio: Summary;
   vouchPeakRssMb: Summary;
+  /** The C pool's wall time and vouch / it, per repetition; or why it was not run. */
+  pool: { ms: Summary; ratio: Summary } | { missing: string };
 }
 
 export async function overhead(items: number, reps: number): Promise<OverheadResult> {
@@ -47,18 +50,20 @@ export async function overhead(items: number, reps: number): Promise<OverheadRes
         0,
         "vouch run (overhead, VOUCH_LEDGER=off)",
       );
-    const runs = { vouch, xargs, floor, noLedger };
+    const cc = compileForkPool(dir.path);
+    const pool = async () => ("path" in cc ? expectExit(await measure([cc.path, String(items), "8"], { env }), 0, "fork-pool") : null);
+    const runs = { vouch, xargs, floor, noLedger, ...("path" in cc ? { pool } : {}) } as Record<string, () => Promise<Measured | null>>;
     for (const f of Object.values(runs)) await f(); // warm-up: page cache, ledger file
-    const got: Record<keyof typeof runs, Measured[]> = { vouch: [], xargs: [], floor: [], noLedger: [] };
-    const order = Object.keys(runs) as (keyof typeof runs)[];
+    const got: Record<string, Measured[]> = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
+    const order = Object.keys(runs);
     for (let i = 0; i < reps; i++) {
       // Rotate which goes first, so a drift in the machine's load hits all of them.
       for (let k = 0; k < order.length; k++) {
         const key = order[(i + k) % order.length]!;
-        got[key].push(await runs[key]());
+        got[key]!.push((await runs[key]!())!);
       }
     }
-    const ms = (k: keyof typeof runs) => got[k].map((m) => m.wallMs);
+    const ms = (k: string) => got[k]!.map((m) => m.wallMs);
     return {
       items,
       vouchMs: summarize(ms("vouch")),
@@ -68,7 +73,8 @@ export async function overhead(items: number, reps: number): Promise<OverheadRes
       floorRatio: ratios(ms("vouch"), ms("floor")),
       noLedgerMs: summarize(ms("noLedger")),
       ledgerRatio: ratios(ms("vouch"), ms("noLedger")),
-      vouchPeakRssMb: summarize(got.vouch.map((m) => m.peakRssBytes / 2 ** 20)),
+      vouchPeakRssMb: summarize(got.vouch!.map((m) => m.peakRssBytes / 2 ** 20)),
+      pool: "path" in cc ? { ms: summarize(ms("pool")), ratio: ratios(ms("vouch"), ms("pool")) } : cc,
     };
   } finally {
     dir.remove();

@@ -1,17 +1,23 @@
-// `npm run bench`: every benchmark of issue 9 in one run, side by side, each
-// repeated; prints one table of medians, spreads (min–max) and ratios, and
-// writes it to bench/results.md with the machine and the commit measured.
-//   bun bench/run.ts [--quick] [--reps N] [--force]
-// --quick: 3 repetitions, 256 MiB instead of 1 GiB, fewer start-ups; prints
-// the table but does not write results.md.
+// `npm run bench`: every benchmark of issues 9 and 29 in one run, side by side,
+// each repeated; prints issue 29's table (value, target, verdict per row) on one
+// machine line, then one table of medians, spreads (min–max) and ratios, and
+// writes both to bench/results.md with the machine and the commit measured.
+//   bun bench/run.ts [--quick] [--reps N] [--force] [--scale-items N]
+// --quick: 3 repetitions, 256 MiB instead of 1 GiB, fewer start-ups, no
+// 100,000-item map (its rows say "not measured (quick mode)"); prints the
+// tables but does not write results.md. --scale-items N: the large map's size
+// (default 100,000, at least 20,000).
 // A run whose headline ratios spread over 20% of their median (a busy machine)
 // is not written to results.md (exit 1); --force writes it with the spreads named.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { describeMachine, loadAverage } from "./lib/machine.ts";
-import { ROOT, VOUCH } from "./lib/measure.ts";
+import { existsSync } from "node:fs";
+import { describeMachine, loadAverage, machineLine } from "./lib/machine.ts";
+import { VOUCH } from "./lib/measure.ts";
 import { forkCostMs, MAX_SPREAD, tooSpread } from "./lib/comparable.ts";
-import { fmt, markdown, row, verdict, type Row } from "./lib/table.ts";
+import { byteSize as size, fmt, markdown, row, verdict, type Row } from "./lib/table.ts";
+import { issueLines, issueMarkdown, verdictOf, type Cell, type IssueRowId } from "./lib/issue-table.ts";
+import { readmeQuotes } from "./lib/quotes.ts";
+import { resultsMarkdown, writeResults } from "./lib/results-file.ts";
+import { issue29 } from "./issue29.ts";
 import { overhead } from "./overhead.ts";
 import { outputBound } from "./output-bound.ts";
 import { scheduling } from "./scheduling.ts";
@@ -25,6 +31,7 @@ const quick = args.includes("--quick");
 const force = args.includes("--force");
 const repsFlag = args.indexOf("--reps");
 const REPS = repsFlag >= 0 ? Math.max(1, Number(args[repsFlag + 1]) || 1) : quick ? 3 : 5;
+const scaleFlag = args.indexOf("--scale-items");
 const CFG = {
   overheadItems: 500,
   schedSizes: [1000, 10_000] as [number, number],
@@ -32,6 +39,13 @@ const CFG = {
   killRuns: quick ? 10 : 20,
   outputBytes: quick ? [64 * 2 ** 20, 256 * 2 ** 20] : [256 * 2 ** 20, 2 ** 30],
   tuiItems: 1000,
+  issue29: {
+    scaleItems: quick ? 0 : scaleFlag >= 0 ? Math.max(20_000, Number(args[scaleFlag + 1]) || 0) : 100_000,
+    baseItems: 10_000,
+    growthSizes: [1000, 8000] as [number, number],
+    fleetItems: 500,
+    reps: REPS,
+  },
 };
 
 if (!existsSync(VOUCH)) {
@@ -97,6 +111,10 @@ rows.push(
     `${verdict(ov.floorRatio, 1.3, "≤ 1.3×")} (what the engine, ledger and events add)`,
   ),
 );
+if ("ms" in ov.pool) {
+  rows.push(row(`Overhead floor: C fork+exec pool, ${ov.items} × \`sh -c true\`, 8 at once (\`fork-pool.c\`)`, ov.pool.ms, "s"));
+  rows.push(row("**Overhead ratio vouch / C fork+exec pool** (per repetition)", ov.pool.ratio, "x", verdict(ov.pool.ratio, 2, "≤ 2×")));
+}
 rows.push(row("Overhead: the same vouch run with `VOUCH_LEDGER=off` (no ledger)", ov.noLedgerMs, "s"));
 rows.push(
   row(
@@ -141,7 +159,6 @@ const kl = await killLatency(CFG.killRuns);
 rows.push(row(`Kill latency: wall cap (${kl.wallCapMs} ms) → runProcess returned, grandchild holding the pipe`, kl.toReturnMs, "ms"));
 rows.push(row("Kill latency: wall cap → no live process left in the group", kl.toGoneMs, "ms"));
 
-const size = (bytes: number) => (bytes >= 2 ** 30 ? `${bytes / 2 ** 30} GiB` : `${bytes / 2 ** 20} MiB`);
 log(`output bound: a check printing ${CFG.outputBytes.map(size).join(" and ")}, ${REPS} each`);
 const ob = await outputBound(CFG.outputBytes, REPS);
 rows.push(row("Output bound: vouch peak RSS, the check prints nothing", ob.baselineRssMb, "MiB"));
@@ -178,11 +195,34 @@ if (tmuxAvailable()) {
   rows.push({ measure: "TUI cost", median: "-", spread: "-", target: "skipped: tmux is not installed" });
 }
 
+const i29 = await issue29(CFG.issue29, log);
+rows.push(...i29.rows);
+
 const loadAfter = loadAverage();
+const spreadOfS = (s: { min: number; max: number; n: number }, unit: "x" | "s") =>
+  s.n > 1 ? ` (${fmt(s.min, unit)} – ${fmt(s.max, unit)}, n=${s.n})` : "";
+const cells: Partial<Record<IssueRowId, Cell>> = {
+  ...i29.cells,
+  "spawn-floor": { value: fmt(ov.floorRatio.median, "x") + spreadOfS(ov.floorRatio, "x"), verdict: verdictOf(ov.floorRatio.median <= 1.3) },
+  "fork-pool":
+    "ms" in ov.pool
+      ? { value: fmt(ov.pool.ratio.median, "x") + spreadOfS(ov.pool.ratio, "x"), verdict: verdictOf(ov.pool.ratio.median <= 2) }
+      : { value: "-", verdict: `not measured: ${ov.pool.missing}` },
+  sittings: {
+    value: `${fmt(sc.ms[1].median, "s")}, ${fmt(sc.peakRssMb[1].median, "MiB")} (n=${sc.ms[1].n})`,
+    verdict: verdictOf({ time: sc.ms[1].median <= 2500, memory: sc.peakRssMb[1].median <= 100 }),
+  },
+  "validate-start": {
+    value: fmt(st.validateOverVersion.median, "x") + spreadOfS(st.validateOverVersion, "x"),
+    verdict: verdictOf(st.validateOverVersion.median <= 2),
+  },
+};
+const issueTable = issueMarkdown(issueLines(cells));
 // The ratios quoted (README): each must agree with itself across its repetitions.
 const spread = tooSpread({
   "overhead vouch / xargs": ov.ratio,
   "overhead vouch / floor": ov.floorRatio,
+  ...("ms" in ov.pool ? { "overhead vouch / C pool": ov.pool.ratio } : {}),
   "ledger cost": ov.ledgerRatio,
   "start-up --version / floor": st.versionOverFloor,
   "start-up validate / --version": st.validateOverVersion,
@@ -193,28 +233,15 @@ const spreadNote =
     : `Spread over ${MAX_SPREAD * 100}% of the median (the machine was busy; written with --force): ${spread.map((s) => `${s.measure} ${(s.spread * 100).toFixed(0)}%`).join(", ")}.`;
 const totalS = ((performance.now() - started) / 1000).toFixed(0);
 const table = markdown(rows);
+const machineAt = machineLine(machine, loadBefore, loadAfter, fork, "ms" in ov.pool ? ov.pool.ms.median / ov.items : null);
+console.log(`Issue 29 table\n\n${issueTable}\n\n${machineAt}\n`);
 console.log(table);
 console.log(
   `\n${REPS} repetitions${quick ? " (--quick)" : ""}; commit ${machine.commit}; load average ${loadBefore} before, ${loadAfter} after; fork cost ${fmt(fork.median, "ms")} per process; ${totalS} s in all`,
 );
 console.log(spreadNote);
 
-// Ratios only, for the README (absolute times depend on the machine and its load).
-const x = (v: number) => `${v.toFixed(2)}×`;
-const last = ob.sizes.length - 1;
-const quotes = [
-  `- A map of ${ov.items} \`true\` scripts at concurrency 8 runs in ${x(ov.ratio.median)} the time of \`xargs -P 8\` over the same commands (on a machine where fork+exec costs ${fmt(fork.median, "ms")} per process), and ${x(ov.floorRatio.median)} the time of a bare Bun spawn loop (engine, ledger and events included); the ledger's share: ${x(ov.ledgerRatio.median)} the time of the same run with \`VOUCH_LEDGER=off\`.`,
-  `- \`vouch validate\` of the largest shipped graph takes ${x(st.validateOverVersion.median)} the start-up of \`vouch --version\`.`,
-  `- Scheduling grows no faster than linearly: ${sc.sizes[1] / sc.sizes[0]}× the items (${sc.sizes[1].toLocaleString("en-US")} replayed sittings against ${sc.sizes[0].toLocaleString("en-US")}) takes ${x(sc.timeGrowth.median)} the time, fixed start-up included, and ${x(sc.rssGrowth.median)} the peak memory.`,
-  `- \`vouch --version\` takes ${x(st.versionOverFloor.median)} the start-up of a compiled Bun hello world.`,
-  `- A wall cap stops a process tree whose grandchild holds the pipe: every process of the group is gone at ${x((kl.wallCapMs + kl.toGoneMs.median) / kl.wallCapMs)} the cap (${kl.wallCapMs} ms).`,
-  `- A check printing ${size(ob.sizes[last]!)} raises vouch's peak memory ${x(ob.growthMb[last]!.median / ob.growthMb[0]!.median)} as much as one printing ${size(ob.sizes[0]!)}: the output kept is a bounded tail.`,
-  ...(tc
-    ? [
-        `- The live terminal UI costs ${x(tc.ratio.median)} the CPU time of \`--json\` on a run of ${tc.items.toLocaleString("en-US")} branches.`,
-      ]
-    : []),
-].join("\n");
+const quotes = readmeQuotes({ ov, st, sc, kl, ob, tc, fork });
 
 console.log(`\nFor the README (ratios only):\n${quotes}`);
 
@@ -223,52 +250,21 @@ if (!quick && spread.length > 0 && !force) {
   process.exit(1);
 }
 if (!quick) {
-  const md = `# vouch benchmarks
-
-Measured by \`npm run bench\` (\`bench/run.ts\`) on ${machine.date.slice(0, 10)}, commit
-\`${machine.commit}\`, ${REPS} repetitions of each measure (${totalS} s in all).
-Compared measures ran side by side: each repetition runs every command of the
-comparison, the order rotating, and a ratio is taken per repetition.
-
-Machine: \`${machine.uname}\`; ${machine.cpu}; ${machine.cores} cores; ${machine.memoryGiB.toFixed(1)} GiB of memory;
-Bun ${machine.bun}. Load average (1, 5, 15 min) ${loadBefore} before and ${loadAfter} after; fork+exec
-cost ${fmt(fork.median, "ms")} per process (xargs, 8 at once). Absolute times vary with the machine and its
-load; ratios of measures taken side by side vary much less, and are what should be quoted.
-${spreadNote}
-
-${table}
-
-For the README (ratios only):
-${quotes}
-
-How each figure is measured (code in \`bench/\`):
-- **Start-up** (\`startup.ts\`): wall time around \`dist/vouch --version\` and \`dist/vouch validate\`
-  on the largest graph in \`graphs/\`, ${CFG.startupRuns} runs each after 3 warm-ups, interleaved in blocks of 5
-  with the floor: a one-line program compiled by \`bun build --compile\` with the same bytecode, ESM and
-  minify options. CPU time is user + sys from the kernel's rusage of each process.
-- **Overhead** (\`overhead.ts\`, \`graphs/overhead.yaml\`): wall time from spawn to exit of
-  \`dist/vouch run --json\` on a map of ${CFG.overheadItems} script nodes \`true\` (each one \`/bin/sh -c true\`,
-  concurrency 8, ledger on), of \`xargs -P 8 -n 1 sh -c true\` over the same ${CFG.overheadItems} lines, and of
-  \`spawn-floor.ts\` (Bun.spawn of \`/bin/sh -c true\`, 8 at once, own process groups, pipes read to the end),
-  and of the same vouch run with \`VOUCH_LEDGER=off\` (events go straight to the output, nothing recorded).
-- **Scheduling** (\`scheduling.ts\`, \`graphs/sched.yaml\`): \`dist/vouch run --json\` on maps of
-  ${CFG.schedSizes[0]} and ${CFG.schedSizes[1]} items whose branch is one replayed agent sitting (no process per
-  item; default concurrency 4); wall time and vouch's own peak RSS (VmHWM, sampled every 10 ms).
-- **Kill latency** (\`spawn-kill.ts\`): the spawn seam in-process (\`runProcess\`, what vouch runs)
-  on \`sh -c 'sleep 30 & echo hi; wait'\` with a 200 ms wall cap; from the cap to \`runProcess\`
-  returning, and to no live (non-zombie) process left in the group.
-- **Output bound** (\`output-bound.ts\`, \`graphs/output.yaml\`): vouch's own peak RSS (VmHWM) for a
-  run whose check prints ${CFG.outputBytes.map(size).join(" or ")} of 64-byte lines, against the same run whose
-  check prints nothing.
-- **TUI cost** (\`tui-cost.ts\`): CPU time (user + sys, \`/usr/bin/time\`) of \`dist/vouch run\` on a map of
-  ${CFG.tuiItems} replayed sittings drawn by the live UI in a 120×40 tmux pane (\`q\` sent 100 ms after
-  \`run.finished\` is in the ledger), against the same run with \`--json\` written to a file.
-`;
-  // Sections other benchmarks write (bench/worktree.ts) are kept as they are.
-  const file = join(ROOT, "bench", "results.md");
-  const kept = existsSync(file)
-    ? (readFileSync(file, "utf8").match(/<!-- bench\/[\w-]+\.ts -->[\s\S]*?<!-- \/bench\/[\w-]+\.ts -->/g) ?? [])
-    : [];
-  writeFileSync(file, kept.length > 0 ? `${md.trimEnd()}\n\n${kept.join("\n\n")}\n` : md);
+  writeResults(
+    resultsMarkdown({
+      machine,
+      reps: REPS,
+      totalS,
+      loadBefore,
+      loadAfter,
+      fork,
+      spreadNote,
+      issueTable,
+      machineAt,
+      table,
+      quotes,
+      cfg: CFG,
+    }),
+  );
   log("wrote bench/results.md");
 } else log("--quick: bench/results.md not written");

@@ -5,9 +5,9 @@
 // Run: bun run build.ts && bun bench/scale-out.ts [--reps N]
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, connect } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { RedisServer } from "../test/scale/redis-server.ts";
 
 const BIN = join(import.meta.dirname, "..", "dist", "vouch");
 const BRANCHES = 200;
@@ -37,26 +37,8 @@ nodes:
 `,
 );
 
-const port = await new Promise<number>((resolve) => {
-  const s = createServer().listen(0, "127.0.0.1", () => {
-    const p = (s.address() as { port: number }).port;
-    s.close(() => resolve(p));
-  });
-});
-const redis = Bun.spawn(["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no"], {
-  stdout: "ignore",
-  stderr: "ignore",
-});
-for (let i = 0; i < 200; i++) {
-  const up = await new Promise<boolean>((r) => {
-    const c = connect(port, "127.0.0.1")
-      .once("connect", () => (c.destroy(), r(true)))
-      .once("error", () => r(false));
-  });
-  if (up) break;
-  await Bun.sleep(25);
-}
-const url = `redis://127.0.0.1:${port}`;
+const redis = await RedisServer.start();
+const url = redis.url;
 
 async function timed(args: string[]): Promise<number> {
   const t0 = performance.now();
@@ -111,8 +93,7 @@ try {
       );
   }
 } finally {
-  redis.kill("SIGKILL");
-  await redis.exited;
+  await redis.stop();
   rmSync(dir, { recursive: true, force: true });
 }
 const m = Object.fromEntries(Object.entries(wall).map(([k, v]) => [k, median(v)])) as Record<string, number>;

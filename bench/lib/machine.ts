@@ -1,7 +1,8 @@
 // What the benchmarks ran on, and which commit they measured.
 import { readFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
-import { ROOT } from "./measure.ts";
+import { ROOT, type Summary } from "./measure.ts";
+import { fmt } from "./table.ts";
 
 export interface Machine {
   uname: string;
@@ -51,4 +52,10 @@ export function loadAverage(): string {
   return loadavg()
     .map((l) => l.toFixed(2))
     .join(" ");
+}
+
+/** The one line a results table is read with: cores, CPU, load before and after, fork+exec cost. */
+export function machineLine(m: Machine, loadBefore: string, loadAfter: string, forkXargs: Summary, forkPoolMs: number | null): string {
+  const pool = forkPoolMs === null ? "" : `, ${fmt(forkPoolMs, "ms")} (C pool)`;
+  return `Machine: ${m.cores} cores, ${m.cpu}; load average ${loadBefore} before, ${loadAfter} after; fork+exec ${fmt(forkXargs.median, "ms")} per process (xargs, 8 at once)${pool}; commit ${m.commit}.`;
 }

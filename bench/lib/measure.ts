@@ -32,22 +32,30 @@ export function ratios(a: number[], b: number[]): Summary {
 
 // ---- processes ------------------------------------------------------------
 
-/** VmHWM (peak resident set) of a live process, in bytes; null once it is gone. */
-export function peakRss(pid: number): number | null {
+/** A size field of /proc/PID/status, in bytes; null once the process is gone. */
+function statusBytes(pid: number, field: "VmHWM" | "VmRSS"): number | null {
   try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return m ? Number(m[1]) * 1024 : null;
   } catch {
     return null;
   }
 }
 
-/** utime + stime of a live process (itself, not its children), in ms; null once it is gone. */
-export function cpuMs(pid: number): number | null {
+/** VmHWM (peak resident set) of a live process, in bytes; null once it is gone. */
+export const peakRss = (pid: number): number | null => statusBytes(pid, "VmHWM");
+
+/** VmRSS (the resident set now) of a live process, in bytes; null once it is gone. */
+export const residentSet = (pid: number): number | null => statusBytes(pid, "VmRSS");
+
+/** utime + stime of a live process (itself, not its children; with `reaped`, plus
+ * the children it has waited for), in ms; null once it is gone. */
+export function cpuMs(pid: number, reaped = false): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+    const ticks = Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0);
+    return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
   } catch {
     return null;
   }

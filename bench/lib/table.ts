@@ -10,7 +10,7 @@ export interface Row {
   target: string;
 }
 
-export type Unit = "ms" | "s" | "MiB" | "KiB" | "x";
+export type Unit = "ms" | "s" | "MiB" | "KiB" | "x" | "/s";
 
 export function fmt(value: number, unit: Unit): string {
   switch (unit) {
@@ -24,8 +24,13 @@ export function fmt(value: number, unit: Unit): string {
       return `${value.toFixed(2)} KiB`;
     case "x":
       return `${value.toFixed(2)}×`;
+    case "/s":
+      return `${value.toFixed(0)}/s`;
   }
 }
+
+/** 256 MiB, 1 GiB: a size of output the benchmarks print. */
+export const byteSize = (bytes: number) => (bytes >= 2 ** 30 ? `${bytes / 2 ** 30} GiB` : `${bytes / 2 ** 20} MiB`);
 
 export function row(measure: string, s: Summary, unit: Unit, target = ""): Row {
   return { measure, median: fmt(s.median, unit), spread: `${fmt(s.min, unit)} – ${fmt(s.max, unit)} (n=${s.n})`, target };

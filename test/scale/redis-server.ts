@@ -64,6 +64,11 @@ export class RedisServer {
     return r;
   }
 
+  /** The server's pid while it is up (a benchmark reads its CPU time from /proc). */
+  get pid(): number | null {
+    return this.proc?.pid ?? null;
+  }
+
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
   }
