@@ -15,7 +15,7 @@ import { ExecutorLostError } from "../../engine/errors.ts";
 import type { BranchExecutor, BranchJob, BranchJobHooks, BranchJobOutcome } from "../../engine/ports.ts";
 import type { OpenOptions } from "../endpoint.ts";
 import type { Heartbeat } from "../heartbeat.ts";
-import { sealJob } from "../job-seal.ts";
+import { sealJob, type SealedJob } from "../job-seal.ts";
 import type { StreamMessage } from "../protocol.ts";
 import { route, type PendingJob as Pending } from "../pending-job.ts";
 import { connectChecked } from "./connect.ts";
@@ -50,6 +50,9 @@ export class RedisExecutor implements BranchExecutor {
   private stop!: () => void;
   private readonly stopped = new Promise<null>((resolve) => (this.stop = () => resolve(null)));
   private readonly outage: Outage;
+  /** Jobs to add at the end of this turn (addNow). */
+  private readonly adds: { id: string; data: SealedJob; added(): void }[] = [];
+  private addsDue: ReturnType<typeof setImmediate> | null = null;
 
   private constructor(
     readonly target: RedisTarget,
@@ -84,22 +87,29 @@ export class RedisExecutor implements BranchExecutor {
       this.pending.set(job.jobId, p);
       const onAbort = () => void this.cancel(job.jobId, hooks.stopReason() ?? "interrupted");
       hooks.signal.addEventListener("abort", onAbort, { once: true });
-      // The same id twice is one job: a resumed coordinator re-attaches to it.
-      this.queue
-        .add("branch", sealJob(job, this.o.key), {
-          jobId: job.jobId,
-          removeOnComplete: { age: KEEP_SECONDS },
-          removeOnFail: { age: KEEP_SECONDS },
-        })
-        .then(() => {
-          p.added = true;
-          if (hooks.signal.aborted) onAbort();
-        })
-        .catch((e: unknown) => this.lose(e as Error));
+      const added = () => {
+        p.added = true;
+        if (hooks.signal.aborted) onAbort();
+      };
+      this.adds.push({ id: job.jobId, data: sealJob(job, this.o.key), added });
+      this.addsDue ??= setImmediate(() => this.addNow());
       for (const m of this.early.get(job.jobId) ?? []) this.deliver(m);
       this.early.delete(job.jobId);
       this.startReading();
     });
+  }
+
+  /** The jobs of one turn go in one round trip (ADR 0079). The same id twice is one
+   *  job: a resumed coordinator re-attaches to it. */
+  private addNow(): void {
+    this.addsDue = null;
+    const batch = this.adds.splice(0);
+    const opts = (id: string) => ({ jobId: id, removeOnComplete: { age: KEEP_SECONDS }, removeOnFail: { age: KEEP_SECONDS } });
+    const adding =
+      batch.length === 1
+        ? this.queue.add("branch", batch[0]!.data, opts(batch[0]!.id))
+        : this.queue.addBulk(batch.map((a) => ({ name: "branch", data: a.data, opts: opts(a.id) })));
+    adding.then(() => batch.forEach((a) => a.added())).catch((e: unknown) => this.lose(e as Error));
   }
 
   private startReading(): void {
@@ -129,9 +139,10 @@ export class RedisExecutor implements BranchExecutor {
       for (const [, entries] of res ?? []) {
         for (const [id, fields] of entries) {
           this.lastId = id;
-          const m = openEntry(fields, this.runId!, this.o.key);
-          if (m) this.deliver(m);
-          else this.drop();
+          for (const m of openEntry(fields, this.runId!, this.o.key)) {
+            if (m) this.deliver(m);
+            else this.drop();
+          }
         }
       }
     }
@@ -182,9 +193,12 @@ export class RedisExecutor implements BranchExecutor {
       const stops = [...this.pending.values()].some((p) => p.cancelledAt !== null);
       const workers = stops ? await liveWorkers(this.cmd) : null;
       const held = new Set(workers?.flatMap((w) => w.running));
-      for (const [id, p] of [...this.pending]) {
-        if (!p.added) continue;
-        p.state = await this.queue.getJobState(id);
+      // Every job's state in one round trip (the reads go out together).
+      const live = [...this.pending].filter(([, p]) => p.added);
+      const states = await Promise.all(live.map(([id]) => this.queue.getJobState(id)));
+      for (const [i, [id, p]] of live.entries()) {
+        if (!this.pending.has(id)) continue; // its result came in meanwhile
+        p.state = states[i]!;
         const ending = ended(p.state);
         if (ending) await this.endedWithout(id, p, ending);
         else p.endedAt = null;
@@ -276,6 +290,7 @@ export class RedisExecutor implements BranchExecutor {
     this.stop();
     if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = null;
+    if (this.addsDue) clearImmediate(this.addsDue);
     // Bounded too: a command waits across a reconnect, and Redis may have gone a moment ago.
     if (this.runId && !this.lost && this.cmd.status === "ready")
       await boundedWait(this.cmd.expire(eventsKey(this.runId), KEEP_SECONDS).catch(() => {}));
