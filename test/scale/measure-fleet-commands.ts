@@ -19,7 +19,7 @@ const BRANCHES = Number(arg("branches", "200"));
 const WORKERS = Number(arg("workers", "1"));
 const PER = Number(arg("per", "8"));
 const RUN = arg("run", "true");
-const BIN = join(import.meta.dirname, "..", "..", "dist", "vouch");
+const BIN = process.env.VOUCH_BIN ?? join(import.meta.dirname, "..", "..", "dist", "vouch");
 const TICK = 100; // clock ticks per second (/proc/PID/stat)
 
 const dir = mkdtempSync(join(tmpdir(), "vouch-measure-"));

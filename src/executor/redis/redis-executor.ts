@@ -15,11 +15,12 @@ import { ExecutorLostError } from "../../engine/errors.ts";
 import type { BranchExecutor, BranchJob, BranchJobHooks, BranchJobOutcome } from "../../engine/ports.ts";
 import type { OpenOptions } from "../endpoint.ts";
 import type { Heartbeat } from "../heartbeat.ts";
-import { sealJob, type SealedJob } from "../job-seal.ts";
+import { sealJob } from "../job-seal.ts";
 import type { StreamMessage } from "../protocol.ts";
 import { route, type PendingJob as Pending } from "../pending-job.ts";
 import { connectChecked } from "./connect.ts";
 import { liveWorkers } from "./fleet.ts";
+import { JobAdds } from "./job-adds.ts";
 import { cancelKey, eventsKey, KEEP_SECONDS, QUEUE } from "./keys.ts";
 import { Outage, outageNotices, streamIdAtOrAfter } from "./outage.ts";
 import { boundedWait } from "./stop-wait.ts";
@@ -50,9 +51,8 @@ export class RedisExecutor implements BranchExecutor {
   private stop!: () => void;
   private readonly stopped = new Promise<null>((resolve) => (this.stop = () => resolve(null)));
   private readonly outage: Outage;
-  /** Jobs to add at the end of this turn (addNow). */
-  private readonly adds: { id: string; data: SealedJob; added(): void }[] = [];
-  private addsDue: ReturnType<typeof setImmediate> | null = null;
+  /** Jobs are created a turn's together. */
+  private readonly adds: JobAdds;
 
   private constructor(
     readonly target: RedisTarget,
@@ -64,6 +64,7 @@ export class RedisExecutor implements BranchExecutor {
     private readonly queueConn: Redis,
   ) {
     this.quiet = new QuietClock(o.quietMs);
+    this.adds = new JobAdds(queue, (e) => this.lose(e));
     this.outage = new Outage([cmd, blocking, queueConn], outageNotices(target.display, o.reconnectMs, o.notice));
   }
 
@@ -91,25 +92,11 @@ export class RedisExecutor implements BranchExecutor {
         p.added = true;
         if (hooks.signal.aborted) onAbort();
       };
-      this.adds.push({ id: job.jobId, data: sealJob(job, this.o.key), added });
-      this.addsDue ??= setImmediate(() => this.addNow());
+      this.adds.add({ id: job.jobId, data: sealJob(job, this.o.key), added });
       for (const m of this.early.get(job.jobId) ?? []) this.deliver(m);
       this.early.delete(job.jobId);
       this.startReading();
     });
-  }
-
-  /** The jobs of one turn go in one round trip (ADR 0079). The same id twice is one
-   *  job: a resumed coordinator re-attaches to it. */
-  private addNow(): void {
-    this.addsDue = null;
-    const batch = this.adds.splice(0);
-    const opts = (id: string) => ({ jobId: id, removeOnComplete: { age: KEEP_SECONDS }, removeOnFail: { age: KEEP_SECONDS } });
-    const adding =
-      batch.length === 1
-        ? this.queue.add("branch", batch[0]!.data, opts(batch[0]!.id))
-        : this.queue.addBulk(batch.map((a) => ({ name: "branch", data: a.data, opts: opts(a.id) })));
-    adding.then(() => batch.forEach((a) => a.added())).catch((e: unknown) => this.lose(e as Error));
   }
 
   private startReading(): void {
@@ -290,7 +277,7 @@ export class RedisExecutor implements BranchExecutor {
     this.stop();
     if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = null;
-    if (this.addsDue) clearImmediate(this.addsDue);
+    this.adds.stop();
     // Bounded too: a command waits across a reconnect, and Redis may have gone a moment ago.
     if (this.runId && !this.lost && this.cmd.status === "ready")
       await boundedWait(this.cmd.expire(eventsKey(this.runId), KEEP_SECONDS).catch(() => {}));
