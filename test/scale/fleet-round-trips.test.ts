@@ -4,7 +4,7 @@
 // one stream entry, and delivers the result in the pipeline of its last messages; the
 // coordinator adds a turn's jobs together. No timing: the branch's failing first node
 // skips six others in one turn, so a worker sending each event on its own sends at least
-// ten stream entries a branch, and the batched one at most three.
+// ten stream entries a branch, and the batched one at most four (about two here).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,8 +75,10 @@ describe.skipIf(!HAVE_REDIS)("Redis commands per fleet branch", { timeout: 120_0
     const names = (pred: (s: Sent) => boolean) => top.filter(pred).length;
     // Stream entries a worker wrote (the result goes inside the delivery script, not here).
     const entries = names((s) => name(s) === "xadd" && s.args[1]!.startsWith("vouch:run:"));
-    // Per event: ≥ 10 a branch (the attempt and nine events); per turn: ≤ 3 (attempt, node a started, the rest).
-    expect(entries).toBeLessThanOrEqual(BRANCHES * 3);
+    // Per event: 10 a branch (the attempt and nine events). Per turn, however slow the machine:
+    // at most 4 (the attempt, node a started, its judgement, its end with the six skips: one
+    // turn); 23-26 in all here, about 2 a branch (the attempt rides with node a's start).
+    expect(entries).toBeLessThanOrEqual(BRANCHES * 4);
     // A job's state is read once, in one command (not a GET of its done key and another of its cancel key).
     const starts = names((s) => name(s) === "mget" && s.args[1]!.startsWith("vouch:done:"));
     expect(starts).toBe(BRANCHES);
