@@ -12,6 +12,7 @@ import { Redis } from "ioredis";
 import { tempDir, type TempDir } from "../e2e/helpers.ts";
 import { HAVE_REDIS } from "./redis-server.ts";
 import { Coordinator, of, stopAll, useRedis, WorkerProc } from "./fleet.ts";
+import { RedisMonitor, type Seen } from "./redis-monitor.ts";
 
 const BRANCHES = 12;
 const SKIPPED = ["b1", "b2", "b3", "b4", "b5", "b6"];
@@ -28,23 +29,17 @@ nodes:
 ${SKIPPED.map((id, i) => `      ${id}: { kind: script, run: "true", needs: [${i < 3 ? "a" : SKIPPED[i - 3]}] }`).join("\n")}
 `;
 
-interface Sent {
-  source: string;
-  args: string[];
-}
-
 describe.skipIf(!HAVE_REDIS)("Redis commands per fleet branch", { timeout: 120_000 }, () => {
   const redis = useRedis();
   let dir: TempDir;
-  let monitor: Redis | null = null;
-  const sent: Sent[] = [];
+  let monitor: RedisMonitor | null = null;
   const workers: WorkerProc[] = [];
 
   beforeAll(() => {
     dir = tempDir("round-trips");
   });
   afterAll(async () => {
-    monitor?.disconnect();
+    await monitor?.stop();
     await stopAll(workers);
     dir?.cleanup();
   });
@@ -52,8 +47,7 @@ describe.skipIf(!HAVE_REDIS)("Redis commands per fleet branch", { timeout: 120_0
   test("a branch costs a bounded number of commands, whatever its number of events", async () => {
     const home = join(dir.path, ".vouch");
     workers.push(await WorkerProc.start(redis().url, "w-rt", home, 4));
-    monitor = await new Redis(redis().url).monitor();
-    monitor.on("monitor", (_time: string, args: string[], source: string) => sent.push({ source, args }));
+    monitor = await RedisMonitor.start(redis().port);
     const file = join(dir.path, "g.yaml");
     writeFileSync(file, GRAPH);
     const c = new Coordinator(["run", file, "--executor", redis().url, "--concurrency", "4"], home, dir.path);
@@ -70,9 +64,14 @@ describe.skipIf(!HAVE_REDIS)("Redis commands per fleet branch", { timeout: 120_0
     expect(byJob.size).toBe(BRANCHES);
     for (const seqs of byJob.values()) expect(seqs).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
 
-    const top = sent.filter((s) => s.source !== "lua");
-    const name = (s: Sent) => s.args[0]!.toLowerCase();
-    const names = (pred: (s: Sent) => boolean) => top.filter(pred).length;
+    // Every command of the run is in once the server has reported one sent after them.
+    const last = new Redis(redis().url);
+    await last.echo("vouch-round-trips-end");
+    last.disconnect();
+    await monitor.echoed("vouch-round-trips-end");
+    const top = monitor.seen.filter((s) => s.source !== "lua");
+    const name = (s: Seen) => s.args[0]!.toLowerCase();
+    const names = (pred: (s: Seen) => boolean) => top.filter(pred).length;
     // Stream entries a worker wrote (the result goes inside the delivery script, not here).
     const entries = names((s) => name(s) === "xadd" && s.args[1]!.startsWith("vouch:run:"));
     // Per event: 10 a branch (the attempt and nine events). Per turn, however slow the machine:

@@ -11,6 +11,7 @@ import { cancelKey, eventsKey, lockKey } from "../../src/executor/redis/keys.ts"
 import { Outbox } from "../../src/executor/redis/outbox.ts";
 import { openEntry } from "../../src/executor/redis/stream-entry.ts";
 import { HAVE_REDIS, RedisServer } from "./redis-server.ts";
+import { RedisMonitor } from "./redis-monitor.ts";
 
 const KEY = FleetKey.of("outbox-test-key-0123456789abcdef0123", "test");
 const RUN = "20260101-000000-0utb0x";
@@ -83,20 +84,17 @@ describe.skipIf(!HAVE_REDIS)("the outbox and the cancel watch", { timeout: 60_00
     const stops: string[] = [];
     const jobs = ["a", "b", "c"].map((j) => `${RUN}.each.${j}.1`);
     const unwatch = jobs.map((id) => watch.watch(id, (r) => stops.push(`${id}:${r}`)));
-    const monitor = await new Redis(server.url).monitor();
-    const reads: string[][] = [];
-    monitor.on("monitor", (_t: string, args: string[]) => {
-      if (args[0]?.toLowerCase() === "mget") reads.push(args.slice(1));
-    });
+    const monitor = await RedisMonitor.start(server.port);
+    const reads = () => monitor.seen.filter((s) => s.args[0]?.toLowerCase() === "mget").map((s) => s.args.slice(1));
     await cmd.set(cancelKey(jobs[1]!), "interrupted");
     while (stops.length === 0) await Bun.sleep(20);
     // Read again with the stop said: it is not said twice.
-    const seen = reads.length;
-    while (reads.length < seen + 2) await Bun.sleep(20);
-    monitor.disconnect();
+    const seen = reads().length;
+    while (reads().length < seen + 2) await Bun.sleep(20);
+    await monitor.stop();
     for (const u of unwatch) u();
     expect(stops).toEqual([`${jobs[1]}:interrupted`]);
-    expect(reads[0]).toEqual(jobs.map(cancelKey));
-    expect(reads.at(-1)).toEqual([jobs[0], jobs[2]].map((id) => cancelKey(id!)));
+    expect(reads()[0]).toEqual(jobs.map(cancelKey));
+    expect(reads().at(-1)).toEqual([jobs[0], jobs[2]].map((id) => cancelKey(id!)));
   });
 });
