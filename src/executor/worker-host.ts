@@ -52,10 +52,9 @@ export interface TakenJob {
   send(m: SealedMessage): Promise<unknown>;
   /** Settles when every send so far has. */
   sent(): Promise<void>;
-  /** An earlier attempt delivered the job's result. */
-  delivered(): Promise<boolean>;
-  /** The coordinator's stop reason for the job, null while none was given. */
-  cancelReason(): Promise<string | null>;
+  /** Read once, before anything runs (one round trip, ADR 0079): whether an earlier attempt
+   *  delivered the job's result, and the coordinator's stop reason (null while none was given). */
+  before(): Promise<{ delivered: boolean; cancelReason: string | null }>;
   /** Calls `stop` once the coordinator cancels the job; the returned function stops watching. */
   watchCancel(stop: (reason: string) => void): () => void;
   /** After every send so far, in one step: sends `result` when this attempt still holds the job
@@ -139,11 +138,13 @@ export class WorkerHost {
     const opened = openJob(t.data, t.id, this.o.key, this.o.version);
     if (!opened.ok) return this.unrun(t, "error", opened.why);
     const data = opened.job;
+    const before = await t.before();
     // An earlier attempt delivered the result and died before the queue heard: never run a branch twice.
-    if (await t.delivered()) return { kind: "already-delivered" };
+    if (before.delivered) return { kind: "already-delivered" };
     // Cancelled while being fetched (too late for the coordinator to remove it): run nothing (ADR 0030).
-    if ((await t.cancelReason()) !== null) return this.unrun(t, "cancelled", "cancelled before it started");
-    await t.send(this.seal(t, { kind: "attempt", job: t.id, worker: this.o.name, attempt: t.attempt }));
+    if (before.cancelReason !== null) return this.unrun(t, "cancelled", "cancelled before it started");
+    // Not waited for: it goes out with the branch's first events (sends keep their order, ADR 0079).
+    t.send(this.seal(t, { kind: "attempt", job: t.id, worker: this.o.name, attempt: t.attempt })).catch(() => {});
     const graph = graphSchema.safeParse(data.graph);
     if (!graph.success) return this.unrun(t, "error", "the job's graph does not validate on this worker");
     const quiet = { handedBack: false };

@@ -13,7 +13,8 @@ import { loadGraph } from "../../src/engine/graph/loader.ts";
 import { branchJob } from "../../src/engine/run/branch-job.ts";
 import type { RunContext } from "../../src/engine/run/context.ts";
 import { cancelKey, eventsKey, QUEUE } from "../../src/executor/redis/keys.ts";
-import { openMessage, type StreamMessage } from "../../src/executor/protocol.ts";
+import type { StreamMessage } from "../../src/executor/protocol.ts";
+import { openEntry } from "../../src/executor/redis/stream-entry.ts";
 import { FleetKey } from "../../src/executor/fleet-key.ts";
 import { sealJob } from "../../src/executor/job-seal.ts";
 import { version } from "../../package.json";
@@ -56,9 +57,10 @@ async function untilResult(redis: Redis, runId: string): Promise<StreamMessage[]
     for (const [, entries] of res ?? []) {
       for (const [id, fields] of entries) {
         last = id;
-        const m = openMessage(runId, fields[1]!, fields[3], KEY);
-        if (m) got.push(m);
-        if (m?.kind === "result") return got;
+        for (const m of openEntry(fields, runId, KEY)) {
+          if (m) got.push(m);
+          if (m?.kind === "result") return got;
+        }
       }
     }
   }

@@ -52,8 +52,7 @@ function memoryJob(
     data: "raw" in o ? o.raw : data === null ? null : sealJob(data, KEY),
     send: async (m) => void sent.push(open(m)),
     sent: async () => {},
-    delivered: async () => o.delivered ?? false,
-    cancelReason: async () => state.cancel,
+    before: async () => ({ delivered: o.delivered ?? false, cancelReason: state.cancel }),
     watchCancel: (stop) => {
       state.watchers.push(stop);
       return () => (state.watchers = state.watchers.filter((w) => w !== stop));

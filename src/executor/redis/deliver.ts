@@ -5,7 +5,11 @@
 // worker killed between the two can leave no job marked delivered without its result,
 // and an attempt cut off cannot decide the branch. An attempt that lost the lease puts
 // its refusal on the stream instead: the coordinator records it.
-import type { Redis } from "ioredis";
+//
+// The script is sent once per connection and called by its SHA after (ioredis's
+// defineCommand), and it rides in the same pipeline as the job's last unsent messages
+// (outbox.ts, ADR 0079): the branch's end is one round trip.
+import type { ChainableCommander, Redis } from "ioredis";
 import type { Delivery } from "../worker-host.ts";
 import type { SealedMessage } from "../protocol.ts";
 import { doneKey, eventsKey, KEEP_SECONDS, lockKey } from "./keys.ts";
@@ -22,13 +26,33 @@ redis.call("XADD", KEYS[3], "*", "m", ARGV[4], "h", ARGV[5])
 return "delivered"
 `;
 
-export async function deliverOnce(
-  cmd: Redis,
-  o: { job: string; run: string; token: string; worker: string; result: SealedMessage; refused: SealedMessage },
-): Promise<Delivery> {
+const COMMAND = "vouchDeliver";
+
+export interface DeliverArgs {
+  job: string;
+  run: string;
+  token: string;
+  worker: string;
+  result: SealedMessage;
+  refused: SealedMessage;
+}
+
+type WithDeliver = { [COMMAND](...args: string[]): unknown };
+
+/** Makes the delivery script a command of `cmd` and of its pipelines (once per client). */
+export function defineDeliver(cmd: Redis): void {
+  if (!(COMMAND in cmd)) cmd.defineCommand(COMMAND, { numberOfKeys: 3, lua: SCRIPT });
+}
+
+/** Queues the delivery on `p` (a pipeline of a client defineDeliver was called on). */
+export function queueDeliver(p: ChainableCommander, o: DeliverArgs): void {
   const keys = [lockKey(o.job), doneKey(o.job), eventsKey(o.run)];
   const args = [o.token, o.worker, String(KEEP_SECONDS), o.result.text, o.result.mac, o.refused.text, o.refused.mac];
-  const r = await cmd.eval(SCRIPT, keys.length, ...keys, ...args);
+  (p as unknown as WithDeliver)[COMMAND](...keys, ...args);
+}
+
+/** What the script answered, as a Delivery; anything else is a fault. */
+export function deliveryOf(r: unknown): Delivery {
   if (r === "delivered" || r === "already" || r === "lease-lost") return r;
   throw new Error(`the delivery script answered ${JSON.stringify(r)}`);
 }

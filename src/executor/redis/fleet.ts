@@ -17,9 +17,10 @@ export async function liveWorkers(cmd: Redis): Promise<Heartbeat[]> {
   do {
     const [next, keys] = await cmd.scan(cursor, "MATCH", WORKER_PATTERN, "COUNT", 200);
     cursor = next;
-    for (const key of keys) {
-      const raw = await cmd.get(key);
-      const beat = raw === null ? null : parseHeartbeat(raw);
+    // One read per page of names, not one per worker (ADR 0079).
+    const raws = keys.length === 0 ? [] : await cmd.mget(...keys);
+    for (const raw of raws) {
+      const beat = raw === null || raw === undefined ? null : parseHeartbeat(raw);
       if (beat) workers.push(beat);
     }
   } while (cursor !== "0");

@@ -20,6 +20,7 @@ import type { StreamMessage } from "../protocol.ts";
 import { route, type PendingJob as Pending } from "../pending-job.ts";
 import { connectChecked } from "./connect.ts";
 import { liveWorkers } from "./fleet.ts";
+import { JobAdds } from "./job-adds.ts";
 import { cancelKey, eventsKey, KEEP_SECONDS, QUEUE } from "./keys.ts";
 import { Outage, outageNotices, streamIdAtOrAfter } from "./outage.ts";
 import { boundedWait } from "./stop-wait.ts";
@@ -50,6 +51,8 @@ export class RedisExecutor implements BranchExecutor {
   private stop!: () => void;
   private readonly stopped = new Promise<null>((resolve) => (this.stop = () => resolve(null)));
   private readonly outage: Outage;
+  /** Jobs are created a turn's together. */
+  private readonly adds: JobAdds;
 
   private constructor(
     readonly target: RedisTarget,
@@ -61,6 +64,7 @@ export class RedisExecutor implements BranchExecutor {
     private readonly queueConn: Redis,
   ) {
     this.quiet = new QuietClock(o.quietMs);
+    this.adds = new JobAdds(queue, (e) => this.lose(e));
     this.outage = new Outage([cmd, blocking, queueConn], outageNotices(target.display, o.reconnectMs, o.notice));
   }
 
@@ -84,18 +88,11 @@ export class RedisExecutor implements BranchExecutor {
       this.pending.set(job.jobId, p);
       const onAbort = () => void this.cancel(job.jobId, hooks.stopReason() ?? "interrupted");
       hooks.signal.addEventListener("abort", onAbort, { once: true });
-      // The same id twice is one job: a resumed coordinator re-attaches to it.
-      this.queue
-        .add("branch", sealJob(job, this.o.key), {
-          jobId: job.jobId,
-          removeOnComplete: { age: KEEP_SECONDS },
-          removeOnFail: { age: KEEP_SECONDS },
-        })
-        .then(() => {
-          p.added = true;
-          if (hooks.signal.aborted) onAbort();
-        })
-        .catch((e: unknown) => this.lose(e as Error));
+      const added = () => {
+        p.added = true;
+        if (hooks.signal.aborted) onAbort();
+      };
+      this.adds.add({ id: job.jobId, data: sealJob(job, this.o.key), added });
       for (const m of this.early.get(job.jobId) ?? []) this.deliver(m);
       this.early.delete(job.jobId);
       this.startReading();
@@ -129,9 +126,10 @@ export class RedisExecutor implements BranchExecutor {
       for (const [, entries] of res ?? []) {
         for (const [id, fields] of entries) {
           this.lastId = id;
-          const m = openEntry(fields, this.runId!, this.o.key);
-          if (m) this.deliver(m);
-          else this.drop();
+          for (const m of openEntry(fields, this.runId!, this.o.key)) {
+            if (m) this.deliver(m);
+            else this.drop();
+          }
         }
       }
     }
@@ -182,9 +180,12 @@ export class RedisExecutor implements BranchExecutor {
       const stops = [...this.pending.values()].some((p) => p.cancelledAt !== null);
       const workers = stops ? await liveWorkers(this.cmd) : null;
       const held = new Set(workers?.flatMap((w) => w.running));
-      for (const [id, p] of [...this.pending]) {
-        if (!p.added) continue;
-        p.state = await this.queue.getJobState(id);
+      // Every job's state in one round trip (the reads go out together).
+      const live = [...this.pending].filter(([, p]) => p.added);
+      const states = await Promise.all(live.map(([id]) => this.queue.getJobState(id)));
+      for (const [i, [id, p]] of live.entries()) {
+        if (!this.pending.has(id)) continue; // its result came in meanwhile
+        p.state = states[i]!;
         const ending = ended(p.state);
         if (ending) await this.endedWithout(id, p, ending);
         else p.endedAt = null;
@@ -276,6 +277,7 @@ export class RedisExecutor implements BranchExecutor {
     this.stop();
     if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = null;
+    this.adds.stop();
     // Bounded too: a command waits across a reconnect, and Redis may have gone a moment ago.
     if (this.runId && !this.lost && this.cmd.status === "ready")
       await boundedWait(this.cmd.expire(eventsKey(this.runId), KEEP_SECONDS).catch(() => {}));

@@ -6,50 +6,36 @@
 import { Worker, WaitingError, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { runOfJobId } from "../job-seal.ts";
-import type { SealedMessage } from "../protocol.ts";
 import type { ServeOptions, WorkerService } from "../endpoint.ts";
 import type { TakenJob, WorkerHost } from "../worker-host.ts";
+import { CancelWatch } from "./cancel-watch.ts";
 import { connectChecked } from "./connect.ts";
-import { deliverOnce } from "./deliver.ts";
 import { cancelKey, doneKey, eventsKey, QUEUE, workerKey } from "./keys.ts";
+import { Outbox } from "./outbox.ts";
 import { isDown, unlessDown } from "./stop-wait.ts";
 import type { RedisTarget } from "./url.ts";
 
-const CANCEL_POLL_MS = 250;
 const HEARTBEAT_MS = 2000;
 
-/** One BullMQ job as the host sees it: sends are XADDs to the stream of the run its id
- *  names (never one its data names: the data is not opened yet), in order. */
-function takenJob(cmd: Redis, job: Job, token: string | undefined, worker: string): TakenJob {
+/** One BullMQ job as the host sees it: sends go, batched (outbox.ts), to the stream of
+ *  the run its id names (never one its data names: the data is not opened yet), in order. */
+function takenJob(cmd: Redis, cancels: CancelWatch, job: Job, token: string | undefined, worker: string): TakenJob {
   const id = job.id!;
   const run = runOfJobId(id);
-  const stream = eventsKey(run);
-  let pending: Promise<unknown> = Promise.resolve();
-  const queued = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = pending.then(work);
-    pending = next.catch(() => {}); // one failed write does not block the next
-    return next;
-  };
-  const cancelReason = () => cmd.get(cancelKey(id));
+  const outbox = new Outbox(cmd, eventsKey(run));
   return {
     id,
     attempt: Math.max(1, job.attemptsStarted),
     data: job.data,
-    send: (m: SealedMessage) => queued(() => cmd.xadd(stream, "*", "m", m.text, "h", m.mac)),
-    sent: () => pending.then(() => {}),
-    delivered: async () => (await cmd.get(doneKey(id))) !== null,
-    cancelReason,
-    watchCancel: (stop) => {
-      const poll = setInterval(() => {
-        void cancelReason().then(
-          (r) => (r !== null ? stop(r) : undefined),
-          () => {},
-        );
-      }, CANCEL_POLL_MS);
-      return () => clearInterval(poll);
+    send: (m) => outbox.send(m),
+    sent: () => outbox.sent(),
+    before: async () => {
+      const [done, reason] = await cmd.mget(doneKey(id), cancelKey(id));
+      return { delivered: done !== null && done !== undefined, cancelReason: reason ?? null };
     },
+    watchCancel: (stop) => cancels.watch(id, stop),
     // BullMQ always hands a processor its token; without one the attempt holds no lease.
-    deliver: (result, refused) => queued(() => deliverOnce(cmd, { job: id, run, token: token ?? "", worker, result, refused })),
+    deliver: (result, refused) => outbox.deliver({ job: id, run, token: token ?? "", worker, result, refused }),
     handBack: async () => {
       if (token) await job.moveToWait(token).catch(() => {});
     },
@@ -59,6 +45,7 @@ function takenJob(cmd: Redis, job: Job, token: string | undefined, worker: strin
 export class RedisWorker implements WorkerService {
   private worker: Worker | null = null;
   private cmd: Redis | null = null;
+  private cancels: CancelWatch | null = null;
   private workerConn: Redis | null = null;
   private beat: ReturnType<typeof setInterval> | null = null;
   private stopping = false;
@@ -71,6 +58,7 @@ export class RedisWorker implements WorkerService {
 
   async start(): Promise<void> {
     this.cmd = await connectChecked(this.target, { rideOut: true });
+    this.cancels = new CancelWatch(this.cmd);
     const lockDuration = this.o.lockMs;
     this.workerConn = this.cmd.duplicate({ maxRetriesPerRequest: null });
     this.workerConn.on("error", () => {});
@@ -100,7 +88,7 @@ export class RedisWorker implements WorkerService {
 
   /** What BullMQ is told: the job's return value, or (handed back: moved to wait) that another worker takes it. */
   private async process(job: Job, token?: string): Promise<unknown> {
-    const end = await this.host.run(takenJob(this.cmd!, job, token, this.host.name));
+    const end = await this.host.run(takenJob(this.cmd!, this.cancels!, job, token, this.host.name));
     if (end.kind === "already-delivered") return "already delivered";
     if (end.kind === "delivered") return { status: end.status };
     // Handed back (moved to wait) or another attempt's now: BullMQ leaves the job alone.
@@ -117,6 +105,7 @@ export class RedisWorker implements WorkerService {
     // Redis down: no wait on it may hold the stop (stop-wait.ts).
     const running = await this.host.stop(() => unlessDown(closing, this.cmd));
     if (this.beat) clearInterval(this.beat);
+    this.cancels?.end();
     if (!isDown(this.cmd)) await unlessDown(this.cmd?.del(workerKey(this.host.name)), this.cmd);
     if (isDown(this.cmd) && running > 0)
       this.o.log(

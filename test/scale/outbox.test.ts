@@ -1,0 +1,100 @@
+// A worker's writes to a real redis-server (ADR 0079): the messages of one turn go in
+// one stream entry, the delivery carries what still waits in the same pipeline (before
+// the result, in order), a write that fails does not hold up the next, and one read
+// watches the stops of every running job.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Redis } from "ioredis";
+import { FleetKey } from "../../src/executor/fleet-key.ts";
+import { sealMessage, type StreamMessage } from "../../src/executor/protocol.ts";
+import { CancelWatch } from "../../src/executor/redis/cancel-watch.ts";
+import { cancelKey, eventsKey, lockKey } from "../../src/executor/redis/keys.ts";
+import { Outbox } from "../../src/executor/redis/outbox.ts";
+import { openEntry } from "../../src/executor/redis/stream-entry.ts";
+import { HAVE_REDIS, RedisServer } from "./redis-server.ts";
+import { RedisMonitor } from "./redis-monitor.ts";
+
+const KEY = FleetKey.of("outbox-test-key-0123456789abcdef0123", "test");
+const RUN = "20260101-000000-0utb0x";
+const JOB = `${RUN}.each.0.1`;
+const attempt = (n: number): StreamMessage => ({ kind: "attempt", job: JOB, worker: "w", attempt: n });
+const seal = (m: StreamMessage) => sealMessage(RUN, m, KEY);
+
+describe.skipIf(!HAVE_REDIS)("the outbox and the cancel watch", { timeout: 60_000 }, () => {
+  let server: RedisServer;
+  let cmd: Redis;
+  beforeAll(async () => {
+    server = await RedisServer.start();
+    cmd = new Redis(server.url);
+  });
+  afterAll(async () => {
+    cmd?.disconnect();
+    await server?.stop();
+  });
+
+  const entries = async () => (await cmd.xrange(eventsKey(RUN), "-", "+")).map(([, f]) => openEntry(f, RUN, KEY));
+
+  test("one turn's messages are one entry; the delivery follows what waits, in one pipeline", async () => {
+    await cmd.flushall();
+    const box = new Outbox(cmd, eventsKey(RUN));
+    const first = [box.send(seal(attempt(1))), box.send(seal(attempt(2))), box.send(seal(attempt(3)))];
+    await Promise.all(first);
+    expect(await entries()).toEqual([[attempt(1), attempt(2), attempt(3)]]);
+    // The job's lease, as BullMQ holds it: the delivery checks it.
+    await cmd.set(lockKey(JOB), "token-1");
+    void box.send(seal(attempt(4)));
+    const result: StreamMessage = {
+      kind: "result",
+      job: JOB,
+      outcome: {
+        worker: "w",
+        attempt: 1,
+        status: "passed",
+        output: null,
+        error: null,
+        counts: { passed: 1, failed: 0, error: 0, skipped: 0, cancelled: 0 },
+        costUnknown: 0,
+      },
+    };
+    const refused: StreamMessage = { kind: "refused", job: JOB, worker: "w", attempt: 1, status: "passed", reason: "lost" };
+    const args = { job: JOB, run: RUN, token: "token-1", worker: "w", result: seal(result), refused: seal(refused) };
+    expect(await box.deliver(args)).toBe("delivered");
+    expect(await entries()).toEqual([[attempt(1), attempt(2), attempt(3)], [attempt(4)], [result]]);
+    // Delivered once: a second attempt at it does nothing.
+    expect(await new Outbox(cmd, eventsKey(RUN)).deliver(args)).toBe("already");
+    // Another token holds the lease: the refusal goes instead.
+    await cmd.del(`vouch:done:${JOB}`);
+    expect(await new Outbox(cmd, eventsKey(RUN)).deliver({ ...args, token: "token-2" })).toBe("lease-lost");
+    expect((await entries()).at(-1)).toEqual([refused]);
+  });
+
+  test("a write that fails rejects its messages and does not hold up the next", async () => {
+    await cmd.flushall();
+    await cmd.set(eventsKey(RUN), "not a stream"); // XADD to it fails (WRONGTYPE)
+    const box = new Outbox(cmd, eventsKey(RUN));
+    await expect(box.send(seal(attempt(1)))).rejects.toThrow(/WRONGTYPE/);
+    await cmd.del(eventsKey(RUN));
+    await box.send(seal(attempt(2)));
+    await box.sent();
+    expect(await entries()).toEqual([[attempt(2)]]);
+  });
+
+  test("one MGET watches every running job's stop; each stop is said once", async () => {
+    await cmd.flushall();
+    const watch = new CancelWatch(cmd);
+    const stops: string[] = [];
+    const jobs = ["a", "b", "c"].map((j) => `${RUN}.each.${j}.1`);
+    const unwatch = jobs.map((id) => watch.watch(id, (r) => stops.push(`${id}:${r}`)));
+    const monitor = await RedisMonitor.start(server.port);
+    const reads = () => monitor.seen.filter((s) => s.args[0]?.toLowerCase() === "mget").map((s) => s.args.slice(1));
+    await cmd.set(cancelKey(jobs[1]!), "interrupted");
+    while (stops.length === 0) await Bun.sleep(20);
+    // Read again with the stop said: it is not said twice.
+    const seen = reads().length;
+    while (reads().length < seen + 2) await Bun.sleep(20);
+    await monitor.stop();
+    for (const u of unwatch) u();
+    expect(stops).toEqual([`${jobs[1]}:interrupted`]);
+    expect(reads()[0]).toEqual(jobs.map(cancelKey));
+    expect(reads().at(-1)).toEqual([jobs[0], jobs[2]].map((id) => cancelKey(id!)));
+  });
+});
