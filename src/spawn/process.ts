@@ -15,6 +15,11 @@ import { DEFAULT_GRACE_MS, GroupTermination, registerGroup } from "./process/ter
 import { Activity, armCaps } from "./process/timers.ts";
 import { sealedResult } from "./sandbox/setup-failure.ts";
 
+/** The signals vouch's session stops on (src/cli/session-signals.ts). */
+const STOP_SIGNALS: ReadonlySet<string> = new Set(["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"]);
+/** Long enough for the event loop to run a pending signal handler; paid only by a child ended so. */
+const STOP_SIGNAL_TURN_MS = 20;
+
 type Child = Bun.Subprocess<Blob | "ignore" | "pipe", "pipe", "pipe">;
 
 export async function runProcess(command: Command, options: ProcessOptions): Promise<ProcessResult> {
@@ -83,6 +88,11 @@ async function supervise(proc: Child, options: ProcessOptions, activity: Activit
   });
   if (options.conversation) options.conversation(stdinSink(proc.stdin as Bun.FileSink));
   await proc.exited;
+  // A stop signal vouch did not send: the one its own session got too (a signal to vouch's group
+  // reaches a child before posix_spawn's setsid; a script that signals vouch and itself). Bun runs
+  // the session's handler on a later turn of the loop: give it that turn, so the run is known to be
+  // stopping when this result is judged — an interrupt, not a crash.
+  if (stop.reason === null && STOP_SIGNALS.has(String(proc.signalCode))) await Bun.sleep(STOP_SIGNAL_TURN_MS);
   const leaderExitedAt = performance.now();
   stop.leaderExited();
   await drain(pgid, reading, pumps, stop.reason !== null, () => pipesClosed);

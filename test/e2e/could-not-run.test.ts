@@ -112,6 +112,17 @@ test("a script ended by SIGINT (the terminal's interrupt) is cancelled, not a cr
   expect(r.code).not.toBe(3);
 });
 
+// CI (stop 34): the MCP server's SIGTERM to `vouch run` reached its script too, before vouch's own
+// handler ran; the script "killed by SIGTERM" was judged first and the run ended 3. A script that
+// signals vouch and then itself is the same race on demand: a quarter to a half of such runs ended 3 (test first).
+test("a script that dies of the SIGTERM vouch got too: the run is interrupted (130), every time", async () => {
+  const file = join(dir.path, "sigterm.yaml");
+  writeFileSync(file, "version: 1\nname: sigterm\nnodes:\n  work: { kind: script, run: 'kill -TERM $PPID; kill -TERM $$' }\n");
+  const codes: number[] = [];
+  for (let i = 0; i < 20; i++) codes.push((await vouch(["run", file, "--json"], { home: join(dir.path, "home"), cwd: dir.path })).code);
+  expect(codes).toEqual(Array(20).fill(130));
+}, 60_000);
+
 test("a check killed by a signal vouch did not send (an OOM kill) did not finish: error, could_not_run, never failed", async () => {
   const r = await runWithChecks(KILLED);
   expect({ status: r.finished.status, cause: r.finished.cause, code: r.code }).toEqual({
