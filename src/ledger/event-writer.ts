@@ -109,7 +109,8 @@ export class EventWriter {
       "wall_ms",
       "output",
       "result_tail",
-      "evidence",
+      // node_results.evidence is no longer written (schema 6, ADR 0077): no reader used it, and
+      // the node.finished event holds the same evidence (~190 bytes a `true` item).
       "session_id",
       "finished_at",
       // Version 6 (a writer over an older schema, in tests of upgrades, keeps long tails inline).
@@ -310,7 +311,6 @@ export class EventWriter {
       e.wall_ms,
       this.stored(e.output),
       tail.inline,
-      json(e.evidence),
       e.session_id ?? null,
       e.t,
       ...(this.blobs.stores ? [tail.ref] : []),

@@ -210,3 +210,36 @@ describe("version 5 → 6", () => {
     }
   });
 });
+
+describe("the events' index by type (dropped at version 6)", () => {
+  // Every query of a run's events by type, as the readers write them: each reads the run's
+  // (run_id, seq) range, with or without events_by_type, so dropping it changes no read.
+  const queries = [
+    "SELECT run_id, seq, t, type, body FROM events WHERE run_id = ? AND type = 'node.finished' AND body LIKE ? ORDER BY seq",
+    "SELECT run_id, seq, t, type, body FROM events WHERE run_id = ? AND session = ? AND type = 'run.paused' ORDER BY seq DESC LIMIT 1",
+    "SELECT run_id, seq, t, type, body FROM events WHERE run_id = ? AND type = 'run.started'",
+  ];
+  const plans = (db: Database) =>
+    queries.map((q) => (db.query(`EXPLAIN QUERY PLAN ${q}`).all() as { detail: string }[]).map((r) => r.detail).join("; "));
+
+  test("gone from a ledger of version 6, and the queries by type read the run's key range, as they did with it", () => {
+    const home = tempHome();
+    try {
+      const old = openLedger({ home: home.home, migrations: MIGRATIONS.slice(0, 5) });
+      old.write(runWith("x", "y", "r-plan-0001").events);
+      old.close();
+      const v5 = new Database(ledgerFile(home.home), { readonly: true });
+      expect(v5.query("SELECT count(*) AS n FROM sqlite_master WHERE name = 'events_by_type'").get()).toEqual({ n: 1 });
+      const before = plans(v5);
+      v5.close();
+      openLedger({ home: home.home }).close();
+      const v6 = new Database(ledgerFile(home.home), { readonly: true });
+      expect(v6.query("SELECT count(*) AS n FROM sqlite_master WHERE name = 'events_by_type'").get()).toEqual({ n: 0 });
+      expect(plans(v6)).toEqual(before);
+      expect(before.every((p) => p.includes("USING PRIMARY KEY (run_id=?)"))).toBe(true);
+      v6.close();
+    } finally {
+      home.cleanup();
+    }
+  });
+});
