@@ -33,41 +33,54 @@ export type GetBlob = (digest: string) => string | undefined;
  *  tail inside the output it ends) becomes a slice of it instead of a copy. */
 export type Leaves = { digest: string; body: string }[];
 
-function largeChildren(value: unknown): { text: string; value: unknown }[] {
+/** How many levels below a text its long values are taken out: deeper ones stay inside their
+ *  ancestor's blob (still once). Bounds the work on hostile deep values to this many passes. */
+export const MAX_LEVELS = 16;
+/** A long string is looked for in this many of the strings stored just before it (a tail right
+ *  after its output), so 10,000 long outputs in a map's results are not searched 10,000 times. */
+const RECENT_LEAVES = 4;
+
+function children(value: unknown): unknown[] {
   if (value === null || typeof value !== "object") return [];
-  const children = Array.isArray(value) ? value : Object.values(value as Record<string, unknown>);
-  const out: { text: string; value: unknown }[] = [];
-  for (const child of children) {
-    if (child === null || (typeof child !== "object" && typeof child !== "string")) continue;
-    const text = JSON.stringify(child) as string | undefined;
-    if (text !== undefined && text.length >= INLINE_MAX) out.push({ text, value: child });
-  }
-  // Largest first: a value inside another is found in the other's blob, not copied beside it.
-  return out.sort((a, b) => b.text.length - a.text.length);
+  return Array.isArray(value) ? value : Object.values(value as Record<string, unknown>);
 }
 
 /** `text` (the JSON of `value`, or text that holds it) with each long value inside it replaced
- *  by a hole; the blobs go to `put`. Text that is not exactly JSON.stringify's is kept as is. */
-export function compact(text: string, value: unknown, put: PutBlob, leaves: Leaves = []): string {
-  let out = text;
-  for (const child of largeChildren(value)) {
-    if (typeof child.value === "string") {
-      const inner = child.text.slice(1, -1);
-      const within = leaves.find((l) => l.body.includes(inner));
-      if (within && out.includes(child.text)) {
-        const at = within.body.indexOf(inner);
-        out = out.split(child.text).join(`"${HOLE}${within.digest}:${at}:${inner.length}${END}"`);
-        continue;
-      }
-    }
-    if (!out.includes(child.text)) continue;
-    const body = compact(child.text, child.value, put, leaves);
-    const digest = digestOf(body);
-    put(digest, body);
-    if (typeof child.value === "string") leaves.push({ digest, body });
-    out = out.split(child.text).join(`${HOLE}${digest}${END}`);
+ *  by a hole; the blobs go to `put`. One pass: JSON.stringify writes a value's children in
+ *  order, so each is looked for after the last one found. What is not found (text that is not
+ *  exactly JSON.stringify's) stays as it is: a hole only ever stands for the characters it
+ *  replaced, so whatever is replaced, expanding gives the text back. */
+export function compact(text: string, value: unknown, put: PutBlob, leaves: Leaves = [], level = 0): string {
+  if (text.length < INLINE_MAX || level >= MAX_LEVELS) return text;
+  let out = "";
+  let cursor = 0;
+  for (const child of children(value)) {
+    if (child === null || (typeof child !== "object" && typeof child !== "string")) continue;
+    const childText = JSON.stringify(child) as string | undefined;
+    if (childText === undefined || childText.length < INLINE_MAX) continue;
+    const at = text.indexOf(childText, cursor);
+    if (at < 0) continue;
+    out += text.slice(cursor, at) + holeFor(child, childText, put, leaves, level);
+    cursor = at + childText.length;
   }
-  return out;
+  return cursor === 0 ? text : out + text.slice(cursor);
+}
+
+/** The hole that stands for one long value: a slice of a string just stored that holds it, or
+ *  its own blob (whose long values are holes in turn). */
+function holeFor(child: unknown, childText: string, put: PutBlob, leaves: Leaves, level: number): string {
+  if (typeof child === "string") {
+    const inner = childText.slice(1, -1);
+    for (const leaf of leaves.slice(-RECENT_LEAVES)) {
+      const at = leaf.body.indexOf(inner);
+      if (at >= 0) return `"${HOLE}${leaf.digest}:${at}:${inner.length}${END}"`;
+    }
+  }
+  const body = compact(childText, child, put, leaves, level + 1);
+  const digest = digestOf(body);
+  put(digest, body);
+  if (typeof child === "string") leaves.push({ digest, body });
+  return `${HOLE}${digest}${END}`;
 }
 
 /** The text `stored` was made from: every hole filled from its blob, recursively. */

@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import { eventJson, type VouchEvent } from "../../src/engine/events.ts";
 import { ledgerFile, openLedger } from "../../src/ledger/index.ts";
 import { MIGRATIONS, migrate } from "../../src/ledger/migrations.ts";
-import { compact, expand, HEADERLESS, headerOf, INLINE_MAX, withHeader, withoutHeader } from "../../src/ledger/stored-text.ts";
+import { compact, expand, HEADERLESS, headerOf, INLINE_MAX, MAX_LEVELS, withHeader, withoutHeader } from "../../src/ledger/stored-text.ts";
 import { RunScript } from "./events-fixture.ts";
 import { eachFreshLedger, tempHome, type TempHome } from "./temp-home.ts";
 
@@ -115,6 +115,31 @@ describe("stored text (pure)", () => {
     expect(blobs.size).toBe(1);
     expect(stored.length).toBeLessThan(300);
     expect(expand(withHeader(stored, e), (d) => blobs.get(d))).toBe(JSON.stringify(e));
+  });
+});
+
+describe("stored text: bounded work on hostile shapes", () => {
+  test("a 300-deep value around a long string: holes for at most MAX_LEVELS levels, read back whole", () => {
+    let deep: unknown = "w".repeat(5000);
+    for (let i = 0; i < 300; i++) deep = [deep];
+    const text = JSON.stringify(deep);
+    const blobs = new Map<string, string>();
+    const stored = compact(text, [deep], (d, b) => blobs.set(d, b));
+    expect(blobs.size).toBeLessThanOrEqual(MAX_LEVELS);
+    expect(stored.length).toBeLessThan(100);
+    expect(expand(stored, (d) => blobs.get(d))).toBe(text);
+  });
+
+  test("2,000 long outputs in a map's results: each its own blob, the results one blob of holes", () => {
+    const results = Array.from({ length: 2000 }, (_, i) => ({ index: i, output: `${i}:${"o".repeat(1100)}` }));
+    const text = JSON.stringify({ results });
+    const blobs = new Map<string, string>();
+    let puts = 0;
+    const stored = compact(text, [{ results }], (d, b) => (puts++, blobs.set(d, b)));
+    // Each output and each result object, the array, the whole: one put each, nothing twice.
+    expect(blobs.size).toBe(2000 * 2 + 2);
+    expect(puts).toBe(blobs.size);
+    expect(expand(stored, (d) => blobs.get(d))).toBe(text);
   });
 });
 
