@@ -5,6 +5,8 @@
 import type { Database, Statement } from "bun:sqlite";
 import { CAUSE_STATUS, eventJson, type EventOf, type VouchEvent } from "../engine/events.ts";
 import { EvidenceWriter } from "./evidence-writer.ts";
+import { BlobStore } from "./blob-store.ts";
+import type { Leaves } from "./stored-text.ts";
 
 type Params = (string | number | null)[];
 
@@ -41,12 +43,17 @@ export class EventWriter {
   private readonly rounds = new Map<string, number>();
   /** Check outcomes and judged sittings (schema version 4). */
   private readonly evidence: EvidenceWriter;
+  /** Long values, once each (schema version 6, ADR 0077). */
+  private readonly blobs: BlobStore;
+  /** The strings the event being written stored as blobs (a result tail is a slice of its output). */
+  private leaves: Leaves = [];
 
   constructor(private readonly db: Database) {
     // db.query caches and finalizes its statements on close (prepare() would
     // keep the connection open after close: no checkpoint, the WAL left behind).
     const q = (sql: string) => db.query(sql);
     this.evidence = new EvidenceWriter(db);
+    this.blobs = new BlobStore(db);
     this.insertEvent = q("INSERT INTO events (run_id, seq, session, type, t, body) VALUES (?, ?, ?, ?, ?, ?)");
     this.runSessions = q("SELECT sessions FROM runs WHERE id = ?");
     this.insertRun = q(
@@ -102,9 +109,12 @@ export class EventWriter {
       "wall_ms",
       "output",
       "result_tail",
-      "evidence",
+      // node_results.evidence is no longer written (schema 6, ADR 0077): no reader used it, and
+      // the node.finished event holds the same evidence (~190 bytes a `true` item).
       "session_id",
       "finished_at",
+      // Version 6 (a writer over an older schema, in tests of upgrades, keeps long tails inline).
+      ...(this.blobs.stores ? ["result_tail_ref"] : []),
     ];
     this.nodeFinished = upsert(finishedCols, finishedCols.map((c) => `${c} = excluded.${c}`).join(", "));
     // An attempt cut off by a usage limit (ADR 0022): it ended, with no status (no verdict).
@@ -138,8 +148,10 @@ export class EventWriter {
       .transaction(() => {
         const last = new Map<string, { seq: number; t: string }>();
         for (const e of events) {
+          this.leaves = [];
+          const body = this.blobs.storeEvent(eventJson(e), e, this.leaves);
           const session = this.apply(e, staged);
-          this.insertEvent.run(e.run, e.seq, session, e.type, e.t, eventJson(e));
+          this.insertEvent.run(e.run, e.seq, session, e.type, e.t, body);
           const prev = last.get(e.run);
           if (!prev || e.seq >= prev.seq) last.set(e.run, { seq: e.seq, t: e.t });
         }
@@ -213,10 +225,20 @@ export class EventWriter {
         );
         break;
       case "branch.started":
-        this.branchStarted.run(e.run, s, e.branch.map, e.branch.index, e.label, json(e.item), e.t);
+        this.branchStarted.run(e.run, s, e.branch.map, e.branch.index, e.label, this.stored(e.item), e.t);
         break;
       case "branch.finished":
-        this.branchFinished.run(e.run, s, e.branch.map, e.branch.index, e.status, json(e.verdict), json(e.output), e.error ?? null, e.t);
+        this.branchFinished.run(
+          e.run,
+          s,
+          e.branch.map,
+          e.branch.index,
+          e.status,
+          this.stored(e.verdict),
+          this.stored(e.output),
+          e.error ?? null,
+          e.t,
+        );
         break;
       case "run.paused":
         this.runPaused.run(JSON.stringify(e.approvals), e.run, s);
@@ -231,7 +253,7 @@ export class EventWriter {
           e.cost_unknown,
           e.wall_ms,
           JSON.stringify(e.counts),
-          json(e.output),
+          this.stored(e.output),
           e.run,
           s,
         );
@@ -251,7 +273,7 @@ export class EventWriter {
         e.graph,
         e.graph_path,
         e.graph_digest,
-        JSON.stringify(e.inputs),
+        this.stored(e.inputs),
         JSON.stringify(e.caps),
         e.concurrency,
         e.harness,
@@ -273,6 +295,7 @@ export class EventWriter {
     // A finished node's round is not kept (10,000 branches, issue 20): an event of it after
     // its end, if any, finds the round in the ledger (latest()), as after a restart.
     this.rounds.delete(id);
+    const tail = this.tailOf(e.result_tail);
     this.nodeFinished.run(
       ...this.key(e, s, e.attempt, round),
       e.status,
@@ -286,12 +309,25 @@ export class EventWriter {
       e.turns,
       json(e.tokens ?? undefined),
       e.wall_ms,
-      json(e.output),
-      e.result_tail ?? null,
-      json(e.evidence),
+      this.stored(e.output),
+      tail.inline,
       e.session_id ?? null,
       e.t,
+      ...(this.blobs.stores ? [tail.ref] : []),
     );
+  }
+
+  /** A value's JSON as a column holds it: long values inside it as references to blobs. */
+  private stored(value: unknown): string | null {
+    return this.blobs.store(json(value), value, this.leaves);
+  }
+
+  /** result_tail is plain text: a long one is kept as a reference (a slice of the output it ends). */
+  private tailOf(tail: string | undefined): { inline: string | null; ref: string | null } {
+    if (tail === undefined) return { inline: null, ref: null };
+    const text = JSON.stringify(tail);
+    const ref = this.blobs.store(text, tail, this.leaves);
+    return ref === text ? { inline: tail, ref: null } : { inline: null, ref };
   }
 
   private latest(run: string, s: number, node: string, branch?: { map: string; index: number }): { round: number; attempt: number } {

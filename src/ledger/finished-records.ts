@@ -5,6 +5,7 @@ import type { Database } from "bun:sqlite";
 import { nodeKey, type EventOf } from "../engine/events.ts";
 import { parseStored } from "./stored-json.ts";
 import type { BranchView, NodeView } from "./types.ts";
+import { BlobStore, type StoredEventRow } from "./blob-store.ts";
 
 /** Each node's record of `field`, by nodeKey; `read` gives undefined where an event holds none. */
 export function lastFinishedWith<T>(
@@ -14,12 +15,14 @@ export function lastFinishedWith<T>(
   read: (e: EventOf<"node.finished">) => T | undefined,
 ): Map<string, T> {
   const out = new Map<string, T>();
-  // The LIKE only skips events that cannot hold one; each body is still parsed and checked.
+  // The LIKE only skips events that cannot hold one (a long record is a reference after its
+  // key, so the key is still in the stored body); each body is still parsed and checked.
   const rows = db
-    .query(`SELECT body FROM events WHERE run_id = ? AND type = 'node.finished' AND body LIKE ? ORDER BY seq`)
-    .all(runId, `%"${field}":%`) as { body: string }[];
-  for (const { body } of rows) {
-    const e = parseStored(body) as EventOf<"node.finished">;
+    .query(`SELECT run_id, seq, t, type, body FROM events WHERE run_id = ? AND type = 'node.finished' AND body LIKE ? ORDER BY seq`)
+    .all(runId, `%"${field}":%`) as StoredEventRow[];
+  const blobs = new BlobStore(db);
+  for (const row of rows) {
+    const e = parseStored(blobs.eventText(row)) as EventOf<"node.finished">;
     const r = read(e);
     if (r !== undefined) out.set(nodeKey(e.node, e.branch), r);
   }

@@ -8,6 +8,7 @@
 import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { LedgerError } from "../engine/errors.ts";
+import { expand, withHeader } from "./stored-text.ts";
 
 /** Ledgers up to this size get PRAGMA quick_check on every open (measured: ~20 ms at 22 MiB,
  *  ~45 ms at 67 MiB, ~245 ms at 269 MiB, warm cache; docs/ledger.md). */
@@ -58,16 +59,28 @@ export function quickCheck(db: Database, file: string): void {
   if (bad !== null) throw corruptLedger(file, `event ${bad.seq} of run ${bad.run_id} is not the JSON vouch wrote`);
 }
 
+/** A stored body as SQL can see it: an event stored without its header (schema version 6,
+ *  stored-text.ts) gets it back from its columns, so json_valid judges the whole event. */
+export const EVENT_JSON_SQL = `CASE WHEN substr(body, 1, 1) = char(3)
+  THEN '{"v":1,"run":' || json_quote(run_id) || ',"t":' || json_quote(t) || ',"seq":' || seq || ',"type":' || json_quote(type) || substr(body, 2)
+  ELSE body END`;
+
 /** The first event whose body is no JSON. SQLite's json_valid refuses JSON nested deeper than
  *  1,000 levels, which a vouch from before the depth bound (ADR 0019) stored and readers cut
- *  (stored-json.ts): what it refuses is parsed here too, and only what JSON.parse refuses is damage. */
+ *  (stored-json.ts): what it refuses is parsed here too, and only what JSON.parse refuses is damage.
+ *  So is an event with a long value kept as a reference (ADR 0077): it is read back whole here. */
 function firstUnparsedEvent(db: Database): { run_id: string; seq: number } | null {
-  const suspects = db.prepare("SELECT run_id, seq, body FROM events WHERE NOT json_valid(body)");
+  const suspects = db.prepare(
+    `SELECT run_id, seq, t, type, body FROM events WHERE typeof(body) != 'text' OR NOT json_valid(${EVENT_JSON_SQL})`,
+  );
+  const hasBlobs = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'blobs'").get() !== null;
+  const blob = hasBlobs ? db.query("SELECT body FROM blobs WHERE digest = ?") : null;
+  const get = (digest: string) => (blob?.get(digest) as { body: string } | null)?.body;
   try {
-    for (const row of suspects.iterate() as IterableIterator<{ run_id: string; seq: number; body: unknown }>) {
+    for (const row of suspects.iterate() as IterableIterator<{ run_id: string; seq: number; t: string; type: string; body: unknown }>) {
       if (typeof row.body !== "string") return row;
       try {
-        JSON.parse(row.body);
+        JSON.parse(expand(withHeader(row.body, { run: row.run_id, t: row.t, seq: row.seq, type: row.type }), get));
       } catch {
         return row;
       }

@@ -269,12 +269,28 @@ CREATE TRIGGER requests_no_update BEFORE UPDATE ON requests BEGIN SELECT RAISE(A
 CREATE TRIGGER requests_no_delete BEFORE DELETE ON requests BEGIN SELECT RAISE(ABORT, 'vouch ledger: requests are append-only'); END;
 `;
 
+// Version 6 (ADR 0077): each long value once. A value whose JSON text is 1 KiB or more is kept in
+// blobs under the SHA-256 of its text, and every event body and projection column that held it
+// keeps a reference instead (stored-text.ts); an event body no longer repeats its row's header.
+// Rows written before stay as they were (readers tell them apart), so nothing is rewritten.
+// A result tail long enough to be a blob is kept as a reference too (result_tail_ref): the
+// result_tail column holds plain text, where a reference could not be told from the text.
+// events_by_type goes: no query used it (SQLite reads a run's events of one type through the
+// (run_id, seq) key; test/ledger/stored-values.test.ts holds the plans), and it cost ~260 bytes
+// a `true` map item, a twelfth of the ledger.
+const V6 = `
+CREATE TABLE blobs (digest TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID;
+ALTER TABLE node_results ADD COLUMN result_tail_ref TEXT;
+DROP INDEX IF EXISTS events_by_type;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
   { version: 3, sql: V3 },
   { version: 4, sql: V4 },
   { version: 5, sql: V5 },
+  { version: 6, sql: V6 },
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

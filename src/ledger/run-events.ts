@@ -6,10 +6,14 @@ import type { Database } from "bun:sqlite";
 import { LedgerError } from "../engine/errors.ts";
 import { corruptLedger } from "./integrity.ts";
 import { eventSchema, type VouchEvent } from "../engine/events.ts";
+import { BlobStore, type StoredEventRow } from "./blob-store.ts";
+
+const COLUMNS = "run_id, seq, t, type, body";
 
 export function runEvents(db: Database, runId: string, file: string): VouchEvent[] {
-  const rows = db.query("SELECT seq, body FROM events WHERE run_id = ? ORDER BY seq").all(runId) as { seq: number; body: string }[];
-  return rows.map(({ seq, body }) => eventOf(seq, body, runId, file));
+  const rows = db.query(`SELECT ${COLUMNS} FROM events WHERE run_id = ? ORDER BY seq`).all(runId) as StoredEventRow[];
+  const blobs = new BlobStore(db);
+  return rows.map((row) => eventOf(row.seq, blobs.eventText(row), runId, file));
 }
 
 /** An event and the text the ledger holds for it (what `--json` printed: the same bytes). */
@@ -22,11 +26,14 @@ export interface StoredEvent {
  *  of the (run_id, seq) primary key, so following a run as it grows (`vouch watch`) costs
  *  what is new, never a re-read of what was read (ADR 0063). */
 export function eventsAfter(db: Database, runId: string, afterSeq: number, limit: number, file: string): StoredEvent[] {
-  const rows = db.query("SELECT seq, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(runId, afterSeq, limit) as {
-    seq: number;
-    body: string;
-  }[];
-  return rows.map(({ seq, body }) => ({ event: eventOf(seq, body, runId, file), text: body }));
+  const rows = db
+    .query(`SELECT ${COLUMNS} FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`)
+    .all(runId, afterSeq, limit) as StoredEventRow[];
+  const blobs = new BlobStore(db);
+  return rows.map((row) => {
+    const text = blobs.eventText(row);
+    return { event: eventOf(row.seq, text, runId, file), text };
+  });
 }
 
 function eventOf(seq: number, body: string, runId: string, file: string): VouchEvent {

@@ -5,6 +5,7 @@ import type { EventOf, RunStatus } from "../engine/events.ts";
 import { nodeCost } from "../read/node-cost.ts";
 import { sessionStatus, sessionWallMs, type SessionFacts } from "./run-status.ts";
 import type { RunListing, SessionView } from "./types.ts";
+import { BlobStore } from "./blob-store.ts";
 
 export interface RunRow {
   id: string;
@@ -128,7 +129,7 @@ export function sessionViews(db: Database, run: RunRow, liveness: Liveness): Ses
       first_seq: r.started_seq,
       last_seq: r.last_seq,
       paused: r.paused === null ? null : parseStored(r.paused),
-      ...(r.output === null ? {} : { output: parseStored(r.output) }),
+      ...(r.output === null ? {} : { output: parseStored(new BlobStore(db).text(r.output)) }),
     };
   });
 }

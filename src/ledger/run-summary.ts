@@ -11,6 +11,7 @@ import { sittings } from "./evidence-reads.ts";
 import { claimTable, retryTable } from "../read/claims.ts";
 import { requestsAfter } from "./run-requests.ts";
 import { attachSeals, sealsOf } from "./run-seals.ts";
+import { BlobStore, type StoredEventRow } from "./blob-store.ts";
 import type { AttemptView, BranchView, CheckRecord, NodeView, OverrunRecord, PausedLimit, RunSummary, SessionView } from "./types.ts";
 
 interface NodeRow {
@@ -36,6 +37,8 @@ interface NodeRow {
   wall_ms: number | null;
   output: string | null;
   result_tail: string | null;
+  /** A long result tail, as a reference (schema version 6); absent in older ledgers. */
+  result_tail_ref?: string | null;
   session_id: string | null;
   api_retries: number | null;
   checks: string;
@@ -55,7 +58,8 @@ interface BranchRow {
   error: string | null;
 }
 
-function attemptOf(r: NodeRow): AttemptView {
+function attemptOf(r: NodeRow, blobs: BlobStore): AttemptView {
+  const tailRef = r.result_tail_ref ?? null;
   return {
     session: r.session,
     round: r.round,
@@ -73,8 +77,8 @@ function attemptOf(r: NodeRow): AttemptView {
     turns: r.turns,
     tokens: r.tokens === null ? null : parseStored(r.tokens),
     wall_ms: r.wall_ms,
-    ...(r.output === null ? {} : { output: parseStored(r.output) }),
-    result_tail: r.result_tail,
+    ...(r.output === null ? {} : { output: parseStored(blobs.text(r.output)) }),
+    result_tail: tailRef === null ? r.result_tail : parseStored<string>(blobs.text(tailRef)),
     session_id: r.session_id,
     api_retries: r.api_retries ?? null,
     started_at: r.started_at,
@@ -90,9 +94,10 @@ function nodeView(
   kind: string | null,
   rows: NodeRow[],
   latest: SessionView | undefined,
+  blobs: BlobStore,
   branch?: { map: string; index: number },
 ): NodeView {
-  const attempts = rows.map(attemptOf);
+  const attempts = rows.map((row) => attemptOf(row, blobs));
   const last = attempts[attempts.length - 1];
   const base = { node, kind: rows.find((r) => r.kind !== null)?.kind ?? kind, ...(branch ? { branch } : {}) };
   if (!last) {
@@ -134,10 +139,12 @@ function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
 /** The latest session's run.paused, when a usage limit paused it. */
 function pausedLimit(db: Database, runId: string, session: number): PausedLimit | undefined {
   const row = db
-    .query("SELECT body FROM events WHERE run_id = ? AND session = ? AND type = 'run.paused' ORDER BY seq DESC LIMIT 1")
-    .get(runId, session) as { body: string } | null;
+    .query(
+      "SELECT run_id, seq, t, type, body FROM events WHERE run_id = ? AND session = ? AND type = 'run.paused' ORDER BY seq DESC LIMIT 1",
+    )
+    .get(runId, session) as StoredEventRow | null;
   if (!row) return undefined;
-  const e = parseStored(row.body) as EventOf<"run.paused">;
+  const e = parseStored(new BlobStore(db).eventText(row)) as EventOf<"run.paused">;
   if (e.reason !== "rate_limited" || e.harness === undefined) return undefined;
   return { harness: e.harness, resets_at: e.resets_at ?? null, limited: e.limited ?? [] };
 }
@@ -151,6 +158,7 @@ interface RunRows {
   /** The rows of each branch ("map\0index"): a branch reads its own, not the run's. */
   byBranch: Map<string, NodeRow[]>;
   latest: SessionView | undefined;
+  blobs: BlobStore;
 }
 
 let rowsVisited = 0;
@@ -163,7 +171,7 @@ export function branchRowVisits(): number {
 function topNodes(r: RunRows): NodeView[] {
   const ids = r.graphNodes.filter((n) => n.map === undefined).map((n) => n.id);
   for (const row of r.rows) if (row.map === "" && !ids.includes(row.node)) ids.push(row.node);
-  return ids.map((id) => nodeView(id, r.kindOf.get(`\u0000${id}`) ?? null, r.byNode.get(`\u0000-1\u0000${id}`) ?? [], r.latest));
+  return ids.map((id) => nodeView(id, r.kindOf.get(`\u0000${id}`) ?? null, r.byNode.get(`\u0000-1\u0000${id}`) ?? [], r.latest, r.blobs));
 }
 
 /** Each branch's latest row; a branch with node rows but no branch.started gets an empty one. */
@@ -204,15 +212,16 @@ function branchView(b: BranchRow, r: RunRows): BranchView {
       r.kindOf.get(`${b.map}\u0000${id}`) ?? null,
       r.byNode.get(`${b.map}\u0000${b.branch_index}\u0000${id}`) ?? [],
       r.latest,
+      r.blobs,
       ref,
     );
   return {
     map: b.map,
     index: b.branch_index,
     label: b.label,
-    ...(b.item === null ? {} : { item: parseStored(b.item) }),
+    ...(b.item === null ? {} : { item: parseStored(r.blobs.text(b.item)) }),
     status: b.status ?? (runningNow ? "running" : "unfinished"),
-    ...(b.verdict === null ? {} : { verdict: parseStored(b.verdict) }),
+    ...(b.verdict === null ? {} : { verdict: parseStored(r.blobs.text(b.verdict)) }),
     error: b.error,
     session: b.session,
     nodes: ids.map(node),
@@ -223,19 +232,23 @@ function branchView(b: BranchRow, r: RunRows): BranchView {
 function envNames(db: Database, runId: string): { pass_env: string[]; graph_env: string[] } {
   const passEnv = db.query("SELECT DISTINCT name FROM env_names WHERE run_id = ? ORDER BY name").all(runId) as { name: string }[];
   const graphEnv = new Set<string>();
-  for (const { body } of db.query("SELECT body FROM events WHERE run_id = ? AND type = 'run.started'").all(runId) as { body: string }[]) {
-    for (const name of (parseStored(body) as EventOf<"run.started">).graph_env ?? []) graphEnv.add(name);
+  const blobs = new BlobStore(db);
+  const started = db
+    .query("SELECT run_id, seq, t, type, body FROM events WHERE run_id = ? AND type = 'run.started'")
+    .all(runId) as StoredEventRow[];
+  for (const row of started) {
+    for (const name of (parseStored(blobs.eventText(row)) as EventOf<"run.started">).graph_env ?? []) graphEnv.add(name);
   }
   return { pass_env: passEnv.map((r) => r.name), graph_env: [...graphEnv].sort() };
 }
 
-function runFacts(run: RunRow, sessions: SessionView[]): RunSummary["run"] {
+function runFacts(db: Database, run: RunRow, sessions: SessionView[]): RunSummary["run"] {
   const latest = sessions[sessions.length - 1];
   const finished = latest && latest.finished_at !== null && latest.status !== "abandoned" && latest.status !== "running";
   return {
     ...listingOf(run, sessions),
     graph_digest: latest?.graph_digest ?? run.graph_digest,
-    inputs: parseStored(run.inputs),
+    inputs: parseStored(new BlobStore(db).text(run.inputs)),
     caps: parseStored(run.caps),
     concurrency: run.concurrency,
     harness: run.harness,
@@ -252,7 +265,7 @@ function runFacts(run: RunRow, sessions: SessionView[]): RunSummary["run"] {
  *  run one more time before the resume check read it again (issue 29). */
 export function runFactsOf(db: Database, runId: string, liveness: Liveness): RunSummary["run"] | null {
   const run = runRow(db, runId);
-  return run ? runFacts(run, sessionViews(db, run, liveness)) : null;
+  return run ? runFacts(db, run, sessionViews(db, run, liveness)) : null;
 }
 
 export function runSummary(db: Database, runId: string, liveness: Liveness): RunSummary | null {
@@ -269,6 +282,7 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
     byNode: groupBy(rows, (row) => `${row.map}\u0000${row.branch_index}\u0000${row.node}`),
     byBranch: groupBy(rows, (row) => `${row.map}\u0000${row.branch_index}`),
     latest,
+    blobs: new BlobStore(db),
   };
   const nodes = topNodes(r);
   const order = nodes.map((n) => n.node);
@@ -283,7 +297,7 @@ export function runSummary(db: Database, runId: string, liveness: Liveness): Run
   const judged = sittings(db, { runId }).rows;
   const requests = requestsAfter(db, runId, 0, 10_000);
   return {
-    run: runFacts(run, sessions),
+    run: runFacts(db, run, sessions),
     sessions,
     nodes,
     branches,

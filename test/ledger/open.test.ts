@@ -49,6 +49,7 @@ describe("a new ledger", () => {
       (r) => r.name,
     );
     expect(tables).toEqual([
+      "blobs",
       "branches",
       "check_runs",
       "env_names",

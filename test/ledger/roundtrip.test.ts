@@ -5,6 +5,7 @@ import { describe, expect, test } from "vitest";
 import { EVENT_TYPES, type VouchEvent } from "../../src/engine/events.ts";
 import { LedgerError } from "../../src/engine/errors.ts";
 import { ledgerFile, type RunLedger } from "../../src/ledger/index.ts";
+import { HEADERLESS, headerOf } from "../../src/ledger/stored-text.ts";
 import { fullRun, RunScript } from "./events-fixture.ts";
 import { eachFreshLedger, type TempHome } from "./temp-home.ts";
 
@@ -29,7 +30,12 @@ describe("append and read back", () => {
       t: string;
       body: string;
     }[];
-    expect(rows.map((r) => r.body)).toEqual(run.events.map((e) => JSON.stringify(e)));
+    // Stored without the header its columns hold (schema 6, ADR 0077): header + body is the JSON.
+    expect(rows.map((r) => headerOf({ run: run.run, seq: r.seq, t: r.t, type: r.type }) + r.body.slice(1))).toEqual(
+      run.events.map((e) => JSON.stringify(e)),
+    );
+    expect(rows.every((r) => r.body.startsWith(HEADERLESS))).toBe(true);
+    expect(ledger.eventsAfter(run.run, -1, 1000).map((s) => s.text)).toEqual(run.events.map((e) => JSON.stringify(e)));
     expect(rows.map((r) => r.type)).toEqual(run.events.map((e) => e.type));
     expect(rows.map((r) => r.t)).toEqual(run.events.map((e) => e.t));
     db.close();
@@ -71,7 +77,7 @@ describe("append and read back", () => {
     ledger.write(fullRun().events);
     const db = new Database(ledgerFile(t.home));
     db.run("DROP TRIGGER events_no_update");
-    db.run(`UPDATE events SET body = json_set(body, '$.status', 'great') WHERE seq = 9`);
+    db.run(`UPDATE events SET body = replace(body, '"status":"passed"', '"status":"great"') WHERE seq = 9`);
     db.close();
     expect(() => ledger.runEvents("r-full-0001")).toThrow(/event 9 of run r-full-0001 is not an event this vouch understands at status/);
   });

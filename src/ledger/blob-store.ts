@@ -1,0 +1,66 @@
+// The ledger's side of stored-text.ts (schema version 6, ADR 0077): the `blobs` table, each long
+// value once under the SHA-256 of its text, and the readers' way back from a stored text to the
+// text that was written.
+import type { Database, Statement } from "bun:sqlite";
+import { StoredValueError } from "./integrity.ts";
+import { compact, expand, MissingBlobError, withHeader, withoutHeader, type EventHeader, type Leaves } from "./stored-text.ts";
+
+/** What a reader needs of an event's row to give back its text. */
+export interface StoredEventRow {
+  run_id: string;
+  seq: number;
+  t: string;
+  type: string;
+  body: string;
+}
+
+export class BlobStore {
+  private readonly insert: Statement | null;
+  private readonly select: Statement | null;
+
+  /** False on a ledger older than version 6 (no blobs table): values are stored whole. */
+  get stores(): boolean {
+    return this.insert !== null;
+  }
+
+  constructor(db: Database) {
+    const has = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'blobs'").get() !== null;
+    // A ledger older than version 6 opened read-only has no blobs, and needs none: its texts have no holes.
+    this.insert = has ? db.query("INSERT OR IGNORE INTO blobs (digest, body) VALUES (?, ?)") : null;
+    this.select = has ? db.query("SELECT body FROM blobs WHERE digest = ?") : null;
+  }
+
+  /** A value's JSON text as a column stores it: the value itself, or long values inside it, as holes. */
+  store(text: string | null, value: unknown, leaves: Leaves = []): string | null {
+    if (text === null || this.insert === null) return text;
+    return compact(text, [value], this.put, leaves);
+  }
+
+  /** An event's body as it is stored: no header, its long values as holes (never the whole event). */
+  storeEvent(text: string, event: EventHeader, leaves: Leaves): string {
+    if (this.insert === null) return text;
+    return compact(withoutHeader(text, event), event, this.put, leaves);
+  }
+
+  private readonly put = (digest: string, body: string): void => {
+    this.insert?.run(digest, body);
+  };
+
+  /** The text a stored value was made from; a hole with no blob is a damaged file. */
+  text(stored: string): string;
+  text(stored: string | null): string | null;
+  text(stored: string | null): string | null {
+    if (stored === null) return null;
+    try {
+      return expand(stored, (digest) => (this.select?.get(digest) as { body: string } | null)?.body);
+    } catch (e) {
+      if (e instanceof MissingBlobError) throw new StoredValueError(e.message);
+      throw e;
+    }
+  }
+
+  /** The event's text, as it was written (and as `--json` printed it). */
+  eventText(row: StoredEventRow): string {
+    return this.text(withHeader(row.body, { run: row.run_id, t: row.t, seq: row.seq, type: row.type }));
+  }
+}
