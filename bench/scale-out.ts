@@ -3,6 +3,7 @@
 // run in process at concurrency 8. Prints the scaling ratios and the queue's
 // per-branch overhead, with the machine's load and fork cost.
 // Run: bun run build.ts && bun bench/scale-out.ts [--reps N]
+import { numberedMapGraph } from "../test/scale/numbered-map.ts";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -22,20 +23,7 @@ const env = {
   VOUCH_FLEET_KEY: randomBytes(32).toString("hex"),
 };
 const graph = join(dir, "sleep.yaml");
-writeFileSync(
-  graph,
-  `version: 1
-name: sleep-map
-nodes:
-  items: { kind: script, run: "seq 1 ${BRANCHES} | paste -sd, | sed 's/.*/[&]/'", output: { format: json } }
-  each:
-    kind: map
-    needs: [items]
-    over: nodes.items.output
-    branch:
-      nap: { kind: script, run: "sleep 0.2" }
-`,
-);
+writeFileSync(graph, numberedMapGraph("sleep-map", BRANCHES, `      nap: { kind: script, run: "sleep 0.2" }`));
 
 const redis = await RedisServer.start();
 const url = redis.url;

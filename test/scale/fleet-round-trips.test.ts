@@ -5,6 +5,7 @@
 // coordinator adds a turn's jobs together. No timing: the branch's failing first node
 // skips six others in one turn, so a worker sending each event on its own sends at least
 // ten stream entries a branch, and the batched one at most four (about two here).
+import { numberedMapGraph } from "./numbered-map.ts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,18 +17,14 @@ import { RedisMonitor, type Seen } from "./redis-monitor.ts";
 
 const BRANCHES = 12;
 const SKIPPED = ["b1", "b2", "b3", "b4", "b5", "b6"];
-const GRAPH = `version: 1
-name: round-trips
-nodes:
-  items: { kind: script, run: "seq 1 ${BRANCHES} | paste -sd, | sed 's/.*/[&]/'", output: { format: json } }
-  each:
-    kind: map
-    needs: [items]
-    over: nodes.items.output
-    branch:
-      a: { kind: script, run: "false" }
-${SKIPPED.map((id, i) => `      ${id}: { kind: script, run: "true", needs: [${i < 3 ? "a" : SKIPPED[i - 3]}] }`).join("\n")}
-`;
+const GRAPH = numberedMapGraph(
+  "round-trips",
+  BRANCHES,
+  [
+    `      a: { kind: script, run: "false" }`,
+    ...SKIPPED.map((id, i) => `      ${id}: { kind: script, run: "true", needs: [${i < 3 ? "a" : SKIPPED[i - 3]}] }`),
+  ].join("\n"),
+);
 
 describe.skipIf(!HAVE_REDIS)("Redis commands per fleet branch", { timeout: 120_000 }, () => {
   const redis = useRedis();

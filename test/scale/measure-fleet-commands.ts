@@ -5,6 +5,7 @@
 // side sends (MONITOR, split by connection: the workers' connections exist before the
 // coordinator starts) and the CPU of the coordinator, the workers and redis-server.
 //   bun test/scale/measure-fleet-commands.ts [--branches 200] [--workers 1] [--run true] [--per 8]
+import { numberedMapGraph } from "./numbered-map.ts";
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,20 +26,7 @@ const TICK = 100; // clock ticks per second (/proc/PID/stat)
 const dir = mkdtempSync(join(tmpdir(), "vouch-measure-"));
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, VOUCH_HOME: join(dir, ".vouch"), VOUCH_FLEET_KEY: "k".repeat(64) };
 const graph = join(dir, "g.yaml");
-writeFileSync(
-  graph,
-  `version: 1
-name: measure
-nodes:
-  items: { kind: script, run: "seq 1 ${BRANCHES} | paste -sd, | sed 's/.*/[&]/'", output: { format: json } }
-  each:
-    kind: map
-    needs: [items]
-    over: nodes.items.output
-    branch:
-      work: { kind: script, run: ${JSON.stringify(RUN)} }
-`,
-);
+writeFileSync(graph, numberedMapGraph("measure", BRANCHES, `      work: { kind: script, run: ${JSON.stringify(RUN)} }`));
 
 /** user+system CPU seconds of a live process, its children that ended included. */
 function cpu(pid: number): number {
