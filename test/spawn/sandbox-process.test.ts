@@ -306,6 +306,38 @@ describe.skipIf(!HAVE_BWRAP)("sockets", () => {
     }
   });
 
+  test("a .git file a sitting writes cannot name a hidden folder back into sight (review: it bound the ledger's home back read-only)", async () => {
+    const folder = join(root, "gitdir-trick");
+    const home = join(root, "gitdir-trick-home");
+    mkdirSync(join(home, "inner"), { recursive: true });
+    writeFileSync(join(home, "inner", "ledger.sqlite"), "the ledger\n");
+    mkdirSync(join(folder, "a"), { recursive: true });
+    mkdirSync(join(folder, "b"), { recursive: true });
+    // One names the hidden folder (a git dir must be a folder), one a file inside it.
+    writeFileSync(join(folder, "a", ".git"), `gitdir: ${join(home, "inner")}\n`);
+    writeFileSync(join(folder, "b", ".git"), `gitdir: ${join(home, "inner", "ledger.sqlite")}\n`);
+    const confiner = new Confiner({ probe: new SandboxProbe({ PATH: TEST_ENV.PATH }), hide: [home], supervisor: new ProcessSupervisor() });
+    for (const sub of ["a", "b"]) {
+      const c = await confiner.open({ tree: join(folder, sub), network: false }, TEST_ENV);
+      if ("error" in c) throw new Error(c.error);
+      try {
+        expect(
+          c.spec.readOnly.filter((p) => p.startsWith(home)),
+          sub,
+        ).toEqual([]);
+        const r = await runProcess(sh(`cat ${home}/inner/ledger.sqlite 2>&1 || echo not-seen`), {
+          cwd: join(folder, sub),
+          env: c.env,
+          sandbox: c.spec,
+        });
+        expect(r.stdoutTail, sub).toContain("not-seen");
+        expect(r.stdoutTail, sub).not.toContain("the ledger");
+      } finally {
+        await c.release();
+      }
+    }
+  });
+
   test("the session's confiner hides the container daemons' sockets and the per-user runtime folders", async () => {
     const { tree } = layout("confiner-sockets");
     const confiner = new Confiner({ probe: new SandboxProbe({ PATH: TEST_ENV.PATH }), hide: [], supervisor: new ProcessSupervisor() });

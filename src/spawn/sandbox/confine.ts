@@ -65,10 +65,14 @@ export function confinementSpec(f: ConfineFacts): SandboxSpec {
   } else {
     // The agent works in the user's folder: it may read its git records (status, log, diff), not
     // write them. Every enclosing repository's: the nearest may be one the sitting planted.
+    const records: string[] = [];
     for (const around of f.around) {
-      readOnly.push(around.dotGit, around.gitDir, around.commonDir);
+      records.push(around.dotGit, around.gitDir, around.commonDir);
       hidden.push(join(around.top, VOUCH_DIR));
     }
+    // A `.git` file names its git dir (`gitdir: PATH`), and a sitting can write one: a path it names
+    // at or inside a hidden one (the ledger, /run/user's sockets) would be bound back into sight.
+    readOnly.push(...records.filter((r) => !hidden.some((h) => r === h || r.startsWith(`${h}/`))));
   }
   const spec: SandboxSpec = { program: f.program, writable: [f.tree, ...f.writable], readOnly, hidden, network: f.network };
   if (f.tmp === undefined) return spec;

@@ -47,13 +47,16 @@ function recordsAt(top: string, dotGit: string): GitRecords | null {
       gitDir = isAbsolute(m[1]!) ? m[1]! : resolve(top, m[1]!);
     }
     gitDir = realpathSync(gitDir);
+    // Whatever a `gitdir:` line names, only a folder is a git dir (not a ledger file, not a socket).
+    if (!statSync(gitDir).isDirectory()) return null;
   } catch {
     return null;
   }
   let commonDir = gitDir;
   try {
     const named = readFileSync(join(gitDir, "commondir"), "utf8").trim();
-    if (named !== "") commonDir = realpathSync(isAbsolute(named) ? named : resolve(gitDir, named));
+    const common = named === "" ? gitDir : realpathSync(isAbsolute(named) ? named : resolve(gitDir, named));
+    if (statSync(common).isDirectory()) commonDir = common;
   } catch {
     // a main checkout's git dir has no commondir: it is its own
   }
