@@ -27,7 +27,10 @@ export class Emitter {
   }
 
   emit(body: EventBody): VouchEvent {
-    const event = { v: 1, run: this.runId, t: this.time(), seq: this.seq++, ...body } as VouchEvent;
+    const header = { v: 1 as const, run: this.runId, t: this.time(), seq: this.seq++ };
+    // A body from outside the process (a worker's event, ADR 0026) may carry header keys of its
+    // own: the header is set again after the spread, so they never win (the keys keep their order).
+    const event = Object.assign({ ...header, ...body }, header) as VouchEvent;
     this.ledger.append(event);
     return event;
   }
