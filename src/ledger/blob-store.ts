@@ -3,7 +3,17 @@
 // text that was written.
 import type { Database, Statement } from "bun:sqlite";
 import { StoredValueError } from "./integrity.ts";
-import { compact, expand, MissingBlobError, withHeader, withoutHeader, type EventHeader, type Leaves } from "./stored-text.ts";
+import {
+  compact,
+  expand,
+  StoredTextError,
+  verifiedGetter,
+  withHeader,
+  withoutHeader,
+  type EventHeader,
+  type GetBlob,
+  type Leaves,
+} from "./stored-text.ts";
 
 /** What a reader needs of an event's row to give back its text. */
 export interface StoredEventRow {
@@ -17,6 +27,7 @@ export interface StoredEventRow {
 export class BlobStore {
   private readonly insert: Statement | null;
   private readonly select: Statement | null;
+  private readonly get: GetBlob;
 
   /** False on a ledger older than version 6 (no blobs table): values are stored whole. */
   get stores(): boolean {
@@ -28,6 +39,7 @@ export class BlobStore {
     // A ledger older than version 6 opened read-only has no blobs, and needs none: its texts have no holes.
     this.insert = has ? db.query("INSERT OR IGNORE INTO blobs (digest, body) VALUES (?, ?)") : null;
     this.select = has ? db.query("SELECT body FROM blobs WHERE digest = ?") : null;
+    this.get = verifiedGetter((digest) => (this.select?.get(digest) as { body: string } | null)?.body);
   }
 
   /** A value's JSON text as a column stores it: the value itself, or long values inside it, as holes. */
@@ -52,9 +64,9 @@ export class BlobStore {
   text(stored: string | null): string | null {
     if (stored === null) return null;
     try {
-      return expand(stored, (digest) => (this.select?.get(digest) as { body: string } | null)?.body);
+      return expand(stored, this.get);
     } catch (e) {
-      if (e instanceof MissingBlobError) throw new StoredValueError(e.message);
+      if (e instanceof StoredTextError) throw new StoredValueError(e.message);
       throw e;
     }
   }

@@ -8,7 +8,7 @@
 import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { LedgerError } from "../engine/errors.ts";
-import { expand, withHeader } from "./stored-text.ts";
+import { digestOf, withHeader, withPlaceholders } from "./stored-text.ts";
 
 /** Ledgers up to this size get PRAGMA quick_check on every open (measured: ~20 ms at 22 MiB,
  *  ~45 ms at 67 MiB, ~245 ms at 269 MiB, warm cache; docs/ledger.md). */
@@ -68,26 +68,50 @@ export const EVENT_JSON_SQL = `CASE WHEN substr(body, 1, 1) = char(3)
 /** The first event whose body is no JSON. SQLite's json_valid refuses JSON nested deeper than
  *  1,000 levels, which a vouch from before the depth bound (ADR 0019) stored and readers cut
  *  (stored-json.ts): what it refuses is parsed here too, and only what JSON.parse refuses is damage.
- *  So is an event with a long value kept as a reference (ADR 0077): it is read back whole here. */
+ *  An event with a long value kept as a reference (ADR 0077) is parsed with each reference as a
+ *  placeholder, never expanded (a long value recurring in many events would cost its expanded
+ *  size, not the file's); the blobs it names must then exist, hash to their names and be JSON
+ *  in the same way, each checked once: linear in the file. */
 function firstUnparsedEvent(db: Database): { run_id: string; seq: number } | null {
   const suspects = db.prepare(
     `SELECT run_id, seq, t, type, body FROM events WHERE typeof(body) != 'text' OR NOT json_valid(${EVENT_JSON_SQL})`,
   );
   const hasBlobs = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'blobs'").get() !== null;
   const blob = hasBlobs ? db.query("SELECT body FROM blobs WHERE digest = ?") : null;
-  const get = (digest: string) => (blob?.get(digest) as { body: string } | null)?.body;
+  const checked = new Set<string>();
+  const blobIsSound = (digest: string): boolean => {
+    const pending = [digest];
+    while (pending.length > 0) {
+      const d = pending.pop()!;
+      if (checked.has(d)) continue;
+      checked.add(d);
+      const body = (blob?.get(d) as { body: unknown } | null)?.body;
+      if (typeof body !== "string" || digestOf(body) !== d) return false;
+      const names = new Set<string>();
+      if (!parses(withPlaceholders(body, names))) return false;
+      pending.push(...names);
+    }
+    return true;
+  };
   try {
     for (const row of suspects.iterate() as IterableIterator<{ run_id: string; seq: number; t: string; type: string; body: unknown }>) {
       if (typeof row.body !== "string") return row;
-      try {
-        JSON.parse(expand(withHeader(row.body, { run: row.run_id, t: row.t, seq: row.seq, type: row.type }), get));
-      } catch {
-        return row;
-      }
+      const names = new Set<string>();
+      const text = withPlaceholders(withHeader(row.body, { run: row.run_id, t: row.t, seq: row.seq, type: row.type }), names);
+      if (!parses(text) || ![...names].every(blobIsSound)) return row;
     }
     return null;
   } finally {
     suspects.finalize();
+  }
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -83,23 +83,117 @@ function holeFor(child: unknown, childText: string, put: PutBlob, leaves: Leaves
   return `${HOLE}${digest}${END}`;
 }
 
-/** The text `stored` was made from: every hole filled from its blob, recursively. */
+/** The most characters one stored text may expand to. A long value is stored once however often
+ *  it recurs (1,600 branches printing one 55 KB text expand to 88 MB from a 4.5 MB file), so this
+ *  is no bound on a sound file's size; it stops a crafted one whose slices of slices multiply. */
+export const MAX_EXPANDED = 256 * 1024 * 1024;
+
+/** The text `stored` was made from: every hole filled from its blob, recursively — each blob
+ *  expanded once per call, none inside itself, no deeper than compact nests them, the result
+ *  bounded (MAX_EXPANDED). A file that breaks any of these was not written by vouch. */
 export function expand(stored: string, get: GetBlob): string {
   if (!stored.includes(HOLE)) return stored;
+  const done = new Map<string, string>();
+  // Sized first, from lengths alone: a crafted file whose slices of slices multiply is refused
+  // before any of its text is built.
+  expandedLength(stored, get, new Map(), new Set());
+  return expandIn(stored, get, done, new Set());
+}
+
+/** How long `stored` expands to, without building it (each blob sized once). */
+function expandedLength(stored: string, get: GetBlob, sized: Map<string, number>, open: Set<string>): number {
+  let total = stored.length;
+  for (const m of stored.matchAll(HOLE_RE)) {
+    const [hole, digest, , len] = m as unknown as [string, string, string | undefined, string | undefined];
+    let whole = sized.get(digest!);
+    if (whole === undefined) {
+      if (open.has(digest!)) throw new DamagedBlobError(digest!, "holds a reference to itself");
+      if (open.size > MAX_LEVELS) throw new DamagedBlobError(digest!, `is nested deeper than ${MAX_LEVELS} levels`);
+      const body = get(digest!);
+      if (body === undefined) throw new MissingBlobError(digest!);
+      open.add(digest!);
+      whole = body.includes(HOLE) ? expandedLength(body, get, sized, open) : body.length;
+      open.delete(digest!);
+      sized.set(digest!, whole);
+    }
+    total += (len === undefined ? whole : Math.min(Number(len), whole)) - hole.length;
+    if (total > MAX_EXPANDED) throw new DamagedBlobError(digest!, `expands past ${MAX_EXPANDED} characters`);
+  }
+  return total;
+}
+
+function expandIn(stored: string, get: GetBlob, done: Map<string, string>, open: Set<string>): string {
+  let total = 0;
   return stored.replace(HOLE_RE, (_m, digest: string, at?: string, len?: string) => {
-    const body = get(digest);
-    if (body === undefined) throw new MissingBlobError(digest);
-    const whole = expand(body, get);
-    return at === undefined ? whole : whole.slice(Number(at), Number(at) + Number(len));
+    let whole = done.get(digest);
+    if (whole === undefined) {
+      if (open.has(digest)) throw new DamagedBlobError(digest, "holds a reference to itself");
+      if (open.size > MAX_LEVELS) throw new DamagedBlobError(digest, `is nested deeper than ${MAX_LEVELS} levels`);
+      const body = get(digest);
+      if (body === undefined) throw new MissingBlobError(digest);
+      open.add(digest);
+      whole = body.includes(HOLE) ? expandIn(body, get, done, open) : body;
+      open.delete(digest);
+      done.set(digest, whole);
+    }
+    const piece = at === undefined ? whole : whole.slice(Number(at), Number(at) + Number(len));
+    total += piece.length;
+    if (total > MAX_EXPANDED) throw new DamagedBlobError(digest, `expands past ${MAX_EXPANDED} characters`);
+    return piece;
   });
 }
 
-/** A hole names a blob the ledger does not have: the file was changed under vouch. */
-export class MissingBlobError extends Error {
-  override readonly name = "MissingBlobError";
-  constructor(readonly digest: string) {
-    super(`a stored value refers to blob ${digest.slice(0, 12)}…, which the ledger does not hold`);
+/** `stored` with each hole replaced by the JSON value 0 (a slice's, inside its quotes, by the
+ *  text 0), and the digests it names added to `names`: the shape of the text without reading
+ *  any blob — what the open-time check parses, linear in the stored size. */
+export function withPlaceholders(stored: string, names?: Set<string>): string {
+  if (!stored.includes(HOLE)) return stored;
+  return stored.replace(HOLE_RE, (_m, digest: string) => {
+    names?.add(digest);
+    return "0";
+  });
+}
+
+/** A stored value cannot be given back: the file was changed under vouch. */
+export class StoredTextError extends Error {
+  override readonly name: string = "StoredTextError";
+  constructor(
+    readonly digest: string,
+    message: string,
+  ) {
+    super(message);
   }
+}
+
+/** A hole names a blob the ledger does not have. */
+export class MissingBlobError extends StoredTextError {
+  override readonly name = "MissingBlobError";
+  constructor(digest: string) {
+    super(digest, `a stored value refers to blob ${digest.slice(0, 12)}…, which the ledger does not hold`);
+  }
+}
+
+/** A blob that is not one vouch wrote (its text does not hash to its name, it nests itself, it
+ *  expands past the bound). */
+export class DamagedBlobError extends StoredTextError {
+  override readonly name = "DamagedBlobError";
+  constructor(digest: string, what: string) {
+    super(digest, `stored blob ${digest.slice(0, 12)}… ${what}`);
+  }
+}
+
+/** A GetBlob that gives a blob's text only when it hashes to its name; each digest is hashed once
+ *  (`verified` keeps at most `keep` of them). */
+export function verifiedGetter(read: (digest: string) => string | undefined, keep = 4096): GetBlob {
+  const verified = new Set<string>();
+  return (digest) => {
+    const body = read(digest);
+    if (body === undefined || verified.has(digest)) return body;
+    if (digestOf(body) !== digest) throw new DamagedBlobError(digest, "does not hold the text whose digest names it");
+    if (verified.size >= keep) verified.clear();
+    verified.add(digest);
+    return body;
+  };
 }
 
 export interface EventHeader {
@@ -116,6 +210,8 @@ export function headerOf(h: EventHeader): string {
 
 /** An event's text without its header, when it starts with exactly that header; else the text. */
 export function withoutHeader(text: string, h: EventHeader): string {
+  // Only a header of the emitter's types is rebuilt from columns as it was written.
+  if (typeof h.run !== "string" || typeof h.t !== "string" || typeof h.type !== "string" || !Number.isSafeInteger(h.seq)) return text;
   const head = headerOf(h);
   if (!text.startsWith(head)) return text;
   const next = text[head.length];
