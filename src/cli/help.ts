@@ -415,9 +415,10 @@ parsing its arguments. A rejected flag is printed with the CLI's own message.
 Then whether sealing works here (sandbox: bubblewrap runs a sealed \`true\`), and when
 not, why (no bubblewrap, user namespaces switched off, another platform) and what to do;
 this changes no exit code.
-With a GRAPH, each ACP agent it names (every acp.command, sub-graphs included) is
-started as a sitting starts it and asked ACP's initialize, in the same throwaway HOME;
-no session is opened and no prompt sent. It reports who the agent says it is, its
+With a GRAPH, each ACP agent it names (the acp.command of each acp agent node, sub-graphs
+and map branches included) is started as a sitting starts it — so doctor runs those
+commands, unsealed, four at a time — and asked ACP's initialize, in the same throwaway
+HOME; no session is opened and no prompt sent. It reports who the agent says it is, its
 protocol version, whether vouch was tested with it and whether it can load a session.
 A path in acp.command is taken from the current folder, a name from PATH.
 

@@ -4,11 +4,11 @@
 // protocol version is refused, a missing one is named; the exit code follows.
 // Also the pure reading of a reply (hostile values bounded, wrong types ignored).
 import { afterAll, describe, expect, test } from "vitest";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureBinary } from "../graph/binary.ts";
-import { judgeReply } from "../../src/spawn/harness/acp-probe.ts";
+import { judgeReply, PROBES_AT_ONCE, probeAcpAgents } from "../../src/spawn/harness/acp-probe.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "vouch-doctor-acp-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -111,6 +111,48 @@ describe("vouch doctor GRAPH: the graph's ACP agents", () => {
   });
 });
 
+describe("vouch doctor GRAPH starts only the graph's agents (security review)", () => {
+  test("an acp.command in data (an input's default, an output schema) starts nothing; defaults.acp on a map branch's acp node is probed", async () => {
+    const marker = join(dir, "from-data");
+    const path = join(dir, "data.yaml");
+    writeFileSync(
+      path,
+      `version: 1
+name: data
+defaults: { harness: acp, acp: { command: [${STUB}] } }
+inputs:
+  cfg: { default: { acp: { command: [touch, ${marker}] } } }
+nodes:
+  items: { kind: script, run: "echo '[1]'", output: { format: json } }
+  other: { kind: script, run: "echo '{}'", output: { format: json, schema: { type: object, properties: { acp: { command: [touch, ${marker}] } } } } }
+  each: { kind: map, needs: [items], over: nodes.items.output, branch: { ask: { kind: agent, prompt: hi } } }
+`,
+    );
+    const r = await doctor([path, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const acp = (JSON.parse(r.stdout) as AcpReport[]).filter((x) => x.check === "acp");
+    expect(acp.map((a) => a.command)).toEqual([[STUB]]);
+    expect(Bun.file(marker).size).toBe(0);
+  });
+
+  test("many agents are probed four at a time", async () => {
+    const running = join(dir, "running");
+    const counts = join(dir, "counts");
+    const agent = script(
+      "counted",
+      `mkdir -p ${running}; touch ${running}/$$; ls ${running} | wc -l >> ${counts}; sleep 0.3; rm ${running}/$$; exit 1`,
+    );
+    const reports = await probeAcpAgents(
+      Array.from({ length: 10 }, (_, i) => [agent, `--n=${i}`]),
+      { PATH: "/usr/bin:/bin", cwd: dir, probeEnv: {} },
+    );
+    expect(reports.map((x) => x.verdict)).toEqual(Array(10).fill("rejected"));
+    const seen = readFileSync(counts, "utf8").trim().split("\n").map(Number);
+    expect(seen).toHaveLength(10);
+    expect(Math.max(...seen)).toBeLessThanOrEqual(PROBES_AT_ONCE);
+  });
+});
+
 describe("judgeReply", () => {
   test("hostile values are bounded and wrong types ignored; an error reply is a refusal", () => {
     const long = "<script>".repeat(100);
@@ -129,5 +171,8 @@ describe("judgeReply", () => {
     });
     // As the agent's line is parsed: __proto__ is a key of its own, not a prototype to read through.
     expect(judgeReply(JSON.parse('{"id":0,"result":{"__proto__":{"protocolVersion":1}}}')).verdict).toBe("rejected");
+    // An error 100,000 levels deep (under the 1 MB line bound) is said by its shape: stringifying it crashed doctor.
+    const deep = JSON.parse(`{"id":0,"error":${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
+    expect(judgeReply(deep)).toMatchObject({ verdict: "rejected", detail: "it refused initialize: an error and no message" });
   });
 });

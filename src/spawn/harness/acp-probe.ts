@@ -41,8 +41,19 @@ export async function probeAcpAgents(
 ): Promise<AcpProbeReport[]> {
   const seen = new Map<string, readonly string[]>();
   for (const c of commands) if (c.length > 0) seen.set(JSON.stringify(c), c);
-  return Promise.all([...seen.values()].map((c) => probeOne(c, env)));
+  const distinct = [...seen.values()];
+  // A few at a time: a graph may name many agents, each a process (and an npx adapter an install).
+  const reports: AcpProbeReport[] = new Array(distinct.length);
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < distinct.length; i = next++) reports[i] = await probeOne(distinct[i]!, env);
+  };
+  await Promise.all(Array.from({ length: Math.min(PROBES_AT_ONCE, distinct.length) }, lane));
+  return reports;
 }
+
+/** How many agents are probed at once. */
+export const PROBES_AT_ONCE = 4;
 
 async function probeOne(
   command: readonly string[],
@@ -126,12 +137,19 @@ const text = (v: unknown, max = 200): string | undefined => (typeof v === "strin
 const record = (v: unknown): Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
+/** An error reply without a message, said by its shape (its JSON could be 100,000 levels deep). */
+function describeError(error: unknown): string {
+  if (typeof error !== "object" || error === null) return `an error of ${JSON.stringify(typeof error)}`;
+  const code = (error as Record<string, unknown>).code;
+  return `an error${typeof code === "number" ? ` with code ${code}` : ""} and no message`;
+}
+
 /** What the reply says, and the verdict: a result in vouch's protocol version is accepted. */
 export function judgeReply(msg: unknown): Omit<AcpProbeReport, "check" | "command" | "found" | "tested_agent"> {
   const m = record(msg);
   if ("error" in m) {
     const e = record(m.error);
-    return { verdict: "rejected", detail: `it refused initialize: ${text(e.message, 300) ?? JSON.stringify(m.error).slice(0, 300)}` };
+    return { verdict: "rejected", detail: `it refused initialize: ${text(e.message, 300) ?? describeError(m.error)}` };
   }
   const r = record(m.result);
   const info = record(r.agentInfo);
