@@ -10,8 +10,8 @@
 // gets is byte for byte what was written (the NDJSON contract, docs/events.md).
 import { createHash } from "node:crypto";
 
-/** A value's JSON text shorter than this stays inline: a hole (68 characters) and a blobs row
- *  (~100 bytes with its key) would cost more than they save (measured in ADR 0077). */
+/** A value's JSON text shorter than this stays inline: a hole (66 characters) and a blobs row
+ *  (~80 bytes with its key) would cost more than they save (measured in ADR 0077). */
 export const INLINE_MAX = 1024;
 
 const HOLE = "\u0001";

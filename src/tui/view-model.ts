@@ -5,7 +5,9 @@
 import type { EventOf, EventType, VouchEvent } from "../engine/events.ts";
 import { recordOf } from "../read/views.ts";
 import { verdictText } from "./format.ts";
-import { own, put } from "./own.ts";
+import { own, put, withKey } from "./own.ts";
+import { getAt } from "./chunked-list.ts";
+import { unfoldBranch } from "./view-fold.ts";
 import { addOverrun, count, emptyBranch, emptyMap, emptyNode, newAttempt, updateBranch, updateNode, withAttempt } from "./view-update.ts";
 import type { BranchView, LiveCheck, MapView, NodeView, RunView, ViewState } from "./view-state.ts";
 import { flakyText } from "../read/check-history.ts";
@@ -68,12 +70,7 @@ const HANDLERS: { [T in EventType]: Handler<T> } = {
       stop_reason: "rate_limited",
       activity: e.error,
     })),
-  "branch.started": (s, e) =>
-    updateBranch(s, e.branch, (b, m) => {
-      const map = b && b.status !== "running" ? count(m, b, -1) : m;
-      const next: BranchView = { ...emptyBranch(e.branch), label: e.label, nodes: b?.nodes ?? {} };
-      return [next, { ...map, started: map.started + (b ? 0 : 1), running: map.running + (b?.status === "running" ? 0 : 1) }];
-    }),
+  "branch.started": branchStarted,
   "branch.finished": branchFinished,
   // Where a branch runs is noted by noteWorker (view-worker.ts), after every event.
   "branch.dispatched": (s) => s,
@@ -261,6 +258,20 @@ function nodeFinished(n: NodeView, e: EventOf<"node.finished">, sessionNo: numbe
   if (e.sealed !== undefined) next.sealed = e.sealed;
   if (e.unsealed_reason !== undefined) next.unsealed_reason = e.unsealed_reason;
   return next;
+}
+
+/** A branch starts, or starts again (a feedback round, a resumed run): what it was counted as
+ *  comes out first — from its view, or from what was kept when it was let go (view-fold.ts). */
+function branchStarted(s: ViewState, e: EventOf<"branch.started">): ViewState {
+  const held = own(s.maps, e.branch.map);
+  const back = held && getAt(held.branches, e.branch.index) === undefined ? unfoldBranch(s, held, e.branch.index) : undefined;
+  const base = back ? { ...back.state, maps: withKey(back.state.maps, e.branch.map, back.map) } : s;
+  return updateBranch(base, e.branch, (b, m) => {
+    const prior = b ?? back?.prior;
+    const map = prior && prior.status !== "running" ? count(m, prior, -1) : m;
+    const next: BranchView = { ...emptyBranch(e.branch), label: e.label, nodes: b?.nodes ?? {} };
+    return [next, { ...map, started: map.started + (prior ? 0 : 1), running: map.running + (prior?.status === "running" ? 0 : 1) }];
+  });
 }
 
 function branchFinished(s: ViewState, e: EventOf<"branch.finished">): ViewState {

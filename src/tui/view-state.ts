@@ -76,6 +76,11 @@ export interface MapView {
   branches: ChunkedList<BranchView>;
   /** Finished branches let go of this state (view-fold.ts, ADR 0078): counted above, no longer listed. */
   released?: number;
+  /** What each branch let go was counted as, one packed number per index (view-fold.ts): a
+   *  branch that runs again (a feedback round, a resumed run) is counted out by it first. */
+  releasedFacts?: ChunkedList<number>;
+  /** The verdict texts the packed facts name by position. */
+  releasedVerdicts?: readonly string[];
 }
 
 export interface RunView {
