@@ -44,7 +44,7 @@ async function mapRows(cfg: Issue29Config, log: (s: string) => void, out: Issue2
   out.rows.push(row(`Map of ${n(base.items)} \`true\`: branches per second (1 run)`, one(base.branchesPerS), "/s"));
   out.rows.push(row(`Map of ${n(base.items)} \`true\`: vouch peak RSS (1 run)`, one(base.peakRssMb), "MiB"));
   out.cells["ledger-bytes"] = {
-    value: `${n(Math.round(perItem))} B per item (${n(base.items)}-item map); ${copies.copies} copies`,
+    value: `${n(Math.round(perItem))} B per item (${n(base.items)}-item map); ${copies.copies} ${copies.copies === 1 ? "copy" : "copies"}`,
     verdict:
       copies.copies === 0
         ? "not measured: the 4 KiB output was not found in the ledger as text (stored compressed or elsewhere?)"
