@@ -18,11 +18,7 @@ export function foldBranch(state: ViewState, ref: BranchRef): ViewState {
   const b = m ? getAt(m.branches, ref.index) : undefined;
   if (!m || !b) return state;
   const seals = tallySeals(Object.values(b.nodes));
-  const verdicts = m.releasedVerdicts ?? [];
-  const text = b.verdictText ?? b.status.toUpperCase();
-  let v = verdicts.indexOf(text);
-  const releasedVerdicts = v >= 0 || verdicts.length >= MAX_VERDICTS ? verdicts : [...verdicts, text];
-  if (v < 0) v = releasedVerdicts.indexOf(text);
+  const [releasedVerdicts, v] = interned(m.releasedVerdicts ?? [], b.verdictText ?? b.status.toUpperCase());
   const facts = packFacts(NODE_STATUSES.indexOf(b.status as NodeStatus), v, seals.sealed, seals.unsealed);
   const maps = withKey(state.maps, ref.map, {
     ...m,
@@ -53,8 +49,17 @@ export function unfoldBranch(
   return { state: { ...state, releasedSeals }, map, prior };
 }
 
-/** Distinct verdict texts kept per map for the packed facts (a text past them counts as the last). */
+/** Distinct verdict texts kept per map for the packed facts; a branch with a text past them is
+ *  counted out under its status's word (NO_VERDICT), as `count` names a branch without a text. */
 const MAX_VERDICTS = 255;
+const NO_VERDICT = 255;
+
+/** `text`'s position in `list`, added when missing and there is room. */
+function interned(list: readonly string[], text: string): [readonly string[], number] {
+  const at = list.indexOf(text);
+  if (at >= 0) return [list, at];
+  return list.length < MAX_VERDICTS ? [[...list, text], list.length] : [list, NO_VERDICT];
+}
 const COUNT_LIMIT = 0xffff;
 
 /** status (3 bits), verdict text (8), sealed and unsealed node counts (16 each): 43 bits, an exact double. */
@@ -69,7 +74,7 @@ function unpackFacts(n: number): { status: number; verdict: number; sealed: numb
   return { status: Math.floor(high / 256), verdict: high % 256, sealed: Math.floor(low / 2 ** 16), unsealed: low % 2 ** 16 };
 }
 
-/** The run's seals: its top-level nodes first (as allNodes() orders them), then the branches let go, then those still held. */
+/** The run's seals: its top-level nodes first, then the branches let go, then those still held. */
 export function runSeals(state: ViewState): SealTally {
   let t = mergeSeals(tallySeals(Object.values(state.nodes)), state.releasedSeals ?? NO_SEALS);
   for (const m of Object.values(state.maps)) for (const b of entries(m.branches)) t = tallySeals(Object.values(b.nodes), t);

@@ -4,7 +4,7 @@
 // (its row key, start times, the branch it is doing now, the worker it runs on).
 import type { BranchRef, Cause, EventOf, EvidencePart, NodeStatus, RunCounts, RunStatus, Tokens } from "../engine/events.ts";
 import type { AttemptFacts, BranchFacts, CheckRecord, NodeFacts, OverrunRecord } from "../read/views.ts";
-import { entries, type ChunkedList } from "./chunked-list.ts";
+import type { ChunkedList } from "./chunked-list.ts";
 import type { RowStatus } from "./format.ts";
 import type { SealTally } from "../read/seal.ts";
 
@@ -169,12 +169,4 @@ export function initialState(): ViewState {
 
 export function isFinal(status: RowStatus): status is NodeStatus {
   return status === "passed" || status === "failed" || status === "error" || status === "skipped" || status === "cancelled";
-}
-
-/** Every node of the run: the top-level ones and every map branch's (a walk over all branches: for the
- *  run's end, not for every frame of a live map). */
-export function allNodes(state: ViewState): NodeView[] {
-  const out: NodeView[] = Object.values(state.nodes);
-  for (const m of Object.values(state.maps)) for (const b of entries(m.branches)) out.push(...Object.values(b.nodes));
-  return out;
 }

@@ -10,8 +10,15 @@ import { reduce } from "../../src/tui/view-model.ts";
 import { foldBranch, passedBranchRelease, runSeals } from "../../src/tui/view-fold.ts";
 import { branchRows } from "../../src/tui/view-branch-rows.ts";
 import { lineText } from "../../src/tui/lines.ts";
-import { allNodes, initialState, type ViewState } from "../../src/tui/view-state.ts";
+import { initialState, type NodeView, type ViewState } from "../../src/tui/view-state.ts";
 import { RunRecorder } from "./helpers/event-builder.ts";
+
+/** Every node the view holds (the oracle: a view that let no branch go). */
+function allNodes(state: ViewState): NodeView[] {
+  const out: NodeView[] = Object.values(state.nodes);
+  for (const m of Object.values(state.maps)) for (const b of entries(m.branches)) out.push(...Object.values(b.nodes));
+  return out;
+}
 
 type Seal = { sealed?: boolean; unsealed_reason?: string };
 
