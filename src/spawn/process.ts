@@ -73,8 +73,13 @@ function startChild(argv: string[], cwd: string, options: ProcessOptions): Child
 /** From the start to the reaped group: caps, cancel and shutdown stop it; the streams are read to their end. */
 async function supervise(proc: Child, options: ProcessOptions, activity: Activity): Promise<ProcessResult> {
   const pgid = proc.pid;
-  const grace = options.graceMs ?? DEFAULT_GRACE_MS;
-  const stop = new GroupTermination(pgid, grace, options.sandbox !== undefined, options.sittingMarker, options.stopsItsChildren);
+  const stop = new GroupTermination(
+    pgid,
+    options.graceMs ?? DEFAULT_GRACE_MS,
+    options.sandbox !== undefined,
+    options.sittingMarker,
+    options.stopsItsChildren,
+  );
   // A throwing line callback means the consumer is broken: stop the group, then rethrow.
   const pumps = openPumps(options, activity, () => stop.request("cancelled"));
   const disarm = armCaps(activity, options, (cap) => stop.request(cap));

@@ -34,11 +34,17 @@ export interface AcpProbeReport {
 export const ACP_PROBE_WALL_MS = 30_000;
 const ID = 0;
 
+/** Where the probes run: the PATH a program is found on, the folder a path in a command is taken
+ *  from, the CLI probes' environment (closed base URLs), and how long an answer may take. */
+export interface AcpProbeSetting {
+  PATH?: string;
+  cwd: string;
+  probeEnv: Readonly<Record<string, string>>;
+  wallMs?: number;
+}
+
 /** Probes each distinct command line once, in the order given. */
-export async function probeAcpAgents(
-  commands: readonly (readonly string[])[],
-  env: { PATH?: string; cwd: string; probeEnv: Readonly<Record<string, string>>; wallMs?: number },
-): Promise<AcpProbeReport[]> {
+export async function probeAcpAgents(commands: readonly (readonly string[])[], env: AcpProbeSetting): Promise<AcpProbeReport[]> {
   const seen = new Map<string, readonly string[]>();
   for (const c of commands) if (c.length > 0) seen.set(JSON.stringify(c), c);
   const distinct = [...seen.values()];
@@ -55,10 +61,7 @@ export async function probeAcpAgents(
 /** How many agents are probed at once. */
 export const PROBES_AT_ONCE = 4;
 
-async function probeOne(
-  command: readonly string[],
-  env: { PATH?: string; cwd: string; probeEnv: Readonly<Record<string, string>>; wallMs?: number },
-): Promise<AcpProbeReport> {
+async function probeOne(command: readonly string[], env: AcpProbeSetting): Promise<AcpProbeReport> {
   const program = command[0]!;
   // A path is taken from the current folder (where a shared-folder sitting starts); a name from PATH.
   const found = findOnPath(program.includes("/") ? resolve(env.cwd, program) : program, env.PATH);
