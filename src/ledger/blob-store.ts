@@ -13,6 +13,7 @@ import {
   type EventHeader,
   type GetBlob,
   type Leaves,
+  type Texts,
 } from "./stored-text.ts";
 
 /** What a reader needs of an event's row to give back its text. */
@@ -43,15 +44,15 @@ export class BlobStore {
   }
 
   /** A value's JSON text as a column stores it: the value itself, or long values inside it, as holes. */
-  store(text: string | null, value: unknown, leaves: Leaves = []): string | null {
+  store(text: string | null, value: unknown, leaves: Leaves = [], texts?: Texts): string | null {
     if (text === null || this.insert === null) return text;
-    return compact(text, [value], this.put, leaves);
+    return compact(text, [value], this.put, leaves, 0, texts);
   }
 
   /** An event's body as it is stored: no header, its long values as holes (never the whole event). */
-  storeEvent(text: string, event: EventHeader, leaves: Leaves): string {
+  storeEvent(text: string, event: EventHeader, leaves: Leaves, texts?: Texts): string {
     if (this.insert === null) return text;
-    return compact(withoutHeader(text, event), event, this.put, leaves);
+    return compact(withoutHeader(text, event), event, this.put, leaves, 0, texts);
   }
 
   private readonly put = (digest: string, body: string): void => {

@@ -6,7 +6,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { CAUSE_STATUS, eventJson, type EventOf, type VouchEvent } from "../engine/events.ts";
 import { EvidenceWriter } from "./evidence-writer.ts";
 import { BlobStore } from "./blob-store.ts";
-import type { Leaves } from "./stored-text.ts";
+import { textOf, type Leaves, type Texts } from "./stored-text.ts";
 
 type Params = (string | number | null)[];
 
@@ -47,6 +47,8 @@ export class EventWriter {
   private readonly blobs: BlobStore;
   /** The strings the event being written stored as blobs (a result tail is a slice of its output). */
   private leaves: Leaves = [];
+  /** The objects the event being written has stringified (its output once, however many columns hold it). */
+  private texts: Texts = new WeakMap();
 
   constructor(private readonly db: Database) {
     // db.query caches and finalizes its statements on close (prepare() would
@@ -149,7 +151,8 @@ export class EventWriter {
         const last = new Map<string, { seq: number; t: string }>();
         for (const e of events) {
           this.leaves = [];
-          const body = this.blobs.storeEvent(eventJson(e), e, this.leaves);
+          this.texts = new WeakMap();
+          const body = this.blobs.storeEvent(eventJson(e), e, this.leaves, this.texts);
           const session = this.apply(e, staged);
           this.insertEvent.run(e.run, e.seq, session, e.type, e.t, body);
           const prev = last.get(e.run);
@@ -319,7 +322,7 @@ export class EventWriter {
 
   /** A value's JSON as a column holds it: long values inside it as references to blobs. */
   private stored(value: unknown): string | null {
-    return this.blobs.store(json(value), value, this.leaves);
+    return this.blobs.store(value === undefined ? null : (textOf(value, this.texts) ?? null), value, this.leaves, this.texts);
   }
 
   /** result_tail is plain text: a long one is kept as a reference (a slice of the output it ends). */

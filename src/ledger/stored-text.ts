@@ -33,6 +33,22 @@ export type GetBlob = (digest: string) => string | undefined;
  *  tail inside the output it ends) becomes a slice of it instead of a copy. */
 export type Leaves = { digest: string; body: string }[];
 
+/** The JSON text of objects one write has stringified already: an event's output is the event's
+ *  child, its node's row's column, its map's result (a 10,000-item map's is megabytes), and is
+ *  stringified once (ADR 0077). Per write: an object is not changed while it is written. */
+export type Texts = WeakMap<object, string>;
+
+/** `value`'s JSON text, from `texts` when this write made it already. */
+export function textOf(value: unknown, texts?: Texts): string | undefined {
+  if (texts === undefined || value === null || typeof value !== "object") return JSON.stringify(value) as string | undefined;
+  let text = texts.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value) as string;
+    texts.set(value, text);
+  }
+  return text;
+}
+
 /** How many levels below a text its long values are taken out: deeper ones stay inside their
  *  ancestor's blob (still once). Bounds the work on hostile deep values to this many passes. */
 export const MAX_LEVELS = 16;
@@ -50,17 +66,17 @@ function children(value: unknown): unknown[] {
  *  order, so each is looked for after the last one found. What is not found (text that is not
  *  exactly JSON.stringify's) stays as it is: a hole only ever stands for the characters it
  *  replaced, so whatever is replaced, expanding gives the text back. */
-export function compact(text: string, value: unknown, put: PutBlob, leaves: Leaves = [], level = 0): string {
+export function compact(text: string, value: unknown, put: PutBlob, leaves: Leaves = [], level = 0, texts?: Texts): string {
   if (text.length < INLINE_MAX || level >= MAX_LEVELS) return text;
   let out = "";
   let cursor = 0;
   for (const child of children(value)) {
     if (child === null || (typeof child !== "object" && typeof child !== "string")) continue;
-    const childText = JSON.stringify(child) as string | undefined;
+    const childText = textOf(child, texts);
     if (childText === undefined || childText.length < INLINE_MAX) continue;
     const at = text.indexOf(childText, cursor);
     if (at < 0) continue;
-    out += text.slice(cursor, at) + holeFor(child, childText, put, leaves, level);
+    out += text.slice(cursor, at) + holeFor(child, childText, put, leaves, level, texts);
     cursor = at + childText.length;
   }
   return cursor === 0 ? text : out + text.slice(cursor);
@@ -68,7 +84,7 @@ export function compact(text: string, value: unknown, put: PutBlob, leaves: Leav
 
 /** The hole that stands for one long value: a slice of a string just stored that holds it, or
  *  its own blob (whose long values are holes in turn). */
-function holeFor(child: unknown, childText: string, put: PutBlob, leaves: Leaves, level: number): string {
+function holeFor(child: unknown, childText: string, put: PutBlob, leaves: Leaves, level: number, texts?: Texts): string {
   if (typeof child === "string") {
     const inner = childText.slice(1, -1);
     for (const leaf of leaves.slice(-RECENT_LEAVES)) {
@@ -76,7 +92,7 @@ function holeFor(child: unknown, childText: string, put: PutBlob, leaves: Leaves
       if (at >= 0) return `"${HOLE}${leaf.digest}:${at}:${inner.length}${END}"`;
     }
   }
-  const body = compact(childText, child, put, leaves, level + 1);
+  const body = compact(childText, child, put, leaves, level + 1, texts);
   const digest = digestOf(body);
   put(digest, body);
   if (typeof child === "string") leaves.push({ digest, body });
