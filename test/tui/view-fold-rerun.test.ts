@@ -11,7 +11,7 @@ import { entries } from "../../src/tui/chunked-list.ts";
 import { foldBranch, passedBranchRelease, runSeals } from "../../src/tui/view-fold.ts";
 import { reduce } from "../../src/tui/view-model.ts";
 import { initialState, type MapView, type ViewState } from "../../src/tui/view-state.ts";
-import { RunRecorder } from "./helpers/event-builder.ts";
+import { nodeFinishedBody, RunRecorder } from "./helpers/event-builder.ts";
 
 type Step = { index: number; status: NodeStatus; sealed: boolean };
 
@@ -22,20 +22,13 @@ function events(rounds: Step[][]): VouchEvent[] {
       r.emit({ type: "branch.started", branch: { map: "each", index: s.index }, item: s.index, label: `b${s.index}` } as EventBody);
     for (const s of round) {
       const branch = { map: "each", index: s.index };
-      r.emit({
-        type: "node.finished",
-        node: "work",
-        attempt: 1,
-        status: s.status,
-        qualifier: null,
-        stop_reason: null,
-        cause: null,
-        cost_usd: null,
-        turns: null,
-        wall_ms: 1,
-        branch,
-        ...(s.sealed ? { sealed: true } : { sealed: false, unsealed_reason: "sandbox: off" }),
-      } as EventBody);
+      r.emit(
+        nodeFinishedBody(
+          "work",
+          { branch, ...(s.sealed ? { sealed: true } : { sealed: false, unsealed_reason: "sandbox: off" }) },
+          s.status,
+        ),
+      );
       r.emit({ type: "branch.finished", branch, status: s.status, verdict: null } as EventBody);
     }
   }

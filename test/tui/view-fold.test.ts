@@ -11,7 +11,7 @@ import { foldBranch, passedBranchRelease, runSeals } from "../../src/tui/view-fo
 import { branchRows } from "../../src/tui/view-branch-rows.ts";
 import { lineText } from "../../src/tui/lines.ts";
 import { initialState, type NodeView, type ViewState } from "../../src/tui/view-state.ts";
-import { RunRecorder } from "./helpers/event-builder.ts";
+import { nodeFinishedBody, RunRecorder } from "./helpers/event-builder.ts";
 
 /** Every node the view holds (the oracle: a view that let no branch go). */
 function allNodes(state: ViewState): NodeView[] {
@@ -23,20 +23,7 @@ function allNodes(state: ViewState): NodeView[] {
 type Seal = { sealed?: boolean; unsealed_reason?: string };
 
 function finished(node: string, seal: Seal, branch?: { map: string; index: number }): EventBody {
-  return {
-    type: "node.finished",
-    node,
-    attempt: 1,
-    status: "passed",
-    qualifier: null,
-    stop_reason: null,
-    cause: null,
-    cost_usd: null,
-    turns: null,
-    wall_ms: 1,
-    ...(branch ? { branch } : {}),
-    ...seal,
-  } as EventBody;
+  return nodeFinishedBody(node, { ...(branch ? { branch } : {}), ...seal });
 }
 
 /** A top node and a map whose branches finish in `order`, each with its seal. */

@@ -49,3 +49,21 @@ export class RunRecorder {
 export const NO_TOKENS = null;
 
 export const ZERO = { passed: 0, failed: 0, error: 0, skipped: 0, cancelled: 0 };
+
+/** A node.finished body: `status` (passed by default), attempt 1, nothing else recorded but `extra`
+ *  (a branch, a seal). */
+export function nodeFinishedBody(node: string, extra: Record<string, unknown> = {}, status = "passed"): EventBody {
+  return {
+    type: "node.finished",
+    node,
+    attempt: 1,
+    status,
+    qualifier: null,
+    stop_reason: null,
+    cause: null,
+    cost_usd: null,
+    turns: null,
+    wall_ms: 1,
+    ...extra,
+  } as EventBody;
+}
