@@ -3,9 +3,11 @@
 // text that was written.
 import type { Database, Statement } from "bun:sqlite";
 import { StoredValueError } from "./integrity.ts";
+import { blobText, packText, UnknownTokenError } from "./event-fragments.ts";
 import {
   compact,
   expand,
+  packed,
   StoredTextError,
   verifiedGetter,
   withHeader,
@@ -29,6 +31,8 @@ export class BlobStore {
   private readonly insert: Statement | null;
   private readonly select: Statement | null;
   private readonly get: GetBlob;
+  /** Event bodies are packed with event-fragments.ts (schema version 7, ADR 0082). */
+  private readonly packs: boolean;
 
   /** False on a ledger older than version 6 (no blobs table): values are stored whole. */
   get stores(): boolean {
@@ -40,7 +44,9 @@ export class BlobStore {
     // A ledger older than version 6 opened read-only has no blobs, and needs none: its texts have no holes.
     this.insert = has ? db.query("INSERT OR IGNORE INTO blobs (digest, body) VALUES (?, ?)") : null;
     this.select = has ? db.query("SELECT body FROM blobs WHERE digest = ?") : null;
-    this.get = verifiedGetter((digest) => (this.select?.get(digest) as { body: string } | null)?.body);
+    const version = has ? (db.query("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | null) : null;
+    this.packs = Number(version?.value) >= 7;
+    this.get = verifiedGetter((digest) => blobText((this.select?.get(digest) as { body: string } | null)?.body));
   }
 
   /** A value's JSON text as a column stores it: the value itself, or long values inside it, as holes. */
@@ -52,11 +58,13 @@ export class BlobStore {
   /** An event's body as it is stored: no header, its long values as holes (never the whole event). */
   storeEvent(text: string, event: EventHeader, leaves: Leaves, texts?: Texts): string {
     if (this.insert === null) return text;
-    return compact(withoutHeader(text, event), event, this.put, leaves, 0, texts);
+    const stored = compact(withoutHeader(text, event), event, this.put, leaves, 0, texts);
+    return this.packs ? packed(stored) : stored;
   }
 
+  // Named by the digest of its text; stored packed (version 7) when packing can hold it.
   private readonly put = (digest: string, body: string): void => {
-    this.insert?.run(digest, body);
+    this.insert?.run(digest, this.packs ? (packText(body) ?? body) : body);
   };
 
   /** The text a stored value was made from; a hole with no blob is a damaged file. */
@@ -64,16 +72,21 @@ export class BlobStore {
   text(stored: string | null): string | null;
   text(stored: string | null): string | null {
     if (stored === null) return null;
-    try {
-      return expand(stored, this.get);
-    } catch (e) {
-      if (e instanceof StoredTextError) throw new StoredValueError(e.message);
-      throw e;
-    }
+    return damagedAs(() => expand(stored, this.get));
   }
 
   /** The event's text, as it was written (and as `--json` printed it). */
   eventText(row: StoredEventRow): string {
-    return this.text(withHeader(row.body, { run: row.run_id, t: row.t, seq: row.seq, type: row.type }));
+    return this.text(damagedAs(() => withHeader(row.body, { run: row.run_id, t: row.t, seq: row.seq, type: row.type })));
+  }
+}
+
+/** What a file vouch did not write gives: the ledger's damaged-value error (ADR 0048). */
+function damagedAs<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof StoredTextError || e instanceof UnknownTokenError) throw new StoredValueError(e.message);
+    throw e;
   }
 }

@@ -6,6 +6,7 @@ import { nodeKey, type EventOf } from "../engine/events.ts";
 import { parseStored } from "./stored-json.ts";
 import type { BranchView, NodeView } from "./types.ts";
 import { BlobStore, type StoredEventRow } from "./blob-store.ts";
+import { tokensHolding } from "./event-fragments.ts";
 
 /** Each node's record of `field`, by nodeKey; `read` gives undefined where an event holds none. */
 export function lastFinishedWith<T>(
@@ -16,10 +17,14 @@ export function lastFinishedWith<T>(
 ): Map<string, T> {
   const out = new Map<string, T>();
   // The LIKE only skips events that cannot hold one (a long record is a reference after its
-  // key, so the key is still in the stored body); each body is still parsed and checked.
+  // key, so the key is still in the stored body; a packed body may hold it as a token, ADR 0082);
+  // each body is still parsed and checked.
+  const tokens = tokensHolding(`"${field}":`);
   const rows = db
-    .query(`SELECT run_id, seq, t, type, body FROM events WHERE run_id = ? AND type = 'node.finished' AND body LIKE ? ORDER BY seq`)
-    .all(runId, `%"${field}":%`) as StoredEventRow[];
+    .query(
+      `SELECT run_id, seq, t, type, body FROM events WHERE run_id = ? AND type = 'node.finished' AND (body LIKE ?${" OR instr(body, ?) > 0".repeat(tokens.length)}) ORDER BY seq`,
+    )
+    .all(runId, `%"${field}":%`, ...tokens) as StoredEventRow[];
   const blobs = new BlobStore(db);
   for (const row of rows) {
     const e = parseStored(blobs.eventText(row)) as EventOf<"node.finished">;

@@ -8,7 +8,8 @@
 import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { LedgerError } from "../engine/errors.ts";
-import { digestOf, withHeader, withPlaceholders } from "./stored-text.ts";
+import { digestOf, withHeader, withPlaceholders, type EventHeader } from "./stored-text.ts";
+import { blobText, UnknownTokenError, unpackSql } from "./event-fragments.ts";
 
 /** Ledgers up to this size get PRAGMA quick_check on every open (measured: ~20 ms at 22 MiB,
  *  ~45 ms at 67 MiB, ~245 ms at 269 MiB, warm cache; docs/ledger.md). */
@@ -61,8 +62,9 @@ export function quickCheck(db: Database, file: string): void {
 
 /** A stored body as SQL can see it: an event stored without its header (schema version 6,
  *  stored-text.ts) gets it back from its columns, so json_valid judges the whole event. */
-export const EVENT_JSON_SQL = `CASE WHEN substr(body, 1, 1) = char(3)
-  THEN '{"v":1,"run":' || json_quote(run_id) || ',"t":' || json_quote(t) || ',"seq":' || seq || ',"type":' || json_quote(type) || substr(body, 2)
+const HEADER_SQL = `'{"v":1,"run":' || json_quote(run_id) || ',"t":' || json_quote(t) || ',"seq":' || seq || ',"type":' || json_quote(type)`;
+export const EVENT_JSON_SQL = `CASE WHEN substr(body, 1, 1) = char(3) THEN ${HEADER_SQL} || substr(body, 2)
+  WHEN substr(body, 1, 1) = char(4) THEN ${HEADER_SQL} || ${unpackSql("substr(body, 2)")}
   ELSE body END`;
 
 /** The first event whose body is no JSON. SQLite's json_valid refuses JSON nested deeper than
@@ -85,8 +87,9 @@ function firstUnparsedEvent(db: Database): { run_id: string; seq: number } | nul
       const d = pending.pop()!;
       if (checked.has(d)) continue;
       checked.add(d);
-      const body = (blob?.get(d) as { body: unknown } | null)?.body;
-      if (typeof body !== "string" || digestOf(body) !== d) return false;
+      const stored = (blob?.get(d) as { body: unknown } | null)?.body;
+      const body = typeof stored === "string" ? unpacked(stored) : null;
+      if (body === null || digestOf(body) !== d) return false;
       const names = new Set<string>();
       if (!parses(withPlaceholders(body, names))) return false;
       pending.push(...names);
@@ -97,12 +100,34 @@ function firstUnparsedEvent(db: Database): { run_id: string; seq: number } | nul
     for (const row of suspects.iterate() as IterableIterator<{ run_id: string; seq: number; t: string; type: string; body: unknown }>) {
       if (typeof row.body !== "string") return row;
       const names = new Set<string>();
-      const text = withPlaceholders(withHeader(row.body, { run: row.run_id, t: row.t, seq: row.seq, type: row.type }), names);
+      const whole = headerPut(row.body, { run: row.run_id, t: row.t, seq: row.seq, type: row.type });
+      if (whole === null) return row;
+      const text = withPlaceholders(whole, names);
       if (!parses(text) || ![...names].every(blobIsSound)) return row;
     }
     return null;
   } finally {
     suspects.finalize();
+  }
+}
+
+/** A blob's text (packed or not, ADR 0082), or null when it holds a token vouch never wrote. */
+function unpacked(stored: string): string | null {
+  try {
+    return blobText(stored) ?? null;
+  } catch (e) {
+    if (e instanceof UnknownTokenError) return null;
+    throw e;
+  }
+}
+
+/** The stored body with its header back, or null when it holds a token vouch never wrote. */
+function headerPut(body: string, h: EventHeader): string | null {
+  try {
+    return withHeader(body, h);
+  } catch (e) {
+    if (e instanceof UnknownTokenError) return null;
+    throw e;
   }
 }
 

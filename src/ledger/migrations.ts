@@ -284,6 +284,15 @@ ALTER TABLE node_results ADD COLUMN result_tail_ref TEXT;
 DROP INDEX IF EXISTS events_by_type;
 `;
 
+// Version 7 (ADR 0082): an event body stored without its header is packed — each of a fixed list
+// of JSON fragments (its keys, the values every `true` item repeats) kept as one or two control
+// characters (event-fragments.ts); its first character, U+0004, tells it from the bodies of
+// version 6 and before, which stay as they were (nothing is rewritten). A vouch that reads
+// version 6 must not read these, hence the version. sittings_by_time goes: `vouch stats --since`
+// reads every sitting into memory anyway (evidence-reads.ts), so the index saved it nothing a
+// scan costs, and it cost ~74 bytes a `true` map item.
+const V7 = `DROP INDEX IF EXISTS sittings_by_time;`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
@@ -291,6 +300,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, sql: V4 },
   { version: 5, sql: V5 },
   { version: 6, sql: V6 },
+  { version: 7, sql: V7 },
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

@@ -9,6 +9,7 @@
 // Expanding is splicing: a hole gives back the exact characters it replaced, so what a reader
 // gets is byte for byte what was written (the NDJSON contract, docs/events.md).
 import { createHash } from "node:crypto";
+import { PACKED, pack, unpack } from "./event-fragments.ts";
 
 /** A value's JSON text shorter than this stays inline: a hole (66 characters) and a blobs row
  *  (~80 bytes with its key) would cost more than they save (measured in ADR 0077). */
@@ -234,7 +235,17 @@ export function withoutHeader(text: string, h: EventHeader): string {
   return next === "," || next === "}" ? HEADERLESS + text.slice(head.length) : text;
 }
 
-/** The event's text from its stored body and its row's columns. */
+/** A headerless body (after compact: its holes stay as they are) packed with event-fragments.ts's
+ *  tokens (schema version 7, ADR 0082); any other text, or one packing cannot hold, as it is. */
+export function packed(stored: string): string {
+  if (!stored.startsWith(HEADERLESS)) return stored;
+  const tokens = pack(stored.slice(1));
+  return tokens === null ? stored : PACKED + tokens;
+}
+
+/** The event's text from its stored body and its row's columns (UnknownTokenError: a packed
+ *  body holds a token vouch never wrote). */
 export function withHeader(stored: string, h: EventHeader): string {
-  return stored.startsWith(HEADERLESS) ? headerOf(h) + stored.slice(1) : stored;
+  if (stored.startsWith(HEADERLESS)) return headerOf(h) + stored.slice(1);
+  return stored.startsWith(PACKED) ? headerOf(h) + unpack(stored.slice(1)) : stored;
 }

@@ -214,11 +214,11 @@ describe("a ledger vouch cannot read, through the binary", () => {
   test("a newer schema: exit 3 naming both versions", async () => {
     openLedger({ home: t.home }).close();
     const db = new Database(ledgerFile(t.home));
-    db.run("UPDATE meta SET value = '7' WHERE key = 'schema_version'");
+    db.run("UPDATE meta SET value = ? WHERE key = 'schema_version'", [String(SCHEMA_VERSION + 1)]);
     db.close();
     const r = await vouch(["runs"]);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain(`has ledger schema version 7, newer than this vouch reads (version ${SCHEMA_VERSION})`);
+    expect(r.stderr).toContain(`has ledger schema version ${SCHEMA_VERSION + 1}, newer than this vouch reads (version ${SCHEMA_VERSION})`);
   });
 });
 

@@ -63,7 +63,7 @@ describe("version 3 → 4", () => {
     openLedger({ home: t.home }).close();
     const db = new Database(ledgerFile(t.home), { readonly: true });
     expect(db.query("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: String(SCHEMA_VERSION) });
-    expect(SCHEMA_VERSION).toBe(6);
+    expect(SCHEMA_VERSION).toBe(7);
     expect(
       db.query("SELECT name, round, outcome, runs, failures, command_digest, tree_id, t, first_seq FROM check_runs ORDER BY name").all(),
     ).toEqual([

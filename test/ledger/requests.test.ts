@@ -130,13 +130,13 @@ describe("migration 4 → 5", () => {
     db0.close();
 
     ledger = openLedger({ home });
-    expect(SCHEMA_VERSION).toBe(6);
+    expect(SCHEMA_VERSION).toBe(7);
     expect(ledger.runEvents("r-full-0001")).toEqual(run.events);
     expect(ledger.requests.after("r-full-0001", 0)).toEqual([]);
     ledger.requests.cancel("r-full-0001", "command", by, "2026-12-01T10:00:00.000Z");
     expect(ledger.runSummary("r-full-0001").requests).toHaveLength(1);
     const db = new Database(ledgerFile(home), { readonly: true });
-    expect(db.query("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: "6" });
+    expect(db.query("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: "7" });
     expect(db.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
     db.close();
   });

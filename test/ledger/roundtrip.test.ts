@@ -5,7 +5,8 @@ import { describe, expect, test } from "vitest";
 import { EVENT_TYPES, type VouchEvent } from "../../src/engine/events.ts";
 import { LedgerError } from "../../src/engine/errors.ts";
 import { ledgerFile, type RunLedger } from "../../src/ledger/index.ts";
-import { HEADERLESS, headerOf } from "../../src/ledger/stored-text.ts";
+import { withHeader } from "../../src/ledger/stored-text.ts";
+import { FRAGMENT_TOKENS, PACKED } from "../../src/ledger/event-fragments.ts";
 import { fullRun, RunScript } from "./events-fixture.ts";
 import { eachFreshLedger, type TempHome } from "./temp-home.ts";
 
@@ -30,11 +31,13 @@ describe("append and read back", () => {
       t: string;
       body: string;
     }[];
-    // Stored without the header its columns hold (schema 6, ADR 0077): header + body is the JSON.
-    expect(rows.map((r) => headerOf({ run: run.run, seq: r.seq, t: r.t, type: r.type }) + r.body.slice(1))).toEqual(
+    // Stored without the header its columns hold (schema 6, ADR 0077) and packed (schema 7, ADR
+    // 0082): header + unpacked body is the JSON, and every body is shorter than its event's text.
+    expect(rows.map((r) => withHeader(r.body, { run: run.run, seq: r.seq, t: r.t, type: r.type }))).toEqual(
       run.events.map((e) => JSON.stringify(e)),
     );
-    expect(rows.every((r) => r.body.startsWith(HEADERLESS))).toBe(true);
+    expect(rows.every((r) => r.body.startsWith(PACKED))).toBe(true);
+    expect(rows.every((r, i) => r.body.length < JSON.stringify(run.events[i]).length)).toBe(true);
     expect(ledger.eventsAfter(run.run, -1, 1000).map((s) => s.text)).toEqual(run.events.map((e) => JSON.stringify(e)));
     expect(rows.map((r) => r.type)).toEqual(run.events.map((e) => e.type));
     expect(rows.map((r) => r.t)).toEqual(run.events.map((e) => e.t));
@@ -77,7 +80,9 @@ describe("append and read back", () => {
     ledger.write(fullRun().events);
     const db = new Database(ledgerFile(t.home));
     db.run("DROP TRIGGER events_no_update");
-    db.run(`UPDATE events SET body = replace(body, '"status":"passed"', '"status":"great"') WHERE seq = 9`);
+    // `,"status":"passed"` is one token of a packed body (ADR 0082).
+    const token = FRAGMENT_TOKENS.find((f) => f.fragment === ',"status":"passed"')!.token;
+    db.run(`UPDATE events SET body = replace(body, ?, ',"status":"great"') WHERE seq = 9`, [token]);
     db.close();
     expect(() => ledger.runEvents("r-full-0001")).toThrow(/event 9 of run r-full-0001 is not an event this vouch understands at status/);
   });

@@ -6,7 +6,8 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { eventJson, type VouchEvent } from "../../src/engine/events.ts";
 import { ledgerFile, openLedger } from "../../src/ledger/index.ts";
-import { MIGRATIONS, migrate } from "../../src/ledger/migrations.ts";
+import { MIGRATIONS, migrate, SCHEMA_VERSION } from "../../src/ledger/migrations.ts";
+import { PACKED } from "../../src/ledger/event-fragments.ts";
 import { compact, expand, HEADERLESS, headerOf, INLINE_MAX, MAX_LEVELS, withHeader, withoutHeader } from "../../src/ledger/stored-text.ts";
 import { RunScript } from "./events-fixture.ts";
 import { eachFreshLedger, tempHome, type TempHome } from "./temp-home.ts";
@@ -207,14 +208,15 @@ describe("version 5 → 6", () => {
       migrated.close();
 
       const db = new Database(ledgerFile(home.home), { readonly: true });
-      expect(db.query("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: "6" });
+      expect(db.query("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: String(SCHEMA_VERSION) });
       const bodies = db.query("SELECT session, body FROM events WHERE run_id = 'r-old-0001' ORDER BY seq").all() as {
         session: number;
         body: string;
       }[];
-      // Nothing rewritten: version 5's rows are the JSON; version 6's are stored without their header.
+      // Nothing rewritten: version 5's rows are the JSON; the newest's are stored without their
+      // header, packed (version 7, ADR 0082).
       expect(bodies.filter((b) => b.session === 1).every((b) => b.body.startsWith("{"))).toBe(true);
-      expect(bodies.filter((b) => b.session === 2).every((b) => b.body.startsWith(HEADERLESS))).toBe(true);
+      expect(bodies.filter((b) => b.session === 2).every((b) => b.body.startsWith(PACKED))).toBe(true);
       expect(db.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
       db.close();
     } finally {
@@ -222,12 +224,12 @@ describe("version 5 → 6", () => {
     }
   });
 
-  test("a fresh ledger migrated step by step from nothing reaches 6 with a blobs table", () => {
+  test("a fresh ledger migrated step by step from nothing reaches the newest version with a blobs table", () => {
     const home = tempHome();
     try {
       openLedger({ home: home.home, migrations: MIGRATIONS.slice(0, 5) }).close();
       const db = new Database(ledgerFile(home.home));
-      expect(migrate(db)).toBe(6);
+      expect(migrate(db)).toBe(SCHEMA_VERSION);
       expect(db.query("SELECT count(*) AS n FROM blobs").get()).toEqual({ n: 0 });
       db.close();
     } finally {

@@ -1,0 +1,185 @@
+// The fixed fragments an event body is written with (schema version 7, ADR 0082), as pure
+// functions. Most of a stored event is the same few dozen pieces of JSON — its keys, and the
+// values every `true` map item repeats (`"status":"passed"`, the exit-only evidence, the
+// unsealed reason) — so a body stored without its header (stored-text.ts) keeps each such
+// fragment as one control character (or two), and a reader puts the fragment back.
+//
+// Reversible by construction: JSON.stringify never writes a raw control character (inside
+// strings it escapes them, outside it writes none), so a text holding none of U+0004–U+001F is
+// packed, and in a packed text every such character is a token; expanding gives the exact
+// characters replaced (the NDJSON contract, docs/events.md). A text that holds one (no JSON
+// vouch writes) is stored unpacked. Each fragment holds a `"`, so none matches inside a
+// reference's digest (stored-text.ts: hex, digits and `:` between U+0001 and U+0002).
+//
+// THE LIST IS PART OF THE FILE FORMAT: a ledger written with it is read with it. Append to the
+// extended list only (a new token may not change what an old one means); never reorder.
+
+/** First character of a body stored without its header and packed with these fragments. */
+export const PACKED = "\u0004";
+/** Before one character of EXTENDED_KEYS: a fragment of the extended list. */
+const EXTENDED = "\u0004";
+
+/** One control character each (U+0005 … U+001F): what every `true` map item repeats. */
+const SINGLE: readonly string[] = [
+  ',"evidence":[{"part":"exit_zero","outcome":"passed"},{"part":"output","outcome":"not_applicable"},{"part":"result_matches","outcome":"not_applicable"},{"part":"checks","outcome":"not_applicable"}]',
+  ',"unsealed_reason":"a script without a workspace runs unconfined in the shared folder"',
+  ',"branch":{"map":"',
+  '","index":',
+  ',"node":"',
+  ',"kind":"script"',
+  ',"attempt":1',
+  ',"status":"passed"',
+  ',"qualifier":"exit-only"',
+  ',"stop_reason":null',
+  ',"cause":null',
+  ',"cost_usd":0',
+  ',"turns":null',
+  ',"wall_ms":',
+  ',"tokens":null',
+  ',"output":""',
+  ',"result_tail":""',
+  ',"sealed":false',
+  ',"cwd":"',
+  ',"item":',
+  ',"label":',
+  ',"verdict":null',
+  ',"kind":"',
+  ',"status":"',
+  ',"attempt":',
+  ',"sealed":true',
+  ',"output":',
+];
+
+/** The characters after U+0004 that name the extended fragments, in order. */
+const EXTENDED_KEYS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** U+0004 and one character: keys and values of the other events (agents, checks, retries). */
+const EXTENDED_LIST: readonly string[] = [
+  ',"qualifier":"',
+  ',"stop_reason":"',
+  ',"cause":"',
+  ',"cost_usd":',
+  ',"turns":',
+  ',"tokens":{"input":',
+  ',"output":',
+  ',"cache_read":',
+  ',"cache_creation":',
+  ',"result_tail":"',
+  ',"verdict":',
+  ',"error":null',
+  ',"error":"',
+  ',"session_id":"',
+  ',"session_cost_usd":',
+  ',"harness":"',
+  ',"model":"',
+  ',"claim":',
+  ',"retry_of":',
+  ',"round":',
+  ',"reason":"',
+  ',"recovered":',
+  ',"fallback":',
+  ',"api_retries":',
+  ',"name":"',
+  ',"passed":true',
+  ',"passed":false',
+  ',"exit":',
+  ',"stdout_tail":"',
+  ',"stderr_tail":"',
+  ',"command_digest":"',
+  ',"tree_id":"',
+  ',"timed_out":false',
+  ',"unsealed_reason":"',
+  ',"workspace":',
+  ',"evidence":[',
+  '{"part":"',
+  '","outcome":"',
+  'not_applicable"}',
+  'passed"}',
+  'failed"}',
+  ',"sealed":',
+  ',"status":"failed"',
+  ',"qualifier":"verified"',
+  ',"kind":"agent"',
+  ',"status":"error"',
+  '{"index":',
+];
+
+interface Token {
+  token: string;
+  fragment: string;
+}
+
+const TOKENS: readonly Token[] = [
+  ...SINGLE.map((fragment, i) => ({ token: String.fromCharCode(5 + i), fragment })),
+  ...EXTENDED_LIST.map((fragment, i) => ({ token: EXTENDED + EXTENDED_KEYS[i]!, fragment })),
+];
+
+const BY_TOKEN = new Map(TOKENS.map((t) => [t.token, t.fragment]));
+const BY_FRAGMENT = new Map(TOKENS.map((t) => [t.fragment, t.token]));
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+// Longest first: a whole fragment wins over a key it starts with.
+const PACK_RE = new RegExp(
+  [...BY_FRAGMENT.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join("|"),
+  "g",
+);
+const TOKEN_RE = /\u0004[\s\S]?|[\u0005-\u001f]/g;
+const CONTROL_RE = /[\u0004-\u001f]/;
+
+/** The fragments and their tokens (tests, and the SQL that expands them). */
+export const FRAGMENT_TOKENS: readonly Token[] = TOKENS;
+
+/** `text` with each fragment as its token; null when `text` holds a character a token uses. */
+export function pack(text: string): string | null {
+  if (CONTROL_RE.test(text)) return null;
+  return text.replace(PACK_RE, (f) => BY_FRAGMENT.get(f)!);
+}
+
+/** A packed text as it was written; a token no list names is a file vouch did not write. */
+export function unpack(packed: string): string {
+  return packed.replace(TOKEN_RE, (t) => {
+    const fragment = BY_TOKEN.get(t);
+    if (fragment === undefined) throw new UnknownTokenError(t);
+    return fragment;
+  });
+}
+
+/** A blob's body as stored (version 7): packed, with PACKED first (no JSON text starts with a
+ *  control character), or null when packing cannot hold it (it is stored as it is). */
+export function packText(text: string): string | null {
+  const tokens = pack(text);
+  return tokens === null ? null : PACKED + tokens;
+}
+
+/** A blob's text from its stored body: a packed one unpacked, any other as it is. */
+export function blobText(stored: string | undefined): string | undefined {
+  return stored !== undefined && stored.startsWith(PACKED) ? unpack(stored.slice(1)) : stored;
+}
+
+/** The tokens whose fragment holds `text` (a LIKE on stored bodies must look for them too). */
+export function tokensHolding(text: string): string[] {
+  return TOKENS.filter((t) => t.fragment.includes(text)).map((t) => t.token);
+}
+
+/** SQL that unpacks the text expression `expr` (the open-time JSON check, integrity.ts). A token
+ *  no list names stays, so json_valid refuses the text. */
+export function unpackSql(expr: string): string {
+  let sql = expr;
+  for (const t of TOKENS) {
+    const token = [...t.token].map((c) => `char(${c.charCodeAt(0)})`).join(" || ");
+    sql = `replace(${sql}, ${token}, '${t.fragment.replaceAll("'", "''")}')`;
+  }
+  return sql;
+}
+
+/** A packed body holds a token no list names. */
+export class UnknownTokenError extends Error {
+  override readonly name = "UnknownTokenError";
+  constructor(readonly token: string) {
+    super(
+      `a stored event holds an unknown token (${[...token].map((c) => `U+${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join(" ")})`,
+    );
+  }
+}
