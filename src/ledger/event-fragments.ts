@@ -61,7 +61,6 @@ const EXTENDED_LIST: readonly string[] = [
   ',"cost_usd":',
   ',"turns":',
   ',"tokens":{"input":',
-  ',"output":',
   ',"cache_read":',
   ',"cache_creation":',
   ',"result_tail":"',

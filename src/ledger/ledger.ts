@@ -11,7 +11,7 @@ import { claimRunId } from "./claim-run-id.ts";
 import { eventsAfter, lastSeq, runEvents, type StoredEvent } from "./run-events.ts";
 import { resolveRun } from "./resolve-run.ts";
 import { checkResumable, type ResumeTicket } from "./resume-check.ts";
-import { runFactsOf, runSummary } from "./run-summary.ts";
+import { resumeFactsOf, runFactsOf, runSummary } from "./run-summary.ts";
 import { runRequests, type RunRequests } from "./run-requests.ts";
 import { batchingSink, type EventSink, type SinkOptions } from "./sink.ts";
 import { guarded } from "./sqlite-errors.ts";
@@ -140,7 +140,7 @@ export class SqliteRunLedger implements RunLedger {
     try {
       // We hold the lock now, so no other process runs it: read it as not live.
       const notLive: Liveness = { ...this.liveness, isLive: () => false };
-      const summary = this.guard("reading the run", () => runSummary(this.db, runId, notLive));
+      const summary = this.guard("reading the run", () => resumeFactsOf(this.db, runId, notLive));
       if (!summary) throw new UsageError(`no run ${runId} in ${this.file}`);
       return checkResumable(summary, lock, currentDigest, force, hasSubgraphs);
     } catch (e) {

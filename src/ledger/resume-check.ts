@@ -5,6 +5,7 @@ import { ResumeRefusedError } from "../engine/errors.ts";
 import type { EventOf } from "../engine/events.ts";
 import type { RunLock } from "./run-lock.ts";
 import type { LedgerRunStatus, RunSummary } from "./types.ts";
+import type { ResumeFacts } from "./run-summary.ts";
 
 /** What the lead's resume wiring needs; the caller owns `lock` and releases it. */
 export interface ResumeTicket {
@@ -35,7 +36,7 @@ function short(digest: string): string {
 
 /** Refusals in order: the run is live; it passed (nothing to resume); its graph changed (unless force). */
 export function checkResumable(
-  summary: RunSummary,
+  summary: ResumeFacts,
   lock: RunLock,
   currentDigest: string,
   force: boolean,

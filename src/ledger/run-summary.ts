@@ -268,6 +268,18 @@ export function runFactsOf(db: Database, runId: string, liveness: Liveness): Run
   return run ? runFacts(db, run, sessionViews(db, run, liveness)) : null;
 }
 
+/** What resume checks a run against (resume-check.ts): its facts, sessions and passed names,
+ *  without its nodes and branches — building those is what `vouch show` costs, and resume then
+ *  reads the run's events anyway (ADR 0082: resume read the run back twice). */
+export type ResumeFacts = Pick<RunSummary, "run" | "sessions" | "pass_env">;
+
+export function resumeFactsOf(db: Database, runId: string, liveness: Liveness): ResumeFacts | null {
+  const run = runRow(db, runId);
+  if (!run) return null;
+  const sessions = sessionViews(db, run, liveness);
+  return { run: runFacts(db, run, sessions), sessions, pass_env: envNames(db, runId).pass_env };
+}
+
 export function runSummary(db: Database, runId: string, liveness: Liveness): RunSummary | null {
   const run = runRow(db, runId);
   if (!run) return null;
