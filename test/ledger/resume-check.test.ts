@@ -1,9 +1,10 @@
 // The ledger side of `vouch resume`: refusals (exit 2) for a live run, a
 // changed graph without --force, a run that passed; the ticket otherwise.
+import { Database } from "bun:sqlite";
 import { describe, expect, test } from "vitest";
 import { join } from "node:path";
 import { ResumeRefusedError, UsageError } from "../../src/engine/errors.ts";
-import type { RunLedger } from "../../src/ledger/index.ts";
+import { ledgerFile, type RunLedger } from "../../src/ledger/index.ts";
 import { RunScript } from "./events-fixture.ts";
 import { eachFreshLedger, type TempHome } from "./temp-home.ts";
 
@@ -33,6 +34,30 @@ function refusal(fn: () => unknown): ResumeRefusedError {
 }
 
 describe("resumeCheck", () => {
+  // Issue 29 (ADR 0082): resume reads the run back once, as its events. Its check read the
+  // whole summary `vouch show` builds (every node row and branch) besides: with node_results and
+  // branches made unreadable the check must still answer, and the summary must not (so this
+  // test fails on a check that reads them; it did before the change). An interrupted run: a
+  // session that never finished has its cost summed from its node rows (run-listing.ts).
+  test("reads the run's facts only: neither node_results nor branches", () => {
+    const s = new RunScript("r-crashed-01");
+    s.started({ pass_env: ["GH_TOKEN"], inputs: { findings: "F1" } });
+    s.nodeStarted({ node: "build" }, "script");
+    s.finished({ node: "build" }, "passed");
+    s.runFinished("interrupted");
+    ledger.write(s.events);
+    const db = new Database(ledgerFile(t.home));
+    for (const table of ["node_results", "branches"]) {
+      db.run(`ALTER TABLE ${table} RENAME TO ${table}_kept`);
+      db.run(`CREATE VIEW ${table} AS SELECT vouch_table_not_to_read() AS x`);
+    }
+    db.close();
+    const ticket = ledger.resumeCheck("r-crashed", "sha256:aaaa", false);
+    expect(ticket).toMatchObject({ runId: "r-crashed-01", passEnv: ["GH_TOKEN"], inputs: { findings: "F1" } });
+    ticket.lock.release();
+    expect(() => ledger.runSummary("r-crashed-01")).toThrow(/vouch_table_not_to_read/);
+  });
+
   test("an abandoned run gives a ticket holding the run's lock and what the resume needs", () => {
     const s = crashed();
     const ticket = ledger.resumeCheck("r-crashed", "sha256:aaaa", false);
