@@ -1,6 +1,7 @@
 // The ledger's side of stored-text.ts (schema version 6, ADR 0077): the `blobs` table, each long
 // value once under the SHA-256 of its text, and the readers' way back from a stored text to the
-// text that was written.
+// text that was written. Since version 7 (ADR 0082) event bodies and blobs are written packed
+// (event-fragments.ts); readers unpack whatever starts with its mark, whichever vouch wrote it.
 import type { Database, Statement } from "bun:sqlite";
 import { StoredValueError } from "./integrity.ts";
 import { blobText, packText, UnknownTokenError } from "./event-fragments.ts";
