@@ -359,6 +359,8 @@ describe("named shapes", () => {
     ["an unknown field", base({ kind: "end", promt: "x" }), false],
     ["an unknown kind", base({ kind: "bogus" }), false],
     ["a map in a map", base({ kind: "map", over: "inputs.x", branch: { b: { kind: "map", over: "x", branch: {} } } }), false],
+    ["exhausted without its output", base({ kind: "script", run: "x", exhausted: {} }), false],
+    ["exhausted with a null output", base({ kind: "script", run: "x", exhausted: { output: null } }), true],
     ["a getter", base(Object.defineProperty({ kind: "end" }, "description", { get: () => "x", enumerable: true })), false],
   ])("%s", (_, raw, sure) => {
     expect(agree(raw)).toBe(sure);
