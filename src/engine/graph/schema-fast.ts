@@ -3,7 +3,7 @@
 // schema objects (about 13 ms of a 28 ms `vouch validate`). It gives the value zod would
 // give (durations in ms, keys in zod's order) or UNSURE, and then the loader asks zod,
 // which alone says what is wrong.
-// A change to schema.ts needs the same change here: test/graph/schema-fast.test.ts fails
+// A change to schema.ts needs the same change here: test/graph/schema-fast*.test.ts fail
 // on any value the two read differently, and on a shipped graph that is not read here.
 import { CHECK_TIMEOUT_CEILING_MS, DURATION_PATTERN, parseDuration } from "./duration.ts";
 import { conditionProblems } from "./condition-rules.ts";
