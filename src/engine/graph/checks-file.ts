@@ -2,28 +2,18 @@
 // `checks:` mapping, the library a user owns apart from any graph, and the
 // `protect:` globs of the files those checks run from the tree (ADR 0047). Pure, like the
 // graph loader: the caller reads the bytes. Never throws.
-import { z } from "zod";
 import type { GraphProblem } from "../errors.ts";
 import { GraphIndex } from "./graph-index.ts";
 import { validatorBug, type PathProblem } from "./problem.ts";
 import { reservedNames } from "./reserved-names.ts";
-import { checkDefSchema, type CheckDef, type GraphFile } from "./schema.ts";
+import type { CheckDef, GraphFile } from "./schema.ts";
+import { fastChecksFile } from "./schema-fast.ts";
+import { UNSURE } from "./schema-fast-kit.ts";
+import type * as Zod from "./checks-file-zod.ts";
 import type { ValidateContext } from "./validate-context.ts";
 import { checks, staticCommands } from "./validate-commands.ts";
 import { yamlFront } from "./yaml-front.ts";
 import { compileGlob } from "../workspace/glob.ts";
-import { zodProblems, type Issue } from "./zod-issues.ts";
-
-export const checksFileSchema = z
-  .strictObject({
-    $schema: z.string().optional(),
-    protect: z.array(z.string().min(1)).optional().meta({
-      description:
-        'Globs of the repository files these checks run from the tree (their scripts, their tests), e.g. "scripts/**": no agent of a planned graph may change them (ADR 0047). [] says they run nothing from the tree.',
-    }),
-    checks: z.record(z.string().min(1), checkDefSchema),
-  })
-  .meta({ title: "vouch checks file", description: "A check library: only a checks: mapping, named by a graph's checks_from." });
 
 export interface LoadedChecks {
   checks: Record<string, CheckDef>;
@@ -82,10 +72,9 @@ function load(file: string, text: string): ChecksFileResult {
   // Only the known keys: the others are reported above, and the checks are still checked.
   const { $schema, checks: library, protect } = raw as { $schema?: unknown; checks?: unknown; protect?: unknown };
   const known = { ...($schema !== undefined ? { $schema } : {}), ...(protect !== undefined ? { protect } : {}), checks: library };
-  const parsed = checksFileSchema.safeParse(known, { jitless: true });
-  if (!parsed.success) {
-    const issues = (parsed.error.issues as unknown as Issue[]).filter((i) => i.path[0] === "checks" || i.path[0] === "protect"); // other keys: said above
-    problems.push(...front.located(zodProblems(issues, raw)));
+  const parsed = readChecksFile(known, raw);
+  if ("problems" in parsed) {
+    problems.push(...front.located(parsed.problems));
     return { problems: problems.sort((a, b) => a.line - b.line || a.col - b.col) };
   }
   problems.push(...front.located([...libraryRules(parsed.data.checks), ...protectRules(parsed.data.protect)]));
@@ -98,6 +87,14 @@ function load(file: string, text: string): ChecksFileResult {
   const out: LoadedChecks = { checks: parsed.data.checks, where };
   if (parsed.data.protect !== undefined) out.protect = parsed.data.protect;
   return { problems: [], ...out };
+}
+
+/** The file zod would give: by the fast check when it is sure (ADR 0083), else by zod,
+ *  required on first use, so a valid checks file never loads zod. */
+function readChecksFile(known: unknown, raw: unknown): Zod.ZodChecksFile {
+  const fast = fastChecksFile(known);
+  if (fast !== UNSURE) return { data: fast as Zod.ChecksFileData };
+  return (require("./checks-file-zod.ts") as typeof Zod).zodChecksFile(known, raw);
 }
 
 /** Each `protect:` glob must mean something, as a worktree's protect globs must. */

@@ -1,6 +1,6 @@
 // A condition as one short line for pictures of the graph: `verdict = clean`,
 // `a in [x, y]`, `(p and q)`. Long conditions are cut with "…".
-import { OPERATORS } from "./condition-schema.ts";
+import { OPERATORS } from "./condition-rules.ts";
 import { isObject } from "../json-object.ts";
 
 const SYMBOL: Record<string, string> = { gt: ">", gte: "≥", lt: "<", lte: "≤", matches: "~", equals: "=", in: "in" };

@@ -8,11 +8,12 @@ import { externalLibrary, type ChecksReader } from "./checks-library.ts";
 import { endOrderWarnings } from "./end-order.ts";
 import { unprotectedProblems, withLibraryProtect } from "./planned-protect.ts";
 import { reservedNames } from "./reserved-names.ts";
-import { salvage } from "./salvage.ts";
-import { graphSchema, type GraphFile } from "./schema.ts";
+import type { GraphFile } from "./schema.ts";
+import { fastGraph } from "./schema-fast.ts";
+import { UNSURE } from "./schema-fast-kit.ts";
+import type * as Zod from "./graph-zod.ts";
 import { validateGraph } from "./validate.ts";
 import { yamlFront, type YamlFront } from "./yaml-front.ts";
-import { zodProblems, type Issue } from "./zod-issues.ts";
 
 /** `warnings` (a valid graph only) are advice: `vouch validate` prints them and still exits 0.
  *  A valid graph's `checks` holds its whole library: its own checks and those of checks_from. */
@@ -51,28 +52,33 @@ function load(file: string, text: string, options: LoadOptions): LoadResult {
   const library = libraryOf(file, raw, front, options);
   problems.push(...library.problems);
   const extra = Object.keys(library.checks);
-  // One-shot parse: zod's eval-compiled fast path costs more than it saves here
-  // (test/graph/loader-no-eval.test.ts).
-  const parsed = graphSchema.safeParse(raw, { jitless: true });
-  if (parsed.success) {
-    problems.push(...located(validateGraph(parsed.data, { nodes: [], checks: extra, inputs: [] })));
-    const planned = parsed.data.origin === "planned";
+  const parsed = readGraph(raw);
+  if ("graph" in parsed) {
+    problems.push(...located(validateGraph(parsed.graph, { nodes: [], checks: extra, inputs: [] })));
+    const planned = parsed.graph.origin === "planned";
     if (planned) problems.push(...located(unprotectedProblems(library.unprotected)));
     if (problems.length > 0) return finish(file, problems);
     // Merged after validation: a planned graph's rules speak about its own checks only.
-    const merged = extra.length > 0 ? { ...parsed.data, checks: { ...library.checks, ...parsed.data.checks } } : parsed.data;
+    const merged = extra.length > 0 ? { ...parsed.graph, checks: { ...library.checks, ...parsed.graph.checks } } : parsed.graph;
     const graph = planned ? withLibraryProtect(merged, library.protect) : merged;
     const locate: Locate = (p) => located([p])[0] ?? { file, line: 1, col: 1, message: p.message };
     return { graph, problems: [], warnings: located(endOrderWarnings(graph)), locate, checkSources: library.where };
   }
-  const issues = parsed.error.issues as unknown as Issue[];
-  problems.push(...located(zodProblems(issues, raw)));
-  const sound = salvage(raw, issues);
+  problems.push(...located(parsed.problems));
+  const sound = parsed.sound;
   if (sound) {
     const unparsed = sound.unparsed.checks === "any" ? sound.unparsed : { ...sound.unparsed, checks: [...sound.unparsed.checks, ...extra] };
     problems.push(...located(validateGraph(sound.graph, unparsed)));
   }
   return finish(file, problems);
+}
+
+/** The graph zod would give: by the fast check when it is sure (ADR 0083), else by zod,
+ *  required here on first use (a synchronous require; the bundle initialises it only then). */
+function readGraph(raw: unknown): Zod.ZodGraph {
+  const fast = fastGraph(raw);
+  if (fast !== UNSURE) return { graph: fast as GraphFile };
+  return (require("./graph-zod.ts") as typeof Zod).zodGraph(raw);
 }
 
 /** checks_from's files, as far as the entry list itself is readable (the schema reports the rest). */

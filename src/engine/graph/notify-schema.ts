@@ -5,14 +5,16 @@
 import { z } from "zod";
 import { DURATION_PATTERN, formatDuration, parseDuration } from "./duration.ts";
 import { ENV_NAME_PATTERN } from "./env-name.ts";
+import { DEFAULT_NOTIFY_EVENTS, NOTIFY_EVENTS, NOTIFY_TIMEOUT_CEILING_MS, NOTIFY_URL_PATTERN } from "./notify-constants.ts";
 
-/** What a notifier can be told of. */
-export const NOTIFY_EVENTS = ["approval_waiting", "limit_paused", "run_finished", "run_failed", "run_errored"] as const;
-export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
-/** `on:` left out: a person is needed (approval, usage limit), and the run's end. */
-export const DEFAULT_NOTIFY_EVENTS: readonly NotifyEvent[] = ["approval_waiting", "limit_paused", "run_finished"];
-export const NOTIFY_TIMEOUT_DEFAULT_MS = 10_000;
-export const NOTIFY_TIMEOUT_CEILING_MS = 60_000;
+export {
+  DEFAULT_NOTIFY_EVENTS,
+  NOTIFY_EVENTS,
+  NOTIFY_TIMEOUT_CEILING_MS,
+  NOTIFY_TIMEOUT_DEFAULT_MS,
+  NOTIFY_URL_PATTERN,
+} from "./notify-constants.ts";
+export type { NotifyEvent } from "./notify-constants.ts";
 
 const timeout = z
   .string()
@@ -36,7 +38,7 @@ export const notifierSchema = z
       .meta({ description: "A program and its arguments, run with the event as JSON on stdin. Static: a template is refused." }),
     url: z
       .string()
-      .regex(/^https?:\/\/[^\s{}]+$/, { message: "url is an http:// or https:// URL (no template, no spaces)" })
+      .regex(NOTIFY_URL_PATTERN, { message: "url is an http:// or https:// URL (no template, no spaces)" })
       .optional()
       .meta({ description: "POST the event as JSON (Content-Type: application/json) to this URL." }),
     url_env: z.string().regex(new RegExp(ENV_NAME_PATTERN), { message: "url_env names an environment variable" }).optional().meta({

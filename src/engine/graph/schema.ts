@@ -10,44 +10,36 @@ import { SANDBOX_MODES } from "../sandbox.ts";
 import { EXECUTOR_URL_PATTERN, executorUrlProblem } from "./executor-url.ts";
 import { notifierSchema } from "./notify-schema.ts";
 import { ENV_NAME_PATTERN } from "./env-name.ts";
+import {
+  NODE_ID_PATTERN,
+  INPUT_NAME_PATTERN,
+  CLAIM_PATH_PATTERN,
+  RETRY_CAUSES,
+  RERUNS_MAX,
+  WITNESS_KINDS,
+  WORKSPACE_MODES,
+  KEEP_POLICIES,
+} from "./schema-constants.ts";
 
-export const CHECK_TIMEOUT_DEFAULT_MS = 120_000;
-export const SCRIPT_TIMEOUT_DEFAULT_MS = 120_000;
-/** The harness of an agent node that names none (nor do its file's defaults or --harness). */
-export const DEFAULT_HARNESS: (typeof HARNESS_NAMES)[number] = "claude";
-
-export const NODE_ID_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]*$";
-export const INPUT_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
+export {
+  CHECK_TIMEOUT_DEFAULT_MS,
+  SCRIPT_TIMEOUT_DEFAULT_MS,
+  DEFAULT_HARNESS,
+  NODE_ID_PATTERN,
+  INPUT_NAME_PATTERN,
+  CLAIM_PATH_PATTERN,
+  RETRY_CAUSES,
+  DEFAULT_RETRY_CAUSES,
+  RERUNS_MAX,
+  WITNESS_KINDS,
+  WORKSPACE_MODES,
+  KEEP_POLICIES,
+  NODE_KINDS,
+} from "./schema-constants.ts";
+export type { NodeKind, RetryCause } from "./schema-constants.ts";
 export { ENV_NAME_PATTERN };
-/** An agent node's `claim:`, a path into its output: output, output.verdict, output.result.state. */
-export const CLAIM_PATH_PATTERN = "^output(\\.[A-Za-z0-9_-]+)*$";
-
 /** The harness names are the engine's list (src/engine/harnesses.ts), exported here for the schema's readers. */
 export { HARNESS_NAMES };
-export const RETRY_CAUSES = [
-  "nonzero_exit",
-  "output_invalid",
-  "result_mismatch",
-  "check_failed",
-  "cap_stop",
-  "timeout",
-  "harness_error",
-  "tampered",
-  "vacuous_check",
-] as const;
-export type RetryCause = (typeof RETRY_CAUSES)[number];
-/** Causes retried when `retry.on` is omitted. `cap_stop` is left out on purpose:
- *  retrying a sitting that hit its budget spends the budget again (ADR 0002). */
-export const DEFAULT_RETRY_CAUSES: RetryCause[] = [
-  "nonzero_exit",
-  "output_invalid",
-  "result_mismatch",
-  "check_failed",
-  "timeout",
-  "harness_error",
-  "tampered",
-  "vacuous_check",
-];
 
 /** A positive duration string; parses to milliseconds. */
 export const durationSchema = z
@@ -110,8 +102,6 @@ const checkTimeout = durationSchema.refine((ms) => ms <= CHECK_TIMEOUT_CEILING_M
   message: `a check timeout may not exceed ${formatDuration(CHECK_TIMEOUT_CEILING_MS)}`,
 });
 
-/** How many times a failed check runs again on the same tree (ADR 0066): fails, then passes = flaky. */
-export const RERUNS_MAX = 10;
 const reruns = z
   .number()
   .int({ message: "reruns is a whole number" })
@@ -121,9 +111,6 @@ const reruns = z
     description:
       "When the check fails, run it again on the same tree up to this many times: failed, then passed is flaky (error flaky_check).",
   });
-
-/** A witnessed check must fail on the base before it counts as passing on the result (ADR 0044). */
-export const WITNESS_KINDS = ["fails_on_base"] as const;
 
 /** What a check's tree takes from where, its network, its witness (ADR 0043, 0044). */
 const checkTreeFields = {
@@ -207,9 +194,6 @@ export const feedbackSchema = z.strictObject({
   when: conditionSchema.optional(),
 });
 export type Feedback = z.output<typeof feedbackSchema>;
-
-export const WORKSPACE_MODES = ["shared", "worktree"] as const;
-export const KEEP_POLICIES = ["on_failure", "always", "never"] as const;
 
 /** Where a node's sitting works (ADR 0020): the shared folder, or a git worktree of its own. */
 const workspaceFields = {
@@ -415,9 +399,6 @@ export const nodeSchema = z.discriminatedUnion("kind", [
   graphNodeSchema,
   mergeNodeSchema,
 ]);
-
-export const NODE_KINDS = ["agent", "script", "map", "router", "approval", "end", "graph", "merge"] as const;
-export type NodeKind = (typeof NODE_KINDS)[number];
 
 export const inputSchema = z.strictObject({
   description: z.string().optional(),

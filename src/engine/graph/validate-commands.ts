@@ -3,7 +3,8 @@
 // regular expressions compile.
 import { didYouMean } from "./did-you-mean.ts";
 import type { Path } from "./problem.ts";
-import { DEFAULT_HARNESS, type CheckRef, type Success } from "./schema.ts";
+import { DEFAULT_HARNESS } from "./schema-constants.ts";
+import type { CheckRef, Success } from "./schema.ts";
 import { templateExpressions } from "../template/parse.ts";
 import { hasFolder } from "./validate-planned.ts";
 import type { Rule, ValidateContext } from "./validate-context.ts";

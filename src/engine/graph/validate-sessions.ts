@@ -7,7 +7,8 @@ import { addNeedHint } from "./needs-hint.ts";
 import type { HarnessName } from "../ports.ts";
 import { sessionRefusal, type SessionMode } from "../sessions.ts";
 import type { IndexedNode } from "./graph-index.ts";
-import { DEFAULT_HARNESS, type AgentNode } from "./schema.ts";
+import { DEFAULT_HARNESS } from "./schema-constants.ts";
+import type { AgentNode } from "./schema.ts";
 import { workspaceOf } from "../workspace/spec.ts";
 import type { Rule, ValidateContext } from "./validate-context.ts";
 

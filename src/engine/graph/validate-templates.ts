@@ -1,6 +1,6 @@
 // Rules about data paths: templates in prompts, outputs, stamps and cwd;
 // condition paths in when, routes and feedback.when; a map's over and verdict.
-import { conditionPaths } from "./condition-schema.ts";
+import { conditionPaths } from "./condition-rules.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import type { IndexedNode } from "./graph-index.ts";
 import { schemaAt } from "./json-schema-path.ts";
