@@ -4,11 +4,15 @@
 // soon as the child exists, then the result. A cancel message stops the group as an abort does.
 // The barrier and the resolve stage ran on the engine's thread before the request was posted.
 import { startAndSupervise } from "../process.ts";
+import { ProcessSupervisor } from "../process-registry.ts";
 import { notStarted } from "./resolve.ts";
 import type { ThreadReply, ThreadRequest } from "./spawn-thread-protocol.ts";
 
 declare const self: Worker;
 const cancels = new Map<number, AbortController>();
+/** This worker's own record of its live groups (no barrier: that ran on the engine's thread);
+ *  the engine's thread registers each group too, and kills it from there. */
+const supervisor = new ProcessSupervisor();
 
 function post(reply: ThreadReply): void {
   self.postMessage(reply);
@@ -24,7 +28,7 @@ self.onmessage = (event: MessageEvent<ThreadRequest | { kind: "cancel"; id: numb
   cancels.set(m.id, abort);
   // Synchronous up to the child's start and its abort listener: a cancel posted after this
   // request is handled after them, so it is never missed.
-  void startAndSupervise(m.argv, m.cwd, { ...m.options, cwd: m.cwd, signal: abort.signal }, (pid) =>
+  void startAndSupervise(m.argv, m.cwd, { ...m.options, cwd: m.cwd, signal: abort.signal, supervisor }, (pid) =>
     post({ kind: "started", id: m.id, pid }),
   ).then(
     (result) => {
