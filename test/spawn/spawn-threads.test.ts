@@ -53,6 +53,16 @@ describe("a process nobody streams starts on a spawn worker", () => {
     expect(r.truncated).toBe(true);
   });
 
+  test("messages per command: one request out, two back (the pid at once, then the result); a cancel adds one", async () => {
+    const { supervisor, threads } = offThread();
+    await Promise.all(Array.from({ length: 10 }, () => runProcess({ shell: "true" }, { cwd: dir.path, env: TEST_ENV, supervisor })));
+    expect(threads.messages).toEqual({ posted: 10, received: 20 });
+    const ac = new AbortController();
+    supervisor.observe({ added: () => ac.abort(), removed: () => {} });
+    await runProcess({ shell: "sleep 30" }, { cwd: dir.path, env: TEST_ENV, supervisor, signal: ac.signal });
+    expect(threads.messages).toEqual({ posted: 12, received: 22 });
+  });
+
   test("a wall cap kills the whole group, a grandchild included", async () => {
     const { supervisor, threads } = offThread();
     const file = pidFile("wall");

@@ -27,6 +27,12 @@ export interface ThreadHooks {
   started(pid: number): void;
 }
 
+/** Messages across the boundary: per command one request out, the pid and the result back. */
+interface MessageCounts {
+  posted: number;
+  received: number;
+}
+
 interface Pending {
   hooks: ThreadHooks;
   pid: number | null;
@@ -38,7 +44,11 @@ class Thread {
   dead = false;
   readonly pending = new Map<number, Pending>();
 
-  constructor(entry: string, onDeath: (t: Thread, message: string) => void) {
+  constructor(
+    entry: string,
+    private readonly counts: MessageCounts,
+    onDeath: (t: Thread, message: string) => void,
+  ) {
     this.worker = new Worker(entry);
     this.worker.unref();
     this.worker.addEventListener("message", (e: MessageEvent<ThreadReply>) => this.reply(e.data));
@@ -47,6 +57,7 @@ class Thread {
   }
 
   private reply(m: ThreadReply): void {
+    this.counts.received++;
     const p = this.pending.get(m.id);
     if (!p) return;
     if (m.kind === "started") {
@@ -60,6 +71,7 @@ class Thread {
   }
 
   post(message: ThreadRequest | { kind: "cancel"; id: number }): void {
+    this.counts.posted++;
     this.worker.postMessage(message);
   }
 }
@@ -85,6 +97,7 @@ export class SpawnThreads {
   private nextId = 0;
   /** Every request posted, every message answered: a count a test can bound. */
   readonly counts = { requests: 0, replies: 0, fallbacks: 0 };
+  readonly messages: MessageCounts = { posted: 0, received: 0 };
 
   constructor(
     private readonly size = DEFAULT_SPAWN_THREADS,
@@ -128,7 +141,7 @@ export class SpawnThreads {
   }
 
   private pick(): Thread | null {
-    this.threads ??= Array.from({ length: this.size }, () => new Thread(this.entry, (t, why) => this.died(t, why)));
+    this.threads ??= Array.from({ length: this.size }, () => new Thread(this.entry, this.messages, (t, why) => this.died(t, why)));
     let best: Thread | null = null;
     for (const t of this.threads) if (!t.dead && (best === null || t.pending.size < best.pending.size)) best = t;
     return best;
