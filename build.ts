@@ -28,7 +28,9 @@ export const RELEASE_TARGETS: Record<string, string> = Object.fromEntries(
  *  `--version` loads a small entry chunk instead of the whole 1.1 MB bundle
  *  (`--version` median 55 -> 38 ms wall on the 2-core build machine, ADR 0001). */
 export const BUNDLE_OPTIONS = {
-  entrypoints: [`${import.meta.dirname}/src/cli.ts`],
+  // The spawn worker (src/spawn/process/spawn-threads.ts, ADR 0081) is an entrypoint of its own:
+  // a compiled binary can start a Worker only from a file built into it.
+  entrypoints: [`${import.meta.dirname}/src/cli.ts`, `${import.meta.dirname}/src/spawn/process/spawn-thread-entry.ts`],
   bytecode: true,
   format: "esm",
   minify: true,

@@ -10,6 +10,7 @@ import { directSink, type EventSink, type RunLedger, type RunLock } from "../led
 import { createAgentRunner } from "../spawn/harness/agent-runner.ts";
 import { createCommandRunner } from "../spawn/command-runner.ts";
 import { ProcessSupervisor } from "../spawn/process-registry.ts";
+import { startOffThread } from "../spawn/process/spawn-threads.ts";
 import { reapGroupJournal, startGroupJournal } from "../spawn/group-journal.ts";
 import { Confiner } from "../spawn/sandbox/confine.ts";
 import { SandboxProbe } from "../spawn/sandbox/probe.ts";
@@ -157,6 +158,8 @@ class Session {
     const { io } = spec;
     const env = { ...io.env };
     const { supervisor } = this;
+    // Scripts and checks start on spawn workers, off the engine's thread (ADR 0081).
+    startOffThread(supervisor);
     // Before the live UI opens: a warning about the OTEL_* variables goes to a plain stderr.
     const tracing = await openTracing(io, spec.options);
     // Sealed sittings and scripts never see the ledger (ADR 0040).

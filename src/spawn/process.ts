@@ -10,7 +10,9 @@
 import type { Command, ProcessOptions, ProcessResult, StdinSink } from "./process-types.ts";
 import { argTotalsMessage } from "./arg-limits.ts";
 import { drain, openPumps, type Pumps } from "./process/drain.ts";
+import { runOnThread } from "./process/on-thread.ts";
 import { notStarted, resolveStart } from "./process/resolve.ts";
+import { threadsOf } from "./process/spawn-threads.ts";
 import { DEFAULT_GRACE_MS, GroupTermination, registerGroup } from "./process/terminate.ts";
 import { Activity, armCaps } from "./process/timers.ts";
 import { sealedResult } from "./sandbox/setup-failure.ts";
@@ -37,9 +39,38 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
     activity.restart();
   }
   options.supervisor?.beforeStart();
-  const child = startChild(start.argv, start.cwd, options);
-  if (typeof child === "string") return notStarted("spawn_failed", activity.elapsed(), `could not start ${start.argv[0]}: ${child}`);
+  const threads = threadsOf(options.supervisor);
+  if (threads?.usable && nobodyStreams(options)) {
+    const r = await runOnThread(threads, start.argv, start.cwd, options);
+    if (r !== "fallback") return r;
+    // No worker could take it: here, then, after the barrier again (events may have come meanwhile).
+    if (options.signal?.aborted) return notStarted("cancelled", activity.elapsed());
+    activity.restart();
+    options.supervisor?.beforeStart();
+  }
+  return startAndSupervise(start.argv, start.cwd, options, undefined, activity);
+}
+
+/** The stages after the barrier — start, then supervise to the reaped group — on whichever thread
+ *  runs them (a spawn worker runs exactly this: process/spawn-thread-entry.ts).
+ *  Synchronous until the child's abort listener is in place. */
+export function startAndSupervise(
+  argv: string[],
+  cwd: string,
+  options: ProcessOptions,
+  started?: (pid: number) => void,
+  activity = new Activity(),
+): Promise<ProcessResult> {
+  const child = startChild(argv, cwd, options);
+  if (typeof child === "string")
+    return Promise.resolve(notStarted("spawn_failed", activity.elapsed(), `could not start ${argv[0]}: ${child}`));
+  started?.(child.pid);
   return supervise(child, options, activity);
+}
+
+/** Nothing of the process's output is wanted before its end: no line callback, no conversation. */
+function nobodyStreams(o: ProcessOptions): boolean {
+  return !o.onStdoutLine && !o.onStderrLine && !o.quietLine && !o.conversation;
 }
 
 /** Stage start: the child leads its own process group; stdin is closed, the prompt, or a file.

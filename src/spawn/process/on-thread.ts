@@ -1,0 +1,68 @@
+// runProcess's start on a spawn worker (spawn-threads.ts, ADR 0081), seen from the engine's
+// thread: the group is registered here as soon as the worker says the child exists, so the
+// session's supervisor kills it from here (killAll, shutdownAll) as it kills any other; a
+// cancel (the run's, or the supervisor's) is posted to the worker, which stops the group.
+import type { ProcessOptions, ProcessResult } from "../process-types.ts";
+import type { SpawnThreads } from "./spawn-threads.ts";
+import type { ThreadOptions } from "./spawn-thread-protocol.ts";
+import { registerGroup } from "./terminate.ts";
+
+export async function runOnThread(
+  threads: SpawnThreads,
+  argv: string[],
+  cwd: string,
+  options: ProcessOptions,
+): Promise<ProcessResult | "fallback"> {
+  const cancel = new AbortController();
+  const onAbort = () => cancel.abort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  let group: { release(): void } | null = null;
+  try {
+    return await threads.run(
+      { argv, cwd, options: threadOptions(options) },
+      {
+        started: (pid) => {
+          group = registerGroup(options.supervisor, pid, onAbort);
+        },
+      },
+      cancel.signal,
+    );
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+    (group as { release(): void } | null)?.release();
+  }
+}
+
+/** The data of the options (structured clone carries no function, no signal, no supervisor). */
+function threadOptions(o: ProcessOptions): ThreadOptions {
+  const {
+    env,
+    stdin,
+    stdinFile,
+    sittingMarker,
+    wallMs,
+    idleMs,
+    stopsItsChildren,
+    graceMs,
+    keepBytes,
+    keepStderrBytes,
+    maxLineLength,
+    sandbox,
+  } = o;
+  const all: ThreadOptions = {
+    env,
+    stdin,
+    stdinFile,
+    sittingMarker,
+    wallMs,
+    idleMs,
+    stopsItsChildren,
+    graceMs,
+    keepBytes,
+    keepStderrBytes,
+    maxLineLength,
+    sandbox,
+  };
+  for (const k of Object.keys(all) as (keyof ThreadOptions)[]) if (all[k] === undefined) delete all[k];
+  return all;
+}

@@ -1,0 +1,186 @@
+// Starting processes off the engine's thread (issue 29 item 1, ADR 0081): Bun.spawn holds the
+// JavaScript thread until the child has exec'd, so a map's starts and the engine's own work ran
+// in series. A process whose output nobody streams line by line (a script node, a check) is
+// handed to one of a few Bun Workers, each running src/spawn/process.ts's own start-and-supervise
+// stage (spawn-thread-entry.ts): the one file that starts processes stays the one file.
+// What stays here, on the engine's thread: the resolve stage (bubblewrap's command line is built
+// before the request), the write-ahead barrier (run before the request is posted), the process
+// registry (the worker posts the pid at once; a group is registered here and killed from here,
+// by its pgid, on a shutdown), the cancel (posted to the worker, whose GroupTermination stops the
+// group as on this thread) and the result. A worker that cannot start is no error: its requests
+// run on this thread instead ("fallback").
+import type { ProcessSupervisor } from "../process-registry.ts";
+import type { ProcessResult } from "../process-types.ts";
+import type { ThreadReply, ThreadRequest } from "./spawn-thread-protocol.ts";
+
+/** Two: the prototype (bench/spawn-worker.ts) measured 1, 2 and 4 within noise of each other. */
+export const DEFAULT_SPAWN_THREADS = 2;
+/** The worker's file: beside this one in the source tree; in a compiled binary, where build.ts's
+ *  second entrypoint lands (its path under src/, as .js, in the binary's own file system). */
+const ENTRY = import.meta.url.includes("/$bunfs/")
+  ? new URL("./spawn/process/spawn-thread-entry.js", "file:///$bunfs/root/").href
+  : new URL("./spawn-thread-entry.ts", import.meta.url).href;
+
+/** What a request is told back on the engine's thread. */
+export interface ThreadHooks {
+  /** The child exists (its pid leads its group): register it, so it can be killed from here. */
+  started(pid: number): void;
+}
+
+/** Messages across the boundary: per command one request out, the pid and the result back. */
+interface MessageCounts {
+  posted: number;
+  received: number;
+}
+
+interface Pending {
+  hooks: ThreadHooks;
+  pid: number | null;
+  resolve(r: ProcessResult | "fallback"): void;
+}
+
+class Thread {
+  readonly worker: Worker;
+  dead = false;
+  readonly pending = new Map<number, Pending>();
+
+  constructor(
+    entry: string,
+    private readonly counts: MessageCounts,
+    onDeath: (t: Thread, message: string) => void,
+  ) {
+    this.worker = new Worker(entry);
+    this.worker.unref();
+    this.worker.addEventListener("message", (e: MessageEvent<ThreadReply>) => this.reply(e.data));
+    this.worker.addEventListener("error", (e) => onDeath(this, (e as ErrorEvent).message ?? "the worker failed"));
+    this.worker.addEventListener("close", () => onDeath(this, "the worker ended"));
+  }
+
+  private reply(m: ThreadReply): void {
+    this.counts.received++;
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    if (m.kind === "started") {
+      p.pid = m.pid;
+      p.hooks.started(m.pid);
+      return;
+    }
+    this.pending.delete(m.id);
+    if (this.pending.size === 0) this.worker.unref();
+    p.resolve(m.result);
+  }
+
+  post(message: ThreadRequest | { kind: "cancel"; id: number }): void {
+    this.counts.posted++;
+    this.worker.postMessage(message);
+  }
+}
+
+/** The pool a supervisor's processes start on, if it was given one (startOffThread). Kept beside
+ *  the supervisor, not in it: the registry knows nothing of threads. */
+const pools = new WeakMap<ProcessSupervisor, SpawnThreads>();
+
+/** From now on, what `supervisor` owns and nobody streams starts on spawn workers (the session's choice). */
+export function startOffThread(supervisor: ProcessSupervisor, threads = new SpawnThreads()): SpawnThreads {
+  pools.set(supervisor, threads);
+  return threads;
+}
+
+/** The supervisor's pool; undefined: its processes start on this thread. */
+export function threadsOf(supervisor: ProcessSupervisor | undefined): SpawnThreads | undefined {
+  return supervisor === undefined ? undefined : pools.get(supervisor);
+}
+
+/** A small pool of spawn workers, made on first use. One per session (startOffThread). */
+export class SpawnThreads {
+  private threads: Thread[] | null = null;
+  private nextId = 0;
+  /** Every request posted, every message answered: a count a test can bound. */
+  readonly counts = { requests: 0, replies: 0, fallbacks: 0 };
+  readonly messages: MessageCounts = { posted: 0, received: 0 };
+
+  constructor(
+    private readonly size = DEFAULT_SPAWN_THREADS,
+    private readonly entry = ENTRY,
+  ) {}
+
+  /** True while at least one worker may take a request. */
+  get usable(): boolean {
+    return this.threads === null || this.threads.some((t) => !t.dead);
+  }
+
+  /**
+   * Runs the request on a worker: "fallback" when none could take it (none started, or the one
+   * it went to failed before it started the child), then the caller runs it on this thread.
+   * @param cancel aborted: the worker stops the group as runProcess does (reason "cancelled")
+   */
+  run(request: Omit<ThreadRequest, "kind" | "id">, hooks: ThreadHooks, cancel?: AbortSignal): Promise<ProcessResult | "fallback"> {
+    const thread = this.pick();
+    if (thread === null) return Promise.resolve("fallback");
+    const id = this.nextId++;
+    this.counts.requests++;
+    return new Promise((resolve) => {
+      const done = (r: ProcessResult | "fallback") => {
+        cancel?.removeEventListener("abort", onAbort);
+        if (r === "fallback") this.counts.fallbacks++;
+        else this.counts.replies++;
+        resolve(r);
+      };
+      const onAbort = () => thread.post({ kind: "cancel", id });
+      cancel?.addEventListener("abort", onAbort, { once: true });
+      thread.pending.set(id, { hooks, pid: null, resolve: done });
+      thread.worker.ref();
+      thread.post({ kind: "run", id, ...request });
+    });
+  }
+
+  /** Ends the workers (a session's end); what they still run was killed by the supervisor. */
+  close(): void {
+    for (const t of this.threads ?? []) t.worker.terminate();
+    this.threads = [];
+  }
+
+  private pick(): Thread | null {
+    this.threads ??= Array.from({ length: this.size }, () => new Thread(this.entry, this.messages, (t, why) => this.died(t, why)));
+    let best: Thread | null = null;
+    for (const t of this.threads) if (!t.dead && (best === null || t.pending.size < best.pending.size)) best = t;
+    return best;
+  }
+
+  /** A worker that failed: a request it had not started runs on this thread; a child it had
+   *  started is killed (its group: nothing of it is left unwatched) and ends as a failed start. */
+  private died(t: Thread, why: string): void {
+    if (t.dead) return;
+    t.dead = true;
+    t.worker.unref();
+    for (const [id, p] of t.pending) {
+      t.pending.delete(id);
+      if (p.pid === null) p.resolve("fallback");
+      else {
+        try {
+          process.kill(-p.pid, "SIGKILL");
+        } catch {
+          // gone already
+        }
+        p.resolve(lostResult(p.pid, why));
+      }
+    }
+  }
+}
+
+function lostResult(pid: number, why: string): ProcessResult {
+  return {
+    exit: null,
+    signal: null,
+    terminationReason: "spawn_failed",
+    wallMs: 0,
+    stdoutTail: "",
+    stderrTail: "",
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    truncated: false,
+    longestSilenceMs: 0,
+    pid,
+    spawnError: `the thread that started it failed (${why}); its process group was killed`,
+  };
+}
