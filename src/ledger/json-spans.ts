@@ -45,7 +45,9 @@ function walk(w: Walk, v: unknown, levels: number): boolean {
   const start = w.at;
   const longest = Array.isArray(v) ? walkArray(w, v, levels) : walkObject(w, v, levels);
   if (longest < 0) return false;
-  if (w.at - start >= w.min) w.texts.set(v, w.text.slice(start, w.at));
+  // A value shorter than `min` is never looked inside (compact keeps it inline): no note for it.
+  if (w.at - start < w.min) return true;
+  w.texts.set(v, w.text.slice(start, w.at));
   if (longest < w.min) markShortMembers(w.texts, v);
   return true;
 }
