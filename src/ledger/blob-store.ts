@@ -8,6 +8,8 @@ import { blobText, packText, UnknownTokenError } from "./event-fragments.ts";
 import {
   compact,
   expand,
+  INLINE_MAX,
+  MAX_LEVELS,
   packed,
   StoredTextError,
   verifiedGetter,
@@ -18,6 +20,7 @@ import {
   type Leaves,
   type Texts,
 } from "./stored-text.ts";
+import { seedTexts } from "./json-spans.ts";
 
 /** What a reader needs of an event's row to give back its text. */
 export interface StoredEventRow {
@@ -59,7 +62,11 @@ export class BlobStore {
   /** An event's body as it is stored: no header, its long values as holes (never the whole event). */
   storeEvent(text: string, event: EventHeader, leaves: Leaves, texts?: Texts): string {
     if (this.insert === null) return text;
-    const stored = compact(withoutHeader(text, event), event, this.put, leaves, 0, texts);
+    // The long values' texts as slices of the event's (json-spans.ts), and the header taken off
+    // the compacted text, not the whole one: no copy of a long event's text is made (ADR 0084).
+    // The header's fields are short, so no hole lies in it: the same holes either way.
+    if (texts && text.length >= INLINE_MAX) seedTexts(text, event, texts, INLINE_MAX, MAX_LEVELS + 1);
+    const stored = withoutHeader(compact(text, event, this.put, leaves, 0, texts), event);
     return this.packs ? packed(stored) : stored;
   }
 

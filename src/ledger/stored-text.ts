@@ -21,8 +21,21 @@ const END = "\u0002";
 export const HEADERLESS = "\u0003";
 const HOLE_RE = /\u0001([0-9a-f]{64})(?::(\d+):(\d+))?\u0002/g;
 
+/** Hashed this many characters at a time: the UTF-8 copy a hash update makes of a string is a
+ *  slice's, not the whole body's (a 100,000-item map's results are ~9 MB, ADR 0084). */
+const DIGEST_CHUNK = 64 * 1024;
+
 export function digestOf(body: string): string {
-  return createHash("sha256").update(body).digest("hex");
+  const hash = createHash("sha256");
+  for (let at = 0; at < body.length; ) {
+    let end = Math.min(at + DIGEST_CHUNK, body.length);
+    // Never between the two halves of a surrogate pair: each would hash as U+FFFD.
+    const c = body.charCodeAt(end - 1);
+    if (end < body.length && c >= 0xd800 && c <= 0xdbff) end++;
+    hash.update(body.slice(at, end));
+    at = end;
+  }
+  return hash.digest("hex");
 }
 
 /** Where compact puts a blob: stores `body` under `digest` (once: same digest, same body). */
@@ -69,6 +82,7 @@ function children(value: unknown): unknown[] {
  *  replaced, so whatever is replaced, expanding gives the text back. */
 export function compact(text: string, value: unknown, put: PutBlob, leaves: Leaves = [], level = 0, texts?: Texts): string {
   if (text.length < INLINE_MAX || level >= MAX_LEVELS) return text;
+  if (texts && value !== null && typeof value === "object" && notes.get(texts)?.short.has(value)) return text;
   let out = "";
   let cursor = 0;
   for (const child of children(value)) {
@@ -93,11 +107,40 @@ function holeFor(child: unknown, childText: string, put: PutBlob, leaves: Leaves
       if (at >= 0) return `"${HOLE}${leaf.digest}:${at}:${inner.length}${END}"`;
     }
   }
+  // The same object again in one write (a node's output is its event's member and its row's
+  // column): its hole is known, and its blob stored (ADR 0084: not hashed and bound twice).
+  const known = typeof child === "object" && child !== null && texts ? holesOf(texts).get(child) : undefined;
+  if (known !== undefined) return known;
   const body = compact(childText, child, put, leaves, level + 1, texts);
   const digest = digestOf(body);
   put(digest, body);
   if (typeof child === "string") leaves.push({ digest, body });
-  return `${HOLE}${digest}${END}`;
+  const hole = `${HOLE}${digest}${END}`;
+  if (typeof child === "object" && child !== null && texts) holesOf(texts).set(child, hole);
+  return hole;
+}
+
+/** What one write learnt besides texts, kept as long as its `texts` (one per write) is: the holes
+ *  it made, and the values whose every member's text is short (seedTexts saw their lengths). */
+interface WriteNotes {
+  holes: WeakMap<object, string>;
+  short: WeakSet<object>;
+}
+const notes = new WeakMap<Texts, WriteNotes>();
+function notesOf(texts: Texts): WriteNotes {
+  let n = notes.get(texts);
+  if (n === undefined) {
+    n = { holes: new WeakMap(), short: new WeakSet() };
+    notes.set(texts, n);
+  }
+  return n;
+}
+const holesOf = (texts: Texts): WeakMap<object, string> => notesOf(texts).holes;
+
+/** `value`'s members all print shorter than INLINE_MAX: compact need not stringify each (a
+ *  100,000-item map's results were 100,000 small texts held for the write, ADR 0084). */
+export function markShortMembers(texts: Texts, value: object): void {
+  notesOf(texts).short.add(value);
 }
 
 /** The most characters one stored text may expand to. A long value is stored once however often

@@ -11,7 +11,7 @@ import { main } from "../../src/cli.ts";
 import type { CliIO } from "../../src/cli/io.ts";
 import { ledgerFile } from "../../src/ledger/home.ts";
 import { BlobStore, type StoredEventRow } from "../../src/ledger/blob-store.ts";
-import { COLLECT_EVERY_EVENTS, heapCollector } from "../../src/cli/heap-collect.ts";
+import { COLLECT_EVERY_EVENTS, heapCollector, YOUNG_EVERY_EVENTS } from "../../src/cli/heap-collect.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const GRAPH = join(ROOT, "bench", "graphs", "sched.yaml");
@@ -105,5 +105,29 @@ describe("the session's heap collector (src/cli/heap-collect.ts)", () => {
     const single = heapCollector(3, () => collections++);
     for (let i = 0; i < 7; i++) single(1);
     expect(collections).toBe(7);
+  });
+
+  test("collects the young generation once per YOUNG_EVERY_EVENTS events between full ones (ADR 0084)", () => {
+    let full = 0;
+    let young = 0;
+    const seen = heapCollector(
+      COLLECT_EVERY_EVENTS,
+      () => full++,
+      YOUNG_EVERY_EVENTS,
+      () => young++,
+    );
+    // 10,000 replayed sittings: 70,004 events in batches of 256.
+    for (let i = 0; i < 70_004; i += 256) seen(Math.min(256, 70_004 - i));
+    expect(full).toBe(6);
+    // A young collection per 1,024 events (four batches) except where a full one falls: 68 − 6.
+    expect(young).toBe(62);
+    const small = heapCollector(
+      10,
+      () => full++,
+      4,
+      () => young++,
+    );
+    for (let i = 0; i < 10; i++) small(1);
+    expect([full, young]).toEqual([7, 64]);
   });
 });

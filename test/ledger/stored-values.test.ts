@@ -9,6 +9,7 @@ import { ledgerFile, openLedger } from "../../src/ledger/index.ts";
 import { MIGRATIONS, migrate, SCHEMA_VERSION } from "../../src/ledger/migrations.ts";
 import { PACKED } from "../../src/ledger/event-fragments.ts";
 import { compact, expand, HEADERLESS, headerOf, INLINE_MAX, MAX_LEVELS, withHeader, withoutHeader } from "../../src/ledger/stored-text.ts";
+import { seedTexts } from "../../src/ledger/json-spans.ts";
 import { RunScript } from "./events-fixture.ts";
 import { eachFreshLedger, tempHome, type TempHome } from "./temp-home.ts";
 
@@ -106,6 +107,48 @@ describe("stored text (pure)", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  test("property: texts seeded from the event's own text (ADR 0084) store exactly what stringifying each value stores", () => {
+    // Values inside an array and an object, beside a long member, so the seeds reach several levels.
+    const wrapped = fc.tuple(value, long).map(([v, l]) => ({ list: [v, l, { v }], v, l }));
+    fc.assert(
+      fc.property(wrapped, (v) => {
+        const e = { v: 1, run: "r-1", t: "2026-12-01T00:00:00.000Z", seq: 7, type: "node.finished", output: v };
+        const json = JSON.stringify(e);
+        const plain = new Map<string, string>();
+        const stringified = compact(withoutHeader(json, e), e, (d, b) => plain.set(d, b), [], 0, new WeakMap());
+        const seededBlobs = new Map<string, string>();
+        const texts = new WeakMap<object, string>();
+        seedTexts(json, e, texts, INLINE_MAX, MAX_LEVELS + 1);
+        const seeded = withoutHeader(
+          compact(json, e, (d, b) => seededBlobs.set(d, b), [], 0, texts),
+          e,
+        );
+        expect(seeded).toBe(stringified);
+        expect([...seededBlobs].sort()).toEqual([...plain].sort());
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("a seed never stands for a value JSON.stringify prints otherwise: a toJSON, a class, a changed key stop it", () => {
+    const long = "z".repeat(2 * INLINE_MAX);
+    class Box {
+      constructor(readonly s: string) {}
+    }
+    const odd = { a: { toJSON: () => long }, b: new Box(long), c: { long } };
+    const texts = new WeakMap<object, string>();
+    seedTexts(JSON.stringify(odd), odd, texts, INLINE_MAX, MAX_LEVELS);
+    expect(texts.has(odd.a) || texts.has(odd.b)).toBe(false);
+    expect(texts.get(odd.c)).toBe(JSON.stringify(odd.c));
+    // A text that is not the value's (a key renamed) seeds nothing past the difference.
+    const other = { c: { long }, d: { long } };
+    const renamed = JSON.stringify(other).replace('"d":', '"e":');
+    const t2 = new WeakMap<object, string>();
+    seedTexts(renamed, other, t2, INLINE_MAX, MAX_LEVELS);
+    expect(t2.has(other.d)).toBe(false);
+    expect(t2.has(other)).toBe(false);
   });
 
   test("a result tail that ends the output is a slice of the output's blob, not a second copy", () => {
