@@ -17,6 +17,8 @@ import { tempHome, type TempHome } from "./temp-home.ts";
 const BRANCHES = 20_000;
 /** Bytes from which a text counts as a copy of the whole results (they are ~2 MB). */
 const WHOLE = 1_000_000;
+// A blob is bound packed (ADR 0082): the results' 1 MB of JSON binds as about half a megabyte.
+const BOUND_MIN = WHOLE / 4;
 
 /** A run whose map `each` ended with BRANCHES results, as MapRunner builds them. */
 function mapEnd(): { script: RunScript; finished: ReturnType<RunScript["finished"]> } {
@@ -48,7 +50,7 @@ afterEach(() => {
   ledger = home = null;
 });
 
-/** A fresh ledger whose blob inserts record the length of each body of `WHOLE` or more they bind. */
+/** A fresh ledger whose blob inserts record the length of each body of `BOUND_MIN` or more they bind. */
 function countingLedger(bound: number[]): ReturnType<typeof openLedger> {
   Database.prototype.query = function (this: Database, sql: string) {
     const st = realQuery.call(this, sql);
@@ -57,7 +59,7 @@ function countingLedger(bound: number[]): ReturnType<typeof openLedger> {
       Object.assign(st, {
         counted: true,
         run: (...params: unknown[]) => {
-          for (const p of params) if (typeof p === "string" && p.length >= WHOLE) bound.push(p.length);
+          for (const p of params) if (typeof p === "string" && p.length >= BOUND_MIN) bound.push(p.length);
           return run(...(params as never[]));
         },
       });
