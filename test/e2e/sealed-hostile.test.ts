@@ -15,6 +15,10 @@ import { git, makeRepo, records } from "../workspace/git-repo.ts";
 import { ensureBinary, parseNdjson, tempDir, vouch, type TempDir } from "./helpers.ts";
 import { HAVE_BWRAP, processesWith } from "../spawn/helpers.ts";
 
+/** The setsid leftover's marker, this test process's own: a leftover of another run of this
+ *  file at the same moment (its unsealed half keeps one alive on purpose) is not counted here. */
+const LEFTOVER = `3141.${String(process.pid).padStart(7, "0")}`; // fixed width: no pid is a prefix of another
+
 /** What each attack does; the sitting prints what the file system answered. */
 const HOSTILE = `#!/bin/sh
 if [ -n "$VOUCH_NODE" ]; then attack="\${VOUCH_NODE#s_}"; cat > /dev/null; else attack=$(cat); fi
@@ -28,7 +32,7 @@ case "$attack" in
   exclude) t "echo '*' >> '$repo/.git/info/exclude'"; echo 'new.secret' >> .git/info/exclude; echo s > new.secret ;;
   branch) t "echo 0000000000000000000000000000000000000000 > '$repo/.git/refs/heads/main'"; t "git -C '$repo' branch -f main HEAD"; git checkout -q -b elsewhere; git branch -f "vouch/x" HEAD 2>&1 ;;
   link) rm -rf .git; echo "gitdir: $repo/.git" > .git; echo relinked > relinked.txt ;;
-  setsid) env -i PATH="$PATH" setsid sh -c 'touch .up; while [ ! -f .checking ]; do sleep 0.01; done; echo "exit 0 # rewritten" > test/has.sh; touch .rewritten; exec sleep 3141.5' </dev/null >/dev/null 2>&1 &
+  setsid) env -i PATH="$PATH" setsid sh -c 'touch .up; while [ ! -f .checking ]; do sleep 0.01; done; echo "exit 0 # rewritten" > test/has.sh; touch .rewritten; exec sleep ${LEFTOVER}' </dev/null >/dev/null 2>&1 &
     while [ ! -f .up ]; do sleep 0.01; done; echo launched ;;
   checkout) t "echo pwned >> '$repo/README.md'"; t "echo pwned > '$repo/planted.txt'" ;;
   victim) echo mine > victim.txt ;;
@@ -181,7 +185,7 @@ describe.skipIf(!HAVE_BWRAP)("sealed hostile sittings (agent and script, each in
       expect(readFileSync(join(f.workspace!.path, "test", "has.sh"), "utf8")).toBe('test -f "$1"\n');
       expect(existsSync(join(f.workspace!.path, ".rewritten"))).toBe(false);
     }
-    expect(processesWith("3141.5")).toEqual([]);
+    expect(processesWith(LEFTOVER)).toEqual([]);
   });
 
   test("vouch show and the plain lines say the run was sealed", async () => {
@@ -207,10 +211,10 @@ describe.skipIf(!HAVE_BWRAP)("the same attacks unsealed (--sandbox off): the ass
       // The leftover lives on (unsealed, with its environment cleared, nothing finds it), but the
       // check runs on the tree vouch builds from the recorded commit (ADR 0043): its .checking is
       // not the leftover's, and test/has.sh there is the base's. It passes, verified.
-      expect(processesWith("3141.5").length).toBeGreaterThan(0);
+      expect(processesWith(LEFTOVER).length).toBeGreaterThan(0);
       expect([r.finished("setsid").status, r.finished("setsid").qualifier]).toEqual(["passed", "verified"]);
     } finally {
-      for (const pid of processesWith("3141.5")) process.kill(pid, "SIGKILL");
+      for (const pid of processesWith(LEFTOVER)) process.kill(pid, "SIGKILL");
     }
   }, 180_000);
 });

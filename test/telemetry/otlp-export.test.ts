@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { join } from "node:path";
 import { DEMO_ARGS, ensureBinary, parseNdjson, tempDir, vouch, type TempDir } from "../e2e/helpers.ts";
 import type { VouchEvent } from "../../src/engine/events.ts";
-import { startReceiver, type OtlpSpan, type Receiver } from "./otlp-receiver.ts";
+import { NOTHING_LISTENS, startReceiver, type OtlpSpan, type Receiver } from "./otlp-receiver.ts";
 
 const TRACED = join(import.meta.dirname, "graphs", "traced.yaml");
 
@@ -283,9 +283,7 @@ describe("a collector that is down never changes a run", () => {
   const warnings = (stderr: string) => stderr.split("\n").filter((l) => l.includes("OpenTelemetry"));
 
   test("nothing listening: the same exit code, one warning naming the endpoint", async () => {
-    const gone = startReceiver();
-    const url = gone.url;
-    gone.stop();
+    const url = NOTHING_LISTENS;
     const ran = await tracedRun(url, "dead");
     expect(ran.code).toBe(1);
     expect(warnings(ran.stderr)).toEqual([
@@ -320,9 +318,7 @@ describe("a collector that is down never changes a run", () => {
 
   test("export otlp to a collector that is down: exit 3 with what to do; without an endpoint: exit 2", async () => {
     const home = join(dir.path, "dead");
-    const gone = startReceiver();
-    const url = gone.url;
-    gone.stop();
+    const url = NOTHING_LISTENS;
     const failed = await vouch(["export", "otlp", "last", "--endpoint", `${url}/v1/traces`], { home, cwd: dir.path });
     expect(failed.code).toBe(3);
     expect(failed.stderr).toMatch(/spans were not sent to .*\nhint: is the collector up/);

@@ -133,6 +133,11 @@ export interface ReceiverOptions {
   hang?: boolean;
 }
 
+/** A collector's address where nothing listens and nothing else can start listening while a test
+ *  runs: port 1 is privileged and unassigned here. (A receiver started and stopped frees an
+ *  ephemeral port that another test of the suite, binding port 0 meanwhile, may be given.) */
+export const NOTHING_LISTENS = "http://127.0.0.1:1";
+
 export function startReceiver(options: ReceiverOptions = {}): Receiver {
   const received: Receiver = { url: "", spans: [], requests: 0, problems: [], stop: () => server.stop(true) };
   const server = Bun.serve({
