@@ -1,0 +1,86 @@
+// Races across the spawn-worker boundary (ADR 0081), with real processes: a cancel posted before
+// the pid came back, the supervisor's killAll in that window, a worker that dies with a child
+// running. Each test's counts say the process really went through a worker.
+import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
+import { runProcess } from "../../src/spawn/process.ts";
+import { SpawnThreads, startOffThread } from "../../src/spawn/process/spawn-threads.ts";
+import { eventually, groupAlive, killQuietly, tempDir, TEST_ENV } from "./helpers.ts";
+
+const dir = tempDir();
+const leftovers: number[] = [];
+afterEach(() => killQuietly(leftovers.splice(0)));
+const pools: SpawnThreads[] = [];
+afterAll(() => {
+  for (const p of pools) p.close();
+  dir.cleanup();
+});
+
+function offThread(threads = new SpawnThreads(1)): { supervisor: ProcessSupervisor; threads: SpawnThreads } {
+  const supervisor = new ProcessSupervisor();
+  pools.push(startOffThread(supervisor, threads));
+  return { supervisor, threads };
+}
+
+/** Runs `then` once the request is posted, before the worker's pid can have come back: the
+ *  barrier runs for the start turn, then right before the request (runProcess), which is posted
+ *  in that same synchronous run; a microtask queued there runs after it. */
+function rightAfterThePost(supervisor: ProcessSupervisor, then: () => void): void {
+  let calls = 0;
+  supervisor.setBarrier(() => {
+    if (++calls === 2) queueMicrotask(then);
+  });
+}
+
+describe("the window between the request and the pid", () => {
+  test("a cancel posted before the pid came back stops the group", async () => {
+    const { supervisor, threads } = offThread();
+    const ac = new AbortController();
+    let registered = -1;
+    rightAfterThePost(supervisor, () => {
+      registered = supervisor.liveGroups().length;
+      ac.abort();
+    });
+    const r = await runProcess({ shell: "sleep 30" }, { cwd: dir.path, env: TEST_ENV, supervisor, signal: ac.signal });
+    leftovers.push(r.pid!);
+    expect(registered).toBe(0);
+    expect(r.terminationReason).toBe("cancelled");
+    expect(groupAlive(r.pid!)).toBe(false);
+    expect(threads.counts).toEqual({ requests: 1, replies: 1, fallbacks: 0 });
+  });
+
+  // KNOWN BUG (review r36rt): the second Ctrl-C (Session.exitNow), and the supervisor's exit hook,
+  // are killAll then process.exit: a group whose pid has not come back yet is in no registry, so
+  // nothing kills it, and it is not in the group journal either. On this thread's path the group
+  // is registered in the same synchronous run as Bun.spawn. `test.fails` until that is fixed:
+  // then it passes, fails here, and the `.fails` goes.
+  test.fails("killAll before the pid came back still stops the group", async () => {
+    const { supervisor, threads } = offThread();
+    rightAfterThePost(supervisor, () => supervisor.killAll("SIGKILL"));
+    const r = await runProcess({ shell: "sleep 2" }, { cwd: dir.path, env: TEST_ENV, supervisor });
+    leftovers.push(r.pid!);
+    expect(threads.counts.requests).toBe(1);
+    expect(r.terminationReason).toBe("cancelled");
+  });
+});
+
+describe("a worker that dies with a child running", () => {
+  const crashing = new URL("./fixtures/crashing-spawn-worker.ts", import.meta.url).href;
+
+  for (const how of ["throws", "exits"] as const) {
+    test(`it ${how}: the child's group is killed, the command ends as a failed start, the next runs on this thread`, async () => {
+      const { supervisor, threads } = offThread(new SpawnThreads(1, crashing));
+      const shell = how === "exits" ? "sleep 30 # EXIT_THE_WORKER" : "sleep 30";
+      const r = await runProcess({ shell }, { cwd: dir.path, env: TEST_ENV, supervisor });
+      leftovers.push(r.pid!);
+      expect(r.terminationReason).toBe("spawn_failed");
+      expect(r.spawnError).toContain("its process group was killed");
+      expect(await eventually(() => !groupAlive(r.pid!))).toBe(true);
+      expect(supervisor.liveGroups()).toEqual([]);
+      expect(threads.usable).toBe(false);
+      const next = await runProcess({ shell: "exit 6" }, { cwd: dir.path, env: TEST_ENV, supervisor });
+      expect(next.exit).toBe(6);
+      expect(threads.counts.requests).toBe(1);
+    });
+  }
+});
