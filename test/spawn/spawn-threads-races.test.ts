@@ -84,3 +84,21 @@ describe("a worker that dies with a child running", () => {
     });
   }
 });
+
+describe("caps run on the worker's own timers", () => {
+  test("an idle cap stops a command that went silent, after its output; the wall cap too", async () => {
+    const { supervisor, threads } = offThread();
+    const idle = await runProcess({ shell: "echo begun; exec sleep 30" }, { cwd: dir.path, env: TEST_ENV, supervisor, idleMs: 300 });
+    leftovers.push(idle.pid!);
+    expect(idle).toMatchObject({ terminationReason: "idle", stdoutTail: "begun\n" });
+    expect(idle.longestSilenceMs).toBeGreaterThanOrEqual(300);
+    expect(groupAlive(idle.pid!)).toBe(false);
+    const wall = await runProcess(
+      { shell: "while :; do echo tick; sleep 0.05; done" },
+      { cwd: dir.path, env: TEST_ENV, supervisor, idleMs: 10_000, wallMs: 300 },
+    );
+    leftovers.push(wall.pid!);
+    expect(wall.terminationReason).toBe("wall");
+    expect(threads.counts).toEqual({ requests: 2, replies: 2, fallbacks: 0 });
+  });
+});
