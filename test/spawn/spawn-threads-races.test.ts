@@ -2,6 +2,8 @@
 // the pid came back, the supervisor's killAll in that window, a worker that dies with a child
 // running. Each test's counts say the process really went through a worker.
 import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
 import { runProcess } from "../../src/spawn/process.ts";
 import { SpawnThreads, startOffThread } from "../../src/spawn/process/spawn-threads.ts";
@@ -61,6 +63,37 @@ describe("the window between the request and the pid", () => {
     leftovers.push(r.pid!);
     expect(threads.counts.requests).toBe(1);
     expect(r.terminationReason).toBe("cancelled");
+  });
+});
+
+/** Processes whose command line holds `marker`. */
+function holding(marker: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, "utf8").includes(marker)) found.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+describe("vouch exiting while a pid is in flight", () => {
+  // Before the shared pid slots: 11 of 12 such exits left 1–3 children running.
+  test("no child outlives it: the exit hook waits out a start in progress and kills what the slots name", async () => {
+    for (let round = 0; round < 3; round++) {
+      const marker = `vouch-in-flight-${process.pid}-${round}-${Math.random().toString(36).slice(2)}`;
+      const host = Bun.spawn([process.execPath, join(import.meta.dirname, "fixtures", "exit-in-flight-host.ts"), marker], {
+        stdout: "ignore",
+        stderr: "inherit",
+      });
+      expect(await host.exited).toBe(130);
+      const gone = await eventually(() => holding(marker).length === 0);
+      leftovers.push(...holding(marker));
+      expect(gone).toBe(true);
+    }
   });
 });
 
