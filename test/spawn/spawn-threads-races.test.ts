@@ -97,6 +97,8 @@ describe("vouch exiting while a pid is in flight", () => {
   });
 });
 
+// The group dies here by either of two hands: the dead worker's own ProcessSupervisor exit hook,
+// and SpawnThreads' SIGKILL of the pid (with that SIGKILL removed these still pass).
 describe("a worker that dies with a child running", () => {
   const crashing = new URL("./fixtures/crashing-spawn-worker.ts", import.meta.url).href;
 
