@@ -140,6 +140,8 @@ class Session {
   private readonly signals: SessionSignals;
   /** Owns every process group and handover folder of this session. */
   private readonly supervisor = new ProcessSupervisor();
+  /** The spawn workers the supervisor's scripts and checks start on (ADR 0081); ended with the session. */
+  private readonly threads = startOffThread(this.supervisor);
   private sink: EventSink | null = null;
   private requests: RequestWatch | null = null;
   private readonly notifications: Notifications;
@@ -158,8 +160,6 @@ class Session {
     const { io } = spec;
     const env = { ...io.env };
     const { supervisor } = this;
-    // Scripts and checks start on spawn workers, off the engine's thread (ADR 0081).
-    startOffThread(supervisor);
     // Before the live UI opens: a warning about the OTEL_* variables goes to a plain stderr.
     const tracing = await openTracing(io, spec.options);
     // Sealed sittings and scripts never see the ledger (ADR 0040).
@@ -275,6 +275,9 @@ class Session {
     await step(() => (signals.cancelled || "error" in ran ? this.supervisor.shutdownAll() : undefined));
     // After every command has ended: the handover folder goes with the session.
     await step(() => commands.close());
+    // Every process has ended: the workers go too (a process that runs sessions one after another,
+    // as the tests do, kept two threads and their heaps per session).
+    await step(() => this.threads.close());
     await step(() => journal.stop());
     await step(() => spec.lock.release());
     await step(() => spec.ledger.close());

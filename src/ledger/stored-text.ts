@@ -29,9 +29,11 @@ export function digestOf(body: string): string {
   const hash = createHash("sha256");
   for (let at = 0; at < body.length; ) {
     let end = Math.min(at + DIGEST_CHUNK, body.length);
-    // Never between the two halves of a surrogate pair: each would hash as U+FFFD.
+    // Never between the two halves of a surrogate pair: each would hash as U+FFFD. A high
+    // surrogate last goes to the next slice, with whatever follows it (stepping forward instead
+    // split "\ud800\ud800\udc00" between its second and third character).
     const c = body.charCodeAt(end - 1);
-    if (end < body.length && c >= 0xd800 && c <= 0xdbff) end++;
+    if (end < body.length && c >= 0xd800 && c <= 0xdbff) end--;
     hash.update(body.slice(at, end));
     at = end;
   }

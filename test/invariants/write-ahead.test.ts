@@ -13,6 +13,7 @@ import { runGraph, systemClock } from "../../src/engine/run.ts";
 import { batchingSink, openLedger } from "../../src/ledger/index.ts";
 import { createCommandRunner } from "../../src/spawn/command-runner.ts";
 import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
+import { SpawnThreads, startOffThread } from "../../src/spawn/process/spawn-threads.ts";
 
 const home = mkdtempSync(join(tmpdir(), "vouch-write-ahead-"));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -37,10 +38,29 @@ nodes:
 `,
 );
 
-describe("write-ahead and group commit (real ledger, real processes)", () => {
+// The session starts scripts on spawn workers (ADR 0081, run-session.ts): there the moment that
+// counts is the request's post (the child starts on the worker after it; its pid, and the
+// observer's `added`, come back later, when events may rightly have been queued meanwhile).
+const postedWhile: number[] = [];
+let pendingNow: () => number = () => -1;
+const realPost = Worker.prototype.postMessage;
+Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: never[]) {
+  if ((message as { kind?: string })?.kind === "run") postedWhile.push(pendingNow());
+  return realPost.call(this, message, ...rest);
+};
+afterAll(() => {
+  Worker.prototype.postMessage = realPost;
+});
+
+describe.each([
+  { where: "on this thread", offThread: false },
+  { where: "on spawn workers, as the session starts them", offThread: true },
+])("write-ahead and group commit (real ledger, real processes) $where", ({ offThread }) => {
   test("every process starts with nothing queued; transactions stay near one per branch", async () => {
     const ledger = openLedger({ home });
     const supervisor = new ProcessSupervisor();
+    const threads = offThread ? startOffThread(supervisor, new SpawnThreads()) : null;
+    postedWhile.length = 0;
     let transactions = 0;
     const committed = new Set<number>();
     const forwardedUncommitted: number[] = [];
@@ -57,11 +77,12 @@ describe("write-ahead and group commit (real ledger, real processes)", () => {
     const pendingAtStart: number[] = [];
     supervisor.setBarrier(() => sink.flush());
     // Told right after each spawn, with nothing awaited in between: what was queued as it started.
-    supervisor.observe({ added: () => pendingAtStart.push(sink.pending), removed: () => {} });
+    if (offThread) pendingNow = () => sink.pending;
+    else supervisor.observe({ added: () => pendingAtStart.push(sink.pending), removed: () => {} });
     const commands = createCommandRunner({ parentEnv: process.env, supervisor });
     const graph = readGraphFile(graphPath, home, {});
     const outcome = await runGraph({
-      runId: "write-ahead-1",
+      runId: offThread ? "write-ahead-2" : "write-ahead-1",
       graph: graph.graph,
       graphPath: graph.path,
       graphDigest: graph.digest,
@@ -73,13 +94,16 @@ describe("write-ahead and group commit (real ledger, real processes)", () => {
     });
     sink.close();
     await commands.close();
-    const events = ledger.runEvents("write-ahead-1");
+    const events = ledger.runEvents(offThread ? "write-ahead-2" : "write-ahead-1");
+    threads?.close();
     ledger.close();
 
     expect(outcome.status).toBe("passed");
-    // Two processes per branch (work, then) and one for `after`.
-    expect(pendingAtStart).toHaveLength(ITEMS * 2 + 1);
-    expect(pendingAtStart.every((n) => n === 0)).toBe(true);
+    // Two processes per branch (work, then) and one for `after`, each started with nothing queued.
+    const atStart = offThread ? postedWhile : pendingAtStart;
+    expect(atStart).toHaveLength(ITEMS * 2 + 1);
+    expect(atStart.every((n) => n === 0)).toBe(true);
+    if (threads) expect(threads.counts).toEqual({ requests: ITEMS * 2 + 1, replies: ITEMS * 2 + 1, fallbacks: 0 });
     expect(forwardedUncommitted).toEqual([]);
     // Each branch emits branch.started, node.started and node.finished twice, branch.finished:
     // six events. A commit for each node.started and node.finished (the old way) would be

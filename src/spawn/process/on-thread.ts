@@ -18,7 +18,7 @@ export async function runOnThread(
   options.signal?.addEventListener("abort", onAbort, { once: true });
   let group: { release(): void } | null = null;
   try {
-    return await threads.run(
+    const r = await threads.run(
       { argv, cwd, options: threadOptions(options) },
       {
         started: (pid) => {
@@ -27,10 +27,19 @@ export async function runOnThread(
       },
       cancel.signal,
     );
+    return r === "fallback" ? r : cancelledFirst(r, cancel.signal.aborted);
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     (group as { release(): void } | null)?.release();
   }
+}
+
+/** A killAll on this thread cancels the group and signals it at once; the cancel reaches the
+ *  worker a message later, when its child may already have died of that signal. On this thread
+ *  the cancel came first (runProcess's GroupTermination: the first cause wins), so the child
+ *  killed by a signal after it was cancelled here ended "cancelled", as it does there. */
+function cancelledFirst(r: ProcessResult, cancelled: boolean): ProcessResult {
+  return cancelled && r.terminationReason === "exit" && r.signal !== null ? { ...r, terminationReason: "cancelled" } : r;
 }
 
 /** The data of the options (structured clone carries no function, no signal, no supervisor). */

@@ -24,9 +24,28 @@ export type ThreadOptions = Pick<
 export interface ThreadRequest {
   kind: "run";
   id: number;
+  /** Where in the pool's shared pid slots (PID_SLOTS) the worker stores the pid the moment the
+   *  child exists, before its "started" message: the engine's thread reads it at exit. */
+  slot: number;
   argv: string[];
   cwd: string;
   options: ThreadOptions;
+}
+
+/** How many pid slots a pool shares with its workers (a request's slot is FIRST_SLOT + its id
+ *  modulo this: a slot is read only until its "started" message arrives, long before ids wrap). */
+export const PID_SLOTS = 4096;
+/** Before the pid slots: how many starts a worker is inside right now, and the exit flag (set,
+ *  no worker starts anything more). vouch's exit hook sets the flag, waits for the count to reach
+ *  0, then kills what the slots name (spawn-threads.ts). */
+export const SPAWNING = 0;
+export const EXITING = 1;
+export const FIRST_SLOT = 2;
+
+/** Sent once to each worker as it is made: the pool's pid slots (an Int32Array's buffer). */
+export interface ThreadSlots {
+  kind: "slots";
+  buffer: SharedArrayBuffer;
 }
 
 export type ThreadReply = { kind: "started"; id: number; pid: number } | { kind: "ended"; id: number; result: ProcessResult };

@@ -11,7 +11,15 @@
 // run on this thread instead ("fallback").
 import type { ProcessSupervisor } from "../process-registry.ts";
 import type { ProcessResult } from "../process-types.ts";
-import type { ThreadReply, ThreadRequest } from "./spawn-thread-protocol.ts";
+import {
+  EXITING,
+  FIRST_SLOT,
+  PID_SLOTS,
+  SPAWNING,
+  type ThreadReply,
+  type ThreadRequest,
+  type ThreadSlots,
+} from "./spawn-thread-protocol.ts";
 
 /** Two: the prototype (bench/spawn-worker.ts) measured 1, 2 and 4 within noise of each other. */
 export const DEFAULT_SPAWN_THREADS = 2;
@@ -36,6 +44,7 @@ interface MessageCounts {
 interface Pending {
   hooks: ThreadHooks;
   pid: number | null;
+  slot: number;
   resolve(r: ProcessResult | "fallback"): void;
 }
 
@@ -48,9 +57,11 @@ class Thread {
     entry: string,
     private readonly counts: MessageCounts,
     onDeath: (t: Thread, message: string) => void,
+    slots: SharedArrayBuffer,
   ) {
     this.worker = new Worker(entry);
     this.worker.unref();
+    this.worker.postMessage({ kind: "slots", buffer: slots } satisfies ThreadSlots);
     this.worker.addEventListener("message", (e: MessageEvent<ThreadReply>) => this.reply(e.data));
     this.worker.addEventListener("error", (e) => onDeath(this, (e as ErrorEvent).message ?? "the worker failed"));
     this.worker.addEventListener("close", () => onDeath(this, "the worker ended"));
@@ -68,6 +79,21 @@ class Thread {
     this.pending.delete(m.id);
     if (this.pending.size === 0) this.worker.unref();
     p.resolve(m.result);
+  }
+
+  /** The groups whose child exists (its pid is in its slot) but whose "started" message has not
+   *  been read: in no registry yet, so killed here when vouch exits (killInFlight). */
+  killInFlight(slots: Int32Array): void {
+    for (const p of this.pending.values()) {
+      if (p.pid !== null) continue;
+      const pid = Atomics.load(slots, p.slot);
+      if (pid <= 0) continue;
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // gone already
+      }
+    }
   }
 
   post(message: ThreadRequest | { kind: "cancel"; id: number }): void {
@@ -98,6 +124,21 @@ export class SpawnThreads {
   /** Every request posted, every message answered: a count a test can bound. */
   readonly counts = { requests: 0, replies: 0, fallbacks: 0 };
   readonly messages: MessageCounts = { posted: 0, received: 0 };
+  /** Shared with the workers: each request's pid as soon as its child exists (PID_SLOTS). */
+  private readonly slots = new Int32Array(new SharedArrayBuffer(4 * (FIRST_SLOT + PID_SLOTS)));
+  /** Whatever path ends vouch (a second Ctrl-C's process.exit, an uncaught error), a child whose
+   *  pid message is still in flight dies with it: the supervisor's own exit hook cannot see it. */
+  private readonly onExit = () => {
+    const ctl = this.slots;
+    Atomics.store(ctl, EXITING, 1);
+    // A worker inside a start finishes it (Bun.spawn returns in a few ms): then its pid is in its slot.
+    for (let waits = 0; waits < 20; waits++) {
+      const n = Atomics.load(ctl, SPAWNING);
+      if (n <= 0) break;
+      Atomics.wait(ctl, SPAWNING, n, 10);
+    }
+    for (const t of this.threads ?? []) t.killInFlight(ctl);
+  };
 
   constructor(
     private readonly size = DEFAULT_SPAWN_THREADS,
@@ -114,10 +155,12 @@ export class SpawnThreads {
    * it went to failed before it started the child), then the caller runs it on this thread.
    * @param cancel aborted: the worker stops the group as runProcess does (reason "cancelled")
    */
-  run(request: Omit<ThreadRequest, "kind" | "id">, hooks: ThreadHooks, cancel?: AbortSignal): Promise<ProcessResult | "fallback"> {
+  run(request: Omit<ThreadRequest, "kind" | "id" | "slot">, hooks: ThreadHooks, cancel?: AbortSignal): Promise<ProcessResult | "fallback"> {
     const thread = this.pick();
     if (thread === null) return Promise.resolve("fallback");
     const id = this.nextId++;
+    const slot = FIRST_SLOT + (id % PID_SLOTS);
+    Atomics.store(this.slots, slot, 0);
     this.counts.requests++;
     return new Promise((resolve) => {
       const done = (r: ProcessResult | "fallback") => {
@@ -128,9 +171,9 @@ export class SpawnThreads {
       };
       const onAbort = () => thread.post({ kind: "cancel", id });
       cancel?.addEventListener("abort", onAbort, { once: true });
-      thread.pending.set(id, { hooks, pid: null, resolve: done });
+      thread.pending.set(id, { hooks, pid: null, slot, resolve: done });
       thread.worker.ref();
-      thread.post({ kind: "run", id, ...request });
+      thread.post({ kind: "run", id, ...request, slot });
     });
   }
 
@@ -138,10 +181,17 @@ export class SpawnThreads {
   close(): void {
     for (const t of this.threads ?? []) t.worker.terminate();
     this.threads = [];
+    process.off("exit", this.onExit);
   }
 
   private pick(): Thread | null {
-    this.threads ??= Array.from({ length: this.size }, () => new Thread(this.entry, this.messages, (t, why) => this.died(t, why)));
+    if (this.threads === null) {
+      this.threads = Array.from(
+        { length: this.size },
+        () => new Thread(this.entry, this.messages, (t, why) => this.died(t, why), this.slots.buffer as SharedArrayBuffer),
+      );
+      process.on("exit", this.onExit);
+    }
     let best: Thread | null = null;
     for (const t of this.threads) if (!t.dead && (best === null || t.pending.size < best.pending.size)) best = t;
     return best;
