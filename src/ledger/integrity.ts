@@ -68,6 +68,10 @@ export const EVENT_JSON_SQL = `CASE WHEN substr(body, 1, 1) = char(3) THEN ${HEA
   ELSE body END`;
 
 const PACKED_CHUNK = 4096;
+/** The packed rows the chunked JS pass reads: keys of one type each, so (run_id, seq) orders them
+ *  totally (a NULL key ends the keyset walk) and the header built from them is JSON (a text seq
+ *  is not). A crafted file's other packed rows are checked one by one with the suspects. */
+const PACKED_KEYS = "typeof(body) = 'text' AND typeof(run_id) = 'text' AND typeof(seq) = 'integer'";
 
 /** The first event whose body is no JSON. SQLite's json_valid refuses JSON nested deeper than
  *  1,000 levels, which a vouch from before the depth bound (ADR 0019) stored and readers cut
@@ -81,12 +85,13 @@ function firstUnparsedEvent(db: Database): { run_id: string; seq: number } | nul
   // replace per token) cost 611 ms for 40,000 events, unpacking and parsing in JS 78 ms.
   const suspects = db.prepare(
     `SELECT run_id, seq, t, type, body FROM events
-     WHERE substr(body, 1, 1) IS NOT char(4) AND (typeof(body) != 'text' OR NOT json_valid(${EVENT_JSON_SQL}))`,
+     WHERE substr(body, 1, 1) IS NOT char(4) AND (typeof(body) != 'text' OR NOT json_valid(${EVENT_JSON_SQL}))
+        OR substr(body, 1, 1) = char(4) AND NOT (${PACKED_KEYS})`,
   );
   // Read in key order, 4,096 rows a query as arrays: a row object each (iterate) cost 65 ms of the
   // 40,000 events' scan, arrays 23 ms; the chunks bound the memory.
   const packedSql = (from: string) =>
-    `SELECT run_id, seq, body FROM events WHERE substr(body, 1, 1) = char(4) AND typeof(body) = 'text'${from}
+    `SELECT run_id, seq, body FROM events WHERE substr(body, 1, 1) = char(4) AND ${PACKED_KEYS}${from}
      ORDER BY run_id, seq LIMIT ${PACKED_CHUNK}`;
   // The first chunk has no lower bound: a key of any type (a crafted file's) sorts into it.
   const packedFirst = db.prepare(packedSql(""));
@@ -124,7 +129,10 @@ function firstUnparsedEvent(db: Database): { run_id: string; seq: number } | nul
         const rest = unpacked(body);
         // The header is JSON built from the row's columns (blob-store.ts): its place holds one member.
         const names = new Set<string>();
-        const text = rest === null ? null : `{"v":1${rest.includes("\u0001") ? withPlaceholders(rest, names) : rest}`;
+        // `null`, not the `1` the header starts with: like the string the header ends with, no
+        // character can continue it (a rest of `0}` made `{"v":10}`, which parses; the reader's
+        // `"type":"x"0}` does not).
+        const text = rest === null ? null : `{"v":null${rest.includes("\u0001") ? withPlaceholders(rest, names) : rest}`;
         if (text === null || !parses(text) || ![...names].every(blobIsSound)) return { run_id, seq };
       }
       if (rows.length < PACKED_CHUNK) return null;
