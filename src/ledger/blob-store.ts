@@ -4,7 +4,7 @@
 // (event-fragments.ts); readers unpack whatever starts with its mark, whichever vouch wrote it.
 import type { Database, Statement } from "bun:sqlite";
 import { StoredValueError } from "./integrity.ts";
-import { blobText, packText, UnknownTokenError } from "./event-fragments.ts";
+import { blobText, packText, PackedTextError } from "./event-fragments.ts";
 import {
   compact,
   expand,
@@ -94,7 +94,7 @@ function damagedAs<T>(read: () => T): T {
   try {
     return read();
   } catch (e) {
-    if (e instanceof StoredTextError || e instanceof UnknownTokenError) throw new StoredValueError(e.message);
+    if (e instanceof StoredTextError || e instanceof PackedTextError) throw new StoredValueError(e.message);
     throw e;
   }
 }

@@ -125,6 +125,11 @@ const PACK_RE = new RegExp(
   "g",
 );
 const TOKEN_RE = /\u0004[\s\S]?|[\u0005-\u001f]/g;
+/** The most characters a packed text may unpack to: stored-text.ts's MAX_EXPANDED (a text past it
+ *  cannot be expanded either), so no sound file is refused. One token stands for up to 196
+ *  characters: a crafted 1.3 MB body made a 268-million-character text (859 MB peak) at open. */
+const MAX_UNPACKED = 256 * 1024 * 1024;
+const LONGEST = Math.max(...TOKENS.map((t) => t.fragment.length));
 const CONTROL_RE = /[\u0004-\u001f]/;
 
 /** The fragments and their tokens (tests, and the SQL that expands them). */
@@ -138,11 +143,21 @@ export function pack(text: string): string | null {
 
 /** A packed text as it was written; a token no list names is a file vouch did not write. */
 export function unpack(packed: string): string {
+  if (packed.length * LONGEST > MAX_UNPACKED) sizeUnpacked(packed);
   return packed.replace(TOKEN_RE, (t) => {
     const fragment = BY_TOKEN.get(t);
     if (fragment === undefined) throw new UnknownTokenError(t);
     return fragment;
   });
+}
+
+/** Throws when `packed` unpacks past MAX_UNPACKED; counts without building the text. */
+function sizeUnpacked(packed: string): void {
+  let length = packed.length;
+  for (const m of packed.matchAll(TOKEN_RE)) {
+    length += (BY_TOKEN.get(m[0])?.length ?? 0) - m[0].length;
+    if (length > MAX_UNPACKED) throw new UnpackedTooLongError();
+  }
 }
 
 /** A blob's body as stored (version 7): packed, with PACKED first (no JSON text starts with a
@@ -173,8 +188,19 @@ export function unpackSql(expr: string): string {
   return sql;
 }
 
+/** A packed body vouch did not write. */
+export class PackedTextError extends Error {}
+
+/** A packed body unpacks past the bound. */
+export class UnpackedTooLongError extends PackedTextError {
+  override readonly name = "UnpackedTooLongError";
+  constructor() {
+    super(`a stored event unpacks past the bound of ${MAX_UNPACKED} characters`);
+  }
+}
+
 /** A packed body holds a token no list names. */
-export class UnknownTokenError extends Error {
+export class UnknownTokenError extends PackedTextError {
   override readonly name = "UnknownTokenError";
   constructor(readonly token: string) {
     super(

@@ -9,7 +9,7 @@ import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { LedgerError } from "../engine/errors.ts";
 import { digestOf, withHeader, withPlaceholders, type EventHeader } from "./stored-text.ts";
-import { blobText, UnknownTokenError, unpackSql } from "./event-fragments.ts";
+import { blobText, PackedTextError, unpackSql } from "./event-fragments.ts";
 
 /** Ledgers up to this size get PRAGMA quick_check on every open (measured: ~20 ms at 22 MiB,
  *  ~45 ms at 67 MiB, ~245 ms at 269 MiB, warm cache; docs/ledger.md). */
@@ -151,7 +151,7 @@ function unpacked(stored: string): string | null {
   try {
     return blobText(stored) ?? null;
   } catch (e) {
-    if (e instanceof UnknownTokenError) return null;
+    if (e instanceof PackedTextError) return null;
     throw e;
   }
 }
@@ -161,7 +161,7 @@ function headerPut(body: string, h: EventHeader): string | null {
   try {
     return withHeader(body, h);
   } catch (e) {
-    if (e instanceof UnknownTokenError) return null;
+    if (e instanceof PackedTextError) return null;
     throw e;
   }
 }

@@ -6,7 +6,8 @@ import { Database } from "bun:sqlite";
 import { expect, test } from "vitest";
 import { ledgerFile, openLedger } from "../../src/ledger/index.ts";
 import { quickCheck } from "../../src/ledger/integrity.ts";
-import { PACKED } from "../../src/ledger/event-fragments.ts";
+import { PACKED, unpack } from "../../src/ledger/event-fragments.ts";
+import { MAX_EXPANDED } from "../../src/ledger/stored-text.ts";
 import { RunScript } from "./events-fixture.ts";
 import { tempHome } from "./temp-home.ts";
 
@@ -60,6 +61,20 @@ test.each([
   const l = crafted(update);
   try {
     expect(() => check(l.file)).toThrow(/is not the JSON vouch wrote/);
+  } finally {
+    l.cleanup();
+  }
+});
+
+test("a packed body that unpacks past the expansion bound is damage, refused before it is built (196 characters a token)", () => {
+  // 1,370,000 one-character tokens of the 196-character evidence fragment: 1.3 MB stored, 268.5
+  // million characters unpacked, past MAX_EXPANDED (a reader could not expand it either).
+  const body = `${PACKED}${"\u0005".repeat(1_370_000)}}`;
+  expect(body.length * 196).toBeGreaterThan(MAX_EXPANDED);
+  const l = crafted((db) => db.query("UPDATE events SET body = ? WHERE seq = 0").run(body));
+  try {
+    expect(() => check(l.file)).toThrow(/is not the JSON vouch wrote/);
+    expect(() => unpack(body.slice(1))).toThrow(/unpacks past the bound/);
   } finally {
     l.cleanup();
   }
