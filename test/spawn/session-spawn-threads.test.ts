@@ -35,5 +35,7 @@ test("each session's workers end with it: the thread count does not grow per ses
   expect(await session()).toBe(0);
   const after = threads();
   for (let i = 0; i < 4; i++) expect(await session()).toBe(0);
-  expect(threads()).toBeLessThanOrEqual(after);
+  // Each leaked pool is two threads: four more sessions would be 8 more. Bun's own helper
+  // threads (the collector's, I/O) come and go by a few under load: 3 of slack, not 0.
+  expect(threads()).toBeLessThanOrEqual(after + 3);
 });

@@ -158,3 +158,19 @@ describe("what stays on this thread", () => {
     expect(threads.counts.requests).toBe(1);
   });
 });
+
+test("a worker ended after it started a child whose pid this thread has not read: the child is killed, never started again here", async () => {
+  const out = pidFile("ended-worker");
+  const host = Bun.spawn([process.execPath, join(import.meta.dirname, "fixtures", "worker-ended-host.ts"), out], { stderr: "inherit" });
+  const printed = JSON.parse(await new Response(host.stdout).text());
+  expect(await host.exited).toBe(0);
+  const pids = await readPids(out);
+  leftovers.push(...pids);
+  expect(pids).toHaveLength(1); // before: the request fell back, and the command ran twice
+  expect(printed).toMatchObject({ reason: "spawn_failed", fallbacks: 0 });
+  // Ended before it stored the pid (the child ran first): the pid is unknown, nothing to kill.
+  if (printed.pid) {
+    expect(printed.pid).toBe(pids[0]);
+    expect(await eventually(() => !alive(pids[0]!))).toBe(true);
+  }
+});

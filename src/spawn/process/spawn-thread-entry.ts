@@ -42,11 +42,15 @@ self.onmessage = (event: MessageEvent<ThreadRequest | ThreadSlots | { kind: "can
   let running: Promise<ProcessResult>;
   try {
     if (slots !== null && Atomics.load(slots, EXITING) !== 0) running = Promise.resolve(notStarted("cancelled", 0));
-    else
+    else {
+      // -1: begun. A worker that ends from here on may have started the child before storing its
+      // pid: the engine's thread must not start the command a second time (SpawnThreads.died).
+      if (slots !== null) Atomics.store(slots, m.slot, -1);
       running = startAndSupervise(m.argv, m.cwd, { ...m.options, cwd: m.cwd, signal: abort.signal, supervisor }, (pid) => {
         if (slots !== null) Atomics.store(slots, m.slot, pid);
         post({ kind: "started", id: m.id, pid });
       });
+    }
   } finally {
     if (slots !== null) {
       Atomics.sub(slots, SPAWNING, 1);

@@ -197,28 +197,32 @@ export class SpawnThreads {
     return best;
   }
 
-  /** A worker that failed: a request it had not started runs on this thread; a child it had
-   *  started is killed (its group: nothing of it is left unwatched) and ends as a failed start. */
+  /** A worker that failed: a request it had not begun to start runs on this thread; one it had
+   *  begun (its slot says so, even when the "started" message was never read) is never started
+   *  again: its group, if known, is killed (nothing of it left unwatched) and it ends as a failed start. */
   private died(t: Thread, why: string): void {
     if (t.dead) return;
     t.dead = true;
     t.worker.unref();
     for (const [id, p] of t.pending) {
       t.pending.delete(id);
-      if (p.pid === null) p.resolve("fallback");
+      const pid = p.pid ?? Atomics.load(this.slots, p.slot); // -1: begun, pid not stored yet
+      if (pid === 0) p.resolve("fallback");
       else {
-        try {
-          process.kill(-p.pid, "SIGKILL");
-        } catch {
-          // gone already
+        if (pid > 0) {
+          try {
+            process.kill(-pid, "SIGKILL");
+          } catch {
+            // gone already
+          }
         }
-        p.resolve(lostResult(p.pid, why));
+        p.resolve(lostResult(pid > 0 ? pid : undefined, why));
       }
     }
   }
 }
 
-function lostResult(pid: number, why: string): ProcessResult {
+function lostResult(pid: number | undefined, why: string): ProcessResult {
   return {
     exit: null,
     signal: null,
