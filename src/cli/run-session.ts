@@ -10,7 +10,7 @@ import { directSink, type EventSink, type RunLedger, type RunLock } from "../led
 import { createAgentRunner } from "../spawn/harness/agent-runner.ts";
 import { createCommandRunner } from "../spawn/command-runner.ts";
 import { ProcessSupervisor } from "../spawn/process-registry.ts";
-import { startOffThread } from "../spawn/process/spawn-threads.ts";
+import { type SpawnThreads, startOffThread } from "../spawn/process/spawn-threads.ts";
 import { reapGroupJournal, startGroupJournal } from "../spawn/group-journal.ts";
 import { Confiner } from "../spawn/sandbox/confine.ts";
 import { SandboxProbe } from "../spawn/sandbox/probe.ts";
@@ -103,9 +103,23 @@ function ledgerSwitch(spec: SessionSpec): "on" | "off" {
   return "off";
 }
 
-/** ledgerSwitch(), letting the lock and the ledger go when it refuses. */
+/** VOUCH_SPAWN_THREADS=on: scripts and checks start on spawn workers (ADR 0081). Off by
+ *  default: on a quiet 2-core machine they cost CPU and memory and gained no wall time. */
+function spawnThreadsSwitch(spec: SessionSpec): "on" | "off" {
+  const value = spec.io.env.VOUCH_SPAWN_THREADS;
+  if (value === undefined || value === "" || value === "off") return "off";
+  if (value !== "on")
+    throw new UsageError(
+      `VOUCH_SPAWN_THREADS="${value}": it takes "on" or "off" (start scripts and checks on spawn workers, ADR 0081)`,
+      "unset VOUCH_SPAWN_THREADS, or set it to on or off",
+    );
+  return "on";
+}
+
+/** ledgerSwitch() and spawnThreadsSwitch(), letting the lock and the ledger go when one refuses. */
 function recordingOf(spec: SessionSpec): "on" | "off" {
   try {
+    spawnThreadsSwitch(spec);
     return ledgerSwitch(spec);
   } catch (e) {
     spec.lock.release();
@@ -140,8 +154,9 @@ class Session {
   private readonly signals: SessionSignals;
   /** Owns every process group and handover folder of this session. */
   private readonly supervisor = new ProcessSupervisor();
-  /** The spawn workers the supervisor's scripts and checks start on (ADR 0081); ended with the session. */
-  private readonly threads = startOffThread(this.supervisor);
+  /** The spawn workers the supervisor's scripts and checks start on, with VOUCH_SPAWN_THREADS=on
+   *  (ADR 0081); ended with the session. */
+  private readonly threads: SpawnThreads | null;
   private sink: EventSink | null = null;
   private requests: RequestWatch | null = null;
   private readonly notifications: Notifications;
@@ -151,6 +166,7 @@ class Session {
     private readonly recording: "on" | "off",
   ) {
     this.signals = new SessionSignals(spec.io, () => this.exitNow());
+    this.threads = spawnThreadsSwitch(spec) === "on" ? startOffThread(this.supervisor) : null;
     const deliver = realDeliver(spec.options.baseDir, { ...spec.io.env });
     this.notifications = new Notifications(spec.options.runId, spec.notify ?? [], deliver, (line) => spec.io.err(sanitize(line)));
   }
@@ -277,7 +293,7 @@ class Session {
     await step(() => commands.close());
     // Every process has ended: the workers go too (a process that runs sessions one after another,
     // as the tests do, kept two threads and their heaps per session).
-    await step(() => this.threads.close());
+    await step(() => this.threads?.close());
     await step(() => journal.stop());
     await step(() => spec.lock.release());
     await step(() => spec.ledger.close());

@@ -34,6 +34,41 @@ function spawningThreads(log: string): { main: number; byThread: Map<number, num
 }
 
 describe.skipIf(!hasStrace)("a map of `true` scripts through dist/vouch (strace)", () => {
+  test("without VOUCH_SPAWN_THREADS=on (the default) every `sh` starts on the main thread; a wrong value is refused", () => {
+    const items = join(dir.path, "items-off.txt");
+    writeFileSync(items, `${Array.from({ length: 10 }, (_, i) => `item-${i}`).join("\n")}\n`);
+    const log = join(dir.path, "trace-off.txt");
+    const graph = join(ROOT, "bench", "graphs", "overhead.yaml");
+    const run = (env: Record<string, string>, trace: boolean) =>
+      Bun.spawnSync(
+        [
+          ...(trace ? ["strace", "-f", "-qq", "-o", log, "-e", "trace=vfork,execve"] : []),
+          BINARY,
+          "run",
+          graph,
+          "--json",
+          "-i",
+          `items=@${items}`,
+        ],
+        {
+          cwd: dir.path,
+          stdin: "ignore",
+          stdout: "pipe",
+          stderr: "pipe",
+          env: cleanEnv({ home: join(dir.path, "home-off"), env }),
+        },
+      );
+    expect(run({}, true).exitCode).toBe(0);
+    const { main, byThread } = spawningThreads(log);
+    expect(byThread.get(main)).toBe(10);
+    expect(byThread.size).toBe(1);
+    const bad = run({ VOUCH_SPAWN_THREADS: "yes" }, false);
+    expect([bad.exitCode, bad.stderr.toString()]).toEqual([
+      2,
+      expect.stringContaining('VOUCH_SPAWN_THREADS="yes": it takes "on" or "off"'),
+    ]);
+  }, 120_000);
+
   test("all 40 start on spawn workers, none on the main thread, and the run passes", () => {
     const items = join(dir.path, "items.txt");
     writeFileSync(items, `${Array.from({ length: 40 }, (_, i) => `item-${i}`).join("\n")}\n`);
@@ -46,7 +81,7 @@ describe.skipIf(!hasStrace)("a map of `true` scripts through dist/vouch (strace)
         stdin: "ignore",
         stdout: "pipe",
         stderr: "pipe",
-        env: cleanEnv({ home: join(dir.path, "home") }),
+        env: cleanEnv({ home: join(dir.path, "home"), env: { VOUCH_SPAWN_THREADS: "on" } }),
       },
     );
     expect(r.exitCode).toBe(0);
@@ -88,7 +123,11 @@ describe("scripts and checks on the spawn workers", () => {
         "",
       ].join("\n"),
     );
-    const r = await vouch(["run", graph, "--json", "-i", "items=a\nb\nc"], { home: join(dir.path, "home2"), cwd: dir.path });
+    const r = await vouch(["run", graph, "--json", "-i", "items=a\nb\nc"], {
+      home: join(dir.path, "home2"),
+      cwd: dir.path,
+      env: { VOUCH_SPAWN_THREADS: "on" },
+    });
     // A script past its timeout is an error (no verdict), as on the main thread: exit 3.
     expect(r.code).toBe(3);
     const events = parseNdjson(r.stdout);

@@ -22,7 +22,7 @@ async function session(): Promise<number> {
     err: (t) => void (err += t),
     stdoutIsTTY: false,
     stdinIsTTY: false,
-    env: { VOUCH_HOME: join(temp, "home"), PATH: process.env.PATH },
+    env: { VOUCH_HOME: join(temp, "home"), PATH: process.env.PATH, VOUCH_SPAWN_THREADS: "on" },
     cwd: temp,
     streams: process,
   };
