@@ -4,7 +4,7 @@
 // cancel (the run's, or the supervisor's) is posted to the worker, which stops the group.
 import type { ProcessOptions, ProcessResult } from "../process-types.ts";
 import type { SpawnThreads } from "./spawn-threads.ts";
-import type { ThreadOptions } from "./spawn-thread-protocol.ts";
+import { THREAD_OPTION_KEYS, type ThreadOptions } from "./spawn-thread-protocol.ts";
 import { registerGroup } from "./terminate.ts";
 
 export async function runOnThread(
@@ -44,34 +44,7 @@ function cancelledFirst(r: ProcessResult, cancelled: boolean): ProcessResult {
 
 /** The data of the options (structured clone carries no function, no signal, no supervisor). */
 function threadOptions(o: ProcessOptions): ThreadOptions {
-  const {
-    env,
-    stdin,
-    stdinFile,
-    sittingMarker,
-    wallMs,
-    idleMs,
-    stopsItsChildren,
-    graceMs,
-    keepBytes,
-    keepStderrBytes,
-    maxLineLength,
-    sandbox,
-  } = o;
-  const all: ThreadOptions = {
-    env,
-    stdin,
-    stdinFile,
-    sittingMarker,
-    wallMs,
-    idleMs,
-    stopsItsChildren,
-    graceMs,
-    keepBytes,
-    keepStderrBytes,
-    maxLineLength,
-    sandbox,
-  };
-  for (const k of Object.keys(all) as (keyof ThreadOptions)[]) if (all[k] === undefined) delete all[k];
-  return all;
+  const all: Partial<Record<(typeof THREAD_OPTION_KEYS)[number], unknown>> = {};
+  for (const k of THREAD_OPTION_KEYS) if (o[k] !== undefined) all[k] = o[k];
+  return all as ThreadOptions;
 }

@@ -4,21 +4,23 @@
 import type { ProcessOptions, ProcessResult } from "../process-types.ts";
 
 /** The options a worker can be given: everything of ProcessOptions that is data. */
-export type ThreadOptions = Pick<
-  ProcessOptions,
-  | "env"
-  | "stdin"
-  | "stdinFile"
-  | "sittingMarker"
-  | "wallMs"
-  | "idleMs"
-  | "stopsItsChildren"
-  | "graceMs"
-  | "keepBytes"
-  | "keepStderrBytes"
-  | "maxLineLength"
-  | "sandbox"
->;
+/** The options that cross to a worker: data only (structured clone carries no function, no
+ *  signal, no supervisor). One list, read by the type and by threadOptions (on-thread.ts). */
+export const THREAD_OPTION_KEYS = [
+  "env",
+  "stdin",
+  "stdinFile",
+  "sittingMarker",
+  "wallMs",
+  "idleMs",
+  "stopsItsChildren",
+  "graceMs",
+  "keepBytes",
+  "keepStderrBytes",
+  "maxLineLength",
+  "sandbox",
+] as const satisfies readonly (keyof ProcessOptions)[];
+export type ThreadOptions = Pick<ProcessOptions, (typeof THREAD_OPTION_KEYS)[number]>;
 
 /** Start this resolved command (argv as resolveStart made it: bubblewrap's for a sealed one). */
 export interface ThreadRequest {

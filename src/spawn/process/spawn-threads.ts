@@ -11,6 +11,7 @@
 // run on this thread instead ("fallback").
 import type { ProcessSupervisor } from "../process-registry.ts";
 import type { ProcessResult } from "../process-types.ts";
+import { notStarted } from "./resolve.ts";
 import {
   EXITING,
   FIRST_SLOT,
@@ -223,18 +224,6 @@ export class SpawnThreads {
 }
 
 function lostResult(pid: number | undefined, why: string): ProcessResult {
-  return {
-    exit: null,
-    signal: null,
-    terminationReason: "spawn_failed",
-    wallMs: 0,
-    stdoutTail: "",
-    stderrTail: "",
-    stdoutBytes: 0,
-    stderrBytes: 0,
-    truncated: false,
-    longestSilenceMs: 0,
-    pid,
-    spawnError: `the thread that started it failed (${why}); its process group was killed`,
-  };
+  const killed = pid === undefined ? "" : "; its process group was killed";
+  return { ...notStarted("spawn_failed", 0, `the thread that started it failed (${why})${killed}`), ...(pid === undefined ? {} : { pid }) };
 }
