@@ -41,7 +41,7 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
   options.supervisor?.beforeStart();
   const threads = threadsOf(options.supervisor);
   if (threads?.usable && nobodyStreams(options)) {
-    const r = await runOnThread(threads, start.argv, start.cwd, options);
+    const r = await runOnThread(threads, start.argv, start.cwd, options, startSpawnThread);
     if (r !== "fallback") return r;
     // No worker could take it: here, then, after the barrier again (events may have come meanwhile).
     if (options.signal?.aborted) return notStarted("cancelled", activity.elapsed());
@@ -49,6 +49,12 @@ export async function runProcess(command: Command, options: ProcessOptions): Pro
     options.supervisor?.beforeStart();
   }
   return startAndSupervise(start.argv, start.cwd, options, undefined, activity);
+}
+
+/** A spawn worker (ADR 0081): a thread that starts processes is started here too, in the one
+ *  file that starts them, and runs startAndSupervise below (process/spawn-thread-entry.ts). */
+export function startSpawnThread(entry: string): Worker {
+  return new Worker(entry);
 }
 
 /** The stages after the barrier — start, then supervise to the reaped group — on whichever thread

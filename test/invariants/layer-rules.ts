@@ -49,6 +49,10 @@ function filesUnder(facts: Facts, dir: string): [string, FileFacts][] {
 /** Why a file starts processes (empty: it does not). */
 export function processStarts(f: FileFacts): string[] {
   const why = f.accesses.filter((a) => PROCESS_ACCESS.has(a));
+  // A Bun Worker is a thread that may start processes (ADR 0081's spawn workers): it is started
+  // in the spawning file too. A `Worker` the file imports (bullmq's queue worker) is no thread.
+  const importsWorker = f.imports.some((i) => !i.typeOnly && i.names.includes("Worker"));
+  if (f.accesses.includes("new Worker") && !importsWorker) why.push("new Worker (a thread that starts processes)");
   for (const i of f.imports) {
     if (i.typeOnly) continue;
     if (PROCESS_MODULES.has(i.spec)) why.push(`imports ${i.spec}`);

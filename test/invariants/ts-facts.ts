@@ -88,6 +88,14 @@ function accessOf(n: AnyNode): string | null {
     const literal = key.kind === SyntaxKind.StringLiteral || key.kind === SyntaxKind.NoSubstitutionTemplateLiteral;
     return `${n.expression.text}.${literal ? key.text : "[computed]"}`;
   }
+  // `new Worker(...)`, `new globalThis.Worker(...)`: a thread is started (layer-rules.ts decides
+  // whether the name is the global one or an import's, such as bullmq's queue Worker).
+  if (n.kind === SyntaxKind.NewExpression) {
+    const e = n.expression as AnyNode;
+    if (e.kind === SyntaxKind.Identifier && e.text === "Worker") return "new Worker";
+    if (e.kind === SyntaxKind.PropertyAccessExpression && e.name.text === "Worker" && e.expression.text === "globalThis")
+      return "new Worker";
+  }
   return null;
 }
 

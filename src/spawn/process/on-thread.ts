@@ -4,7 +4,7 @@
 // cancel (the run's, or the supervisor's) is posted to the worker, which stops the group.
 import type { ProcessOptions, ProcessResult } from "../process-types.ts";
 import type { SpawnThreads } from "./spawn-threads.ts";
-import { THREAD_OPTION_KEYS, type ThreadOptions } from "./spawn-thread-protocol.ts";
+import { THREAD_OPTION_KEYS, type ThreadOptions, type ThreadStarter } from "./spawn-thread-protocol.ts";
 import { registerGroup } from "./terminate.ts";
 
 export async function runOnThread(
@@ -12,6 +12,7 @@ export async function runOnThread(
   argv: string[],
   cwd: string,
   options: ProcessOptions,
+  startThread: ThreadStarter,
 ): Promise<ProcessResult | "fallback"> {
   const cancel = new AbortController();
   const onAbort = () => cancel.abort();
@@ -26,6 +27,7 @@ export async function runOnThread(
         },
       },
       cancel.signal,
+      startThread,
     );
     return r === "fallback" ? r : cancelledFirst(r, cancel.signal.aborted);
   } finally {

@@ -51,3 +51,6 @@ export interface ThreadSlots {
 }
 
 export type ThreadReply = { kind: "started"; id: number; pid: number } | { kind: "ended"; id: number; result: ProcessResult };
+
+/** Starts a spawn worker from its entry file (`startSpawnThread` in src/spawn/process.ts). */
+export type ThreadStarter = (entry: string) => Worker;

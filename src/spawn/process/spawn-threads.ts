@@ -20,6 +20,7 @@ import {
   type ThreadReply,
   type ThreadRequest,
   type ThreadSlots,
+  type ThreadStarter,
 } from "./spawn-thread-protocol.ts";
 
 /** Two: the prototype (bench/spawn-worker.ts) measured 1, 2 and 4 within noise of each other. */
@@ -55,12 +56,12 @@ class Thread {
   readonly pending = new Map<number, Pending>();
 
   constructor(
-    entry: string,
+    worker: Worker,
     private readonly counts: MessageCounts,
     onDeath: (t: Thread, message: string) => void,
     slots: SharedArrayBuffer,
   ) {
-    this.worker = new Worker(entry);
+    this.worker = worker;
     this.worker.unref();
     this.worker.postMessage({ kind: "slots", buffer: slots } satisfies ThreadSlots);
     this.worker.addEventListener("message", (e: MessageEvent<ThreadReply>) => this.reply(e.data));
@@ -155,9 +156,16 @@ export class SpawnThreads {
    * Runs the request on a worker: "fallback" when none could take it (none started, or the one
    * it went to failed before it started the child), then the caller runs it on this thread.
    * @param cancel aborted: the worker stops the group as runProcess does (reason "cancelled")
+   * @param startThread how a worker is started, on first use: process.ts's, the one file that
+   *   starts processes and the threads that start them
    */
-  run(request: Omit<ThreadRequest, "kind" | "id" | "slot">, hooks: ThreadHooks, cancel?: AbortSignal): Promise<ProcessResult | "fallback"> {
-    const thread = this.pick();
+  run(
+    request: Omit<ThreadRequest, "kind" | "id" | "slot">,
+    hooks: ThreadHooks,
+    cancel: AbortSignal | undefined,
+    startThread: ThreadStarter,
+  ): Promise<ProcessResult | "fallback"> {
+    const thread = this.pick(startThread);
     if (thread === null) return Promise.resolve("fallback");
     const id = this.nextId++;
     const slot = FIRST_SLOT + (id % PID_SLOTS);
@@ -185,11 +193,11 @@ export class SpawnThreads {
     process.off("exit", this.onExit);
   }
 
-  private pick(): Thread | null {
+  private pick(startThread: ThreadStarter): Thread | null {
     if (this.threads === null) {
       this.threads = Array.from(
         { length: this.size },
-        () => new Thread(this.entry, this.messages, (t, why) => this.died(t, why), this.slots.buffer as SharedArrayBuffer),
+        () => new Thread(startThread(this.entry), this.messages, (t, why) => this.died(t, why), this.slots.buffer as SharedArrayBuffer),
       );
       process.on("exit", this.onExit);
     }
