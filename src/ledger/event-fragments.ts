@@ -125,10 +125,11 @@ const PACK_RE = new RegExp(
   "g",
 );
 const TOKEN_RE = /\u0004[\s\S]?|[\u0005-\u001f]/g;
-/** The most characters a packed text may unpack to: stored-text.ts's MAX_EXPANDED (a text past it
- *  cannot be expanded either), so no sound file is refused. One token stands for up to 196
- *  characters: a crafted 1.3 MB body made a 268-million-character text (859 MB peak) at open. */
-const MAX_UNPACKED = 256 * 1024 * 1024;
+/** The most characters one stored text may unpack or expand to (stored-text.ts's MAX_EXPANDED is
+ *  this one bound: a text past it cannot be expanded either, so no sound file is refused). One
+ *  token stands for up to 196 characters: a crafted 1.3 MB body made a 268-million-character
+ *  text (859 MB peak) at open. */
+export const MAX_UNPACKED = 256 * 1024 * 1024;
 const LONGEST = Math.max(...TOKENS.map((t) => t.fragment.length));
 const CONTROL_RE = /[\u0004-\u001f]/;
 

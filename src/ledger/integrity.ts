@@ -8,7 +8,7 @@
 import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { LedgerError } from "../engine/errors.ts";
-import { digestOf, withHeader, withPlaceholders, type EventHeader } from "./stored-text.ts";
+import { digestOf, withHeader, withPlaceholders } from "./stored-text.ts";
 import { blobText, PackedTextError, unpackSql } from "./event-fragments.ts";
 
 /** Ledgers up to this size get PRAGMA quick_check on every open (measured: ~20 ms at 22 MiB,
@@ -106,7 +106,7 @@ function firstUnparsedEvent(db: Database): { run_id: string; seq: number } | nul
       if (checked.has(d)) continue;
       checked.add(d);
       const stored = (blob?.get(d) as { body: unknown } | null)?.body;
-      const body = typeof stored === "string" ? unpacked(stored) : null;
+      const body = typeof stored === "string" ? unlessForeign(() => blobText(stored) ?? null) : null;
       if (body === null || digestOf(body) !== d) return false;
       const names = new Set<string>();
       if (!parses(withPlaceholders(body, names))) return false;
@@ -118,7 +118,8 @@ function firstUnparsedEvent(db: Database): { run_id: string; seq: number } | nul
     for (const row of suspects.iterate() as IterableIterator<{ run_id: string; seq: number; t: string; type: string; body: unknown }>) {
       if (typeof row.body !== "string") return row;
       const names = new Set<string>();
-      const whole = headerPut(row.body, { run: row.run_id, t: row.t, seq: row.seq, type: row.type });
+      const body = row.body;
+      const whole = unlessForeign(() => withHeader(body, { run: row.run_id, t: row.t, seq: row.seq, type: row.type }));
       if (whole === null) return row;
       const text = withPlaceholders(whole, names);
       if (!parses(text) || ![...names].every(blobIsSound)) return row;
@@ -126,7 +127,7 @@ function firstUnparsedEvent(db: Database): { run_id: string; seq: number } | nul
     for (let after: [string, number] | null = null; ; ) {
       const rows = (after === null ? packedFirst.values() : packed.values(...after)) as [string, number, string][];
       for (const [run_id, seq, body] of rows) {
-        const rest = unpacked(body);
+        const rest = unlessForeign(() => blobText(body) ?? null);
         // The header is JSON built from the row's columns (blob-store.ts): its place holds one member.
         const names = new Set<string>();
         // `null`, not the `1` the header starts with: like the string the header ends with, no
@@ -146,20 +147,11 @@ function firstUnparsedEvent(db: Database): { run_id: string; seq: number } | nul
   }
 }
 
-/** A blob's text (packed or not, ADR 0082), or null when it holds a token vouch never wrote. */
-function unpacked(stored: string): string | null {
+/** What `read` gives, or null when the packed text it reads holds a token vouch never wrote or
+ *  unpacks past the bound (ADR 0082): a blob's text, a body with its header back. */
+function unlessForeign<T>(read: () => T): T | null {
   try {
-    return blobText(stored) ?? null;
-  } catch (e) {
-    if (e instanceof PackedTextError) return null;
-    throw e;
-  }
-}
-
-/** The stored body with its header back, or null when it holds a token vouch never wrote. */
-function headerPut(body: string, h: EventHeader): string | null {
-  try {
-    return withHeader(body, h);
+    return read();
   } catch (e) {
     if (e instanceof PackedTextError) return null;
     throw e;

@@ -9,7 +9,7 @@
 // Expanding is splicing: a hole gives back the exact characters it replaced, so what a reader
 // gets is byte for byte what was written (the NDJSON contract, docs/events.md).
 import { createHash } from "node:crypto";
-import { PACKED, pack, unpack } from "./event-fragments.ts";
+import { MAX_UNPACKED, PACKED, pack, unpack } from "./event-fragments.ts";
 
 /** A value's JSON text shorter than this stays inline: a hole (66 characters) and a blobs row
  *  (~80 bytes with its key) would cost more than they save (measured in ADR 0077). */
@@ -148,7 +148,7 @@ export function markShortMembers(texts: Texts, value: object): void {
 /** The most characters one stored text may expand to. A long value is stored once however often
  *  it recurs (1,600 branches printing one 55 KB text expand to 88 MB from a 4.5 MB file), so this
  *  is no bound on a sound file's size; it stops a crafted one whose slices of slices multiply. */
-export const MAX_EXPANDED = 256 * 1024 * 1024;
+export const MAX_EXPANDED = MAX_UNPACKED; // one bound for both ways a text grows back
 
 /** The text `stored` was made from: every hole filled from its blob, recursively — each blob
  *  expanded once per call, none inside itself, no deeper than compact nests them, the result
@@ -288,8 +288,8 @@ export function packed(stored: string): string {
   return tokens === null ? stored : PACKED + tokens;
 }
 
-/** The event's text from its stored body and its row's columns (UnknownTokenError: a packed
- *  body holds a token vouch never wrote). */
+/** The event's text from its stored body and its row's columns (PackedTextError: a packed
+ *  body holds a token vouch never wrote, or unpacks past the bound). */
 export function withHeader(stored: string, h: EventHeader): string {
   if (stored.startsWith(HEADERLESS)) return headerOf(h) + stored.slice(1);
   return stored.startsWith(PACKED) ? headerOf(h) + unpack(stored.slice(1)) : stored;

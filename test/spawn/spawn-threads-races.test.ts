@@ -6,23 +6,16 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
 import { runProcess } from "../../src/spawn/process.ts";
-import { SpawnThreads, startOffThread } from "../../src/spawn/process/spawn-threads.ts";
+import { SpawnThreads } from "../../src/spawn/process/spawn-threads.ts";
+import { offThreadPools } from "./off-thread.ts";
 import { eventually, groupAlive, killQuietly, tempDir, TEST_ENV } from "./helpers.ts";
 
 const dir = tempDir();
 const leftovers: number[] = [];
 afterEach(() => killQuietly(leftovers.splice(0)));
-const pools: SpawnThreads[] = [];
-afterAll(() => {
-  for (const p of pools) p.close();
-  dir.cleanup();
-});
-
-function offThread(threads = new SpawnThreads(1)): { supervisor: ProcessSupervisor; threads: SpawnThreads } {
-  const supervisor = new ProcessSupervisor();
-  pools.push(startOffThread(supervisor, threads));
-  return { supervisor, threads };
-}
+afterAll(() => dir.cleanup());
+/** A supervisor whose processes start on a pool of its own, and that pool. */
+const offThread = offThreadPools(() => new SpawnThreads(1));
 
 /** Runs `then` once the request is posted, before the worker's pid can have come back: the
  *  barrier runs for the start turn, then right before the request (runProcess), which is posted

@@ -6,24 +6,16 @@ import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { join } from "node:path";
 import { runProcess } from "../../src/spawn/process.ts";
 import { ProcessSupervisor } from "../../src/spawn/process-registry.ts";
-import { SpawnThreads, startOffThread } from "../../src/spawn/process/spawn-threads.ts";
+import { SpawnThreads } from "../../src/spawn/process/spawn-threads.ts";
+import { offThreadPools } from "./off-thread.ts";
 import { alive, eventually, groupAlive, killQuietly, readPids, tempDir, TEST_ENV } from "./helpers.ts";
 
 const dir = tempDir();
 const leftovers: number[] = [];
 afterEach(() => killQuietly(leftovers.splice(0)));
-const pools: SpawnThreads[] = [];
-afterAll(() => {
-  for (const p of pools) p.close();
-  dir.cleanup();
-});
-
+afterAll(() => dir.cleanup());
 /** A supervisor whose processes start on a pool of its own, and that pool. */
-function offThread(threads = new SpawnThreads()): { supervisor: ProcessSupervisor; threads: SpawnThreads } {
-  const supervisor = new ProcessSupervisor();
-  pools.push(startOffThread(supervisor, threads));
-  return { supervisor, threads };
-}
+const offThread = offThreadPools();
 const pidFile = (name: string) => join(dir.path, `${name}-${Math.random().toString(36).slice(2)}.pids`);
 
 describe("a process nobody streams starts on a spawn worker", () => {
