@@ -63,3 +63,32 @@ test("a --pass-env name that is not set is said on stderr (the run may rely on i
   expect(run.code).toBe(0);
   expect(run.stderr).toContain("--pass-env NOT_SET_ANYWHERE_42: not set in this environment, so no child gets it");
 });
+
+test("names shaped like object members (__proto__, constructor, toString) are ordinary variables end to end", async () => {
+  // POSIX allows them, so the graph may name them; a plain-object environment would drop
+  // __proto__ or hand an inherited function for toString. Null-prototype records do neither.
+  const graph = join(dir.path, "proto.yaml");
+  writeFileSync(
+    graph,
+    `version: 1
+name: proto
+nodes:
+  show:
+    kind: script
+    env: [__proto__, constructor, toString]
+    argv: [sh, -c, 'env | grep -E "^(__proto__|constructor|toString|hasOwnProperty)=" | sort']
+`,
+  );
+  const run = await vouch(["run", graph, "--json"], {
+    home: join(dir.path, "home3"),
+    // JSON.parse makes __proto__ an own key (an object literal would set the prototype).
+    env: JSON.parse('{"__proto__":"p1","constructor":"c1","hasOwnProperty":"not-named"}') as Record<string, string>,
+  });
+  expect(run.code).toBe(0);
+  const finished = run.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .find((e) => e.type === "node.finished");
+  expect(finished.output).toBe("__proto__=p1\nconstructor=c1\n");
+});
