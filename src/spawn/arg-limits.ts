@@ -11,19 +11,22 @@ export const MAX_ARG_STRLEN = 128 * 1024;
 const encoder = new TextEncoder();
 const bytes = (s: string) => encoder.encode(s).length;
 /** At most 3 UTF-8 bytes per UTF-16 unit: strings this short cannot be over the limit (no encoding needed). */
-const surelyFits = (...parts: string[]) => parts.reduce((n, p) => n + p.length, 0) * 3 + 2 <= MAX_ARG_STRLEN;
+const surelyFits = (units: number) => units * 3 + 2 <= MAX_ARG_STRLEN;
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 /** Why the kernel would refuse to start argv with env, when one string is too long; else undefined. */
 export function argStringProblem(argv: readonly string[], env: Record<string, string>): string | undefined {
-  for (const [name, value] of Object.entries(env)) {
-    if (surelyFits(name, value)) continue;
+  // Over the keys: no entry array nor rest-argument array per variable and command (ADR 0085).
+  for (const name of Object.keys(env)) {
+    const value = env[name]!;
+    if (surelyFits(name.length + value.length)) continue;
     const size = bytes(name) + 1 + bytes(value) + 1;
     if (size > MAX_ARG_STRLEN)
       return `the environment variable ${name} is ${kib(size)}; the system refuses any one variable or argument over 128 KiB (E2BIG)`;
   }
-  for (const [i, arg] of argv.entries()) {
-    if (surelyFits(arg)) continue;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (surelyFits(arg.length)) continue;
     const size = bytes(arg) + 1;
     if (size > MAX_ARG_STRLEN)
       return `${i === 2 && argv[1] === "-c" ? "the shell command" : `argument ${i}`} is ${kib(size)}; the system refuses any one variable or argument over 128 KiB (E2BIG)`;

@@ -39,31 +39,36 @@ export function removeQuietly(path: string): void {
   }
 }
 
-/** Overwrites a released file with `text` if it is still the very file written (same inode,
- *  one link, never through a symbolic link a command put in its place: that would change a
- *  file elsewhere, nor a FIFO or device), read-only again after; its new identity, or null when it cannot be reused.
+/** Overwrites a released file with `text` if it is still the very file written and untouched
+ *  since (its whole identity, change time included, read from the opened descriptor: no stat of
+ *  the path before, ADR 0085; one link; never through a symbolic link a command put in its
+ *  place: that would change a file elsewhere, nor a FIFO or device), read-only again after; its
+ *  new identity, or null when it cannot be reused (then it is not written).
  *  Never truncated to zero first: ext4 flushes a file truncated to zero when it is closed. */
 export function rewriteInPlace(old: WrittenFile, text: string): FileIdentity | null {
   const fds: number[] = [];
-  const open = (flags: number) => {
+  /** @param whole the first descriptor: the file must be untouched (its whole identity); the
+   *  second, after vouch's own fchmod moved its change time: the same inode */
+  const open = (flags: number, whole: boolean) => {
     // O_NONBLOCK: a FIFO a command put there would make the open wait for a reader for ever
     // (vouch's one thread blocked, the run hung); it fails or opens at once, and is no file.
     const fd = openSync(old.path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     fds.push(fd);
     const st = fstatSync(fd, { bigint: true });
-    return st.isFile() && st.ino === old.identity.ino && st.nlink === 1n ? { fd, st } : null;
+    const same = whole ? sameIdentity(st, old.identity) : st.ino === old.identity.ino;
+    return st.isFile() && same && st.nlink === 1n ? { fd, st } : null;
   };
   try {
     let w: ReturnType<typeof open>;
     try {
-      w = open(constants.O_WRONLY);
+      w = open(constants.O_WRONLY, true);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EACCES") return null;
       // Not root: 0400 refuses the writer. Made writable through a descriptor, never the path.
-      const r = open(constants.O_RDONLY);
+      const r = open(constants.O_RDONLY, true);
       if (r === null) return null;
       fchmodSync(r.fd, 0o600);
-      w = open(constants.O_WRONLY);
+      w = open(constants.O_WRONLY, false);
     }
     if (w === null) return null;
     const bytes = Buffer.from(text);
@@ -81,12 +86,14 @@ export function rewriteInPlace(old: WrittenFile, text: string): FileIdentity | n
 
 export function unchanged(s: WrittenFile): boolean {
   try {
-    const now = statSync(s.path, { bigint: true });
-    const was = s.identity;
-    return now.ino === was.ino && now.size === was.size && now.mtimeNs === was.mtimeNs && now.ctimeNs === was.ctimeNs;
+    return sameIdentity(statSync(s.path, { bigint: true }), s.identity);
   } catch {
     return false;
   }
+}
+
+function sameIdentity(now: FileIdentity, was: FileIdentity): boolean {
+  return now.ino === was.ino && now.size === was.size && now.mtimeNs === was.mtimeNs && now.ctimeNs === was.ctimeNs;
 }
 
 export function digest(text: string): string {

@@ -246,7 +246,8 @@ export class HandoverStore {
     this.files.delete(oldKey);
     // Only the very file vouch wrote, untouched since: a command that made it writable (its ctime
     // moved) may have left a process holding a descriptor, which would write into the next data.
-    const identity = unchanged(oldest) ? rewriteInPlace(oldest, text) : null;
+    // rewriteInPlace checks that on the descriptor it opened (no stat of the path first, ADR 0085).
+    const identity = rewriteInPlace(oldest, text);
     if (identity === null) {
       removeQuietly(oldest.path);
       return null;

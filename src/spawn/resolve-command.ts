@@ -8,6 +8,10 @@ import type { Command } from "./process-types.ts";
 /** Shell strings run with the system shell, found by absolute path (a child's PATH may be minimal). */
 export const SHELL_PATH = "/bin/sh";
 
+/** The system shell was found executable once: not looked at again for every command (two calls
+ *  each, ADR 0085). Should it vanish later, its start fails with the system's own reason. */
+let shellFound = false;
+
 export type Resolved = { ok: true; argv: string[]; cwd: string } | { ok: false; error: string };
 
 export function resolveCommand(command: Command, cwd: string, env: Record<string, string>): Resolved {
@@ -16,7 +20,8 @@ export function resolveCommand(command: Command, cwd: string, env: Record<string
   if (dirProblem) return { ok: false, error: `working directory ${dir} ${dirProblem}` };
 
   if ("shell" in command) {
-    if (!isExecutable(SHELL_PATH)) return { ok: false, error: `cannot run a shell command: ${SHELL_PATH} is missing or not executable` };
+    if (!shellFound && !(shellFound = isExecutable(SHELL_PATH)))
+      return { ok: false, error: `cannot run a shell command: ${SHELL_PATH} is missing or not executable` };
     return { ok: true, argv: [SHELL_PATH, "-c", command.shell], cwd: dir };
   }
   const [program, ...args] = command.argv;

@@ -1,8 +1,12 @@
 // The last `keep` bytes of a stream, with a count of every byte seen.
 // Memory is at most `keep` bytes however much is pushed: a ring buffer that
-// grows (doubling) up to `keep` and then overwrites its oldest bytes.
+// grows (doubling) up to `keep` and then overwrites its oldest bytes. Nothing is
+// allocated until the first byte: most commands print nothing on stderr, many on
+// stdout either (two 4 KiB buffers per process before, ADR 0085).
 
 const INITIAL_BYTES = 4096;
+const EMPTY = new Uint8Array(0);
+const decoder = new TextDecoder();
 
 export class TailBuffer {
   private buf: Uint8Array;
@@ -14,7 +18,12 @@ export class TailBuffer {
 
   constructor(readonly keep: number) {
     if (!Number.isInteger(keep) || keep < 0) throw new RangeError(`keepBytes must be a whole number >= 0, got ${keep}`);
-    this.buf = new Uint8Array(Math.min(keep, INITIAL_BYTES));
+    this.buf = EMPTY;
+  }
+
+  /** Bytes allocated for the window now (at most `keep`). */
+  get capacity(): number {
+    return this.buf.length;
   }
 
   get truncated(): boolean {
@@ -24,6 +33,7 @@ export class TailBuffer {
   push(chunk: Uint8Array): void {
     this.total += chunk.length;
     if (this.keep === 0 || chunk.length === 0) return;
+    if (this.buf.length === 0) this.buf = new Uint8Array(Math.min(this.keep, INITIAL_BYTES));
     if (chunk.length >= this.keep) {
       // The chunk alone covers the whole window.
       if (this.buf.length < this.keep) this.buf = new Uint8Array(this.keep);
@@ -65,13 +75,14 @@ export class TailBuffer {
   /** The kept bytes as text. When the window starts inside a UTF-8 character
    *  (output was cut), the orphaned continuation bytes are dropped. */
   text(): string {
+    if (this.total === 0) return "";
     let bytes = this.bytes();
     if (this.truncated) {
       let skip = 0;
       while (skip < 3 && skip < bytes.length && (bytes[skip]! & 0xc0) === 0x80) skip++;
       bytes = bytes.subarray(skip);
     }
-    return new TextDecoder().decode(bytes);
+    return decoder.decode(bytes);
   }
 
   private growFor(needed: number): void {
