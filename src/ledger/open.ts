@@ -11,7 +11,7 @@ import { openReadOnly } from "./open-readonly.ts";
 import { waitWhenBusy } from "./busy-wait.ts";
 import { createPrivateLedger, tightenLedger } from "./permissions.ts";
 import { guarded } from "./sqlite-errors.ts";
-import { quickCheck } from "./integrity.ts";
+import { quickCheck, writeCheckedMarks } from "./integrity.ts";
 import { SqliteRunLedger, type RunLedger } from "./ledger.ts";
 
 export interface OpenOptions {
@@ -58,13 +58,15 @@ function openExisting(opts: OpenOptions, create: boolean): RunLedger {
       waitWhenBusy(db);
       refuseForeign(file, inspect(db), newest);
       // Before anything is written: a damaged file is said to be one, and left as it is (ADR 0048).
-      quickCheck(db, file);
+      const checked = quickCheck(db, file);
       // WAL: readers never block the writer, and a kill -9 loses no committed
       // transaction. synchronous=NORMAL: commits survive a crash of the process
       // (not a power cut), without an fsync per commit (ADR 0008).
       db.run("PRAGMA journal_mode = WAL");
       db.run("PRAGMA synchronous = NORMAL");
       migrate(db, migrations);
+      // The next open checks only what comes after (ADR 0088).
+      writeCheckedMarks(db, checked);
       if ((db.query("PRAGMA application_id").get() as { application_id: number }).application_id !== APPLICATION_ID) {
         db.run(`PRAGMA application_id = ${APPLICATION_ID}`);
       }
