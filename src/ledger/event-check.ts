@@ -53,9 +53,12 @@ export function checkEvents(db: Database): EventCheck {
   try {
     for (const range of ranges(q)) {
       const last = q.lastSeq.get(range.run as string) as { m: unknown } | null;
+      // A mark is the last seq a check read: one above what the run holds was left by no check
+      // (a crafted one, ahead of events not yet written) and hides nothing: the run is read whole.
+      const after = range.after !== null && typeof last?.m === "number" && last.m < range.after ? null : range.after;
       // Nothing after the mark: the run's events were all read by an earlier open.
-      if (range.after !== null && typeof last?.m === "number" && last.m <= range.after) continue;
-      const bad = firstBad(q, range);
+      if (after !== null && typeof last?.m === "number" && last.m === after) continue;
+      const bad = firstBad(q, { run: range.run, after });
       if (bad !== null) return { bad, marks: [] };
       if (typeof range.run === "string" && typeof last?.m === "number" && Number.isSafeInteger(last.m)) marks.push([range.run, last.m]);
     }

@@ -1,0 +1,33 @@
+// Review r49 of ADR 0088: a `checked:<run>` mark above what its run holds hides events that
+// are written after it, not only the run's older ones (docs/LIMITATIONS.md said "older").
+import { Database } from "bun:sqlite";
+import { afterEach, beforeEach, expect, test } from "vitest";
+import { ledgerFile, openLedger } from "../../src/ledger/index.ts";
+import { LedgerCorruptError } from "../../src/ledger/integrity.ts";
+import { fullRun } from "./events-fixture.ts";
+import { tempHome } from "./temp-home.ts";
+
+let t: ReturnType<typeof tempHome>;
+beforeEach(() => (t = tempHome()));
+afterEach(() => t.cleanup());
+
+function breakEvent(run: string, seq: number): void {
+  const db = new Database(ledgerFile(t.home));
+  const trigger = (db.query("SELECT sql FROM sqlite_master WHERE name = 'events_no_update'").get() as { sql: string }).sql;
+  db.run("DROP TRIGGER events_no_update");
+  db.run("UPDATE events SET body = substr(body, 1, length(body) - 1) WHERE run_id = ? AND seq = ?", [run, seq]);
+  db.run(trigger);
+  db.close();
+}
+
+test("a mark planted above a run's last seq does not hide the events written after it", () => {
+  openLedger({ home: t.home }).close();
+  const db = new Database(ledgerFile(t.home));
+  db.run("INSERT INTO meta (key, value) VALUES ('checked:r-later', '9000000000000000000')");
+  db.close();
+  const ledger = openLedger({ home: t.home });
+  ledger.write(fullRun("r-later").events);
+  ledger.close();
+  breakEvent("r-later", 2);
+  expect(() => openLedger({ home: t.home }).close()).toThrow(LedgerCorruptError);
+});
