@@ -154,19 +154,23 @@ function blobIsSound(q: Queries, digest: string): boolean {
  *  moves forward, so two opens at once cannot move one back. */
 export function writeCheckedMarks(db: Database, marks: CheckedMarks): void {
   if (marks.length === 0) return;
-  const put = db.prepare(
-    `INSERT INTO meta (key, value) VALUES ('checked:' || ?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value
-     WHERE CAST(excluded.value AS INTEGER) > coalesce(CAST(meta.value AS INTEGER), -1)`,
-  );
+  let put: ReturnType<Database["prepare"]> | undefined;
   try {
+    // Prepared inside the try: a crafted meta without its key (no conflict target) refuses the
+    // statement itself, and an open that wrote no mark before this change must not fail on one.
+    put = db.prepare(
+      `INSERT INTO meta (key, value) VALUES ('checked:' || ?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+       WHERE CAST(excluded.value AS INTEGER) > coalesce(CAST(meta.value AS INTEGER), -1)`,
+    );
+    const upsert = put;
     db.transaction(() => {
-      for (const [run, seq] of marks) put.run(run, String(seq));
+      for (const [run, seq] of marks) upsert.run(run, String(seq));
     })();
   } catch {
     // The marks only save the next open work: a ledger busy past the wait (a writer's long
     // transaction) or a failed write leaves them as they were, and that open checks more.
   } finally {
-    put.finalize();
+    put?.finalize();
   }
 }
 

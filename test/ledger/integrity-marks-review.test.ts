@@ -31,3 +31,17 @@ test("a mark planted above a run's last seq does not hide the events written aft
   breakEvent("r-later", 2);
   expect(() => openLedger({ home: t.home }).close()).toThrow(LedgerCorruptError);
 });
+
+test("a meta table without a key to conflict on (a crafted file) still opens: the marks are only saved work", () => {
+  const ledger = openLedger({ home: t.home });
+  ledger.write(fullRun("r-0").events);
+  ledger.close();
+  const db = new Database(ledgerFile(t.home));
+  db.run("CREATE TABLE meta2 (key TEXT NOT NULL, value TEXT NOT NULL)");
+  db.run("INSERT INTO meta2 SELECT key, value FROM meta");
+  db.run("DROP TABLE meta");
+  db.run("ALTER TABLE meta2 RENAME TO meta");
+  db.close();
+  // Before ADR 0088 this open wrote nothing to meta and succeeded; the marks' upsert must not break it.
+  expect(() => openLedger({ home: t.home }).close()).not.toThrow();
+});
