@@ -6,6 +6,7 @@
 import type { Database } from "bun:sqlite";
 import { digestOf, withHeader, withPlaceholders } from "./stored-text.ts";
 import { blobText, PackedTextError, unpackSql } from "./event-fragments.ts";
+import { BUSY_TIMEOUT_MS } from "./busy-wait.ts";
 
 /** Each run's last checked seq, as [run id, seq]. */
 export type CheckedMarks = readonly (readonly [string, number])[];
@@ -163,6 +164,10 @@ export function writeCheckedMarks(db: Database, marks: CheckedMarks): void {
        WHERE CAST(excluded.value AS INTEGER) > coalesce(CAST(meta.value AS INTEGER), -1)`,
     );
     const upsert = put;
+    // No wait for the write lock: before ADR 0088 an up-to-date open took none (migrate), and a
+    // reader's open (show, runs) waited the whole busy timeout (5 s) behind another process's
+    // write transaction for marks that only save work. Busy now: no marks, the next open checks.
+    db.run("PRAGMA busy_timeout = 0");
     db.transaction(() => {
       for (const [run, seq] of marks) upsert.run(run, String(seq));
     })();
@@ -170,6 +175,7 @@ export function writeCheckedMarks(db: Database, marks: CheckedMarks): void {
     // The marks only save the next open work: a ledger busy past the wait (a writer's long
     // transaction) or a failed write leaves them as they were, and that open checks more.
   } finally {
+    db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     put?.finalize();
   }
 }
