@@ -6,6 +6,7 @@
 import type { Database } from "bun:sqlite";
 import { digestOf, withHeader, withPlaceholders } from "./stored-text.ts";
 import { blobText, PackedTextError, unpackSql } from "./event-fragments.ts";
+import { BUSY_TIMEOUT_MS } from "./busy-wait.ts";
 
 /** Each run's last checked seq, as [run id, seq]. */
 export type CheckedMarks = readonly (readonly [string, number])[];
@@ -53,9 +54,12 @@ export function checkEvents(db: Database): EventCheck {
   try {
     for (const range of ranges(q)) {
       const last = q.lastSeq.get(range.run as string) as { m: unknown } | null;
+      // A mark is the last seq a check read: one above what the run holds was left by no check
+      // (a crafted one, ahead of events not yet written) and hides nothing: the run is read whole.
+      const after = range.after !== null && typeof last?.m === "number" && last.m < range.after ? null : range.after;
       // Nothing after the mark: the run's events were all read by an earlier open.
-      if (range.after !== null && typeof last?.m === "number" && last.m <= range.after) continue;
-      const bad = firstBad(q, range);
+      if (after !== null && typeof last?.m === "number" && last.m === after) continue;
+      const bad = firstBad(q, { run: range.run, after });
       if (bad !== null) return { bad, marks: [] };
       if (typeof range.run === "string" && typeof last?.m === "number" && Number.isSafeInteger(last.m)) marks.push([range.run, last.m]);
     }
@@ -151,19 +155,28 @@ function blobIsSound(q: Queries, digest: string): boolean {
  *  moves forward, so two opens at once cannot move one back. */
 export function writeCheckedMarks(db: Database, marks: CheckedMarks): void {
   if (marks.length === 0) return;
-  const put = db.prepare(
-    `INSERT INTO meta (key, value) VALUES ('checked:' || ?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value
-     WHERE CAST(excluded.value AS INTEGER) > coalesce(CAST(meta.value AS INTEGER), -1)`,
-  );
+  let put: ReturnType<Database["prepare"]> | undefined;
   try {
+    // Prepared inside the try: a crafted meta without its key (no conflict target) refuses the
+    // statement itself, and an open that wrote no mark before this change must not fail on one.
+    put = db.prepare(
+      `INSERT INTO meta (key, value) VALUES ('checked:' || ?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+       WHERE CAST(excluded.value AS INTEGER) > coalesce(CAST(meta.value AS INTEGER), -1)`,
+    );
+    const upsert = put;
+    // No wait for the write lock: before ADR 0088 an up-to-date open took none (migrate), and a
+    // reader's open (show, runs) waited the whole busy timeout (5 s) behind another process's
+    // write transaction for marks that only save work. Busy now: no marks, the next open checks.
+    db.run("PRAGMA busy_timeout = 0");
     db.transaction(() => {
-      for (const [run, seq] of marks) put.run(run, String(seq));
+      for (const [run, seq] of marks) upsert.run(run, String(seq));
     })();
   } catch {
     // The marks only save the next open work: a ledger busy past the wait (a writer's long
     // transaction) or a failed write leaves them as they were, and that open checks more.
   } finally {
-    put.finalize();
+    db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    put?.finalize();
   }
 }
 
