@@ -68,7 +68,8 @@ export function quickCheck(db: Database, file: string): CheckedMarks {
     if (bad !== null) throw corruptLedger(file, `event ${String(bad.seq)} of run ${String(bad.run_id)} is not the JSON vouch wrote`);
     return marks;
   } finally {
-    db.run("COMMIT");
+    // SQLite may have ended it itself (an I/O error rolls back): the error that did so is the one to say.
+    if (db.inTransaction) db.run("COMMIT");
   }
 }
 
