@@ -1,0 +1,79 @@
+// stdout that is not a terminal (a pipe, a file) is written synchronously, in slices
+// (ADR 0086). Bun's process.stdout puts a pipe in non-blocking mode and keeps whatever
+// the reader has not taken yet in its own buffer, with no bound: a `--json` run whose
+// reader fell behind held its unread NDJSON (21 MB for 10,000 replayed sittings) on top
+// of its own memory. Node writes pipes synchronously on Linux; so does this: a write
+// waits while the pipe is full, so at most one slice (SLICE_CHARS) is held beyond the
+// pipe's own buffer, and a long text (a map's node.finished) is never copied whole.
+// A reader that goes away (EPIPE) is told to stdoutClosed, as process.stdout's error
+// event tells it; any other error hands this and every later write to process.stdout.
+import { writeSync } from "node:fs";
+
+/** Characters converted and written at a time: a 9.4 MB line costs ~192 KiB of bytes, not 9.4 MB. */
+export const SLICE_CHARS = 64 * 1024;
+
+/** How long a write waits for the reader when the pipe is full, before trying again. */
+export const FULL_WAIT_MS = 1;
+
+export interface SyncWriterDeps {
+  /** write(2): bytes written, or throws (EAGAIN when the pipe is full, EPIPE when the reader left). */
+  write(bytes: Uint8Array, offset: number, length: number): number;
+  /** Waits `ms` without returning to the event loop. */
+  wait(ms: number): void;
+  /** The reader went away: called once, after the write that found it. */
+  closed(): void;
+  /** Any other write error: the text goes the old way, and so does every later one. */
+  fallback(text: string): void;
+}
+
+const waitCell = new Int32Array(new SharedArrayBuffer(4));
+
+/** The writer for fd 1 when it is not a terminal. */
+export function stdoutWriter(closed: () => void): (text: string) => void {
+  return syncWriter({
+    write: (bytes, offset, length) => writeSync(1, bytes, offset, length),
+    wait: (ms) => void Atomics.wait(waitCell, 0, 0, ms),
+    closed: () => queueMicrotask(closed),
+    fallback: (text) => void process.stdout.write(text),
+  });
+}
+
+const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+
+/** A writer that writes each text whole before it returns, SLICE_CHARS at a time. */
+export function syncWriter(deps: SyncWriterDeps, slice = SLICE_CHARS): (text: string) => void {
+  let state: "open" | "gone" | "fallback" = "open";
+  const writeAll = (bytes: Uint8Array): void => {
+    let off = 0;
+    while (off < bytes.length) {
+      try {
+        off += deps.write(bytes, off, bytes.length - off);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
+        deps.wait(FULL_WAIT_MS);
+      }
+    }
+  };
+  return (text) => {
+    if (state === "gone") return;
+    if (state === "fallback") return deps.fallback(text);
+    let start = 0;
+    while (start < text.length) {
+      let end = Math.min(text.length, start + slice);
+      // Never between the halves of a surrogate pair: each half alone would encode as U+FFFD.
+      if (end < text.length && isHigh(text.charCodeAt(end - 1))) end++;
+      try {
+        writeAll(Buffer.from(start === 0 && end === text.length ? text : text.slice(start, end), "utf8"));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "EPIPE") {
+          state = "gone";
+          deps.closed();
+          return;
+        }
+        state = "fallback";
+        return deps.fallback(text.slice(start));
+      }
+      start = end;
+    }
+  };
+}
