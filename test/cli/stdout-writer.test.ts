@@ -18,9 +18,9 @@ function fakePipe(take: number, fullEvery = 0) {
       calls++;
       if (fail) throw Object.assign(new Error(fail), { code: fail });
       if (fullEvery > 0 && calls % fullEvery === 0) throw Object.assign(new Error("EAGAIN"), { code: "EAGAIN" });
-      largest = Math.max(largest, bytes.length);
+      largest = Math.max(largest, offset + length);
       const n = Math.min(take, length);
-      got.push(bytes.slice(offset, offset + n));
+      got.push(Uint8Array.prototype.slice.call(bytes, offset, offset + n)); // a copy: the writer reuses its buffer
       return n;
     },
     wait: (ms) => {
@@ -39,7 +39,7 @@ function fakePipe(take: number, fullEvery = 0) {
 }
 
 describe("the synchronous stdout writer", () => {
-  test("a 4 MB text is written whole before the call returns, never more than a slice converted at once", () => {
+  test("a 4 MB text is written whole before the call returns, never more than a slice encoded at once", () => {
     const pipe = fakePipe(4096, 3);
     const write = syncWriter(pipe.deps);
     const line = `${JSON.stringify({ results: Array.from({ length: 40_000 }, (_, i) => ({ index: i, item: `item-${i}` })) })}\n`;
