@@ -14,6 +14,8 @@
 // THE LIST IS PART OF THE FILE FORMAT: a ledger written with it is read with it. Append to the
 // extended list only (a new token may not change what an old one means); never reorder.
 
+import { replaceInPieces } from "./long-replace.ts";
+
 /** First character of a body stored without its header and packed with these fragments. */
 export const PACKED = "\u0004";
 /** Before one character of EXTENDED_KEYS: a fragment of the extended list. */
@@ -139,13 +141,13 @@ export const FRAGMENT_TOKENS: readonly Token[] = TOKENS;
 /** `text` with each fragment as its token; null when `text` holds a character a token uses. */
 export function pack(text: string): string | null {
   if (CONTROL_RE.test(text)) return null;
-  return text.replace(PACK_RE, (f) => BY_FRAGMENT.get(f)!);
+  return replaceInPieces(text, PACK_RE, LONGEST, (f) => BY_FRAGMENT.get(f)!);
 }
 
 /** A packed text as it was written; a token no list names is a file vouch did not write. */
 export function unpack(packed: string): string {
   if (packed.length * LONGEST > MAX_UNPACKED) sizeUnpacked(packed);
-  return packed.replace(TOKEN_RE, (t) => {
+  return replaceInPieces(packed, TOKEN_RE, 2, (t) => {
     const fragment = BY_TOKEN.get(t);
     if (fragment === undefined) throw new UnknownTokenError(t);
     return fragment;

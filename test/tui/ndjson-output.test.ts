@@ -1,7 +1,7 @@
 // `--json`: exactly one JSON line per event, parseable back to the same event; EPIPE is quiet.
 import { describe, expect, test } from "vitest";
 import { eventSchema } from "../../src/engine/events.ts";
-import { createNdjsonOutput } from "../../src/tui/ndjson-output.ts";
+import { createNdjsonOutput, LONG_EVENT_CHARS } from "../../src/tui/ndjson-output.ts";
 import { loadFixture } from "./helpers/fake-terminal.ts";
 
 describe("NDJSON output", () => {
@@ -30,6 +30,26 @@ describe("NDJSON output", () => {
     await batched.close();
     batched.pushMany!(events);
     expect(writes).toHaveLength(1);
+  });
+
+  test("a long event's text is written by itself, not copied into the batch's text; the bytes are the same (ADR 0086)", () => {
+    const events = loadFixture("map-mixed");
+    const at = events.findIndex((e) => e.type === "node.finished");
+    const long = { ...events[at]!, output: { results: "r".repeat(LONG_EVENT_CHARS * 2) } } as (typeof events)[number];
+    const all = [...events.slice(0, at), long, ...events.slice(at)];
+    let one = "";
+    const each = createNdjsonOutput((t) => (one += t));
+    for (const e of all) each.push(e);
+    const writes: string[] = [];
+    createNdjsonOutput((t) => void writes.push(t)).pushMany!(all);
+    expect(writes.join("")).toBe(one);
+    const longText = JSON.stringify(long);
+    expect(writes).toContain(longText); // alone: no write holds it with anything else
+    expect(writes.filter((w) => w.length >= LONG_EVENT_CHARS)).toEqual([longText]);
+    expect(writes).toHaveLength(3); // the batch before it, the long text, its newline and the rest
+    const pushed: string[] = [];
+    createNdjsonOutput((t) => void pushed.push(t)).push(long);
+    expect(pushed).toEqual([longText, "\n"]);
   });
 
   test("multi-line text inside an event stays on one line", () => {
