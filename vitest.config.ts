@@ -26,9 +26,15 @@ const OWN_PROCESS = [
   "test/graph/loader-growth.test.ts", // vi.mock of a module others import
   "test/graph/loader-no-eval.test.ts", // counts what zod compiles on its first use in the process
 ];
-/** Property tests that compute for many seconds: run after the rest, two at a time, so
- *  they get a core each rather than a share of one under their timeouts. */
-const COMPUTING = ["test/graph/schema-fast.test.ts"];
+/** Files that compute for many seconds (property tests, a 150-process burst on one
+ *  ledger): run after the rest, a core each, rather than a share of one under their
+ *  timeouts (each failed at 4 files at once on a loaded machine; ADR 0087). */
+const COMPUTING = [
+  "test/graph/schema-fast.test.ts",
+  "test/graph/property.test.ts",
+  "test/tui/view-model.test.ts",
+  "test/e2e/run-id-concurrency.test.ts",
+];
 
 /** Files at once. Vitest's default is one fewer than the cores: one worker on a 2-core
  *  machine, which ran the 404 files one after another while most of their time is
