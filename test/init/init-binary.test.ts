@@ -111,7 +111,9 @@ describe("each check run once", () => {
     const r = await init(p, ["--yes"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("  tests  npm run test\n    ✓ passed (");
-    expect(r.stdout).toMatch(/ {2}lint {3}npm run lint\n {4}✗ failed: exit 1, expected 0 \(\d+ms\)\n(.*\n)*? {6}│ src\/a\.js: 1 problem\n/);
+    expect(r.stdout).toMatch(
+      / {2}lint {3}npm run lint\n {4}✗ failed: exit 1, expected 0 \((?:\d+(?:h|m|s|ms))+\)\n(.*\n)*? {6}│ src\/a\.js: 1 problem\n/,
+    );
     expect(r.stdout).toContain("2 of 3 checks passed on the current tree");
     expect(r.stdout).toContain("1 check already fails before any agent runs (lint):");
     expect(r.stdout).toContain('vouch run vouch.graph.yaml -i task="..."');
