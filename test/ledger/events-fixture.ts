@@ -255,3 +255,25 @@ export function fullRun(run = "r-full-0001"): RunScript {
   });
   return s;
 }
+
+/** `n` passed branch results as MapRunner writes them in a map's node.finished. */
+export function mapResults(n: number) {
+  return Array.from({ length: n }, (_, index) => ({
+    index,
+    item: `item-${index}`,
+    status: "passed",
+    output: "",
+    error: null,
+    verdict: null,
+  }));
+}
+
+/** A run whose map `each` ended with `n` results: the longest event a run of `true` items writes. */
+export function mapEndRun(run: string, n: number): { script: RunScript; finished: EventOf<"node.finished"> } {
+  const s = new RunScript(run);
+  s.started();
+  s.nodeStarted({ node: "each" }, "map");
+  const counts = { passed: n, failed: 0, error: 0, skipped: 0, cancelled: 0, recovered: 0 };
+  const finished = s.finished({ node: "each" }, "passed", { output: { results: mapResults(n), counts } });
+  return { script: s, finished };
+}

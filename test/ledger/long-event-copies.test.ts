@@ -11,7 +11,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { eventJson } from "../../src/engine/events.ts";
 import { openLedger } from "../../src/ledger/index.ts";
 import { digestOf } from "../../src/ledger/stored-text.ts";
-import { RunScript } from "./events-fixture.ts";
+import { mapEndRun } from "./events-fixture.ts";
 import { tempHome, type TempHome } from "./temp-home.ts";
 
 const BRANCHES = 20_000;
@@ -21,22 +21,7 @@ const WHOLE = 1_000_000;
 const BOUND_MIN = WHOLE / 4;
 
 /** A run whose map `each` ended with BRANCHES results, as MapRunner builds them. */
-function mapEnd(): { script: RunScript; finished: ReturnType<RunScript["finished"]> } {
-  const s = new RunScript("r-map-end-0001");
-  s.started();
-  s.nodeStarted({ node: "each" }, "map");
-  const results = Array.from({ length: BRANCHES }, (_, index) => ({
-    index,
-    item: `item-${index}`,
-    status: "passed",
-    output: "",
-    error: null,
-    verdict: null,
-  }));
-  const counts = { passed: BRANCHES, failed: 0, error: 0, skipped: 0, cancelled: 0, recovered: 0 };
-  const finished = s.finished({ node: "each" }, "passed", { output: { results, counts } });
-  return { script: s, finished };
-}
+const mapEnd = () => mapEndRun("r-map-end-0001", BRANCHES);
 
 const realStringify = JSON.stringify;
 const realQuery = Database.prototype.query;

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { FRAGMENT_TOKENS, pack, unpack } from "../../src/ledger/event-fragments.ts";
 import { COLLECT_EVERY_PIECES, replaceInPieces } from "../../src/ledger/long-replace.ts";
+import { mapResults } from "./events-fixture.ts";
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const BY_FRAGMENT = new Map(FRAGMENT_TOKENS.map((t) => [t.fragment, t.token]));
@@ -51,16 +52,7 @@ describe("replaceInPieces", () => {
   });
 
   test("a 100,000-item map's results pack and unpack as before, collecting every few pieces", () => {
-    const results = JSON.stringify(
-      Array.from({ length: 100_000 }, (_, index) => ({
-        index,
-        item: `item-${index}`,
-        status: "passed",
-        output: "",
-        error: null,
-        verdict: null,
-      })),
-    );
+    const results = JSON.stringify(mapResults(100_000));
     const packed = pack(results)!;
     expect(packed).toBe(results.replace(PACK_RE, packBy));
     expect(unpack(packed)).toBe(results);

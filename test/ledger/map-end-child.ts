@@ -7,24 +7,12 @@ import { syncWriter } from "../../src/cli/stdout-writer.ts";
 import { eventJson } from "../../src/engine/events.ts";
 import { openLedger } from "../../src/ledger/index.ts";
 import { createNdjsonOutput } from "../../src/tui/ndjson-output.ts";
-import { RunScript } from "./events-fixture.ts";
+import { mapEndRun } from "./events-fixture.ts";
 import { tempHome } from "./temp-home.ts";
 
 const N = Number(process.argv[2] ?? 100_000);
 const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))![1]);
-const s = new RunScript("r-map-end-0001");
-s.started();
-s.nodeStarted({ node: "each" }, "map");
-const results = Array.from({ length: N }, (_, index) => ({
-  index,
-  item: `item-${index}`,
-  status: "passed",
-  output: "",
-  error: null,
-  verdict: null,
-}));
-const counts = { passed: N, failed: 0, error: 0, skipped: 0, cancelled: 0, recovered: 0 };
-const finished = s.finished({ node: "each" }, "passed", { output: { results, counts } });
+const { script: s, finished } = mapEndRun("r-map-end-0001", N);
 const home = tempHome();
 const ledger = openLedger({ home: home.home });
 const fd = openSync("/dev/null", "w");
