@@ -1,8 +1,9 @@
-// Starting processes off the engine's thread (issue 29 item 1, ADR 0081): Bun.spawn holds the
-// JavaScript thread until the child has exec'd, so a map's starts and the engine's own work ran
-// in series. A process whose output nobody streams line by line (a script node, a check) is
-// handed to one of a few Bun Workers, each running src/spawn/process.ts's own start-and-supervise
-// stage (spawn-thread-entry.ts): the one file that starts processes stays the one file.
+// Handing process starts to threads (issue 29 item 1, ADR 0081). This file starts no process
+// and no thread: src/spawn/process.ts does both (startSpawnThread makes each worker, which runs
+// that file's start-and-supervise stage, spawn-thread-entry.ts), so the one file that starts
+// processes stays the one file. A start holds the JavaScript thread until the child has exec'd,
+// so a map's starts and the engine's own work ran in series: a process whose output nobody
+// streams line by line (a script node, a check) can be handed to one of a few workers instead.
 // What stays here, on the engine's thread: the resolve stage (bubblewrap's command line is built
 // before the request), the write-ahead barrier (run before the request is posted), the process
 // registry (the worker posts the pid at once; a group is registered here and killed from here,
@@ -133,7 +134,7 @@ export class SpawnThreads {
   private readonly onExit = () => {
     const ctl = this.slots;
     Atomics.store(ctl, EXITING, 1);
-    // A worker inside a start finishes it (Bun.spawn returns in a few ms): then its pid is in its slot.
+    // A worker inside a start finishes it (a start returns in a few ms): then its pid is in its slot.
     for (let waits = 0; waits < 20; waits++) {
       const n = Atomics.load(ctl, SPAWNING);
       if (n <= 0) break;
