@@ -15,6 +15,14 @@ afterAll(() => dir?.cleanup());
 
 const SECRET = "sk-canary-7f3a9c1e";
 
+/** The first node.finished event of a run's NDJSON. */
+const nodeFinished = (stdout: string) =>
+  stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .find((e) => e.type === "node.finished");
+
 test("names passed by env: and --pass-env reach the child and the ledger; the values reach the child only", async () => {
   const graph = join(dir.path, "env.yaml");
   writeFileSync(
@@ -32,11 +40,7 @@ nodes:
   const env = { GRAPH_TOKEN: SECRET, CLI_TOKEN: `${SECRET}-cli`, UNNAMED_TOKEN: `${SECRET}-unnamed` };
   const run = await vouch(["run", graph, "--pass-env", "CLI_TOKEN", "--json"], { home, env });
   expect(run.code).toBe(0);
-  const finished = run.stdout
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l))
-    .find((e) => e.type === "node.finished");
+  const finished = nodeFinished(run.stdout);
   expect(finished.output).toBe(`graph=[${SECRET}] cli=[${SECRET}-cli] unnamed=[]\n`);
 
   const show = JSON.parse((await vouch(["show", "last", "--json"], { home })).stdout);
@@ -85,10 +89,6 @@ nodes:
     env: JSON.parse('{"__proto__":"p1","constructor":"c1","hasOwnProperty":"not-named"}') as Record<string, string>,
   });
   expect(run.code).toBe(0);
-  const finished = run.stdout
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l))
-    .find((e) => e.type === "node.finished");
+  const finished = nodeFinished(run.stdout);
   expect(finished.output).toBe("__proto__=p1\nconstructor=c1\n");
 });
