@@ -19,28 +19,28 @@ export function createNdjsonOutput(write: (text: string) => void): EventOutput {
       closed = true;
     }
   };
+  const putEvents = (events: readonly Parameters<EventOutput["push"]>[0][]): void => {
+    let text = "";
+    for (const e of events) {
+      const json = eventJson(e);
+      if (json.length < LONG_EVENT_CHARS) {
+        text += `${json}\n`;
+        continue;
+      }
+      if (text !== "") put(text);
+      put(json);
+      text = "\n";
+    }
+    if (text !== "") put(text);
+  };
   return {
     // JSON.stringify escapes newlines inside strings, so one event is always one line.
     push(event) {
-      const json = eventJson(event);
-      if (json.length < LONG_EVENT_CHARS) return put(`${json}\n`);
-      put(json);
-      put("\n");
+      putEvents([event]);
     },
     // A committed batch in one write, not one per event (a long event's text by itself).
     pushMany(events) {
-      let text = "";
-      for (const e of events) {
-        const json = eventJson(e);
-        if (json.length < LONG_EVENT_CHARS) {
-          text += `${json}\n`;
-          continue;
-        }
-        if (text !== "") put(text);
-        put(json);
-        text = "\n";
-      }
-      if (text !== "") put(text);
+      putEvents(events);
     },
     async close() {
       closed = true;
