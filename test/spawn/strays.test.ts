@@ -91,7 +91,10 @@ describe("a child that exits by itself", () => {
     leftovers.push(escaped!);
     expect(r.terminationReason).toBe("exit");
     expect(await eventually(() => !alive(escaped!))).toBe(true);
-    expect(r.straysKilled).toBe(1);
+    // The escaped shell, and possibly one more marked process of its session: a fresh-clone run
+    // at load ~6 saw 2, most likely the `mv` that wrote the pid file, renamed but not yet exited.
+    expect(r.straysKilled).toBeGreaterThanOrEqual(1);
+    expect(r.straysKilled).toBeLessThanOrEqual(2);
   });
 
   test("without a marker (a check, a script) it is left alone, as before", async () => {
