@@ -402,6 +402,16 @@ describe("large files (ADR 0089)", () => {
     expect(text.length).toBeGreaterThan(4 * 1024 * 1024);
     expect(fastYamlValue(text)).toBeNull();
   });
+  test("the bound is in bytes: 2.5 million `é` (2.5 Mi characters, 5 MB) are the library's", () => {
+    // Review of ADR 0089: the bound compared UTF-16 units with a byte limit, so a file of
+    // non-ASCII text past 4 MiB in bytes still took the fast path.
+    const text = `version: 1\nname: t\ndescription: ${"é".repeat(2_500_000)}\nnodes: {}\n`;
+    expect(text.length).toBeLessThan(4 * 1024 * 1024);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(4 * 1024 * 1024);
+    expect(fastYamlValue(text)).toBeNull();
+    const under = `version: 1\nname: t\ndescription: ${"é".repeat(1_500_000)}\nnodes: {}\n`;
+    expect(fastYamlValue(under)).not.toBeNull();
+  });
   test("long runs of spaces in a file past the old bound are read in linear time", () => {
     const pad = " ".repeat(1_500_000);
     for (const text of [

@@ -15,7 +15,7 @@ import { flowEnd, plainMeaningSafe, quotedEnd, scanFlow, trimSpacesEnd } from ".
 /** Bounds of the subset: past them the library reads the file (its own limits apply). The size
  *  bound is the default graph limit (4 MiB, VOUCH_MAX_GRAPH_BYTES): below it both the scan and
  *  Bun's reader are linear, and 20× faster than the library (ADR 0089); a limit a user raised
- *  past it gets the library's reading. */
+ *  past it gets the library's reading. Counted in UTF-8 bytes, as that limit is. */
 const MAX_BYTES = 4 * 1024 * 1024;
 const MAX_DEPTH = 48;
 /** Printable characters both readers treat alike: no tab, CR, BOM, control, surrogate or non-character. */
@@ -201,10 +201,17 @@ function sameKeys(a: string[], b: string[]): boolean {
   return x.every((k, i) => k === y[i]);
 }
 
+/** Past MAX_BYTES in UTF-8. A UTF-16 unit is at most 3 bytes (the safe set has no surrogates),
+ *  so a text under a third of the bound is counted without encoding it. */
+function tooLarge(text: string): boolean {
+  if (text.length > MAX_BYTES) return true;
+  return text.length > MAX_BYTES / 3 && Buffer.byteLength(text, "utf8") > MAX_BYTES;
+}
+
 /** The file's value read by Bun's YAML reader, or null: then read it with the yaml library. */
 export function fastYamlValue(text: string): { value: unknown } | null {
   const reader = (globalThis as { Bun?: { YAML?: { parse(text: string): unknown } } }).Bun?.YAML;
-  if (!reader || text.length > MAX_BYTES || UNSAFE_CHAR.test(text)) return null;
+  if (!reader || tooLarge(text) || UNSAFE_CHAR.test(text)) return null;
   const keys = scanText(text);
   if (keys === null) return null;
   let value: unknown;
