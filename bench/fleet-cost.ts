@@ -4,7 +4,8 @@
 // the wall of the coordinator's run (the worker already up), and the CPU of the
 // coordinator, the worker (with the scripts it reaped) and redis-server during
 // that run, from the kernel's counters. Repeated; a branch's figures per repetition.
-//   bun bench/fleet-cost.ts [--items 500] [--reps 3]
+//   bun bench/fleet-cost.ts [--items 500] [--reps 3] [--vouch path/to/vouch]
+// --vouch: another build (main's, to compare side by side); default dist/vouch.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { RedisServer } from "../test/scale/redis-server.ts";
@@ -22,8 +23,8 @@ export interface FleetCost {
 
 export const HAVE_REDIS_SERVER = Bun.which("redis-server") !== null;
 
-async function startWorker(url: string, env: Record<string, string>, cwd: string) {
-  const w = Bun.spawn([VOUCH, "worker", url, "--concurrency", "8", "--name", "bench-0"], {
+async function startWorker(vouch: string, url: string, env: Record<string, string>, cwd: string) {
+  const w = Bun.spawn([vouch, "worker", url, "--concurrency", "8", "--name", "bench-0"], {
     env,
     cwd,
     stdin: "ignore",
@@ -44,16 +45,16 @@ async function startWorker(url: string, env: Record<string, string>, cwd: string
   return w;
 }
 
-export async function fleetCost(items: number, reps: number): Promise<FleetCost> {
+export async function fleetCost(items: number, reps: number, vouch = VOUCH): Promise<FleetCost> {
   const dir = tempFolder("vouch-bench-fleet-");
   const redis = await RedisServer.start();
   const env = vouchEnv(dir.path, { VOUCH_FLEET_KEY: randomBytes(32).toString("hex") });
-  const worker = await startWorker(redis.url, env, dir.path);
+  const worker = await startWorker(vouch, redis.url, env, dir.path);
   try {
     const itemsFile = join(dir.path, "items.txt");
     await Bun.write(itemsFile, `${Array.from({ length: items }, (_, i) => `item-${i}`).join("\n")}\n`);
     const graph = join(import.meta.dirname, "graphs", "overhead.yaml");
-    const argv = [VOUCH, "run", graph, "--json", "--concurrency", "8", "--executor", redis.url, "-i", `items=@${itemsFile}`];
+    const argv = [vouch, "run", graph, "--json", "--concurrency", "8", "--executor", redis.url, "-i", `items=@${itemsFile}`];
     const cpuOf = (pid: number | null, reaped: boolean) => (pid === null ? NaN : (cpuMs(pid, reaped) ?? NaN));
     const once = async () => {
       const w0 = cpuOf(worker.pid, true);
@@ -83,7 +84,8 @@ export async function fleetCost(items: number, reps: number): Promise<FleetCost>
 
 if (import.meta.main) {
   const flag = (name: string, d: number) => Number(process.argv[process.argv.indexOf(name) + 1]) || d;
-  const f = await fleetCost(flag("--items", 500), flag("--reps", 3));
+  const at = process.argv.indexOf("--vouch");
+  const f = await fleetCost(flag("--items", 500), flag("--reps", 3), at > 0 ? process.argv[at + 1]! : VOUCH);
   console.log(
     `fleet, ${f.items} branches of true, 1 worker × 8: wall ${f.wallMsPerBranch.median.toFixed(2)} ms per branch, CPU ${f.cpuMsPerBranch.median.toFixed(2)} ms per branch (coordinator ${f.coordinatorMs.toFixed(2)}, worker ${f.workerMs.toFixed(2)}, redis ${f.redisMs.toFixed(2)})`,
   );
