@@ -12,6 +12,7 @@ import type { BranchJobOutcome, Ledger } from "../engine/ports.ts";
 import type { NodeStatus, VouchEvent } from "../engine/events.ts";
 import { runBranchJob, type WorkerRun } from "../engine/run/branch-job.ts";
 import { isRunStop } from "../engine/run/contract.ts";
+import type { ClosableCommandRunner } from "../spawn/command-runner.ts";
 import { ProcessSupervisor } from "../spawn/process-registry.ts";
 import { Confiner } from "../spawn/sandbox/confine.ts";
 import { availability, SandboxProbe } from "../spawn/sandbox/probe.ts";
@@ -20,7 +21,7 @@ import { startGroupReaper, type GroupReaper } from "./group-reaper.ts";
 import type { Heartbeat } from "./heartbeat.ts";
 import { openJob, runOfJobId } from "./job-seal.ts";
 import { sealMessage, type SealedMessage, type StreamMessage } from "./protocol.ts";
-import { jobPorts } from "./worker-ports.ts";
+import { jobPorts, workerCommands } from "./worker-ports.ts";
 import { jobRepo, pushOutcome, WorkerRepos } from "./worker-repo.ts";
 
 export interface WorkerHostOptions {
@@ -92,6 +93,8 @@ export class WorkerHost {
   private readonly started = Date.now();
   private readonly repos: WorkerRepos | null;
   private readonly reaper: GroupReaper | null;
+  /** The one runner of every job's commands, and its handover folder (ADR 0090). */
+  private readonly commands: ClosableCommandRunner;
   /** Set by stop(): every job taken from then on is handed back untouched. */
   private halted = false;
 
@@ -99,6 +102,7 @@ export class WorkerHost {
     this.repos = o.workdir !== undefined ? new WorkerRepos(o.workdir, this.supervisor) : null;
     this.probe = new SandboxProbe(o.env);
     this.confiner = new Confiner({ probe: this.probe, hide: [], supervisor: this.supervisor });
+    this.commands = workerCommands({ worker: o.name, env: o.env, supervisor: this.supervisor, confiner: this.confiner });
     this.reaper = o.reapOnDeath ? startGroupReaper(this.supervisor, { PATH: o.env.PATH ?? "/usr/bin:/bin" }) : null;
     if (o.reapOnDeath && !this.reaper)
       this.log("could not start the group reaper (sh): a kill -9 of this worker leaves its branches' processes running");
@@ -156,12 +160,13 @@ export class WorkerHost {
     // failed clone: the stop ends a fetch under way, which is no fault of the job.
     if (this.halted) return this.handBack(t);
     if (typeof repo === "string") return this.unrun(t, "error", repo);
-    const { ports, close } = jobPorts({
+    const ports = jobPorts({
       worker: this.o.name,
       env: this.o.env,
       supervisor: this.supervisor,
       ledger,
       confiner: this.confiner,
+      commands: this.commands,
       ...(repo ? { git: repo.git } : {}),
     });
     const sealing = availability(await this.probe.check());
@@ -180,7 +185,6 @@ export class WorkerHost {
     } finally {
       unwatch();
       this.live.delete(t.id);
-      await close(); // the job's handover folder
     }
   }
 
@@ -242,6 +246,7 @@ export class WorkerHost {
     const running = this.live.size;
     await this.supervisor.shutdownAll();
     await drained();
+    await this.commands.close(); // the handover folder: every job has ended
     this.repos?.release();
     this.reaper?.stop();
     return running;

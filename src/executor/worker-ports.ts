@@ -7,9 +7,25 @@ import type { CommandRunner, GitPort, Ledger } from "../engine/ports.ts";
 import { refusingApprovals, refusingGit, refusingMerge } from "../engine/ports.ts";
 import type { RunPorts } from "../engine/run/types.ts";
 import { createAgentRunner } from "../spawn/harness/agent-runner.ts";
-import { createCommandRunner } from "../spawn/command-runner.ts";
+import { createCommandRunner, type ClosableCommandRunner } from "../spawn/command-runner.ts";
 import type { ProcessSupervisor } from "../spawn/process-registry.ts";
 import type { Confiner } from "../spawn/sandbox/confine.ts";
+
+export interface WorkerCommandsOptions {
+  worker: string;
+  env: Record<string, string | undefined>;
+  supervisor: ProcessSupervisor;
+  confiner?: Confiner;
+}
+
+/** The worker's one command runner, for all its jobs (ADR 0090): one handover folder for the
+ *  worker's life instead of a folder made, written and removed per job (a fifth of a `true`
+ *  branch's CPU on the worker). Jobs of different runs may share it: its files are named by
+ *  their content (a run's inputs in a folder named by their digest), so each reads its own. */
+export function workerCommands(o: WorkerCommandsOptions): ClosableCommandRunner {
+  const sealing = o.confiner ? { confiner: o.confiner } : {};
+  return createCommandRunner({ parentEnv: { ...o.env, VOUCH_WORKER: o.worker }, supervisor: o.supervisor, ...sealing });
+}
 
 export interface JobPortsOptions {
   /** The worker's name: commands see VOUCH_WORKER=<name>. */
@@ -21,6 +37,8 @@ export interface JobPortsOptions {
   git?: GitPort;
   /** Seals the job's sittings and scripts (ADR 0040): the worker's one. */
   confiner?: Confiner;
+  /** The worker's one command runner (workerCommands): its owner closes it, not the job. */
+  commands: CommandRunner;
 }
 
 /** Commands a worker runs see VOUCH_WORKER=<name>. */
@@ -31,19 +49,17 @@ function withWorkerVar(runner: CommandRunner, name: string): CommandRunner {
   };
 }
 
-/** One job's ports; `close` lets go of the job's handover folder. */
-export function jobPorts(o: JobPortsOptions): { ports: RunPorts; close(): Promise<void> } {
+/** One job's ports. */
+export function jobPorts(o: JobPortsOptions): RunPorts {
   const env = { ...o.env, VOUCH_WORKER: o.worker };
   const sealing = o.confiner ? { confiner: o.confiner } : {};
-  const commands = createCommandRunner({ parentEnv: env, supervisor: o.supervisor, ...sealing });
-  const ports: RunPorts = {
+  return {
     agents: createAgentRunner({ parentEnv: env, supervisor: o.supervisor, ...sealing }),
-    commands: withWorkerVar(commands, o.worker),
+    commands: withWorkerVar(o.commands, o.worker),
     clock: systemClock,
     ledger: o.ledger,
     approvals: refusingApprovals,
     git: o.git ?? refusingGit,
     merge: refusingMerge,
   };
-  return { ports, close: () => commands.close() };
 }

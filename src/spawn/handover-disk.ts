@@ -3,7 +3,8 @@
 // change time among the rest: no process can set that one back), a released
 // one is rewritten in place only when it is still the very file written (never
 // through a link or a FIFO a command put there), and contents are named by digest.
-import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, openSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, openSync, rmdirSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 
 /** A handed-over file, as it was when written: a stat that differs means someone changed it.
  *  The change time (ctime) is the one a command cannot put back: a write, a chmod, a rename and
@@ -36,6 +37,25 @@ export function removeQuietly(path: string): void {
     unlinkSync(path);
   } catch {
     // gone already (a command removed it): nothing to free
+  }
+}
+
+/** Removes a file the store wrote, and the input folder it leaves empty (vacate). */
+export function removeFile(path: string, root: string | null): void {
+  removeQuietly(path);
+  vacate(path, root);
+}
+
+/** A run's inputs are a folder of their own in the store's folder `root`: on a worker, whose
+ *  one store serves run after run (ADR 0090), a folder whose last file left (`path`, removed or
+ *  renamed away) is removed, or they would pile up empty. */
+export function vacate(path: string, root: string | null): void {
+  const parent = dirname(path);
+  if (parent === root) return;
+  try {
+    rmdirSync(parent);
+  } catch {
+    // Not empty (another input of the run is still there) or gone: either is fine.
   }
 }
 

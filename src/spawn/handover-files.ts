@@ -16,7 +16,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandInput } from "../engine/ports.ts";
-import { digest, identityAt, removeQuietly, rewriteInPlace, unchanged, type WrittenFile } from "./handover-disk.ts";
+import { digest, identityAt, removeFile, rewriteInPlace, unchanged, vacate, type WrittenFile } from "./handover-disk.ts";
 import { inputEnv } from "./input-env.ts";
 
 export interface Handover {
@@ -175,7 +175,7 @@ export class HandoverStore {
   private forget(key: string, known: Stored): void {
     this.files.delete(key);
     this.idle.delete(key);
-    if (known.refs === 0) removeQuietly(known.path);
+    if (known.refs === 0) removeFile(known.path, this.dir);
   }
 
   private write(key: string, name: string | undefined, text: string): Stored {
@@ -249,13 +249,14 @@ export class HandoverStore {
     // rewriteInPlace checks that on the descriptor it opened (no stat of the path first, ADR 0085).
     const identity = rewriteInPlace(oldest, text);
     if (identity === null) {
-      removeQuietly(oldest.path);
+      removeFile(oldest.path, this.dir);
       return null;
     }
     const stays = path === null && oldKey.startsWith(prefix);
     if (stays) return { path: oldest.path, refs: 0, identity };
     const to = path ?? this.freshName(kind);
     renameSync(oldest.path, to);
+    vacate(oldest.path, this.dir);
     this.renames++;
     return { path: to, refs: 0, identity: identityAt(to) };
   }
@@ -268,7 +269,7 @@ export class HandoverStore {
     const [oldKey, oldest] = this.idle.entries().next().value as [string, Stored];
     this.idle.delete(oldKey);
     this.files.delete(oldKey);
-    removeQuietly(oldest.path);
+    removeFile(oldest.path, this.dir);
   }
 
   /** Made and handed to its owner with no await in between: a process.exit in such a gap
@@ -295,6 +296,4 @@ function inputFileName(stem: string): string {
   return Buffer.byteLength(stem) <= MAX_STEM_BYTES ? stem : `${Array.from(stem).slice(0, 32).join("")}-${digest(stem)}`;
 }
 const MAX_STEM_BYTES = 200;
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
