@@ -12,7 +12,6 @@ import type { BranchJobOutcome, Ledger } from "../engine/ports.ts";
 import type { NodeStatus, VouchEvent } from "../engine/events.ts";
 import { runBranchJob, type WorkerRun } from "../engine/run/branch-job.ts";
 import { isRunStop } from "../engine/run/contract.ts";
-import type { ClosableCommandRunner } from "../spawn/command-runner.ts";
 import { ProcessSupervisor } from "../spawn/process-registry.ts";
 import { Confiner } from "../spawn/sandbox/confine.ts";
 import { availability, SandboxProbe } from "../spawn/sandbox/probe.ts";
@@ -22,6 +21,7 @@ import type { Heartbeat } from "./heartbeat.ts";
 import { openJob, runOfJobId } from "./job-seal.ts";
 import { sealMessage, type SealedMessage, type StreamMessage } from "./protocol.ts";
 import { jobPorts, workerCommands } from "./worker-ports.ts";
+import { WorkerRunners } from "./worker-runners.ts";
 import { jobRepo, pushOutcome, WorkerRepos } from "./worker-repo.ts";
 
 export interface WorkerHostOptions {
@@ -93,8 +93,8 @@ export class WorkerHost {
   private readonly started = Date.now();
   private readonly repos: WorkerRepos | null;
   private readonly reaper: GroupReaper | null;
-  /** The one runner of every job's commands, and its handover folder (ADR 0090). */
-  private readonly commands: ClosableCommandRunner;
+  /** The command runners of the worker's runs, one handover folder each (ADR 0090). */
+  private readonly commands: WorkerRunners;
   /** Set by stop(): every job taken from then on is handed back untouched. */
   private halted = false;
 
@@ -102,7 +102,9 @@ export class WorkerHost {
     this.repos = o.workdir !== undefined ? new WorkerRepos(o.workdir, this.supervisor) : null;
     this.probe = new SandboxProbe(o.env);
     this.confiner = new Confiner({ probe: this.probe, hide: [], supervisor: this.supervisor });
-    this.commands = workerCommands({ worker: o.name, env: o.env, supervisor: this.supervisor, confiner: this.confiner });
+    this.commands = new WorkerRunners(() =>
+      workerCommands({ worker: o.name, env: o.env, supervisor: this.supervisor, confiner: this.confiner }),
+    );
     this.reaper = o.reapOnDeath ? startGroupReaper(this.supervisor, { PATH: o.env.PATH ?? "/usr/bin:/bin" }) : null;
     if (o.reapOnDeath && !this.reaper)
       this.log("could not start the group reaper (sh): a kill -9 of this worker leaves its branches' processes running");
@@ -160,16 +162,18 @@ export class WorkerHost {
     // failed clone: the stop ends a fetch under way, which is no fault of the job.
     if (this.halted) return this.handBack(t);
     if (typeof repo === "string") return this.unrun(t, "error", repo);
+    const sealing = availability(await this.probe.check());
+    // Taken after the last await before `try`, so the finally always gives it back.
+    const commands = this.commands.take(data.runId);
     const ports = jobPorts({
       worker: this.o.name,
       env: this.o.env,
       supervisor: this.supervisor,
       ledger,
       confiner: this.confiner,
-      commands: this.commands,
+      commands: commands.runner,
       ...(repo ? { git: repo.git } : {}),
     });
-    const sealing = availability(await this.probe.check());
     const live: LiveJob = { run: runBranchJob(data, graph.data, ports, ledger, baseDir, sealing), lost: false, quiet };
     this.live.set(t.id, live);
     const unwatch = t.watchCancel((r) => live.run.stop(isRunStop(r) ? r : "interrupted"));
@@ -185,6 +189,7 @@ export class WorkerHost {
     } finally {
       unwatch();
       this.live.delete(t.id);
+      await commands.done();
     }
   }
 
@@ -246,7 +251,7 @@ export class WorkerHost {
     const running = this.live.size;
     await this.supervisor.shutdownAll();
     await drained();
-    await this.commands.close(); // the handover folder: every job has ended
+    await this.commands.closeAll(); // the handover folders: every job has ended
     this.repos?.release();
     this.reaper?.stop();
     return running;

@@ -1,10 +1,10 @@
-// One handover store per worker (ADR 0090): the worker's jobs share one handover folder
-// instead of a folder made and removed per job, yet every job still reads the data of its
-// own run, the folder's input folders stay bounded on a long-lived worker, and a stop
-// removes it. Counted, not timed: the folders the jobs' commands were handed.
+// One handover store per run on a worker (ADR 0090): the jobs of a run share one handover
+// folder instead of a folder made and removed per job, every job reads the data of its own
+// run, runs never share a folder (a sealed process sees its folder), a long-lived worker keeps
+// the folders of its last few runs only, and a stop removes them. Counted, not timed.
 import { afterAll, expect, test } from "vitest";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { tempDir } from "../e2e/helpers.ts";
 import { loadGraph } from "../../src/engine/graph/loader.ts";
 import { branchJob } from "../../src/engine/run/branch-job.ts";
@@ -12,7 +12,7 @@ import type { RunContext } from "../../src/engine/run/context.ts";
 import { FleetKey } from "../../src/executor/fleet-key.ts";
 import { sealJob } from "../../src/executor/job-seal.ts";
 import { WorkerHost, type TakenJob } from "../../src/executor/worker-host.ts";
-import { KEEP_RELEASED } from "../../src/spawn/handover-files.ts";
+import { WORKER_RUNS_KEPT } from "../../src/executor/worker-runners.ts";
 
 const dir = tempDir("worker-handover");
 afterAll(() => dir.cleanup());
@@ -61,30 +61,28 @@ test("two concurrent jobs of different runs, one input name, different contents:
   await h.stop(async () => {});
 });
 
-test("N jobs on one worker are handed one folder, not N; its input folders stay bounded; a stop removes it", async () => {
+test("jobs of one run share one folder; runs get folders of their own; past the bound an idle run's folder goes", async () => {
   const h = host();
   const seen = join(dir.path, "seen");
-  const n = KEEP_RELEASED + 8;
-  // Sequential runs, each with inputs of its own: every job names the folder it was handed.
-  for (let i = 0; i < n; i++) {
-    const end = await h.run(
-      job(`run-s${i}`, `dirname "$VOUCH_STATE_FILE" >> ${seen}; cat "$VOUCH_INPUT_NOTE_FILE" >/dev/null`, `note ${i}`),
-    );
-    expect(end).toEqual(passed);
-  }
-  // And a batch at once.
-  const ends = await Promise.all(
-    Array.from({ length: 8 }, (_, i) => h.run(job(`run-c${i}`, `dirname "$VOUCH_STATE_FILE" >> ${seen}`, `c ${i}`))),
-  );
+  const n = 12;
+  // One run, many jobs one after another and at once: one folder (ADR 0090's saving).
+  for (let i = 0; i < n; i++) expect(await h.run(job("run-one", `dirname "$VOUCH_STATE_FILE" >> ${seen}`, "x"))).toEqual(passed);
+  const ends = await Promise.all(Array.from({ length: 8 }, () => h.run(job("run-one", `dirname "$VOUCH_STATE_FILE" >> ${seen}`, "x"))));
   expect(ends).toEqual(Array(8).fill(passed));
-  const folders = new Set(readFileSync(seen, "utf8").trim().split("\n"));
-  expect(folders.size).toBe(1);
-  const [folder] = [...folders];
-  expect(existsSync(folder!)).toBe(true);
-  // Each run's inputs are a folder of their own: emptied ones go, so a long-lived worker keeps at most the bound.
-  const inputFolders = readdirSync(folder!).filter((f) => f.startsWith("inputs-"));
-  expect(inputFolders.length).toBeLessThanOrEqual(KEEP_RELEASED);
+  const one = new Set(readFileSync(seen, "utf8").trim().split("\n"));
+  expect(one.size).toBe(1);
+  const [first] = [...one];
+  // Other runs: a folder each, none inside another's. A sealed process is bound the folder of
+  // its handover files read-only (ADR 0073): a shared folder would show it another run's inputs.
+  const others = join(dir.path, "others");
+  for (let i = 0; i < WORKER_RUNS_KEPT + 2; i++)
+    expect(await h.run(job(`run-o${i}`, `dirname "$VOUCH_STATE_FILE" >> ${others}`, `note ${i}`))).toEqual(passed);
+  const folders = readFileSync(others, "utf8").trim().split("\n");
+  expect(new Set([...folders, first]).size).toBe(WORKER_RUNS_KEPT + 3);
+  for (const f of folders) expect(f.startsWith(`${first}/`)).toBe(false);
+  // A worker keeps the folders of its last runs, not of every run it ever served.
+  expect(existsSync(first!)).toBe(false);
+  expect(folders.filter((f) => existsSync(f)).length).toBe(WORKER_RUNS_KEPT);
   await h.stop(async () => {});
-  expect(existsSync(folder!)).toBe(false);
-  expect(dirname(folder!)).not.toBe(folder);
+  for (const f of folders) expect(existsSync(f)).toBe(false);
 });
