@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fastYamlValue } from "../../src/engine/graph/yaml-fast.ts";
 import { libraryFront, yamlFront } from "../../src/engine/graph/yaml-front.ts";
 import { fastLocated } from "../../src/engine/graph/yaml-fast-locate.ts";
+import { fastPlaces } from "../../src/engine/graph/yaml-fast-places.ts";
 import type { Path, PathProblem } from "../../src/engine/graph/problem.ts";
 import { loadGraph } from "../../src/engine/graph/loader.ts";
 
@@ -45,7 +46,7 @@ function agree(text: string, list?: PathProblem[]): boolean {
   const fast = fastYamlValue(text);
   if (fast === null) return false;
   const problems = list ?? problemsFor(fast.value);
-  const mine = fastLocated("p.yaml", text, problems);
+  const mine = fastLocated("p.yaml", fastPlaces(text), problems);
   const library = libraryFront("p.yaml", text, "").located(problems);
   if (mine !== null) expect(mine).toEqual(library);
   expect(yamlFront("p.yaml", text, "").located(problems)).toEqual(library);
@@ -111,10 +112,27 @@ describe("the work is bounded", () => {
     } as typeof split;
     try {
       const list = Array.from({ length: n }, (_, i): PathProblem => ({ path: ["nodes", `n${i}`, "needs", 0], message: `m${i}` }));
-      const placed = fastLocated("g.yaml", text, list);
+      const placed = fastLocated("g.yaml", fastPlaces(text), list);
       expect(placed?.length).toBe(n);
       const last = lines.at(-1)!;
       expect(placed?.[n - 1]).toMatchObject({ line: n + 3, col: last.indexOf("[x") + 2 });
+    } finally {
+      String.prototype.split = split;
+    }
+    expect(splits).toBe(1);
+  });
+
+  test("located() called once per name reads the text once, not once per call", () => {
+    const text = "version: 1\nname: g\nchecks:\n" + Array.from({ length: 50 }, (_, i) => `  c${i}: { run: x }\n`).join("");
+    const front = yamlFront("g.yaml", text, "");
+    let splits = 0;
+    const split = String.prototype.split;
+    String.prototype.split = function (this: string, ...args: Parameters<typeof split>) {
+      if (this === text) splits++;
+      return split.apply(this, args);
+    } as typeof split;
+    try {
+      for (let i = 0; i < 50; i++) front.located([{ path: ["checks", `c${i}`], at: "key", message: "" }]);
     } finally {
       String.prototype.split = split;
     }

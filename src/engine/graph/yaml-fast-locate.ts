@@ -3,7 +3,7 @@
 // a problem needs something the places do not hold: then the library places them all.
 import type { GraphProblem } from "../errors.ts";
 import type { PathProblem } from "./problem.ts";
-import { fastPlaces, pathKey, type Entry, type Place } from "./yaml-fast-places.ts";
+import { pathKey, type Entry, type Place } from "./yaml-fast-places.ts";
 
 /** The entries along `path` as far as the document goes (walk() in yaml-positions.ts). */
 function steps(places: Map<string, Entry>, path: PathProblem["path"]): Entry[] | null {
@@ -36,9 +36,10 @@ function placeOf(places: Map<string, Entry>, p: PathProblem): Place | undefined 
   return last.kind === "empty" ? last.key : (last.node ?? last.key);
 }
 
-/** The problems with their places, or null when one of them is beyond this pass. */
-export function fastLocated(file: string, text: string, list: PathProblem[]): GraphProblem[] | null {
-  const places = fastPlaces(text);
+/** The problems with their places, or null when one of them is beyond this pass. `places` is
+ *  the pass's result (fastPlaces), kept by the caller: located() is called once per checks
+ *  entry name, and one pass per call would read the file that many times. */
+export function fastLocated(file: string, places: Map<string, Entry> | null, list: PathProblem[]): GraphProblem[] | null {
   if (!places) return null;
   const out: GraphProblem[] = [];
   for (const p of list) {

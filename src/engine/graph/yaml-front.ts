@@ -4,6 +4,7 @@
 import type { PathProblem } from "./problem.ts";
 import { fastYamlValue } from "./yaml-fast.ts";
 import { fastLocated } from "./yaml-fast-locate.ts";
+import { fastPlaces, type Entry } from "./yaml-fast-places.ts";
 import type * as Library from "./yaml-library-front.ts";
 import type { YamlFront } from "./yaml-library-front.ts";
 
@@ -23,9 +24,11 @@ export function yamlFront(file: string, text: string, emptyHint: string): YamlFr
   const fast = fastYamlValue(text);
   if (fast === null) return libraryFront(file, text, emptyHint);
   let library: YamlFront | undefined;
+  let places: Map<string, Entry> | null | undefined;
   const located = (list: PathProblem[]) => {
     if (list.length === 0) return [];
-    return fastLocated(file, text, list) ?? (library ??= libraryFront(file, text, emptyHint)).located(list);
+    places = places === undefined ? fastPlaces(text) : places;
+    return fastLocated(file, places, list) ?? (library ??= libraryFront(file, text, emptyHint)).located(list);
   };
   return { problems: [], raw: fast.value, located };
 }
