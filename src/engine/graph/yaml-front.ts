@@ -3,6 +3,8 @@
 // graph loader and the checks-file loader so both report the same way.
 import type { PathProblem } from "./problem.ts";
 import { fastYamlValue } from "./yaml-fast.ts";
+import { fastLocated } from "./yaml-fast-locate.ts";
+import { fastPlaces, type Entry } from "./yaml-fast-places.ts";
 import type * as Library from "./yaml-library-front.ts";
 import type { YamlFront } from "./yaml-library-front.ts";
 
@@ -16,12 +18,17 @@ export function libraryFront(file: string, text: string, emptyHint: string): Yam
 }
 
 /** Bun's own reader when the text is in the subset both readers agree on (ADR 0074): no
- *  problem, the same value. The yaml library's document is built only when a problem
- *  found later needs its place. */
+ *  problem, the same value. Problems found later are placed by the fast path's own pass
+ *  (ADR 0091); the yaml library's document is built only when that pass is unsure. */
 export function yamlFront(file: string, text: string, emptyHint: string): YamlFront {
   const fast = fastYamlValue(text);
   if (fast === null) return libraryFront(file, text, emptyHint);
   let library: YamlFront | undefined;
-  const located = (list: PathProblem[]) => (list.length === 0 ? [] : (library ??= libraryFront(file, text, emptyHint)).located(list));
+  let places: Map<string, Entry> | null | undefined;
+  const located = (list: PathProblem[]) => {
+    if (list.length === 0) return [];
+    places = places === undefined ? fastPlaces(text) : places;
+    return fastLocated(file, places, list) ?? (library ??= libraryFront(file, text, emptyHint)).located(list);
+  };
   return { problems: [], raw: fast.value, located };
 }
