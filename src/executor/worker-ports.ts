@@ -18,10 +18,9 @@ export interface WorkerCommandsOptions {
   confiner?: Confiner;
 }
 
-/** The worker's one command runner, for all its jobs (ADR 0090): one handover folder for the
- *  worker's life instead of a folder made, written and removed per job (a fifth of a `true`
- *  branch's CPU on the worker). Jobs of different runs may share it: its files are named by
- *  their content (a run's inputs in a folder named by their digest), so each reads its own. */
+/** A command runner of one run on the worker (ADR 0090, kept by WorkerRunners): one handover
+ *  folder for the run's jobs instead of a folder made, written and removed per job (a fifth of
+ *  a `true` branch's CPU on the worker). Never shared by runs: a sealed process sees its folder. */
 export function workerCommands(o: WorkerCommandsOptions): ClosableCommandRunner {
   const sealing = o.confiner ? { confiner: o.confiner } : {};
   return createCommandRunner({ parentEnv: { ...o.env, VOUCH_WORKER: o.worker }, supervisor: o.supervisor, ...sealing });
@@ -37,7 +36,7 @@ export interface JobPortsOptions {
   git?: GitPort;
   /** Seals the job's sittings and scripts (ADR 0040): the worker's one. */
   confiner?: Confiner;
-  /** The worker's one command runner (workerCommands): its owner closes it, not the job. */
+  /** The run's command runner on this worker (workerCommands): WorkerRunners closes it, not the job. */
   commands: CommandRunner;
 }
 

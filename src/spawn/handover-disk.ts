@@ -46,9 +46,9 @@ export function removeFile(path: string, root: string | null): void {
   vacate(path, root);
 }
 
-/** A run's inputs are a folder of their own in the store's folder `root`: on a worker, whose
- *  one store serves run after run (ADR 0090), a folder whose last file left (`path`, removed or
- *  renamed away) is removed, or they would pile up empty. */
+/** A run's inputs are a folder of their own in the store's folder `root`: a store that lives
+ *  long (a worker's per run, ADR 0090; a local run's whole session) removes a folder whose last
+ *  file left (`path`, removed or renamed away), or they would pile up empty. */
 export function vacate(path: string, root: string | null): void {
   const parent = dirname(path);
   if (parent === root) return;
@@ -119,3 +119,11 @@ function sameIdentity(now: FileIdentity, was: FileIdentity): boolean {
 export function digest(text: string): string {
   return new Bun.CryptoHasher("sha256").update(text).digest("hex").slice(0, 32);
 }
+
+/** An input's file is named by its stem, unless the stem is longer than a file name may be
+ *  (255 bytes on the usual file systems; a graph may name an input longer): then by its first
+ *  characters (at most 128 bytes) and a digest of the whole, still one name per stem. */
+export function inputFileName(stem: string): string {
+  return Buffer.byteLength(stem) <= MAX_STEM_BYTES ? stem : `${Array.from(stem).slice(0, 32).join("")}-${digest(stem)}`;
+}
+const MAX_STEM_BYTES = 200;

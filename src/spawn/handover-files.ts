@@ -16,7 +16,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandInput } from "../engine/ports.ts";
-import { digest, identityAt, removeFile, rewriteInPlace, unchanged, vacate, type WrittenFile } from "./handover-disk.ts";
+import { digest, identityAt, inputFileName, removeFile, rewriteInPlace, unchanged, vacate, type WrittenFile } from "./handover-disk.ts";
 import { inputEnv } from "./input-env.ts";
 
 export interface Handover {
@@ -182,10 +182,6 @@ export class HandoverStore {
     const kind = key.slice(0, key.indexOf(":"));
     const dir = this.folder();
     const path = name === undefined ? null : join(dir, name);
-    if (path !== null) {
-      const slash = path.lastIndexOf("/");
-      if (path.slice(0, slash) !== dir) mkdirSync(path.slice(0, slash), { recursive: true, mode: 0o700 });
-    }
     this.writes++;
     this.bytes += text.length;
     const recycled = this.recycle(kind, path, text);
@@ -194,9 +190,16 @@ export class HandoverStore {
     const aside = this.writeAside(text);
     this.made++;
     const to = path ?? this.freshName(kind);
+    this.parentOf(to);
     renameSync(aside, to);
     this.renames++;
     return { path: to, refs: 0, identity: identityAt(to) };
+  }
+
+  /** An input's folder, made right before a rename into it: a removal just before may have vacated it (ADR 0090). */
+  private parentOf(path: string): void {
+    const slash = path.lastIndexOf("/");
+    if (path.slice(0, slash) !== this.dir) mkdirSync(path.slice(0, slash), { recursive: true, mode: 0o700 });
   }
 
   /** A name of `kind` nothing is at yet in the folder (a command may have put something at one). */
@@ -255,6 +258,7 @@ export class HandoverStore {
     const stays = path === null && oldKey.startsWith(prefix);
     if (stays) return { path: oldest.path, refs: 0, identity };
     const to = path ?? this.freshName(kind);
+    this.parentOf(to);
     renameSync(oldest.path, to);
     vacate(oldest.path, this.dir);
     this.renames++;
@@ -289,11 +293,4 @@ export class HandoverStore {
   }
 }
 
-/** An input's file is named by its stem, unless the stem is longer than a file name may be
- *  (255 bytes on the usual file systems; a graph may name an input longer): then by its first
- *  characters (at most 128 bytes) and a digest of the whole, still one name per stem. */
-function inputFileName(stem: string): string {
-  return Buffer.byteLength(stem) <= MAX_STEM_BYTES ? stem : `${Array.from(stem).slice(0, 32).join("")}-${digest(stem)}`;
-}
-const MAX_STEM_BYTES = 200;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
