@@ -8,6 +8,10 @@ const GIB = 2 ** 30;
 const LINE = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-\n"; // what print-bytes.sh repeats
 /** RSS growth allowed while 1 GiB streams through (measured ~35-47 MiB, ADR 0004). */
 const RSS_BOUND = 64 * 2 ** 20;
+/** With a line callback 16.8 million short strings are made and dropped: the collector's lag
+ *  shows in RSS under load (34 MiB quiet; 74.9 MiB in a fresh clone's suite at load 7-8, the
+ *  run 2.5× slower). Output kept by mistake would be ~1 GiB: an eighth of it still fails. */
+const RSS_BOUND_LINES = 128 * 2 ** 20;
 
 /** The last `keep` bytes of LINE repeated to `total` bytes, then "END\n". */
 function expectedTail(keep: number): string {
@@ -57,6 +61,6 @@ describe("bounded output", () => {
     expect(lines).toBe(GIB / LINE.length + 1);
     expect(wrong).toBe(0);
     expect(last).toBe("END");
-    expect(growth).toBeLessThan(RSS_BOUND);
+    expect(growth).toBeLessThan(RSS_BOUND_LINES);
   }, 180_000);
 });
