@@ -109,7 +109,12 @@ describe.skipIf(!HAVE_BWRAP)("a sealed run operated from another process", { tim
   test("resume --sandbox off runs the rest unsealed, and says so on the events", async () => {
     const graph = writeGraph(w.dir.path, sealedGraph(w.dir.path));
     const run = start(["run", graph, "--sandbox", "required"]);
-    await run.until((e) => of(e, "node.started").filter((s) => s.node === "work").length === 2);
+    // Wait for `self` too: cut short here, the resume below would run it again unsealed
+    // (--sandbox off), where its `vouch cancel` reaches the ledger and rightly cancels the
+    // resumed run (exit 130, "cancel requested by …": seen once under load).
+    await run.until(
+      (e) => of(e, "node.started").filter((s) => s.node === "work").length === 2 && of(e, "node.finished").some((f) => f.node === "self"),
+    );
     const id = run.events()[0]!.run;
     expect((await v(["cancel", id])).code).toBe(0);
     expect((await run.done()).code).toBe(130);
