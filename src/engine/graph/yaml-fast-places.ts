@@ -39,13 +39,16 @@ interface State {
   /** A `|`/`>` block in progress: lines deeper than this column belong to it. */
   block: number;
   line: number;
+  /** Characters left for the entries' map keys: each repeats its whole path (ADR 0091 review). */
+  budget: number;
 }
 
 class Unsure extends Error {}
 
 function entry(s: State, path: (string | number)[], fields: Entry): Entry {
   const k = pathKey(path);
-  if (s.entries.has(k)) throw new Unsure();
+  s.budget -= k.length;
+  if (s.budget < 0 || s.entries.has(k)) throw new Unsure();
   s.entries.set(k, fields);
   return fields;
 }
@@ -234,7 +237,7 @@ function keyAt(text: string, at: number): { name: string; after: number } | null
 
 /** Every entry's place, or null when the text is not in the subset as this pass reads it. */
 export function fastPlaces(text: string): Map<string, Entry> | null {
-  const s: State = { entries: new Map(), frames: [], open: null, block: -1, line: 0 };
+  const s: State = { entries: new Map(), frames: [], open: null, block: -1, line: 0, budget: 16 * text.length + 1024 };
   try {
     for (const raw of text.split("\n")) {
       s.line++;
