@@ -16,6 +16,7 @@ import { runRequests, type RunRequests } from "./run-requests.ts";
 import { batchingSink, type EventSink, type SinkOptions } from "./sink.ts";
 import { guarded } from "./sqlite-errors.ts";
 import { LedgerCorruptError } from "./integrity.ts";
+import { leaveDeferredMarks, type DeferredCheck } from "./whole-read-check.ts";
 import type { RunListing, RunSummary } from "./types.ts";
 import { checkRuns, sittings, type SittingFilter, type Sittings } from "./evidence-reads.ts";
 import type { CheckRunRow } from "../read/check-history.ts";
@@ -73,6 +74,8 @@ export class SqliteRunLedger implements RunLedger {
     readonly home: string,
     readonly file: string,
     now: () => number,
+    /** The run whose open-time check its first runEvents makes (ADR 0094). */
+    private deferred?: DeferredCheck,
   ) {
     this.writer = guarded(file, "preparing the ledger", () => new EventWriter(db));
     this.liveness = { isLive: (id) => isRunLive(home, id), now };
@@ -97,7 +100,15 @@ export class SqliteRunLedger implements RunLedger {
   }
 
   runEvents(runId: string): VouchEvent[] {
-    return this.guard("reading the run's events", () => runEvents(this.db, runId, this.file));
+    return this.guard("reading the run's events", () => {
+      const events = runEvents(this.db, runId, this.file);
+      // The open left this run's check to this read: found sound, the marks are left now.
+      if (this.deferred?.runId === runId) {
+        leaveDeferredMarks(this.db, this.deferred, events);
+        this.deferred = undefined;
+      }
+      return events;
+    });
   }
 
   eventsAfter(runId: string, afterSeq: number, limit: number): StoredEvent[] {
