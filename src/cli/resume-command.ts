@@ -182,6 +182,10 @@ const resumeCommand: Command = async (args, io) => {
     } finally {
       if (!released) ticket.lock.release();
     }
+  } catch (e) {
+    // Ended before the run's events were read (a refusal): damage in them is said first, as the open said it.
+    if (!released) ledger.settleDeferredCheck();
+    throw e;
   } finally {
     if (!released) ledger.close();
   }

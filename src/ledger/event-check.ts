@@ -68,9 +68,24 @@ export function checkEvents(db: Database, skip?: string): EventCheck {
     }
     return { bad: null, marks };
   } finally {
-    for (const s of [q.firstRun, q.nextRun, q.nullRuns, q.mark, q.lastSeq, ...q.suspects, ...q.packed, q.packedAfter, q.blob])
-      s?.finalize();
+    finalize(q);
   }
+}
+
+/** One run's events read whole, as the open reads an unmarked run (a run an open skipped,
+ *  ADR 0094): the first bad one and the run's last seq, in the caller's snapshot. */
+export function checkRun(db: Database, runId: string): { bad: EventCheck["bad"]; last: unknown } {
+  const q = queries(db);
+  try {
+    const bad = firstBad(q, { run: runId, after: null });
+    return { bad, last: (q.lastSeq.get(runId) as { m: unknown } | null)?.m };
+  } finally {
+    finalize(q);
+  }
+}
+
+function finalize(q: Queries): void {
+  for (const s of [q.firstRun, q.nextRun, q.nullRuns, q.mark, q.lastSeq, ...q.suspects, ...q.packed, q.packedAfter, q.blob]) s?.finalize();
 }
 
 function queries(db: Database) {

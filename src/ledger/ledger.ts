@@ -16,7 +16,7 @@ import { runRequests, type RunRequests } from "./run-requests.ts";
 import { batchingSink, type EventSink, type SinkOptions } from "./sink.ts";
 import { guarded } from "./sqlite-errors.ts";
 import { LedgerCorruptError } from "./integrity.ts";
-import { leaveDeferredMarks, type DeferredCheck } from "./whole-read-check.ts";
+import { leaveDeferredMarks, settleDeferredCheck, type DeferredCheck } from "./whole-read-check.ts";
 import type { RunListing, RunSummary } from "./types.ts";
 import { checkRuns, sittings, type SittingFilter, type Sittings } from "./evidence-reads.ts";
 import type { CheckRunRow } from "../read/check-history.ts";
@@ -58,6 +58,9 @@ export interface RunLedger {
   checkRuns(name?: string, window?: number): CheckRunRow[];
   /** What other processes ask of a run: cancels, approvals' decisions (ADR 0062). */
   readonly requests: RunRequests;
+  /** A command that opened with `readsWhole` and ends before runEvents read that run: its
+   *  open-time check now (LedgerCorruptError when damaged), so damage is said first (ADR 0094). */
+  settleDeferredCheck(): void;
   /** Close every sink first (sink.close() commits what is queued). */
   close(): void;
 }
@@ -166,6 +169,13 @@ export class SqliteRunLedger implements RunLedger {
 
   checkRuns(name?: string, window?: number): CheckRunRow[] {
     return guarded(this.file, "reading the checks' history", () => checkRuns(this.db, name, window));
+  }
+
+  settleDeferredCheck(): void {
+    const deferred = this.deferred;
+    if (deferred === undefined) return;
+    this.deferred = undefined;
+    this.guard("checking the ledger", () => settleDeferredCheck(this.db, deferred, this.file));
   }
 
   close(): void {

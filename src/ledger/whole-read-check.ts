@@ -9,7 +9,8 @@
 import type { Database } from "bun:sqlite";
 import { UsageError } from "../engine/errors.ts";
 import type { VouchEvent } from "../engine/events.ts";
-import { type CheckedMarks, writeCheckedMarks } from "./event-check.ts";
+import { type CheckedMarks, checkRun, writeCheckedMarks } from "./event-check.ts";
+import { corruptLedger } from "./integrity.ts";
 import { resolveRun } from "./resolve-run.ts";
 
 /** A run the open did not scan, and the marks it held back until that run is read. */
@@ -33,5 +34,21 @@ export function runReadWhole(db: Database, ref: string, file: string): string | 
 export function leaveDeferredMarks(db: Database, deferred: DeferredCheck, events: readonly VouchEvent[]): void {
   const last = events[events.length - 1]?.seq;
   const own: CheckedMarks = last !== undefined && Number.isSafeInteger(last) ? [[deferred.runId, last]] : [];
+  writeCheckedMarks(db, [...deferred.marks, ...own]);
+}
+
+/** The command ends before it read the run (a refusal, a graph file gone): the open's check of
+ *  that run is made now, so damage is said first, as the open said it; sound, the marks are left. */
+export function settleDeferredCheck(db: Database, deferred: DeferredCheck, file: string): void {
+  db.run("BEGIN");
+  let found: ReturnType<typeof checkRun>;
+  try {
+    found = checkRun(db, deferred.runId);
+  } finally {
+    if (db.inTransaction) db.run("COMMIT");
+  }
+  const { bad, last } = found;
+  if (bad !== null) throw corruptLedger(file, `event ${String(bad.seq)} of run ${String(bad.run_id)} is not the JSON vouch wrote`);
+  const own: CheckedMarks = typeof last === "number" && Number.isSafeInteger(last) ? [[deferred.runId, last]] : [];
   writeCheckedMarks(db, [...deferred.marks, ...own]);
 }

@@ -128,3 +128,26 @@ test("a prefix or `last` names the run read whole", () => {
   ledger.close();
   expect(marks().map((m) => m.key)).toEqual(["checked:r-map", "checked:r-other"]);
 });
+
+test("a command that ends before it reads the run (a refusal) has the open's check of it made then", () => {
+  write(fullRun("r-other"), mapRun("r-map", 5));
+  const ledger = openLedger({ home: t.home, readsWhole: "r-map" });
+  expect(marks()).toEqual([]);
+  ledger.settleDeferredCheck();
+  ledger.settleDeferredCheck(); // once
+  ledger.close();
+  expect(marks().map((m) => m.key)).toEqual(["checked:r-map", "checked:r-other"]);
+  expect(marks()[0]!.value).toBe(String(mapRun("r-map", 5).events.length - 1));
+});
+
+test("damage in a run the command did not read is said when it ends, and nothing is written", () => {
+  write(fullRun("r-other"), mapRun("r-map", 5));
+  const db = new Database(ledgerFile(t.home));
+  db.run("DROP TRIGGER events_no_update");
+  db.run("UPDATE events SET body = substr(body, 1, length(body) - 1) WHERE run_id = 'r-map' AND seq = 4");
+  db.close();
+  const ledger = openLedger({ home: t.home, readsWhole: "r-map" });
+  expect(() => ledger.settleDeferredCheck()).toThrow(LedgerCorruptError);
+  ledger.close();
+  expect(marks()).toEqual([]);
+});
