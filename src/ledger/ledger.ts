@@ -86,6 +86,8 @@ export class SqliteRunLedger implements RunLedger {
   }
 
   write(events: readonly VouchEvent[]): void {
+    // Nothing is written before every event was checked once (ADR 0048, 0094).
+    if (this.deferred) this.settleDeferredCheck();
     if (this.damaged) throw this.damaged;
     this.guard("appending events", () => this.writer.write(events), events[0]?.run);
   }
@@ -103,6 +105,8 @@ export class SqliteRunLedger implements RunLedger {
   }
 
   runEvents(runId: string): VouchEvent[] {
+    // Another run than the open skipped (`last` named a newer one meanwhile): the skipped one is checked first.
+    if (this.deferred !== undefined && this.deferred.runId !== runId) this.settleDeferredCheck();
     return this.guard("reading the run's events", () => {
       const events = runEvents(this.db, runId, this.file);
       // The open left this run's check to this read: found sound, the marks are left now.

@@ -151,3 +151,19 @@ test("damage in a run the command did not read is said when it ends, and nothing
   ledger.close();
   expect(marks()).toEqual([]);
 });
+
+test("no write goes before the skipped run was checked: a write checks it first", () => {
+  write(fullRun("r-other"), mapRun("r-map", 5));
+  const db = new Database(ledgerFile(t.home));
+  db.run("DROP TRIGGER events_no_update");
+  db.run("UPDATE events SET body = substr(body, 1, length(body) - 1) WHERE run_id = 'r-map' AND seq = 4");
+  db.close();
+  const ledger = openLedger({ home: t.home, readsWhole: "r-map" });
+  // `last` resolved again later may name a run started meantime: reading that one checks r-map first too.
+  expect(() => ledger.runEvents("r-other")).toThrow(LedgerCorruptError);
+  expect(() => ledger.write(mapRun("r-new", 1).events)).toThrow(LedgerCorruptError);
+  ledger.close();
+  const count = new Database(ledgerFile(t.home)).query("SELECT count(*) AS n FROM events WHERE run_id = 'r-new'").get() as { n: number };
+  expect(count.n).toBe(0);
+  expect(marks()).toEqual([]);
+});
