@@ -14,7 +14,7 @@
 // THE LIST IS PART OF THE FILE FORMAT: a ledger written with it is read with it. Append to the
 // extended list only (a new token may not change what an old one means); never reorder.
 
-import { replaceInPieces } from "./long-replace.ts";
+import { PIECE_CHARS, replaceInPieces } from "./long-replace.ts";
 
 /** First character of a body stored without its header and packed with these fragments. */
 export const PACKED = "\u0004";
@@ -147,11 +147,32 @@ export function pack(text: string): string | null {
 /** A packed text as it was written; a token no list names is a file vouch did not write. */
 export function unpack(packed: string): string {
   if (packed.length * LONGEST > MAX_UNPACKED) sizeUnpacked(packed);
-  return replaceInPieces(packed, TOKEN_RE, 2, (t) => {
-    const fragment = BY_TOKEN.get(t);
-    if (fragment === undefined) throw new UnknownTokenError(t);
-    return fragment;
-  });
+  if (packed.length < PIECE_CHARS) return unpackShort(packed);
+  return replaceInPieces(packed, TOKEN_RE, 2, fragmentOf);
+}
+
+function fragmentOf(token: string): string {
+  const fragment = BY_TOKEN.get(token);
+  if (fragment === undefined) throw new UnknownTokenError(token);
+  return fragment;
+}
+
+/** TOKEN_RE's replace as a loop over the characters: an event's body, read back 40,000 times by
+ *  a resume of 8,000 items, in a fifth of the regular expression's time (ADR 0094). A long text
+ *  keeps the piecewise replace (ADR 0086): its garbage goes as it works. */
+function unpackShort(packed: string): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < packed.length; i++) {
+    const c = packed.charCodeAt(i);
+    if (c < 0x04 || c > 0x1f) continue;
+    // U+0004 and the character after it (if any) are one token; U+0005–U+001F one each.
+    const token = c === 0x04 ? packed.slice(i, i + 2) : packed[i]!;
+    out += packed.slice(from, i) + fragmentOf(token);
+    i += token.length - 1;
+    from = i + 1;
+  }
+  return from === 0 ? packed : out + packed.slice(from);
 }
 
 /** Throws when `packed` unpacks past MAX_UNPACKED; counts without building the text. */

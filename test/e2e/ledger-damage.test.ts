@@ -66,4 +66,21 @@ describe("a damaged ledger is refused for what it is, and never written to", () 
     writeFileSync(file, bytes);
     await expectRefusedEverywhere(home, file, graph, /event \d+ of run \S+ is not the JSON vouch wrote/);
   }, 60_000);
+
+  test("resume of a passed run whose own events were broken: damaged (exit 3), not 'nothing to resume' (ADR 0094)", async () => {
+    const { home, file } = await ledgerWithRuns(1);
+    const bytes = readFileSync(file);
+    const needle = Buffer.from('"expect":');
+    let copies = 0;
+    for (let at = bytes.indexOf(needle); at >= 0; at = bytes.indexOf(needle, at + 1), copies++) bytes[at] = 0x01;
+    expect(copies).toBeGreaterThan(0);
+    writeFileSync(file, bytes);
+    const before = snapshot(home);
+    // The open leaves the resumed run to the read; a refusal before it reads has it checked then.
+    const r = await vouch(["resume", "last"], { home, cwd: dir.path });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/is damaged \(event \d+ of run \S+ is not the JSON vouch wrote\)/);
+    expect(r.stderr).not.toMatch(/nothing to resume|internal error/);
+    expect(snapshot(home)).toEqual(before);
+  }, 60_000);
 });
