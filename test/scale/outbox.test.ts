@@ -8,6 +8,7 @@ import { FleetKey } from "../../src/executor/fleet-key.ts";
 import { sealMessage, type StreamMessage } from "../../src/executor/protocol.ts";
 import { CancelWatch } from "../../src/executor/redis/cancel-watch.ts";
 import { cancelKey, eventsKey, lockKey } from "../../src/executor/redis/keys.ts";
+import { IN_SCRIPT } from "../../src/executor/redis/deliver.ts";
 import { Outbox } from "../../src/executor/redis/outbox.ts";
 import { openEntry } from "../../src/executor/redis/stream-entry.ts";
 import { HAVE_REDIS, RedisServer } from "./redis-server.ts";
@@ -58,13 +59,63 @@ describe.skipIf(!HAVE_REDIS)("the outbox and the cancel watch", { timeout: 60_00
     const refused: StreamMessage = { kind: "refused", job: JOB, worker: "w", attempt: 1, status: "passed", reason: "lost" };
     const args = { job: JOB, run: RUN, token: "token-1", worker: "w", result: seal(result), refused: seal(refused) };
     expect(await box.deliver(args)).toBe("delivered");
-    expect(await entries()).toEqual([[attempt(1), attempt(2), attempt(3)], [attempt(4)], [result]]);
-    // Delivered once: a second attempt at it does nothing.
-    expect(await new Outbox(cmd, eventsKey(RUN)).deliver(args)).toBe("already");
-    // Another token holds the lease: the refusal goes instead.
+    // What waited rides in the result's entry, before it (ADR 0093).
+    expect(await entries()).toEqual([
+      [attempt(1), attempt(2), attempt(3)],
+      [attempt(4), result],
+    ]);
+    // Delivered once: a second attempt at it does nothing but write what waited.
+    const again = new Outbox(cmd, eventsKey(RUN));
+    void again.send(seal(attempt(5)));
+    expect(await again.deliver(args)).toBe("already");
+    expect((await entries()).at(-1)).toEqual([attempt(5)]);
+    // Another token holds the lease: the refusal goes instead, after what waited.
     await cmd.del(`vouch:done:${JOB}`);
-    expect(await new Outbox(cmd, eventsKey(RUN)).deliver({ ...args, token: "token-2" })).toBe("lease-lost");
-    expect((await entries()).at(-1)).toEqual([refused]);
+    const lost = new Outbox(cmd, eventsKey(RUN));
+    void lost.send(seal(attempt(6)));
+    expect(await lost.deliver({ ...args, token: "token-2" })).toBe("lease-lost");
+    expect((await entries()).at(-1)).toEqual([attempt(6), refused]);
+  });
+
+  test("deliveries asked for in one turn go together; past IN_SCRIPT messages, what waits has its own entry", async () => {
+    await cmd.flushall();
+    const jobs = ["a", "b"].map((j) => `${RUN}.each.${j}.1`);
+    await cmd.set(lockKey(jobs[0]!), "token-a");
+    const box = new Outbox(cmd, eventsKey(RUN));
+    const many = Array.from({ length: IN_SCRIPT + 1 }, (_, i) => attempt(i + 1));
+    for (const m of many) void box.send(seal(m));
+    const resultOf = (job: string): StreamMessage => ({
+      kind: "result",
+      job,
+      outcome: {
+        worker: "w",
+        attempt: 1,
+        status: "passed",
+        output: null,
+        error: null,
+        counts: { passed: 1, failed: 0, error: 0, skipped: 0, cancelled: 0 },
+        costUnknown: 0,
+      },
+    });
+    const refusedOf = (job: string): StreamMessage => ({ kind: "refused", job, worker: "w", attempt: 1, status: "passed", reason: "lost" });
+    const args = (job: string, token: string) => ({
+      job,
+      run: RUN,
+      token,
+      worker: "w",
+      result: seal(resultOf(job)),
+      refused: seal(refusedOf(job)),
+    });
+    const monitor = await RedisMonitor.start(server.port);
+    const got = await Promise.all([box.deliver(args(jobs[0]!, "token-a")), box.deliver(args(jobs[1]!, "wrong"))]);
+    await cmd.echo("outbox-deliveries-end");
+    await monitor.echoed("outbox-deliveries-end");
+    await monitor.stop();
+    expect(got).toEqual(["delivered", "lease-lost"]);
+    expect(await entries()).toEqual([many, [resultOf(jobs[0]!)], [refusedOf(jobs[1]!)]]);
+    // One XADD of the messages, two script calls, nothing between them (one pipeline).
+    const top = monitor.seen.filter((s) => s.source !== "lua").map((s) => s.args[0]!.toLowerCase());
+    expect(top.slice(0, 3)).toEqual(["xadd", "evalsha", "evalsha"]);
   });
 
   test("a write that fails rejects its messages and does not hold up the next", async () => {

@@ -8,23 +8,37 @@
 //
 // The script is sent once per connection and called by its SHA after (ioredis's
 // defineCommand), and it rides in the same pipeline as the job's last unsent messages
-// (outbox.ts, ADR 0079): the branch's end is one round trip.
+// (outbox.ts, ADR 0079): the branch's end is one round trip. Those messages (up to
+// IN_SCRIPT of them) are its arguments after the seventh and go in the entry of the result
+// or refusal, before it (ADR 0093: one entry and one command fewer a branch); on every path,
+// as when they were XADDed before the script.
 import type { ChainableCommander, Redis } from "ioredis";
 import type { Delivery } from "../worker-host.ts";
 import type { SealedMessage } from "../protocol.ts";
 import { doneKey, eventsKey, KEEP_SECONDS, lockKey } from "./keys.ts";
 
 const SCRIPT = `
+local fields = {}
+for i = 8, #ARGV do fields[#fields + 1] = ARGV[i] end
+local function add(text, mac)
+  fields[#fields + 1] = "m"; fields[#fields + 1] = text; fields[#fields + 1] = "h"; fields[#fields + 1] = mac
+  redis.call("XADD", KEYS[3], "*", unpack(fields))
+end
 if redis.call("GET", KEYS[1]) ~= ARGV[1] then
-  redis.call("XADD", KEYS[3], "*", "m", ARGV[6], "h", ARGV[7])
+  add(ARGV[6], ARGV[7])
   return "lease-lost"
 end
 if not redis.call("SET", KEYS[2], ARGV[2], "EX", ARGV[3], "NX") then
+  if #fields > 0 then redis.call("XADD", KEYS[3], "*", unpack(fields)) end
   return "already"
 end
-redis.call("XADD", KEYS[3], "*", "m", ARGV[4], "h", ARGV[5])
+add(ARGV[4], ARGV[5])
 return "delivered"
 `;
+
+/** Messages that may ride in the script's entry: Lua's unpack takes some 8,000 values at
+ *  most (4 a message); more go in an XADD of their own before the script. */
+export const IN_SCRIPT = 256;
 
 const COMMAND = "vouchDeliver";
 
@@ -44,10 +58,11 @@ export function defineDeliver(cmd: Redis): void {
   if (!(COMMAND in cmd)) cmd.defineCommand(COMMAND, { numberOfKeys: 3, lua: SCRIPT });
 }
 
-/** Queues the delivery on `p` (a pipeline of a client defineDeliver was called on). */
-export function queueDeliver(p: ChainableCommander, o: DeliverArgs): void {
+/** Queues the delivery on `p` (a pipeline of a client defineDeliver was called on), with
+ *  `before` (entryFields of at most IN_SCRIPT messages) in its entry ahead of the result. */
+export function queueDeliver(p: ChainableCommander, o: DeliverArgs, before: readonly string[] = []): void {
   const keys = [lockKey(o.job), doneKey(o.job), eventsKey(o.run)];
-  const args = [o.token, o.worker, String(KEEP_SECONDS), o.result.text, o.result.mac, o.refused.text, o.refused.mac];
+  const args = [o.token, o.worker, String(KEEP_SECONDS), o.result.text, o.result.mac, o.refused.text, o.refused.mac, ...before];
   (p as unknown as WithDeliver)[COMMAND](...keys, ...args);
 }
 

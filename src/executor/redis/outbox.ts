@@ -4,10 +4,13 @@
 // one each. The delivery takes the messages still waiting in the same pipeline, after
 // them: the branch's end is one round trip. Writes go one at a time, in order; one
 // that fails does not hold up the next (its messages' promises reject).
+// A worker keeps one outbox per run for all the run's jobs it holds (ADR 0093: they write
+// to one stream), so concurrent jobs share an entry per burst, and the deliveries asked for
+// in one turn go in one pipeline; the messages waiting ride in the first delivery's entry.
 import type { Redis } from "ioredis";
 import type { Delivery } from "../worker-host.ts";
 import type { SealedMessage } from "../protocol.ts";
-import { defineDeliver, deliveryOf, queueDeliver, type DeliverArgs } from "./deliver.ts";
+import { defineDeliver, deliveryOf, IN_SCRIPT, queueDeliver, type DeliverArgs } from "./deliver.ts";
 import { entryFields } from "./stream-entry.ts";
 
 /** How long a message may wait for others: what the coordinator's live view lags by, at most. */
@@ -19,10 +22,18 @@ interface Waiting {
   reject(e: unknown): void;
 }
 
+interface Due {
+  o: DeliverArgs;
+  resolve(d: Delivery): void;
+  reject(e: unknown): void;
+}
+
 export class Outbox {
   private waiting: Waiting[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private chain: Promise<unknown> = Promise.resolve();
+  private deliveries: Due[] = [];
+  private deliveriesDue: ReturnType<typeof setImmediate> | null = null;
 
   constructor(
     private readonly cmd: Redis,
@@ -43,21 +54,42 @@ export class Outbox {
     return this.flush().then(() => {});
   }
 
-  /** After every message so far, in the same round trip as the last of them. */
+  /** After every message so far, in the same round trip as the last of them (and as the
+   *  other deliveries asked for in this turn). */
   deliver(o: DeliverArgs): Promise<Delivery> {
+    const d = new Promise<Delivery>((resolve, reject) => this.deliveries.push({ o, resolve, reject }));
+    this.deliveriesDue ??= setImmediate(() => this.writeDeliveries());
+    return d;
+  }
+
+  private writeDeliveries(): void {
+    this.deliveriesDue = null;
+    const due = this.deliveries.splice(0);
     const batch = this.take();
+    const inScript = batch.length <= IN_SCRIPT;
     const done = this.chain.then(async () => {
       const p = this.cmd.pipeline();
-      if (batch.length > 0) p.xadd(this.stream, "*", ...entryFields(batch.map((w) => w.m)));
-      queueDeliver(p, o);
+      const fields = entryFields(batch.map((w) => w.m));
+      if (!inScript) p.xadd(this.stream, "*", ...fields);
+      due.forEach((d, i) => queueDeliver(p, d.o, inScript && i === 0 ? fields : []));
       const replies = (await p.exec()) ?? [];
+      const first = inScript ? 0 : 1;
+      // The messages' write, first either way: their own XADD, or the first delivery's script.
       if (batch.length > 0) settle(batch, replies[0]?.[0] ?? null);
-      const [err, r] = replies[replies.length - 1] ?? [new Error("the delivery got no answer"), null];
-      if (err) throw err;
-      return deliveryOf(r);
+      due.forEach((d, i) => {
+        const [err, r] = replies[first + i] ?? [new Error("the delivery got no answer"), null];
+        if (err) return d.reject(err);
+        try {
+          d.resolve(deliveryOf(r));
+        } catch (e) {
+          d.reject(e);
+        }
+      });
     });
-    this.chain = done.catch((e: unknown) => settle(batch, e));
-    return done;
+    this.chain = done.catch((e: unknown) => {
+      settle(batch, e);
+      for (const d of due) d.reject(e);
+    });
   }
 
   private take(): Waiting[] {

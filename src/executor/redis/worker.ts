@@ -17,12 +17,32 @@ import type { RedisTarget } from "./url.ts";
 
 const HEARTBEAT_MS = 2000;
 
+/** The outboxes of the runs whose jobs this worker holds: one per run, shared by its jobs
+ *  (ADR 0093: they write to one stream, so concurrent jobs share a write), gone with its last job. */
+class RunOutboxes {
+  private readonly runs = new Map<string, { box: Outbox; jobs: number }>();
+
+  constructor(private readonly cmd: Redis) {}
+
+  take(run: string): { box: Outbox; done(): void } {
+    const kept = this.runs.get(run) ?? { box: new Outbox(this.cmd, eventsKey(run)), jobs: 0 };
+    this.runs.set(run, kept);
+    kept.jobs++;
+    let ended = false;
+    const done = () => {
+      if (ended) return;
+      ended = true;
+      if (--kept.jobs === 0 && this.runs.get(run) === kept) this.runs.delete(run);
+    };
+    return { box: kept.box, done };
+  }
+}
+
 /** One BullMQ job as the host sees it: sends go, batched (outbox.ts), to the stream of
  *  the run its id names (never one its data names: the data is not opened yet), in order. */
-function takenJob(cmd: Redis, cancels: CancelWatch, job: Job, token: string | undefined, worker: string): TakenJob {
+function takenJob(cmd: Redis, cancels: CancelWatch, job: Job, token: string | undefined, worker: string, outbox: Outbox): TakenJob {
   const id = job.id!;
   const run = runOfJobId(id);
-  const outbox = new Outbox(cmd, eventsKey(run));
   return {
     id,
     attempt: Math.max(1, job.attemptsStarted),
@@ -46,6 +66,7 @@ export class RedisWorker implements WorkerService {
   private worker: Worker | null = null;
   private cmd: Redis | null = null;
   private cancels: CancelWatch | null = null;
+  private outboxes: RunOutboxes | null = null;
   private workerConn: Redis | null = null;
   private beat: ReturnType<typeof setInterval> | null = null;
   private stopping = false;
@@ -59,6 +80,7 @@ export class RedisWorker implements WorkerService {
   async start(): Promise<void> {
     this.cmd = await connectChecked(this.target, { rideOut: true });
     this.cancels = new CancelWatch(this.cmd);
+    this.outboxes = new RunOutboxes(this.cmd);
     const lockDuration = this.o.lockMs;
     this.workerConn = this.cmd.duplicate({ maxRetriesPerRequest: null });
     this.workerConn.on("error", () => {});
@@ -88,7 +110,9 @@ export class RedisWorker implements WorkerService {
 
   /** What BullMQ is told: the job's return value, or (handed back: moved to wait) that another worker takes it. */
   private async process(job: Job, token?: string): Promise<unknown> {
-    const end = await this.host.run(takenJob(this.cmd!, this.cancels!, job, token, this.host.name));
+    // Let go when the job ends: a message still waiting on the outbox's timer is written all the same.
+    const outbox = this.outboxes!.take(runOfJobId(job.id!));
+    const end = await this.host.run(takenJob(this.cmd!, this.cancels!, job, token, this.host.name, outbox.box)).finally(outbox.done);
     if (end.kind === "already-delivered") return "already delivered";
     if (end.kind === "delivered") return { status: end.status };
     // Handed back (moved to wait) or another attempt's now: BullMQ leaves the job alone.
