@@ -83,7 +83,6 @@ describe.skipIf(!HAVE_REDIS)("the outbox and the cancel watch", { timeout: 60_00
     await cmd.set(lockKey(jobs[0]!), "token-a");
     const box = new Outbox(cmd, eventsKey(RUN));
     const many = Array.from({ length: IN_SCRIPT + 1 }, (_, i) => attempt(i + 1));
-    for (const m of many) void box.send(seal(m));
     const resultOf = (job: string): StreamMessage => ({
       kind: "result",
       job,
@@ -106,7 +105,10 @@ describe.skipIf(!HAVE_REDIS)("the outbox and the cancel watch", { timeout: 60_00
       result: seal(resultOf(job)),
       refused: seal(refusedOf(job)),
     });
+    // The monitor first, then the sends and the deliveries in one turn: started after the sends,
+    // it could miss their XADD (flushed while it attached: seen under load).
     const monitor = await RedisMonitor.start(server.port);
+    for (const m of many) void box.send(seal(m));
     const got = await Promise.all([box.deliver(args(jobs[0]!, "token-a")), box.deliver(args(jobs[1]!, "wrong"))]);
     await cmd.echo("outbox-deliveries-end");
     await monitor.echoed("outbox-deliveries-end");
