@@ -14,7 +14,7 @@
 // THE LIST IS PART OF THE FILE FORMAT: a ledger written with it is read with it. Append to the
 // extended list only (a new token may not change what an old one means); never reorder.
 
-import { replaceInPieces } from "./long-replace.ts";
+import { PIECE_CHARS, replaceInPieces } from "./long-replace.ts";
 
 /** First character of a body stored without its header and packed with these fragments. */
 export const PACKED = "\u0004";
@@ -138,10 +138,55 @@ const CONTROL_RE = /[\u0004-\u001f]/;
 /** The fragments and their tokens (tests, and the SQL that expands them). */
 export const FRAGMENT_TOKENS: readonly Token[] = TOKENS;
 
+/** Below this length a text is packed by `scan`; a longer one a piece at a time (ADR 0086). */
+const SCAN_MAX = PIECE_CHARS;
+
 /** `text` with each fragment as its token; null when `text` holds a character a token uses. */
 export function pack(text: string): string | null {
-  if (CONTROL_RE.test(text)) return null;
-  return replaceInPieces(text, PACK_RE, LONGEST, (f) => BY_FRAGMENT.get(f)!);
+  return packFrom(text, 0);
+}
+
+/** pack(text.slice(from)), without the slice: an event's text packed past its header (ADR 0092). */
+export function packFrom(text: string, from: number): string | null {
+  if (text.length - from < SCAN_MAX) return scan(text, from);
+  const rest = from === 0 ? text : text.slice(from);
+  if (CONTROL_RE.test(rest)) return null;
+  return replaceInPieces(rest, PACK_RE, LONGEST, (f) => BY_FRAGMENT.get(f)!);
+}
+
+/** The fragments that can start where a text has these first and third characters (every
+ *  fragment is longer than two), longest first, as PACK_RE tries them. */
+const BY_START = new Map<number, readonly Token[]>();
+/** Which characters start a fragment (all are ASCII). */
+const STARTS = new Uint8Array(128);
+for (const t of [...TOKENS].sort((a, b) => b.fragment.length - a.fragment.length)) {
+  const first = t.fragment.charCodeAt(0);
+  STARTS[first] = 1;
+  const key = first * 0x10000 + t.fragment.charCodeAt(2);
+  BY_START.set(key, [...(BY_START.get(key) ?? []), t]);
+}
+
+/** `text.slice(from).replace(PACK_RE, token)` (null when it holds U+0004–U+001F) by one scan: at
+ *  each place the longest fragment that starts there, else the next character, as the
+ *  expression's leftmost, first-alternative match does. A 190-character event body went through
+ *  the expression with a callback per fragment (ADR 0092: the largest JS cost of a write). */
+function scan(text: string, from: number): string | null {
+  let out = "";
+  let last = from;
+  for (let i = from; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x04 && c <= 0x1f) return null;
+    const list = c < 128 && STARTS[c] === 1 ? BY_START.get(c * 0x10000 + text.charCodeAt(i + 2)) : undefined;
+    const hit = list?.find((t) => text.startsWith(t.fragment, i));
+    if (hit === undefined) {
+      i++;
+      continue;
+    }
+    out += text.slice(last, i) + hit.token;
+    i += hit.fragment.length;
+    last = i;
+  }
+  return last === from ? text.slice(from) : out + text.slice(last);
 }
 
 /** A packed text as it was written; a token no list names is a file vouch did not write. */
