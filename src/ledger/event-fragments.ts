@@ -155,15 +155,24 @@ export function packFrom(text: string, from: number): string | null {
 }
 
 /** The fragments that can start where a text has these first and third characters (every
- *  fragment is longer than two), longest first, as PACK_RE tries them. */
-const BY_START = new Map<number, readonly Token[]>();
-/** Which characters start a fragment (all are ASCII). */
+ *  fragment is longer than two, all ASCII), longest first, as PACK_RE tries them; by
+ *  first * 128 + third. */
+const BY_START: (Token[] | undefined)[] = new Array(128 * 128);
+/** Which characters start a fragment: most characters of a body are none, and are passed at once. */
 const STARTS = new Uint8Array(128);
 for (const t of [...TOKENS].sort((a, b) => b.fragment.length - a.fragment.length)) {
-  const first = t.fragment.charCodeAt(0);
-  STARTS[first] = 1;
-  const key = first * 0x10000 + t.fragment.charCodeAt(2);
-  BY_START.set(key, [...(BY_START.get(key) ?? []), t]);
+  const key = t.fragment.charCodeAt(0) * 128 + t.fragment.charCodeAt(2);
+  (BY_START[key] ??= []).push(t);
+  STARTS[t.fragment.charCodeAt(0)] = 1;
+}
+
+/** The fragment of BY_START that starts at `i` (whose character `c` starts one), or undefined. */
+function fragmentAt(text: string, i: number, c: number): Token | undefined {
+  const third = text.charCodeAt(i + 2); // NaN past the end: no list
+  const list = third < 128 ? BY_START[c * 128 + third] : undefined;
+  if (list === undefined) return undefined;
+  for (let k = 0; k < list.length; k++) if (text.startsWith(list[k]!.fragment, i)) return list[k];
+  return undefined;
 }
 
 /** `text.slice(from).replace(PACK_RE, token)` (null when it holds U+0004–U+001F) by one scan: at
@@ -176,8 +185,7 @@ function scan(text: string, from: number): string | null {
   for (let i = from; i < text.length; ) {
     const c = text.charCodeAt(i);
     if (c >= 0x04 && c <= 0x1f) return null;
-    const list = c < 128 && STARTS[c] === 1 ? BY_START.get(c * 0x10000 + text.charCodeAt(i + 2)) : undefined;
-    const hit = list?.find((t) => text.startsWith(t.fragment, i));
+    const hit = c < 128 && STARTS[c] === 1 ? fragmentAt(text, i, c) : undefined;
     if (hit === undefined) {
       i++;
       continue;

@@ -298,13 +298,21 @@ function headerText(value: string): string {
  *  whole: the same test, piece by piece, with no header text built. */
 function headerEnd(text: string, h: EventHeader): number {
   if (typeof h.run !== "string" || typeof h.t !== "string" || typeof h.type !== "string" || !Number.isSafeInteger(h.seq)) return -1;
-  let at = 0;
-  for (const piece of ['{"v":1,"run":', headerText(h.run), ',"t":', headerText(h.t), `,"seq":${h.seq},"type":`, headerText(h.type)]) {
-    if (!text.startsWith(piece, at)) return -1;
-    at += piece.length;
-  }
-  const next = text[at];
+  let at = after(text, 0, '{"v":1,"run":');
+  at = after(text, at, headerText(h.run));
+  at = after(text, at, ',"t":');
+  at = after(text, at, headerText(h.t));
+  at = after(text, at, ',"seq":');
+  at = after(text, at, String(h.seq));
+  at = after(text, at, ',"type":');
+  at = after(text, at, headerText(h.type));
+  const next = at < 0 ? undefined : text[at];
   return next === "," || next === "}" ? at : -1;
+}
+
+/** Where `piece` ends when `text` has it at `at` (-1: it has not, or an earlier piece failed). */
+function after(text: string, at: number, piece: string): number {
+  return at >= 0 && text.startsWith(piece, at) ? at + piece.length : -1;
 }
 
 /** packed(withoutHeader(text, h)) of an event's text in which compact left nothing to replace (a
