@@ -12,6 +12,7 @@ import {
   INLINE_MAX,
   MAX_LEVELS,
   packed,
+  packedWithoutHeader,
   StoredTextError,
   verifiedGetter,
   withHeader,
@@ -68,6 +69,8 @@ export class BlobStore {
   /** An event's body as it is stored: no header, its long values as holes (never the whole event). */
   storeEvent(text: string, event: EventHeader, leaves: Leaves, texts?: Texts): string {
     if (this.insert === null) return text;
+    // Shorter than INLINE_MAX, no value inside is long: compact would give the text back as it is.
+    if (this.packs && text.length < INLINE_MAX) return packedWithoutHeader(text, event);
     // The long values' texts as slices of the event's (json-spans.ts), and the header taken off
     // the compacted text, not the whole one: no copy of a long event's text is made (ADR 0084).
     // The header's fields are short, so no hole lies in it: the same holes either way.

@@ -138,10 +138,63 @@ const CONTROL_RE = /[\u0004-\u001f]/;
 /** The fragments and their tokens (tests, and the SQL that expands them). */
 export const FRAGMENT_TOKENS: readonly Token[] = TOKENS;
 
+/** Below this length a text is packed by `scan`; a longer one a piece at a time (ADR 0086). */
+const SCAN_MAX = PIECE_CHARS;
+
 /** `text` with each fragment as its token; null when `text` holds a character a token uses. */
 export function pack(text: string): string | null {
-  if (CONTROL_RE.test(text)) return null;
-  return replaceInPieces(text, PACK_RE, LONGEST, (f) => BY_FRAGMENT.get(f)!);
+  return packFrom(text, 0);
+}
+
+/** pack(text.slice(from)), without the slice: an event's text packed past its header (ADR 0092). */
+export function packFrom(text: string, from: number): string | null {
+  if (text.length - from < SCAN_MAX) return scan(text, from);
+  const rest = from === 0 ? text : text.slice(from);
+  if (CONTROL_RE.test(rest)) return null;
+  return replaceInPieces(rest, PACK_RE, LONGEST, (f) => BY_FRAGMENT.get(f)!);
+}
+
+/** The fragments that can start where a text has these first and third characters (every
+ *  fragment is longer than two, all ASCII), longest first, as PACK_RE tries them; by
+ *  first * 128 + third. */
+const BY_START: (Token[] | undefined)[] = new Array(128 * 128);
+/** Which characters start a fragment: most characters of a body are none, and are passed at once. */
+const STARTS = new Uint8Array(128);
+for (const t of [...TOKENS].sort((a, b) => b.fragment.length - a.fragment.length)) {
+  const key = t.fragment.charCodeAt(0) * 128 + t.fragment.charCodeAt(2);
+  (BY_START[key] ??= []).push(t);
+  STARTS[t.fragment.charCodeAt(0)] = 1;
+}
+
+/** The fragment of BY_START that starts at `i` (whose character `c` starts one), or undefined. */
+function fragmentAt(text: string, i: number, c: number): Token | undefined {
+  const third = text.charCodeAt(i + 2); // NaN past the end: no list
+  const list = third < 128 ? BY_START[c * 128 + third] : undefined;
+  if (list === undefined) return undefined;
+  for (let k = 0; k < list.length; k++) if (text.startsWith(list[k]!.fragment, i)) return list[k];
+  return undefined;
+}
+
+/** `text.slice(from).replace(PACK_RE, token)` (null when it holds U+0004–U+001F) by one scan: at
+ *  each place the longest fragment that starts there, else the next character, as the
+ *  expression's leftmost, first-alternative match does. A 190-character event body went through
+ *  the expression with a callback per fragment (ADR 0092: the largest JS cost of a write). */
+function scan(text: string, from: number): string | null {
+  let out = "";
+  let last = from;
+  for (let i = from; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x04 && c <= 0x1f) return null;
+    const hit = c < 128 && STARTS[c] === 1 ? fragmentAt(text, i, c) : undefined;
+    if (hit === undefined) {
+      i++;
+      continue;
+    }
+    out += text.slice(last, i) + hit.token;
+    i += hit.fragment.length;
+    last = i;
+  }
+  return last === from ? text.slice(from) : out + text.slice(last);
 }
 
 /** A packed text as it was written; a token no list names is a file vouch did not write. */

@@ -9,7 +9,7 @@
 // Expanding is splicing: a hole gives back the exact characters it replaced, so what a reader
 // gets is byte for byte what was written (the NDJSON contract, docs/events.md).
 import { createHash } from "node:crypto";
-import { MAX_UNPACKED, PACKED, pack, unpack } from "./event-fragments.ts";
+import { MAX_UNPACKED, PACKED, pack, packFrom, unpack } from "./event-fragments.ts";
 
 /** A value's JSON text shorter than this stays inline: a hole (66 characters) and a blobs row
  *  (~80 bytes with its key) would cost more than they save (measured in ADR 0077). */
@@ -278,6 +278,50 @@ export function withoutHeader(text: string, h: EventHeader): string {
   if (!text.startsWith(head)) return text;
   const next = text[head.length];
   return next === "," || next === "}" ? HEADERLESS + text.slice(head.length) : text;
+}
+
+/** The JSON texts of the header's strings kept across events: a run's events share their run id,
+ *  a burst its time, and there are a few dozen types (ADR 0092: three JSON texts an event). */
+const headerTexts = new Map<string, string>();
+const HEADER_TEXTS_KEPT = 256;
+function headerText(value: string): string {
+  let text = headerTexts.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    if (headerTexts.size >= HEADER_TEXTS_KEPT) headerTexts.clear();
+    headerTexts.set(value, text);
+  }
+  return text;
+}
+
+/** Where the body after headerOf(h) starts in `text`, or -1 when withoutHeader would keep the text
+ *  whole: the same test, piece by piece, with no header text built. */
+function headerEnd(text: string, h: EventHeader): number {
+  if (typeof h.run !== "string" || typeof h.t !== "string" || typeof h.type !== "string" || !Number.isSafeInteger(h.seq)) return -1;
+  let at = after(text, 0, '{"v":1,"run":');
+  at = after(text, at, headerText(h.run));
+  at = after(text, at, ',"t":');
+  at = after(text, at, headerText(h.t));
+  at = after(text, at, ',"seq":');
+  at = after(text, at, String(h.seq));
+  at = after(text, at, ',"type":');
+  at = after(text, at, headerText(h.type));
+  const next = at < 0 ? undefined : text[at];
+  return next === "," || next === "}" ? at : -1;
+}
+
+/** Where `piece` ends when `text` has it at `at` (-1: it has not, or an earlier piece failed). */
+function after(text: string, at: number, piece: string): number {
+  return at >= 0 && text.startsWith(piece, at) ? at + piece.length : -1;
+}
+
+/** packed(withoutHeader(text, h)) of an event's text in which compact left nothing to replace (a
+ *  short one), without the header's text or the headerless copy made (ADR 0092). */
+export function packedWithoutHeader(text: string, h: EventHeader): string {
+  const at = headerEnd(text, h);
+  if (at < 0) return text;
+  const tokens = packFrom(text, at);
+  return tokens === null ? HEADERLESS + text.slice(at) : PACKED + tokens;
 }
 
 /** A headerless body (after compact: its holes stay as they are) packed with event-fragments.ts's

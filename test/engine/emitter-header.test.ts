@@ -18,3 +18,24 @@ test("header keys in a body never override the envelope, and the envelope's keys
   expect(Object.keys(event).slice(0, 5)).toEqual(["v", "run", "t", "seq", "type"]);
   expect(appended[0]).toBe(event);
 });
+
+test("a body without header keys is copied once: no second pass to set the header again (ADR 0092)", () => {
+  const ledger = { append: () => {} } as unknown as Ledger;
+  const emitter = new Emitter("R1", { now: () => 0 } as unknown as Clock, ledger, 0);
+  const realAssign = Object.assign;
+  let assigns = 0;
+  Object.assign = ((...args: Parameters<typeof realAssign>) => {
+    assigns++;
+    return realAssign(...args);
+  }) as typeof Object.assign;
+  let last: Record<string, unknown> = {};
+  try {
+    for (let i = 0; i < 100; i++) last = emitter.emit({ type: "node.progress", node: "a", attempt: 1 } as unknown as EventBody) as never;
+  } finally {
+    Object.assign = realAssign;
+  }
+  // Main: one Object.assign per event (100).
+  expect(assigns).toBe(0);
+  expect(Object.keys(last)).toEqual(["v", "run", "t", "seq", "type", "node", "attempt"]);
+  expect(last).toMatchObject({ v: 1, run: "R1", seq: 99 });
+});

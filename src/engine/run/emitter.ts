@@ -29,8 +29,11 @@ export class Emitter {
   emit(body: EventBody): VouchEvent {
     const header = { v: 1 as const, run: this.runId, t: this.time(), seq: this.seq++ };
     // A body from outside the process (a worker's event, ADR 0026) may carry header keys of its
-    // own: the header is set again after the spread, so they never win (the keys keep their order).
-    const event = Object.assign({ ...header, ...body }, header) as VouchEvent;
+    // own: the header is set again after the spread, so they never win (the keys keep their
+    // order). Only then: one copy of a body per event, not two (ADR 0092).
+    const event = { v: header.v, run: header.run, t: header.t, seq: header.seq, ...body } as VouchEvent;
+    if (Object.hasOwn(body, "v") || Object.hasOwn(body, "run") || Object.hasOwn(body, "t") || Object.hasOwn(body, "seq"))
+      Object.assign(event, header);
     this.ledger.append(event);
     return event;
   }

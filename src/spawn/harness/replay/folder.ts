@@ -48,6 +48,31 @@ function statOrNull(path: string): Stats | null {
 /** What a lookup found, and whether its edits sidecar is known to be absent. */
 export type FolderLookup = FixtureLookup & { noSidecar?: true };
 
+/** Per listing (a new one is made when the folder changes): the `node.index` stems its names
+ *  begin with, and the lookups found with no branch form, by node, attempt and round. */
+interface ListingMemo {
+  stems: Set<string>;
+  shared: Map<string, FolderLookup>;
+}
+const memos = new WeakMap<Map<string, Kind>, ListingMemo>();
+const STEM = /^([^.]+\.\d+)\./;
+
+/** The lookups every branch of `node` shares in this listing, or null when this branch has a
+ *  name of its own there (`node.I.…`: each branch form starts so) and must look for itself. */
+function sharedLookups(names: Map<string, Kind>, id: string, branchIndex: number | undefined): Map<string, FolderLookup> | null {
+  let memo = memos.get(names);
+  if (memo === undefined) {
+    const stems = new Set<string>();
+    for (const name of names.keys()) {
+      const m = STEM.exec(name);
+      if (m) stems.add(m[1]!);
+    }
+    memo = { stems, shared: new Map() };
+    memos.set(names, memo);
+  }
+  return branchIndex !== undefined && memo.stems.has(`${id}.${branchIndex}`) ? null : memo.shared;
+}
+
 export class FixtureFolder {
   private readonly listings = new Map<string, { stamp: Stamp; names: Map<string, Kind> }>();
   private readonly contents = new Map<string, { stamp: Stamp; lines: string[] }>();
@@ -65,16 +90,32 @@ export class FixtureFolder {
 
   /** findFixture(), answered from the folder's listing while it holds. */
   find(dir: string, id: string, attempt: number, branchIndex?: number, round?: number): FolderLookup {
-    let listed: Map<string, Kind> | null | undefined;
+    // A node outside a sub-graph whose branch has no fixture of its own finds what every such
+    // branch finds: the listing's answer is kept with it (ADR 0092: a map of 10,000 sittings
+    // built and looked up 16 candidate names a sitting).
+    const names = id.includes("/") ? null : this.listing(dir);
+    const shared = names ? sharedLookups(names, id, branchIndex) : null;
+    const key = `${id}\u0000${attempt}\u0000${round ?? ""}`;
+    const kept = shared?.get(key);
+    this.fresh = null;
+    if (kept) return { ...kept };
+    // The listing just read serves the probes (null: ask the disk), as it did when read at the first.
+    let listed: Map<string, Kind> | null | undefined = id.includes("/") ? undefined : names;
+    let asked = false;
     const probe: FileProbe = (folder, name) => {
       if (listed === undefined) listed = this.listing(folder);
       const kind = listed?.get(name);
-      if (listed === null || kind === "ask") return probeDisk(folder, name);
+      if (listed === null || kind === "ask") {
+        asked = true;
+        return probeDisk(folder, name);
+      }
       return kind === "file";
     };
     const lookup: FolderLookup = findFixture(dir, id, attempt, branchIndex, round, probe);
     this.fresh = null;
     if ("found" in lookup && listed && !listed.has(basename(editsPathFor(lookup.found)))) lookup.noSidecar = true;
+    // What the disk was asked is not the listing's to answer next time.
+    if (shared && "found" in lookup && !asked) shared.set(key, { ...lookup });
     return lookup;
   }
 
