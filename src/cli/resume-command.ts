@@ -110,8 +110,7 @@ const resumeCommand: Command = async (args, io) => {
   const reports = reportTargets(values.report, io.cwd);
   const limits = limitFlags(values);
 
-  // The run's events are read whole below, before anything is written: that read checks them (ADR 0094).
-  const ledger = openLedger({ home: checkedLedgerHome(io.env, io.cwd), onNotice: io.err, readsWhole: positionals[0]! });
+  const ledger = openLedger({ home: checkedLedgerHome(io.env, io.cwd), onNotice: io.err });
   let released = false;
   try {
     const runId = ledger.resolveRun(positionals[0]!);
@@ -182,10 +181,6 @@ const resumeCommand: Command = async (args, io) => {
     } finally {
       if (!released) ticket.lock.release();
     }
-  } catch (e) {
-    // Ended before the run's events were read (a refusal): damage in them is said first, as the open said it.
-    if (!released) ledger.settleDeferredCheck();
-    throw e;
   } finally {
     if (!released) ledger.close();
   }

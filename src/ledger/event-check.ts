@@ -47,15 +47,12 @@ interface Range {
  * 0019) stored and readers cut (stored-json.ts): what it refuses is parsed here too, and only what
  * JSON.parse refuses is damage. A long value kept as a reference (ADR 0077) is parsed as a
  * placeholder, never expanded; each blob named is checked once: linear in what is new.
- * `skip`: a run left unread and unmarked, for the caller to check (runEvents, ADR 0094).
  */
-export function checkEvents(db: Database, skip?: string): EventCheck {
+export function checkEvents(db: Database): EventCheck {
   const q = queries(db);
   const marks: [string, number][] = [];
   try {
     for (const range of ranges(q)) {
-      // A run its reader reads whole before anything is written (resume, ADR 0094) is checked by that read.
-      if (skip !== undefined && range.run === skip) continue;
       const last = q.lastSeq.get(range.run as string) as { m: unknown } | null;
       // A mark is the last seq a check read: one above what the run holds was left by no check
       // (a crafted one, ahead of events not yet written) and hides nothing: the run is read whole.
@@ -68,24 +65,9 @@ export function checkEvents(db: Database, skip?: string): EventCheck {
     }
     return { bad: null, marks };
   } finally {
-    finalize(q);
+    for (const s of [q.firstRun, q.nextRun, q.nullRuns, q.mark, q.lastSeq, ...q.suspects, ...q.packed, q.packedAfter, q.blob])
+      s?.finalize();
   }
-}
-
-/** One run's events read whole, as the open reads an unmarked run (a run an open skipped,
- *  ADR 0094): the first bad one and the run's last seq, in the caller's snapshot. */
-export function checkRun(db: Database, runId: string): { bad: EventCheck["bad"]; last: unknown } {
-  const q = queries(db);
-  try {
-    const bad = firstBad(q, { run: runId, after: null });
-    return { bad, last: (q.lastSeq.get(runId) as { m: unknown } | null)?.m };
-  } finally {
-    finalize(q);
-  }
-}
-
-function finalize(q: Queries): void {
-  for (const s of [q.firstRun, q.nextRun, q.nullRuns, q.mark, q.lastSeq, ...q.suspects, ...q.packed, q.packedAfter, q.blob]) s?.finalize();
 }
 
 function queries(db: Database) {

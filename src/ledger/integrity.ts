@@ -47,9 +47,8 @@ export function isCorruption(e: unknown): boolean {
 /** SQLite's quick check (every page and index entry, not the cross-checks of integrity_check)
  *  when the file is small enough for it to be cheap; throws LedgerCorruptError on a problem.
  *  The events' content is checked from each run's mark on (ADR 0088): what it returns is the
- *  marks to leave (writeCheckedMarks), the last seq of each run it found sound; `skip`, a run
- *  whose events the caller reads whole before it writes (ADR 0094), is left to that read. */
-export function quickCheck(db: Database, file: string, skip?: string): CheckedMarks {
+ *  marks to leave (writeCheckedMarks), the last seq of each run it found sound. */
+export function quickCheck(db: Database, file: string): CheckedMarks {
   let size: number;
   try {
     size = statSync(file).size;
@@ -65,7 +64,7 @@ export function quickCheck(db: Database, file: string, skip?: string): CheckedMa
   // One snapshot: the marks say what this check read, whatever another process appends meanwhile.
   db.run("BEGIN");
   try {
-    const { bad, marks } = checkEvents(db, skip);
+    const { bad, marks } = checkEvents(db);
     if (bad !== null) throw corruptLedger(file, `event ${String(bad.seq)} of run ${String(bad.run_id)} is not the JSON vouch wrote`);
     return marks;
   } finally {

@@ -16,7 +16,6 @@ import { runRequests, type RunRequests } from "./run-requests.ts";
 import { batchingSink, type EventSink, type SinkOptions } from "./sink.ts";
 import { guarded } from "./sqlite-errors.ts";
 import { LedgerCorruptError } from "./integrity.ts";
-import { leaveDeferredMarks, settleDeferredCheck, type DeferredCheck } from "./whole-read-check.ts";
 import type { RunListing, RunSummary } from "./types.ts";
 import { checkRuns, sittings, type SittingFilter, type Sittings } from "./evidence-reads.ts";
 import type { CheckRunRow } from "../read/check-history.ts";
@@ -58,9 +57,6 @@ export interface RunLedger {
   checkRuns(name?: string, window?: number): CheckRunRow[];
   /** What other processes ask of a run: cancels, approvals' decisions (ADR 0062). */
   readonly requests: RunRequests;
-  /** A command that opened with `readsWhole` and ends before runEvents read that run: its
-   *  open-time check now (LedgerCorruptError when damaged), so damage is said first (ADR 0094). */
-  settleDeferredCheck(): void;
   /** Close every sink first (sink.close() commits what is queued). */
   close(): void;
 }
@@ -77,8 +73,6 @@ export class SqliteRunLedger implements RunLedger {
     readonly home: string,
     readonly file: string,
     now: () => number,
-    /** The run whose open-time check its first runEvents makes (ADR 0094). */
-    private deferred?: DeferredCheck,
   ) {
     this.writer = guarded(file, "preparing the ledger", () => new EventWriter(db));
     this.liveness = { isLive: (id) => isRunLive(home, id), now };
@@ -86,8 +80,6 @@ export class SqliteRunLedger implements RunLedger {
   }
 
   write(events: readonly VouchEvent[]): void {
-    // Nothing is written before every event was checked once (ADR 0048, 0094).
-    if (this.deferred) this.settleDeferredCheck();
     if (this.damaged) throw this.damaged;
     this.guard("appending events", () => this.writer.write(events), events[0]?.run);
   }
@@ -105,17 +97,7 @@ export class SqliteRunLedger implements RunLedger {
   }
 
   runEvents(runId: string): VouchEvent[] {
-    // Another run than the open skipped (`last` named a newer one meanwhile): the skipped one is checked first.
-    if (this.deferred !== undefined && this.deferred.runId !== runId) this.settleDeferredCheck();
-    return this.guard("reading the run's events", () => {
-      const events = runEvents(this.db, runId, this.file);
-      // The open left this run's check to this read: found sound, the marks are left now.
-      if (this.deferred?.runId === runId) {
-        leaveDeferredMarks(this.db, this.deferred, events);
-        this.deferred = undefined;
-      }
-      return events;
-    });
+    return this.guard("reading the run's events", () => runEvents(this.db, runId, this.file));
   }
 
   eventsAfter(runId: string, afterSeq: number, limit: number): StoredEvent[] {
@@ -173,13 +155,6 @@ export class SqliteRunLedger implements RunLedger {
 
   checkRuns(name?: string, window?: number): CheckRunRow[] {
     return guarded(this.file, "reading the checks' history", () => checkRuns(this.db, name, window));
-  }
-
-  settleDeferredCheck(): void {
-    const deferred = this.deferred;
-    if (deferred === undefined) return;
-    this.deferred = undefined;
-    this.guard("checking the ledger", () => settleDeferredCheck(this.db, deferred, this.file));
   }
 
   close(): void {

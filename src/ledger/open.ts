@@ -13,7 +13,6 @@ import { createPrivateLedger, tightenLedger } from "./permissions.ts";
 import { guarded } from "./sqlite-errors.ts";
 import { quickCheck, writeCheckedMarks } from "./integrity.ts";
 import { SqliteRunLedger, type RunLedger } from "./ledger.ts";
-import { runReadWhole, type DeferredCheck } from "./whole-read-check.ts";
 
 export interface OpenOptions {
   /** VOUCH_HOME, or <cwd>/.vouch: see ledgerHome(). */
@@ -24,9 +23,6 @@ export interface OpenOptions {
   migrations?: readonly Migration[];
   /** Told (one line) when an older, looser ledger's permissions were tightened. */
   onNotice?: (line: string) => void;
-  /** A run (an id, a prefix, `last`) the caller reads whole with runEvents before it writes
-   *  (resume): the open does not scan its events, that read checks them (ADR 0094). */
-  readsWhole?: string;
 }
 
 export function ledgerExists(home: string): boolean {
@@ -57,31 +53,25 @@ function openExisting(opts: OpenOptions, create: boolean): RunLedger {
   const migrations = opts.migrations ?? MIGRATIONS;
   const newest = migrations[migrations.length - 1]!.version;
   const db = guarded(file, "opening the ledger", () => new Database(file, { create, readwrite: true, strict: true }));
-  let deferred: DeferredCheck | undefined;
   try {
     guarded(file, "opening the ledger", () => {
       waitWhenBusy(db);
-      const state = inspect(db);
-      refuseForeign(file, state, newest);
-      // Only where the migrations write nothing: the read that checks the run comes before any write.
-      const current = state.kind === "vouch" && state.version >= newest;
-      const whole = opts.readsWhole !== undefined && current ? runReadWhole(db, opts.readsWhole, file) : undefined;
+      refuseForeign(file, inspect(db), newest);
       // Before anything is written: a damaged file is said to be one, and left as it is (ADR 0048).
-      const checked = quickCheck(db, file, whole);
+      const checked = quickCheck(db, file);
       // WAL: readers never block the writer, and a kill -9 loses no committed
       // transaction. synchronous=NORMAL: commits survive a crash of the process
       // (not a power cut), without an fsync per commit (ADR 0008).
       db.run("PRAGMA journal_mode = WAL");
       db.run("PRAGMA synchronous = NORMAL");
       migrate(db, migrations);
-      // The next open checks only what comes after (ADR 0088); held back until a skipped run is read.
-      if (whole === undefined) writeCheckedMarks(db, checked);
-      else deferred = { runId: whole, marks: checked };
+      // The next open checks only what comes after (ADR 0088).
+      writeCheckedMarks(db, checked);
       if ((db.query("PRAGMA application_id").get() as { application_id: number }).application_id !== APPLICATION_ID) {
         db.run(`PRAGMA application_id = ${APPLICATION_ID}`);
       }
     });
-    return new SqliteRunLedger(db, opts.home, file, opts.now ?? Date.now, deferred);
+    return new SqliteRunLedger(db, opts.home, file, opts.now ?? Date.now);
   } catch (e) {
     db.close();
     throw e;
