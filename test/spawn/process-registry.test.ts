@@ -37,14 +37,18 @@ describe("process registry", () => {
     // Both runs ended as cancelled, including the one that ignores SIGTERM.
     expect(readFileSync(join(dir.path, "reasons"), "utf8")).toBe("cancelled cancelled");
     expect(await eventually(() => pids.every((p) => !alive(p)))).toBe(true);
-    for (const g of groups) expect(groupAlive(g)).toBe(false);
+    // A SIGKILLed group is gone when the kernel has reaped it, not at once: under load a member
+    // was still there when every listed pid was already dead (a fresh clone's suite, once).
+    expect(await eventually(() => groups.every((g) => !groupAlive(g)))).toBe(true);
   });
 
   test("process.exit with groups still running: the exit hook SIGKILLs them all", async () => {
     const { host, dir, groups, pids } = await startHost("exit");
     expect(await host.exited).toBe(3);
     expect(await eventually(() => pids.every((p) => !alive(p)))).toBe(true);
-    for (const g of groups) expect(groupAlive(g)).toBe(false);
+    // A SIGKILLed group is gone when the kernel has reaped it, not at once: under load a member
+    // was still there when every listed pid was already dead (a fresh clone's suite, once).
+    expect(await eventually(() => groups.every((g) => !groupAlive(g)))).toBe(true);
   });
 });
 
