@@ -11,11 +11,16 @@
 // (outbox.ts, ADR 0079): the branch's end is one round trip. Those messages (up to
 // IN_SCRIPT of them) are its arguments after the seventh and go in the entry of the result
 // or refusal, before it (ADR 0093: one entry and one command fewer a branch); on every path,
-// as when they were XADDed before the script.
+// as when they were XADDed before the script — a GET or SET that fails too (pcall), whose
+// error then says RIDERS_WRITTEN.
 import type { ChainableCommander, Redis } from "ioredis";
 import type { Delivery } from "../worker-host.ts";
 import type { SealedMessage } from "../protocol.ts";
 import { doneKey, eventsKey, KEEP_SECONDS, lockKey } from "./keys.ts";
+
+/** The start of the script's error when its GET or SET failed after the messages riding in it
+ *  were written (ADR 0093's review): those messages, of any job of the run, are not lost. */
+export const RIDERS_WRITTEN = "VOUCH-RIDERS-WRITTEN";
 
 const SCRIPT = `
 local fields = {}
@@ -24,12 +29,27 @@ local function add(text, mac)
   fields[#fields + 1] = "m"; fields[#fields + 1] = text; fields[#fields + 1] = "h"; fields[#fields + 1] = mac
   redis.call("XADD", KEYS[3], "*", unpack(fields))
 end
-if redis.call("GET", KEYS[1]) ~= ARGV[1] then
+local function riders()
+  if #fields > 0 then redis.call("XADD", KEYS[3], "*", unpack(fields)) end
+end
+local function failed(r)
+  if type(r) == "table" and r.err then
+    riders()
+    return redis.error_reply("${RIDERS_WRITTEN} " .. r.err)
+  end
+end
+local lease = redis.pcall("GET", KEYS[1])
+local bad = failed(lease)
+if bad then return bad end
+if lease ~= ARGV[1] then
   add(ARGV[6], ARGV[7])
   return "lease-lost"
 end
-if not redis.call("SET", KEYS[2], ARGV[2], "EX", ARGV[3], "NX") then
-  if #fields > 0 then redis.call("XADD", KEYS[3], "*", unpack(fields)) end
+local set = redis.pcall("SET", KEYS[2], ARGV[2], "EX", ARGV[3], "NX")
+bad = failed(set)
+if bad then return bad end
+if not set then
+  riders()
   return "already"
 end
 add(ARGV[4], ARGV[5])

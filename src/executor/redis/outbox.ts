@@ -10,7 +10,7 @@
 import type { Redis } from "ioredis";
 import type { Delivery } from "../worker-host.ts";
 import type { SealedMessage } from "../protocol.ts";
-import { defineDeliver, deliveryOf, IN_SCRIPT, queueDeliver, type DeliverArgs } from "./deliver.ts";
+import { defineDeliver, deliveryOf, IN_SCRIPT, queueDeliver, RIDERS_WRITTEN, type DeliverArgs } from "./deliver.ts";
 import { entryFields } from "./stream-entry.ts";
 
 /** How long a message may wait for others: what the coordinator's live view lags by, at most. */
@@ -75,7 +75,7 @@ export class Outbox {
       const replies = (await p.exec()) ?? [];
       const first = inScript ? 0 : 1;
       // The messages' write, first either way: their own XADD, or the first delivery's script.
-      if (batch.length > 0) settle(batch, replies[0]?.[0] ?? null);
+      if (batch.length > 0) settle(batch, written(replies[0]?.[0] ?? null));
       due.forEach((d, i) => {
         const [err, r] = replies[first + i] ?? [new Error("the delivery got no answer"), null];
         if (err) return d.reject(err);
@@ -108,6 +108,12 @@ export class Outbox {
     );
     return this.chain;
   }
+}
+
+/** The messages' write failed only when their reply is an error the script did not mark as
+ *  made after writing them (a delivery's own failure is not theirs). */
+function written(err: unknown): unknown {
+  return err instanceof Error && err.message.startsWith(RIDERS_WRITTEN) ? null : err;
 }
 
 function settle(batch: Waiting[], err: unknown): void {
