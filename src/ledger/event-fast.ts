@@ -83,7 +83,9 @@ function unionRead(z: Internals): Read {
   if (z.def.discriminator !== "type" || z.def.unionFallback === true) return never;
   const byType = new Map<unknown, Read>();
   for (const option of z.def.options as unknown[]) {
-    const type = internals(internals(option).def.shape && (internals(option).def.shape as Record<string, unknown>).type);
+    const typeSchema = (internals(option).def.shape as Record<string, unknown> | undefined)?.type;
+    if (typeSchema === undefined) return never; // an option that is no object with a `type`: zod's to read
+    const type = internals(typeSchema);
     if (type.def.type !== "literal" || type.values?.size !== 1) return never;
     byType.set([...type.values][0], readerOf(option));
   }

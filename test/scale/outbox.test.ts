@@ -17,8 +17,30 @@ import { RedisMonitor } from "./redis-monitor.ts";
 const KEY = FleetKey.of("outbox-test-key-0123456789abcdef0123", "test");
 const RUN = "20260101-000000-0utb0x";
 const JOB = `${RUN}.each.0.1`;
-const attempt = (n: number): StreamMessage => ({ kind: "attempt", job: JOB, worker: "w", attempt: n });
+const attempt = (n: number, job = JOB): StreamMessage => ({ kind: "attempt", job, worker: "w", attempt: n });
 const seal = (m: StreamMessage) => sealMessage(RUN, m, KEY);
+const resultOf = (job: string): StreamMessage => ({
+  kind: "result",
+  job,
+  outcome: {
+    worker: "w",
+    attempt: 1,
+    status: "passed",
+    output: null,
+    error: null,
+    counts: { passed: 1, failed: 0, error: 0, skipped: 0, cancelled: 0 },
+    costUnknown: 0,
+  },
+});
+const refusedOf = (job: string): StreamMessage => ({ kind: "refused", job, worker: "w", attempt: 1, status: "passed", reason: "lost" });
+const deliverArgs = (job: string, token: string) => ({
+  job,
+  run: RUN,
+  token,
+  worker: "w",
+  result: seal(resultOf(job)),
+  refused: seal(refusedOf(job)),
+});
 
 describe.skipIf(!HAVE_REDIS)("the outbox and the cancel watch", { timeout: 60_000 }, () => {
   let server: RedisServer;
@@ -43,21 +65,9 @@ describe.skipIf(!HAVE_REDIS)("the outbox and the cancel watch", { timeout: 60_00
     // The job's lease, as BullMQ holds it: the delivery checks it.
     await cmd.set(lockKey(JOB), "token-1");
     void box.send(seal(attempt(4)));
-    const result: StreamMessage = {
-      kind: "result",
-      job: JOB,
-      outcome: {
-        worker: "w",
-        attempt: 1,
-        status: "passed",
-        output: null,
-        error: null,
-        counts: { passed: 1, failed: 0, error: 0, skipped: 0, cancelled: 0 },
-        costUnknown: 0,
-      },
-    };
-    const refused: StreamMessage = { kind: "refused", job: JOB, worker: "w", attempt: 1, status: "passed", reason: "lost" };
-    const args = { job: JOB, run: RUN, token: "token-1", worker: "w", result: seal(result), refused: seal(refused) };
+    const result = resultOf(JOB);
+    const refused = refusedOf(JOB);
+    const args = deliverArgs(JOB, "token-1");
     expect(await box.deliver(args)).toBe("delivered");
     // What waited rides in the result's entry, before it (ADR 0093).
     expect(await entries()).toEqual([
@@ -83,33 +93,11 @@ describe.skipIf(!HAVE_REDIS)("the outbox and the cancel watch", { timeout: 60_00
     await cmd.set(lockKey(jobs[0]!), "token-a");
     const box = new Outbox(cmd, eventsKey(RUN));
     const many = Array.from({ length: IN_SCRIPT + 1 }, (_, i) => attempt(i + 1));
-    const resultOf = (job: string): StreamMessage => ({
-      kind: "result",
-      job,
-      outcome: {
-        worker: "w",
-        attempt: 1,
-        status: "passed",
-        output: null,
-        error: null,
-        counts: { passed: 1, failed: 0, error: 0, skipped: 0, cancelled: 0 },
-        costUnknown: 0,
-      },
-    });
-    const refusedOf = (job: string): StreamMessage => ({ kind: "refused", job, worker: "w", attempt: 1, status: "passed", reason: "lost" });
-    const args = (job: string, token: string) => ({
-      job,
-      run: RUN,
-      token,
-      worker: "w",
-      result: seal(resultOf(job)),
-      refused: seal(refusedOf(job)),
-    });
     // The monitor first, then the sends and the deliveries in one turn: started after the sends,
     // it could miss their XADD (flushed while it attached: seen under load).
     const monitor = await RedisMonitor.start(server.port);
     for (const m of many) void box.send(seal(m));
-    const got = await Promise.all([box.deliver(args(jobs[0]!, "token-a")), box.deliver(args(jobs[1]!, "wrong"))]);
+    const got = await Promise.all([box.deliver(deliverArgs(jobs[0]!, "token-a")), box.deliver(deliverArgs(jobs[1]!, "wrong"))]);
     await cmd.echo("outbox-deliveries-end");
     await monitor.echoed("outbox-deliveries-end");
     await monitor.stop();
@@ -150,4 +138,49 @@ describe.skipIf(!HAVE_REDIS)("the outbox and the cancel watch", { timeout: 60_00
     expect(reads()[0]).toEqual(jobs.map(cancelKey));
     expect(reads().at(-1)).toEqual([jobs[0], jobs[2]].map((id) => cancelKey(id!)));
   });
+
+  // A delivery whose script fails must not take the messages of another job of the run with
+  // it (a review of ADR 0093: they rode in its entry and were lost, the other job delivered).
+  const A = `${RUN}.each.a.1`;
+  const B = `${RUN}.each.b.1`;
+
+  test("job A's failing delivery script does not lose job B's messages", async () => {
+    await cmd.flushall();
+    await cmd.hset(lockKey(A), "x", "1"); // A's script fails: GET on a hash (WRONGTYPE)
+    await cmd.set(lockKey(B), "token-b");
+    const box = new Outbox(cmd, eventsKey(RUN));
+    const bSend = box.send(seal(attempt(1, B))).then(
+      () => "written",
+      (e: Error) => `rejected: ${e.message}`,
+    );
+    const aDeliver = box.deliver(deliverArgs(A, "token-a")).then(
+      (d) => d,
+      (e: Error) => `rejected: ${e.message}`,
+    );
+    const bDeliver = box.deliver(deliverArgs(B, "token-b"));
+    const got = { bSend: await bSend, aDeliver: await aDeliver, bDeliver: await bDeliver };
+    expect(got.bDeliver).toBe("delivered");
+    expect(got.bSend).toBe("written");
+    expect(got.aDeliver).toMatch(/^rejected: VOUCH-RIDERS-WRITTEN .*WRONGTYPE/);
+    expect(await entries()).toEqual([[attempt(1, B)], [resultOf(B)]]);
+  });
+
+  for (const n of [IN_SCRIPT - 1, IN_SCRIPT, IN_SCRIPT + 1])
+    for (const path of ["lease-lost", "already"])
+      test(`${path} of A carries B's ${n} messages`, async () => {
+        await cmd.flushall();
+        await cmd.set(lockKey(A), "token-a");
+        await cmd.set(lockKey(B), "token-b");
+        if (path === "already") await cmd.set(`vouch:done:${A}`, "other");
+        const box = new Outbox(cmd, eventsKey(RUN));
+        const ms = Array.from({ length: n }, (_, i) => attempt(i + 1, B));
+        const sends = ms.map((m) => box.send(seal(m)));
+        const got = await Promise.all([
+          box.deliver(deliverArgs(A, path === "lease-lost" ? "bad" : "token-a")),
+          box.deliver(deliverArgs(B, "token-b")),
+        ]);
+        await Promise.all(sends);
+        expect(got).toEqual([path, "delivered"]);
+        expect((await entries()).flat()).toEqual([...ms, ...(path === "lease-lost" ? [refusedOf(A)] : []), resultOf(B)]);
+      });
 });
